@@ -1,0 +1,45 @@
+// The `scorestream` command line: picks a subcommand and hands it the remaining arguments.
+// Each subcommand lives in cli/commands/<name>.ts and is loaded only when used, so
+// `scorestream kafka status` does not pay for loading the scoring stack.
+
+type Command = { summary: string; load: () => Promise<{ run: (argv: string[]) => Promise<number> }> };
+
+const commands: Record<string, Command> = {
+  demo: { summary: 'local broker + sample traffic + the service with example scorers, live view', load: () => import('./commands/demo.ts') },
+  start: { summary: 'run the scoring service: scorestream start --config scorestream.config.ts', load: () => import('./commands/start.ts') },
+  produce: { summary: 'publish agent runs: --sample --count N [--rate R] | --file runs.jsonl [--topic T]', load: () => import('./commands/produce.ts') },
+  tail: { summary: 'print score records as they arrive [--topic agent-scores] [--trace-url URL]', load: () => import('./commands/tail.ts') },
+  kafka: { summary: 'local single-node broker: kafka start | stop | status', load: () => import('./commands/kafka.ts') },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(commands).map((name) => name.length));
+  const lines = Object.entries(commands).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`);
+  return ['usage: scorestream <command> [options]', '', 'commands:', ...lines].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    console.log(usage());
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands[name];
+  if (command === undefined) {
+    console.error(`scorestream: unknown command '${name}'\n\n${usage()}`);
+    return 2;
+  }
+  const module = await command.load();
+  return module.run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(`scorestream: ${error instanceof Error ? error.message : String(error)}`);
+    if (process.env.SCORESTREAM_DEBUG) console.error(error);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,2 @@
+// Barrel of src/classifier: filled in as the area lands.
+export {};

@@ -1,0 +1,2 @@
+// Barrel of src/config: filled in as the area lands.
+export {};

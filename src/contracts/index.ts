@@ -1,0 +1,2 @@
+// Barrel of src/contracts: filled in as the area lands.
+export {};

@@ -1,0 +1,2 @@
+// Barrel of src/eligibility: filled in as the area lands.
+export {};

@@ -1,0 +1,2 @@
+// Barrel of src/judge: filled in as the area lands.
+export {};

@@ -1,0 +1,2 @@
+// Barrel of src/scorer: filled in as the area lands.
+export {};
