@@ -1,0 +1,2 @@
+// Barrel of src/filter-run: filled in as the area lands.
+export {};

@@ -1,0 +1,2 @@
+// Barrel of src/utils: filled in as the area lands.
+export {};
