@@ -1,2 +1,42 @@
-// Barrel of src/utils: filled in as the area lands.
-export {};
+// Barrel of src/utils: the Mastra-compatible scorer utils (SCORER_SPEC.md §8) and the message
+// types they read. The test builders live in ./testing.ts and are exposed by the testing entry.
+export {
+  getUserMessageFromRunInput,
+  getSystemMessagesFromRunInput,
+  getCombinedSystemPrompt,
+  extractInputMessages,
+  getConversationHistoryFromRunInput,
+  isScorerRunInputForAgent,
+} from './run-input.ts';
+export type { ConversationHistoryOptions } from './run-input.ts';
+export {
+  getAssistantMessageFromRunOutput,
+  getReasoningFromRunOutput,
+  extractAgentResponseMessages,
+} from './run-output.ts';
+export { extractToolCalls } from './tool-calls.ts';
+export type { ToolCallInfo, ExtractedToolCalls } from './tool-calls.ts';
+export { getMessageText as getTextContentFromMastraDBMessage } from './message-text.ts';
+export { roundToTwoDecimals, isCloserTo } from './numbers.ts';
+export type {
+  DbMessage,
+  MastraDBMessage,
+  MessageContent,
+  MessagePart,
+  MessageRole,
+  TextPart,
+  ReasoningPart,
+  ReasoningDetail,
+  ToolInvocationPart,
+  StepStartPart,
+  SourcePart,
+  SourceDocumentPart,
+  FilePart,
+  ErrorPart,
+  DataPart,
+  ToolInvocation,
+  ToolInvocationState,
+  CoreSystemMessage,
+  ScorerRunInputForAgent,
+  ScorerRunOutputForAgent,
+} from './message-types.ts';
