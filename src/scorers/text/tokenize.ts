@@ -1,0 +1,25 @@
+// Turns free text into comparable word tokens for the code scorers: case, accents and
+// punctuation must not decide whether a response "mentions" a term of the question.
+
+const combiningMarks = /\p{M}+/gu;
+const wordApostrophes = /(?<=[\p{L}\p{N}])['\u2019](?=[\p{L}\p{N}])/gu;
+const wordRuns = /[\p{L}\p{N}]+/gu;
+
+/** Lower-cases and strips accents, so "Café" and "cafe" compare equal. */
+export function normalizeText(text: string): string {
+  return text.normalize('NFKD').replace(combiningMarks, '').toLowerCase();
+}
+
+/**
+ * Splits text into normalised word tokens, in order, duplicates kept. Apostrophes inside a
+ * word are dropped ("don't" → "dont") so contractions stay one token; every other
+ * non-letter, non-digit character separates tokens.
+ */
+export function tokenize(text: string): string[] {
+  return normalizeText(text).replace(wordApostrophes, '').match(wordRuns) ?? [];
+}
+
+/** Whether the token is made of digits only (years, counts, ids). */
+export function isNumericToken(token: string): boolean {
+  return /^\p{N}+$/u.test(token);
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { isNumericToken, normalizeText, tokenize } from '../../../../../src/scorers/text/tokenize.ts';
+
+describe('normalizeText', () => {
+  it('lower-cases and strips accents', () => {
+    expect(normalizeText('Café CRÈME Straße')).toBe('cafe creme straße');
+  });
+});
+
+describe('tokenize', () => {
+  it('splits on punctuation and whitespace and keeps order and duplicates', () => {
+    expect(tokenize('Book a flight to Paris, then book a hotel!')).toEqual([
+      'book', 'a', 'flight', 'to', 'paris', 'then', 'book', 'a', 'hotel',
+    ]);
+  });
+
+  it('keeps contractions as one token without the apostrophe', () => {
+    expect(tokenize("I don't know what’s wrong")).toEqual(['i', 'dont', 'know', 'whats', 'wrong']);
+  });
+
+  it('splits hyphenated and underscored words and keeps digits', () => {
+    expect(tokenize('e-mail order_id 2024-05-01')).toEqual(['e', 'mail', 'order', 'id', '2024', '05', '01']);
+  });
+
+  it('handles non-Latin scripts and empty text', () => {
+    expect(tokenize('Привет, мир')).toEqual(['привет', 'мир']);
+    expect(tokenize('')).toEqual([]);
+    expect(tokenize('  ...  ')).toEqual([]);
+  });
+});
+
+describe('isNumericToken', () => {
+  it('is true for digit-only tokens only', () => {
+    expect(isNumericToken('2024')).toBe(true);
+    expect(isNumericToken('a1')).toBe(false);
+  });
+});
