@@ -1,0 +1,27 @@
+// Getting a Kafka broker for local use, in order of preference: the brokers named in
+// KAFKA_BROKERS (nothing is started), else a broker we start: in Docker when an engine answers,
+// else Apache Kafka's jars on the local JVM. `ephemeral` (tests, benchmarks) gets a throwaway
+// broker; otherwise the named broker (default 'default') is reused or started.
+import type { BrokerHandle } from './broker-handle.ts';
+import { brokersFromEnvironment, chooseEngine } from './broker-handle.ts';
+import { startEphemeralBroker } from './ephemeral-broker.ts';
+import { defaultBrokerName, ensureNamedBroker } from './named-broker.ts';
+
+export type EnsureLocalBrokerOptions = {
+  /** Named broker to reuse or start (default 'default'); ignored when ephemeral. */
+  name?: string;
+  /** A throwaway broker in a temporary directory, removed by stop(). */
+  ephemeral?: boolean;
+  /** Progress lines for humans (download, start, ready). */
+  onProgress?: (line: string) => void;
+};
+
+export async function ensureLocalBroker(options: EnsureLocalBrokerOptions = {}): Promise<BrokerHandle> {
+  const configured = brokersFromEnvironment();
+  if (configured !== undefined) {
+    options.onProgress?.(`using KAFKA_BROKERS=${configured.join(',')}; no local broker started`);
+    return { brokers: configured, mode: 'env', reused: true, stop: async () => undefined };
+  }
+  if (options.ephemeral === true) return startEphemeralBroker(await chooseEngine(), options.onProgress);
+  return ensureNamedBroker(options.name ?? defaultBrokerName, options.onProgress);
+}

@@ -1,0 +1,30 @@
+// Where the local broker keeps things: downloaded jars in the user's cache (shared by every
+// clone and kept between runs), named brokers' state (pid, ports, data, log) in the user's state
+// directory. Both follow the XDG base-directory variables, so CI can point them elsewhere.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { KAFKA_VERSION } from './versions.ts';
+
+type Environment = Record<string, string | undefined>;
+
+function baseDirectory(environment: Environment, variable: string, fallback: string[]): string {
+  const configured = environment[variable];
+  return configured !== undefined && configured.trim() !== '' ? configured : join(homedir(), ...fallback);
+}
+
+/** `${XDG_CACHE_HOME:-~/.cache}/scorestream/kafka-<version>`: the pom and the `libs` jar folder. */
+export function kafkaCacheDirectory(environment: Environment = process.env): string {
+  return join(baseDirectory(environment, 'XDG_CACHE_HOME', ['.cache']), 'scorestream', `kafka-${KAFKA_VERSION}`);
+}
+
+/** `${XDG_STATE_HOME:-~/.local/state}/scorestream/brokers/<name>`: one named broker's files. */
+export function brokerStateDirectory(name: string, environment: Environment = process.env): string {
+  return join(baseDirectory(environment, 'XDG_STATE_HOME', ['.local', 'state']), 'scorestream', 'brokers', name);
+}
+
+const brokerNamePattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** Broker names become directory and container names: keep them to a safe alphabet. */
+export function isValidBrokerName(name: string): boolean {
+  return brokerNamePattern.test(name) && name !== '.' && name !== '..';
+}
