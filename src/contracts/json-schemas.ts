@@ -1,0 +1,39 @@
+// The JSON Schema documents generated from the zod contracts, for teams that produce or read the
+// topics without TypeScript. `npm run schemas` writes them to schemas/; a unit test fails when the
+// checked-in files are stale. Generated for the input side (`io: 'input'`): what goes on the wire.
+import { z } from 'zod';
+import { agentRunEventSchema } from './agent-run-event.ts';
+import { deadLetterSchema } from './dead-letter.ts';
+import { decisionRecordSchema } from './decision-record.ts';
+import { scoreRecordSchema } from './score-record.ts';
+
+const SCHEMA_BASE_ID = 'https://scorestream.dev/schemas/';
+
+const contracts = [
+  { file: 'agent-run-event.v1.json', title: 'AgentRunEvent v1', description: 'One finished agent or workflow run (topic agent-runs, key = runId).', schema: agentRunEventSchema },
+  { file: 'score-record.v1.json', title: 'ScoreRecord v1', description: 'One score per eligible (run, scorer) pair (topic agent-scores, key = runId).', schema: scoreRecordSchema },
+  { file: 'dead-letter.v1.json', title: 'DeadLetter v1', description: 'A run event the consumer could not accept, with its original bytes and the reason.', schema: deadLetterSchema },
+  { file: 'decision-record.v1.json', title: 'DecisionRecord v1', description: 'Why a (run, scorer) pair was skipped.', schema: decisionRecordSchema },
+] as const;
+
+/** File name → JSON Schema document. */
+export function contractJsonSchemas(): Record<string, Record<string, unknown>> {
+  const documents: Record<string, Record<string, unknown>> = {};
+  for (const contract of contracts) {
+    const generated = z.toJSONSchema(contract.schema, { io: 'input' }) as Record<string, unknown>;
+    const { $schema, ...body } = generated;
+    documents[contract.file] = {
+      $schema,
+      $id: `${SCHEMA_BASE_ID}${contract.file}`,
+      title: contract.title,
+      description: contract.description,
+      ...body,
+    };
+  }
+  return documents;
+}
+
+/** The exact text written to schemas/<file>. */
+export function serializeJsonSchema(document: Record<string, unknown>): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}

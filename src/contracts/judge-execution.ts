@@ -1,0 +1,76 @@
+// The judge evidence carried by a score record: one execution per logical prompt-step run
+// (SCORER_SPEC.md §3.5). Only safe fields: never raw provider bodies, headers or `usage.raw`.
+import { z } from 'zod';
+
+export const SCORER_STEPS = ['preprocess', 'analyze', 'generateScore', 'generateReason'] as const;
+export type ScorerStep = (typeof SCORER_STEPS)[number];
+
+export const judgeUsageSchema = z.object({
+  inputTokens: z.number().nonnegative().optional(),
+  outputTokens: z.number().nonnegative().optional(),
+  totalTokens: z.number().nonnegative().optional(),
+  reasoningTokens: z.number().nonnegative().optional(),
+  cachedInputTokens: z.number().nonnegative().optional(),
+  cacheCreationInputTokens: z.number().nonnegative().optional(),
+}).meta({ id: 'JudgeUsage' });
+export type JudgeUsage = z.infer<typeof judgeUsageSchema>;
+
+const judgeExecutionBase = {
+  /** The exact string createPrompt returned. */
+  prompt: z.string(),
+  judgeModelId: z.string(),
+  judgeProvider: z.string().optional(),
+  /** Judge invocations including the structured-output fallback. */
+  attemptCount: z.number().int().min(1),
+  /** Completed model steps across attempts. */
+  modelCallCount: z.number().int().nonnegative(),
+  /** Whole prompt step, rounded; the clock starts before createPrompt runs. */
+  durationMs: z.number().int().nonnegative(),
+  finishReason: z.string().optional(),
+  warnings: z.array(z.unknown()).optional(),
+  /** Safe response identity; never headers or bodies. */
+  response: z
+    .object({ id: z.string().optional(), timestamp: z.string().optional(), modelId: z.string().optional() })
+    .optional(),
+};
+
+export const judgeCostSchema = z.object({ amount: z.number().nonnegative(), unit: z.string(), source: z.string() });
+
+export const judgeExecutionSuccessSchema = z.object({
+  status: z.literal('success'),
+  ...judgeExecutionBase,
+  /** The validated object; for generateScore the number; for generateReason the text. */
+  output: z.unknown(),
+  usage: judgeUsageSchema,
+  /** Only when the provider reported an authoritative cost; never estimated. */
+  cost: judgeCostSchema.optional(),
+});
+
+export const judgeExecutionFailureSchema = z.object({
+  status: z.literal('failed'),
+  ...judgeExecutionBase,
+  /** Only when a validated output existed before a later failure. */
+  output: z.unknown().optional(),
+  /** The last raw text the model produced, never parsed into `output`. */
+  rawOutput: z.string().optional(),
+  usage: judgeUsageSchema.optional(),
+  cost: judgeCostSchema.optional(),
+  error: z.object({ name: z.string(), message: z.string(), code: z.string().optional() }),
+});
+
+export const judgeExecutionSchema = z.discriminatedUnion('status', [
+  judgeExecutionSuccessSchema,
+  judgeExecutionFailureSchema,
+]).meta({ id: 'JudgeExecution' });
+export type JudgeExecution = z.infer<typeof judgeExecutionSchema>;
+
+const stepJudgeSchema = z.object({ executions: z.array(judgeExecutionSchema) }).meta({ id: 'StepJudge' });
+
+/** Per prompt step, its executions in order. Absent when no prompt step reached a model. */
+export const judgeResultsSchema = z.object({
+  preprocess: stepJudgeSchema.optional(),
+  analyze: stepJudgeSchema.optional(),
+  generateScore: stepJudgeSchema.optional(),
+  generateReason: stepJudgeSchema.optional(),
+});
+export type JudgeResults = z.infer<typeof judgeResultsSchema>;

@@ -1,0 +1,94 @@
+// ScoreRecord v1: one per eligible (run, scorer) pair, keyed by runId on the `agent-scores` topic.
+// Field names are the contract (DESIGN.md §2). The status decides which fields exist: `score`
+// only when scored, `notScorable` only when not scorable, `error` only when failed, so a reader
+// narrows on `status` and never meets a half-filled record.
+import { z } from 'zod';
+import {
+  entitySchema,
+  idSchema,
+  isoTimestampSchema,
+  recordTraceSchema,
+  runMetadataSchema,
+  samplingSchema,
+  sourceSchema,
+} from './common.ts';
+import { judgeResultsSchema, SCORER_STEPS } from './judge-execution.ts';
+
+export const SCORE_RECORD_SCHEMA_VERSION = 1;
+export const SCORE_STATUSES = ['scored', 'not_scorable', 'failed'] as const;
+export type ScoreStatus = (typeof SCORE_STATUSES)[number];
+
+/** Where a scorer pipeline can stop: the run-shaping hooks, then the four steps. */
+export const PIPELINE_STAGES = ['prepareRun', 'filterRun', ...SCORER_STEPS] as const;
+export type PipelineStage = (typeof PIPELINE_STAGES)[number];
+
+const stageSchema = z.enum(PIPELINE_STAGES);
+
+const scoreRecordBase = z.object({
+  schemaVersion: z.literal(SCORE_RECORD_SCHEMA_VERSION),
+  /** scoreIdFor({ runId, scorerId, scorerVersion }): the same run scored again has the same id. */
+  scoreId: idSchema,
+  reason: z.unknown().optional(),
+  runId: idSchema,
+  scorerId: idSchema,
+  scorerName: z.string().optional(),
+  scorerVersion: z.string().optional(),
+  entity: entitySchema,
+  /** The run's tenant, environment and tags. */
+  metadata: runMetadataSchema.optional(),
+  steps: z.object({ preprocess: z.unknown().optional(), analyze: z.unknown().optional() }),
+  prompts: z.object({
+    preprocess: z.string().optional(),
+    analyze: z.string().optional(),
+    generateScore: z.string().optional(),
+    generateReason: z.string().optional(),
+  }),
+  judge: judgeResultsSchema.optional(),
+  /** The agent run's trace id, its span (parent) and the score span; absent without trace context. */
+  trace: recordTraceSchema.optional(),
+  source: sourceSchema,
+  sampling: samplingSchema.optional(),
+  scoredAt: isoTimestampSchema,
+  durationMs: z.number().nonnegative(),
+});
+
+const onlyWhen = (field: string, status: ScoreStatus) =>
+  z.never({ error: `${field} is only allowed when status is "${status}"` }).optional();
+
+export const notScorableSchema = z.object({ step: stageSchema, reason: z.string().optional() }).meta({ id: 'NotScorable' });
+
+export const scoreErrorSchema = z.object({
+  name: z.string(),
+  message: z.string(),
+  code: z.string().optional(),
+  failedStep: stageSchema,
+  completedSteps: z.array(stageSchema),
+  /** Whether scoring again could succeed (transient judge or network trouble). */
+  retryable: z.boolean(),
+}).meta({ id: 'ScoreError' });
+export type ScoreError = z.infer<typeof scoreErrorSchema>;
+
+export const scoreRecordSchema = z.discriminatedUnion('status', [
+  scoreRecordBase.extend({
+    status: z.literal('scored'),
+    score: z.number({ error: 'expected a finite number score when status is "scored"' }),
+    notScorable: onlyWhen('notScorable', 'not_scorable'),
+    error: onlyWhen('error', 'failed'),
+  }),
+  scoreRecordBase.extend({
+    status: z.literal('not_scorable'),
+    score: onlyWhen('score', 'scored'),
+    notScorable: notScorableSchema,
+    error: onlyWhen('error', 'failed'),
+  }),
+  scoreRecordBase.extend({
+    status: z.literal('failed'),
+    score: onlyWhen('score', 'scored'),
+    notScorable: onlyWhen('notScorable', 'not_scorable'),
+    error: scoreErrorSchema,
+  }),
+]);
+export type ScoreRecord = z.infer<typeof scoreRecordSchema>;
+export type ScoredRecord = Extract<ScoreRecord, { status: 'scored' }>;
+export type NotScorableRecord = Extract<ScoreRecord, { status: 'not_scorable' }>;
+export type FailedScoreRecord = Extract<ScoreRecord, { status: 'failed' }>;

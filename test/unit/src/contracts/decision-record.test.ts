@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { parseDecisionRecord, SKIP_REASONS } from '../../../../src/contracts/index.ts';
+import { decisionRecord } from './fixtures.ts';
+
+describe('parseDecisionRecord', () => {
+  it('accepts every skip reason', () => {
+    for (const reason of SKIP_REASONS) expect(parseDecisionRecord({ ...decisionRecord(), reason }).success, reason).toBe(true);
+  });
+
+  it('accepts a detail, a scorer version and a trace', () => {
+    const record = { ...decisionRecord(), reason: 'predicate_error', detail: 'TypeError: x is undefined', scorerVersion: '1', trace: { traceId: '0af7651916cd43dd8448eb211c80319c' } };
+    expect(parseDecisionRecord(record).success).toBe(true);
+  });
+
+  it('rejects an unknown reason, a decision other than skipped and a sampling rate above 1', () => {
+    const result = parseDecisionRecord({ ...decisionRecord(), reason: 'bored', decision: 'scored', sampling: { rate: 2, bucket: 0.1 } });
+    expect(result.success).toBe(false);
+    if (!result.success) expect(result.problems.map((problem) => problem.path)).toEqual(['decision', 'reason', 'sampling.rate']);
+  });
+});
