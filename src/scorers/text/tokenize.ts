@@ -23,3 +23,13 @@ export function tokenize(text: string): string[] {
 export function isNumericToken(token: string): boolean {
   return /^\p{N}+$/u.test(token);
 }
+
+const wordsAndMarks = /[\p{L}\p{N}]+(?:['\u2019][\p{L}\p{N}]+)*|[^\s\p{L}\p{N}]/gu;
+
+/**
+ * Splits text into words and single punctuation marks, as written (case kept, whitespace
+ * dropped): the units a word-level diff compares, so "Paris." and "Paris" differ by one mark.
+ */
+export function splitWordsAndMarks(text: string): string[] {
+  return text.match(wordsAndMarks) ?? [];
+}

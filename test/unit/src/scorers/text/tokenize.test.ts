@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isNumericToken, normalizeText, tokenize } from '../../../../../src/scorers/text/tokenize.ts';
+import { isNumericToken, normalizeText, splitWordsAndMarks, tokenize } from '../../../../../src/scorers/text/tokenize.ts';
 
 describe('normalizeText', () => {
   it('lower-cases and strips accents', () => {
@@ -33,5 +33,15 @@ describe('isNumericToken', () => {
   it('is true for digit-only tokens only', () => {
     expect(isNumericToken('2024')).toBe(true);
     expect(isNumericToken('a1')).toBe(false);
+  });
+});
+
+describe('splitWordsAndMarks', () => {
+  it('keeps case and contractions and splits off each punctuation mark', () => {
+    expect(splitWordsAndMarks("It's in Paris, France!!")).toEqual(["It's", 'in', 'Paris', ',', 'France', '!', '!']);
+  });
+
+  it('gives nothing for whitespace', () => {
+    expect(splitWordsAndMarks(' \n\t ')).toEqual([]);
   });
 });

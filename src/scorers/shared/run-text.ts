@@ -1,0 +1,49 @@
+// The texts the built-in scorers compare, read from an agent run (or a plain string run) with
+// the scorer utils. Whitespace-only text counts as no text: there is nothing to score in it.
+import {
+  extractAgentResponseMessages,
+  extractInputMessages,
+  getAssistantMessageFromRunOutput,
+  getUserMessageFromRunInput,
+} from '../../utils/index.ts';
+
+function presentText(text: string | undefined): string | undefined {
+  return text !== undefined && text.trim() !== '' ? text : undefined;
+}
+
+function joinPresent(texts: readonly string[]): string | undefined {
+  return presentText(texts.filter((text) => text.trim() !== '').join('\n'));
+}
+
+/** The user's question: the first user message of the turn (or a string input). */
+export function getQuestionText(input: unknown): string | undefined {
+  return presentText(getUserMessageFromRunInput(input));
+}
+
+/** Everything the turn sent: the text of every input message, else the user's message. */
+export function getInputText(input: unknown): string | undefined {
+  return joinPresent(extractInputMessages(input)) ?? getQuestionText(input);
+}
+
+/** The agent's final answer: the last assistant message that has text. */
+export function getAnswerText(output: unknown): string | undefined {
+  return presentText(getAssistantMessageFromRunOutput(output));
+}
+
+/** Everything the agent said in the turn: the text of every assistant message, else the answer. */
+export function getResponseText(output: unknown): string | undefined {
+  return joinPresent(extractAgentResponseMessages(output)) ?? getAnswerText(output);
+}
+
+export type ReferenceText = { text: string; source: 'groundTruth' | 'input' };
+
+/**
+ * What an answer is compared with: the run's `groundTruth` when it holds text (a string, or a
+ * message-like object), else the user's question.
+ */
+export function getReferenceText(run: { groundTruth?: unknown; input?: unknown }): ReferenceText | undefined {
+  const groundTruth = run.groundTruth === undefined ? undefined : getAnswerText(run.groundTruth);
+  if (groundTruth !== undefined) return { text: groundTruth, source: 'groundTruth' };
+  const question = getQuestionText(run.input);
+  return question === undefined ? undefined : { text: question, source: 'input' };
+}
