@@ -1,0 +1,45 @@
+// `scorestream start --config <file>`: runs the scoring service until SIGTERM/SIGINT.
+// The config is validated (with the environment's overrides) before anything touches Kafka;
+// a bad config prints every problem and exits 2.
+import { parseArgs } from 'node:util';
+import { ConfigError } from '../../src/config/config-error.ts';
+import { resolveConfig } from '../../src/config/resolve-config.ts';
+import { loadConfigFile } from '../../consumers/load-config-file.ts';
+import { startService } from '../../consumers/start-service.ts';
+import { createLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
+import { applyJudgeEnvironment } from '../judge-environment.ts';
+import { runUntilSignal } from '../run-until-signal.ts';
+
+const usage = 'usage: scorestream start --config <scorestream.config.ts>';
+
+export async function run(argv: string[]): Promise<number> {
+  let values: { config?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({ args: argv, options: { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' } } }));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${usage}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(usage);
+    return 0;
+  }
+  if (values.config === undefined) {
+    console.error(`--config is required\n${usage}`);
+    return 2;
+  }
+  const logger = createLogger(loggerSettingsFromEnvironment(process.env));
+  let config;
+  try {
+    const input = applyJudgeEnvironment(await loadConfigFile(values.config), process.env);
+    config = resolveConfig(input, { environment: process.env, source: values.config });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      return 2;
+    }
+    throw error;
+  }
+  const service = await startService({ config, logger });
+  return runUntilSignal(service, logger);
+}

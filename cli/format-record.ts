@@ -1,0 +1,15 @@
+// One readable line per score record, for `scorestream tail`.
+import type { ScoreRecord } from '../src/contracts/score-record.ts';
+
+export function formatScoreLine(record: ScoreRecord, options: { traceUrl?: string } = {}): string {
+  const time = record.scoredAt.slice(11, 23);
+  const outcome =
+    record.status === 'scored'
+      ? `score ${record.score.toFixed(3)}`
+      : record.status === 'not_scorable'
+        ? `not scorable at ${record.notScorable.step}${record.notScorable.reason ? ` (${record.notScorable.reason})` : ''}`
+        : `FAILED at ${record.error.failedStep}: ${record.error.message.split('\n')[0]}`;
+  const traceId = record.trace?.traceId;
+  const traceText = traceId === undefined ? 'trace -' : options.traceUrl ? options.traceUrl.replaceAll('{traceId}', traceId) : `trace ${traceId}`;
+  return `${time}  ${record.runId.padEnd(24)} ${record.scorerId.padEnd(24)} ${outcome.padEnd(28)} ${traceText}`;
+}

@@ -1,0 +1,34 @@
+// Keeps a started service running until SIGTERM or SIGINT, then stops it gracefully. A second
+// signal exits at once: safe, because offsets are committed only for acknowledged records, so
+// nothing unpublished was ever committed. A consumer crash exits non-zero for the supervisor.
+import type { Logger } from 'pino';
+import type { RunningService } from '../consumers/start-service.ts';
+
+export async function runUntilSignal(service: RunningService, logger: Logger, onStop?: () => void): Promise<number> {
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        logger.warn({ signal }, 'second signal: exiting now; unfinished runs will be re-scored after restart');
+        process.exit(130);
+      }
+      stopping = true;
+      onStop?.();
+      logger.info({ signal }, 'stopping: finishing in-flight runs (send the signal again to exit at once)');
+      service.stop().then(
+        () => resolve(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'graceful shutdown failed');
+          resolve(1);
+        },
+      );
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+    void service.crashed.then((error) => {
+      if (stopping) return;
+      logger.fatal({ err: error }, 'the Kafka consumer crashed and will not restart; exiting so the supervisor restarts the service');
+      resolve(1);
+    });
+  });
+}

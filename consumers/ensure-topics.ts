@@ -1,0 +1,27 @@
+// Creates the service's output topics when they are missing, so a first start works on a fresh
+// cluster. The runs topic is the agents' to create (its partition count is their scaling choice);
+// it is created only when asked (the demo and tests).
+import type { Kafka } from 'kafkajs';
+
+export type TopicSpec = { topic: string; numPartitions?: number };
+
+export async function ensureTopics(kafka: Kafka, topics: TopicSpec[]): Promise<string[]> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const existing = new Set(await admin.listTopics());
+    const missing = topics.filter(({ topic }) => !existing.has(topic));
+    if (missing.length === 0) return [];
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: missing.map(({ topic, numPartitions }) => ({ topic, numPartitions: numPartitions ?? 6 })),
+    });
+    return missing.map(({ topic }) => topic);
+  } catch (error) {
+    // Another instance may have created it between list and create.
+    if ((error as { type?: string }).type === 'TOPIC_ALREADY_EXISTS') return [];
+    throw error;
+  } finally {
+    await admin.disconnect();
+  }
+}

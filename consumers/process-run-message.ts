@@ -1,0 +1,108 @@
+// One consumed message, start to finish: decode and validate it, dead-letter it if it is bad,
+// otherwise score it with every eligible scorer and publish the records. Resolves only when
+// Kafka acknowledged everything this message produced — that is what lets its offset be
+// committed. A publish that fails is retried (with backoff) until it succeeds or the service
+// stops hard: giving up would lose scores, and committing without them would lose them for good.
+import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import type { Tracer } from '@opentelemetry/api';
+import type { IHeaders, KafkaMessage } from 'kafkajs';
+import type { Logger } from 'pino';
+import { buildDeadLetter } from '../src/contracts/build-dead-letter.ts';
+import type { Source } from '../src/contracts/common.ts';
+import { decodeAgentRunEvent } from '../src/contracts/parse.ts';
+import type { ResolvedConfig } from '../src/config/resolve-config.ts';
+import { collectRunFacts } from '../src/pipeline/run-facts.ts';
+import { scoreRunEvent } from '../src/pipeline/score-run-event.ts';
+import { extractRunTraceContext } from '../otel/run-trace-context.ts';
+import type { OutgoingRecord, RecordPublisher } from '../producers/record-publisher.ts';
+import type { ServiceStats } from './service-stats.ts';
+
+/** Set on every record we publish, so our own output is never taken for agent traffic. */
+export const ORIGIN_HEADER = 'scorestream-origin';
+
+export type MessageContext = {
+  config: ResolvedConfig;
+  publisher: RecordPublisher;
+  stats: ServiceStats;
+  logger: Logger;
+  tracer?: Tracer;
+  now: () => number;
+  /** Aborted on a hard stop: in-flight scorers stop and publishing gives up. */
+  hardStop: AbortSignal;
+  runOptions?: Record<string, unknown>;
+  /** Retry pacing for publishing (tests shorten it). */
+  publishRetryDelayMs?: number;
+};
+
+function hasOriginHeader(headers: IHeaders | undefined): boolean {
+  return headers !== undefined && headers[ORIGIN_HEADER] !== undefined;
+}
+
+async function publishUntilAcknowledged(records: OutgoingRecord[], context: MessageContext, source: Source): Promise<void> {
+  let delay = context.publishRetryDelayMs ?? 200;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await context.publisher.publish(records);
+      return;
+    } catch (error) {
+      if (context.hardStop.aborted) throw error;
+      context.stats.publishRetries += 1;
+      context.logger.warn({ err: error, attempt, source }, 'publishing records failed; retrying (the offset is not committed until they are acknowledged)');
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, 10_000);
+    }
+  }
+}
+
+const originHeaders = { [ORIGIN_HEADER]: 'scorestream' } as const;
+
+export async function processRunMessage(message: KafkaMessage, source: Source, context: MessageContext): Promise<void> {
+  const { config, stats } = context;
+  stats.consumed += 1;
+  if (hasOriginHeader(message.headers)) {
+    stats.countSkip('own_output');
+    return;
+  }
+  const decoded = decodeAgentRunEvent(message.value, { maxBytes: config.maxMessageBytes });
+  if (!decoded.success) {
+    const deadLetter = buildDeadLetter({
+      message: { key: message.key, value: message.value, headers: message.headers as never },
+      source: { ...source, timestamp: new Date(Number(message.timestamp)).toISOString() },
+      error: { code: decoded.code, message: decoded.message, ...(decoded.problems.length === 0 ? {} : { problems: decoded.problems }) },
+      now: new Date(context.now()),
+    });
+    context.logger.warn({ source, code: decoded.code }, `dead-lettered: ${decoded.message.split('\n')[0]}`);
+    await publishUntilAcknowledged([{ topic: config.topics.deadLetter, key: message.key === null ? null : message.key.toString('utf8'), value: JSON.stringify(deadLetter), headers: { ...originHeaders } }], context, source);
+    stats.countDeadLetter(decoded.code);
+    return;
+  }
+
+  const event = decoded.data;
+  const traceContext = extractRunTraceContext(message.headers, event.trace);
+  const facts = collectRunFacts(event, source, traceContext.facts);
+  const activeSpan = trace.getActiveSpan();
+  const scoring = await scoreRunEvent(facts, {
+    bindings: config.scorers,
+    parentContext: traceContext.context ?? ROOT_CONTEXT,
+    ...(activeSpan === undefined || !activeSpan.isRecording() ? {} : { links: [{ context: activeSpan.spanContext() }] }),
+    ...(context.tracer === undefined ? {} : { tracer: context.tracer }),
+    now: context.now,
+    signal: context.hardStop,
+    ...(context.runOptions === undefined ? {} : { runOptions: context.runOptions }),
+  });
+
+  const outgoing: OutgoingRecord[] = [];
+  for (const record of scoring.records) {
+    outgoing.push({ topic: config.topics.results, key: record.runId, value: JSON.stringify(record), headers: { ...originHeaders } });
+  }
+  if (config.topics.decisions !== undefined) {
+    for (const decision of scoring.decisions) {
+      outgoing.push({ topic: config.topics.decisions, key: decision.runId, value: JSON.stringify(decision), headers: { ...originHeaders } });
+    }
+  }
+  await publishUntilAcknowledged(outgoing, context, source);
+  for (const record of scoring.records) stats.countRecord(record);
+  for (const decision of scoring.decisions) stats.countSkip(decision.reason);
+  const eventTime = Date.parse(event.timestamp);
+  if (Number.isFinite(eventTime)) stats.recordLatency(context.now() - eventTime);
+}

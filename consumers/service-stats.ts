@@ -1,0 +1,71 @@
+// Live counters of one service instance: what the terminal view shows and what the OTel
+// metric instruments observe. Plain numbers updated in place, cheap on the hot path.
+import type { ScoreRecord } from '../src/contracts/score-record.ts';
+
+export type ScorerTally = { scored: number; notScorable: number; failed: number; scoreSum: number };
+
+export class ServiceStats {
+  consumed = 0;
+  deadLettered = 0;
+  readonly deadLettersByCode = new Map<string, number>();
+  readonly skipsByReason = new Map<string, number>();
+  readonly byScorer = new Map<string, ScorerTally>();
+  /** Events whose records were all acknowledged. */
+  completed = 0;
+  inFlight = 0;
+  readonly pausedPartitions = new Set<string>();
+  /** Consumer lag per `topic[partition]`, from the latest fetched batch. */
+  readonly lagByPartition = new Map<string, number>();
+  commits = 0;
+  publishRetries = 0;
+  /** Event timestamp → record acknowledged, in ms; the last few thousand, for percentiles. */
+  readonly latenciesMs: number[] = [];
+  private latencyCursor = 0;
+
+  countSkip(reason: string): void {
+    this.skipsByReason.set(reason, (this.skipsByReason.get(reason) ?? 0) + 1);
+  }
+
+  countDeadLetter(code: string): void {
+    this.deadLettered += 1;
+    this.deadLettersByCode.set(code, (this.deadLettersByCode.get(code) ?? 0) + 1);
+  }
+
+  countRecord(record: ScoreRecord): void {
+    let tally = this.byScorer.get(record.scorerId);
+    if (tally === undefined) this.byScorer.set(record.scorerId, (tally = { scored: 0, notScorable: 0, failed: 0, scoreSum: 0 }));
+    if (record.status === 'scored') {
+      tally.scored += 1;
+      tally.scoreSum += record.score;
+    } else if (record.status === 'not_scorable') tally.notScorable += 1;
+    else tally.failed += 1;
+  }
+
+  recordLatency(ms: number): void {
+    if (this.latenciesMs.length < 4096) this.latenciesMs.push(ms);
+    else {
+      this.latenciesMs[this.latencyCursor] = ms;
+      this.latencyCursor = (this.latencyCursor + 1) % 4096;
+    }
+  }
+
+  totals(): { scored: number; notScorable: number; failed: number; skipped: number } {
+    let scored = 0;
+    let notScorable = 0;
+    let failed = 0;
+    for (const tally of this.byScorer.values()) {
+      scored += tally.scored;
+      notScorable += tally.notScorable;
+      failed += tally.failed;
+    }
+    let skipped = 0;
+    for (const count of this.skipsByReason.values()) skipped += count;
+    return { scored, notScorable, failed, skipped };
+  }
+
+  totalLag(): number {
+    let lag = 0;
+    for (const value of this.lagByPartition.values()) lag += value;
+    return lag;
+  }
+}

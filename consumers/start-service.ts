@@ -1,0 +1,83 @@
+// The composition root of the scoring service: from a validated config it builds the real
+// parts — Kafka client, idempotent producer, batching record publisher, judge models with
+// their concurrency caps, the scoring consumer — and starts them. Everything above this file
+// is testable without Kafka; everything here is wiring.
+import type { Tracer } from '@opentelemetry/api';
+import type { Kafka, Producer } from 'kafkajs';
+import type { Logger } from 'pino';
+import type { ResolvedConfig } from '../src/config/resolve-config.ts';
+import { limitJudgeConcurrency } from '../src/pipeline/limit-judge-concurrency.ts';
+import type { LimitedModels } from '../src/pipeline/limit-judge-concurrency.ts';
+import { createRecordPublisher } from '../producers/record-publisher.ts';
+import { ensureTopics } from './ensure-topics.ts';
+import { createKafkaClient } from './kafka-client.ts';
+import { createScoringConsumer } from './scoring-consumer.ts';
+import type { ScoringConsumerOptions } from './scoring-consumer.ts';
+import type { ServiceStats } from './service-stats.ts';
+
+export type ServiceOptions = {
+  config: ResolvedConfig;
+  logger: Logger;
+  kafka?: Kafka;
+  tracer?: Tracer;
+  /** Create the runs topic too when it is missing (demo, tests). */
+  createRunsTopic?: boolean;
+  /** Passed to the consumer (tests shorten intervals). */
+  consumer?: Pick<ScoringConsumerOptions, 'commitIntervalMs' | 'sessionTimeoutMs' | 'publishRetryDelayMs' | 'fromBeginning' | 'now'>;
+};
+
+export type RunningService = {
+  readonly stats: ServiceStats;
+  readonly models: LimitedModels;
+  /** Resolves when the consumer crashed for good. */
+  readonly crashed: Promise<Error>;
+  stop(options?: { timeoutMs?: number }): Promise<{ unfinished: number }>;
+};
+
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const { config, logger } = options;
+  const kafka = options.kafka ?? createKafkaClient(config, logger);
+  const created = await ensureTopics(kafka, [
+    ...(options.createRunsTopic ? [{ topic: config.topics.runs }] : []),
+    { topic: config.topics.results },
+    { topic: config.topics.deadLetter },
+    ...(config.topics.decisions === undefined ? [] : [{ topic: config.topics.decisions }]),
+  ]);
+  if (created.length > 0) logger.info({ topics: created }, 'created missing topics');
+
+  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  await producer.connect();
+  const publisher = createRecordPublisher(producer);
+  const models = limitJudgeConcurrency(config.judge?.models, config.concurrency.judgeCallsPerModel);
+  const runOptions: Record<string, unknown> = { models };
+  const consumer = createScoringConsumer({
+    kafka,
+    config,
+    publisher,
+    logger,
+    runOptions,
+    ...(options.tracer === undefined ? {} : { tracer: options.tracer }),
+    ...options.consumer,
+  });
+  await consumer.start();
+  logger.info(
+    { groupId: config.groupId, topics: config.topics, scorers: config.scorers.map((binding) => binding.scorerId), runsInFlight: config.concurrency.runsInFlight },
+    'scorestream is consuming',
+  );
+
+  let stopped: Promise<{ unfinished: number }> | undefined;
+  return {
+    stats: consumer.stats,
+    models,
+    crashed: consumer.crashed,
+    stop(stopOptions) {
+      stopped ??= (async () => {
+        const result = await consumer.stop(stopOptions);
+        await producer.disconnect();
+        logger.info(result, 'scorestream stopped');
+        return result;
+      })();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// The service's pino logger: JSON lines by default, pino-pretty when asked (a terminal),
+// `trace_id`/`span_id` on every line written inside a span (so a log line found in Loki or
+// Elasticsearch leads to its trace), and secrets redacted wherever they appear in a config
+// or error object that gets logged.
+import { isSpanContextValid, trace } from '@opentelemetry/api';
+import pino from 'pino';
+import type { DestinationStream, Logger, LoggerOptions } from 'pino';
+
+/** Paths whose values never reach a log line. */
+export const REDACTED_PATHS = [
+  'password',
+  '*.password',
+  'sasl.password',
+  'kafka.sasl.password',
+  'config.kafka.sasl.password',
+  'apiKey',
+  '*.apiKey',
+  'api_key',
+  '*.api_key',
+  'authorization',
+  '*.authorization',
+  'Authorization',
+  '*.Authorization',
+  'headers.authorization',
+  'headers.Authorization',
+  '*.headers.authorization',
+  '*.headers.Authorization',
+  'headers["x-api-key"]',
+  '*.headers["x-api-key"]',
+  'token',
+  '*.token',
+  'secret',
+  '*.secret',
+];
+
+export type LoggerSettings = {
+  level?: string;
+  pretty?: boolean;
+  name?: string;
+  /** Where lines go (tests pass a sink); default stdout. */
+  destination?: DestinationStream;
+};
+
+/** Reads SCORESTREAM_LOG_LEVEL (or LOG_LEVEL) and SCORESTREAM_LOG_PRETTY. */
+export function loggerSettingsFromEnvironment(environment: Record<string, string | undefined>): LoggerSettings {
+  const level = environment.SCORESTREAM_LOG_LEVEL ?? environment.LOG_LEVEL;
+  const pretty = environment.SCORESTREAM_LOG_PRETTY;
+  return {
+    ...(level === undefined || level === '' ? {} : { level }),
+    ...(pretty === undefined ? {} : { pretty: pretty === '1' || pretty === 'true' }),
+  };
+}
+
+function traceFields(): Record<string, string> {
+  const spanContext = trace.getActiveSpan()?.spanContext();
+  if (spanContext === undefined || !isSpanContextValid(spanContext)) return {};
+  return { trace_id: spanContext.traceId, span_id: spanContext.spanId, trace_flags: `0${spanContext.traceFlags.toString(16)}` };
+}
+
+export function createLogger(settings: LoggerSettings = {}): Logger {
+  const options: LoggerOptions = {
+    name: settings.name ?? 'scorestream',
+    level: settings.level ?? 'info',
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    mixin: traceFields,
+  };
+  if (settings.destination !== undefined) return pino(options, settings.destination);
+  if (settings.pretty) {
+    return pino({ ...options, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } });
+  }
+  return pino(options);
+}

@@ -1,0 +1,91 @@
+// Publishes score, decision and dead-letter records with Kafka acknowledgement per record.
+// Records from many concurrent runs are gathered into one request (sendBatch) while the
+// previous request is in flight, so throughput comes from batching, not from parallel
+// requests: one request at a time keeps the idempotent producer's sequence numbers in order.
+import type { IHeaders, Producer } from 'kafkajs';
+
+export type OutgoingRecord = { topic: string; key: string | null; value: string | Buffer; headers?: IHeaders };
+
+export type RecordPublisherOptions = {
+  /** How long the first record of a batch waits for company when nothing is in flight. */
+  lingerMs?: number;
+  /** Upper bound on records per request. */
+  maxBatchRecords?: number;
+};
+
+type Pending = { record: OutgoingRecord; resolve: () => void; reject: (error: unknown) => void };
+
+export type RecordPublisher = {
+  /** Resolves once Kafka acknowledged every record (acks = all). */
+  publish(records: readonly OutgoingRecord[]): Promise<void>;
+  /** Resolves when everything handed to publish() so far was sent (or failed). */
+  flush(): Promise<void>;
+  readonly pendingRecords: number;
+};
+
+export function createRecordPublisher(producer: Pick<Producer, 'sendBatch'>, options: RecordPublisherOptions = {}): RecordPublisher {
+  const lingerMs = options.lingerMs ?? 2;
+  const maxBatchRecords = options.maxBatchRecords ?? 1000;
+  let queue: Pending[] = [];
+  let sending: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const idleWaiters: Array<() => void> = [];
+
+  const sendNext = async (): Promise<void> => {
+    while (queue.length > 0) {
+      const batch = queue.length <= maxBatchRecords ? queue : queue.slice(0, maxBatchRecords);
+      queue = queue.length <= maxBatchRecords ? [] : queue.slice(maxBatchRecords);
+      const byTopic = new Map<string, OutgoingRecord[]>();
+      for (const { record } of batch) {
+        let list = byTopic.get(record.topic);
+        if (list === undefined) byTopic.set(record.topic, (list = []));
+        list.push(record);
+      }
+      try {
+        await producer.sendBatch({
+          acks: -1,
+          topicMessages: [...byTopic].map(([topic, records]) => ({
+            topic,
+            messages: records.map(({ key, value, headers }) => ({ key, value, ...(headers === undefined ? {} : { headers }) })),
+          })),
+        });
+        for (const pending of batch) pending.resolve();
+      } catch (error) {
+        for (const pending of batch) pending.reject(error);
+      }
+    }
+  };
+
+  const startSending = () => {
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      timer = undefined;
+    }
+    if (sending !== undefined) return; // the loop picks the queue up when the request returns
+    sending = sendNext().finally(() => {
+      sending = undefined;
+      if (queue.length > 0) startSending();
+      else while (idleWaiters.length > 0) idleWaiters.shift()!();
+    });
+  };
+
+  return {
+    publish(records) {
+      if (records.length === 0) return Promise.resolve();
+      const done = records.map(
+        (record) => new Promise<void>((resolve, reject) => queue.push({ record, resolve, reject })),
+      );
+      if (queue.length >= maxBatchRecords || sending !== undefined) startSending();
+      else if (timer === undefined) timer = setTimeout(startSending, lingerMs);
+      return Promise.all(done).then(() => undefined);
+    },
+    flush() {
+      if (queue.length === 0 && sending === undefined) return Promise.resolve();
+      startSending();
+      return new Promise<void>((resolve) => idleWaiters.push(resolve));
+    },
+    get pendingRecords() {
+      return queue.length;
+    },
+  };
+}

@@ -1,0 +1,17 @@
+// Defaults for everything a deployment may leave out. Sized for one 2-core instance:
+// enough runs in flight to hide judge latency, few enough that memory stays flat.
+export const DEFAULT_TOPICS = {
+  runs: 'agent-runs',
+  results: 'agent-scores',
+  deadLetter: 'agent-runs-dlq',
+} as const;
+
+export const DEFAULTS = {
+  clientId: 'scorestream',
+  groupId: 'scorestream',
+  runsInFlight: 256,
+  judgeCallsPerModel: 16,
+  shutdownTimeoutMs: 30_000,
+  maxMessageBytes: 1_048_576,
+  scorerTimeoutMs: 120_000,
+} as const;

@@ -1,0 +1,67 @@
+// Turns a scorer outcome into the ScoreRecord published on the results topic (DESIGN.md §2).
+// Pure: the caller brings the clock readings and the span ids.
+import type { RecordTrace, Sampling } from '../contracts/common.ts';
+import type { JudgeResults } from '../contracts/judge-execution.ts';
+import { scoreIdFor } from '../contracts/score-id.ts';
+import type { ScoreRecord } from '../contracts/score-record.ts';
+import type { RunFacts } from './run-facts.ts';
+import type { ScorerOutcome } from './run-scorer.ts';
+
+export type ScoreRecordContext = {
+  scorerId: string;
+  scorerName?: string;
+  scorerVersion?: string;
+  facts: RunFacts;
+  outcome: ScorerOutcome;
+  trace?: RecordTrace;
+  sampling?: Sampling;
+  scoredAt: string;
+  durationMs: number;
+};
+
+function defined<T extends Record<string, unknown>>(value: T): Partial<T> {
+  const result: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) if (field !== undefined) result[key] = field;
+  return result as Partial<T>;
+}
+
+function hasKeys(value: object): boolean {
+  for (const _ in value) return true;
+  return false;
+}
+
+export function buildScoreRecord(context: ScoreRecordContext): ScoreRecord {
+  const { facts, outcome } = context;
+  const result = outcome.status === 'failed' ? (outcome.snapshot ?? {}) : outcome.result;
+  const judge = result.judge as JudgeResults | undefined;
+  const base = {
+    schemaVersion: 1 as const,
+    scoreId: scoreIdFor({ runId: facts.event.runId, scorerId: context.scorerId, scorerVersion: context.scorerVersion }),
+    runId: facts.event.runId,
+    scorerId: context.scorerId,
+    ...defined({ scorerName: context.scorerName, scorerVersion: context.scorerVersion }),
+    entity: facts.event.entity,
+    ...(facts.event.metadata === undefined ? {} : { metadata: facts.event.metadata }),
+    steps: defined({ preprocess: result.preprocessStepResult, analyze: result.analyzeStepResult }),
+    prompts: defined({
+      preprocess: result.preprocessPrompt as string | undefined,
+      analyze: result.analyzePrompt as string | undefined,
+      generateScore: result.generateScorePrompt as string | undefined,
+      generateReason: result.generateReasonPrompt as string | undefined,
+    }),
+    ...(judge !== undefined && hasKeys(judge) ? { judge } : {}),
+    ...(context.trace === undefined ? {} : { trace: context.trace }),
+    source: facts.source,
+    ...(context.sampling === undefined ? {} : { sampling: context.sampling }),
+    scoredAt: context.scoredAt,
+    durationMs: context.durationMs,
+  };
+  switch (outcome.status) {
+    case 'scored':
+      return { ...base, status: 'scored', score: outcome.score, ...(result.reason === undefined ? {} : { reason: result.reason }) };
+    case 'not_scorable':
+      return { ...base, status: 'not_scorable', notScorable: outcome.notScorable };
+    case 'failed':
+      return { ...base, status: 'failed', error: outcome.error };
+  }
+}

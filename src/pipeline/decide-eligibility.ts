@@ -1,0 +1,42 @@
+// Whether one scorer binding runs on one run event, and if not, why. Order: a declined trace,
+// the declarative filter, the function filter, then deterministic sampling — cheap and
+// context-only checks first, and sampling last so the recorded bucket explains the decision.
+// Filters fail closed: a predicate that throws skips the scorer and says so.
+import type { Sampling } from '../contracts/common.ts';
+import type { SkipReason } from '../contracts/decision-record.ts';
+import { isSampled, samplingBucket } from '../eligibility/index.ts';
+import type { ResolvedBinding } from '../config/resolve-config.ts';
+import type { RunFacts } from './run-facts.ts';
+
+export type Eligibility =
+  | { eligible: true; sampling?: Sampling }
+  | { eligible: false; reason: SkipReason; detail?: string; sampling?: Sampling };
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export async function decideEligibility<Event>(binding: ResolvedBinding<Event>, facts: RunFacts): Promise<Eligibility> {
+  if (facts.trace.sampled === false) {
+    return { eligible: false, reason: 'trace_not_sampled', detail: 'the propagated trace context is not sampled' };
+  }
+  if (binding.matchesFilter !== undefined) {
+    try {
+      if (!binding.matchesFilter(facts.predicateContext)) return { eligible: false, reason: 'filter' };
+    } catch (error) {
+      return { eligible: false, reason: 'predicate_error', detail: `filter: ${messageOf(error)}` };
+    }
+  }
+  if (binding.when !== undefined) {
+    try {
+      if (!(await binding.when(facts.event as Event))) return { eligible: false, reason: 'when' };
+    } catch (error) {
+      return { eligible: false, reason: 'predicate_error', detail: `when: ${messageOf(error)}` };
+    }
+  }
+  const sampling = binding.sampling;
+  if (sampling === undefined || sampling.type === 'none') return { eligible: true };
+  const key = sampling.salt === undefined ? facts.samplingKey : `${sampling.salt}:${facts.samplingKey}`;
+  const decision: Sampling = { rate: sampling.rate, bucket: samplingBucket(key) };
+  return isSampled(sampling, facts.samplingKey) ? { eligible: true, sampling: decision } : { eligible: false, reason: 'sampling', sampling: decision };
+}

@@ -1,0 +1,122 @@
+// Runs one scorer on one run and turns whatever happens — a score, notScorable, a thrown
+// error, a hang — into an outcome. Nothing escapes: a scorer that throws or never returns must
+// not stop the consumer. The timeout aborts the run's signal (judge calls stop) and, for code
+// that ignores signals, stops waiting for it.
+import { ScorestreamError } from '../errors.ts';
+import type { PipelineStage } from '../contracts/score-record.ts';
+import type { ScorerLike } from '../config/config-types.ts';
+
+export type NotScorableOutcome = { step: PipelineStage; reason?: string };
+
+export type ScorerOutcome =
+  | { status: 'scored'; score: number; result: Record<string, unknown> }
+  | { status: 'not_scorable'; notScorable: NotScorableOutcome; result: Record<string, unknown> }
+  | {
+      status: 'failed';
+      error: { name: string; message: string; code?: string; failedStep: PipelineStage; completedSteps: PipelineStage[]; retryable: boolean };
+      snapshot?: Record<string, unknown>;
+    };
+
+export type RunScorerOptions = {
+  timeoutMs: number;
+  /** Aborted at shutdown; the scorer's own timeout is added to it. */
+  signal?: AbortSignal;
+  /** Passed through to scorer.run() (e.g. `models`, the provider registry). */
+  runOptions?: Record<string, unknown>;
+};
+
+export class ScorerTimeoutError extends ScorestreamError {
+  constructor(scorerId: string, timeoutMs: number) {
+    super(`Scorer '${scorerId}' did not finish within ${timeoutMs} ms; raise the binding's timeoutMs if its judge is slow`, { code: 'scorer_timeout', canRetry: true });
+    this.name = 'ScorerTimeoutError';
+  }
+}
+
+const STAGES = new Set<string>(['prepareRun', 'filterRun', 'preprocess', 'analyze', 'generateScore', 'generateReason']);
+
+function stageOr(value: unknown, fallback: PipelineStage): PipelineStage {
+  return typeof value === 'string' && STAGES.has(value) ? (value as PipelineStage) : fallback;
+}
+
+function isRetryable(error: unknown): boolean {
+  for (let current = error, depth = 0; current !== undefined && current !== null && depth < 5; depth += 1) {
+    const candidate = current as { canRetry?: unknown; isRetryable?: unknown; cause?: unknown };
+    if (typeof candidate.canRetry === 'boolean') return candidate.canRetry;
+    if (typeof candidate.isRetryable === 'boolean') return candidate.isRetryable;
+    current = candidate.cause;
+  }
+  return false;
+}
+
+function describe(error: unknown): { name: string; message: string; code?: string } {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown; id?: unknown }).code ?? (error as { id?: unknown }).id;
+    return { name: error.name, message: error.message, ...(typeof code === 'string' ? { code } : {}) };
+  }
+  return { name: 'Error', message: String(error) };
+}
+
+/** Maps a rejection of scorer.run() to a failed outcome, keeping ScorerRunError's evidence. */
+export function failedOutcome(error: unknown, currentStep: PipelineStage | undefined): ScorerOutcome {
+  const runError = error as { failedStep?: unknown; completedSteps?: unknown; result?: unknown; cause?: unknown };
+  const isStepFailure = typeof runError?.failedStep === 'string';
+  // The record names the root cause (the judge's error, the step's throw), not the wrapper.
+  const root = isStepFailure && runError.cause !== undefined ? runError.cause : error;
+  const completedSteps = Array.isArray(runError?.completedSteps) ? runError.completedSteps.filter((step): step is PipelineStage => STAGES.has(step)) : [];
+  const failedStep = isStepFailure ? stageOr(runError.failedStep, 'prepareRun') : (currentStep ?? 'prepareRun');
+  const snapshot = isStepFailure && typeof runError.result === 'object' && runError.result !== null ? (runError.result as Record<string, unknown>) : undefined;
+  return {
+    status: 'failed',
+    error: { ...describe(root), failedStep, completedSteps, retryable: isRetryable(error) },
+    ...(snapshot === undefined ? {} : { snapshot }),
+  };
+}
+
+function successOutcome(result: Record<string, unknown>): ScorerOutcome {
+  const notScorable = result.notScorable as { step?: unknown; reason?: unknown } | undefined;
+  if (notScorable !== undefined && !('score' in result)) {
+    return {
+      status: 'not_scorable',
+      notScorable: { step: stageOr(notScorable.step, 'preprocess'), ...(typeof notScorable.reason === 'string' ? { reason: notScorable.reason } : {}) },
+      result,
+    };
+  }
+  const score = result.score;
+  if (typeof score !== 'number' || !Number.isFinite(score)) {
+    return failedOutcome(new ScorestreamError(`scorer returned a non-finite score (${String(score)}); scores must be finite numbers`, { code: 'invalid_score' }), 'generateScore');
+  }
+  return { status: 'scored', score, result };
+}
+
+export async function runScorer(scorer: ScorerLike, input: Record<string, unknown>, options: RunScorerOptions): Promise<ScorerOutcome> {
+  const controller = new AbortController();
+  let currentStep: PipelineStage | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const onShutdown = () => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onShutdown, { once: true });
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new ScorerTimeoutError(scorer.id, options.timeoutMs);
+      controller.abort(error);
+      reject(error);
+    }, options.timeoutMs);
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+  });
+  try {
+    const running = scorer.run(input, {
+      ...options.runOptions,
+      abortSignal: controller.signal,
+      onStepStart: (step: string) => {
+        currentStep = stageOr(step, 'preprocess');
+      },
+    });
+    const result = await Promise.race([running, timedOut]);
+    return successOutcome(result as Record<string, unknown>);
+  } catch (error) {
+    return failedOutcome(error, currentStep);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onShutdown);
+    timedOut.catch(() => undefined);
+  }
+}

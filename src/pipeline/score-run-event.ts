@@ -1,0 +1,133 @@
+// Event → records: for one validated run event, decides every scorer binding's eligibility,
+// runs the eligible scorers concurrently, each inside its own `score {scorerId}` span whose
+// parent is the agent run's span, and returns one ScoreRecord per eligible binding plus one
+// DecisionRecord per skipped binding. Transport-free: the consumer publishes what it returns.
+import { context as otelContext, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { Context, Link, Span, Tracer } from '@opentelemetry/api';
+import type { RecordTrace } from '../contracts/common.ts';
+import type { DecisionRecord } from '../contracts/decision-record.ts';
+import type { ScoreRecord } from '../contracts/score-record.ts';
+import type { ResolvedBinding } from '../config/resolve-config.ts';
+import { buildScoreRecord } from './build-score-record.ts';
+import { decideEligibility } from './decide-eligibility.ts';
+import type { Eligibility } from './decide-eligibility.ts';
+import type { RunFacts } from './run-facts.ts';
+import { buildScorerInput } from './scorer-input.ts';
+import { runScorer } from './run-scorer.ts';
+import type { ScorerOutcome } from './run-scorer.ts';
+
+export type ScoreRunEventOptions<Event> = {
+  bindings: readonly ResolvedBinding<Event>[];
+  /** The OTel context holding the agent run's (remote) span; ROOT_CONTEXT when none came along. */
+  parentContext?: Context;
+  /** Links every score span to the consumer's process span. */
+  links?: Link[];
+  tracer?: Tracer;
+  /** Wall clock in ms (injected in tests). */
+  now?: () => number;
+  /** Aborted when the service shuts down hard. */
+  signal?: AbortSignal;
+  /** Extra options for every scorer.run() call (e.g. `models`). */
+  runOptions?: Record<string, unknown>;
+};
+
+export type EventScoring = { records: ScoreRecord[]; decisions: DecisionRecord[] };
+
+const defaultTracer = () => trace.getTracer('scorestream');
+
+function recordTrace(facts: RunFacts, span: Span | undefined): RecordTrace | undefined {
+  const spanContext = span?.spanContext();
+  const own = span?.isRecording() === true && spanContext !== undefined ? spanContext : undefined;
+  const traceId = facts.trace.traceId ?? own?.traceId;
+  if (traceId === undefined) return undefined;
+  return {
+    traceId,
+    ...(facts.trace.spanId === undefined ? {} : { parentSpanId: facts.trace.spanId }),
+    ...(own === undefined ? {} : { spanId: own.spanId }),
+  };
+}
+
+function decisionRecord(facts: RunFacts, binding: ResolvedBinding<unknown>, eligibility: Extract<Eligibility, { eligible: false }>, decidedAt: string): DecisionRecord {
+  const traceFields = recordTrace(facts, undefined);
+  return {
+    schemaVersion: 1,
+    runId: facts.event.runId,
+    scorerId: binding.scorerId,
+    ...(binding.version === undefined ? {} : { scorerVersion: binding.version }),
+    decision: 'skipped',
+    reason: eligibility.reason,
+    ...(eligibility.detail === undefined ? {} : { detail: eligibility.detail }),
+    ...(eligibility.sampling === undefined ? {} : { sampling: eligibility.sampling }),
+    ...(traceFields === undefined ? {} : { trace: traceFields }),
+    source: facts.source,
+    decidedAt,
+  };
+}
+
+function endSpan(span: Span, outcome: ScorerOutcome): void {
+  span.setAttribute('scorestream.status', outcome.status);
+  if (outcome.status === 'scored') span.setAttribute('scorestream.score', outcome.score);
+  if (outcome.status === 'not_scorable') span.setAttribute('scorestream.not_scorable.step', outcome.notScorable.step);
+  if (outcome.status === 'failed') {
+    span.setAttribute('scorestream.failed_step', outcome.error.failedStep);
+    span.recordException({ name: outcome.error.name, message: outcome.error.message, ...(outcome.error.code === undefined ? {} : { code: outcome.error.code }) });
+    span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error.message });
+  }
+  span.end();
+}
+
+async function scoreWithBinding<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event>): Promise<ScoreRecord> {
+  const now = options.now ?? Date.now;
+  const tracer = options.tracer ?? defaultTracer();
+  const parent = options.parentContext ?? ROOT_CONTEXT;
+  const span = tracer.startSpan(
+    `score ${binding.scorerId}`,
+    {
+      kind: SpanKind.INTERNAL,
+      ...(options.links === undefined ? {} : { links: options.links }),
+      attributes: {
+        'scorestream.scorer.id': binding.scorerId,
+        ...(binding.version === undefined ? {} : { 'scorestream.scorer.version': binding.version }),
+        'scorestream.run.id': facts.event.runId,
+        ...(eligibility.sampling === undefined ? {} : { 'scorestream.sampling.bucket': eligibility.sampling.bucket, 'scorestream.sampling.rate': eligibility.sampling.rate }),
+      },
+    },
+    parent,
+  );
+  const started = now();
+  const input = buildScorerInput(facts);
+  const outcome = await otelContext.with(trace.setSpan(parent, span), () =>
+    runScorer(binding.scorer, input, {
+      timeoutMs: binding.timeoutMs,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.runOptions === undefined ? {} : { runOptions: options.runOptions }),
+    }),
+  );
+  const finished = now();
+  endSpan(span, outcome);
+  const traceFields = recordTrace(facts, span);
+  return buildScoreRecord({
+    scorerId: binding.scorerId,
+    ...(binding.scorer.name === undefined || binding.scorer.name === binding.scorerId ? {} : { scorerName: binding.scorer.name }),
+    ...(binding.version === undefined ? {} : { scorerVersion: binding.version }),
+    facts,
+    outcome,
+    ...(traceFields === undefined ? {} : { trace: traceFields }),
+    ...(eligibility.sampling === undefined ? {} : { sampling: eligibility.sampling }),
+    scoredAt: new Date(finished).toISOString(),
+    durationMs: Math.max(0, Math.round(finished - started)),
+  });
+}
+
+export async function scoreRunEvent<Event>(facts: RunFacts, options: ScoreRunEventOptions<Event>): Promise<EventScoring> {
+  const now = options.now ?? Date.now;
+  const eligibilities = await Promise.all(options.bindings.map((binding) => decideEligibility(binding, facts)));
+  const decisions: DecisionRecord[] = [];
+  const scoring: Promise<ScoreRecord>[] = [];
+  eligibilities.forEach((eligibility, index) => {
+    const binding = options.bindings[index]!;
+    if (eligibility.eligible) scoring.push(scoreWithBinding(facts, binding, eligibility, options));
+    else decisions.push(decisionRecord(facts, binding as ResolvedBinding<unknown>, eligibility, new Date(now()).toISOString()));
+  });
+  return { records: await Promise.all(scoring), decisions };
+}
