@@ -1,0 +1,47 @@
+// Errors the judge raises itself, and how judge failures are classified: format errors get one
+// more attempt (spec §3.4), transient provider errors are what the SDK retries and what makes a
+// failed run worth retrying later.
+import { APICallError, JSONParseError, NoObjectGeneratedError, RetryError, TypeValidationError } from 'ai';
+import { ScorestreamError } from '../errors.ts';
+
+/** A model request that did not answer in time. Retryable, like a 5xx, so the SDK's retry loop picks it up. */
+export class JudgeTimeoutError extends APICallError {
+  readonly timeoutMs: number;
+
+  constructor(options: { modelId: string; timeoutMs: number }) {
+    super({
+      message:
+        `Judge model '${options.modelId}' did not answer within ${options.timeoutMs} ms. ` +
+        'Raise modelSettings.timeout on the judge if the model is just slow.',
+      url: '',
+      requestBodyValues: undefined,
+      isRetryable: true,
+    });
+    // Not 'TimeoutError': the SDK treats that name as an abort and would not retry.
+    this.name = 'JudgeTimeoutError';
+    this.timeoutMs = options.timeoutMs;
+  }
+}
+
+export function judgeNotConfiguredError(message: string, cause?: unknown): ScorestreamError {
+  return new ScorestreamError(message, { code: 'JUDGE_MODEL_NOT_CONFIGURED', canRetry: false, cause });
+}
+
+const outputMissingName = 'AI_NoOutputGeneratedError';
+
+/** The judge answered, but not in the requested shape: unparseable, schema-violating, or empty/truncated. */
+export function isFormatError(error: unknown): boolean {
+  return (
+    NoObjectGeneratedError.isInstance(error) ||
+    JSONParseError.isInstance(error) ||
+    TypeValidationError.isInstance(error) ||
+    (error instanceof Error && error.name === outputMissingName)
+  );
+}
+
+/** Worth trying again later: a retryable provider error (also when the SDK gave up retrying it) or a timeout. */
+export function isTransientJudgeError(error: unknown): boolean {
+  if (APICallError.isInstance(error)) return error.isRetryable;
+  if (RetryError.isInstance(error)) return error.reason === 'maxRetriesExceeded' && isTransientJudgeError(error.lastError);
+  return false;
+}
