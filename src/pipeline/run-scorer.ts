@@ -32,6 +32,9 @@ export class ScorerTimeoutError extends ScorestreamError {
   }
 }
 
+/** How long an aborted run may take to notice its signal before we stop waiting for it. */
+const ABANDON_GRACE_MS = 250;
+
 const STAGES = new Set<string>(['prepareRun', 'filterRun', 'preprocess', 'analyze', 'generateScore', 'generateReason']);
 
 function stageOr(value: unknown, fallback: PipelineStage): PipelineStage {
@@ -92,16 +95,21 @@ export async function runScorer(scorer: ScorerLike, input: Record<string, unknow
   const controller = new AbortController();
   let currentStep: PipelineStage | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let graceTimer: NodeJS.Timeout | undefined;
   const onShutdown = () => controller.abort(options.signal?.reason);
-  options.signal?.addEventListener('abort', onShutdown, { once: true });
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new ScorerTimeoutError(scorer.id, options.timeoutMs);
-      controller.abort(error);
-      reject(error);
-    }, options.timeoutMs);
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+  if (options.signal?.aborted) onShutdown();
+  else options.signal?.addEventListener('abort', onShutdown, { once: true });
+  // On timeout or shutdown the signal is aborted first, so a cooperating run rejects with its
+  // own ScorerRunError (which knows the step); code that ignores the signal is abandoned after
+  // a short grace period.
+  const abandoned = new Promise<never>((_, reject) => {
+    const abandon = () => {
+      graceTimer = setTimeout(() => reject(controller.signal.reason), ABANDON_GRACE_MS);
+    };
+    timer = setTimeout(() => controller.abort(new ScorerTimeoutError(scorer.id, options.timeoutMs)), options.timeoutMs);
+    controller.signal.addEventListener('abort', abandon, { once: true });
   });
+  abandoned.catch(() => undefined);
   try {
     const running = scorer.run(input, {
       ...options.runOptions,
@@ -110,13 +118,13 @@ export async function runScorer(scorer: ScorerLike, input: Record<string, unknow
         currentStep = stageOr(step, 'preprocess');
       },
     });
-    const result = await Promise.race([running, timedOut]);
+    const result = await Promise.race([running, abandoned]);
     return successOutcome(result as Record<string, unknown>);
   } catch (error) {
     return failedOutcome(error, currentStep);
   } finally {
     clearTimeout(timer);
+    clearTimeout(graceTimer);
     options.signal?.removeEventListener('abort', onShutdown);
-    timedOut.catch(() => undefined);
   }
 }

@@ -1,0 +1,69 @@
+// Runs the scoring service in-process against the test broker, with a test config, and stops it
+// when the test finishes. Also: produce raw messages, and collect parsed records from a topic.
+import type { IHeaders } from 'kafkajs';
+import { onTestFinished } from 'vitest';
+import pino from 'pino';
+import { resolveConfig } from '../../src/config/resolve-config.ts';
+import type { ScorestreamConfigInput } from '../../src/config/config-types.ts';
+import { startService } from '../../consumers/start-service.ts';
+import type { RunningService, ServiceOptions } from '../../consumers/start-service.ts';
+import { readMessages, testBrokers, testKafka, uniqueGroupId, useTopic } from './kafka.ts';
+
+export type ServiceTopics = { runs: string; results: string; deadLetter: string; decisions: string };
+
+/** Four fresh topics (runs with `partitions` partitions), deleted after the test. */
+export async function useServiceTopics(partitions = 1): Promise<ServiceTopics> {
+  const [runs, results, deadLetter, decisions] = await Promise.all([
+    useTopic({ prefix: 'runs', partitions }),
+    useTopic({ prefix: 'scores' }),
+    useTopic({ prefix: 'dlq' }),
+    useTopic({ prefix: 'decisions' }),
+  ]);
+  return { runs: runs!, results: results!, deadLetter: deadLetter!, decisions: decisions! };
+}
+
+export const silentLogger = () => pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+export async function startTestService(
+  input: Omit<ScorestreamConfigInput, 'kafka' | 'groupId' | 'topics'> & { topics: Partial<ServiceTopics> & { runs: string; results: string; deadLetter: string }; groupId?: string },
+  options: Partial<Omit<ServiceOptions, 'config'>> = {},
+): Promise<RunningService> {
+  const config = resolveConfig({ ...input, kafka: { brokers: testBrokers(), clientId: 'scorestream-test-service' }, groupId: input.groupId ?? uniqueGroupId('service') });
+  const service = await startService({
+    config,
+    logger: options.logger ?? silentLogger(),
+    consumer: { commitIntervalMs: 200, publishRetryDelayMs: 50, ...options.consumer },
+    ...(options.tracer === undefined ? {} : { tracer: options.tracer }),
+  });
+  onTestFinished(async () => {
+    await service.stop({ timeoutMs: 5_000 });
+  });
+  return service;
+}
+
+export type RawRun = { key?: string | null; value: string | Buffer | null; headers?: IHeaders; partition?: number };
+
+export async function produceRaw(topic: string, messages: RawRun[]): Promise<void> {
+  const producer = testKafka('scorestream-test-producer').producer();
+  await producer.connect();
+  try {
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: messages.map((message) => ({
+        key: message.key ?? null,
+        value: message.value,
+        ...(message.headers === undefined ? {} : { headers: message.headers }),
+        ...(message.partition === undefined ? {} : { partition: message.partition }),
+      })),
+    });
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+/** Reads `count` JSON records from a topic (from the beginning) and parses them. */
+export async function readRecords<T = Record<string, unknown>>(topic: string, count: number, timeoutMs = 60_000): Promise<T[]> {
+  const messages = await readMessages(topic, { count, timeoutMs });
+  return messages.map((message) => JSON.parse(message.value!.toString('utf8')) as T);
+}
