@@ -1,0 +1,36 @@
+// Scorers that fail must never stop the consumer: a judge that hangs is bounded by its timeout,
+// a scorer that ignores every signal is abandoned after the binding's timeout, and the runs
+// behind them are scored as usual.
+import { describe, expect, it } from 'vitest';
+import type { ScoreRecord } from '../../../src/index.ts';
+import { answerLengthScorer, delayedJudgeModel, hangingScorer, judgeScorer } from '../../fixtures/scorers.ts';
+import { testRun } from '../../helpers/runs.ts';
+import { produceRaw, readRecords, startTestService, useServiceTopics } from '../../helpers/service.ts';
+
+describe('failing scorers', () => {
+  it('turns a hung judge call and a hung scorer into failed records and keeps consuming', async () => {
+    const topics = await useServiceTopics(1);
+    const runIds = ['hang-1', 'hang-2', 'hang-3'];
+    await produceRaw(topics.runs, runIds.map((runId) => ({ key: runId, value: JSON.stringify(testRun({ runId })) })));
+    const service = await startTestService({
+      topics,
+      scorers: [
+        { scorer: judgeScorer('hung-judge', delayedJudgeModel(Infinity), 300) },
+        { scorer: hangingScorer, timeoutMs: 500 },
+        { scorer: answerLengthScorer },
+      ],
+    });
+    const records = await readRecords<ScoreRecord>(topics.results, runIds.length * 3, 60_000);
+    const byScorer = (id: string) => records.filter((record) => record.scorerId === id);
+    for (const record of byScorer('hung-judge')) {
+      expect(record).toMatchObject({ status: 'failed', error: { failedStep: 'generateScore' } });
+      expect(record.judge?.generateScore?.executions[0]).toMatchObject({ status: 'failed' });
+    }
+    for (const record of byScorer('hangs-forever')) {
+      expect(record).toMatchObject({ status: 'failed', error: { code: 'scorer_timeout', retryable: true } });
+    }
+    expect(byScorer('answer-length').every((record) => record.status === 'scored')).toBe(true);
+    await expect.poll(() => service.stats.completed, { timeout: 10_000 }).toBe(3);
+    expect(service.stats.inFlight).toBe(0);
+  });
+});
