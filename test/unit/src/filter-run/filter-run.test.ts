@@ -40,6 +40,7 @@ describe('filterRun: copying and dropping', () => {
     expect(filterRun({})({ output }).output).toBe(output);
     expect(filterRun({ maxOutputMessages: 5 })({ output }).output).toBe(output);
     expect(filterRun()({ output }).output).toBe(output);
+    expect(filterRun({ maxOutputMessages: 0 })({ output }).output).toBe(output);
   });
 
   it('sets drop* fields to undefined but keeps the keys', () => {
