@@ -10,6 +10,10 @@ export type BrokerHandle = {
   mode: BrokerMode;
   /** True when the broker was already running (or given by KAFKA_BROKERS) rather than started by this call. */
   reused: boolean;
+  /** The JVM broker's process id (mode 'jvm' only). */
+  pid?: number;
+  /** The directory holding the broker's config, data and log (modes 'jvm' and named 'docker'). */
+  directory?: string;
   /**
    * Stops the broker: an ephemeral one is stopped and its directory removed; a named one is stopped
    * even when this call reused it (check `reused` to leave a broker you found running alone);

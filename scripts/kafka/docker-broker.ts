@@ -4,6 +4,7 @@
 import { dockerBrokerEnvironment } from './broker-config.ts';
 import { localBrokerError } from './errors.ts';
 import { waitForBroker } from './readiness.ts';
+import { warmUpCoordinators } from './warm-up.ts';
 import { lastLines, runCommand } from './run-command.ts';
 import { KAFKA_DOCKER_IMAGE } from './versions.ts';
 
@@ -92,6 +93,8 @@ export async function startDockerBroker(options: {
       `The Kafka container ${options.container} did not become ready: ${readiness.reason}.\n--- docker logs (last lines) ---\n${lastLines(logs.stdout + '\n' + logs.stderr, 40)}`,
     );
   }
+  // A failed warm-up is not a failed start: clients retry the same way, only noisier.
+  await warmUpCoordinators(brokers).catch(() => undefined);
   options.onProgress?.(`Kafka ${brokers[0]} ready after ${(readiness.elapsedMs / 1000).toFixed(1)} s (container ${options.container})`);
   return { container: options.container, brokers, readyAfterMs: readiness.elapsedMs };
 }

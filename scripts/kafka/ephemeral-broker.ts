@@ -50,6 +50,8 @@ async function startEphemeralJvmBroker(onProgress?: (line: string) => void): Pro
     brokers: started.brokers,
     mode: 'jvm',
     reused: false,
+    pid: started.pid,
+    directory,
     stop: once(async () => {
       process.off('exit', onExit);
       watchdog.cancel();

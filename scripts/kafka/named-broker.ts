@@ -73,12 +73,14 @@ async function startFresh(name: string, directory: string, previous: BrokerState
   }
 }
 
-function namedHandle(name: string, state: BrokerState, reused: boolean): BrokerHandle {
+function namedHandle(name: string, directory: string, state: BrokerState, reused: boolean): BrokerHandle {
   let stopping: Promise<void> | undefined;
   return {
     brokers: state.brokers,
     mode: state.mode,
     reused,
+    ...(state.pid === undefined ? {} : { pid: state.pid }),
+    directory,
     stop: () => (stopping ??= stopLocalBroker(name).then(() => undefined)),
   };
 }
@@ -94,7 +96,7 @@ export async function ensureNamedBroker(name: string, onProgress?: (line: string
         const state = await liveness(directory, previous);
         if (state === 'running') {
           onProgress?.(`reusing the running '${name}' broker at ${previous.brokers.join(',')}`);
-          return namedHandle(name, previous, true);
+          return namedHandle(name, directory, previous, true);
         }
         if (state === 'unresponsive') {
           onProgress?.(`the '${name}' broker runs but does not answer; restarting it`);
@@ -103,7 +105,7 @@ export async function ensureNamedBroker(name: string, onProgress?: (line: string
       }
       const started = await startFresh(name, directory, previous, onProgress);
       await writeBrokerState(directory, started);
-      return namedHandle(name, started, false);
+      return namedHandle(name, directory, started, false);
     },
     { onWait: (owner) => onProgress?.(`waiting for process ${owner ?? 'unknown'}, which is starting or stopping the '${name}' broker`) },
   );

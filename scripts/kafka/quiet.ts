@@ -21,7 +21,10 @@ export function silenceKafkajsWarnings(): void {
   }) as typeof process.emitWarning;
 }
 
-/** A kafkajs client that logs nothing (or only errors) and whose Node warnings are silenced. */
+/**
+ * A kafkajs client that logs nothing (or only errors) and whose Node warnings are silenced.
+ * kafkajs itself lets KAFKAJS_LOG_LEVEL (error, warn, info, debug) override the level when debugging.
+ */
 export function quietKafka(config: KafkaConfig, level: 'nothing' | 'error' = 'nothing'): Kafka {
   silenceKafkajsWarnings();
   return new Kafka({ logLevel: level === 'nothing' ? logLevel.NOTHING : logLevel.ERROR, ...config });

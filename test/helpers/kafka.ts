@@ -1,0 +1,121 @@
+// Kafka helpers for integration tests: the run's broker (from test/setup/kafka.global.ts), unique
+// topic and group names, a topic per test that is deleted when the test finishes, a quiet kafkajs
+// client, and a reader that collects messages from the beginning of a topic.
+import { randomBytes } from 'node:crypto';
+import type { Kafka } from 'kafkajs';
+import { inject, onTestFinished } from 'vitest';
+import { quietKafka } from '../../scripts/kafka/index.ts';
+
+/** The integration broker's bootstrap addresses; throws outside the `integration` project. */
+export function testBrokers(): string[] {
+  const brokers = inject('kafkaBrokers');
+  if (!Array.isArray(brokers) || brokers.length === 0) {
+    throw new Error(
+      'No Kafka broker was provided to this test: Kafka tests belong in test/integration/ and run in the `integration` vitest project, whose globalSetup (test/setup/kafka.global.ts) starts one.',
+    );
+  }
+  return brokers;
+}
+
+/** `prefix` plus a time-and-random suffix, using only characters valid in topic and group names. */
+export function uniqueName(prefix: string): string {
+  const safePrefix = prefix.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 180);
+  return `${safePrefix}-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+}
+
+export function uniqueGroupId(prefix = 'test-group'): string {
+  return uniqueName(prefix);
+}
+
+/**
+ * A kafkajs client on the test broker that logs nothing: kafkajs logs every retried error at ERROR
+ * level, and real failures reach the test as rejections anyway. KAFKAJS_LOG_LEVEL=error (or info,
+ * debug) brings its logs back when debugging.
+ */
+export function testKafka(clientId = 'scorestream-test'): Kafka {
+  return quietKafka({ clientId, brokers: testBrokers() });
+}
+
+/**
+ * Creates a unique topic (waiting until every partition has a leader) and deletes it when the
+ * current test finishes. Call it inside a test, not in beforeAll.
+ */
+export async function useTopic(options: { prefix?: string; partitions?: number; config?: Record<string, string> } = {}): Promise<string> {
+  const topic = uniqueName(options.prefix ?? 'test');
+  const kafka = testKafka('scorestream-test-admin');
+  onTestFinished(async () => {
+    const admin = kafka.admin();
+    try {
+      await admin.connect();
+      await admin.deleteTopics({ topics: [topic], timeout: 10_000 });
+    } catch (error) {
+      // A topic left behind is harmless (unique name); say so instead of failing the test.
+      console.warn(`useTopic: could not delete ${topic}: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      await admin.disconnect();
+    }
+  });
+  const admin = kafka.admin();
+  try {
+    await admin.connect();
+    await admin.createTopics({
+      waitForLeaders: true,
+      timeout: 30_000,
+      topics: [
+        {
+          topic,
+          numPartitions: options.partitions ?? 1,
+          replicationFactor: 1,
+          configEntries: Object.entries(options.config ?? {}).map(([name, value]) => ({ name, value })),
+        },
+      ],
+    });
+  } finally {
+    await admin.disconnect();
+  }
+  return topic;
+}
+
+export type ReadMessage = {
+  partition: number;
+  offset: string;
+  key: Buffer | null;
+  value: Buffer | null;
+  headers: Record<string, Buffer | string | (Buffer | string)[] | undefined>;
+};
+
+/**
+ * Consumes `topic` from the beginning (in its own consumer group unless `groupId` is given) until
+ * `count` messages arrived, in arrival order; rejects after `timeoutMs` (default 30 s) saying how
+ * many it got.
+ */
+export async function readMessages(topic: string, options: { count: number; timeoutMs?: number; groupId?: string }): Promise<ReadMessage[]> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const consumer = testKafka('scorestream-test-reader').consumer({ groupId: options.groupId ?? uniqueGroupId('read-messages'), maxWaitTimeInMs: 100 });
+  const received: ReadMessage[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await consumer.connect();
+    await consumer.subscribe({ topics: [topic], fromBeginning: true });
+    await new Promise<void>((resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`readMessages(${topic}): got ${received.length} of ${options.count} messages within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      if (options.count <= 0) resolve();
+      consumer
+        .run({
+          eachMessage: async ({ partition, message }) => {
+            if (received.length >= options.count) return;
+            received.push({ partition, offset: message.offset, key: message.key, value: message.value, headers: { ...message.headers } });
+            if (received.length >= options.count) resolve();
+          },
+        })
+        .catch(reject);
+    });
+    return received;
+  } finally {
+    clearTimeout(timer);
+    await consumer.disconnect();
+  }
+}

@@ -1,0 +1,142 @@
+// The integration harness against the real broker: topics per test with leaders, produce and read
+// back across partitions (keys, values, headers), the reader's timeout, topic cleanup, and the
+// single-node settings that consumer groups and transactions depend on.
+import { describe, expect, it } from 'vitest';
+import { readMessages, testBrokers, testKafka, uniqueGroupId, uniqueName, useTopic } from '../../helpers/kafka.ts';
+
+let topicFromEarlierTest: string | undefined;
+
+describe('kafka test harness', () => {
+  it('provides the broker addresses from the global setup', () => {
+    expect(testBrokers().length).toBeGreaterThan(0);
+    for (const broker of testBrokers()) expect(broker).toMatch(/^[^:]+:\d+$/);
+  });
+
+  it('makes unique names from valid topic characters', () => {
+    const names = new Set(Array.from({ length: 50 }, () => uniqueName('agent runs/ü')));
+    expect(names.size).toBe(50);
+    for (const name of names) expect(name).toMatch(/^agent-runs--[A-Za-z0-9._-]+$/);
+    expect(uniqueGroupId()).toMatch(/^test-group-/);
+  });
+
+  it('creates a topic with the requested partitions, each with a leader', async () => {
+    const topic = await useTopic({ prefix: 'harness-create', partitions: 3, config: { 'cleanup.policy': 'compact' } });
+    topicFromEarlierTest = topic;
+    const admin = testKafka().admin();
+    await admin.connect();
+    try {
+      const metadata = await admin.fetchTopicMetadata({ topics: [topic] });
+      const partitions = metadata.topics[0]?.partitions ?? [];
+      expect(partitions.map((partition) => partition.partitionId).sort()).toEqual([0, 1, 2]);
+      for (const partition of partitions) expect(partition.leader).toBeGreaterThanOrEqual(0);
+      const configs = await admin.describeConfigs({ resources: [{ type: 2, name: topic, configNames: ['cleanup.policy'] }], includeSynonyms: false });
+      expect(configs.resources[0]?.configEntries[0]?.configValue).toBe('compact');
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
+  it('deletes the topic of a finished test', async () => {
+    expect(topicFromEarlierTest).toBeDefined();
+    const admin = testKafka().admin();
+    await admin.connect();
+    try {
+      expect(await admin.listTopics()).not.toContain(topicFromEarlierTest);
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
+  it('reads back what was produced to several partitions, with keys and headers', async () => {
+    const topic = await useTopic({ prefix: 'harness-roundtrip', partitions: 3 });
+    const producer = testKafka().producer();
+    await producer.connect();
+    try {
+      await producer.send({
+        topic,
+        messages: [0, 1, 2, 0, 1, 2].map((partition, index) => ({
+          partition,
+          key: `run-${index}`,
+          value: JSON.stringify({ index }),
+          headers: { traceparent: `00-${'a'.repeat(32)}-${'b'.repeat(16)}-01`, repeated: ['one', 'two'] },
+        })),
+      });
+    } finally {
+      await producer.disconnect();
+    }
+
+    const messages = await readMessages(topic, { count: 6 });
+
+    expect(new Set(messages.map((message) => message.partition))).toEqual(new Set([0, 1, 2]));
+    const byKey = new Map(messages.map((message) => [message.key?.toString(), message]));
+    for (let index = 0; index < 6; index++) {
+      const message = byKey.get(`run-${index}`);
+      expect(message?.partition).toBe(index % 3);
+      expect(message?.offset).toBe(String(Math.floor(index / 3)));
+      expect(JSON.parse(message?.value?.toString() ?? 'null')).toEqual({ index });
+      // Header values arrive as Buffers, and as an array of Buffers when a key repeats.
+      expect(Buffer.isBuffer(message?.headers.traceparent)).toBe(true);
+      expect(String(message?.headers.traceparent)).toBe(`00-${'a'.repeat(32)}-${'b'.repeat(16)}-01`);
+      expect((message?.headers.repeated as Buffer[]).map(String)).toEqual(['one', 'two']);
+    }
+  });
+
+  it('rejects after the timeout, saying how many messages it got', async () => {
+    const topic = await useTopic({ prefix: 'harness-timeout' });
+    const producer = testKafka().producer();
+    await producer.connect();
+    await producer.send({ topic, messages: [{ key: null, value: 'only one' }] });
+    await producer.disconnect();
+
+    await expect(readMessages(topic, { count: 2, timeoutMs: 3_000 })).rejects.toThrow(`readMessages(${topic}): got 1 of 2 messages within 3000 ms`);
+  });
+
+  it('commits group offsets, so the same group does not read a message twice', async () => {
+    const topic = await useTopic({ prefix: 'harness-group' });
+    const groupId = uniqueGroupId('harness');
+    const producer = testKafka().producer();
+    await producer.connect();
+    await producer.send({ topic, messages: [{ value: 'first' }] });
+    expect((await readMessages(topic, { count: 1, groupId })).map((message) => String(message.value))).toEqual(['first']);
+    await producer.send({ topic, messages: [{ value: 'second' }] });
+    await producer.disconnect();
+    expect((await readMessages(topic, { count: 1, groupId })).map((message) => String(message.value))).toEqual(['second']);
+  });
+
+  it('runs transactions (the transaction coordinator works on one node)', async () => {
+    const topic = await useTopic({ prefix: 'harness-transaction' });
+    const producer = testKafka().producer({ transactionalId: uniqueName('harness-tx'), idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    try {
+      const aborted = await producer.transaction();
+      await aborted.send({ topic, messages: [{ value: 'aborted' }] });
+      await aborted.abort();
+      const committed = await producer.transaction();
+      await committed.send({ topic, messages: [{ value: 'committed' }] });
+      await committed.commit();
+    } finally {
+      await producer.disconnect();
+    }
+    const consumer = testKafka().consumer({ groupId: uniqueGroupId('harness-tx'), readUncommitted: false, maxWaitTimeInMs: 100 });
+    const values: string[] = [];
+    await consumer.connect();
+    try {
+      await consumer.subscribe({ topics: [topic], fromBeginning: true });
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`read ${values.length} committed messages`)), 20_000);
+        consumer
+          .run({
+            eachMessage: async ({ message }) => {
+              values.push(String(message.value));
+              clearTimeout(timer);
+              resolve();
+            },
+          })
+          .catch(reject);
+      });
+    } finally {
+      await consumer.disconnect();
+    }
+    expect(values).toEqual(['committed']);
+  });
+});
