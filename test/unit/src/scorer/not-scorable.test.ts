@@ -8,7 +8,7 @@ const brand = Symbol.for('mastra.evals.notScorable');
 describe('notScorable() and isNotScorable() (§4.5)', () => {
   it('brands a plain, unfrozen object and omits reason when not given', () => {
     const bare = notScorable();
-    expect(bare[brand]).toBe(true);
+    expect((bare as Record<symbol, unknown>)[brand]).toBe(true);
     expect('reason' in bare).toBe(false);
     expect(notScorable('no user message')).toMatchObject({ reason: 'no user message' });
     expect(Object.isFrozen(bare)).toBe(false);
