@@ -25,3 +25,9 @@ export async function ensureLocalBroker(options: EnsureLocalBrokerOptions = {}):
   if (options.ephemeral === true) return startEphemeralBroker(await chooseEngine(), options.onProgress);
   return ensureNamedBroker(options.name ?? defaultBrokerName, options.onProgress);
 }
+
+// The whole local-broker API is also reachable from this module (as well as from index.ts).
+export { localBrokerStatus, stopLocalBroker } from './named-broker.ts';
+export type { LocalBrokerStatus } from './named-broker.ts';
+export type { BrokerHandle, BrokerMode } from './broker-handle.ts';
+export { fetchKafkaJars } from './kafka-jars.ts';
