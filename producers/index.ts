@@ -5,6 +5,8 @@ export type { PublishOptions, PublishReport, RunPublisher, RunPublisherOptions }
 export { InvalidRunError, validateRuns } from './run-validation.ts';
 export type { PublishableRun, RunProblem } from './run-validation.ts';
 export { chooseRunContext, traceHeaders, w3cPropagator } from './run-trace-headers.ts';
+export { createSampleRunGenerator, generateSampleRuns, sampleRunContext } from './sample/index.ts';
+export type { SampleRun, SampleRunGenerator, SampleRunGeneratorOptions } from './sample/index.ts';
 export { kafkaHeaderGetter, kafkaHeaderSetter } from '../otel/kafka-headers.ts';
 export type { AgentRunEvent, AgentRunEventInput, DbMessageInput } from '../src/contracts/index.ts';
 export { parseAgentRunEvent } from '../src/contracts/index.ts';

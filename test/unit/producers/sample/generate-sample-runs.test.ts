@@ -1,0 +1,126 @@
+import { trace, TraceFlags } from '@opentelemetry/api';
+import { describe, expect, it } from 'vitest';
+import type { AgentRunEventInput } from '../../../../src/contracts/index.ts';
+import { parseAgentRunEvent } from '../../../../src/contracts/index.ts';
+import { createSampleRunGenerator, generateSampleRuns, sampleRunContext } from '../../../../producers/sample/index.ts';
+import type { SampleRun } from '../../../../producers/sample/index.ts';
+
+/** A clock that advances 250 ms per reading from a fixed start. */
+function steppingClock(start = Date.parse('2025-03-01T10:00:00.000Z')) {
+  let now = start;
+  return () => new Date((now += 250));
+}
+
+const runs: SampleRun[] = generateSampleRuns(1500, { seed: 'test', clock: steppingClock() });
+const events = runs.map((run) => run.event);
+const parts = (event: AgentRunEventInput) => event.output.flatMap((message) => message.content.parts);
+const invocations = (event: AgentRunEventInput) =>
+  parts(event).flatMap((part) => (part.type === 'tool-invocation' ? [(part as { toolInvocation: { state: string; isError?: boolean; toolName: string } }).toolInvocation] : []));
+const share = (predicate: (event: AgentRunEventInput) => boolean) => events.filter(predicate).length / events.length;
+
+describe('generateSampleRuns', () => {
+  it('is deterministic for a seed and clock', () => {
+    const again = generateSampleRuns(50, { seed: 'test', clock: steppingClock() });
+    expect(again).toEqual(runs.slice(0, 50));
+    const other = generateSampleRuns(50, { seed: 'other', clock: steppingClock() });
+    expect(other.map((run) => run.event.runId)).not.toEqual(again.map((run) => run.event.runId));
+  });
+
+  it('produces only runs valid against AgentRunEvent v1, also after a JSON round trip', () => {
+    for (const event of events) {
+      const parsed = parseAgentRunEvent(JSON.parse(JSON.stringify(event)));
+      expect(parsed.success ? [] : parsed.problems).toEqual([]);
+    }
+  });
+
+  it('gives every run a distinct id and its own valid trace, mostly sampled', () => {
+    expect(new Set(events.map((event) => event.runId)).size).toBe(events.length);
+    expect(new Set(runs.map((run) => run.spanContext.traceId)).size).toBe(runs.length);
+    for (const run of runs) {
+      expect(run.spanContext.traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(run.spanContext.spanId).toMatch(/^[0-9a-f]{16}$/);
+    }
+    const sampled = runs.filter((run) => run.spanContext.traceFlags === TraceFlags.SAMPLED).length / runs.length;
+    expect(sampled).toBeGreaterThan(0.8);
+    expect(sampled).toBeLessThan(0.97);
+  });
+
+  it('takes completion times from the clock, with messages before completion', () => {
+    expect(events[0]!.timestamp).toBe('2025-03-01T10:00:00.250Z');
+    expect(events[1]!.timestamp).toBe('2025-03-01T10:00:00.500Z');
+    for (const event of events.slice(0, 100)) {
+      const done = Date.parse(event.timestamp);
+      for (const message of [...event.input.inputMessages, ...event.input.rememberedMessages, ...event.output]) {
+        expect(Date.parse(message.createdAt)).toBeLessThanOrEqual(done);
+      }
+    }
+  });
+
+  it('covers several agents, a workflow and several tenants', () => {
+    expect(new Set(events.map((event) => event.entity.id)).size).toBeGreaterThanOrEqual(4);
+    expect(new Set(events.map((event) => event.entity.type))).toEqual(new Set(['agent', 'workflow']));
+    expect(new Set(events.map((event) => event.metadata?.tenantId)).size).toBeGreaterThanOrEqual(5);
+    expect(new Set(events.map((event) => event.metadata?.environment))).toEqual(new Set(['production', 'staging']));
+    const context = events[0]!.requestContext as { tenantId: string; tier: string; locale: string; user: { plan: string } };
+    expect(context).toMatchObject({ tenantId: expect.any(String), tier: expect.any(String), locale: expect.any(String), user: { plan: expect.any(String) } });
+  });
+
+  it('mixes conversation shapes: memory, tagged system messages, reasoning, data and source parts, split responses', () => {
+    expect(share((event) => event.input.rememberedMessages.length > 0)).toBeGreaterThan(0.3);
+    expect(share((event) => (event.input.taggedSystemMessages.memory ?? []).length > 0)).toBeGreaterThan(0.3);
+    expect(share((event) => event.input.systemMessages.length > 1)).toBeGreaterThan(0.2);
+    expect(share((event) => parts(event).some((part) => part.type === 'reasoning'))).toBeGreaterThan(0.3);
+    expect(share((event) => parts(event).some((part) => part.type.startsWith('data-')))).toBeGreaterThan(0);
+    expect(share((event) => parts(event).some((part) => part.type === 'source'))).toBeGreaterThan(0);
+    expect(share((event) => event.output.length > 1)).toBeGreaterThan(0.05);
+    expect(share((event) => event.groundTruth !== undefined)).toBeGreaterThan(0.2);
+  });
+
+  it('mixes tool behaviour: several calls per run, reported and thrown failures, wrong tools, none at all', () => {
+    expect(share((event) => invocations(event).length >= 2)).toBeGreaterThan(0.3);
+    expect(share((event) => invocations(event).some((call) => call.state === 'result' && call.isError === true))).toBeGreaterThan(0.05);
+    expect(share((event) => invocations(event).some((call) => call.state === 'output-error'))).toBeGreaterThan(0.05);
+    expect(share((event) => invocations(event).length === 0)).toBeGreaterThan(0.05);
+    expect(share((event) => invocations(event).some((call) => call.toolName === 'createTicket'))).toBeGreaterThan(0);
+  });
+
+  it('includes failed runs, usage and durations', () => {
+    expect(share((event) => event.error !== undefined)).toBeGreaterThan(0.01);
+    expect(share((event) => event.error !== undefined)).toBeLessThan(0.1);
+    for (const event of events) {
+      expect(event.usage!.totalTokens).toBe(event.usage!.inputTokens! + event.usage!.outputTokens!);
+      expect(event.durationMs).toBeGreaterThan(0);
+    }
+  });
+
+  it('spreads answer quality, so keyword-style scores vary', () => {
+    const answerOf = (event: AgentRunEventInput) => event.output.map((message) => message.content.content ?? '').join(' ').toLowerCase();
+    const coverage = runs.map(({ event }) => {
+      const expected = (event.groundTruth as string | undefined) ?? '';
+      const words = expected.toLowerCase().split(/\W+/).filter((word) => word.length > 5);
+      if (words.length === 0) return undefined;
+      return words.filter((word) => answerOf(event).includes(word)).length / words.length;
+    }).filter((value): value is number => value !== undefined);
+    const buckets = new Set(coverage.map((value) => Math.min(4, Math.floor(value * 5))));
+    expect(buckets.size).toBeGreaterThanOrEqual(4);
+    expect(coverage.filter((value) => value === 1).length / coverage.length).toBeGreaterThan(0.3);
+    expect(coverage.filter((value) => value < 0.3).length / coverage.length).toBeGreaterThan(0.1);
+  });
+
+  it('can carry the trace in the body too, matching the span context', () => {
+    const [run] = generateSampleRuns(1, { seed: 'body', includeTraceInBody: true });
+    const flags = run!.spanContext.traceFlags === TraceFlags.SAMPLED ? '01' : '00';
+    expect(run!.event.trace).toEqual({ traceparent: `00-${run!.spanContext.traceId}-${run!.spanContext.spanId}-${flags}` });
+    expect(runs[0]!.event.trace).toBeUndefined();
+  });
+
+  it('gives a context holding the run span', () => {
+    expect(trace.getSpanContext(sampleRunContext(runs[0]!))).toEqual(runs[0]!.spanContext);
+  });
+
+  it('streams runs from a generator', () => {
+    const generator = createSampleRunGenerator({ seed: 'test', clock: steppingClock() });
+    expect(generator.next()).toEqual(runs[0]);
+    expect(generator.next()).toEqual(runs[1]);
+  });
+});
