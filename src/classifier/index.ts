@@ -2,6 +2,15 @@
 // chat model) and the classifier scorer built on it.
 export { Classifier } from './classifier.ts';
 export type { ClassifierOptions } from './classifier.ts';
+export { createClassifierScorer } from './classifier-scorer.ts';
+export type {
+  ClassifierScorer,
+  ClassifierScorerOptions,
+  ClassifierScorerResults,
+  ClassifierScorerRunOptions,
+} from './classifier-scorer.ts';
+export type { ClassifierRegistry } from './classifier-registry.ts';
+export type { AnsweredEvidence, ClassifierEvidence } from './classifier-projection.ts';
 export { createLanguageModelDecider } from './language-model-decider.ts';
 export type { LanguageModelDeciderOptions } from './language-model-decider.ts';
 export type { RetryPolicy, Sleep } from './retry.ts';
