@@ -1,0 +1,41 @@
+// What the faithfulness and hallucination judges share: the claim verdicts and schema, and
+// the preprocess step that gathers the answer and the context to check it against.
+import { z } from 'zod';
+import { notScorable } from '../../scorer/index.ts';
+import type { NotScorable } from '../../scorer/index.ts';
+import { getJudgeContext } from './judge-context.ts';
+import type { JudgeContext } from './judge-context.ts';
+import { getAnswerText } from './run-text.ts';
+
+export const claimVerdicts = ['supported', 'contradicted', 'unsupported'] as const;
+export type ClaimVerdict = (typeof claimVerdicts)[number];
+
+export const claimsAnalyzeSchema = z.object({
+  claims: z.array(
+    z.object({
+      claim: z.string(),
+      verdict: z.enum(claimVerdicts),
+      reason: z.string(),
+    }),
+  ),
+});
+
+export type GroundedAnswer = { answer: string; context: string[]; contextSource: JudgeContext['source'] };
+
+/** The answer and its context, or why the run cannot be checked (no answer, no context). */
+export function prepareGroundedAnswer(
+  output: unknown,
+  configuredContext: readonly string[] | undefined,
+): GroundedAnswer | NotScorable {
+  const answer = getAnswerText(output);
+  if (answer === undefined) return notScorable('The agent gave no text answer.');
+  const context = getJudgeContext(configuredContext, output);
+  if (context.items.length === 0) {
+    return notScorable(
+      context.source === 'options'
+        ? 'The configured context is empty.'
+        : 'No context to check the answer against: no tool returned a result and no context is configured.',
+    );
+  }
+  return { answer, context: context.items, contextSource: context.source };
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import * as publicApi from '../../../../src/index.ts';
+import { builtInScorers, createDefaultBuiltInScorers } from '../../../../src/scorers/registry.ts';
+import { agentTurn, assistantMessage } from './agent-runs.ts';
+import { scriptedJudge } from './llm/judge-model.ts';
+
+const codeIds = ['tool-call-accuracy', 'tool-error-rate', 'completeness', 'keyword-coverage', 'textual-difference', 'content-similarity'];
+const llmIds = ['answer-relevancy', 'faithfulness', 'hallucination', 'toxicity', 'bias'];
+
+describe('builtInScorers', () => {
+  it('lists every built-in scorer once, code scorers first', () => {
+    expect(builtInScorers.map((entry) => entry.id)).toEqual([...codeIds, ...llmIds]);
+    expect(builtInScorers.filter((entry) => entry.kind === 'code').map((entry) => entry.id)).toEqual(codeIds);
+    expect(builtInScorers.filter((entry) => entry.kind === 'llm').map((entry) => entry.id)).toEqual(llmIds);
+  });
+
+  it('marks the scores where lower is better', () => {
+    expect(builtInScorers.filter((entry) => entry.better === 'lower').map((entry) => entry.id)).toEqual([
+      'hallucination',
+      'toxicity',
+      'bias',
+    ]);
+  });
+
+  it('builds scorers whose id matches their entry, through the exact factory types', () => {
+    const toolCallAccuracy = builtInScorers[0].factory({ expectedTool: 'search' });
+    expect(toolCallAccuracy.id).toBe('tool-call-accuracy');
+    const model = scriptedJudge([]);
+    for (const entry of builtInScorers) {
+      const scorer = entry.kind === 'llm' ? entry.createDefault({ model }) : entry.createDefault?.();
+      if (scorer) expect(scorer.id).toBe(entry.id);
+    }
+  });
+
+  it('has no default for tool-call-accuracy, which needs the expected tools', () => {
+    expect(builtInScorers[0].createDefault).toBeUndefined();
+  });
+});
+
+describe('createDefaultBuiltInScorers', () => {
+  it('gives the code scorers that need no options when there is no judge', () => {
+    expect(createDefaultBuiltInScorers().map((scorer) => scorer.id)).toEqual(codeIds.slice(1));
+  });
+
+  it('adds every LLM scorer around the given judge', async () => {
+    const model = scriptedJudge([{ statements: [{ statement: 'Paris.', verdict: 'yes', reason: 'Answers it.' }] }, 'Relevant.']);
+    const scorers = createDefaultBuiltInScorers({ judge: { model, modelSettings: { temperature: 0 } } });
+    expect(scorers.map((scorer) => scorer.id)).toEqual([...codeIds.slice(1), ...llmIds]);
+    const relevancy = scorers.find((scorer) => scorer.id === 'answer-relevancy')!;
+    expect(relevancy.judge?.modelSettings).toEqual({ temperature: 0 });
+    const result = await relevancy.run(agentTurn('Capital of France?', [assistantMessage('Paris.')]));
+    expect(result.score).toBe(1);
+  });
+});
+
+describe('public API', () => {
+  it('exports every factory and the catalogue', () => {
+    for (const name of [
+      'createToolCallAccuracyScorer',
+      'createToolErrorRateScorer',
+      'createCompletenessScorer',
+      'createKeywordCoverageScorer',
+      'createTextualDifferenceScorer',
+      'createContentSimilarityScorer',
+      'createAnswerRelevancyScorer',
+      'createFaithfulnessScorer',
+      'createHallucinationScorer',
+      'createToxicityScorer',
+      'createBiasScorer',
+      'createDefaultBuiltInScorers',
+      'builtInScorers',
+    ]) {
+      expect(publicApi, name).toHaveProperty(name);
+    }
+  });
+});
