@@ -46,7 +46,7 @@ export function createToolErrorRateScorer() {
     })
     .generateReason(({ results }) => {
       const { totalCalls, failedCalls } = results.preprocessStepResult;
-      if (failedCalls.length === 0) return `All ${totalCalls} tool calls succeeded.`;
+      if (failedCalls.length === 0) return totalCalls === 1 ? 'The one tool call succeeded.' : `All ${totalCalls} tool calls succeeded.`;
       const failures = failedCalls
         .map((call) => (call.error === undefined ? call.toolName : `${call.toolName} (${call.error})`))
         .join(', ');

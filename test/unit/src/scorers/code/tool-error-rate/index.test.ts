@@ -32,6 +32,8 @@ describe('createToolErrorRateScorer', () => {
     const result = await createToolErrorRateScorer().run(run);
     expect(result.score).toBe(1);
     expect(result.reason).toBe('All 2 tool calls succeeded.');
+    const single = await createToolErrorRateScorer().run(agentTurn('Time?', [assistantMessage('10:42.', [toolCall('getTime')])]));
+    expect(single.reason).toBe('The one tool call succeeded.');
   });
 
   it('names a failed call without error text by its tool only, and shortens long error texts', async () => {
