@@ -2,7 +2,8 @@
 // prompt as the user turn, structured output through the AI SDK. A format error (unparseable or
 // schema-violating answer) gets exactly one more attempt with the JSON Schema written into the prompt;
 // transient provider errors are retried inside the SDK (`maxRetries`, honouring Retry-After).
-import { generateText, NoObjectGeneratedError } from 'ai';
+import { tracingChannel } from 'node:diagnostics_channel';
+import { AI_SDK_TELEMETRY_TRACING_CHANNEL, generateText, NoObjectGeneratedError } from 'ai';
 import type { JSONValue } from 'ai';
 import { newCallTally, tallyModel } from './call-tally.ts';
 import type { CallTally } from './call-tally.ts';
@@ -97,14 +98,30 @@ async function generate(call: JudgeCall, model: ReturnType<typeof tallyModel>, p
     frequencyPenalty: settings.frequencyPenalty,
     stopSequences: settings.stopSequences,
     seed: settings.seed,
-    telemetry: {
-      functionId: `scorestream.judge.${call.step}`,
-      recordInputs: call.recordInputs === true,
-      recordOutputs: call.recordInputs === true,
-    },
+    telemetry: judgeTelemetry(call),
   };
   if (call.format.kind === 'text') return (await generateText(common)).text;
   return (await generateText({ ...common, output: call.format.output })).output;
+}
+
+/**
+ * AI SDK telemetry for the call, under the step span. Switched off outright when nobody listens
+ * (no integration registered, no tracing-channel subscriber): the SDK's event filtering is then
+ * pure cost, about a third of a mock judge call.
+ */
+function judgeTelemetry(call: JudgeCall) {
+  if (!aiTelemetryListening()) return { isEnabled: false };
+  return {
+    functionId: `scorestream.judge.${call.step}`,
+    recordInputs: call.recordInputs === true,
+    recordOutputs: call.recordInputs === true,
+  };
+}
+
+const aiTracingChannel = tracingChannel(AI_SDK_TELEMETRY_TRACING_CHANNEL);
+
+function aiTelemetryListening(): boolean {
+  return (globalThis.AI_SDK_TELEMETRY_INTEGRATIONS?.length ?? 0) > 0 || aiTracingChannel.hasSubscribers;
 }
 
 function schemaBlock(schemaText: string): string {

@@ -39,7 +39,14 @@ class ScorerImpl {
     this.judge = config.judge;
     this.prepareRun = config.prepareRun;
     this.#steps = steps;
-    this.#definition = { id: config.id, judge: config.judge, prepareRun: config.prepareRun, steps };
+    this.#definition = {
+      id: config.id,
+      judge: config.judge,
+      prepareRun: config.prepareRun,
+      steps,
+      stepNames: steps.map((step) => step.name),
+      hasGenerateScore: steps.some((step) => step.name === 'generateScore'),
+    };
   }
 
   preprocess(definition: unknown): ScorerImpl {

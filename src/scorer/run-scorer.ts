@@ -1,6 +1,7 @@
 // `scorer.run()` (spec §4.1): strip `_internal`, require generateScore, prepareRun, fill in runId,
 // then run the steps in order, each in its own span. A step returning notScorable() ends the run
 // without a score; a step failing rejects with ScorerRunError; a score must be a finite number.
+// Hot path: synchronous step functions are not awaited and spans cost nothing when tracing is off.
 import { randomUUID } from 'node:crypto';
 import { isTransientJudgeError } from '../judge/judge-errors.ts';
 import type { JudgeConfig, StepName } from '../judge/types.ts';
@@ -13,61 +14,74 @@ import { newRunState } from './run-state.ts';
 import type { RunState } from './run-state.ts';
 import { missingGenerateScoreError } from './scorer-error.ts';
 import { asError, ScorerRunError } from './scorer-run-error.ts';
-import { activeTraceId, getDefaultTracer, inStepSpan } from './step-span.ts';
+import { activeTraceId, getDefaultTracer, markFailed, startStepSpan, withSpan } from './step-span.ts';
 import type { StepSpan } from './step-span.ts';
 import type { StepEntry } from './step-definition.ts';
-import type { PreparedScorerRun, ScorerConfig, ScorerRun, ScorerRunOptions, ScorerRunResult } from './types.ts';
+import type { PreparedScorerRun, ScorerConfig, ScorerRun, ScorerRunOptions, ScorerRunResult, StepResults } from './types.ts';
 
 export type ScorerDefinition = {
   id: string;
   judge: JudgeConfig | undefined;
   prepareRun: ScorerConfig['prepareRun'];
   steps: readonly StepEntry[];
+  stepNames: readonly StepName[];
+  hasGenerateScore: boolean;
 };
 
-const resultKeys: Record<StepName, 'preprocessStepResult' | 'analyzeStepResult' | 'generateScoreStepResult' | 'generateReasonStepResult'> = {
-  preprocess: 'preprocessStepResult',
-  analyze: 'analyzeStepResult',
-  generateScore: 'generateScoreStepResult',
-  generateReason: 'generateReasonStepResult',
-};
-
+const noOptions: ScorerRunOptions = {};
 const defaultNow = () => performance.now();
 
 export async function runScorer(
   scorer: ScorerDefinition,
   input: ScorerRun,
-  options: ScorerRunOptions = {},
+  options: ScorerRunOptions = noOptions,
 ): Promise<ScorerRunResult> {
-  const { _internal: _stripped, ...run } = input ?? ({} as ScorerRun);
-  if (!scorer.steps.some((step) => step.name === 'generateScore')) {
-    throw missingGenerateScoreError(
-      scorer.id,
-      scorer.steps.map((step) => step.name),
-    );
-  }
+  const run = withoutInternal(input);
+  if (!scorer.hasGenerateScore) throw missingGenerateScoreError(scorer.id, [...scorer.stepNames]);
   const prepared = scorer.prepareRun === undefined ? run : await scorer.prepareRun(run as ScorerRun);
   const state = newRunState(prepareIdentity(prepared, options));
   const tracer = options.tracer ?? getDefaultTracer();
-  const environment: PromptStepEnvironment = { scorerJudge: scorer.judge, options, now: options.now ?? defaultNow };
+  let environment: PromptStepEnvironment | undefined;
   for (const step of scorer.steps) {
+    let span: StepSpan;
     let value: unknown;
     try {
       options.abortSignal?.throwIfAborted();
-      value = await inStepSpan(tracer, scorer.id, step.name, step.kind, (span) =>
-        executeStep(scorer, step, state, environment, span),
-      );
+      span = startStepSpan(tracer, scorer.id, step.name, step.kind);
+      if (step.kind === 'prompt') {
+        environment ??= { scorerJudge: scorer.judge, options, now: options.now ?? defaultNow };
+      }
+      value = span === undefined ? executeStep(step, state, environment, span) : withSpan(span, () => executeStep(step, state, environment, span));
+      if (isThenable(value)) value = await value;
+      if (step.name === 'generateScore' && !isNotScorable(value) && !isFiniteNumber(value)) throw invalidScore(scorer.id, value);
     } catch (error) {
+      if (span !== undefined) {
+        markFailed(span, error);
+        span.end();
+      }
       throw runError(scorer, step.name, state, error);
     }
     if (isNotScorable(value)) {
+      if (span !== undefined) {
+        span.setAttribute('scorestream.step.not_scorable', true);
+        span.end();
+      }
       const reason = (value as NotScorable).reason;
       return notScorableResult(state, reason === undefined ? { step: step.name } : { step: step.name, reason });
     }
-    state.results = { ...state.results, [resultKeys[step.name]]: value };
+    span?.end();
+    state.results = withResult(state.results, step.name, value);
     if (!state.completed.includes(step.name)) state.completed.push(step.name);
   }
   return scoredResult(state);
+}
+
+/** `_internal` is Mastra's plumbing; it never reaches prepareRun, the steps or the result. */
+function withoutInternal(input: ScorerRun | undefined): Record<string, unknown> {
+  if (input === undefined || input === null) return {};
+  if (!Object.hasOwn(input, '_internal')) return input;
+  const { _internal: _stripped, ...run } = input;
+  return run;
 }
 
 function prepareIdentity(prepared: Record<string, unknown>, options: ScorerRunOptions): PreparedScorerRun {
@@ -77,51 +91,64 @@ function prepareIdentity(prepared: Record<string, unknown>, options: ScorerRunOp
   return identity as PreparedScorerRun;
 }
 
-async function executeStep(
-  scorer: ScorerDefinition,
+/** The step's value, or a promise of it: synchronous step functions stay synchronous. */
+function executeStep(
   step: StepEntry,
   state: RunState,
-  environment: PromptStepEnvironment,
+  environment: PromptStepEnvironment | undefined,
   span: StepSpan,
-): Promise<unknown> {
-  const stepContext: Record<string, unknown> =
-    step.name === 'generateReason'
-      ? { run: state.run, results: state.results, score: state.results.generateScoreStepResult }
-      : { run: state.run, results: state.results };
-  if (span !== undefined) stepContext.tracingContext = { currentSpan: span };
-  const value =
-    step.kind === 'function'
-      ? await step.execute(stepContext as never)
-      : await runPromptStep(step, stepContext, state, environment, span);
-  if (step.name === 'generateScore' && !isNotScorable(value) && !isFiniteNumber(value)) {
-    throw new TypeError(
-      `Scorer '${scorer.id}': generateScore returned ${describeScore(value)}; a score must be a finite number. ` +
-        'Return notScorable(reason) when the run cannot be scored.',
-    );
+): unknown {
+  const { run, results } = state;
+  let stepContext: Record<string, unknown>;
+  if (step.name === 'generateReason') {
+    const score = results.generateScoreStepResult;
+    stepContext = span === undefined ? { run, results, score } : { run, results, score, tracingContext: { currentSpan: span } };
+  } else {
+    stepContext = span === undefined ? { run, results } : { run, results, tracingContext: { currentSpan: span } };
   }
-  if (span !== undefined && isNotScorable(value)) span.setAttribute('scorestream.step.not_scorable', true);
-  return value;
+  if (step.kind === 'function') return step.execute(stepContext as never);
+  return runPromptStep(step, stepContext, state, environment!, span);
+}
+
+/** A new results object per step, so a step holding on to `results` never sees later steps. */
+function withResult(results: StepResults, step: StepName, value: unknown): StepResults {
+  switch (step) {
+    case 'preprocess':
+      return { ...results, preprocessStepResult: value };
+    case 'analyze':
+      return { ...results, analyzeStepResult: value };
+    case 'generateScore':
+      return { ...results, generateScoreStepResult: value as number };
+    case 'generateReason':
+      return { ...results, generateReasonStepResult: value };
+  }
 }
 
 function runError(scorer: ScorerDefinition, failedStep: StepName, state: RunState, thrown: unknown): ScorerRunError {
-  const cause = asError(thrown);
   return new ScorerRunError({
     scorerId: scorer.id,
-    stepNames: scorer.steps.map((step) => step.name),
+    stepNames: [...scorer.stepNames],
     failedStep,
     completedSteps: [...state.completed],
     result: failureSnapshot(state),
-    cause,
+    cause: asError(thrown),
     canRetry: isTransientJudgeError(thrown),
   });
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 function isFiniteNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value);
 }
 
-function describeScore(value: unknown): string {
-  if (typeof value === 'string') return `the string '${value}'`;
-  if (typeof value === 'number') return String(value);
-  return value === null ? 'null' : typeof value;
+function invalidScore(scorerId: string, value: unknown): TypeError {
+  const described =
+    typeof value === 'string' ? `the string '${value}'` : typeof value === 'number' ? String(value) : value === null ? 'null' : typeof value;
+  return new TypeError(
+    `Scorer '${scorerId}': generateScore returned ${described}; a score must be a finite number. ` +
+      'Return notScorable(reason) when the run cannot be scored.',
+  );
 }

@@ -2,7 +2,7 @@
 // With no SDK registered the span is a non-recording no-op and nothing else is done, so tracing
 // costs next to nothing when it is off. Exceptions are recorded by name and message only.
 import { context, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { Attributes, Span, Tracer } from '@opentelemetry/api';
+import type { Span, Tracer } from '@opentelemetry/api';
 import type { StepName } from '../judge/types.ts';
 
 const defaultTracer = trace.getTracer('scorestream.scorer');
@@ -14,32 +14,24 @@ export function getDefaultTracer(): Tracer {
 /** The span a step runs in, or undefined when tracing is off (non-recording). */
 export type StepSpan = Span | undefined;
 
-export async function inStepSpan<T>(
-  tracer: Tracer,
-  scorerId: string,
-  step: StepName,
-  stepType: 'function' | 'prompt',
-  execute: (span: StepSpan) => Promise<T>,
-): Promise<T> {
-  const parent = context.active();
-  const span = tracer.startSpan(step, undefined, parent);
+/** Starts the step's span under the active context; a non-recording span is ended at once and dropped. */
+export function startStepSpan(tracer: Tracer, scorerId: string, step: StepName, stepType: 'function' | 'prompt'): StepSpan {
+  const span = tracer.startSpan(step);
   if (!span.isRecording()) {
     span.end();
-    return execute(undefined);
+    return undefined;
   }
   span.setAttributes({
     'scorestream.scorer.id': scorerId,
     'scorestream.step': step,
     'scorestream.step.type': stepType,
   });
-  try {
-    return await context.with(trace.setSpan(parent, span), execute, undefined, span);
-  } catch (error) {
-    markFailed(span, error);
-    throw error;
-  } finally {
-    span.end();
-  }
+  return span;
+}
+
+/** Runs `execute` with the span active, so spans started inside (the AI SDK's too) nest under it. */
+export function withSpan<T>(span: Span, execute: () => T): T {
+  return context.with(trace.setSpan(context.active(), span), execute);
 }
 
 export function markFailed(span: Span, error: unknown): void {
@@ -47,10 +39,6 @@ export function markFailed(span: Span, error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
   span.recordException({ name, message });
   span.setStatus({ code: SpanStatusCode.ERROR, message });
-}
-
-export function setSpanAttributes(span: StepSpan, attributes: Attributes): void {
-  span?.setAttributes(attributes);
 }
 
 /** Trace id of the active span, when there is a valid one. */
