@@ -2,7 +2,7 @@
 // decides brokers, group and topic names. Applied before validation, so a bad value in the
 // environment is reported against the variable that carried it.
 import type { ConfigProblem } from './config-error.ts';
-import type { ScorestreamConfigInput } from './config-types.ts';
+import type { SaslConfig, ScorestreamConfigInput } from './config-types.ts';
 
 export type Environment = Record<string, string | undefined>;
 
@@ -12,6 +12,9 @@ const topicVariables = {
   SCORESTREAM_TOPIC_DEAD_LETTER: 'deadLetter',
   SCORESTREAM_TOPIC_DECISIONS: 'decisions',
 } as const;
+
+const trueWords = new Set(['true', '1', 'yes', 'on']);
+const falseWords = new Set(['false', '0', 'no', 'off']);
 
 const numberVariables = {
   SCORESTREAM_RUNS_IN_FLIGHT: 'runsInFlight',
@@ -26,9 +29,9 @@ export function applyEnvironmentOverrides<Event>(
 ): ScorestreamConfigInput<Event> {
   const result: ScorestreamConfigInput<Event> = {
     ...config,
-    kafka: { ...config.kafka },
-    topics: { ...config.topics },
-    concurrency: { ...config.concurrency },
+    kafka: { ...objectOrNothing(config.kafka) },
+    topics: { ...objectOrNothing(config.topics) },
+    concurrency: { ...objectOrNothing(config.concurrency) },
   };
   const value = (name: string) => {
     const raw = environment[name];
@@ -60,15 +63,34 @@ export function applyEnvironmentOverrides<Event>(
     else result.shutdownTimeoutMs = parsed;
   }
 
+  // Each variable overrides its own field, so the secret can come from the environment while
+  // the mechanism and username stay in the config file. The password is taken untrimmed.
   const mechanism = value('KAFKA_SASL_MECHANISM');
-  if (mechanism !== undefined) {
+  const username = value('KAFKA_SASL_USERNAME');
+  const password = environment.KAFKA_SASL_PASSWORD === '' ? undefined : environment.KAFKA_SASL_PASSWORD;
+  if (mechanism !== undefined || username !== undefined || password !== undefined) {
     result.kafka!.sasl = {
-      mechanism: mechanism.toLowerCase() as 'plain',
-      username: value('KAFKA_SASL_USERNAME') ?? '',
-      password: environment.KAFKA_SASL_PASSWORD ?? '',
-    };
+      ...config.kafka?.sasl,
+      ...(mechanism === undefined ? {} : { mechanism: mechanism.toLowerCase() as SaslConfig['mechanism'] }),
+      ...(username === undefined ? {} : { username }),
+      ...(password === undefined ? {} : { password }),
+    } as SaslConfig;
   }
-  const ssl = value('KAFKA_SSL');
-  if (ssl !== undefined) result.kafka!.ssl = ssl === 'true' || ssl === '1';
+  const ssl = value('KAFKA_SSL')?.toLowerCase();
+  if (ssl !== undefined) {
+    if (trueWords.has(ssl)) {
+      // `true` turns TLS on; TLS settings from the config (a private CA, a client certificate) stay.
+      if (typeof result.kafka!.ssl !== 'object') result.kafka!.ssl = true;
+    } else if (falseWords.has(ssl)) result.kafka!.ssl = false;
+    else problems.push({ path: 'env KAFKA_SSL', message: `expected true or false, got '${value('KAFKA_SSL')}'` });
+  }
+  // A section that is not an object (say `kafka: 'host:9092'`) stays as written for the schema to report.
+  for (const section of ['kafka', 'topics', 'concurrency'] as const) {
+    if (config[section] !== undefined && objectOrNothing(config[section]) === undefined) (result as Record<string, unknown>)[section] = config[section];
+  }
   return result;
+}
+
+function objectOrNothing<T>(value: T): T | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
 }

@@ -38,13 +38,34 @@ function pathOf(path: readonly PropertyKey[]): string {
   return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text === '' ? String(key) : `${text}.${String(key)}`), '');
 }
 
+/**
+ * One problem per issue, except that a field of the wrong type gets only that problem: zod still
+ * runs some checks (e.g. an array's `min`) on a value of the wrong type, which would only repeat it.
+ */
+function schemaProblems(issues: readonly z.core.$ZodIssue[]): ConfigProblem[] {
+  const wrongType = new Set(issues.filter((issue) => issue.code === 'invalid_type').map((issue) => pathOf(issue.path)));
+  return issues
+    .filter((issue) => issue.code === 'invalid_type' || !wrongType.has(pathOf(issue.path)))
+    .map((issue) => ({ path: pathOf(issue.path), message: issue.message }));
+}
+
+/**
+ * `defaults` under the object's defined fields: `{ clientId: process.env.X }` with X unset means
+ * "left out". A value that is not an object is passed through for the schema to report.
+ */
+function withDefaultFields(defaults: Record<string, unknown>, value: unknown): unknown {
+  if (value === undefined) return defaults;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  return { ...defaults, ...Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) };
+}
+
 function withDefaults<Event>(input: ScorestreamConfigInput<Event>): Record<string, unknown> {
   return {
     ...input,
-    kafka: { brokers: [], clientId: DEFAULTS.clientId, ...input.kafka },
+    kafka: withDefaultFields({ brokers: [], clientId: DEFAULTS.clientId }, input.kafka),
     groupId: input.groupId ?? DEFAULTS.groupId,
-    topics: { ...DEFAULT_TOPICS, ...input.topics },
-    concurrency: { runsInFlight: DEFAULTS.runsInFlight, judgeCallsPerModel: DEFAULTS.judgeCallsPerModel, ...input.concurrency },
+    topics: withDefaultFields(DEFAULT_TOPICS, input.topics),
+    concurrency: withDefaultFields({ runsInFlight: DEFAULTS.runsInFlight, judgeCallsPerModel: DEFAULTS.judgeCallsPerModel }, input.concurrency),
     shutdownTimeoutMs: input.shutdownTimeoutMs ?? DEFAULTS.shutdownTimeoutMs,
     maxMessageBytes: input.maxMessageBytes ?? DEFAULTS.maxMessageBytes,
   };
@@ -59,11 +80,22 @@ export function resolveConfig<Event>(input: ScorestreamConfigInput<Event>, optio
   if (typeof input !== 'object' || input === null) throw new ConfigError([{ path: '', message: 'expected a config object (export default defineConfig({...}))' }], options.source);
   const overridden = applyEnvironmentOverrides(input, options.environment ?? {}, problems);
   const parsed = configSchema.safeParse(withDefaults(overridden));
-  if (!parsed.success) problems.push(...parsed.error.issues.map((issue: z.core.$ZodIssue) => ({ path: pathOf(issue.path), message: issue.message })));
+  if (!parsed.success) problems.push(...schemaProblems(parsed.error.issues));
 
   const scorers: ResolvedBinding<Event>[] = [];
   const seen = new Map<string, number>();
-  (overridden.scorers ?? []).forEach((binding, index) => {
+  // Not an array (e.g. Mastra's keyed bindings object) is reported by the schema.
+  (Array.isArray(overridden.scorers) ? overridden.scorers : []).forEach((binding, index) => {
+    // The filter is checked even when the scorer is wrong, so one run reports both.
+    let matchesFilter: ((context: PredicateContext) => boolean) | undefined;
+    if (binding?.filter !== undefined) {
+      try {
+        validatePredicate(binding.filter);
+        matchesFilter = compilePredicate(binding.filter as Predicate);
+      } catch (error) {
+        problems.push({ path: `scorers[${index}].filter`, message: error instanceof Error ? error.message : String(error) });
+      }
+    }
     const scorerId = typeof binding?.scorer?.id === 'string' ? binding.scorer.id : undefined;
     if (scorerId === undefined) return; // reported by the schema
     const identity = `${scorerId}@${binding.version ?? ''}`;
@@ -72,15 +104,6 @@ export function resolveConfig<Event>(input: ScorestreamConfigInput<Event>, optio
       problems.push({ path: `scorers[${index}]`, message: `scorer '${scorerId}'${binding.version ? ` version '${binding.version}'` : ''} is already bound at scorers[${earlier}]; give one of them a different version` });
     }
     seen.set(identity, index);
-    let matchesFilter: ((context: PredicateContext) => boolean) | undefined;
-    if (binding.filter !== undefined) {
-      try {
-        validatePredicate(binding.filter);
-        matchesFilter = compilePredicate(binding.filter as Predicate);
-      } catch (error) {
-        problems.push({ path: `scorers[${index}].filter`, message: error instanceof Error ? error.message : String(error) });
-      }
-    }
     scorers.push({
       scorer: binding.scorer,
       scorerId,
