@@ -42,6 +42,8 @@ export class Classifier {
   readonly questions: Questions | undefined;
   /** The decision model every decide() calls (a chat model appears wrapped). */
   readonly model: Experimental_DecisionModelV4;
+  /** Built once: the language-model decider caches its prompt and schema by this object. */
+  readonly #modelQuestions: Record<string, Experimental_DecisionModelV4Question> | undefined;
   readonly #retry: RetryPolicy;
   readonly #tracer: Tracer | undefined;
   readonly #now: () => number;
@@ -57,6 +59,7 @@ export class Classifier {
     }
     if (options.questions !== undefined) validateQuestions(options.questions, this.model);
     this.questions = options.questions;
+    this.#modelQuestions = options.questions === undefined ? undefined : toModelQuestions(options.questions);
     this.#retry = options.retry ?? {};
     this.#tracer = options.tracer;
     this.#now = options.now ?? Date.now;
@@ -69,7 +72,7 @@ export class Classifier {
     if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new TypeError('maxRetries must be a non-negative integer.');
     throwIfAborted(options.abortSignal);
 
-    const modelQuestions = toModelQuestions(questions);
+    const modelQuestions = this.#modelQuestions ?? toModelQuestions(questions);
     const state = toModelState(options.state);
     const tracer = this.#tracer ?? defaultClassifierTracer();
     const spanStart = {

@@ -34,11 +34,12 @@ export function createLanguageModelDecider(
     supportedQuestionTypes,
     async doDecide(call: Experimental_DecisionModelV4CallOptions): Promise<Experimental_DecisionModelV4Result> {
       const questions = supportedQuestions(call.questions, provider, modelId);
+      const { instructions, output } = preparedQuestions(questions);
       const result = await generateText({
         model,
-        instructions: decisionInstructions(questions),
+        instructions,
         prompt: decisionUserPrompt(call.state),
-        output: Output.object({ schema: decisionOutputSchema(questions), name: 'decision' }),
+        output,
         temperature: options.temperature ?? 0,
         maxOutputTokens: call.maxOutputTokens,
         reasoning: call.reasoning,
@@ -70,6 +71,25 @@ export function createLanguageModelDecider(
       };
     },
   };
+}
+
+type PreparedQuestions = { instructions: string; output: ReturnType<typeof decisionOutput> };
+
+// A classifier sends the same questions object on every call, so its prompt and schema are
+// built once; per-call question objects are simply collected with their entry.
+const prepared = new WeakMap<object, PreparedQuestions>();
+
+function preparedQuestions(questions: Questions): PreparedQuestions {
+  let entry = prepared.get(questions);
+  if (entry === undefined) {
+    entry = { instructions: decisionInstructions(questions), output: decisionOutput(questions) };
+    prepared.set(questions, entry);
+  }
+  return entry;
+}
+
+function decisionOutput(questions: Questions) {
+  return Output.object({ schema: decisionOutputSchema(questions), name: 'decision' });
 }
 
 function supportedQuestions(

@@ -89,6 +89,19 @@ describe('createLanguageModelDecider', () => {
     expect(schema.properties.resolved!.properties.probability).toMatchObject({ minimum: 0, maximum: 1 });
   });
 
+  it('builds the prompt and schema once per questions object', async () => {
+    const chat = new MockLanguageModelV4({ doGenerate: chatResult(modelOutput) });
+    const decider = createLanguageModelDecider(chat);
+    const options = decideOptions();
+    await decider.doDecide(options);
+    await decider.doDecide({ ...options, state: [{ type: 'text', text: 'another state' }] });
+    const [first, second] = chat.doGenerateCalls;
+    const schemaOf = (call: LanguageModelV4CallOptions) => (call.responseFormat as { schema: object }).schema;
+    expect(schemaOf(second!)).toBe(schemaOf(first!));
+    expect(promptText(second!, 'system')).toBe(promptText(first!, 'system'));
+    expect(promptText(second!, 'user')).toContain('another state');
+  });
+
   it('renders a text state as is', async () => {
     const chat = new MockLanguageModelV4({ doGenerate: chatResult(modelOutput) });
     await createLanguageModelDecider(chat).doDecide(decideOptions({ state: [{ type: 'text', text: 'plain words' }] }));
