@@ -1,0 +1,62 @@
+// Shared pieces for the pipeline tests: parsed run events, their run facts, bindings resolved
+// the way the service resolves them, and judge answers for MockLanguageModelV4.
+import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider';
+import { resolveConfig } from '../../../../src/config/resolve-config.ts';
+import type { ResolvedBinding } from '../../../../src/config/resolve-config.ts';
+import type { ScorerBindingInput } from '../../../../src/config/config-types.ts';
+import type { AgentRunEvent } from '../../../../src/contracts/agent-run-event.ts';
+import { parseAgentRunEvent } from '../../../../src/contracts/parse.ts';
+import { collectRunFacts } from '../../../../src/pipeline/run-facts.ts';
+import type { RunFacts, RunTraceFacts } from '../../../../src/pipeline/run-facts.ts';
+import { testRun, traceFor } from '../../../helpers/runs.ts';
+import type { TestRunOptions } from '../../../helpers/runs.ts';
+
+export const source = { topic: 'agent-runs', partition: 2, offset: '1041' };
+
+export function runEvent(options: TestRunOptions): AgentRunEvent {
+  const parsed = parseAgentRunEvent(testRun({ timestamp: '2026-11-29T12:00:00.000Z', ...options }));
+  if (!parsed.success) throw new Error(`test event is invalid: ${JSON.stringify(parsed.problems)}`);
+  return parsed.data;
+}
+
+/** Facts of a run; `trace: true` gives it the deterministic trace context of traceFor(runId). */
+export function runFacts(options: TestRunOptions & { trace?: boolean | RunTraceFacts; sampled?: boolean }): RunFacts {
+  const { trace, sampled, ...runOptions } = options;
+  let traceFacts: RunTraceFacts = {};
+  if (trace === true) {
+    const { traceId, spanId } = traceFor(options.runId);
+    traceFacts = { traceId, spanId, sampled: sampled ?? true };
+  } else if (typeof trace === 'object') traceFacts = trace;
+  return collectRunFacts(runEvent(runOptions), source, traceFacts);
+}
+
+/** Bindings exactly as the service gets them: through resolveConfig. */
+export function bindings<Event = unknown>(...inputs: ScorerBindingInput<Event>[]): ResolvedBinding<Event>[] {
+  return resolveConfig<Event>({ kafka: { brokers: ['localhost:9092'] }, scorers: inputs }).scorers;
+}
+
+export function binding<Event = unknown>(input: ScorerBindingInput<Event>): ResolvedBinding<Event> {
+  return bindings(input)[0]!;
+}
+
+/** A judge answer carrying `value` as JSON text, with usage, as a provider would return it. */
+export function judgeAnswer(value: unknown, modelId = 'mock-judge'): LanguageModelV4GenerateResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(value) }],
+    finishReason: { unified: 'stop', raw: 'stop' },
+    usage: { inputTokens: { total: 40, noCache: 40, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 6, text: 6, reasoning: 0 } },
+    warnings: [],
+    response: { id: 'resp-1', modelId, timestamp: new Date('2026-11-29T12:00:00.500Z') },
+  };
+}
+
+/** A promise with its resolve/reject handed out, for steps the test completes by hand. */
+export function deferred<T = void>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((resolveWith, rejectWith) => {
+    resolve = resolveWith;
+    reject = rejectWith;
+  });
+  return { promise, resolve, reject };
+}
