@@ -13,6 +13,8 @@ export type OpenAICompatibleJudgeOptions = {
   apiKey?: string;
   /** Provider name shown in judge records and spans. Default 'judge'. */
   name?: string;
+  /** Custom fetch (proxies, tests). */
+  fetch?: typeof globalThis.fetch;
 };
 
 /** A provider whose `languageModel(id)` asks the server for model `id`, with native structured outputs. */
@@ -26,6 +28,7 @@ export function createOpenAICompatibleJudgeProvider(options: OpenAICompatibleJud
     baseURL: options.baseURL,
     name: options.name ?? 'judge',
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
     supportsStructuredOutputs: true,
   });
 }
