@@ -57,6 +57,8 @@ export type StartJvmBrokerOptions = {
   detached: boolean;
   readyTimeoutMs?: number;
   onProgress?: (line: string) => void;
+  /** Called as soon as the JVM runs, before it is ready: lets a named broker record its pid early. */
+  onSpawned?: (pid: number) => Promise<void>;
 };
 
 export type StartedJvmBroker = { pid: number; brokers: string[]; child: ChildProcess; files: JvmBrokerFiles; readyAfterMs: number };
@@ -119,6 +121,7 @@ export async function startJvmBroker(options: StartJvmBrokerOptions): Promise<St
     throw localBrokerError('KAFKA_BROKER_START_FAILED', `Could not start ${java.command}: ${(await spawnError).message}`);
   }
 
+  await options.onSpawned?.(pid);
   const readiness = await waitForBroker(brokers, {
     timeoutMs: options.readyTimeoutMs ?? 90_000,
     isAlive: () => !exited && isProcessAlive(pid),

@@ -18,7 +18,7 @@ import { jvmBrokerFiles, startJvmBroker } from './jvm-broker.ts';
 import { brokerStateDirectory, isValidBrokerName } from './paths.ts';
 import { pickBrokerPorts } from './ports.ts';
 import { isBrokerProcess, terminateProcess } from './processes.ts';
-import { brokerAnswers } from './readiness.ts';
+import { brokerAnswers, waitForBroker } from './readiness.ts';
 import { KAFKA_VERSION } from './versions.ts';
 
 export const defaultBrokerName = 'default';
@@ -34,12 +34,13 @@ function stateDirectory(name: string): string {
   return brokerStateDirectory(name);
 }
 
+async function processRuns(directory: string, state: BrokerState): Promise<boolean> {
+  if (state.mode === 'jvm') return state.pid !== undefined && (await isBrokerProcess(state.pid, jvmBrokerFiles(directory).serverProperties));
+  return state.container !== undefined && (await containerRunning(state.container));
+}
+
 async function liveness(directory: string, state: BrokerState): Promise<Liveness> {
-  if (state.mode === 'jvm') {
-    if (state.pid === undefined || !(await isBrokerProcess(state.pid, jvmBrokerFiles(directory).serverProperties))) return 'stopped';
-  } else if (state.container === undefined || !(await containerRunning(state.container))) {
-    return 'stopped';
-  }
+  if (!(await processRuns(directory, state))) return 'stopped';
   return (await brokerAnswers(state.brokers, 5_000)) ? 'running' : 'unresponsive';
 }
 
@@ -64,7 +65,10 @@ async function startFresh(name: string, directory: string, previous: BrokerState
         const started = await startDockerBroker({ container, hostPort: ports.broker, clusterId, removeOnExit: false, onProgress });
         return { ...base, mode: 'docker', brokers: started.brokers, container };
       }
-      const started = await startJvmBroker({ directory, ports, clusterId, detached: true, onProgress });
+      const brokers = [`127.0.0.1:${ports.broker}`];
+      // Recorded before readiness: if this command is interrupted, the next one finds the JVM.
+      const onSpawned = (pid: number) => writeBrokerState(directory, { ...base, mode: 'jvm', brokers, pid });
+      const started = await startJvmBroker({ directory, ports, clusterId, detached: true, onProgress, onSpawned });
       return { ...base, mode: 'jvm', brokers: started.brokers, pid: started.pid };
     } catch (error) {
       if (attempt >= 2 || !isAddressInUse(error)) throw error;
@@ -99,7 +103,11 @@ export async function ensureNamedBroker(name: string, onProgress?: (line: string
           return namedHandle(name, directory, previous, true);
         }
         if (state === 'unresponsive') {
-          onProgress?.(`the '${name}' broker runs but does not answer; restarting it`);
+          // Perhaps still starting (its starter was interrupted): give it the usual start-up time.
+          onProgress?.(`the '${name}' broker runs but does not answer yet; waiting for it`);
+          const answer = await waitForBroker(previous.brokers, { timeoutMs: 60_000, isAlive: () => processRuns(directory, previous) });
+          if (answer.ready) return namedHandle(name, directory, previous, true);
+          onProgress?.(`the '${name}' broker did not answer (${answer.reason}); restarting it`);
           await stopByState(directory, previous);
         }
       }
