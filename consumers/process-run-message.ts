@@ -9,6 +9,7 @@ import type { IHeaders, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
 import { buildDeadLetter } from '../src/contracts/build-dead-letter.ts';
 import type { Source } from '../src/contracts/common.ts';
+import type { ScoreRecord } from '../src/contracts/score-record.ts';
 import { decodeAgentRunEvent } from '../src/contracts/parse.ts';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
 import { collectRunFacts } from '../src/pipeline/run-facts.ts';
@@ -56,6 +57,32 @@ async function publishUntilAcknowledged(records: OutgoingRecord[], context: Mess
 
 const originHeaders = { [ORIGIN_HEADER]: 'scorestream' } as const;
 
+/**
+ * JSON of a record. Step results are the scorer's own values and may not serialise (a BigInt, a
+ * cycle): then the record goes out as failed, saying why, rather than blocking the partition.
+ */
+export function serializeRecord(record: ScoreRecord): string {
+  try {
+    return JSON.stringify(record);
+  } catch (error) {
+    const { score: _score, reason: _reason, notScorable: _notScorable, steps: _steps, judge: _judge, ...rest } = record as ScoreRecord & Record<string, unknown>;
+    const failed: ScoreRecord = {
+      ...(rest as unknown as Omit<ScoreRecord, 'status'>),
+      status: 'failed',
+      steps: {},
+      error: {
+        name: 'UnserializableResultError',
+        message: `the scorer's result cannot be written as JSON (${error instanceof Error ? error.message : String(error)}); return plain JSON values from steps`,
+        code: 'unserializable_result',
+        failedStep: 'generateReason',
+        completedSteps: [],
+        retryable: false,
+      },
+    } as ScoreRecord;
+    return JSON.stringify(failed);
+  }
+}
+
 export async function processRunMessage(message: KafkaMessage, source: Source, context: MessageContext): Promise<void> {
   const { config, stats } = context;
   stats.consumed += 1;
@@ -81,6 +108,7 @@ export async function processRunMessage(message: KafkaMessage, source: Source, c
   const traceContext = extractRunTraceContext(message.headers, event.trace);
   const facts = collectRunFacts(event, source, traceContext.facts);
   const activeSpan = trace.getActiveSpan();
+  const eventTime = Date.parse(event.timestamp);
   const scoring = await scoreRunEvent(facts, {
     bindings: config.scorers,
     parentContext: traceContext.context ?? ROOT_CONTEXT,
@@ -89,20 +117,20 @@ export async function processRunMessage(message: KafkaMessage, source: Source, c
     now: context.now,
     signal: context.hardStop,
     ...(context.runOptions === undefined ? {} : { runOptions: context.runOptions }),
+    // Each record goes out as soon as its scorer finished; the message completes when all did.
+    onRecord: async (record) => {
+      await publishUntilAcknowledged([{ topic: config.topics.results, key: record.runId, value: serializeRecord(record), headers: { ...originHeaders } }], context, source);
+      stats.countRecord(record);
+      if (Number.isFinite(eventTime)) stats.recordLatency(context.now() - eventTime);
+    },
   });
-
-  const outgoing: OutgoingRecord[] = [];
-  for (const record of scoring.records) {
-    outgoing.push({ topic: config.topics.results, key: record.runId, value: JSON.stringify(record), headers: { ...originHeaders } });
+  if (config.topics.decisions !== undefined && scoring.decisions.length > 0) {
+    const topic = config.topics.decisions;
+    await publishUntilAcknowledged(
+      scoring.decisions.map((decision) => ({ topic, key: decision.runId, value: JSON.stringify(decision), headers: { ...originHeaders } })),
+      context,
+      source,
+    );
   }
-  if (config.topics.decisions !== undefined) {
-    for (const decision of scoring.decisions) {
-      outgoing.push({ topic: config.topics.decisions, key: decision.runId, value: JSON.stringify(decision), headers: { ...originHeaders } });
-    }
-  }
-  await publishUntilAcknowledged(outgoing, context, source);
-  for (const record of scoring.records) stats.countRecord(record);
   for (const decision of scoring.decisions) stats.countSkip(decision.reason);
-  const eventTime = Date.parse(event.timestamp);
-  if (Number.isFinite(eventTime)) stats.recordLatency(context.now() - eventTime);
 }

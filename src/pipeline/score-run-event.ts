@@ -29,6 +29,11 @@ export type ScoreRunEventOptions<Event> = {
   signal?: AbortSignal;
   /** Extra options for every scorer.run() call (e.g. `models`). */
   runOptions?: Record<string, unknown>;
+  /**
+   * Called with each record as soon as its scorer finished (fast scorers need not wait for a slow
+   * judge before their record goes out); the returned promise is awaited before this resolves.
+   */
+  onRecord?: (record: ScoreRecord) => Promise<void>;
 };
 
 export type EventScoring = { records: ScoreRecord[]; decisions: DecisionRecord[] };
@@ -126,8 +131,14 @@ export async function scoreRunEvent<Event>(facts: RunFacts, options: ScoreRunEve
   const scoring: Promise<ScoreRecord>[] = [];
   eligibilities.forEach((eligibility, index) => {
     const binding = options.bindings[index]!;
-    if (eligibility.eligible) scoring.push(scoreWithBinding(facts, binding, eligibility, options));
-    else decisions.push(decisionRecord(facts, binding as ResolvedBinding<unknown>, eligibility, new Date(now()).toISOString()));
+    if (!eligibility.eligible) return;
+    const scored = scoreWithBinding(facts, binding, eligibility, options);
+    const onRecord = options.onRecord;
+    scoring.push(onRecord === undefined ? scored : scored.then(async (record) => (await onRecord(record), record)));
+  });
+  eligibilities.forEach((eligibility, index) => {
+    const binding = options.bindings[index]!;
+    if (!eligibility.eligible) decisions.push(decisionRecord(facts, binding as ResolvedBinding<unknown>, eligibility, new Date(now()).toISOString()));
   });
   return { records: await Promise.all(scoring), decisions };
 }

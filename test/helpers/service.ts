@@ -44,9 +44,10 @@ export async function startTestService(
 export type RawRun = { key?: string | null; value: string | Buffer | null; headers?: IHeaders; partition?: number };
 
 export async function produceRaw(topic: string, messages: RawRun[]): Promise<void> {
-  const producer = testKafka('scorestream-test-producer').producer();
+  const producer = testKafka('scorestream-test-producer').producer({ retry: { retries: 10, initialRetryTime: 200 } });
   await producer.connect();
   try {
+    // A topic created a moment ago may not be in every broker's metadata yet.
     await producer.send({
       topic,
       acks: -1,
@@ -66,4 +67,45 @@ export async function produceRaw(topic: string, messages: RawRun[]): Promise<voi
 export async function readRecords<T = Record<string, unknown>>(topic: string, count: number, timeoutMs = 60_000): Promise<T[]> {
   const messages = await readMessages(topic, { count, timeoutMs });
   return messages.map((message) => JSON.parse(message.value!.toString('utf8')) as T);
+}
+
+/**
+ * Reads a topic from the beginning until `done(records)` holds (records parsed as JSON, duplicates
+ * kept), then returns them; rejects after `timeoutMs` with how many arrived.
+ */
+export async function readUntil<T = Record<string, unknown>>(topic: string, done: (records: T[]) => boolean, timeoutMs = 60_000): Promise<T[]> {
+  const consumer = testKafka('scorestream-test-reader').consumer({ groupId: uniqueGroupId('read-until'), maxWaitTimeInMs: 100 });
+  const records: T[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await consumer.connect();
+    await consumer.subscribe({ topics: [topic], fromBeginning: true });
+    await new Promise<void>((resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`readUntil(${topic}): condition not met after ${records.length} records in ${timeoutMs} ms`)), timeoutMs);
+      consumer
+        .run({
+          eachMessage: async ({ message }) => {
+            records.push(JSON.parse(message.value!.toString('utf8')) as T);
+            if (done(records)) resolve();
+          },
+        })
+        .catch(reject);
+    });
+    return records;
+  } finally {
+    clearTimeout(timer);
+    await consumer.disconnect();
+  }
+}
+
+/** The group's committed offsets on `topic`, summed over partitions (-1 = none counts as 0). */
+export async function committedTotal(groupId: string, topic: string): Promise<number> {
+  const admin = testKafka('scorestream-test-admin').admin();
+  await admin.connect();
+  try {
+    const [entry] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    return (entry?.partitions ?? []).reduce((sum, partition) => sum + Math.max(0, Number(partition.offset)), 0);
+  } finally {
+    await admin.disconnect();
+  }
 }

@@ -1,0 +1,58 @@
+// Runs `scorestream start` as a real child process (so tests can SIGKILL or SIGTERM it), with
+// brokers, group and topics passed through the environment overrides.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { onTestFinished } from 'vitest';
+import { testBrokers } from './kafka.ts';
+import type { ServiceTopics } from './service.ts';
+
+const cli = fileURLToPath(new URL('../../cli/main.ts', import.meta.url));
+const fixtureConfig = fileURLToPath(new URL('../fixtures/service.config.ts', import.meta.url));
+
+export type ServiceProcess = {
+  child: ChildProcess;
+  /** Every log line so far (JSON, as the service writes them). */
+  readonly output: string[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+};
+
+export function spawnService(options: { topics: ServiceTopics; groupId: string; env?: Record<string, string>; config?: string }): ServiceProcess {
+  const output: string[] = [];
+  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', cli, 'start', '--config', options.config ?? fixtureConfig], {
+    env: {
+      ...process.env,
+      KAFKA_BROKERS: testBrokers().join(','),
+      SCORESTREAM_GROUP_ID: options.groupId,
+      SCORESTREAM_TOPIC_RUNS: options.topics.runs,
+      SCORESTREAM_TOPIC_RESULTS: options.topics.results,
+      SCORESTREAM_TOPIC_DEAD_LETTER: options.topics.deadLetter,
+      SCORESTREAM_LOG_LEVEL: 'info',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const collect = (chunk: Buffer) => output.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  onTestFinished(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  });
+  return { child, output, exited };
+}
+
+/** Resolves when a log line matching `pattern` appeared. */
+export async function waitForLog(service: ServiceProcess, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const line = service.output.find((candidate) => pattern.test(candidate));
+    if (line !== undefined) return line;
+    if (Date.now() > deadline) throw new Error(`no log line matching ${pattern} within ${timeoutMs} ms; output:\n${service.output.slice(-30).join('\n')}`);
+    if (service.child.exitCode !== null) throw new Error(`service exited (${service.child.exitCode}) before logging ${pattern}; output:\n${service.output.slice(-30).join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
