@@ -70,7 +70,9 @@ export function failedOutcome(error: unknown, currentStep: PipelineStage | undef
   const snapshot = isStepFailure && typeof runError.result === 'object' && runError.result !== null ? (runError.result as Record<string, unknown>) : undefined;
   return {
     status: 'failed',
-    error: { ...describe(root), failedStep, completedSteps, retryable: isRetryable(error) },
+    // ScorerRunError's own canRetry only recognises provider errors; a root cause that says
+    // canRetry (a timeout, a rate-limited tool) is just as retryable.
+    error: { ...describe(root), failedStep, completedSteps, retryable: isRetryable(error) || (root !== error && isRetryable(root)) },
     ...(snapshot === undefined ? {} : { snapshot }),
   };
 }
@@ -97,8 +99,6 @@ export async function runScorer(scorer: ScorerLike, input: Record<string, unknow
   let timer: NodeJS.Timeout | undefined;
   let graceTimer: NodeJS.Timeout | undefined;
   const onShutdown = () => controller.abort(options.signal?.reason);
-  if (options.signal?.aborted) onShutdown();
-  else options.signal?.addEventListener('abort', onShutdown, { once: true });
   // On timeout or shutdown the signal is aborted first, so a cooperating run rejects with its
   // own ScorerRunError (which knows the step); code that ignores the signal is abandoned after
   // a short grace period.
@@ -110,6 +110,9 @@ export async function runScorer(scorer: ScorerLike, input: Record<string, unknow
     controller.signal.addEventListener('abort', abandon, { once: true });
   });
   abandoned.catch(() => undefined);
+  // Only now: aborting before the listener above exists would never start the grace period.
+  if (options.signal?.aborted) onShutdown();
+  else options.signal?.addEventListener('abort', onShutdown, { once: true });
   try {
     const running = scorer.run(input, {
       ...options.runOptions,

@@ -1,0 +1,323 @@
+// runScorer (the pipeline's): whatever a scorer does — score, notScorable, throw, hang — becomes
+// an outcome; nothing escapes. Real createScorer scorers where the behaviour is the scorer's own.
+import { APICallError } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ScorerLike } from '../../../../src/config/config-types.ts';
+import { ScorestreamError } from '../../../../src/errors.ts';
+import { runScorer, ScorerTimeoutError } from '../../../../src/pipeline/run-scorer.ts';
+import type { ScorerOutcome } from '../../../../src/pipeline/run-scorer.ts';
+import { createScorer, notScorable } from '../../../../src/scorer/index.ts';
+import { deferred } from './fixtures.ts';
+
+const input = { runId: 'run-1', input: { inputMessages: [] }, output: [] };
+const options = { timeoutMs: 1000 };
+
+/** A scorer made by hand: records the options it was called with, settles when told. */
+function manualScorer(id = 'manual') {
+  const calls: Array<{ input: Record<string, unknown>; options: Record<string, unknown> }> = [];
+  const result = deferred<unknown>();
+  const scorer: ScorerLike = {
+    id,
+    run(runInput, runOptions = {}) {
+      calls.push({ input: runInput, options: runOptions });
+      return result.promise;
+    },
+  };
+  return { scorer, calls, ...result, signal: () => calls[0]?.options.abortSignal as AbortSignal };
+}
+
+/** Tracks a promise's settlement without awaiting it. */
+function track<T>(promise: Promise<T>) {
+  const state: { settled: boolean; value?: T } = { settled: false };
+  void promise.then((value) => {
+    state.settled = true;
+    state.value = value;
+  });
+  return state;
+}
+
+function failed(outcome: ScorerOutcome) {
+  if (outcome.status !== 'failed') throw new Error(`expected a failed outcome, got ${outcome.status}`);
+  return outcome;
+}
+
+describe('runScorer', () => {
+  describe('a run that completes', () => {
+    it('returns scored with the score and the whole result', async () => {
+      const scorer = createScorer({ id: 'length', description: 'd' })
+        .preprocess(() => ({ words: 3 }))
+        .generateScore(({ results }) => results.preprocessStepResult.words / 4)
+        .generateReason(() => 'three words');
+      const outcome = await runScorer(scorer, input, options);
+      expect(outcome).toMatchObject({ status: 'scored', score: 0.75, result: { runId: 'run-1', score: 0.75, reason: 'three words', preprocessStepResult: { words: 3 } } });
+    });
+
+    it('passes the run options through and adds its own abort signal', async () => {
+      const { scorer, calls, resolve } = manualScorer();
+      const models = { languageModel: () => undefined };
+      const running = runScorer(scorer, input, { ...options, runOptions: { models, recordInputs: true } });
+      resolve({ score: 1 });
+      await running;
+      expect(calls[0]!.input).toBe(input);
+      expect(calls[0]!.options).toMatchObject({ models, recordInputs: true });
+      expect(calls[0]!.options.abortSignal).toBeInstanceOf(AbortSignal);
+      expect((calls[0]!.options.abortSignal as AbortSignal).aborted).toBe(false);
+    });
+
+    it('returns not_scorable with the step and reason, and no score', async () => {
+      const scorer = createScorer({ id: 'refunds', description: 'd' })
+        .preprocess(() => notScorable('not a refund conversation'))
+        .generateScore(() => 1);
+      const outcome = await runScorer(scorer, input, options);
+      expect(outcome).toMatchObject({ status: 'not_scorable', notScorable: { step: 'preprocess', reason: 'not a refund conversation' } });
+      expect(outcome).not.toHaveProperty('score');
+    });
+
+    it('returns not_scorable without a reason when none was given', async () => {
+      const scorer = createScorer({ id: 'refunds', description: 'd' })
+        .analyze(() => notScorable())
+        .generateScore(() => 1);
+      const outcome = await runScorer(scorer, input, options);
+      expect(outcome.status === 'not_scorable' && outcome.notScorable).toEqual({ step: 'analyze' });
+    });
+
+    it('treats notScorable from generateReason as not scorable, dropping the score', async () => {
+      const scorer = createScorer({ id: 'late', description: 'd' })
+        .generateScore(() => 0.4)
+        .generateReason(() => notScorable('no reason possible'));
+      const outcome = await runScorer(scorer, input, options);
+      expect(outcome).toMatchObject({ status: 'not_scorable', notScorable: { step: 'generateReason', reason: 'no reason possible' } });
+    });
+
+    it('fails at generateScore when a scorer resolves with a score that is not a finite number', async () => {
+      for (const score of [Number.NaN, Number.POSITIVE_INFINITY, '0.5', undefined]) {
+        const { scorer, resolve } = manualScorer();
+        const running = runScorer(scorer, input, options);
+        resolve({ runId: 'run-1', score });
+        const outcome = failed(await running);
+        expect(outcome.error).toMatchObject({ code: 'invalid_score', failedStep: 'generateScore', completedSteps: [], retryable: false });
+        expect(outcome.error.message).toContain('finite');
+      }
+    });
+
+    it('fails at generateScore when a createScorer step returns NaN', async () => {
+      const scorer = createScorer({ id: 'nan', description: 'd' })
+        .preprocess(() => 'x')
+        .generateScore(() => Number.NaN);
+      const outcome = failed(await runScorer(scorer, input, options));
+      expect(outcome.error).toMatchObject({ name: 'TypeError', failedStep: 'generateScore', completedSteps: ['preprocess'], retryable: false });
+    });
+  });
+
+  describe('a run that fails', () => {
+    it('keeps a ScorerRunError’s evidence: failed step, completed steps, snapshot, root cause', async () => {
+      const cause = new ScorestreamError('the knowledge base is down', { code: 'kb_unavailable' });
+      const scorer = createScorer({ id: 'grounded', description: 'd' })
+        .preprocess(() => ({ claims: ['a', 'b'] }))
+        .analyze(() => {
+          throw cause;
+        })
+        .generateScore(() => 1);
+      const outcome = failed(await runScorer(scorer, input, options));
+      expect(outcome.error).toEqual({
+        name: 'ScorestreamError',
+        message: 'the knowledge base is down',
+        code: 'kb_unavailable',
+        failedStep: 'analyze',
+        completedSteps: ['preprocess'],
+        retryable: false,
+      });
+      expect(outcome.snapshot).toMatchObject({ runId: 'run-1', preprocessStepResult: { claims: ['a', 'b'] } });
+      expect(outcome.snapshot).not.toHaveProperty('score');
+    });
+
+    it('keeps the score of the snapshot when generateReason failed after it (the record drops it later)', async () => {
+      const scorer = createScorer({ id: 'reasoned', description: 'd' })
+        .generateScore(() => 0)
+        .generateReason(() => {
+          throw new Error('reason failed');
+        });
+      const outcome = failed(await runScorer(scorer, input, options));
+      expect(outcome.error).toMatchObject({ name: 'Error', message: 'reason failed', failedStep: 'generateReason', completedSteps: ['generateScore'] });
+      expect(outcome.snapshot).toMatchObject({ score: 0 });
+    });
+
+    it('has no snapshot when the first step failed', async () => {
+      const scorer = createScorer({ id: 'first', description: 'd' }).generateScore(() => {
+        throw new Error('nope');
+      });
+      const outcome = failed(await runScorer(scorer, input, options));
+      expect(outcome.error.failedStep).toBe('generateScore');
+      expect(outcome).not.toHaveProperty('snapshot');
+    });
+
+    it('names the code of a Mastra-style error carried as `id`', async () => {
+      const error = Object.assign(new Error('tool lookup failed'), { id: 'MASTRA_TOOL_FAILED' });
+      const scorer = createScorer({ id: 'mastra', description: 'd' }).generateScore(() => {
+        throw error;
+      });
+      expect(failed(await runScorer(scorer, input, options)).error.code).toBe('MASTRA_TOOL_FAILED');
+    });
+
+    it('is retryable when the root cause says canRetry: true', async () => {
+      const scorer = createScorer({ id: 'flaky', description: 'd' }).generateScore(() => {
+        throw new ScorestreamError('rate limited by the knowledge base', { code: 'kb_rate_limited', canRetry: true });
+      });
+      expect(failed(await runScorer(scorer, input, options)).error).toMatchObject({ code: 'kb_rate_limited', retryable: true });
+    });
+
+    it('is retryable when a provider error says isRetryable: true, and not when it says false', async () => {
+      const providerError = (isRetryable: boolean, statusCode: number) =>
+        new APICallError({ message: `status ${statusCode}`, url: 'http://judge', requestBodyValues: {}, statusCode, isRetryable });
+      for (const [error, retryable] of [
+        [providerError(true, 503), true],
+        [providerError(false, 401), false],
+      ] as const) {
+        const scorer = createScorer({ id: 'provider', description: 'd' }).generateScore(() => {
+          throw error;
+        });
+        expect(failed(await runScorer(scorer, input, options)).error).toMatchObject({ name: 'AI_APICallError', message: error.message, retryable });
+      }
+    });
+
+    it('turns a plain rejection into a failure at the step the scorer last reported', async () => {
+      const { scorer, calls, reject } = manualScorer();
+      const running = runScorer(scorer, input, options);
+      (calls[0]!.options.onStepStart as (step: string) => void)('analyze');
+      reject(new RangeError('out of range'));
+      expect(failed(await running).error).toEqual({ name: 'RangeError', message: 'out of range', failedStep: 'analyze', completedSteps: [], retryable: false });
+    });
+
+    it('turns a plain rejection with no step reported into a failure at prepareRun', async () => {
+      const { scorer, reject } = manualScorer();
+      const running = runScorer(scorer, input, options);
+      reject('a thrown string');
+      expect(failed(await running).error).toEqual({ name: 'Error', message: 'a thrown string', failedStep: 'prepareRun', completedSteps: [], retryable: false });
+    });
+
+    it('turns a synchronous throw from run() into a failure', async () => {
+      const scorer: ScorerLike = {
+        id: 'sync',
+        run() {
+          throw new Error('thrown before any promise');
+        },
+      };
+      expect(failed(await runScorer(scorer, input, options)).error).toMatchObject({ message: 'thrown before any promise' });
+    });
+
+    it('fails at prepareRun when prepareRun throws (it is not wrapped in ScorerRunError)', async () => {
+      const scorer = createScorer({
+        id: 'prepared',
+        description: 'd',
+        prepareRun: () => {
+          throw new Error('cannot prepare');
+        },
+      }).generateScore(() => 1);
+      expect(failed(await runScorer(scorer, input, options)).error).toMatchObject({ message: 'cannot prepare', failedStep: 'prepareRun' });
+    });
+  });
+
+  describe('timeouts and shutdown', () => {
+    beforeEach(() => {
+      vi.useFakeTimers();
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('aborts the run’s signal after timeoutMs and, when the scorer ignores it, fails with scorer_timeout', async () => {
+      const { scorer, signal } = manualScorer('stuck');
+      const state = track(runScorer(scorer, input, { timeoutMs: 5000 }));
+      await vi.advanceTimersByTimeAsync(4999);
+      expect(signal().aborted).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(signal().aborted).toBe(true);
+      expect(signal().reason).toBeInstanceOf(ScorerTimeoutError);
+      await vi.runOnlyPendingTimersAsync();
+      expect(state.settled).toBe(true);
+      const outcome = failed(state.value!);
+      expect(outcome.error).toMatchObject({ name: 'ScorerTimeoutError', code: 'scorer_timeout', retryable: true });
+      expect(outcome.error.message).toContain("Scorer 'stuck' did not finish within 5000 ms");
+    });
+
+    it('names the step a hung scorer last reported through onStepStart', async () => {
+      const { scorer, calls } = manualScorer('stuck');
+      const state = track(runScorer(scorer, input, { timeoutMs: 100 }));
+      (calls[0]!.options.onStepStart as (step: string) => void)('analyze');
+      await vi.advanceTimersByTimeAsync(100);
+      await vi.runOnlyPendingTimersAsync();
+      expect(failed(state.value!).error).toMatchObject({ code: 'scorer_timeout', failedStep: 'analyze' });
+    });
+
+    it('reports a hung createScorer step as scorer_timeout', async () => {
+      const scorer = createScorer({ id: 'hangs', description: 'd' }).generateScore(() => new Promise<number>(() => undefined));
+      const state = track(runScorer(scorer, input, { timeoutMs: 100 }));
+      await vi.advanceTimersByTimeAsync(100);
+      await vi.runOnlyPendingTimersAsync();
+      expect(state.settled).toBe(true);
+      expect(failed(state.value!).error).toMatchObject({ code: 'scorer_timeout', retryable: true });
+    });
+
+    it('lets a scorer that honours the signal report the step it was in', async () => {
+      const model = new MockLanguageModelV4({
+        modelId: 'slow-judge',
+        doGenerate: (callOptions) =>
+          new Promise((_, reject) => callOptions.abortSignal?.addEventListener('abort', () => reject(callOptions.abortSignal?.reason), { once: true })),
+      });
+      const scorer = createScorer({ id: 'judged', description: 'd', judge: { model, instructions: 'Grade.', modelSettings: { maxRetries: 0 } } })
+        .preprocess(() => 'ready')
+        .generateScore({ description: 'Score it', createPrompt: () => 'Score this answer' });
+      const state = track(runScorer(scorer, input, { timeoutMs: 100 }));
+      await vi.advanceTimersByTimeAsync(100);
+      // No grace period needed: the judge call rejected as soon as the signal aborted.
+      expect(state.settled).toBe(true);
+      const outcome = failed(state.value!);
+      expect(outcome.error).toMatchObject({ code: 'scorer_timeout', failedStep: 'generateScore', completedSteps: ['preprocess'], retryable: true });
+      expect(outcome.snapshot).toMatchObject({ preprocessStepResult: 'ready' });
+    });
+
+    it('does not time out a run that finished, and leaves no timer behind', async () => {
+      const scorer = createScorer({ id: 'quick', description: 'd' }).generateScore(() => 1);
+      const outcome = await runScorer(scorer, input, { timeoutMs: 100 });
+      expect(outcome.status).toBe('scored');
+      expect(vi.getTimerCount()).toBe(0);
+    });
+
+    it('aborts the run’s signal when the shutdown signal aborts', async () => {
+      const shutdown = new AbortController();
+      const { scorer, signal } = manualScorer('busy');
+      const state = track(runScorer(scorer, input, { timeoutMs: 60_000, signal: shutdown.signal }));
+      await vi.advanceTimersByTimeAsync(10);
+      expect(signal().aborted).toBe(false);
+      const reason = new Error('shutting down');
+      shutdown.abort(reason);
+      expect(signal().aborted).toBe(true);
+      expect(signal().reason).toBe(reason);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(state.settled).toBe(true);
+      expect(failed(state.value!).error).toMatchObject({ message: 'shutting down' });
+    });
+
+    it('settles under a shutdown signal that was already aborted, even when the scorer ignores signals', async () => {
+      const shutdown = new AbortController();
+      shutdown.abort(new Error('shutting down'));
+      const { scorer, signal } = manualScorer('ignores-signals');
+      const state = track(runScorer(scorer, input, { timeoutMs: 60_000, signal: shutdown.signal }));
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(signal().aborted).toBe(true);
+      expect(state.settled).toBe(true);
+      expect(failed(state.value!).error).toMatchObject({ message: 'shutting down' });
+    });
+
+    it('stops listening to the shutdown signal once the run is over', async () => {
+      const shutdown = new AbortController();
+      const { scorer, signal, resolve } = manualScorer();
+      const running = runScorer(scorer, input, { timeoutMs: 1000, signal: shutdown.signal });
+      resolve({ score: 1 });
+      await running;
+      shutdown.abort();
+      expect(signal().aborted).toBe(false);
+    });
+  });
+});
