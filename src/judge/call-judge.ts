@@ -7,7 +7,7 @@ import { AI_SDK_TELEMETRY_TRACING_CHANNEL, generateText, NoObjectGeneratedError 
 import type { JSONValue } from 'ai';
 import { newCallTally, tallyModel } from './call-tally.ts';
 import type { CallTally } from './call-tally.ts';
-import { isFormatError } from './judge-errors.ts';
+import { describeError, isFormatError } from './judge-errors.ts';
 import type { JudgeAnswerFormat } from './answer-format.ts';
 import type { ResolvedJudgeModel } from './model-resolution.ts';
 import type {
@@ -184,13 +184,4 @@ function failureFields(
     ...(finishReason === undefined ? {} : { finishReason }),
     error: describeError(error),
   };
-}
-
-export function describeError(error: unknown): { name: string; message: string; code?: string } {
-  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
-  const { id, code } = error as { id?: unknown; code?: unknown };
-  const stableCode = typeof id === 'string' ? id : typeof code === 'string' ? code : undefined;
-  return stableCode === undefined
-    ? { name: error.name, message: error.message }
-    : { name: error.name, message: error.message, code: stableCode };
 }

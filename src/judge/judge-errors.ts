@@ -45,3 +45,13 @@ export function isTransientJudgeError(error: unknown): boolean {
   if (RetryError.isInstance(error)) return error.reason === 'maxRetriesExceeded' && isTransientJudgeError(error.lastError);
   return false;
 }
+
+/** What evidence may say about an error: name, message and a string code (`id` or `code`); never its other fields. */
+export function describeError(error: unknown): { name: string; message: string; code?: string } {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const { id, code } = error as { id?: unknown; code?: unknown };
+  const stableCode = typeof id === 'string' ? id : typeof code === 'string' ? code : undefined;
+  return stableCode === undefined
+    ? { name: error.name, message: error.message }
+    : { name: error.name, message: error.message, code: stableCode };
+}

@@ -2,6 +2,7 @@
 // prompt, call the judge, and record the execution in the run's judge evidence, also on failure.
 // A failure before the judge is called (createPrompt, configuration) leaves no judge record.
 import { callJudge } from '../judge/call-judge.ts';
+import { describeError } from '../judge/judge-errors.ts';
 import { resolveJudgeModel } from '../judge/model-resolution.ts';
 import type { JudgeConfig, JudgeExecution } from '../judge/types.ts';
 import { resolveJudgeConfig } from './resolve-judge-config.ts';
@@ -70,7 +71,7 @@ export async function runPromptStep(
         ...judgedRecord,
         status: 'failed',
         durationMs: durationMs(),
-        error: { name: error instanceof Error ? error.name : 'Error', message: errorMessage(error) },
+        error: describeError(error),
       });
       throw error;
     }
@@ -89,8 +90,4 @@ function record(state: RunState, step: PromptStepEntry, span: StepSpan, executio
   if (usage?.inputTokens !== undefined) span.setAttribute('scorestream.judge.input_tokens', usage.inputTokens);
   if (usage?.outputTokens !== undefined) span.setAttribute('scorestream.judge.output_tokens', usage.outputTokens);
   if (usage?.totalTokens !== undefined) span.setAttribute('scorestream.judge.total_tokens', usage.totalTokens);
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,7 +1,7 @@
 // Errors of the scorer API with Mastra's error fields (`id`, `domain`, `category`, `details`)
 // on top of ScorestreamError, so code ported from Mastra that reads them keeps working.
 import { ScorestreamError } from '../errors.ts';
-import { describeError } from '../judge/call-judge.ts';
+import { describeError } from '../judge/judge-errors.ts';
 
 export type ScorerErrorOptions = {
   id: string;

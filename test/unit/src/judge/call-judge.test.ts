@@ -241,3 +241,23 @@ describe('judge evidence never carries provider secrets (§3.5)', () => {
     expect(error.message).not.toContain('SECRET');
   });
 });
+
+describe('judge records fit the score-record contract', () => {
+  it('validates success and failure executions against judgeResultsSchema', async () => {
+    const { judgeResultsSchema } = await import('../../../../src/contracts/judge-execution.ts');
+    const model = scriptedModel([
+      jsonAnswer({ verdict: 'yes', confidence: 0.9 }, { response: { id: 'r', timestamp: new Date(0), modelId: 'm' } }),
+      answer('bad'),
+      answer('still bad'),
+    ]);
+    const error = await failure(
+      createScorer({ id: 's', description: 'd', judge: { model, instructions: 'i' } })
+        .analyze({ description: 'Decide', outputSchema: schema, createPrompt: () => 'p' })
+        .generateScore({ description: 'score', createPrompt: () => 'score' })
+        .run({ output: 'o' }),
+    );
+    const parsed = judgeResultsSchema.safeParse(JSON.parse(JSON.stringify(error.result?.judge)));
+    expect(parsed.success).toBe(true);
+    expect(error.result?.judge?.generateScore?.executions[0]).toMatchObject({ status: 'failed', attemptCount: 2, rawOutput: 'still bad' });
+  });
+});
