@@ -109,8 +109,9 @@ async function scoreWithBinding<Event>(facts: RunFacts, binding: ResolvedBinding
     }),
   );
   const finished = now();
-  endSpan(span, outcome);
+  // Read before end(): an ended span reports isRecording() false, and its id would be lost.
   const traceFields = recordTrace(facts, span);
+  endSpan(span, outcome);
   return buildScoreRecord({
     scorerId: binding.scorerId,
     ...(binding.scorer.name === undefined || binding.scorer.name === binding.scorerId ? {} : { scorerName: binding.scorer.name }),
