@@ -90,7 +90,7 @@ export function parseProduceArgs(argv: string[], randomSeed: () => string = () =
   };
 }
 
-type Batch = { runs: PublishableRun[]; contexts?: Context[] };
+export type Batch = { runs: PublishableRun[]; contexts?: Context[] };
 type InvalidLine = { line: number; problems: Problem[] };
 
 async function* sampleBatches(count: number, seed: string, batchSize: number): AsyncGenerator<Batch> {
@@ -117,25 +117,47 @@ async function* fileBatches(path: string, batchSize: number, invalid: InvalidLin
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function publishAll(publisher: RunPublisher, batches: AsyncIterable<Batch>, rate: number | undefined, signal: AbortSignal, total: number | undefined) {
+export type PublishOutcome = { sent: number; seconds: number; error?: unknown };
+
+export async function publishAll(publisher: RunPublisher, batches: AsyncIterable<Batch>, rate: number | undefined, signal: AbortSignal, total: number | undefined): Promise<PublishOutcome> {
   const started = performance.now();
+  let queued = 0;
   let sent = 0;
   let lastProgress = started;
-  for await (const batch of batches) {
-    if (signal.aborted) break;
-    // Runs are due evenly spaced: wait until the batch's first run is due.
-    if (rate !== undefined) {
-      const wait = started + (sent * 1000) / rate - performance.now();
-      if (wait > 0) await sleep(wait);
+  // One batch is sent while the next is generated or read: at most one publish outstanding.
+  // Its failure is kept (never left unhandled) and rethrown before anything else is sent.
+  let inFlight: Promise<void> | undefined;
+  let failure: { error: unknown } | undefined;
+  const settle = async () => {
+    await inFlight;
+    if (failure !== undefined) throw failure.error;
+  };
+  try {
+    for await (const batch of batches) {
+      if (signal.aborted) break;
+      // Runs are due evenly spaced: wait until the batch's first run is due.
+      if (rate !== undefined) {
+        const wait = started + (queued * 1000) / rate - performance.now();
+        if (wait > 0) await sleep(wait);
+      }
+      await settle();
+      const contexts = batch.contexts;
+      queued += batch.runs.length;
+      inFlight = publisher.publish(batch.runs, contexts === undefined ? {} : { contextFor: (_run, index) => contexts[index] }).then((report) => {
+        sent += report.count;
+        const now = performance.now();
+        if (now - lastProgress >= 1000) {
+          lastProgress = now;
+          console.error(`produce: ${sent}${total === undefined ? '' : `/${total}`} runs sent (${Math.round((sent * 1000) / (now - started))}/s)`);
+        }
+      }, (error: unknown) => {
+        failure = { error };
+      });
     }
-    const contexts = batch.contexts;
-    const report = await publisher.publish(batch.runs, contexts === undefined ? {} : { contextFor: (_run, index) => contexts[index] });
-    sent += report.count;
-    const now = performance.now();
-    if (now - lastProgress >= 1000) {
-      lastProgress = now;
-      console.error(`produce: ${sent}${total === undefined ? '' : `/${total}`} runs sent (${Math.round((sent * 1000) / (now - started))}/s)`);
-    }
+    await settle();
+  } catch (error) {
+    await inFlight;
+    return { sent, seconds: (performance.now() - started) / 1000, error };
   }
   return { sent, seconds: (performance.now() - started) / 1000 };
 }
@@ -191,6 +213,10 @@ export async function run(argv: string[]): Promise<number> {
   const perSecond = result.seconds > 0 ? Math.round(result.sent / result.seconds) : result.sent;
   console.log(`sent ${result.sent} runs to ${topic} in ${result.seconds.toFixed(1)} s (${perSecond} runs/s)${source.kind === 'sample' ? `; seed ${source.seed}` : ''}`);
   if (invalid.length > 0) console.log(describeInvalid(invalid));
+  if (result.error !== undefined) {
+    console.error(`scorestream produce: stopped after ${result.sent} runs: ${result.error instanceof Error ? result.error.message : String(result.error)}`);
+    return 1;
+  }
   if (interrupt.signal.aborted) {
     console.error('produce: interrupted');
     return 130;

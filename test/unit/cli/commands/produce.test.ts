@@ -1,5 +1,8 @@
+import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseProduceArgs, run } from '../../../../cli/commands/produce.ts';
+import { parseProduceArgs, publishAll, run } from '../../../../cli/commands/produce.ts';
+import type { Batch } from '../../../../cli/commands/produce.ts';
+import type { RunPublisher } from '../../../../producers/run-publisher.ts';
 
 const seed = () => 'fixed-seed';
 
@@ -63,5 +66,62 @@ describe('run', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     expect(await run(['--file', '/nonexistent/runs.jsonl', '--brokers', '127.0.0.1:1'])).toBe(1);
     expect(errors.mock.calls[0]![0]).toContain("cannot read '/nonexistent/runs.jsonl'");
+  });
+});
+
+describe('publishAll', () => {
+  const runs = (...ids: string[]) => ids.map((runId) => ({ runId }) as never);
+  async function* batches(...list: Batch[]) {
+    yield* list;
+  }
+  const stubPublisher = (failOnCall?: number) => {
+    const calls: Array<{ runs: unknown[]; contexts: unknown[] }> = [];
+    const publisher: RunPublisher = {
+      publish: async (published, options) => {
+        const list = published as unknown[];
+        calls.push({ runs: list, contexts: list.map((run, index) => options?.contextFor?.(run as never, index)) });
+        if (calls.length === failOnCall) throw new Error('broker went away');
+        return { topic: 't', count: list.length, runIds: [], requests: 1, partitions: [] };
+      },
+      close: async () => {},
+    };
+    return { publisher, calls };
+  };
+
+  it('publishes every batch in order with its contexts', async () => {
+    const { publisher, calls } = stubPublisher();
+    const contexts = [ROOT_CONTEXT, ROOT_CONTEXT];
+    const outcome = await publishAll(publisher, batches({ runs: runs('a', 'b'), contexts }, { runs: runs('c') }), undefined, new AbortController().signal, 3);
+    expect(outcome).toMatchObject({ sent: 3 });
+    expect(outcome.error).toBeUndefined();
+    expect(calls.map((call) => call.runs.length)).toEqual([2, 1]);
+    expect(calls[0]!.contexts).toEqual(contexts);
+    expect(calls[1]!.contexts).toEqual([undefined]);
+  });
+
+  it('stops at the first failed publish and reports what was sent before it', async () => {
+    const { publisher, calls } = stubPublisher(2);
+    const outcome = await publishAll(publisher, batches({ runs: runs('a') }, { runs: runs('b') }, { runs: runs('c') }, { runs: runs('d') }), undefined, new AbortController().signal, undefined);
+    expect(outcome.sent).toBe(1);
+    expect((outcome.error as Error).message).toBe('broker went away');
+    expect(calls.length).toBeLessThanOrEqual(3);
+  });
+
+  it('reports a source that fails while reading', async () => {
+    const { publisher } = stubPublisher();
+    async function* failing(): AsyncGenerator<Batch> {
+      yield { runs: runs('a') };
+      throw new Error('disk error');
+    }
+    const outcome = await publishAll(publisher, failing(), undefined, new AbortController().signal, undefined);
+    expect(outcome).toMatchObject({ sent: 1, error: expect.objectContaining({ message: 'disk error' }) });
+  });
+
+  it('stops when interrupted', async () => {
+    const { publisher, calls } = stubPublisher();
+    const interrupt = new AbortController();
+    interrupt.abort();
+    expect(await publishAll(publisher, batches({ runs: runs('a') }), undefined, interrupt.signal, undefined)).toMatchObject({ sent: 0 });
+    expect(calls).toHaveLength(0);
   });
 });
