@@ -1,0 +1,75 @@
+// An example Scorestream deployment — copy it and make it yours. `scorestream demo` runs it.
+//
+// Code scorers always run. The LLM-judge and classifier scorers run when a judge model is
+// configured through the environment (any OpenAI-compatible server: Ollama, vLLM, llama.cpp,
+// or a hosted API):
+//   SCORESTREAM_JUDGE_BASE_URL=http://localhost:11434/v1 SCORESTREAM_JUDGE_MODEL=llama3.1
+// Brokers, group and topic names come from the environment too (KAFKA_BROKERS,
+// SCORESTREAM_GROUP_ID, SCORESTREAM_TOPIC_RUNS, ...), so one file serves every environment.
+import { Classifier, createClassifierScorer, defineConfig, judgeModelsFromEnv } from 'scorestream';
+import {
+  createAnswerRelevancyScorer,
+  createCompletenessScorer,
+  createKeywordCoverageScorer,
+  createToolCallAccuracyScorer,
+  createToolErrorRateScorer,
+  createToxicityScorer,
+} from 'scorestream';
+import type { ScorerBindingInput } from 'scorestream';
+
+const judge = judgeModelsFromEnv(process.env);
+const judgeModelId = judge?.defaultModelId;
+
+const codeScorers: ScorerBindingInput[] = [
+  // Every run: cheap, deterministic checks.
+  { scorer: createCompletenessScorer() },
+  { scorer: createToolErrorRateScorer() },
+  // Half of the traffic, decided by the trace id: the same runs at every replica and retry.
+  { scorer: createKeywordCoverageScorer(), sampling: { type: 'ratio', rate: 0.5 } },
+  // Only the support agent is expected to look orders up.
+  {
+    scorer: createToolCallAccuracyScorer({ expectedTool: 'lookupOrder' }),
+    filter: { op: 'eq', left: { path: 'entity.id' }, right: { literal: 'support-agent' } },
+  },
+];
+
+function judgeScorers(modelId: string): ScorerBindingInput[] {
+  const tone = new Classifier({
+    id: 'support-tone',
+    model: modelId,
+    resolveModel: (id) => judge!.models.languageModel(id) as never,
+    questions: {
+      tone: {
+        type: 'choice',
+        instructions: 'How does the assistant address the customer?',
+        criteria: { warm: 'friendly and empathetic', neutral: 'matter-of-fact', curt: 'dismissive or rude' },
+      },
+    },
+  });
+  return [
+    // Judges cost money: score a tenth of the enterprise tenants' traffic.
+    {
+      scorer: createAnswerRelevancyScorer({ model: modelId }),
+      sampling: { type: 'ratio', rate: 0.1 },
+      filter: { op: 'eq', left: { path: 'requestContext.tier' }, right: { literal: 'enterprise' } },
+    },
+    { scorer: createToxicityScorer({ model: modelId }), sampling: { type: 'ratio', rate: 0.05 } },
+    {
+      scorer: createClassifierScorer({
+        id: 'support-tone',
+        classifier: tone,
+        question: 'tone',
+        scores: { warm: 1, neutral: 0.6, curt: 0 },
+        state: ({ run }) => ({ answer: JSON.stringify(run.output).slice(0, 4000) }),
+      }),
+      sampling: { type: 'ratio', rate: 0.1 },
+    },
+  ];
+}
+
+export default defineConfig({
+  scorers: judgeModelId === undefined ? codeScorers : [...codeScorers, ...judgeScorers(judgeModelId)],
+  ...(judge === undefined ? {} : { judge: { models: judge.models } }),
+  concurrency: { runsInFlight: 256, judgeCallsPerModel: 8 },
+  shutdownTimeoutMs: 30_000,
+});
