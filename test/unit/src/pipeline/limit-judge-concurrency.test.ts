@@ -20,7 +20,7 @@ function gatedModels() {
   const inFlight = new Map<string, number>();
   const peak = new Map<string, number>();
   const started: string[] = [];
-  const gates = new Map<string, ReturnType<typeof deferred>>();
+  const gates = new Map<string, ReturnType<typeof deferred<void>>>();
   const model = (modelId: string, provider = 'mock-provider') =>
     new MockLanguageModelV4({
       modelId,
