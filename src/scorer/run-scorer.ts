@@ -47,6 +47,7 @@ export async function runScorer(
     let value: unknown;
     try {
       options.abortSignal?.throwIfAborted();
+      options.onStepStart?.(step.name);
       span = startStepSpan(tracer, scorer.id, step.name, step.kind);
       if (step.kind === 'prompt') {
         environment ??= { scorerJudge: scorer.judge, options, now: options.now ?? defaultNow };

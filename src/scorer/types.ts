@@ -147,6 +147,8 @@ export type ScorerRunOptions = {
   models?: JudgeModelResolver;
   /** Aborts the running step (including an in-flight judge call); the run fails at that step. */
   abortSignal?: AbortSignal;
+  /** Called as each step starts, e.g. so a caller that abandons a hung run can say which step hung. */
+  onStepStart?: (step: StepName) => void;
   /** Record prompts on spans (ours and the AI SDK's). Off by default: prompts can carry user content. */
   recordInputs?: boolean;
   /** Defaults to the global `@opentelemetry/api` tracer. */

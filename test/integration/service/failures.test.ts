@@ -27,7 +27,7 @@ describe('failing scorers', () => {
       expect(record.judge?.generateScore?.executions[0]).toMatchObject({ status: 'failed' });
     }
     for (const record of byScorer('hangs-forever')) {
-      expect(record).toMatchObject({ status: 'failed', error: { code: 'scorer_timeout', retryable: true } });
+      expect(record).toMatchObject({ status: 'failed', error: { code: 'scorer_timeout', retryable: true, failedStep: 'generateScore' } });
     }
     expect(byScorer('answer-length').every((record) => record.status === 'scored')).toBe(true);
     await expect.poll(() => service.stats.completed, { timeout: 10_000 }).toBe(3);
