@@ -12,8 +12,12 @@ export function brokerContainerName(name: string): string {
   return `scorestream-kafka-${name}`;
 }
 
-/** Arguments of `docker run` for a broker container (pure, so it can be checked without Docker). */
-export function dockerRunArguments(options: { container: string; hostPort: number; clusterId: string; removeOnExit: boolean }): string[] {
+/**
+ * Arguments of `docker run` for a broker container (pure, so it can be checked without Docker).
+ * No `--rm`: a container that dies during start-up must keep its logs for the error message;
+ * stop() and the owner watchdog remove containers.
+ */
+export function dockerRunArguments(options: { container: string; hostPort: number; clusterId: string }): string[] {
   const environment = {
     ...dockerBrokerEnvironment({ hostPort: options.hostPort, clusterId: options.clusterId }),
     // The image passes KAFKA_HEAP_OPTS to the JVM (its default heap is 1 GiB).
@@ -23,7 +27,6 @@ export function dockerRunArguments(options: { container: string; hostPort: numbe
   return [
     'run',
     '--detach',
-    ...(options.removeOnExit ? ['--rm'] : []),
     '--name',
     options.container,
     '--label',
@@ -65,7 +68,6 @@ export async function startDockerBroker(options: {
   container: string;
   hostPort: number;
   clusterId: string;
-  removeOnExit: boolean;
   readyTimeoutMs?: number;
   onProgress?: (line: string) => void;
 }): Promise<StartedDockerBroker> {

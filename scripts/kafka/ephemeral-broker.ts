@@ -63,7 +63,7 @@ async function startEphemeralJvmBroker(onProgress?: (line: string) => void): Pro
 
 async function startEphemeralDockerBroker(onProgress?: (line: string) => void): Promise<BrokerHandle> {
   const container = `scorestream-kafka-ephemeral-${randomBytes(4).toString('hex')}`;
-  const started = await startDockerBroker({ container, hostPort: await freePort(), clusterId: newClusterId(), removeOnExit: true, onProgress });
+  const started = await startDockerBroker({ container, hostPort: await freePort(), clusterId: newClusterId(), onProgress });
   const watchdog = startOwnerWatchdog({ container });
   return {
     brokers: started.brokers,

@@ -62,7 +62,7 @@ async function startFresh(name: string, directory: string, previous: BrokerState
     try {
       if (engine === 'docker') {
         const container = brokerContainerName(name);
-        const started = await startDockerBroker({ container, hostPort: ports.broker, clusterId, removeOnExit: false, onProgress });
+        const started = await startDockerBroker({ container, hostPort: ports.broker, clusterId, onProgress });
         return { ...base, mode: 'docker', brokers: started.brokers, container };
       }
       const brokers = [`127.0.0.1:${ports.broker}`];
