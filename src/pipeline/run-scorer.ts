@@ -59,13 +59,21 @@ function describe(error: unknown): { name: string; message: string; code?: strin
   return { name: 'Error', message: String(error) };
 }
 
-/** Maps a rejection of scorer.run() to a failed outcome, keeping ScorerRunError's evidence. */
-export function failedOutcome(error: unknown, currentStep: PipelineStage | undefined): ScorerOutcome {
+/**
+ * Maps a rejection of scorer.run() to a failed outcome, keeping ScorerRunError's evidence.
+ * `startedSteps` (from onStepStart) stand in for it when the run was abandoned: steps run one
+ * after another, so every step started before the last one had completed.
+ */
+export function failedOutcome(error: unknown, currentStep: PipelineStage | undefined, startedSteps: readonly PipelineStage[] = []): ScorerOutcome {
   const runError = error as { failedStep?: unknown; completedSteps?: unknown; result?: unknown; cause?: unknown };
   const isStepFailure = typeof runError?.failedStep === 'string';
   // The record names the root cause (the judge's error, the step's throw), not the wrapper.
   const root = isStepFailure && runError.cause !== undefined ? runError.cause : error;
-  const completedSteps = Array.isArray(runError?.completedSteps) ? runError.completedSteps.filter((step): step is PipelineStage => STAGES.has(step)) : [];
+  const completedSteps = Array.isArray(runError?.completedSteps)
+    ? runError.completedSteps.filter((step): step is PipelineStage => STAGES.has(step))
+    : isStepFailure
+      ? []
+      : startedSteps.slice(0, -1);
   const failedStep = isStepFailure ? stageOr(runError.failedStep, 'prepareRun') : (currentStep ?? 'prepareRun');
   const snapshot = isStepFailure && typeof runError.result === 'object' && runError.result !== null ? (runError.result as Record<string, unknown>) : undefined;
   return {
@@ -96,6 +104,7 @@ function successOutcome(result: Record<string, unknown>): ScorerOutcome {
 export async function runScorer(scorer: ScorerLike, input: Record<string, unknown>, options: RunScorerOptions): Promise<ScorerOutcome> {
   const controller = new AbortController();
   let currentStep: PipelineStage | undefined;
+  const startedSteps: PipelineStage[] = [];
   let timer: NodeJS.Timeout | undefined;
   let graceTimer: NodeJS.Timeout | undefined;
   const onShutdown = () => controller.abort(options.signal?.reason);
@@ -119,12 +128,13 @@ export async function runScorer(scorer: ScorerLike, input: Record<string, unknow
       abortSignal: controller.signal,
       onStepStart: (step: string) => {
         currentStep = stageOr(step, 'preprocess');
+        if (!startedSteps.includes(currentStep)) startedSteps.push(currentStep);
       },
     });
     const result = await Promise.race([running, abandoned]);
     return successOutcome(result as Record<string, unknown>);
   } catch (error) {
-    return failedOutcome(error, currentStep);
+    return failedOutcome(error, currentStep, startedSteps);
   } finally {
     clearTimeout(timer);
     clearTimeout(graceTimer);

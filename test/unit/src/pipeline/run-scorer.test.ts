@@ -241,22 +241,26 @@ describe('runScorer', () => {
       expect(outcome.error.message).toContain("Scorer 'stuck' did not finish within 5000 ms");
     });
 
-    it('names the step a hung scorer last reported through onStepStart', async () => {
+    it('names the step a hung scorer last reported through onStepStart, and the steps before it as completed', async () => {
       const { scorer, calls } = manualScorer('stuck');
       const state = track(runScorer(scorer, input, { timeoutMs: 100 }));
-      (calls[0]!.options.onStepStart as (step: string) => void)('analyze');
+      const onStepStart = calls[0]!.options.onStepStart as (step: string) => void;
+      onStepStart('preprocess');
+      onStepStart('analyze');
       await vi.advanceTimersByTimeAsync(100);
       await vi.runOnlyPendingTimersAsync();
-      expect(failed(state.value!).error).toMatchObject({ code: 'scorer_timeout', failedStep: 'analyze' });
+      expect(failed(state.value!).error).toMatchObject({ code: 'scorer_timeout', failedStep: 'analyze', completedSteps: ['preprocess'] });
     });
 
-    it('reports a hung createScorer step as scorer_timeout', async () => {
-      const scorer = createScorer({ id: 'hangs', description: 'd' }).generateScore(() => new Promise<number>(() => undefined));
+    it('reports a hung createScorer step as scorer_timeout at that step', async () => {
+      const scorer = createScorer({ id: 'hangs', description: 'd' })
+        .preprocess(() => 'done')
+        .generateScore(() => new Promise<number>(() => undefined));
       const state = track(runScorer(scorer, input, { timeoutMs: 100 }));
       await vi.advanceTimersByTimeAsync(100);
       await vi.runOnlyPendingTimersAsync();
       expect(state.settled).toBe(true);
-      expect(failed(state.value!).error).toMatchObject({ code: 'scorer_timeout', retryable: true });
+      expect(failed(state.value!).error).toMatchObject({ code: 'scorer_timeout', failedStep: 'generateScore', completedSteps: ['preprocess'], retryable: true });
     });
 
     it('lets a scorer that honours the signal report the step it was in', async () => {
