@@ -3,8 +3,12 @@
 // Kafka acknowledged everything this message produced — that is what lets its offset be
 // committed. A publish that fails is retried (with backoff) until it succeeds or the service
 // stops hard: giving up would lose scores, and committing without them would lose them for good.
+//
+// Loop guard: our own records (header `scorestream-origin`) and run events that describe
+// Scorestream's own work (`metadata.source === 'scorestream'`, or the tag `scorestream:judge`,
+// e.g. judge spans turned back into run events by a trace pipeline) are skipped and counted.
 import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
-import type { Tracer } from '@opentelemetry/api';
+import type { Span, Tracer } from '@opentelemetry/api';
 import type { IHeaders, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
 import { buildDeadLetter } from '../src/contracts/build-dead-letter.ts';
@@ -33,10 +37,21 @@ export type MessageContext = {
   runOptions?: Record<string, unknown>;
   /** Retry pacing for publishing (tests shorten it). */
   publishRetryDelayMs?: number;
+  /** Called per acknowledged record with the event-to-result latency (metrics). */
+  recordLatency?: (latencyMs: number, record: ScoreRecord) => void;
 };
 
 function hasOriginHeader(headers: IHeaders | undefined): boolean {
   return headers !== undefined && headers[ORIGIN_HEADER] !== undefined;
+}
+
+/** Tag that marks a run event as Scorestream's own work (with or instead of `metadata.source`). */
+export const SCORESTREAM_RUN_TAG = 'scorestream:judge';
+
+/** A run event that describes Scorestream's own work, e.g. a judge call turned into a run event. */
+export function isScorestreamRun(metadata: { source?: unknown; tags?: readonly string[] } | undefined): boolean {
+  if (metadata === undefined) return false;
+  return metadata.source === 'scorestream' || (Array.isArray(metadata.tags) && metadata.tags.includes(SCORESTREAM_RUN_TAG));
 }
 
 async function publishUntilAcknowledged(records: OutgoingRecord[], context: MessageContext, source: Source): Promise<void> {
@@ -83,11 +98,17 @@ export function serializeRecord(record: ScoreRecord): string {
   }
 }
 
-export async function processRunMessage(message: KafkaMessage, source: Source, context: MessageContext): Promise<void> {
+/**
+ * `processSpan` is the consumer's span for this message: it gets the run's facts as attributes, a
+ * link to the run's context when that came from the body, and every score span links to it.
+ */
+export async function processRunMessage(message: KafkaMessage, source: Source, context: MessageContext, processSpan?: Span): Promise<void> {
   const { config, stats } = context;
+  const span = processSpan?.isRecording() === true ? processSpan : undefined;
   stats.consumed += 1;
   if (hasOriginHeader(message.headers)) {
     stats.countSkip('own_output');
+    span?.setAttribute('scorestream.skip.reason', 'own_output');
     return;
   }
   const decoded = decodeAgentRunEvent(message.value, { maxBytes: config.maxMessageBytes });
@@ -101,18 +122,30 @@ export async function processRunMessage(message: KafkaMessage, source: Source, c
     context.logger.warn({ source, code: decoded.code }, `dead-lettered: ${decoded.message.split('\n')[0]}`);
     await publishUntilAcknowledged([{ topic: config.topics.deadLetter, key: message.key === null ? null : message.key.toString('utf8'), value: JSON.stringify(deadLetter), headers: { ...originHeaders } }], context, source);
     stats.countDeadLetter(decoded.code);
+    span?.setAttribute('scorestream.dead_letter.reason', decoded.code);
     return;
   }
 
   const event = decoded.data;
+  span?.setAttribute('scorestream.run.id', event.runId);
+  if (isScorestreamRun(event.metadata)) {
+    stats.countSkip('scorestream_origin');
+    span?.setAttribute('scorestream.skip.reason', 'scorestream_origin');
+    context.logger.debug({ source, runId: event.runId }, "skipped a run event that describes Scorestream's own work (metadata.source or tag)");
+    return;
+  }
   const traceContext = extractRunTraceContext(message.headers, event.trace);
+  if (span !== undefined && traceContext.source === 'body') {
+    // The consumer could only link what the headers carried; the body's context is linked here.
+    const producing = trace.getSpanContext(traceContext.context);
+    if (producing !== undefined) span.addLink({ context: producing });
+  }
   const facts = collectRunFacts(event, source, traceContext.facts);
-  const activeSpan = trace.getActiveSpan();
   const eventTime = Date.parse(event.timestamp);
   const scoring = await scoreRunEvent(facts, {
     bindings: config.scorers,
     parentContext: traceContext.context ?? ROOT_CONTEXT,
-    ...(activeSpan === undefined || !activeSpan.isRecording() ? {} : { links: [{ context: activeSpan.spanContext() }] }),
+    ...(span === undefined ? {} : { links: [{ context: span.spanContext() }] }),
     ...(context.tracer === undefined ? {} : { tracer: context.tracer }),
     now: context.now,
     signal: context.hardStop,
@@ -121,7 +154,11 @@ export async function processRunMessage(message: KafkaMessage, source: Source, c
     onRecord: async (record) => {
       await publishUntilAcknowledged([{ topic: config.topics.results, key: record.runId, value: serializeRecord(record), headers: { ...originHeaders } }], context, source);
       stats.countRecord(record);
-      if (Number.isFinite(eventTime)) stats.recordLatency(context.now() - eventTime);
+      if (Number.isFinite(eventTime)) {
+        const latencyMs = context.now() - eventTime;
+        stats.recordLatency(latencyMs);
+        context.recordLatency?.(latencyMs, record);
+      }
     },
   });
   if (config.topics.decisions !== undefined && scoring.decisions.length > 0) {

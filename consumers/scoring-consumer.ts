@@ -7,13 +7,18 @@
 //      i.e. all its records were acknowledged (PartitionProgress);
 //   3. a rebalance starts a new assignment epoch: work of the old epoch may still publish
 //      (a duplicate, recognisable by its scoreId) but never commits.
-import { context as otelContext, SpanKind, trace } from '@opentelemetry/api';
-import type { Tracer } from '@opentelemetry/api';
+// Each message is processed inside a consumer `process {topic}` span: a root span (messaging
+// conventions for consumers that do their own work) linked to the producing context, which the
+// score spans in turn link to while their parent is the agent run's span.
+import { context as otelContext, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { Link, Tracer } from '@opentelemetry/api';
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
 import type { RecordPublisher } from '../producers/record-publisher.ts';
 import { buildDeadLetter } from '../src/contracts/build-dead-letter.ts';
+import type { ScoreRecord } from '../src/contracts/score-record.ts';
+import { extractRunTraceContext } from '../otel/run-trace-context.ts';
 import { PartitionProgress } from './partition-progress.ts';
 import { processRunMessage } from './process-run-message.ts';
 import type { MessageContext } from './process-run-message.ts';
@@ -35,6 +40,8 @@ export type ScoringConsumerOptions = {
   fromBeginning?: boolean;
   sessionTimeoutMs?: number;
   publishRetryDelayMs?: number;
+  /** Per acknowledged record, the event-to-result latency (fed to the metrics histogram). */
+  recordLatency?: (latencyMs: number, record: ScoreRecord) => void;
 };
 
 export type StopOptions = { timeoutMs?: number };
@@ -84,6 +91,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     hardStop: hardStop.signal,
     ...(options.runOptions === undefined ? {} : { runOptions: options.runOptions }),
     ...(options.publishRetryDelayMs === undefined ? {} : { publishRetryDelayMs: options.publishRetryDelayMs }),
+    ...(options.recordLatency === undefined ? {} : { recordLatency: options.recordLatency }),
   };
 
   const commitFinished = async (): Promise<void> => {
@@ -122,21 +130,34 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   const processOne = async (payload: EachBatchPayload, message: EachBatchPayload['batch']['messages'][number], progress: PartitionProgress, messageEpoch: number) => {
     const { topic, partition } = payload.batch;
     const source = { topic, partition, offset: message.offset };
-    const span = tracer.startSpan(`${topic} process`, {
-      kind: SpanKind.CONSUMER,
-      attributes: {
-        'messaging.system': 'kafka',
-        'messaging.operation.type': 'process',
-        'messaging.destination.name': topic,
-        'messaging.destination.partition.id': String(partition),
-        'messaging.kafka.offset': Number(message.offset),
-        'messaging.consumer.group.name': config.groupId,
-        ...(message.key === null ? {} : { 'messaging.kafka.message.key': message.key.toString('utf8') }),
+    // The producing context from the headers only (the body is not decoded yet); never throws.
+    const producing = trace.getSpanContext(extractRunTraceContext(message.headers).context);
+    const links: Link[] = producing === undefined ? [] : [{ context: producing }];
+    const span = tracer.startSpan(
+      `process ${topic}`,
+      {
+        kind: SpanKind.CONSUMER,
+        root: true,
+        links,
+        attributes: {
+          'messaging.system': 'kafka',
+          'messaging.operation.name': 'process',
+          'messaging.operation.type': 'process',
+          'messaging.destination.name': topic,
+          'messaging.destination.partition.id': String(partition),
+          'messaging.kafka.offset': Number(message.offset),
+          'messaging.consumer.group.name': config.groupId,
+          ...(message.key === null ? {} : { 'messaging.kafka.message.key': message.key.toString('utf8') }),
+          ...(message.value === null ? {} : { 'messaging.message.body.size': message.value.length }),
+        },
       },
-    });
+      ROOT_CONTEXT,
+    );
     try {
-      await otelContext.with(trace.setSpan(otelContext.active(), span), () => processRunMessage(message, source, messageContext));
+      await otelContext.with(trace.setSpan(ROOT_CONTEXT, span), () => processRunMessage(message, source, messageContext, span));
     } catch (error) {
+      span.recordException(error instanceof Error ? error : String(error));
+      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
       // A bug or a hard stop. On a hard stop the offset must stay uncommitted; otherwise park the
       // message in the dead-letter topic so the partition keeps moving and nothing is lost.
       if (hardStop.signal.aborted) return;

@@ -1,25 +1,35 @@
 // The composition root of the scoring service: from a validated config it builds the real
 // parts — Kafka client, idempotent producer, batching record publisher, judge models with
 // their concurrency caps, the scoring consumer — and starts them. Everything above this file
-// is testable without Kafka; everything here is wiring.
-import type { Tracer } from '@opentelemetry/api';
+// is testable without Kafka; everything here is wiring. Telemetry: metric instruments are
+// registered on `options.meter` (default: the global meter, a no-op without an SDK, so start the
+// SDK first), judge models resolved by id are measured per model, and score spans record prompts
+// only with `recordInputs`.
+import { metrics } from '@opentelemetry/api';
+import type { Meter, Tracer } from '@opentelemetry/api';
 import type { Kafka, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
 import { limitJudgeConcurrency } from '../src/pipeline/limit-judge-concurrency.ts';
 import type { LimitedModels } from '../src/pipeline/limit-judge-concurrency.ts';
+import { createJudgeMetrics, instrumentJudgeModels } from '../otel/judge-metrics.ts';
+import { registerServiceMetrics } from '../otel/service-metrics.ts';
 import { createRecordPublisher } from '../producers/record-publisher.ts';
 import { ensureTopics } from './ensure-topics.ts';
 import { createKafkaClient } from './kafka-client.ts';
 import { createScoringConsumer } from './scoring-consumer.ts';
 import type { ScoringConsumerOptions } from './scoring-consumer.ts';
-import type { ServiceStats } from './service-stats.ts';
+import { ServiceStats } from './service-stats.ts';
 
 export type ServiceOptions = {
   config: ResolvedConfig;
   logger: Logger;
   kafka?: Kafka;
   tracer?: Tracer;
+  /** Where the service's metric instruments live; default `metrics.getMeter('scorestream')`. */
+  meter?: Meter;
+  /** Record judge prompts and answers on spans (SCORESTREAM_TRACE_RECORD_INPUTS); default off. */
+  recordInputs?: boolean;
   /** Create the runs topic too when it is missing (demo, tests). */
   createRunsTopic?: boolean;
   /** Passed to the consumer (tests shorten intervals). */
@@ -48,14 +58,21 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
   await producer.connect();
   const publisher = createRecordPublisher(producer);
-  const models = limitJudgeConcurrency(config.judge?.models, config.concurrency.judgeCallsPerModel);
-  const runOptions: Record<string, unknown> = { models };
+  const meter = options.meter ?? metrics.getMeter('scorestream');
+  const judgeMetrics = createJudgeMetrics(meter);
+  // The limiter wraps the measured model, so judge durations exclude time queued for a slot.
+  const models = limitJudgeConcurrency(instrumentJudgeModels(config.judge?.models, judgeMetrics), config.concurrency.judgeCallsPerModel);
+  const runOptions: Record<string, unknown> = { models, ...(options.recordInputs === true ? { recordInputs: true } : {}) };
+  const stats = new ServiceStats();
+  const serviceMetrics = registerServiceMetrics(meter, stats);
   const consumer = createScoringConsumer({
     kafka,
     config,
     publisher,
     logger,
     runOptions,
+    stats,
+    recordLatency: serviceMetrics.recordLatency,
     ...(options.tracer === undefined ? {} : { tracer: options.tracer }),
     ...options.consumer,
   });

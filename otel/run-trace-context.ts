@@ -2,7 +2,8 @@
 // baggage headers first, else the event's `trace` body field (for producers that cannot set
 // headers). Uses W3C propagators directly rather than the global one, because sampling and
 // the records' trace ids need the context even when no OpenTelemetry SDK is running.
-// Never throws: a missing or malformed header means "no parent".
+// Never throws: a missing or malformed header means "no parent". Baggage from the headers is kept
+// even when no span context came along (it is the run's, whatever its trace).
 import { defaultTextMapGetter, isSpanContextValid, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import type { Context } from '@opentelemetry/api';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -12,7 +13,12 @@ import { kafkaHeaderGetter } from './kafka-headers.ts';
 
 const w3c = new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] });
 
-export type RunTraceContext = { context: Context; facts: RunTraceFacts };
+export type RunTraceContext = {
+  context: Context;
+  facts: RunTraceFacts;
+  /** Where the span context came from; absent when there is none. */
+  source?: 'headers' | 'body';
+};
 
 function factsOf(context: Context): RunTraceFacts | undefined {
   const spanContext = trace.getSpanContext(context);
@@ -25,19 +31,26 @@ function factsOf(context: Context): RunTraceFacts | undefined {
 }
 
 export function extractRunTraceContext(headers: IHeaders | undefined, bodyTrace?: { traceparent: string; tracestate?: string }): RunTraceContext {
+  let context = ROOT_CONTEXT;
   try {
     if (headers !== undefined) {
-      const context = w3c.extract(ROOT_CONTEXT, headers, kafkaHeaderGetter);
+      context = w3c.extract(ROOT_CONTEXT, headers, kafkaHeaderGetter);
       const facts = factsOf(context);
-      if (facts !== undefined) return { context, facts };
-    }
-    if (bodyTrace !== undefined) {
-      const context = w3c.extract(ROOT_CONTEXT, { ...bodyTrace }, defaultTextMapGetter);
-      const facts = factsOf(context);
-      if (facts !== undefined) return { context, facts };
+      if (facts !== undefined) return { context, facts, source: 'headers' };
     }
   } catch {
     // A carrier that cannot be read is the same as no carrier.
+    context = ROOT_CONTEXT;
   }
-  return { context: ROOT_CONTEXT, facts: {} };
+  try {
+    if (bodyTrace !== undefined) {
+      // On top of the header context, so header baggage survives the fallback.
+      const withBody = w3c.extract(context, { ...bodyTrace }, defaultTextMapGetter);
+      const facts = factsOf(withBody);
+      if (facts !== undefined) return { context: withBody, facts, source: 'body' };
+    }
+  } catch {
+    // An unreadable body trace is no trace.
+  }
+  return { context, facts: {} };
 }

@@ -1,12 +1,15 @@
 // `scorestream start --config <file>`: runs the scoring service until SIGTERM/SIGINT.
 // The config is validated (with the environment's overrides) before anything touches Kafka;
-// a bad config prints every problem and exits 2.
+// a bad config prints every problem and exits 2. OpenTelemetry starts first (from the OTEL_*
+// variables; not at all when every exporter is `none` or OTEL_SDK_DISABLED=true) and is flushed
+// after the service stopped.
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../../src/config/config-error.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import { loadConfigFile } from '../../consumers/load-config-file.ts';
 import { startService } from '../../consumers/start-service.ts';
 import { createLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
+import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
 import { applyJudgeEnvironment } from '../judge-environment.ts';
 import { runUntilSignal } from '../run-until-signal.ts';
 
@@ -29,17 +32,22 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const logger = createLogger(loggerSettingsFromEnvironment(process.env));
-  let config;
+  const telemetry = await startTelemetry(process.env, { logger });
   try {
-    const input = applyJudgeEnvironment(await loadConfigFile(values.config), process.env);
-    config = resolveConfig(input, { environment: process.env, source: values.config });
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      return 2;
+    let config;
+    try {
+      const input = applyJudgeEnvironment(await loadConfigFile(values.config), process.env);
+      config = resolveConfig(input, { environment: process.env, source: values.config });
+    } catch (error) {
+      if (error instanceof ConfigError) {
+        console.error(error.message);
+        return 2;
+      }
+      throw error;
     }
-    throw error;
+    const service = await startService({ config, logger, recordInputs: recordInputsFromEnvironment(process.env) });
+    return await runUntilSignal(service, logger);
+  } finally {
+    await telemetry.shutdown();
   }
-  const service = await startService({ config, logger });
-  return runUntilSignal(service, logger);
 }

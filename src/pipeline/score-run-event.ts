@@ -3,9 +3,10 @@
 // parent is the agent run's span, and returns one ScoreRecord per eligible binding plus one
 // DecisionRecord per skipped binding. Transport-free: the consumer publishes what it returns.
 import { context as otelContext, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { Context, Link, Span, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Link, Span, Tracer } from '@opentelemetry/api';
 import type { RecordTrace } from '../contracts/common.ts';
 import type { DecisionRecord } from '../contracts/decision-record.ts';
+import type { JudgeResults } from '../contracts/judge-execution.ts';
 import type { ScoreRecord } from '../contracts/score-record.ts';
 import type { ResolvedBinding } from '../config/resolve-config.ts';
 import { buildScoreRecord } from './build-score-record.ts';
@@ -69,8 +70,39 @@ function decisionRecord(facts: RunFacts, binding: ResolvedBinding<unknown>, elig
   };
 }
 
+/** Judge models and token totals over every prompt step; never prompts or answers. */
+function judgeAttributes(outcome: ScorerOutcome): Attributes {
+  const result = outcome.status === 'failed' ? outcome.snapshot : outcome.result;
+  const judge = result?.judge as JudgeResults | undefined;
+  if (judge === undefined || judge === null || typeof judge !== 'object') return {};
+  const models = new Set<string>();
+  let calls = 0;
+  let inputTokens = 0;
+  let outputTokens = 0;
+  for (const step of Object.values(judge)) {
+    for (const execution of step?.executions ?? []) {
+      models.add(execution.judgeModelId);
+      calls += execution.modelCallCount;
+      inputTokens += execution.usage?.inputTokens ?? 0;
+      outputTokens += execution.usage?.outputTokens ?? 0;
+    }
+  }
+  if (models.size === 0) return {};
+  return {
+    'scorestream.judge.model_id': [...models].join(','),
+    'scorestream.judge.calls': calls,
+    'scorestream.judge.input_tokens': inputTokens,
+    'scorestream.judge.output_tokens': outputTokens,
+  };
+}
+
 function endSpan(span: Span, outcome: ScorerOutcome): void {
+  if (!span.isRecording()) {
+    span.end();
+    return;
+  }
   span.setAttribute('scorestream.status', outcome.status);
+  span.setAttributes(judgeAttributes(outcome));
   if (outcome.status === 'scored') span.setAttribute('scorestream.score', outcome.score);
   if (outcome.status === 'not_scorable') span.setAttribute('scorestream.not_scorable.step', outcome.notScorable.step);
   if (outcome.status === 'failed') {

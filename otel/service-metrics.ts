@@ -1,0 +1,73 @@
+// The service's OTel metrics. Most are observed from the live counters the service keeps anyway
+// (ServiceStats in consumers/, read here through the structural `ServiceCounters` type so the
+// import direction stays otel ← consumers): nothing extra happens per message, the numbers are
+// read when a reader collects. The event-to-result latency is a histogram fed per record.
+// Instruments come from a Meter; with `metrics.getMeter()` and no SDK they are no-ops.
+import type { BatchObservableCallback, Histogram, Meter, Observable } from '@opentelemetry/api';
+
+/** What the instruments read; ServiceStats has this shape. */
+export type ServiceCounters = {
+  readonly consumed: number;
+  readonly deadLettersByCode: ReadonlyMap<string, number>;
+  readonly skipsByReason: ReadonlyMap<string, number>;
+  readonly byScorer: ReadonlyMap<string, { scored: number; notScorable: number; failed: number }>;
+  readonly inFlight: number;
+  readonly pausedPartitions: ReadonlySet<string>;
+  /** Keyed `topic[partition]`. */
+  readonly lagByPartition: ReadonlyMap<string, number>;
+};
+
+export type ServiceMetrics = {
+  /** One record acknowledged: the time from the run event's timestamp to now. */
+  recordLatency(latencyMs: number, record: { scorerId: string; status: string }): void;
+  /** Stops observing (the service stopped); the histogram stays usable but unobserved gauges vanish. */
+  unregister(): void;
+};
+
+/** `topic[3]` → { topic, partition: 3 }; anything else is reported as the topic. */
+function partitionAttributes(key: string): Record<string, string | number> {
+  const match = /^(.*)\[(\d+)\]$/.exec(key);
+  return match === null
+    ? { 'messaging.destination.name': key }
+    : { 'messaging.destination.name': match[1]!, 'messaging.destination.partition.id': match[2]! };
+}
+
+export function registerServiceMetrics(meter: Meter, counters: ServiceCounters): ServiceMetrics {
+  const consumed = meter.createObservableCounter('scorestream.runs.consumed', { description: 'Run messages consumed (including skipped and dead-lettered ones)', unit: '{run}' });
+  const records = meter.createObservableCounter('scorestream.records', { description: 'Score records published, by scorer and status', unit: '{record}' });
+  const skips = meter.createObservableCounter('scorestream.skips', { description: 'Runs or scorer bindings skipped, by reason', unit: '{skip}' });
+  const deadLetters = meter.createObservableCounter('scorestream.dead_letters', { description: 'Messages sent to the dead-letter topic, by reason', unit: '{message}' });
+  const inFlight = meter.createObservableUpDownCounter('scorestream.runs.in_flight', { description: 'Runs being scored right now', unit: '{run}' });
+  const paused = meter.createObservableUpDownCounter('scorestream.partitions.paused', { description: 'Partitions paused because every run slot is busy', unit: '{partition}' });
+  const lag = meter.createObservableGauge('scorestream.consumer.lag', { description: 'Messages behind the high watermark, per partition (from the latest fetch)', unit: '{message}' });
+  const latency: Histogram = meter.createHistogram('scorestream.event_to_result.duration', {
+    description: "Time from the run event's timestamp until its score record was acknowledged",
+    unit: 's',
+    advice: { explicitBucketBoundaries: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300] },
+  });
+
+  const observe: BatchObservableCallback = (result) => {
+    result.observe(consumed, counters.consumed);
+    for (const [scorerId, tally] of counters.byScorer) {
+      result.observe(records, tally.scored, { 'scorestream.scorer.id': scorerId, 'scorestream.status': 'scored' });
+      result.observe(records, tally.notScorable, { 'scorestream.scorer.id': scorerId, 'scorestream.status': 'not_scorable' });
+      result.observe(records, tally.failed, { 'scorestream.scorer.id': scorerId, 'scorestream.status': 'failed' });
+    }
+    for (const [reason, count] of counters.skipsByReason) result.observe(skips, count, { 'scorestream.skip.reason': reason });
+    for (const [reason, count] of counters.deadLettersByCode) result.observe(deadLetters, count, { 'scorestream.dead_letter.reason': reason });
+    result.observe(inFlight, counters.inFlight);
+    result.observe(paused, counters.pausedPartitions.size);
+    for (const [key, messages] of counters.lagByPartition) result.observe(lag, messages, partitionAttributes(key));
+  };
+  const observables: Observable[] = [consumed, records, skips, deadLetters, inFlight, paused, lag];
+  meter.addBatchObservableCallback(observe, observables);
+
+  return {
+    recordLatency(latencyMs, record) {
+      latency.record(Math.max(0, latencyMs) / 1000, { 'scorestream.scorer.id': record.scorerId, 'scorestream.status': record.status });
+    },
+    unregister() {
+      meter.removeBatchObservableCallback(observe, observables);
+    },
+  };
+}

@@ -1,0 +1,172 @@
+// The OpenTelemetry SDK for the service process, configured from the standard OTEL_* variables
+// by `@opentelemetry/sdk-node` itself (startNodeSdk reads OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER,
+// OTEL_EXPORTER_OTLP_*, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER, OTEL_BSP_*,
+// OTEL_METRIC_EXPORT_INTERVAL, OTEL_PROPAGATORS, OTEL_CONFIG_FILE, ...). What this module adds:
+//   - when every exporter is `none` or OTEL_SDK_DISABLED=true, the SDK is not even loaded, so
+//     telemetry that is off costs nothing;
+//   - a default `service.name` of `scorestream` and a `scorestream.origin` resource attribute, both
+//     overridable through OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES;
+//   - the AI SDK's OpenTelemetry integration (judge spans), registered only when tracing is on;
+//   - the SDK's own diagnostics go to the service's JSON log instead of bare console lines;
+//   - no OTel log pipeline: logs are pino JSON lines on stdout, correlated by trace_id/span_id.
+// Call startTelemetry() before the service creates meters (the metrics API has no proxy: a meter
+// taken before the SDK is registered stays a no-op).
+import { diag, DiagLogLevel } from '@opentelemetry/api';
+import type { DiagLogger } from '@opentelemetry/api';
+import type { IMetricReader } from '@opentelemetry/sdk-metrics';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace';
+import type { Logger } from 'pino';
+import { registerJudgeTelemetry, SCORESTREAM_ORIGIN_ATTRIBUTE } from './judge-telemetry.ts';
+
+export type Environment = Record<string, string | undefined>;
+
+/** What the environment asks for, decided without loading the SDK. */
+export type TelemetryPlan = {
+  /** Start the SDK at all. */
+  enabled: boolean;
+  tracing: boolean;
+  metrics: boolean;
+  /** OTEL_CONFIG_FILE is set: the declarative file decides everything. */
+  configFile: boolean;
+};
+
+export type StartTelemetryOptions = {
+  /** Receives the SDK's diagnostics (export failures, bad settings); default: the console. */
+  logger?: Logger;
+  /** Default `service.version` resource attribute. */
+  serviceVersion?: string;
+  /** Replace the exporters named by OTEL_TRACES_EXPORTER (tests pass in-memory ones). */
+  spanProcessors?: SpanProcessor[];
+  /** Replace the readers named by OTEL_METRICS_EXPORTER (tests pass in-memory ones). */
+  metricReaders?: IMetricReader[];
+  /** Upper bound on flushing at shutdown, so an unreachable collector cannot hold the exit (default 10 s). */
+  shutdownTimeoutMs?: number;
+};
+
+export type Telemetry = {
+  readonly tracing: boolean;
+  readonly metrics: boolean;
+  /** Flushes pending spans and metrics, then stops the SDK. Never rejects. */
+  shutdown(): Promise<void>;
+};
+
+const noTelemetry: Telemetry = { tracing: false, metrics: false, shutdown: async () => undefined };
+
+function isTrue(value: string | undefined): boolean {
+  return value?.trim().toLowerCase() === 'true';
+}
+
+/** OTEL_*_EXPORTER as sdk-node reads it: comma list, empty means `otlp`, any `none` means off. */
+function exporterEnabled(value: string | undefined): boolean {
+  const names = (value ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  return names.length === 0 || !names.includes('none');
+}
+
+export function telemetryPlan(environment: Environment): TelemetryPlan {
+  if (isTrue(environment.OTEL_SDK_DISABLED)) return { enabled: false, tracing: false, metrics: false, configFile: false };
+  if ((environment.OTEL_CONFIG_FILE ?? '').trim() !== '') return { enabled: true, tracing: true, metrics: true, configFile: true };
+  const tracing = exporterEnabled(environment.OTEL_TRACES_EXPORTER);
+  const metrics = exporterEnabled(environment.OTEL_METRICS_EXPORTER);
+  return { enabled: tracing || metrics, tracing, metrics, configFile: false };
+}
+
+/** `SCORESTREAM_TRACE_RECORD_INPUTS=true`: prompts and answers on spans (off by default: user content). */
+export function recordInputsFromEnvironment(environment: Environment): boolean {
+  return isTrue(environment.SCORESTREAM_TRACE_RECORD_INPUTS) || environment.SCORESTREAM_TRACE_RECORD_INPUTS?.trim() === '1';
+}
+
+const diagLevels: Record<string, DiagLogLevel> = {
+  none: DiagLogLevel.NONE,
+  error: DiagLogLevel.ERROR,
+  warn: DiagLogLevel.WARN,
+  info: DiagLogLevel.INFO,
+  debug: DiagLogLevel.DEBUG,
+  verbose: DiagLogLevel.VERBOSE,
+  all: DiagLogLevel.ALL,
+};
+
+function diagLevel(environment: Environment): DiagLogLevel {
+  return diagLevels[(environment.OTEL_LOG_LEVEL ?? '').trim().toLowerCase()] ?? DiagLogLevel.INFO;
+}
+
+function diagToPino(logger: Logger): DiagLogger {
+  const child = logger.child({ component: 'opentelemetry' });
+  const line = (write: (message: string) => void) => (message: string, ...args: unknown[]) =>
+    write(args.length === 0 ? message : `${message} ${args.map((arg) => (arg instanceof Error ? arg.message : typeof arg === 'string' ? arg : safeJson(arg))).join(' ')}`);
+  return {
+    error: line((message) => child.error(message)),
+    warn: line((message) => child.warn(message)),
+    info: line((message) => child.info(message)),
+    debug: line((message) => child.debug(message)),
+    verbose: line((message) => child.trace(message)),
+  };
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * Starts the SDK when the environment asks for any telemetry; otherwise returns at once without
+ * loading it. The plan is read from `environment`; sdk-node reads the same variables from
+ * `process.env`, so pass `process.env` (tests that need other settings pass processors/readers).
+ */
+export async function startTelemetry(environment: Environment, options: StartTelemetryOptions = {}): Promise<Telemetry> {
+  const plan = telemetryPlan(environment);
+  const tracing = options.spanProcessors === undefined ? plan.tracing : options.spanProcessors.length > 0;
+  const metrics = options.metricReaders === undefined ? plan.metrics : options.metricReaders.length > 0;
+  if (isTrue(environment.OTEL_SDK_DISABLED) || (!plan.configFile && !tracing && !metrics)) return noTelemetry;
+
+  const [{ startNodeSdk }, { defaultResource, resourceFromAttributes }] = await Promise.all([import('@opentelemetry/sdk-node'), import('@opentelemetry/resources')]);
+  const sdk = startNodeSdk({
+    // Lowest priority: OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES override these.
+    baseResource: defaultResource().merge(
+      resourceFromAttributes({
+        'service.name': 'scorestream',
+        ...(options.serviceVersion === undefined ? {} : { 'service.version': options.serviceVersion }),
+        [SCORESTREAM_ORIGIN_ATTRIBUTE]: 'scorestream',
+      }),
+    ),
+    logRecordProcessors: [],
+    ...(options.spanProcessors === undefined ? {} : { spanProcessors: options.spanProcessors }),
+    ...(options.metricReaders === undefined ? {} : { metricReaders: options.metricReaders }),
+  });
+  // startNodeSdk installed a console diag logger; route its messages into the JSON log instead.
+  if (options.logger !== undefined) diag.setLogger(diagToPino(options.logger), { logLevel: diagLevel(environment), suppressOverrideMessage: true });
+  const unregisterJudge = tracing ? registerJudgeTelemetry() : () => undefined;
+
+  let stopped: Promise<void> | undefined;
+  return {
+    tracing,
+    metrics,
+    shutdown() {
+      stopped ??= (async () => {
+        unregisterJudge();
+        const timeoutMs = options.shutdownTimeoutMs ?? 10_000;
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          const timedOut = new Promise<'timeout'>((resolve) => {
+            timer = setTimeout(() => resolve('timeout'), timeoutMs);
+            timer.unref();
+          });
+          if ((await Promise.race([sdk.shutdown().then(() => 'done' as const), timedOut])) === 'timeout') {
+            options.logger?.warn({ timeoutMs }, 'flushing telemetry took too long; exiting without the last spans and metrics');
+          }
+        } catch (error) {
+          // Telemetry never fails the service, not even on the way out.
+          options.logger?.warn({ err: error }, 'flushing telemetry on shutdown failed; some spans or metrics may be lost');
+        } finally {
+          clearTimeout(timer);
+        }
+      })();
+      return stopped;
+    },
+  };
+}
