@@ -66,9 +66,15 @@ export function renderLog4j2Properties(logFile: string): string {
   ].join('\n');
 }
 
-/** A KRaft cluster id: 16 random bytes in URL-safe base64 without padding (22 characters). */
+/**
+ * A KRaft cluster id: 16 random bytes in URL-safe base64 without padding (22 characters). Like
+ * Kafka's own Uuid.randomUuid it never starts with '-', which command lines read as an option.
+ */
 export function newClusterId(random: (size: number) => Buffer = randomBytes): string {
-  return random(16).toString('base64url');
+  for (;;) {
+    const id = random(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
 }
 
 /** Kafka property name → apache/kafka image variable (`.` → `_`, `_` → `__`, `-` → `___`, upper case, `KAFKA_` prefix). */

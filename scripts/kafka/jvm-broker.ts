@@ -76,7 +76,7 @@ async function formatStorage(java: string, classpath: string, files: JvmBrokerFi
   if (existsSync(join(files.dataDirectory, 'meta.properties'))) return;
   const result = await runCommand(
     java,
-    ['-Xmx256m', '-XX:TieredStopAtLevel=1', `-Dlog4j2.configurationFile=${files.log4jProperties}`, '-cp', classpath, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', files.serverProperties],
+    ['-Xmx256m', '-XX:TieredStopAtLevel=1', `-Dlog4j2.configurationFile=${files.log4jProperties}`, '-cp', classpath, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '--config', files.serverProperties],
     { timeoutMs: 120_000 },
   );
   if (result.code !== 0) {

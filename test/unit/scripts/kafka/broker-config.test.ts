@@ -55,6 +55,12 @@ describe('newClusterId', () => {
     expect(newClusterId()).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(newClusterId(() => Buffer.alloc(16, 0xff))).toBe('_____________________w');
   });
+
+  it('never starts with a dash, which kafka-storage format read as an option (regression)', () => {
+    const draws = [Buffer.alloc(16, 0xf8), Buffer.alloc(16, 0x00)]; // '-Pj4...' first, then 'AAAA...'
+    expect(draws[0]?.toString('base64url').startsWith('-')).toBe(true);
+    expect(newClusterId(() => draws.shift() ?? Buffer.alloc(16, 1))).toBe('AAAAAAAAAAAAAAAAAAAAAA');
+  });
 });
 
 describe('dockerVariableName', () => {
