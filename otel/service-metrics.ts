@@ -46,6 +46,10 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters):
     advice: { explicitBucketBoundaries: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300] },
   });
 
+  // The SDK keeps exporting the last value of an attribute set that is no longer observed, so a
+  // partition this instance lost in a rebalance is reported as 0 rather than with a stale lag
+  // (summed over instances, the lag stays right).
+  const lagReported = new Set<string>();
   const observe: BatchObservableCallback = (result) => {
     result.observe(consumed, counters.consumed);
     for (const [scorerId, tally] of counters.byScorer) {
@@ -57,7 +61,11 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters):
     for (const [reason, count] of counters.deadLettersByCode) result.observe(deadLetters, count, { 'scorestream.dead_letter.reason': reason });
     result.observe(inFlight, counters.inFlight);
     result.observe(paused, counters.pausedPartitions.size);
-    for (const [key, messages] of counters.lagByPartition) result.observe(lag, messages, partitionAttributes(key));
+    for (const [key, messages] of counters.lagByPartition) {
+      result.observe(lag, messages, partitionAttributes(key));
+      lagReported.add(key);
+    }
+    for (const key of lagReported) if (!counters.lagByPartition.has(key)) result.observe(lag, 0, partitionAttributes(key));
   };
   const observables: Observable[] = [consumed, records, skips, deadLetters, inFlight, paused, lag];
   meter.addBatchObservableCallback(observe, observables);

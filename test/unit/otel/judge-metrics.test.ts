@@ -1,0 +1,141 @@
+// Judge metrics: every provider attempt is a call (retries included), tokens by type, errors by
+// type, durations per model; models reached through the resolver are measured once each, and a
+// missing resolver stays missing.
+import { APICallError } from '@ai-sdk/provider';
+import { MeterProvider } from '@opentelemetry/sdk-metrics';
+import { customProvider, generateText, streamText } from 'ai';
+import { MockLanguageModelV4, simulateReadableStream } from 'ai/test';
+import { describe, expect, it } from 'vitest';
+import { createJudgeMetrics, instrumentJudgeModels } from '../../../otel/judge-metrics.ts';
+import { CollectingMetricReader, histogramTotals, metricValue } from '../../helpers/spans.ts';
+
+const usage = { inputTokens: { total: 120, noCache: 120, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 7, text: 7, reasoning: 0 } };
+const answer = { content: [{ type: 'text' as const, text: '{"score":0.5}' }], finishReason: { unified: 'stop' as const, raw: 'stop' }, usage, warnings: [] };
+
+function meterWithReader() {
+  const reader = new CollectingMetricReader();
+  const provider = new MeterProvider({ readers: [reader] });
+  return {
+    meter: provider.getMeter('test'),
+    async collect() {
+      const { resourceMetrics } = await reader.collect();
+      return resourceMetrics;
+    },
+  };
+}
+
+function clock(stepMs: number) {
+  let now = 0;
+  return () => (now += stepMs);
+}
+
+const model = (id: string) => ({ 'gen_ai.request.model': id, 'gen_ai.provider.name': 'mock-provider' });
+
+describe('createJudgeMetrics', () => {
+  it('counts a successful call, its tokens and its duration per model', async () => {
+    const { meter, collect } = meterWithReader();
+    const judge = createJudgeMetrics(meter, clock(250));
+    const measured = judge.instrument(new MockLanguageModelV4({ modelId: 'judge-a', doGenerate: answer }));
+    await generateText({ model: measured, prompt: 'rate it' });
+    await generateText({ model: measured, prompt: 'rate it again' });
+    const metrics = await collect();
+    expect(metricValue(metrics, 'scorestream.judge.calls', { ...model('judge-a'), outcome: 'success' })).toBe(2);
+    expect(metricValue(metrics, 'scorestream.judge.tokens', { ...model('judge-a'), 'gen_ai.token.type': 'input' })).toBe(240);
+    expect(metricValue(metrics, 'scorestream.judge.tokens', { ...model('judge-a'), 'gen_ai.token.type': 'output' })).toBe(14);
+    expect(metricValue(metrics, 'scorestream.judge.errors')).toBe(0);
+    expect(histogramTotals(metrics, 'scorestream.judge.duration', model('judge-a'))).toEqual({ count: 2, sum: 0.5 });
+  });
+
+  it('counts every attempt of a retried call, and the failed ones as errors by type', async () => {
+    const { meter, collect } = meterWithReader();
+    const judge = createJudgeMetrics(meter);
+    let calls = 0;
+    const flaky = new MockLanguageModelV4({
+      modelId: 'judge-flaky',
+      doGenerate: async () => {
+        calls += 1;
+        if (calls === 1) {
+          throw new APICallError({ message: 'overloaded', url: 'http://judge.test', requestBodyValues: {}, statusCode: 503, responseHeaders: { 'retry-after-ms': '1' }, isRetryable: true });
+        }
+        return answer;
+      },
+    });
+    await generateText({ model: judge.instrument(flaky), prompt: 'rate it', maxRetries: 1 });
+    const metrics = await collect();
+    expect(metricValue(metrics, 'scorestream.judge.calls', model('judge-flaky'))).toBe(2);
+    expect(metricValue(metrics, 'scorestream.judge.calls', { ...model('judge-flaky'), outcome: 'error' })).toBe(1);
+    expect(metricValue(metrics, 'scorestream.judge.errors', { ...model('judge-flaky'), 'error.type': 'AI_APICallError 503' })).toBe(1);
+    expect(metricValue(metrics, 'scorestream.judge.tokens', { 'gen_ai.token.type': 'input' })).toBe(120);
+    expect(histogramTotals(metrics, 'scorestream.judge.duration', { ...model('judge-flaky'), outcome: 'error' }).count).toBe(1);
+  });
+
+  it('passes the error through unchanged', async () => {
+    const { meter, collect } = meterWithReader();
+    const failure = new TypeError('bad request shape');
+    const broken = createJudgeMetrics(meter).instrument(
+      new MockLanguageModelV4({
+        modelId: 'judge-broken',
+        doGenerate: async () => {
+          throw failure;
+        },
+      }),
+    );
+    await expect(generateText({ model: broken, prompt: 'x', maxRetries: 0 })).rejects.toBe(failure);
+    expect(metricValue(await collect(), 'scorestream.judge.errors', { 'error.type': 'TypeError' })).toBe(1);
+  });
+
+  it('counts a streamed call and its usage from the finish part', async () => {
+    const { meter, collect } = meterWithReader();
+    const streaming = createJudgeMetrics(meter).instrument(
+      new MockLanguageModelV4({
+        modelId: 'judge-stream',
+        doStream: {
+          stream: simulateReadableStream({
+            chunks: [
+              { type: 'text-start', id: 't' },
+              { type: 'text-delta', id: 't', delta: 'fine' },
+              { type: 'text-end', id: 't' },
+              { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+            ],
+          }),
+        },
+      }),
+    );
+    const result = streamText({ model: streaming, prompt: 'x' });
+    expect(await result.text).toBe('fine');
+    const metrics = await collect();
+    expect(metricValue(metrics, 'scorestream.judge.calls', model('judge-stream'))).toBe(1);
+    expect(metricValue(metrics, 'scorestream.judge.tokens', { ...model('judge-stream'), 'gen_ai.token.type': 'output' })).toBe(7);
+  });
+
+  it('keeps the model identity and wraps each model object once', () => {
+    const { meter } = meterWithReader();
+    const judge = createJudgeMetrics(meter);
+    const raw = new MockLanguageModelV4({ modelId: 'judge-a', doGenerate: answer });
+    const measured = judge.instrument(raw);
+    expect(measured).not.toBe(raw);
+    expect(judge.instrument(raw)).toBe(measured);
+    expect(measured).toMatchObject({ modelId: 'judge-a', provider: 'mock-provider' });
+  });
+});
+
+describe('instrumentJudgeModels', () => {
+  it('measures the models a resolver hands out', async () => {
+    const { meter, collect } = meterWithReader();
+    const raw = new MockLanguageModelV4({ modelId: 'judge-b', doGenerate: answer });
+    const resolver = instrumentJudgeModels(customProvider({ languageModels: { judge: raw } }), createJudgeMetrics(meter))!;
+    const resolved = resolver.languageModel('judge');
+    expect(resolved).not.toBe(raw);
+    expect(resolver.languageModel('judge')).toBe(resolved);
+    await generateText({ model: resolved, prompt: 'x' });
+    expect(metricValue(await collect(), 'scorestream.judge.calls', model('judge-b'))).toBe(1);
+  });
+
+  it('passes resolver errors through and keeps "no resolver" as undefined', () => {
+    const { meter } = meterWithReader();
+    const metrics = createJudgeMetrics(meter);
+    expect(instrumentJudgeModels(undefined, metrics)).toBeUndefined();
+    const resolver = instrumentJudgeModels(customProvider({ languageModels: {} }), metrics)!;
+    expect(() => resolver.languageModel('missing')).toThrow(/missing/);
+  });
+});

@@ -1,0 +1,89 @@
+// The AI SDK integration: judge calls made inside a span produce gen_ai spans nested under it, all
+// marked scorestream.origin=judge; prompts stay off the spans unless recordInputs; unregistering
+// removes exactly this registration.
+import { trace } from '@opentelemetry/api';
+import { generateText } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { JUDGE_SPAN_ATTRIBUTES, registerJudgeTelemetry } from '../../../otel/judge-telemetry.ts';
+import { descendantsOf, installTestTelemetry, waitForSpans } from '../../helpers/spans.ts';
+import type { TelemetryCapture } from '../../helpers/spans.ts';
+
+const answer = {
+  content: [{ type: 'text' as const, text: 'SECRET-ANSWER' }],
+  finishReason: { unified: 'stop' as const, raw: 'stop' },
+  usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 2, text: 2, reasoning: 0 } },
+  warnings: [],
+};
+
+let capture: TelemetryCapture;
+
+beforeAll(async () => {
+  // Tracing only: this file registers its own integrations below.
+  capture = await installTestTelemetry({ metrics: false });
+  // installTestTelemetry registered one through startTelemetry; start from none.
+  globalThis.AI_SDK_TELEMETRY_INTEGRATIONS = [];
+});
+afterAll(async () => {
+  await capture.uninstall();
+});
+beforeEach(() => capture.reset());
+
+async function judgeInsideStep(recordInputs: boolean) {
+  const tracer = trace.getTracer('test');
+  await tracer.startActiveSpan('generateScore', async (step) => {
+    await generateText({
+      model: new MockLanguageModelV4({ modelId: 'judge-x', doGenerate: answer }),
+      prompt: 'SECRET-PROMPT',
+      telemetry: { functionId: 'scorestream.judge.generateScore', recordInputs, recordOutputs: recordInputs },
+    });
+    step.end();
+  });
+  const spans = await waitForSpans(capture, (all) => all.some((span) => span.name === 'generateScore'));
+  const step = spans.find((span) => span.name === 'generateScore')!;
+  return { step, judgeSpans: descendantsOf(spans, step) };
+}
+
+describe('registerJudgeTelemetry', () => {
+  it('nests the judge spans under the active step span and marks every one of them', async () => {
+    const unregister = registerJudgeTelemetry();
+    try {
+      const { step, judgeSpans } = await judgeInsideStep(false);
+      expect(judgeSpans.length).toBeGreaterThanOrEqual(2);
+      expect(judgeSpans.map((span) => span.name)).toContain('invoke_agent judge-x');
+      for (const span of judgeSpans) {
+        expect(span.spanContext().traceId).toBe(step.spanContext().traceId);
+        expect(span.attributes).toMatchObject(JUDGE_SPAN_ATTRIBUTES);
+      }
+    } finally {
+      unregister();
+    }
+  });
+
+  it('keeps prompts and answers off the spans unless recordInputs is on', async () => {
+    const unregister = registerJudgeTelemetry();
+    try {
+      const hidden = (await judgeInsideStep(false)).judgeSpans.map((span) => JSON.stringify(span.attributes)).join('\n');
+      expect(hidden).not.toContain('SECRET-PROMPT');
+      expect(hidden).not.toContain('SECRET-ANSWER');
+      capture.reset();
+      const shown = (await judgeInsideStep(true)).judgeSpans.map((span) => JSON.stringify(span.attributes)).join('\n');
+      expect(shown).toContain('SECRET-PROMPT');
+    } finally {
+      unregister();
+    }
+  });
+
+  it('removes only its own registration', async () => {
+    const other = { onStart: () => undefined };
+    globalThis.AI_SDK_TELEMETRY_INTEGRATIONS = [other as never];
+    const unregister = registerJudgeTelemetry();
+    expect(globalThis.AI_SDK_TELEMETRY_INTEGRATIONS).toHaveLength(2);
+    unregister();
+    unregister();
+    expect(globalThis.AI_SDK_TELEMETRY_INTEGRATIONS).toEqual([other]);
+    globalThis.AI_SDK_TELEMETRY_INTEGRATIONS = [];
+    const { judgeSpans } = await judgeInsideStep(false);
+    expect(judgeSpans).toEqual([]);
+  });
+});

@@ -1,0 +1,107 @@
+// Service metrics: observed from the live counters at collection time (so they always agree with
+// them), the latency histogram fed per record in seconds, and unregister() stopping observation.
+import { MeterProvider } from '@opentelemetry/sdk-metrics';
+import { describe, expect, it } from 'vitest';
+import { registerServiceMetrics } from '../../../otel/service-metrics.ts';
+import type { ServiceCounters } from '../../../otel/service-metrics.ts';
+import { ServiceStats } from '../../../consumers/service-stats.ts';
+import { CollectingMetricReader, findMetric, histogramTotals, metricValue } from '../../helpers/spans.ts';
+
+function setup(counters: ServiceCounters) {
+  const reader = new CollectingMetricReader();
+  const meter = new MeterProvider({ readers: [reader] }).getMeter('test');
+  const metrics = registerServiceMetrics(meter, counters);
+  return {
+    metrics,
+    async collect() {
+      const { resourceMetrics, errors } = await reader.collect();
+      expect(errors).toEqual([]);
+      return resourceMetrics;
+    },
+  };
+}
+
+function record(scorerId: string, status: 'scored' | 'not_scorable' | 'failed') {
+  return (status === 'scored' ? { scorerId, status, score: 0.5 } : { scorerId, status }) as never;
+}
+
+describe('registerServiceMetrics', () => {
+  it('reports what ServiceStats counted, by scorer/status, reason and partition', async () => {
+    const stats = new ServiceStats();
+    const { collect } = setup(stats);
+    stats.consumed = 7;
+    stats.countRecord(record('answer-length', 'scored'));
+    stats.countRecord(record('answer-length', 'scored'));
+    stats.countRecord(record('judge', 'failed'));
+    stats.countRecord(record('judge', 'not_scorable'));
+    stats.countSkip('trace_not_sampled');
+    stats.countSkip('trace_not_sampled');
+    stats.countSkip('own_output');
+    stats.countDeadLetter('invalid_json');
+    stats.inFlight = 3;
+    stats.pausedPartitions.add('agent-runs[1]');
+    stats.lagByPartition.set('agent-runs[0]', 12);
+    stats.lagByPartition.set('agent-runs[1]', 4);
+
+    const metrics = await collect();
+    expect(metricValue(metrics, 'scorestream.runs.consumed')).toBe(7);
+    expect(metricValue(metrics, 'scorestream.records', { 'scorestream.scorer.id': 'answer-length', 'scorestream.status': 'scored' })).toBe(2);
+    expect(metricValue(metrics, 'scorestream.records', { 'scorestream.scorer.id': 'judge', 'scorestream.status': 'failed' })).toBe(1);
+    expect(metricValue(metrics, 'scorestream.records', { 'scorestream.scorer.id': 'judge', 'scorestream.status': 'not_scorable' })).toBe(1);
+    expect(metricValue(metrics, 'scorestream.records')).toBe(4);
+    expect(metricValue(metrics, 'scorestream.skips', { 'scorestream.skip.reason': 'trace_not_sampled' })).toBe(2);
+    expect(metricValue(metrics, 'scorestream.skips', { 'scorestream.skip.reason': 'own_output' })).toBe(1);
+    expect(metricValue(metrics, 'scorestream.dead_letters', { 'scorestream.dead_letter.reason': 'invalid_json' })).toBe(1);
+    expect(metricValue(metrics, 'scorestream.runs.in_flight')).toBe(3);
+    expect(metricValue(metrics, 'scorestream.partitions.paused')).toBe(1);
+    expect(metricValue(metrics, 'scorestream.consumer.lag', { 'messaging.destination.name': 'agent-runs', 'messaging.destination.partition.id': '0' })).toBe(12);
+    expect(metricValue(metrics, 'scorestream.consumer.lag', { 'messaging.destination.partition.id': '1' })).toBe(4);
+  });
+
+  it('follows the counters between collections (cumulative counters, current gauges)', async () => {
+    const stats = new ServiceStats();
+    const { collect } = setup(stats);
+    stats.consumed = 2;
+    stats.inFlight = 2;
+    await collect();
+    stats.consumed = 5;
+    stats.inFlight = 0;
+    stats.lagByPartition.set('runs[0]', 1);
+    let metrics = await collect();
+    expect(metricValue(metrics, 'scorestream.runs.consumed')).toBe(5);
+    expect(metricValue(metrics, 'scorestream.runs.in_flight')).toBe(0);
+    // A rebalance clears the lag map: a partition no longer owned reports 0, not its stale lag.
+    stats.lagByPartition.set('runs[0]', 40);
+    await collect();
+    stats.lagByPartition.clear();
+    metrics = await collect();
+    expect(findMetric(metrics, 'scorestream.consumer.lag')?.dataPoints).toEqual([expect.objectContaining({ value: 0, attributes: { 'messaging.destination.name': 'runs', 'messaging.destination.partition.id': '0' } })]);
+  });
+
+  it('reports a lag key that is not topic[partition] under its whole name', async () => {
+    const stats = new ServiceStats();
+    const { collect } = setup(stats);
+    stats.lagByPartition.set('odd-key', 3);
+    expect(metricValue(await collect(), 'scorestream.consumer.lag', { 'messaging.destination.name': 'odd-key' })).toBe(3);
+  });
+
+  it('records event-to-result latency in seconds by scorer and status, never negative', async () => {
+    const { metrics, collect } = setup(new ServiceStats());
+    metrics.recordLatency(1500, { scorerId: 'answer-length', status: 'scored' });
+    metrics.recordLatency(500, { scorerId: 'answer-length', status: 'scored' });
+    metrics.recordLatency(-20, { scorerId: 'judge', status: 'failed' });
+    const collected = await collect();
+    expect(histogramTotals(collected, 'scorestream.event_to_result.duration', { 'scorestream.scorer.id': 'answer-length', 'scorestream.status': 'scored' })).toEqual({ count: 2, sum: 2 });
+    expect(histogramTotals(collected, 'scorestream.event_to_result.duration', { 'scorestream.scorer.id': 'judge' })).toEqual({ count: 1, sum: 0 });
+  });
+
+  it('stops observing after unregister()', async () => {
+    const stats = new ServiceStats();
+    const { metrics, collect } = setup(stats);
+    stats.consumed = 4;
+    expect(metricValue(await collect(), 'scorestream.runs.consumed')).toBe(4);
+    metrics.unregister();
+    stats.consumed = 9;
+    expect(metricValue(await collect(), 'scorestream.runs.consumed')).not.toBe(9);
+  });
+});

@@ -1,0 +1,185 @@
+// startTelemetry: which OTEL_* settings start the SDK (and which leave it unloaded), the default and
+// overridable resource, the judge integration's registration, the diagnostics routed to the JSON
+// log, and a shutdown that flushes and never rejects.
+import { Writable } from 'node:stream';
+import { context, diag, metrics, propagation, trace } from '@opentelemetry/api';
+import type { ProxyTracerProvider } from '@opentelemetry/api';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
+import type { SpanExporter } from '@opentelemetry/sdk-trace';
+import pino from 'pino';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { recordInputsFromEnvironment, startTelemetry, telemetryPlan } from '../../../otel/setup.ts';
+import type { Telemetry } from '../../../otel/setup.ts';
+import { CollectingMetricReader } from '../../helpers/spans.ts';
+
+let running: Telemetry | undefined;
+
+/** SimpleSpanProcessor exports after the resource's async attributes (host, process) settle. */
+async function flushSpans(): Promise<void> {
+  await (trace.getTracerProvider() as ProxyTracerProvider).getDelegate().forceFlush?.();
+}
+
+afterEach(async () => {
+  await running?.shutdown();
+  running = undefined;
+  trace.disable();
+  context.disable();
+  propagation.disable();
+  metrics.disable();
+  diag.disable();
+  vi.unstubAllEnvs();
+});
+
+function sink(): { stream: Writable; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      callback();
+    },
+  });
+  return { stream, lines };
+}
+
+describe('telemetryPlan', () => {
+  it('turns traces and metrics on by default (OTLP, as sdk-node does)', () => {
+    expect(telemetryPlan({})).toEqual({ enabled: true, tracing: true, metrics: true, configFile: false });
+  });
+
+  it.each([
+    [{ OTEL_TRACES_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none' }, false, false],
+    [{ OTEL_TRACES_EXPORTER: 'none' }, false, true],
+    [{ OTEL_METRICS_EXPORTER: 'none' }, true, false],
+    [{ OTEL_TRACES_EXPORTER: 'console', OTEL_METRICS_EXPORTER: ' none ' }, true, false],
+    [{ OTEL_TRACES_EXPORTER: 'otlp,none', OTEL_METRICS_EXPORTER: 'none' }, false, false],
+    [{ OTEL_TRACES_EXPORTER: ' , ', OTEL_METRICS_EXPORTER: 'prometheus' }, true, true],
+  ])('reads the exporter lists %j', (environment, tracing, metricsOn) => {
+    expect(telemetryPlan(environment)).toEqual({ enabled: tracing || metricsOn, tracing, metrics: metricsOn, configFile: false });
+  });
+
+  it('is off entirely with OTEL_SDK_DISABLED=true, whatever the exporters say', () => {
+    expect(telemetryPlan({ OTEL_SDK_DISABLED: 'TRUE', OTEL_TRACES_EXPORTER: 'otlp' }).enabled).toBe(false);
+    expect(telemetryPlan({ OTEL_SDK_DISABLED: 'false' }).enabled).toBe(true);
+  });
+
+  it('leaves everything to a declarative OTEL_CONFIG_FILE', () => {
+    expect(telemetryPlan({ OTEL_CONFIG_FILE: '/etc/otel.yaml', OTEL_TRACES_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none' })).toMatchObject({ enabled: true, configFile: true });
+  });
+});
+
+describe('recordInputsFromEnvironment', () => {
+  it('is on only for true or 1', () => {
+    expect(recordInputsFromEnvironment({})).toBe(false);
+    expect(recordInputsFromEnvironment({ SCORESTREAM_TRACE_RECORD_INPUTS: 'true' })).toBe(true);
+    expect(recordInputsFromEnvironment({ SCORESTREAM_TRACE_RECORD_INPUTS: '1' })).toBe(true);
+    expect(recordInputsFromEnvironment({ SCORESTREAM_TRACE_RECORD_INPUTS: 'yes' })).toBe(false);
+    expect(recordInputsFromEnvironment({ SCORESTREAM_TRACE_RECORD_INPUTS: 'false' })).toBe(false);
+  });
+});
+
+describe('startTelemetry', () => {
+  it('starts nothing when every exporter is none: spans stay non-recording, no judge integration', async () => {
+    running = await startTelemetry({ OTEL_TRACES_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none' });
+    expect(running).toMatchObject({ tracing: false, metrics: false });
+    expect(trace.getTracer('test').startSpan('nothing').isRecording()).toBe(false);
+    expect(globalThis.AI_SDK_TELEMETRY_INTEGRATIONS ?? []).toHaveLength(0);
+    await expect(running.shutdown()).resolves.toBeUndefined();
+  });
+
+  it('starts nothing with OTEL_SDK_DISABLED=true even when processors are given', async () => {
+    const exporter = new InMemorySpanExporter();
+    running = await startTelemetry({ OTEL_SDK_DISABLED: 'true' }, { spanProcessors: [new SimpleSpanProcessor({ exporter })], metricReaders: [] });
+    expect(running.tracing).toBe(false);
+    const span = trace.getTracer('test').startSpan('nothing');
+    expect(span.isRecording()).toBe(false);
+    span.end();
+    expect(exporter.getFinishedSpans()).toHaveLength(0);
+  });
+
+  it('records spans with a default service.name and the scorestream.origin resource attribute', async () => {
+    const exporter = new InMemorySpanExporter();
+    running = await startTelemetry({}, { spanProcessors: [new SimpleSpanProcessor({ exporter })], metricReaders: [], serviceVersion: '9.9.9', logger: pino({ level: 'silent' }) });
+    expect(running).toMatchObject({ tracing: true, metrics: false });
+    trace.getTracer('test').startSpan('one').end();
+    await flushSpans();
+    const [span] = exporter.getFinishedSpans();
+    expect(span?.resource.attributes).toMatchObject({ 'service.name': 'scorestream', 'service.version': '9.9.9', 'scorestream.origin': 'scorestream' });
+  });
+
+  it('lets OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES override the defaults', async () => {
+    vi.stubEnv('OTEL_SERVICE_NAME', 'scorer-eu');
+    vi.stubEnv('OTEL_RESOURCE_ATTRIBUTES', 'deployment.environment.name=staging,service.version=2.0.0');
+    const exporter = new InMemorySpanExporter();
+    running = await startTelemetry({}, { spanProcessors: [new SimpleSpanProcessor({ exporter })], metricReaders: [], serviceVersion: '1.0.0', logger: pino({ level: 'silent' }) });
+    trace.getTracer('test').startSpan('one').end();
+    await flushSpans();
+    expect(exporter.getFinishedSpans()[0]?.resource.attributes).toMatchObject({
+      'service.name': 'scorer-eu',
+      'service.version': '2.0.0',
+      'deployment.environment.name': 'staging',
+    });
+  });
+
+  it('installs W3C propagation and an async context manager', async () => {
+    running = await startTelemetry({}, { spanProcessors: [new SimpleSpanProcessor({ exporter: new InMemorySpanExporter() })], metricReaders: [], logger: pino({ level: 'silent' }) });
+    const tracer = trace.getTracer('test');
+    await tracer.startActiveSpan('outer', async (outer) => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      expect(trace.getActiveSpan()).toBe(outer);
+      const carrier: Record<string, string> = {};
+      propagation.inject(context.active(), carrier);
+      expect(carrier.traceparent).toBe(`00-${outer.spanContext().traceId}-${outer.spanContext().spanId}-01`);
+      outer.end();
+    });
+  });
+
+  it('registers the AI SDK integration only while tracing, and removes it on shutdown', async () => {
+    running = await startTelemetry({}, { spanProcessors: [new SimpleSpanProcessor({ exporter: new InMemorySpanExporter() })], metricReaders: [], logger: pino({ level: 'silent' }) });
+    expect(globalThis.AI_SDK_TELEMETRY_INTEGRATIONS).toHaveLength(1);
+    await running.shutdown();
+    expect(globalThis.AI_SDK_TELEMETRY_INTEGRATIONS).toHaveLength(0);
+  });
+
+  it('does not register the AI SDK integration for metrics alone', async () => {
+    const reader = new CollectingMetricReader();
+    running = await startTelemetry({}, { spanProcessors: [], metricReaders: [reader], logger: pino({ level: 'silent' }) });
+    expect(running).toMatchObject({ tracing: false, metrics: true });
+    expect(globalThis.AI_SDK_TELEMETRY_INTEGRATIONS ?? []).toHaveLength(0);
+    metrics.getMeter('test').createCounter('test.count').add(2);
+    const { resourceMetrics } = await reader.collect();
+    expect(resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics.map((metric) => metric.descriptor.name))).toContain('test.count');
+  });
+
+  it('flushes pending spans on shutdown', async () => {
+    const exported: string[] = [];
+    const slowExporter: SpanExporter = {
+      export(spans, done) {
+        exported.push(...spans.map((span) => span.name));
+        done({ code: 0 });
+      },
+      shutdown: async () => undefined,
+    };
+    const { BatchSpanProcessor } = await import('@opentelemetry/sdk-trace');
+    running = await startTelemetry({}, { spanProcessors: [new BatchSpanProcessor({ exporter: slowExporter, scheduledDelayMillis: 60_000 })], metricReaders: [], logger: pino({ level: 'silent' }) });
+    trace.getTracer('test').startSpan('pending').end();
+    expect(exported).toEqual([]);
+    await running.shutdown();
+    expect(exported).toEqual(['pending']);
+  });
+
+  it('gives up flushing after shutdownTimeoutMs and says so, without rejecting', async () => {
+    const { stream, lines } = sink();
+    const hangingExporter: SpanExporter = { export: () => undefined, shutdown: () => new Promise(() => undefined) };
+    running = await startTelemetry({}, { spanProcessors: [new SimpleSpanProcessor({ exporter: hangingExporter })], metricReaders: [], logger: pino({ level: 'warn' }, stream), shutdownTimeoutMs: 50 });
+    await expect(running.shutdown()).resolves.toBeUndefined();
+    expect(lines.some((line) => String(line.msg).includes('flushing telemetry took too long'))).toBe(true);
+  });
+
+  it("routes the SDK's diagnostics into the JSON log", async () => {
+    const { stream, lines } = sink();
+    running = await startTelemetry({ OTEL_LOG_LEVEL: 'warn' }, { spanProcessors: [new SimpleSpanProcessor({ exporter: new InMemorySpanExporter() })], metricReaders: [], logger: pino({ level: 'debug' }, stream) });
+    diag.warn('exporter unreachable', new Error('ECONNREFUSED'));
+    diag.info('below the level');
+    expect(lines).toEqual([expect.objectContaining({ level: 40, component: 'opentelemetry', msg: 'exporter unreachable ECONNREFUSED' })]);
+  });
+});
