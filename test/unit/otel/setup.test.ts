@@ -16,7 +16,8 @@ let running: Telemetry | undefined;
 
 /** SimpleSpanProcessor exports after the resource's async attributes (host, process) settle. */
 async function flushSpans(): Promise<void> {
-  await (trace.getTracerProvider() as ProxyTracerProvider).getDelegate().forceFlush?.();
+  const provider = (trace.getTracerProvider() as ProxyTracerProvider).getDelegate() as { forceFlush?: () => Promise<void> };
+  await provider.forceFlush?.();
 }
 
 afterEach(async () => {
