@@ -19,7 +19,7 @@ export type ServiceProcess = {
 
 export function spawnService(options: { topics: ServiceTopics; groupId: string; env?: Record<string, string>; config?: string }): ServiceProcess {
   const output: string[] = [];
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', cli, 'start', '--config', options.config ?? fixtureConfig], {
+  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '--disable-warning=TimeoutNegativeWarning', cli, 'start', '--config', options.config ?? fixtureConfig], {
     env: {
       ...process.env,
       KAFKA_BROKERS: testBrokers().join(','),
