@@ -7,7 +7,8 @@
 //   - a default `service.name` of `scorestream` and a `scorestream.origin` resource attribute, both
 //     overridable through OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES;
 //   - the AI SDK's OpenTelemetry integration (judge spans), registered only when tracing is on;
-//   - the SDK's own diagnostics go to the service's JSON log instead of bare console lines;
+//   - the SDK's own diagnostics go to the service's JSON log instead of bare console lines, at
+//     OTEL_LOG_LEVEL or else `warn`;
 //   - no OTel log pipeline: logs are pino JSON lines on stdout, correlated by trace_id/span_id.
 // Call startTelemetry() before the service creates meters (the metrics API has no proxy: a meter
 // taken before the SDK is registered stays a no-op).
@@ -88,8 +89,10 @@ const diagLevels: Record<string, DiagLogLevel> = {
   all: DiagLogLevel.ALL,
 };
 
-function diagLevel(environment: Environment): DiagLogLevel {
-  return diagLevels[(environment.OTEL_LOG_LEVEL ?? '').trim().toLowerCase()] ?? DiagLogLevel.INFO;
+/** OTEL_LOG_LEVEL, else warn: the SDK's info chatter has no place in the service's log. */
+function diagLevelName(environment: Environment): string {
+  const name = (environment.OTEL_LOG_LEVEL ?? '').trim().toLowerCase();
+  return name in diagLevels ? name : 'warn';
 }
 
 function diagToPino(logger: Logger): DiagLogger {
@@ -122,7 +125,10 @@ export async function startTelemetry(environment: Environment, options: StartTel
   const plan = telemetryPlan(environment);
   const tracing = options.spanProcessors === undefined ? plan.tracing : options.spanProcessors.length > 0;
   const metrics = options.metricReaders === undefined ? plan.metrics : options.metricReaders.length > 0;
-  if (isTrue(environment.OTEL_SDK_DISABLED) || (!plan.configFile && !tracing && !metrics)) return noTelemetry;
+  if (isTrue(environment.OTEL_SDK_DISABLED) || (!plan.configFile && !tracing && !metrics)) {
+    options.logger?.info({ tracing: false, metrics: false }, 'OpenTelemetry is off (OTEL_SDK_DISABLED or every exporter is none); the SDK was not loaded');
+    return noTelemetry;
+  }
 
   const [{ startNodeSdk }, { defaultResource, resourceFromAttributes }] = await Promise.all([import('@opentelemetry/sdk-node'), import('@opentelemetry/resources')]);
   const sdk = startNodeSdk({
@@ -135,12 +141,27 @@ export async function startTelemetry(environment: Environment, options: StartTel
       }),
     ),
     logRecordProcessors: [],
+    // Problems found while building the SDK go to stderr; from then on to the JSON log (below).
+    logLevel: diagLevelName(environment),
     ...(options.spanProcessors === undefined ? {} : { spanProcessors: options.spanProcessors }),
     ...(options.metricReaders === undefined ? {} : { metricReaders: options.metricReaders }),
   });
   // startNodeSdk installed a console diag logger; route its messages into the JSON log instead.
-  if (options.logger !== undefined) diag.setLogger(diagToPino(options.logger), { logLevel: diagLevel(environment), suppressOverrideMessage: true });
+  if (options.logger !== undefined) diag.setLogger(diagToPino(options.logger), { logLevel: diagLevels[diagLevelName(environment)]!, suppressOverrideMessage: true });
   const unregisterJudge = tracing ? registerJudgeTelemetry() : () => undefined;
+  options.logger?.info(
+    {
+      tracing,
+      metrics,
+      ...(plan.configFile
+        ? { configFile: environment.OTEL_CONFIG_FILE }
+        : {
+            tracesExporter: options.spanProcessors === undefined ? (environment.OTEL_TRACES_EXPORTER ?? 'otlp') : 'custom',
+            metricsExporter: options.metricReaders === undefined ? (environment.OTEL_METRICS_EXPORTER ?? 'otlp') : 'custom',
+          }),
+    },
+    'OpenTelemetry started',
+  );
 
   let stopped: Promise<void> | undefined;
   return {

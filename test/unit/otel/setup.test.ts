@@ -80,8 +80,10 @@ describe('recordInputsFromEnvironment', () => {
 
 describe('startTelemetry', () => {
   it('starts nothing when every exporter is none: spans stay non-recording, no judge integration', async () => {
-    running = await startTelemetry({ OTEL_TRACES_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none' });
+    const { stream, lines } = sink();
+    running = await startTelemetry({ OTEL_TRACES_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none' }, { logger: pino(stream) });
     expect(running).toMatchObject({ tracing: false, metrics: false });
+    expect(lines).toEqual([expect.objectContaining({ level: 30, tracing: false, metrics: false, msg: expect.stringContaining('OpenTelemetry is off') })]);
     expect(trace.getTracer('test').startSpan('nothing').isRecording()).toBe(false);
     expect(globalThis.AI_SDK_TELEMETRY_INTEGRATIONS ?? []).toHaveLength(0);
     await expect(running.shutdown()).resolves.toBeUndefined();
@@ -105,6 +107,13 @@ describe('startTelemetry', () => {
     await flushSpans();
     const [span] = exporter.getFinishedSpans();
     expect(span?.resource.attributes).toMatchObject({ 'service.name': 'scorestream', 'service.version': '9.9.9', 'scorestream.origin': 'scorestream' });
+  });
+
+  it('says at start-up what it exports', async () => {
+    const { stream, lines } = sink();
+    vi.stubEnv('OTEL_TRACES_EXPORTER', 'console');
+    running = await startTelemetry(process.env, { metricReaders: [], logger: pino(stream) });
+    expect(lines).toContainEqual(expect.objectContaining({ msg: 'OpenTelemetry started', tracing: true, metrics: false, tracesExporter: 'console', metricsExporter: 'custom' }));
   });
 
   it('lets OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES override the defaults', async () => {
@@ -181,6 +190,24 @@ describe('startTelemetry', () => {
     running = await startTelemetry({ OTEL_LOG_LEVEL: 'warn' }, { spanProcessors: [new SimpleSpanProcessor({ exporter: new InMemorySpanExporter() })], metricReaders: [], logger: pino({ level: 'debug' }, stream) });
     diag.warn('exporter unreachable', new Error('ECONNREFUSED'));
     diag.info('below the level');
-    expect(lines).toEqual([expect.objectContaining({ level: 40, component: 'opentelemetry', msg: 'exporter unreachable ECONNREFUSED' })]);
+    expect(lines.filter((line) => line.component === 'opentelemetry')).toEqual([expect.objectContaining({ level: 40, msg: 'exporter unreachable ECONNREFUSED' })]);
+  });
+
+  it('logs SDK diagnostics from warn up by default', async () => {
+    const quiet = sink();
+    running = await startTelemetry({}, { spanProcessors: [new SimpleSpanProcessor({ exporter: new InMemorySpanExporter() })], metricReaders: [], logger: pino({ level: 'trace' }, quiet.stream) });
+    diag.info('chatter');
+    diag.error('export failed');
+    expect(quiet.lines.filter((line) => line.component === 'opentelemetry').map((line) => line.msg)).toEqual(['export failed']);
+  });
+
+  it('logs SDK diagnostics at the OTEL_LOG_LEVEL asked for', async () => {
+    const verbose = sink();
+    running = await startTelemetry({ OTEL_LOG_LEVEL: 'DEBUG' }, { spanProcessors: [new SimpleSpanProcessor({ exporter: new InMemorySpanExporter() })], metricReaders: [], logger: pino({ level: 'trace' }, verbose.stream) });
+    diag.debug('details');
+    diag.verbose('too much');
+    const messages = verbose.lines.filter((line) => line.component === 'opentelemetry').map((line) => line.msg);
+    expect(messages).toContain('details');
+    expect(messages).not.toContain('too much');
   });
 });

@@ -1,0 +1,81 @@
+// The service's metrics on a real broker, read from the global MeterProvider the SDK set-up
+// registers: records by scorer and status match what was published, consumed runs, skips and
+// dead letters by reason, one latency observation per record, judge calls and tokens per model
+// (for a model resolved by id), and the gauges back at rest when the work is done.
+import { customProvider } from 'ai';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ScoreRecord } from '../../../src/index.ts';
+import { createScorer } from '../../../src/scorer/index.ts';
+import { getAssistantMessageFromRunOutput } from '../../../src/utils/index.ts';
+import { answerLengthScorer, delayedJudgeModel, refundOnlyScorer, throwingScorer } from '../../fixtures/scorers.ts';
+import { traceFor, testRun } from '../../helpers/runs.ts';
+import { produceRaw, readRecords, startTestService, useServiceTopics } from '../../helpers/service.ts';
+import { histogramTotals, installTestTelemetry, metricValue } from '../../helpers/spans.ts';
+import type { TelemetryCapture } from '../../helpers/spans.ts';
+
+let capture: TelemetryCapture;
+
+beforeAll(async () => {
+  capture = await installTestTelemetry();
+});
+afterAll(async () => {
+  await capture.uninstall();
+});
+
+/** A judge scorer that names its model by id, so the model comes through the service's resolver. */
+const judgeById = createScorer({ id: 'judge-by-id', description: 'Asks the judge by model id', judge: { model: 'grader', instructions: 'You grade support answers.' } }).generateScore({
+  description: 'Score the answer',
+  createPrompt: ({ run }) => `Rate this answer from 0 to 1: ${getAssistantMessageFromRunOutput(run.output) ?? ''}`,
+});
+
+describe('service metrics', () => {
+  it('count what the service published, skipped and dead-lettered', async () => {
+    const topics = await useServiceTopics();
+    const traced = ['m-1', 'm-2', 'm-3'];
+    await produceRaw(topics.runs, [
+      ...traced.map((runId) => ({ key: runId, value: JSON.stringify(testRun({ runId })), headers: { traceparent: traceFor(runId).traceparent } })),
+      { key: 'm-declined', value: JSON.stringify(testRun({ runId: 'm-declined' })), headers: { traceparent: traceFor('m-declined', false).traceparent } },
+      { key: 'm-bad', value: '{"runId": ' },
+      { key: 'm-echo', value: JSON.stringify(testRun({ runId: 'm-echo' })), headers: { 'scorestream-origin': 'scorestream' } },
+    ]);
+    const service = await startTestService({
+      topics,
+      scorers: [{ scorer: answerLengthScorer }, { scorer: refundOnlyScorer }, { scorer: throwingScorer }, { scorer: judgeById }],
+      judge: { models: customProvider({ languageModels: { grader: delayedJudgeModel(5) } }) },
+    });
+    const records = await readRecords<ScoreRecord>(topics.results, traced.length * 4);
+    await vi.waitFor(() => expect(service.stats.completed).toBe(6), { timeout: 10_000 });
+    const metrics = await capture.collectMetrics();
+
+    for (const scorerId of ['answer-length', 'refund-only', 'always-throws', 'judge-by-id']) {
+      for (const status of ['scored', 'not_scorable', 'failed'] as const) {
+        const published = records.filter((record) => record.scorerId === scorerId && record.status === status).length;
+        expect(metricValue(metrics, 'scorestream.records', { 'scorestream.scorer.id': scorerId, 'scorestream.status': status }), `${scorerId}/${status}`).toBe(published);
+      }
+    }
+    expect(metricValue(metrics, 'scorestream.records')).toBe(records.length);
+    expect(metricValue(metrics, 'scorestream.records', { 'scorestream.status': 'failed' })).toBe(3);
+    expect(metricValue(metrics, 'scorestream.records', { 'scorestream.status': 'not_scorable' })).toBe(3);
+
+    expect(metricValue(metrics, 'scorestream.runs.consumed')).toBe(6);
+    expect(metricValue(metrics, 'scorestream.skips', { 'scorestream.skip.reason': 'trace_not_sampled' })).toBe(4);
+    expect(metricValue(metrics, 'scorestream.skips', { 'scorestream.skip.reason': 'own_output' })).toBe(1);
+    expect(metricValue(metrics, 'scorestream.dead_letters', { 'scorestream.dead_letter.reason': 'invalid_json' })).toBe(1);
+
+    const latency = histogramTotals(metrics, 'scorestream.event_to_result.duration');
+    expect(latency.count).toBe(records.length);
+    expect(latency.sum).toBeGreaterThan(0);
+    expect(histogramTotals(metrics, 'scorestream.event_to_result.duration', { 'scorestream.scorer.id': 'always-throws', 'scorestream.status': 'failed' }).count).toBe(3);
+
+    const grader = { 'gen_ai.request.model': 'mock-judge-5ms' };
+    expect(metricValue(metrics, 'scorestream.judge.calls', { ...grader, outcome: 'success' })).toBe(3);
+    expect(metricValue(metrics, 'scorestream.judge.errors')).toBe(0);
+    expect(metricValue(metrics, 'scorestream.judge.tokens', { ...grader, 'gen_ai.token.type': 'input' })).toBe(150);
+    expect(metricValue(metrics, 'scorestream.judge.tokens', { ...grader, 'gen_ai.token.type': 'output' })).toBe(15);
+    expect(histogramTotals(metrics, 'scorestream.judge.duration', grader).count).toBe(3);
+
+    expect(metricValue(metrics, 'scorestream.runs.in_flight')).toBe(0);
+    expect(metricValue(metrics, 'scorestream.partitions.paused')).toBe(0);
+    expect(metricValue(metrics, 'scorestream.consumer.lag', { 'messaging.destination.name': topics.runs, 'messaging.destination.partition.id': '0' })).toBe(0);
+  });
+});

@@ -1,0 +1,146 @@
+// The exporter wiring from environment variables alone: `scorestream start` runs as a child process
+// with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a small OTLP/HTTP receiver in this test, and the
+// receiver must get the score spans (in the run's trace) and the service's metrics — as JSON
+// (decoded and checked field by field) and as protobuf, the default (checked for the span name and
+// the raw trace-id bytes, since protobuf stores both verbatim).
+import { createServer } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { ScoreRecord } from '../../../src/index.ts';
+import { uniqueGroupId } from '../../helpers/kafka.ts';
+import { traceFor, testRun } from '../../helpers/runs.ts';
+import { produceRaw, readRecords, useServiceTopics } from '../../helpers/service.ts';
+import { spawnService, waitForLog } from '../../helpers/service-process.ts';
+
+type Received = { path: string; headers: IncomingHttpHeaders; body: Buffer };
+
+async function startReceiver(): Promise<{ endpoint: string; received: Received[] }> {
+  const received: Received[] = [];
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({ path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks) });
+      const json = String(request.headers['content-type']).includes('json');
+      response.writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' });
+      response.end(json ? '{}' : undefined);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
+}
+
+async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = probe();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+type JsonAttribute = { key: string; value: { stringValue?: string; intValue?: string | number; doubleValue?: number; boolValue?: boolean } };
+type JsonSpan = { traceId: string; spanId: string; parentSpanId?: string; name: string; attributes?: JsonAttribute[] };
+type JsonTraces = { resourceSpans: Array<{ resource?: { attributes?: JsonAttribute[] }; scopeSpans: Array<{ spans: JsonSpan[] }> }> };
+type JsonMetrics = { resourceMetrics: Array<{ scopeMetrics: Array<{ metrics: Array<{ name: string }> }> }> };
+
+/** OTLP/JSON ids are hex in the JS exporter; accept base64 (the proto3 JSON default) too. */
+const hexId = (id: string) => (/^[0-9a-f]+$/.test(id) ? id : Buffer.from(id, 'base64').toString('hex'));
+const attribute = (attributes: JsonAttribute[] | undefined, key: string) => {
+  const value = attributes?.find((entry) => entry.key === key)?.value;
+  return value?.stringValue ?? value?.intValue ?? value?.doubleValue ?? value?.boolValue;
+};
+
+async function runServiceAgainst(endpoint: string, env: Record<string, string>) {
+  const topics = await useServiceTopics();
+  const runId = `otlp-${env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'default'}`.replace(/[^a-z0-9-]/g, '-');
+  const service = spawnService({
+    topics,
+    groupId: uniqueGroupId('otlp'),
+    env: {
+      OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_METRICS_EXPORTER: 'otlp',
+      OTEL_SERVICE_NAME: 'scorestream-otlp-test',
+      OTEL_BSP_SCHEDULE_DELAY: '200',
+      OTEL_METRIC_EXPORT_INTERVAL: '500',
+      OTEL_METRIC_EXPORT_TIMEOUT: '500',
+      FIXTURE_JUDGE_DELAY_MS: '10',
+      ...env,
+    },
+  });
+  await waitForLog(service, /scorestream is consuming/);
+  await produceRaw(topics.runs, [{ key: runId, value: JSON.stringify(testRun({ runId })), headers: { traceparent: traceFor(runId).traceparent } }]);
+  const records = await readRecords<ScoreRecord>(topics.results, 2);
+  return { service, runId, records };
+}
+
+describe('OTLP export configured from OTEL_* variables', () => {
+  it('sends score spans in the run trace and the service metrics as OTLP/JSON', async () => {
+    const receiver = await startReceiver();
+    const { service, runId, records } = await runServiceAgainst(receiver.endpoint, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
+    expect(JSON.parse(await waitForLog(service, /OpenTelemetry started/))).toMatchObject({ tracing: true, metrics: true, tracesExporter: 'otlp' });
+    const { traceId, spanId } = traceFor(runId);
+
+    const spans = await waitFor('score spans on /v1/traces', () => {
+      const all = receiver.received
+        .filter((request) => request.path === '/v1/traces')
+        .flatMap((request) => (JSON.parse(request.body.toString('utf8')) as JsonTraces).resourceSpans)
+        .flatMap((resourceSpans) => resourceSpans.scopeSpans.flatMap((scope) => scope.spans.map((span) => ({ span, resource: resourceSpans.resource }))));
+      return all.some(({ span }) => span.name === 'score slow-judge') && all.some(({ span }) => span.name === 'score answer-length') ? all : undefined;
+    });
+    const scoreSpan = spans.find(({ span }) => span.name === 'score answer-length')!;
+    expect(hexId(scoreSpan.span.traceId)).toBe(traceId);
+    expect(hexId(scoreSpan.span.parentSpanId!)).toBe(spanId);
+    expect(attribute(scoreSpan.span.attributes, 'scorestream.run.id')).toBe(runId);
+    expect(attribute(scoreSpan.resource?.attributes, 'service.name')).toBe('scorestream-otlp-test');
+    expect(attribute(scoreSpan.resource?.attributes, 'scorestream.origin')).toBe('scorestream');
+    const record = records.find((candidate) => candidate.scorerId === 'answer-length')!;
+    expect(record.trace).toEqual({ traceId, parentSpanId: spanId, spanId: hexId(scoreSpan.span.spanId) });
+
+    // The fixture's judge runs through the AI SDK: its spans arrive too, marked as the judge's.
+    const judgeSpans = spans.filter(({ span }) => attribute(span.attributes, 'scorestream.origin') === 'judge');
+    expect(judgeSpans.length).toBeGreaterThan(0);
+    for (const { span } of judgeSpans) expect(hexId(span.traceId)).toBe(traceId);
+
+    const metricNames = await waitFor('service metrics on /v1/metrics', () => {
+      const names = new Set(
+        receiver.received
+          .filter((request) => request.path === '/v1/metrics')
+          .flatMap((request) => (JSON.parse(request.body.toString('utf8')) as JsonMetrics).resourceMetrics)
+          .flatMap((resource) => resource.scopeMetrics.flatMap((scope) => scope.metrics.map((metric) => metric.name))),
+      );
+      return names.has('scorestream.records') && names.has('scorestream.event_to_result.duration') ? names : undefined;
+    });
+    expect(metricNames).toContain('scorestream.runs.consumed');
+
+    service.child.kill('SIGTERM');
+    expect(await service.exited).toEqual({ code: 0, signal: null });
+    // Diagnostics (if any) went into the JSON log: every line the service wrote parses.
+    for (const line of service.output) expect(() => JSON.parse(line), line).not.toThrow();
+  });
+
+  it('sends protobuf by default (http/protobuf), carrying the span name and the run trace id', async () => {
+    const receiver = await startReceiver();
+    const { service, runId } = await runServiceAgainst(receiver.endpoint, {});
+    const traceIdBytes = Buffer.from(traceFor(runId).traceId, 'hex');
+    const request = await waitFor('a protobuf export with the score span', () =>
+      receiver.received.find((candidate) => candidate.path === '/v1/traces' && candidate.body.includes('score answer-length') && candidate.body.includes(traceIdBytes)),
+    );
+    expect(request.headers['content-type']).toBe('application/x-protobuf');
+    service.child.kill('SIGTERM');
+    expect((await service.exited).code).toBe(0);
+  });
+
+  it('exports nothing and starts no SDK when every exporter is none', async () => {
+    const receiver = await startReceiver();
+    const { service } = await runServiceAgainst(receiver.endpoint, { OTEL_TRACES_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none' });
+    expect(JSON.parse(await waitForLog(service, /OpenTelemetry is off/))).toMatchObject({ tracing: false, metrics: false });
+    service.child.kill('SIGTERM');
+    expect((await service.exited).code).toBe(0);
+    expect(receiver.received).toEqual([]);
+  });
+});
