@@ -105,6 +105,8 @@ describe('OTLP export configured from OTEL_* variables', () => {
     const judgeSpans = spans.filter(({ span }) => attribute(span.attributes, 'scorestream.origin') === 'judge');
     expect(judgeSpans.length).toBeGreaterThan(0);
     for (const { span } of judgeSpans) expect(hexId(span.traceId)).toBe(traceId);
+    // Prompts stay off the spans by default.
+    expect(receiver.received.some((request) => request.body.includes('Rate this answer'))).toBe(false);
 
     const metricNames = await waitFor('service metrics on /v1/metrics', () => {
       const names = new Set(
@@ -123,14 +125,15 @@ describe('OTLP export configured from OTEL_* variables', () => {
     for (const line of service.output) expect(() => JSON.parse(line), line).not.toThrow();
   });
 
-  it('sends protobuf by default (http/protobuf), carrying the span name and the run trace id', async () => {
+  it('sends protobuf by default (http/protobuf), carrying the span name and the run trace id; prompts with SCORESTREAM_TRACE_RECORD_INPUTS', async () => {
     const receiver = await startReceiver();
-    const { service, runId } = await runServiceAgainst(receiver.endpoint, {});
+    const { service, runId } = await runServiceAgainst(receiver.endpoint, { SCORESTREAM_TRACE_RECORD_INPUTS: 'true' });
     const traceIdBytes = Buffer.from(traceFor(runId).traceId, 'hex');
     const request = await waitFor('a protobuf export with the score span', () =>
       receiver.received.find((candidate) => candidate.path === '/v1/traces' && candidate.body.includes('score answer-length') && candidate.body.includes(traceIdBytes)),
     );
     expect(request.headers['content-type']).toBe('application/x-protobuf');
+    await waitFor('the judge prompt on a span', () => receiver.received.find((candidate) => candidate.path === '/v1/traces' && candidate.body.includes('Rate this answer from 0 to 1')));
     service.child.kill('SIGTERM');
     expect((await service.exited).code).toBe(0);
   });
