@@ -6,7 +6,8 @@
 //     telemetry that is off costs nothing;
 //   - a default `service.name` of `scorestream` and a `scorestream.origin` resource attribute, both
 //     overridable through OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES;
-//   - the AI SDK's OpenTelemetry integration (judge spans), registered only when tracing is on;
+//   - the AI SDK's OpenTelemetry integration (judge spans), registered only when tracing is on,
+//     recording prompts and answers only with SCORESTREAM_TRACE_RECORD_INPUTS=true;
 //   - the SDK's own diagnostics go to the service's JSON log instead of bare console lines, at
 //     OTEL_LOG_LEVEL or else `warn`;
 //   - no OTel log pipeline: logs are pino JSON lines on stdout, correlated by trace_id/span_id.
@@ -40,6 +41,8 @@ export type StartTelemetryOptions = {
   spanProcessors?: SpanProcessor[];
   /** Replace the readers named by OTEL_METRICS_EXPORTER (tests pass in-memory ones). */
   metricReaders?: IMetricReader[];
+  /** Allow prompts and answers on AI SDK spans; default from SCORESTREAM_TRACE_RECORD_INPUTS. */
+  recordInputs?: boolean;
   /** Upper bound on flushing at shutdown, so an unreachable collector cannot hold the exit (default 10 s). */
   shutdownTimeoutMs?: number;
 };
@@ -148,7 +151,8 @@ export async function startTelemetry(environment: Environment, options: StartTel
   });
   // startNodeSdk installed a console diag logger; route its messages into the JSON log instead.
   if (options.logger !== undefined) diag.setLogger(diagToPino(options.logger), { logLevel: diagLevels[diagLevelName(environment)]!, suppressOverrideMessage: true });
-  const unregisterJudge = tracing ? registerJudgeTelemetry() : () => undefined;
+  const recordInputs = options.recordInputs ?? recordInputsFromEnvironment(environment);
+  const unregisterJudge = tracing ? registerJudgeTelemetry({ recordInputs }) : () => undefined;
   options.logger?.info(
     {
       tracing,

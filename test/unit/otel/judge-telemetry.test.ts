@@ -29,26 +29,29 @@ afterAll(async () => {
 });
 beforeEach(() => capture.reset());
 
-async function judgeInsideStep(recordInputs: boolean) {
+async function judgeInsideStep(callRecordsInputs: boolean | undefined) {
   const tracer = trace.getTracer('test');
   await tracer.startActiveSpan('generateScore', async (step) => {
     await generateText({
       model: new MockLanguageModelV4({ modelId: 'judge-x', doGenerate: answer }),
+      instructions: 'SECRET-INSTRUCTIONS',
       prompt: 'SECRET-PROMPT',
-      telemetry: { functionId: 'scorestream.judge.generateScore', recordInputs, recordOutputs: recordInputs },
+      ...(callRecordsInputs === undefined ? {} : { telemetry: { functionId: 'scorestream.judge.generateScore', recordInputs: callRecordsInputs, recordOutputs: callRecordsInputs } }),
     });
     step.end();
   });
   const spans = await waitForSpans(capture, (all) => all.some((span) => span.name === 'generateScore'));
   const step = spans.find((span) => span.name === 'generateScore')!;
-  return { step, judgeSpans: descendantsOf(spans, step) };
+  const judgeSpans = descendantsOf(spans, step);
+  capture.reset();
+  return { step, judgeSpans, recorded: JSON.stringify(judgeSpans.map((span) => [span.attributes, span.events])) };
 }
 
 describe('registerJudgeTelemetry', () => {
   it('nests the judge spans under the active step span and marks every one of them', async () => {
     const unregister = registerJudgeTelemetry();
     try {
-      const { step, judgeSpans } = await judgeInsideStep(false);
+      const { step, judgeSpans } = await judgeInsideStep(undefined);
       expect(judgeSpans.length).toBeGreaterThanOrEqual(2);
       expect(judgeSpans.map((span) => span.name)).toContain('invoke_agent judge-x');
       for (const span of judgeSpans) {
@@ -60,15 +63,26 @@ describe('registerJudgeTelemetry', () => {
     }
   });
 
-  it('keeps prompts and answers off the spans unless recordInputs is on', async () => {
+  it('keeps prompts and answers off the spans by default, even for calls that ask to record them', async () => {
     const unregister = registerJudgeTelemetry();
     try {
-      const hidden = (await judgeInsideStep(false)).judgeSpans.map((span) => JSON.stringify(span.attributes)).join('\n');
-      expect(hidden).not.toContain('SECRET-PROMPT');
-      expect(hidden).not.toContain('SECRET-ANSWER');
-      capture.reset();
-      const shown = (await judgeInsideStep(true)).judgeSpans.map((span) => JSON.stringify(span.attributes)).join('\n');
-      expect(shown).toContain('SECRET-PROMPT');
+      for (const callRecordsInputs of [undefined, true, false]) {
+        const { judgeSpans, recorded } = await judgeInsideStep(callRecordsInputs);
+        expect(judgeSpans.length, String(callRecordsInputs)).toBeGreaterThan(0);
+        for (const secret of ['SECRET-PROMPT', 'SECRET-INSTRUCTIONS', 'SECRET-ANSWER']) expect(recorded, `${secret} with ${String(callRecordsInputs)}`).not.toContain(secret);
+      }
+    } finally {
+      unregister();
+    }
+  });
+
+  it('records prompts and answers when the deployment opted in, unless a call declines', async () => {
+    const unregister = registerJudgeTelemetry({ recordInputs: true });
+    try {
+      const opted = (await judgeInsideStep(true)).recorded;
+      expect(opted).toContain('SECRET-PROMPT');
+      expect(opted).toContain('SECRET-ANSWER');
+      expect((await judgeInsideStep(false)).recorded).not.toContain('SECRET-PROMPT');
     } finally {
       unregister();
     }
@@ -83,7 +97,7 @@ describe('registerJudgeTelemetry', () => {
     unregister();
     expect(globalThis.AI_SDK_TELEMETRY_INTEGRATIONS).toEqual([other]);
     globalThis.AI_SDK_TELEMETRY_INTEGRATIONS = [];
-    const { judgeSpans } = await judgeInsideStep(false);
+    const { judgeSpans } = await judgeInsideStep(undefined);
     expect(judgeSpans).toEqual([]);
   });
 });

@@ -6,6 +6,8 @@ import { context, diag, metrics, propagation, trace } from '@opentelemetry/api';
 import type { ProxyTracerProvider } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
+import { generateText } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { recordInputsFromEnvironment, startTelemetry, telemetryPlan } from '../../../otel/setup.ts';
@@ -148,6 +150,22 @@ describe('startTelemetry', () => {
     expect(globalThis.AI_SDK_TELEMETRY_INTEGRATIONS).toHaveLength(1);
     await running.shutdown();
     expect(globalThis.AI_SDK_TELEMETRY_INTEGRATIONS).toHaveLength(0);
+  });
+
+  it.each([
+    [{}, false],
+    [{ SCORESTREAM_TRACE_RECORD_INPUTS: 'true' }, true],
+  ])('lets judge spans carry prompts only when the environment opts in (%j)', async (environment, recorded) => {
+    const exporter = new InMemorySpanExporter();
+    running = await startTelemetry(environment, { spanProcessors: [new SimpleSpanProcessor({ exporter })], metricReaders: [], logger: pino({ level: 'silent' }) });
+    const model = new MockLanguageModelV4({
+      modelId: 'judge',
+      doGenerate: { content: [{ type: 'text', text: 'fine' }], finishReason: { unified: 'stop', raw: 'stop' }, usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }, warnings: [] },
+    });
+    await generateText({ model, prompt: 'PRIVATE-QUESTION', telemetry: { recordInputs: true } });
+    await flushSpans();
+    expect(exporter.getFinishedSpans().length).toBeGreaterThan(0);
+    expect(JSON.stringify(exporter.getFinishedSpans().map((span) => span.attributes)).includes('PRIVATE-QUESTION')).toBe(recorded);
   });
 
   it('does not register the AI SDK integration for metrics alone', async () => {
