@@ -1,0 +1,151 @@
+// The streaming pipeline benchmark: Scorestream against its baselines in one run, on one broker,
+// over the same events. Scenarios (see bench/pipeline/*):
+//   (a) kafkajs consume → produce passthrough: this client's ceiling here;
+//   (b) a naive consumer: one message at a time, scorers in turn, one awaited send per record;
+//   (c) the service with three code scorers; (c+tracing) the same with the OTel SDK exporting;
+//   latency of (c) at half its peak rate; (d) one 200 ms judge scorer, C concurrent calls,
+//   draining a 200,000-event backlog with RSS sampled.
+// (a), (c), (c+tracing) run in interleaved rounds so machine noise hits them alike; the
+// service scenarios each run in a fresh child process.
+// Usage: node bench/pipeline.bench.ts [--quick] [--profile]     (npm run bench:pipeline)
+import { loadavg } from 'node:os';
+import { ensureLocalBroker, quietKafka } from '../scripts/kafka/index.ts';
+import { createEventPool } from './pipeline/bench-events.ts';
+import { parseBenchOptions } from './pipeline/bench-options.ts';
+import { createCodeScorers } from './pipeline/bench-scorers.ts';
+import { startChild } from './pipeline/child-protocol.ts';
+import type { ChildBase, ChildResult, ChildSpec } from './pipeline/child-protocol.ts';
+import { describeMachine } from './pipeline/machine-info.ts';
+import type { Throughput } from './pipeline/measurement.ts';
+import { runNaiveConsumer } from './pipeline/naive-consumer.ts';
+import { createPacedProducer } from './pipeline/paced-producer.ts';
+import { runPassthrough } from './pipeline/passthrough.ts';
+import { createTopics, produceBacklog } from './pipeline/produce-backlog.ts';
+import { formatReport, median } from './pipeline/report.ts';
+import type { BenchReport } from './pipeline/report.ts';
+import type { ServiceThroughput } from './pipeline/scorestream-run.ts';
+import type { TracingTotals } from './pipeline/tracing.ts';
+
+const sizes = parseBenchOptions(process.argv.slice(2));
+const startedAt = performance.now();
+const loadBefore = loadavg();
+const timeoutMs = 180_000;
+/** The V8 heap limit proposed for the service's launchers (see the d-backlog line of the report). */
+const heapLimitFlag = '--max-old-space-size=256';
+const progress = (line: string) => console.log(`· ${line}`);
+const rate = (throughput: Throughput) => `${Math.round(throughput.eventsPerSecond).toLocaleString('en-US')} events/s (${throughput.events} events in ${throughput.seconds.toFixed(1)} s)`;
+
+async function childResult<Kind extends ChildResult['kind']>(spec: ChildSpec & { kind: Kind }, nodeFlags: string[] = []): Promise<Extract<ChildResult, { kind: Kind }>> {
+  return (await startChild(spec, { ...sizes, nodeFlags }).result) as Extract<ChildResult, { kind: Kind }>;
+}
+
+const broker = await ensureLocalBroker({ ephemeral: true, onProgress: progress });
+try {
+  const kafka = quietKafka({ clientId: 'scorestream-bench', brokers: broker.brokers });
+  const prefix = `bench-${Date.now().toString(36)}`;
+  const topics = { runs: `${prefix}-runs`, backlog: `${prefix}-backlog`, latency: `${prefix}-latency`, naive: `${prefix}-b-out` };
+  const passthroughOutputs = Array.from({ length: sizes.rounds }, (_, round) => `${prefix}-a${round}-out`);
+  await createTopics(
+    kafka,
+    [topics.runs, topics.backlog, topics.latency, topics.naive, ...passthroughOutputs].map((topic) => ({ topic, partitions: sizes.partitions })),
+  );
+
+  const pool = createEventPool(sizes.poolEvents);
+  progress(`${sizes.poolEvents} events generated, ${Math.round(pool.averageBytes)} bytes each on average`);
+  const producing = performance.now();
+  await produceBacklog(kafka, { topic: topics.runs, count: sizes.poolEvents, message: pool.message });
+  progress(`produced them to ${topics.runs} in ${((performance.now() - producing) / 1000).toFixed(1)} s`);
+
+  const base = (name: string): ChildBase => ({ brokers: broker.brokers, brokerPid: broker.pid, runsTopic: topics.runs, outputPrefix: `${prefix}-${name}`, groupId: `${prefix}-${name}`, timeoutMs });
+  const size = { warmUpEvents: sizes.warmUpEvents, targetEvents: sizes.targetEvents, timeoutMs, brokerPid: broker.pid };
+  const passthrough: Throughput[] = [];
+  const code: ServiceThroughput[] = [];
+  const traced: Array<{ throughput: ServiceThroughput; tracing: TracingTotals }> = [];
+  for (let round = 0; round < sizes.rounds; round += 1) {
+    const scenarios = [
+      async () => {
+        const result = await runPassthrough({ kafka, inputTopic: topics.runs, outputTopic: passthroughOutputs[round]!, groupId: `${prefix}-a${round}`, partitions: sizes.partitions, ...size });
+        passthrough.push(result);
+        progress(`round ${round + 1} (a) passthrough: ${rate(result)}`);
+      },
+      async () => {
+        const { throughput } = await childResult({ ...base(`c${round}`), kind: 'code', tracing: false, ...size });
+        code.push(throughput);
+        progress(`round ${round + 1} (c) Scorestream: ${rate(throughput)}`);
+      },
+      async () => {
+        const { throughput, tracing } = await childResult({ ...base(`ct${round}`), kind: 'code', tracing: true, ...size });
+        traced.push({ throughput, tracing: tracing! });
+        progress(`round ${round + 1} (c+tracing): ${rate(throughput)}, ${tracing!.exported} of ${tracing!.ended} spans exported`);
+      },
+    ];
+    // Rotate the order each round so no scenario always runs first (or right after another).
+    for (let index = 0; index < scenarios.length; index += 1) await scenarios[(index + round) % scenarios.length]!();
+  }
+
+  const naive = await runNaiveConsumer({
+    kafka,
+    inputTopic: topics.runs,
+    outputTopic: topics.naive,
+    groupId: `${prefix}-b`,
+    scorers: createCodeScorers(),
+    warmUpEvents: Math.min(200, sizes.warmUpEvents),
+    targetEvents: sizes.targetEvents,
+    maxSeconds: sizes.naiveMaxSeconds,
+    timeoutMs,
+    brokerPid: broker.pid,
+  });
+  progress(`(b) naive consumer: ${rate(naive)}`);
+
+  const latencyRate = Math.round(median(code.map((run) => run.eventsPerSecond)) / 2);
+  const latencyChild = startChild({ ...base('latency'), runsTopic: topics.latency, kind: 'latency' }, sizes);
+  await Promise.race([latencyChild.ready, latencyChild.result]);
+  const paced = await createPacedProducer(kafka, { topic: topics.latency, pool, eventsPerSecond: latencyRate });
+  await paced.produceFor(sizes.latencyWarmUpSeconds);
+  latencyChild.send({ command: 'measure-from', epochMs: Date.now() });
+  const produced = await paced.produceFor(sizes.latencySeconds);
+  latencyChild.send({ command: 'finish', produced });
+  await paced.close();
+  const latency = (await latencyChild.result) as Extract<ChildResult, { kind: 'latency' }>;
+  progress(`latency at ${latencyRate} events/s: p50 ${latency.latency.p50Ms.toFixed(0)} ms, p99 ${latency.latency.p99Ms.toFixed(0)} ms`);
+
+  const backlogProducing = performance.now();
+  await produceBacklog(kafka, { topic: topics.backlog, count: sizes.backlogEvents, message: pool.message });
+  progress(`backlog of ${sizes.backlogEvents} events produced in ${((performance.now() - backlogProducing) / 1000).toFixed(1)} s`);
+  const judgeSpec = (name: string): Extract<ChildSpec, { kind: 'judge-backlog' }> => ({
+    ...base(name),
+    runsTopic: topics.backlog,
+    kind: 'judge-backlog',
+    judgeDelayMs: sizes.judgeDelayMs,
+    judgeCallsPerModel: sizes.judgeCallsPerModel,
+    runsInFlight: sizes.runsInFlight,
+    warmUpSeconds: sizes.judgeWarmUpSeconds,
+    seconds: sizes.judgeSeconds,
+    rssIntervalMs: 250,
+  });
+  // As the service ships (Node's default heap sizing), then with the heap limit we propose for
+  // its launchers: each from a fresh group, so both face the whole backlog.
+  const { result: judge } = await childResult(judgeSpec('d'));
+  progress(`(d) judge: ${Math.round(judge.eventsPerSecond)} events/s, peak RSS ${judge.peakRssMb.toFixed(0)} MB`);
+  const { result: judgeLimited } = await childResult(judgeSpec('d-heap'), [heapLimitFlag]);
+  progress(`(d) judge with ${heapLimitFlag}: ${Math.round(judgeLimited.eventsPerSecond)} events/s, peak RSS ${judgeLimited.peakRssMb.toFixed(0)} MB`);
+
+  const report: BenchReport = {
+    machine: describeMachine(broker),
+    load: { before: loadBefore, after: loadavg() },
+    sizes,
+    passthrough,
+    naive,
+    code,
+    traced,
+    latency: { eventsPerSecond: latencyRate, result: latency.latency },
+    judge,
+    judgeLimited: { flag: heapLimitFlag, result: judgeLimited },
+    seconds: (performance.now() - startedAt) / 1000,
+  };
+  console.log('');
+  for (const line of formatReport(report)) console.log(line);
+  if (sizes.profileDirectory !== undefined) console.log(`CPU profiles of the service children: ${sizes.profileDirectory}`);
+} finally {
+  await broker.stop();
+}

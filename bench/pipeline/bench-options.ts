@@ -1,0 +1,43 @@
+// Command-line options and the sizes they imply. Full mode is sized to keep the whole run under
+// ~6 minutes on a 2-core machine; --quick shrinks everything for a smoke run (~1 minute).
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export type BenchSizes = {
+  quick: boolean;
+  /** Distinct events; the throughput topic holds exactly these. */
+  poolEvents: number;
+  partitions: number;
+  /** Rounds of (a), (c), (c+tracing), interleaved; medians are reported. */
+  rounds: number;
+  warmUpEvents: number;
+  targetEvents: number;
+  naiveMaxSeconds: number;
+  latencyWarmUpSeconds: number;
+  latencySeconds: number;
+  backlogEvents: number;
+  judgeDelayMs: number;
+  judgeCallsPerModel: number;
+  runsInFlight: number;
+  judgeWarmUpSeconds: number;
+  judgeSeconds: number;
+  /** Where children write CPU profiles (--profile), else undefined. */
+  profileDirectory?: string;
+};
+
+export const usage = `usage: node bench/pipeline.bench.ts [--quick] [--profile]
+  --quick    small sizes, one round: a smoke run (about a minute)
+  --profile  each service child writes a V8 CPU profile (node --cpu-prof) to a temporary directory
+  KAFKA_BROKERS=host:port uses that broker instead of starting one`;
+
+export function parseBenchOptions(argv: readonly string[]): BenchSizes {
+  const unknown = argv.filter((argument) => argument !== '--quick' && argument !== '--profile');
+  if (unknown.length > 0) throw new Error(`unknown argument(s): ${unknown.join(' ')}\n${usage}`);
+  const quick = argv.includes('--quick');
+  const profileDirectory = argv.includes('--profile') ? join(tmpdir(), `scorestream-bench-profiles-${Date.now()}`) : undefined;
+  const shared = { quick, partitions: 6, judgeDelayMs: 200, judgeCallsPerModel: 64, runsInFlight: 256, ...(profileDirectory === undefined ? {} : { profileDirectory }) };
+  if (quick) {
+    return { ...shared, poolEvents: 4_000, rounds: 1, warmUpEvents: 400, targetEvents: 4_000, naiveMaxSeconds: 3, latencyWarmUpSeconds: 1, latencySeconds: 3, backlogEvents: 20_000, judgeWarmUpSeconds: 2, judgeSeconds: 5 };
+  }
+  return { ...shared, poolEvents: 30_000, rounds: 3, warmUpEvents: 3_000, targetEvents: 30_000, naiveMaxSeconds: 10, latencyWarmUpSeconds: 3, latencySeconds: 10, backlogEvents: 200_000, judgeWarmUpSeconds: 5, judgeSeconds: 25 };
+}

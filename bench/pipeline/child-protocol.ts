@@ -1,0 +1,90 @@
+// The service scenarios run in child processes: each gets a fresh Node (its own heap, no
+// OpenTelemetry globals left over from another scenario, its own RSS), and the parent — which
+// holds the event pool and runs the Kafka-only baselines — stays out of their measurements.
+// This module is the contract between the two sides and the parent's way to start a child.
+import { fork } from 'node:child_process';
+import type { ServiceThroughput } from './scorestream-run.ts';
+import type { TracingTotals } from './tracing.ts';
+
+export type ChildBase = { brokers: string[]; brokerPid?: number | undefined; runsTopic: string; outputPrefix: string; groupId: string; timeoutMs: number };
+
+export type ChildSpec =
+  | (ChildBase & { kind: 'code'; tracing: boolean; warmUpEvents: number; targetEvents: number })
+  | (ChildBase & { kind: 'latency' })
+  | (ChildBase & { kind: 'judge-backlog'; judgeDelayMs: number; judgeCallsPerModel: number; runsInFlight: number; warmUpSeconds: number; seconds: number; rssIntervalMs: number });
+
+export type LatencyResult = { samples: number; p50Ms: number; p99Ms: number; maxMs: number };
+
+export type JudgeBacklogResult = {
+  /** Events completed in the measured window (after warm-up). */
+  events: number;
+  seconds: number;
+  eventsPerSecond: number;
+  completedTotal: number;
+  lagAtEnd: number;
+  judgeCalls: number;
+  maxActiveJudgeCalls: number;
+  peakRssMb: number;
+  /** This process's RSS with everything loaded, before the service started. */
+  rssBeforeServiceMb: number;
+  rssAtEndMb: number;
+  /** process.memoryUsage() when the peak RSS was seen. */
+  atPeakMb: { heapUsed: number; heapTotal: number; external: number; arrayBuffers: number };
+  rssSamples: number;
+  failedRecords: number;
+};
+
+export type ChildResult =
+  | { kind: 'code'; throughput: ServiceThroughput; tracing?: TracingTotals }
+  | { kind: 'latency'; latency: LatencyResult; completed: number }
+  | { kind: 'judge-backlog'; result: JudgeBacklogResult };
+
+/** Messages the parent sends a latency child after it reported `ready`. */
+export type LatencyCommand = { command: 'measure-from'; epochMs: number } | { command: 'finish'; produced: number };
+
+export type ChildMessage = { type: 'ready' } | { type: 'result'; result: ChildResult } | { type: 'error'; message: string };
+
+export type RunningChild = {
+  /** Resolves once the child's service is consuming (latency children say so). */
+  ready: Promise<void>;
+  result: Promise<ChildResult>;
+  send(command: LatencyCommand): void;
+};
+
+const childEntry = new URL('./service-child.ts', import.meta.url);
+
+/**
+ * Starts a scenario child. With `profileDirectory` the child writes a V8 CPU profile there
+ * (node --cpu-prof), which is how a missed target gets explained; `nodeFlags` are added to the
+ * child's Node options (e.g. a heap limit).
+ */
+export function startChild(spec: ChildSpec, options: { profileDirectory?: string | undefined; nodeFlags?: readonly string[] } = {}): RunningChild {
+  const execArgv = [
+    ...process.execArgv,
+    ...(options.nodeFlags ?? []),
+    ...(options.profileDirectory === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.profileDirectory}`]),
+  ];
+  const child = fork(childEntry, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let markReady!: () => void;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const result = new Promise<ChildResult>((resolve, reject) => {
+    let settled = false;
+    child.on('message', (message: ChildMessage) => {
+      if (message.type === 'ready') markReady();
+      else if (message.type === 'result') {
+        settled = true;
+        resolve(message.result);
+      } else {
+        settled = true;
+        reject(new Error(`benchmark child (${spec.kind}) failed: ${message.message}`));
+      }
+    });
+    child.on('exit', (code, signal) => {
+      if (!settled) reject(new Error(`benchmark child (${spec.kind}) exited with ${signal ?? `code ${code}`} before reporting a result`));
+    });
+    child.on('error', reject);
+  });
+  result.catch(() => undefined);
+  child.send(spec);
+  return { ready, result, send: (command) => child.send(command) };
+}

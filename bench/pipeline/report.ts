@@ -1,0 +1,97 @@
+// Turns the measurements into what the benchmark prints: the scenario table (medians over the
+// interleaved rounds, every round shown), the latency and memory lines, and each target with
+// its ratio and ✓/✗. Pure: data in, lines out.
+import type { BenchSizes } from './bench-options.ts';
+import type { JudgeBacklogResult, LatencyResult } from './child-protocol.ts';
+import type { Throughput } from './measurement.ts';
+import type { ServiceThroughput } from './scorestream-run.ts';
+import type { TracingTotals } from './tracing.ts';
+
+export type BenchReport = {
+  machine: string[];
+  load: { before: number[]; after: number[] };
+  sizes: BenchSizes;
+  passthrough: Throughput[];
+  naive: Throughput;
+  code: ServiceThroughput[];
+  traced: Array<{ throughput: ServiceThroughput; tracing: TracingTotals }>;
+  latency: { eventsPerSecond: number; result: LatencyResult };
+  judge: JudgeBacklogResult;
+  /** The same run with a V8 heap limit given to the child's Node. */
+  judgeLimited: { flag: string; result: JudgeBacklogResult };
+  seconds: number;
+};
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+const integer = (value: number) => Math.round(value).toLocaleString('en-US');
+const ratio = (value: number) => `${value.toFixed(2)}×`;
+const cores = (value: number | undefined) => (value === undefined ? '—' : value.toFixed(2));
+const mark = (ok: boolean) => (ok ? '✓' : '✗');
+
+type Row = { label: string; rates: number[]; cores: Throughput['cores'][] };
+
+function backlogLine(label: string, run: JudgeBacklogResult, sizes: BenchSizes): string {
+  const peak = run.atPeakMb;
+  return (
+    `(d-backlog) ${label}: ${integer(sizes.backlogEvents)}-event backlog, RSS sampled every 250 ms for ${(sizes.judgeWarmUpSeconds + sizes.judgeSeconds).toFixed(0)} s: ` +
+    `peak RSS ${run.peakRssMb.toFixed(0)} MB (${run.rssBeforeServiceMb.toFixed(0)} MB before the service started; at the peak V8 heap ${peak.heapUsed.toFixed(0)} MB used of ${peak.heapTotal.toFixed(0)} MB, Buffers ${peak.arrayBuffers.toFixed(0)} MB); ` +
+    `drained ${integer(run.completedTotal)} events at ${integer(run.eventsPerSecond)} events/s, lag at end ${integer(run.lagAtEnd)}; ${integer(run.judgeCalls)} judge calls, at most ${run.maxActiveJudgeCalls} at once`
+  );
+}
+
+export function formatReport(report: BenchReport): string[] {
+  const { sizes } = report;
+  const rows: Row[] = [
+    { label: '(a) kafkajs passthrough: eachBatch → send → commit', rates: report.passthrough.map((run) => run.eventsPerSecond), cores: report.passthrough.map((run) => run.cores) },
+    { label: '(b) naive: eachMessage, 3 scorers in turn, 3 awaited sends', rates: [report.naive.eventsPerSecond], cores: [report.naive.cores] },
+    { label: '(c) Scorestream, 3 code scorers', rates: report.code.map((run) => run.eventsPerSecond), cores: report.code.map((run) => run.cores) },
+    { label: '(c+tracing) same, OTel SDK + OTLP/HTTP export', rates: report.traced.map((run) => run.throughput.eventsPerSecond), cores: report.traced.map((run) => run.throughput.cores) },
+  ];
+  const a = median(rows[0]!.rates);
+  const b = median(rows[1]!.rates);
+  const c = median(rows[2]!.rates);
+  const traced = median(rows[3]!.rates);
+  const judgeCeiling = sizes.judgeCallsPerModel / (sizes.judgeDelayMs / 1000);
+  const tracingCost = 1 - traced / c;
+  const spansPerEvent = median(report.traced.map((run) => run.tracing.ended / Math.max(1, run.throughput.events)));
+  const exportedShare = median(report.traced.map((run) => run.tracing.exported / Math.max(1, run.tracing.ended)));
+  const exportedBytes = report.traced.reduce((sum, run) => sum + run.tracing.bytes, 0);
+  const exportedSpans = report.traced.reduce((sum, run) => sum + run.tracing.exported, 0);
+  const roundsText = sizes.rounds === 1 ? '1 round' : `median of ${sizes.rounds} interleaved rounds`;
+
+  const lines: string[] = [
+    ...report.machine,
+    `load:    1-min load average ${report.load.before[0]!.toFixed(2)} before, ${report.load.after[0]!.toFixed(2)} after (other work on this machine shows up as noise)`,
+    `events:  ${integer(sizes.poolEvents)} sample agent runs (seeded), ${sizes.partitions} partitions; every scenario reads the same topic from a fresh group, rate measured after ${integer(sizes.warmUpEvents)} warm-up events up to ${integer(sizes.targetEvents)} ((b): up to ${sizes.naiveMaxSeconds} s)`,
+    '',
+    `| scenario | events/s (${roundsText}) | each round | vs (a) | vs (b) | client cores | broker cores |`,
+    '|---|---:|---|---:|---:|---:|---:|',
+    ...rows.map((row) => {
+      const rate = median(row.rates);
+      return `| ${row.label} | ${integer(rate)} | ${row.rates.map(integer).join(' / ')} | ${ratio(rate / a)} | ${ratio(rate / b)} | ${cores(median(row.cores.map((entry) => entry.node)))} | ${cores(row.cores[0]?.broker === undefined ? undefined : median(row.cores.map((entry) => entry.broker!)))} |`;
+    }),
+    `| (d) Scorestream, 1 judge scorer (mock, ${sizes.judgeDelayMs} ms), C = ${sizes.judgeCallsPerModel}, ${sizes.runsInFlight} runs in flight | ${integer(report.judge.eventsPerSecond)} | ${integer(report.judge.eventsPerSecond)} / ${integer(report.judgeLimited.result.eventsPerSecond)} (${report.judgeLimited.flag}) | — | — | — | — |`,
+    '',
+    `latency (c) at ${integer(report.latency.eventsPerSecond)} events/s (half of (c)), ${integer(report.latency.result.samples)} records over ${sizes.latencySeconds} s: p50 ${report.latency.result.p50Ms.toFixed(0)} ms, p99 ${report.latency.result.p99Ms.toFixed(0)} ms, max ${report.latency.result.maxMs.toFixed(0)} ms (event timestamp → record acknowledged by Kafka)`,
+    `tracing: ${spansPerEvent.toFixed(1)} spans per event, ${(exportedShare * 100).toFixed(1)}% exported (${integer(exportedSpans)} spans, ${(exportedBytes / 2 ** 20).toFixed(0)} MiB of OTLP JSON to the local sink)`,
+    ...[
+      ['as shipped (Node defaults)', report.judge],
+      [`with ${report.judgeLimited.flag}`, report.judgeLimited.result],
+    ].map(([label, run]) => backlogLine(label as string, run as JudgeBacklogResult, sizes)),
+    '',
+    'targets:',
+    `  ${mark(c >= 0.7 * a)} (c) ≥ 0.7 × (a): ${ratio(c / a)}`,
+    `  ${mark(c >= 10 * b)} (c) ≥ 10 × (b): ${ratio(c / b)}  (ceiling here: (a)/(b) = ${ratio(a / b)})`,
+    `  ${mark(tracingCost <= 0.15)} tracing costs ≤ 15% of (c): ${(tracingCost * 100).toFixed(1)}%`,
+    `  ${mark(report.judge.eventsPerSecond >= 0.8 * judgeCeiling)} (d) ≥ 0.8 × C / ${sizes.judgeDelayMs / 1000} s = ${integer(0.8 * judgeCeiling)} events/s: ${integer(report.judge.eventsPerSecond)} (${ratio(report.judge.eventsPerSecond / judgeCeiling)} of C / ${sizes.judgeDelayMs / 1000} s)`,
+    `  ${mark(report.judge.peakRssMb <= 300)} (d-backlog) peak RSS ≤ 300 MB: ${report.judge.peakRssMb.toFixed(0)} MB as shipped; ${report.judgeLimited.result.peakRssMb.toFixed(0)} MB with ${report.judgeLimited.flag}`,
+    '',
+    `benchmark took ${report.seconds.toFixed(0)} s${sizes.quick ? ' (--quick: small sizes, not for the README)' : ''}`,
+  ];
+  return lines;
+}

@@ -1,0 +1,55 @@
+// Scenarios (c), (c+tracing), (d) and the latency run: the real service (startService) on a
+// runs topic, in this process, with a fresh consumer group and its own results topic.
+import pino from 'pino';
+import type { Logger } from 'pino';
+import { startService } from '../../consumers/start-service.ts';
+import type { RunningService } from '../../consumers/start-service.ts';
+import { resolveConfig } from '../../src/config/resolve-config.ts';
+import type { ModelResolver, ScorerLike } from '../../src/config/config-types.ts';
+import type { Throughput } from './measurement.ts';
+import { measureRate } from './measurement.ts';
+import type { ScenarioSize } from './passthrough.ts';
+
+export type ServiceSetup = {
+  brokers: string[];
+  runsTopic: string;
+  /** Results and dead letters go to `${outputPrefix}-scores` / `-dlq` (created by the service). */
+  outputPrefix: string;
+  groupId: string;
+  scorers: readonly ScorerLike[];
+  runsInFlight?: number;
+  judgeCallsPerModel?: number;
+  models?: ModelResolver;
+  logger?: Logger;
+};
+
+/** Warnings and errors only, to stderr: a quiet service unless something goes wrong. */
+export const benchLogger = (): Logger => pino({ level: process.env.BENCH_LOG_LEVEL ?? 'warn' }, pino.destination(2));
+
+export async function startBenchService(setup: ServiceSetup): Promise<RunningService> {
+  const config = resolveConfig({
+    kafka: { brokers: setup.brokers, clientId: `bench-${setup.outputPrefix}` },
+    groupId: setup.groupId,
+    topics: { runs: setup.runsTopic, results: `${setup.outputPrefix}-scores`, deadLetter: `${setup.outputPrefix}-dlq` },
+    scorers: setup.scorers.map((scorer) => ({ scorer })),
+    concurrency: {
+      ...(setup.runsInFlight === undefined ? {} : { runsInFlight: setup.runsInFlight }),
+      ...(setup.judgeCallsPerModel === undefined ? {} : { judgeCallsPerModel: setup.judgeCallsPerModel }),
+    },
+    ...(setup.models === undefined ? {} : { judge: { models: setup.models } }),
+  });
+  return startService({ config, logger: setup.logger ?? benchLogger() });
+}
+
+export type ServiceThroughput = Throughput & { failedRecords: number; deadLettered: number };
+
+/** Runs the service until `targetEvents` completed (all records acknowledged), then stops it. */
+export async function measureService(setup: ServiceSetup, size: ScenarioSize, what: string): Promise<ServiceThroughput> {
+  const service = await startBenchService(setup);
+  try {
+    const rate = await measureRate({ ...size, completed: () => service.stats.completed, what });
+    return { ...rate, failedRecords: service.stats.totals().failed, deadLettered: service.stats.deadLettered };
+  } finally {
+    await service.stop({ timeoutMs: 10_000 });
+  }
+}

@@ -1,0 +1,55 @@
+// Entry point of a scenario child process (see child-protocol.ts): receives one ChildSpec over
+// IPC, runs that scenario with the real service in this process, reports one result, exits.
+import { silenceKafkajsWarnings } from '../../scripts/kafka/index.ts';
+import type { ChildMessage, ChildResult, ChildSpec, LatencyCommand } from './child-protocol.ts';
+import { createCodeScorers } from './bench-scorers.ts';
+import { runJudgeBacklog } from './judge-backlog.ts';
+import { collectLatencies } from './latency-service.ts';
+import { measureService, startBenchService } from './scorestream-run.ts';
+import type { ServiceThroughput } from './scorestream-run.ts';
+import { startBenchTracing } from './tracing.ts';
+
+const reply = (message: ChildMessage) => new Promise<void>((resolve) => process.send!(message, () => resolve()));
+
+async function runCode(spec: Extract<ChildSpec, { kind: 'code' }>): Promise<ChildResult> {
+  // Registered before the service starts, as a deployment's telemetry set-up would be.
+  const tracing = spec.tracing ? await startBenchTracing() : undefined;
+  let throughput: ServiceThroughput;
+  try {
+    throughput = await measureService({ ...spec, scorers: createCodeScorers() }, spec, spec.tracing ? '(c+tracing)' : '(c)');
+  } catch (error) {
+    await tracing?.stop().catch(() => undefined);
+    throw error;
+  }
+  const totals = await tracing?.stop();
+  return { kind: 'code', throughput, ...(totals === undefined ? {} : { tracing: totals }) };
+}
+
+async function runLatency(spec: Extract<ChildSpec, { kind: 'latency' }>): Promise<ChildResult> {
+  const service = await startBenchService({ ...spec, scorers: createCodeScorers() });
+  try {
+    const collector = collectLatencies(service, spec.timeoutMs);
+    process.on('message', (command: LatencyCommand) => collector.handle(command));
+    // Joined and fetching: the parent's warm-up events are flowing through.
+    await reply({ type: 'ready' });
+    const { latency, completed } = await collector.finished;
+    return { kind: 'latency', latency, completed };
+  } finally {
+    await service.stop({ timeoutMs: 10_000 });
+  }
+}
+
+async function run(spec: ChildSpec): Promise<ChildResult> {
+  if (spec.kind === 'code') return runCode(spec);
+  if (spec.kind === 'latency') return runLatency(spec);
+  return { kind: 'judge-backlog', result: await runJudgeBacklog(spec) };
+}
+
+silenceKafkajsWarnings();
+process.once('message', (spec: ChildSpec) => {
+  run(spec)
+    .then((result) => reply({ type: 'result', result }))
+    .catch((error: unknown) => reply({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }))
+    // Whatever kafkajs or the OTLP exporter still holds open must not keep the child alive.
+    .finally(() => process.exit(0));
+});

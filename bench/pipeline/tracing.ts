@@ -1,0 +1,74 @@
+// OpenTelemetry on, as a deployment would run it, for scenario (c+tracing): a global tracer
+// provider with a BatchSpanProcessor feeding the OTLP/HTTP exporter, which really serialises
+// every span (OTLP JSON) and posts it to a local HTTP sink that reads the body and discards it,
+// and an AsyncLocalStorage context manager. `stop()` flushes, then unregisters everything.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import type { ReadableSpan, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
+
+export type TracingTotals = {
+  /** Spans the SDK recorded (ended), exported or not. */
+  ended: number;
+  exported: number;
+  requests: number;
+  bytes: number;
+};
+
+export type BenchTracing = {
+  totals(): TracingTotals;
+  /** Flushes the queue, shuts the provider down, unregisters the globals and closes the sink. */
+  stop(): Promise<TracingTotals>;
+};
+
+/** Sized so a few thousand events per second (≈10 spans each) are exported, not dropped. */
+const batchOptions = { maxQueueSize: 65_536, maxExportBatchSize: 2_048, scheduledDelayMillis: 1_000 };
+
+export async function startBenchTracing(): Promise<BenchTracing> {
+  const totals: TracingTotals = { ended: 0, exported: 0, requests: 0, bytes: 0 };
+  const sink = createServer((request, response) => {
+    totals.requests += 1;
+    request.on('data', (chunk: Buffer) => (totals.bytes += chunk.length));
+    request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+  const { port } = sink.address() as AddressInfo;
+
+  const otlp = new OTLPTraceExporter({ url: `http://127.0.0.1:${port}/v1/traces` });
+  const counting: SpanExporter = {
+    export(spans: ReadableSpan[], done) {
+      totals.exported += spans.length;
+      otlp.export(spans, done);
+    },
+    shutdown: () => otlp.shutdown(),
+    forceFlush: () => otlp.forceFlush(),
+  };
+  const endCounter: SpanProcessor = {
+    onStart: () => undefined,
+    onEnd: () => void (totals.ended += 1),
+    forceFlush: async () => undefined,
+    shutdown: async () => undefined,
+  };
+  const provider = new TracerProvider({ spanProcessors: [endCounter, new BatchSpanProcessor({ exporter: counting, ...batchOptions })] });
+  const contextManager = new AsyncLocalStorageContextManager().enable();
+  if (!context.setGlobalContextManager(contextManager) || !trace.setGlobalTracerProvider(provider)) {
+    throw new Error('benchmark: an OpenTelemetry global was already registered; (c+tracing) needs a clean process');
+  }
+
+  return {
+    totals: () => ({ ...totals }),
+    async stop() {
+      await provider.forceFlush();
+      await provider.shutdown();
+      trace.disable();
+      context.disable();
+      propagation.disable();
+      sink.closeAllConnections(); // the exporter's keep-alive sockets would hold close() open
+      await new Promise<void>((resolve) => sink.close(() => resolve()));
+      return { ...totals };
+    },
+  };
+}
