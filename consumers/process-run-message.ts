@@ -101,10 +101,12 @@ export function serializeRecord(record: ScoreRecord): string {
 /**
  * `processSpan` is the consumer's span for this message: it gets the run's facts as attributes, a
  * link to the run's context when that came from the body, and every score span links to it.
+ * Without it, the active span (if recording) plays that part.
  */
 export async function processRunMessage(message: KafkaMessage, source: Source, context: MessageContext, processSpan?: Span): Promise<void> {
   const { config, stats } = context;
-  const span = processSpan?.isRecording() === true ? processSpan : undefined;
+  const candidate = processSpan ?? trace.getActiveSpan();
+  const span = candidate?.isRecording() === true ? candidate : undefined;
   stats.consumed += 1;
   if (hasOriginHeader(message.headers)) {
     stats.countSkip('own_output');
