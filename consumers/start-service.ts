@@ -62,7 +62,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const judgeMetrics = createJudgeMetrics(meter);
   // The limiter wraps the measured model, so judge durations exclude time queued for a slot.
   const models = limitJudgeConcurrency(instrumentJudgeModels(config.judge?.models, judgeMetrics), config.concurrency.judgeCallsPerModel);
-  const runOptions: Record<string, unknown> = { models, ...(options.recordInputs === true ? { recordInputs: true } : {}) };
+  // Model objects given directly in a scorer's judge config get the same cap and measurements.
+  const prepareModel = (model: Parameters<typeof judgeMetrics.instrument>[0]) => models.limit(judgeMetrics.instrument(model));
+  const runOptions: Record<string, unknown> = { models, prepareModel, ...(options.recordInputs === true ? { recordInputs: true } : {}) };
   const stats = new ServiceStats();
   const serviceMetrics = registerServiceMetrics(meter, stats);
   const consumer = createScoringConsumer({

@@ -4,7 +4,7 @@ export {
   resolveJudgeModel,
   setDefaultJudgeModels,
 } from './model-resolution.ts';
-export type { ResolvedJudgeModel } from './model-resolution.ts';
+export type { PrepareJudgeModel, ResolvedJudgeModel } from './model-resolution.ts';
 export { createOpenAICompatibleJudgeProvider, judgeModelsFromEnv } from './openai-compatible.ts';
 export type { JudgeModelsFromEnv, OpenAICompatibleJudgeOptions } from './openai-compatible.ts';
 export { callJudge, defaultJudgeTimeoutMs } from './call-judge.ts';

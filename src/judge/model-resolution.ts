@@ -11,6 +11,13 @@ export type ResolvedJudgeModel = {
   provider: string | undefined;
 };
 
+/**
+ * Wraps a model object given directly in a judge config (not resolved by id), so that the
+ * application's per-model limits and measurements apply to it too. Should return the same
+ * wrapper for the same model (cache it), as it is called once per judge call.
+ */
+export type PrepareJudgeModel = (model: Exclude<LanguageModel, string>) => Exclude<LanguageModel, string>;
+
 let defaultResolver: JudgeModelResolver | undefined;
 const resolvedByResolver = new WeakMap<JudgeModelResolver, Map<string, ResolvedJudgeModel>>();
 
@@ -29,8 +36,8 @@ const howToConfigure =
   'or give the judge a model object instead of a string.';
 
 /** @throws ScorestreamError `JUDGE_MODEL_NOT_CONFIGURED` when a string id cannot be resolved. */
-export function resolveJudgeModel(model: LanguageModel, resolver?: JudgeModelResolver): ResolvedJudgeModel {
-  if (typeof model !== 'string') return describeModel(model);
+export function resolveJudgeModel(model: LanguageModel, resolver?: JudgeModelResolver, prepareModel?: PrepareJudgeModel): ResolvedJudgeModel {
+  if (typeof model !== 'string') return describeModel(prepareModel === undefined ? model : prepareModel(model));
   const models = resolver ?? defaultResolver;
   if (models === undefined) {
     throw judgeNotConfiguredError(`Judge model '${model}' cannot be resolved: no judge model resolver is configured. ${howToConfigure}`);

@@ -27,7 +27,7 @@ export async function runPromptStep(
 ): Promise<unknown> {
   const startedAt = environment.now();
   const judge = resolveJudgeConfig(step.name, environment.scorerJudge, step.judge);
-  const model = resolveJudgeModel(judge.model, environment.options.models);
+  const model = resolveJudgeModel(judge.model, environment.options.models, environment.options.prepareModel);
   const prompt = await step.createPrompt(stepContext as never);
   if (typeof prompt !== 'string') {
     throw new TypeError(`The ${step.name} prompt object's createPrompt must return a string; it returned ${typeof prompt}.`);

@@ -10,6 +10,7 @@ import type {
   StepJudgeConfig,
   StepName,
 } from '../judge/types.ts';
+import type { PrepareJudgeModel } from '../judge/model-resolution.ts';
 import type { NotScorable } from './not-scorable.ts';
 import type {
   ScorerRunInputForAgent,
@@ -147,6 +148,8 @@ export type ScorerRunOptions = {
   models?: JudgeModelResolver;
   /** Aborts the running step (including an in-flight judge call); the run fails at that step. */
   abortSignal?: AbortSignal;
+  /** Wraps judge model objects given directly in a judge config (e.g. the service's per-model cap and metrics). */
+  prepareModel?: PrepareJudgeModel;
   /** Called as each step starts, e.g. so a caller that abandons a hung run can say which step hung. */
   onStepStart?: (step: StepName) => void;
   /** Record prompts on spans (ours and the AI SDK's). Off by default: prompts can carry user content. */

@@ -55,3 +55,22 @@ describe('resolveJudgeModel', () => {
     expect(() => resolveJudgeModel('x', broken)).toThrow(/the resolver returned no language model for 'x'/);
   });
 });
+
+describe('resolveJudgeModel with prepareModel', () => {
+  it('wraps a model object given directly, and leaves models resolved by id to the resolver', () => {
+    const direct = new MockLanguageModelV4({ modelId: 'direct-judge' });
+    const wrapped = new MockLanguageModelV4({ modelId: 'direct-judge' });
+    const seen: unknown[] = [];
+    const prepareModel = (model: unknown) => {
+      seen.push(model);
+      return wrapped;
+    };
+    expect(resolveJudgeModel(direct, undefined, prepareModel as never).model).toBe(wrapped);
+    expect(seen).toEqual([direct]);
+
+    const byId = new MockLanguageModelV4({ modelId: 'by-id' });
+    const resolved = resolveJudgeModel('by-id', { languageModel: () => byId }, prepareModel as never);
+    expect(resolved.model).toBe(byId);
+    expect(seen).toHaveLength(1);
+  });
+});
