@@ -11,6 +11,7 @@ import { ConfigError } from '../../src/config/config-error.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import { loadConfigFile } from '../../consumers/load-config-file.ts';
 import { startService } from '../../consumers/start-service.ts';
+import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
 import { createRunPublisher } from '../../producers/run-publisher.ts';
 import { createSampleRunGenerator, sampleRunContext } from '../../producers/sample/index.ts';
 import { resolveCliBrokers } from '../brokers.ts';
@@ -74,7 +75,17 @@ export async function run(argv: string[]): Promise<number> {
     console.error('LLM-judge and classifier scorers are off: set SCORESTREAM_JUDGE_BASE_URL and SCORESTREAM_JUDGE_MODEL (any OpenAI-compatible server, e.g. Ollama at http://localhost:11434/v1) to enable them.');
   }
 
-  const service = await startService({ config, logger, createRunsTopic: true, consumer: { commitIntervalMs: 500 } });
+  // Telemetry only when asked for: by default the SDK would export to localhost:4318, which a
+  // first-run demo machine does not have. OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_*_EXPORTER turn it on.
+  const telemetryRequested = Object.keys(process.env).some((name) => /^OTEL_(EXPORTER_OTLP_.*ENDPOINT|TRACES_EXPORTER|METRICS_EXPORTER|CONFIG_FILE)$/.test(name));
+  const telemetry = await startTelemetry(telemetryRequested ? process.env : { ...process.env, OTEL_SDK_DISABLED: 'true' }, { logger });
+  const service = await startService({
+    config,
+    logger,
+    createRunsTopic: true,
+    recordInputs: recordInputsFromEnvironment(process.env),
+    consumer: { commitIntervalMs: 500 },
+  });
   const publisher = createRunPublisher({ brokers, topic: config.topics.runs, clientId: 'scorestream-demo-traffic' });
   const generator = createSampleRunGenerator({ seed: Date.now() });
   const traffic = startSampleTraffic({
@@ -105,6 +116,7 @@ export async function run(argv: string[]): Promise<number> {
         await traffic.stop();
         await publisher.close();
         await service.stop();
+        await telemetry.shutdown();
         view.stop();
         console.log(`\nThe broker keeps running (its topics hold the runs and scores): ./bin/scorestream kafka stop`);
         resolve(0);

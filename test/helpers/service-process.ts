@@ -28,6 +28,8 @@ export function spawnService(options: { topics: ServiceTopics; groupId: string; 
       SCORESTREAM_TOPIC_RESULTS: options.topics.results,
       SCORESTREAM_TOPIC_DEAD_LETTER: options.topics.deadLetter,
       SCORESTREAM_LOG_LEVEL: 'info',
+      // No collector listens in tests; a test that sets OTEL_* variables is about export.
+      ...(Object.keys(options.env ?? {}).some((name) => name.startsWith('OTEL_')) ? {} : { OTEL_SDK_DISABLED: 'true' }),
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
