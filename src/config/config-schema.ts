@@ -4,6 +4,8 @@ import { z } from 'zod';
 
 const positiveInt = z.number().int().positive();
 
+export const deliveryModes = ['at-least-once', 'exactly-once'] as const;
+
 const scorerShape = z.custom<{ id: string; run: unknown }>(
   (value) =>
     typeof value === 'object' &&
@@ -75,4 +77,5 @@ export const configSchema = z.strictObject({
     .optional(),
   shutdownTimeoutMs: positiveInt,
   maxMessageBytes: positiveInt,
+  delivery: z.enum(deliveryModes, { error: `expected one of ${deliveryModes.map((mode) => `'${mode}'`).join(', ')}` }),
 });

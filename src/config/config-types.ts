@@ -18,6 +18,15 @@ export type SaslConfig = {
 
 export type TlsConfig = boolean | { ca?: string | string[]; cert?: string; key?: string; rejectUnauthorized?: boolean };
 
+/**
+ * How results reach Kafka. `at-least-once` (default): each record is published as soon as its
+ * scorer finished and offsets are committed behind the acknowledged records, so a crash re-scores
+ * (duplicates share a scoreId) but never loses. `exactly-once`: a partition's finished records and
+ * its consumed offsets are committed in one Kafka transaction, so `read_committed` readers see each
+ * score once; results become visible per commit interval instead of per scorer.
+ */
+export type DeliveryMode = 'at-least-once' | 'exactly-once';
+
 export type SamplingOption = { type: 'none' } | { type: 'ratio'; rate: number; salt?: string };
 
 export type ScorerBindingInput<Event = unknown> = {
@@ -45,4 +54,6 @@ export type ScorestreamConfigInput<Event = unknown> = {
   judge?: { model?: LanguageModel | string; models?: ModelResolver };
   shutdownTimeoutMs?: number;
   maxMessageBytes?: number;
+  /** Default 'at-least-once'; env SCORESTREAM_DELIVERY. */
+  delivery?: DeliveryMode;
 };

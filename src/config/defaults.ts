@@ -14,4 +14,5 @@ export const DEFAULTS = {
   shutdownTimeoutMs: 30_000,
   maxMessageBytes: 1_048_576,
   scorerTimeoutMs: 120_000,
+  delivery: 'at-least-once',
 } as const;

@@ -2,7 +2,8 @@
 // decides brokers, group and topic names. Applied before validation, so a bad value in the
 // environment is reported against the variable that carried it.
 import type { ConfigProblem } from './config-error.ts';
-import type { SaslConfig, ScorestreamConfigInput } from './config-types.ts';
+import { deliveryModes } from './config-schema.ts';
+import type { DeliveryMode, SaslConfig, ScorestreamConfigInput } from './config-types.ts';
 
 export type Environment = Record<string, string | undefined>;
 
@@ -61,6 +62,12 @@ export function applyEnvironmentOverrides<Event>(
     const parsed = Number(shutdown);
     if (!Number.isInteger(parsed) || parsed <= 0) problems.push({ path: 'env SCORESTREAM_SHUTDOWN_TIMEOUT_MS', message: `expected a positive integer, got '${shutdown}'` });
     else result.shutdownTimeoutMs = parsed;
+  }
+
+  const delivery = value('SCORESTREAM_DELIVERY')?.toLowerCase();
+  if (delivery !== undefined) {
+    if ((deliveryModes as readonly string[]).includes(delivery)) result.delivery = delivery as DeliveryMode;
+    else problems.push({ path: 'env SCORESTREAM_DELIVERY', message: `expected one of ${deliveryModes.map((mode) => `'${mode}'`).join(', ')}, got '${value('SCORESTREAM_DELIVERY')}'` });
   }
 
   // Each variable overrides its own field, so the secret can come from the environment while

@@ -7,6 +7,7 @@ export type { ConfigProblem } from './config-error.ts';
 export { DEFAULT_TOPICS, DEFAULTS } from './defaults.ts';
 export type { Environment } from './env-overrides.ts';
 export type {
+  DeliveryMode,
   ModelResolver,
   SamplingOption,
   SaslConfig,

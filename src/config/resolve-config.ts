@@ -7,7 +7,7 @@ import type { Predicate, PredicateContext } from '../eligibility/index.ts';
 import { ConfigError } from './config-error.ts';
 import type { ConfigProblem } from './config-error.ts';
 import { configSchema } from './config-schema.ts';
-import type { ModelResolver, SamplingOption, ScorerLike, ScorestreamConfigInput, SaslConfig, TlsConfig } from './config-types.ts';
+import type { DeliveryMode, ModelResolver, SamplingOption, ScorerLike, ScorestreamConfigInput, SaslConfig, TlsConfig } from './config-types.ts';
 import { DEFAULT_TOPICS, DEFAULTS } from './defaults.ts';
 import { applyEnvironmentOverrides } from './env-overrides.ts';
 import type { Environment } from './env-overrides.ts';
@@ -32,6 +32,7 @@ export type ResolvedConfig<Event = unknown> = {
   judge?: { model?: unknown; models?: ModelResolver };
   shutdownTimeoutMs: number;
   maxMessageBytes: number;
+  delivery: DeliveryMode;
 };
 
 function pathOf(path: readonly PropertyKey[]): string {
@@ -68,6 +69,7 @@ function withDefaults<Event>(input: ScorestreamConfigInput<Event>): Record<strin
     concurrency: withDefaultFields({ runsInFlight: DEFAULTS.runsInFlight, judgeCallsPerModel: DEFAULTS.judgeCallsPerModel }, input.concurrency),
     shutdownTimeoutMs: input.shutdownTimeoutMs ?? DEFAULTS.shutdownTimeoutMs,
     maxMessageBytes: input.maxMessageBytes ?? DEFAULTS.maxMessageBytes,
+    delivery: input.delivery ?? DEFAULTS.delivery,
   };
 }
 
@@ -127,5 +129,6 @@ export function resolveConfig<Event>(input: ScorestreamConfigInput<Event>, optio
     ...(data.judge === undefined ? {} : { judge: data.judge as ResolvedConfig['judge'] }),
     shutdownTimeoutMs: data.shutdownTimeoutMs,
     maxMessageBytes: data.maxMessageBytes,
+    delivery: data.delivery,
   };
 }

@@ -49,6 +49,7 @@ describe('resolveConfig', () => {
         concurrency: { runsInFlight: 256, judgeCallsPerModel: 16 },
         shutdownTimeoutMs: 30_000,
         maxMessageBytes: 1_048_576,
+        delivery: 'at-least-once',
       });
       expect(resolved.topics).toEqual(DEFAULT_TOPICS);
       expect(resolved.concurrency.runsInFlight).toBe(DEFAULTS.runsInFlight);
