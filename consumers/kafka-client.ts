@@ -5,6 +5,8 @@ import type { LogEntry } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
 
+const idempotentRetriesNotice = 'Limiting retries for the idempotent producer may invalidate EoS guarantees';
+
 export function createKafkaClient(config: ResolvedConfig, logger: Logger): Kafka {
   const { kafka } = config;
   return new Kafka({
@@ -17,6 +19,9 @@ export function createKafkaClient(config: ResolvedConfig, logger: Logger): Kafka
       () =>
       ({ level, log }: LogEntry) => {
         const { message, ...fields } = log;
+        // Exactly-once bounds its transactional producers' retries on purpose (a failed
+        // transaction is aborted and the partition re-claimed with a new producer id).
+        if (message === idempotentRetriesNotice) return;
         const child = { kafkajs: fields };
         if (level === logLevel.ERROR) logger.error(child, `kafkajs: ${message}`);
         else if (level === logLevel.WARN) logger.warn(child, `kafkajs: ${message}`);

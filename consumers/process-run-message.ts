@@ -1,7 +1,8 @@
 // One consumed message, start to finish: decode and validate it, dead-letter it if it is bad,
 // otherwise score it with every eligible scorer and publish the records. Resolves only when
-// Kafka acknowledged everything this message produced — that is what lets its offset be
-// committed. A publish that fails is retried (with backoff) until it succeeds or the service
+// everything this message produced was accepted by its output — at-least-once, acknowledged by
+// Kafka; exactly-once, held for the partition's next transaction — which is what lets its offset
+// be committed. A publish that fails is retried (with backoff) until it succeeds or the service
 // stops hard: giving up would lose scores, and committing without them would lose them for good.
 //
 // Loop guard: our own records (header `scorestream-origin`) and run events that describe
@@ -27,7 +28,8 @@ export const ORIGIN_HEADER = 'scorestream-origin';
 
 export type MessageContext = {
   config: ResolvedConfig;
-  publisher: RecordPublisher;
+  /** Where this message's records go: published at once (at-least-once) or held for a transaction (exactly-once). */
+  publisher: Pick<RecordPublisher, 'publish'>;
   stats: ServiceStats;
   logger: Logger;
   tracer?: Tracer;

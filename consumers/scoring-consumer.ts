@@ -1,34 +1,40 @@
 // The scoring consumer: a kafkajs consumer group member on the runs topic that dispatches each
 // message into processRunMessage() without waiting for it to finish, so many messages — of
 // several partitions, and within one partition — are scored at once. Three rules keep that safe:
-//   1. at most `runsInFlight` messages are in flight; when full, the partition's fetching is
+//   1. at most `runsInFlight` messages take memory; when full, the partition's fetching is
 //      paused until a slot frees (and the group heartbeat keeps going while we wait);
-//   2. an offset is committed only when every message before it in its partition finished,
-//      i.e. all its records were acknowledged (PartitionProgress);
-//   3. a rebalance starts a new assignment epoch: work of the old epoch may still publish
-//      (a duplicate, recognisable by its scoreId) but never commits.
+//   2. an offset is committed only when every message before it in its partition finished
+//      (PartitionProgress), by the record sink: at-least-once commits behind acknowledged records,
+//      exactly-once publishes a prefix's records and its offset in one transaction (record-sink.ts);
+//   3. each partition is claimed per assignment; a rebalance or a new join ends every claim, and
+//      work of an ended claim may still finish (and, at-least-once, publish: a duplicate with the
+//      same scoreId) but is never committed by us (ServiceStats.staleCompletions).
 // Each message is processed inside a consumer `process {topic}` span: a root span (messaging
 // conventions for consumers that do their own work) linked to the producing context, which the
 // score spans in turn link to while their parent is the agent run's span.
-import { context as otelContext, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { Link, Tracer } from '@opentelemetry/api';
+import { context as otelContext, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { Tracer } from '@opentelemetry/api';
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
 import type { RecordPublisher } from '../producers/record-publisher.ts';
 import { buildDeadLetter } from '../src/contracts/build-dead-letter.ts';
 import type { ScoreRecord } from '../src/contracts/score-record.ts';
-import { extractRunTraceContext } from '../otel/run-trace-context.ts';
-import { PartitionProgress } from './partition-progress.ts';
 import { processRunMessage } from './process-run-message.ts';
 import type { MessageContext } from './process-run-message.ts';
+import { startProcessSpan } from './process-span.ts';
+import { createAtLeastOnceSink } from './record-sink.ts';
+import type { MessageTicket, PartitionClaim, RecordSink } from './record-sink.ts';
 import { RunSlots } from './run-slots.ts';
 import { ServiceStats } from './service-stats.ts';
 
 export type ScoringConsumerOptions = {
   kafka: Kafka;
   config: ResolvedConfig;
-  publisher: RecordPublisher;
+  /** Where records go and how offsets are committed (default: at-least-once through `publisher`). */
+  createSink?: (consumer: Consumer, stats: ServiceStats) => RecordSink;
+  /** The at-least-once publisher; required unless `createSink` is given. */
+  publisher?: RecordPublisher;
   logger: Logger;
   tracer?: Tracer;
   now?: () => number;
@@ -56,6 +62,7 @@ export type ScoringConsumer = {
 };
 
 const partitionKey = (topic: string, partition: number) => `${topic}[${partition}]`;
+type BatchMessage = EachBatchPayload['batch']['messages'][number];
 
 export function createScoringConsumer(options: ScoringConsumerOptions): ScoringConsumer {
   const { kafka, config, logger } = options;
@@ -71,19 +78,17 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     maxBytesPerPartition: Math.max(1_048_576, config.maxMessageBytes + 1024),
     retry: { retries: 10 },
   });
+  const sink = createSink();
 
-  let epoch = 0;
-  let progressByPartition = new Map<string, PartitionProgress>();
+  let assignment = 0;
   let stopping = false;
   let commitTimer: NodeJS.Timeout | undefined;
-  let committing: Promise<void> = Promise.resolve();
   const idleWaiters: Array<() => void> = [];
   let resolveCrash!: (error: Error) => void;
   const crashed = new Promise<Error>((resolve) => (resolveCrash = resolve));
 
-  const messageContext: MessageContext = {
+  const messageContext: Omit<MessageContext, 'publisher'> = {
     config,
-    publisher: options.publisher,
     stats,
     logger,
     tracer,
@@ -94,135 +99,112 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     ...(options.recordLatency === undefined ? {} : { recordLatency: options.recordLatency }),
   };
 
-  const commitFinished = async (): Promise<void> => {
-    const offsets: Array<{ topic: string; partition: number; offset: string }> = [];
-    const owners: PartitionProgress[] = [];
-    for (const progress of progressByPartition.values()) {
-      const offset = progress.commitCandidate();
-      if (offset === undefined) continue;
-      offsets.push({ topic: progress.topic, partition: progress.partition, offset });
-      owners.push(progress);
-    }
-    if (offsets.length === 0) return;
-    const epochAtCommit = epoch;
-    try {
-      await consumer.commitOffsets(offsets);
-      owners.forEach((progress, index) => progress.markCommitted(offsets[index]!.offset));
-      stats.commits += 1;
-    } catch (error) {
-      // A rebalance in progress rejects commits; the new owner re-scores from the last commit.
-      logger.warn({ err: error, epoch: epochAtCommit, offsets }, 'committing offsets failed; will retry on the next tick');
-    }
-  };
-  const scheduleCommits = () => {
-    committing = committing.then(commitFinished);
-    return committing;
-  };
+  function createSink(): RecordSink {
+    if (options.createSink !== undefined) return options.createSink(consumer, stats);
+    if (options.publisher === undefined) throw new TypeError('createScoringConsumer needs a publisher (at-least-once) or a createSink');
+    return createAtLeastOnceSink({ consumer, publisher: options.publisher, stats, logger });
+  }
 
-  const finishOne = (progress: PartitionProgress, offset: string, messageEpoch: number) => {
-    slots.release();
+  const settle = (ticket: MessageTicket, outcome: 'finished' | 'abandoned') => {
+    if (outcome === 'finished') ticket.finished();
+    else ticket.abandoned();
     stats.inFlight -= 1;
-    stats.completed += 1;
-    if (messageEpoch === epoch) progress.completed(offset);
+    stats.completed += outcome === 'finished' ? 1 : 0;
     if (stats.inFlight === 0) while (idleWaiters.length > 0) idleWaiters.shift()!();
   };
 
-  const processOne = async (payload: EachBatchPayload, message: EachBatchPayload['batch']['messages'][number], progress: PartitionProgress, messageEpoch: number) => {
-    const { topic, partition } = payload.batch;
-    const source = { topic, partition, offset: message.offset };
-    // The producing context from the headers only (the body is not decoded yet); never throws.
-    const producing = trace.getSpanContext(extractRunTraceContext(message.headers).context);
-    const links: Link[] = producing === undefined ? [] : [{ context: producing }];
-    const span = tracer.startSpan(
-      `process ${topic}`,
-      {
-        kind: SpanKind.CONSUMER,
-        root: true,
-        links,
-        attributes: {
-          'messaging.system': 'kafka',
-          'messaging.operation.name': 'process',
-          'messaging.operation.type': 'process',
-          'messaging.destination.name': topic,
-          'messaging.destination.partition.id': String(partition),
-          'messaging.kafka.offset': Number(message.offset),
-          'messaging.consumer.group.name': config.groupId,
-          ...(message.key === null ? {} : { 'messaging.kafka.message.key': message.key.toString('utf8') }),
-          ...(message.value === null ? {} : { 'messaging.message.body.size': message.value.length }),
-        },
-      },
-      ROOT_CONTEXT,
-    );
+  /** A bug or a hard stop. On a hard stop the offset must stay uncommitted; otherwise the message is parked in the dead-letter topic so the partition keeps moving and nothing is lost. */
+  const deadLetterUnexpected = async (message: BatchMessage, source: { topic: string; partition: number; offset: string }, error: unknown, ticket: MessageTicket): Promise<boolean> => {
+    if (hardStop.signal.aborted) return false;
+    logger.error({ err: error, source }, 'processing a run failed unexpectedly; dead-lettering it');
     try {
-      await otelContext.with(trace.setSpan(ROOT_CONTEXT, span), () => processRunMessage(message, source, messageContext, span));
+      const deadLetter = buildDeadLetter({
+        message: { key: message.key, value: message.value, headers: message.headers as never },
+        source,
+        error: { code: 'processing_error' as never, message: error instanceof Error ? error.message : String(error) },
+        now: new Date(now()),
+      });
+      await ticket.output.publish([{ topic: config.topics.deadLetter, key: null, value: JSON.stringify(deadLetter) }]);
+      stats.countDeadLetter('processing_error');
+      return true;
+    } catch (publishError) {
+      logger.error({ err: publishError, source }, 'could not dead-letter the message; its offset stays uncommitted');
+      return false;
+    }
+  };
+
+  const processOne = async (topic: string, partition: number, message: BatchMessage, ticket: MessageTicket) => {
+    const source = { topic, partition, offset: message.offset };
+    const span = startProcessSpan(tracer, message, { topic, partition, groupId: config.groupId });
+    let outcome: 'finished' | 'abandoned' = 'finished';
+    try {
+      const context: MessageContext = { ...messageContext, publisher: ticket.output };
+      await otelContext.with(trace.setSpan(ROOT_CONTEXT, span), () => processRunMessage(message, source, context, span));
     } catch (error) {
       span.recordException(error instanceof Error ? error : String(error));
       span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-      // A bug or a hard stop. On a hard stop the offset must stay uncommitted; otherwise park the
-      // message in the dead-letter topic so the partition keeps moving and nothing is lost.
-      if (hardStop.signal.aborted) return;
-      logger.error({ err: error, source }, 'processing a run failed unexpectedly; dead-lettering it');
-      try {
-        const deadLetter = buildDeadLetter({
-          message: { key: message.key, value: message.value, headers: message.headers as never },
-          source,
-          error: { code: 'processing_error' as never, message: error instanceof Error ? error.message : String(error) },
-          now: new Date(now()),
-        });
-        await options.publisher.publish([{ topic: config.topics.deadLetter, key: null, value: JSON.stringify(deadLetter) }]);
-        stats.countDeadLetter('processing_error');
-      } catch (publishError) {
-        logger.error({ err: publishError, source }, 'could not dead-letter the message; its offset stays uncommitted');
-        return;
-      }
+      if (!(await deadLetterUnexpected(message, source, error, ticket))) outcome = 'abandoned';
     } finally {
       span.end();
     }
-    finishOne(progress, message.offset, messageEpoch);
+    settle(ticket, outcome);
+  };
+
+  /** Waits for a run slot, pausing the partition meanwhile; false when the claim ended or we are stopping. */
+  const waitForSlot = async (payload: EachBatchPayload, claim: PartitionClaim, key: string): Promise<boolean> => {
+    const resume = payload.pause();
+    stats.pausedPartitions.add(key);
+    try {
+      const held = await slots.acquire({ whileWaiting: payload.heartbeat, cancelled: () => stopping || !claim.active });
+      if (held && (!claim.active || payload.isStale())) {
+        slots.release();
+        return false;
+      }
+      return held;
+    } finally {
+      stats.pausedPartitions.delete(key);
+      resume();
+    }
   };
 
   const eachBatch = async (payload: EachBatchPayload) => {
     const { batch, heartbeat, isRunning, isStale, resolveOffset } = payload;
     const key = partitionKey(batch.topic, batch.partition);
-    const messageEpoch = epoch;
-    let progress = progressByPartition.get(key);
-    if (progress === undefined) progressByPartition.set(key, (progress = new PartitionProgress(batch.topic, batch.partition)));
+    const claim = await sink.claim(batch.topic, batch.partition);
     stats.lagByPartition.set(key, Math.max(0, Number(batch.highWatermark) - Number(batch.firstOffset() ?? batch.highWatermark)));
     for (const message of batch.messages) {
-      if (stopping || !isRunning() || isStale() || messageEpoch !== epoch) break;
-      if (!slots.tryAcquire()) {
-        const resume = payload.pause();
-        stats.pausedPartitions.add(key);
-        let held: boolean;
-        try {
-          held = await slots.acquire({ whileWaiting: heartbeat, cancelled: () => stopping || messageEpoch !== epoch });
-        } finally {
-          stats.pausedPartitions.delete(key);
-          resume();
-        }
-        if (!held) break;
+      if (stopping || !isRunning() || isStale() || !claim.active) break;
+      if (claim.fromOffset !== undefined && Number(message.offset) < claim.fromOffset) {
+        resolveOffset(message.offset); // committed by the partition's previous owner after we fetched
+        continue;
       }
-      progress.dispatched(message.offset);
+      if (!slots.tryAcquire() && !(await waitForSlot(payload, claim, key))) break;
+      const ticket = claim.open(message.offset, () => slots.release());
       resolveOffset(message.offset);
       stats.inFlight += 1;
       stats.lagByPartition.set(key, Math.max(0, Number(batch.highWatermark) - Number(message.offset) - 1));
-      void processOne(payload, message, progress, messageEpoch);
+      void processOne(batch.topic, batch.partition, message, ticket);
     }
     await heartbeat().catch((error: unknown) => {
       if (!stopping) throw error;
     });
   };
 
-  consumer.on(consumer.events.REBALANCING, () => {
-    // From here on the old assignment's work may still finish and publish, but not commit.
-    epoch += 1;
-    progressByPartition = new Map();
+  const endAssignment = (reason: string) => {
+    assignment += 1;
+    sink.assignmentEnded();
     stats.lagByPartition.clear();
     slots.wakeAll();
-    logger.info({ epoch }, 'group rebalancing: uncommitted work of the previous assignment will be re-scored by the new owner');
-  });
+    logger.info({ assignment, reason }, 'assignment ended: uncommitted work of the previous assignment is re-scored by its partitions’ owners');
+  };
+  // REBALANCING: the group is preparing a rebalance and we are about to re-join. Until our
+  // JoinGroup the generation is still ours and a commit would be legitimate, but kafkajs re-joins
+  // at once, so we stop committing the old assignment here. GROUP_JOIN also ends it: a re-join
+  // after the session expired, or after a crash-restart, emits no REBALANCING.
+  consumer.on(consumer.events.REBALANCING, () => endAssignment('rebalancing'));
   consumer.on(consumer.events.GROUP_JOIN, (event) => {
-    logger.info({ assignment: event.payload.memberAssignment, epoch }, 'joined the consumer group');
+    endAssignment('joined');
+    logger.info({ assignment: event.payload.memberAssignment, delivery: sink.delivery }, 'joined the consumer group');
   });
   consumer.on(consumer.events.CRASH, (event) => {
     const error = event.payload.error;
@@ -242,7 +224,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
         partitionsConsumedConcurrently: Math.min(16, config.concurrency.runsInFlight),
         eachBatch,
       });
-      commitTimer = setInterval(() => void scheduleCommits(), options.commitIntervalMs ?? 1000);
+      commitTimer = setInterval(() => void sink.commit(), options.commitIntervalMs ?? 1000);
     },
     async stop(stopOptions = {}) {
       const timeoutMs = stopOptions.timeoutMs ?? config.shutdownTimeoutMs;
@@ -262,10 +244,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
         hardStop.abort(new Error('shutdown deadline reached'));
       }
       clearInterval(commitTimer);
-      // Whatever finished is acknowledged already; flushing only hurries stragglers. Bounded,
-      // because with the broker gone the idempotent producer would retry for ever.
-      await Promise.race([options.publisher.flush(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
-      await scheduleCommits();
+      await sink.close();
       await consumer.disconnect();
       return { unfinished };
     },

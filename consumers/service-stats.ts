@@ -17,6 +17,15 @@ export class ServiceStats {
   /** Consumer lag per `topic[partition]`, from the latest fetched batch. */
   readonly lagByPartition = new Map<string, number>();
   commits = 0;
+  /**
+   * Messages that finished after their partition's assignment ended (a rebalance, or under
+   * exactly-once a failed transaction reset the partition): their offsets were not committed by
+   * this instance, and the partition's owner re-scores them.
+   */
+  staleCompletions = 0;
+  /** Exactly-once: transactions committed (records plus offsets), and those that failed and were aborted. */
+  transactions = 0;
+  transactionFailures = 0;
   publishRetries = 0;
   /** Event timestamp → record acknowledged, in ms; the last few thousand, for percentiles. */
   readonly latenciesMs: number[] = [];

@@ -1,10 +1,11 @@
 // The composition root of the scoring service: from a validated config it builds the real
-// parts — Kafka client, idempotent producer, batching record publisher, judge models with
-// their concurrency caps, the scoring consumer — and starts them. Everything above this file
-// is testable without Kafka; everything here is wiring. Telemetry: metric instruments are
-// registered on `options.meter` (default: the global meter, a no-op without an SDK, so start the
-// SDK first), judge models resolved by id are measured per model, and score spans record prompts
-// only with `recordInputs`.
+// parts — Kafka client, the record sink of the configured delivery (at-least-once: idempotent
+// producer and batching record publisher; exactly-once: transactional producers per partition),
+// judge models with their concurrency caps, the scoring consumer — and starts them. Everything
+// above this file is testable without Kafka; everything here is wiring. Telemetry: metric
+// instruments are registered on `options.meter` (default: the global meter, a no-op without an
+// SDK, so start the SDK first), judge models resolved by id are measured per model, and score
+// spans record prompts only with `recordInputs`.
 import { metrics } from '@opentelemetry/api';
 import type { Meter, Tracer } from '@opentelemetry/api';
 import type { Kafka, Producer } from 'kafkajs';
@@ -18,6 +19,8 @@ import { createRecordPublisher } from '../producers/record-publisher.ts';
 import { ensureTopics } from './ensure-topics.ts';
 import { createKafkaClient } from './kafka-client.ts';
 import { createScoringConsumer } from './scoring-consumer.ts';
+import { createTransactionalKafka } from './transactional-kafka.ts';
+import { createTransactionalSink } from './transactional-sink.ts';
 import type { ScoringConsumerOptions } from './scoring-consumer.ts';
 import { ServiceStats } from './service-stats.ts';
 
@@ -55,9 +58,27 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   ]);
   if (created.length > 0) logger.info({ topics: created }, 'created missing topics');
 
-  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
-  await producer.connect();
-  const publisher = createRecordPublisher(producer);
+  // At-least-once publishes through one shared idempotent producer; exactly-once through one
+  // transactional producer per owned partition, made by the sink as partitions are claimed.
+  let producer: Producer | undefined;
+  let sinkOptions: Pick<ScoringConsumerOptions, 'publisher' | 'createSink'>;
+  if (config.delivery === 'exactly-once') {
+    sinkOptions = {
+      createSink: (consumer, stats) =>
+        createTransactionalSink({
+          kafka: createTransactionalKafka(kafka, { groupId: config.groupId }),
+          consumer,
+          groupId: config.groupId,
+          stats,
+          logger,
+          pressureThreshold: Math.max(1, Math.floor(config.concurrency.runsInFlight / 2)),
+        }),
+    };
+  } else {
+    producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+    await producer.connect();
+    sinkOptions = { publisher: createRecordPublisher(producer) };
+  }
   const meter = options.meter ?? metrics.getMeter('scorestream');
   const judgeMetrics = createJudgeMetrics(meter);
   // The limiter wraps the measured model, so judge durations exclude time queued for a slot.
@@ -70,7 +91,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const consumer = createScoringConsumer({
     kafka,
     config,
-    publisher,
+    ...sinkOptions,
     logger,
     runOptions,
     stats,
@@ -80,7 +101,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   });
   await consumer.start();
   logger.info(
-    { groupId: config.groupId, topics: config.topics, scorers: config.scorers.map((binding) => binding.scorerId), runsInFlight: config.concurrency.runsInFlight },
+    { groupId: config.groupId, topics: config.topics, scorers: config.scorers.map((binding) => binding.scorerId), runsInFlight: config.concurrency.runsInFlight, delivery: config.delivery },
     'scorestream is consuming',
   );
 
@@ -92,7 +113,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     stop(stopOptions) {
       stopped ??= (async () => {
         const result = await consumer.stop(stopOptions);
-        await producer.disconnect();
+        await producer?.disconnect();
         logger.info(result, 'scorestream stopped');
         return result;
       })();

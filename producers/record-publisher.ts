@@ -2,7 +2,7 @@
 // Records from many concurrent runs are gathered into one request (sendBatch) while the
 // previous request is in flight, so throughput comes from batching, not from parallel
 // requests: one request at a time keeps the idempotent producer's sequence numbers in order.
-import type { IHeaders, Producer } from 'kafkajs';
+import type { IHeaders, Producer, TopicMessages } from 'kafkajs';
 
 export type OutgoingRecord = { topic: string; key: string | null; value: string | Buffer; headers?: IHeaders };
 
@@ -12,6 +12,20 @@ export type RecordPublisherOptions = {
   /** Upper bound on records per request. */
   maxBatchRecords?: number;
 };
+
+/** Records grouped per topic, in their order, as kafkajs' sendBatch takes them. */
+export function toTopicMessages(records: readonly OutgoingRecord[]): TopicMessages[] {
+  const byTopic = new Map<string, OutgoingRecord[]>();
+  for (const record of records) {
+    let list = byTopic.get(record.topic);
+    if (list === undefined) byTopic.set(record.topic, (list = []));
+    list.push(record);
+  }
+  return [...byTopic].map(([topic, list]) => ({
+    topic,
+    messages: list.map(({ key, value, headers }) => ({ key, value, ...(headers === undefined ? {} : { headers }) })),
+  }));
+}
 
 type Pending = { record: OutgoingRecord; resolve: () => void; reject: (error: unknown) => void };
 
@@ -35,20 +49,8 @@ export function createRecordPublisher(producer: Pick<Producer, 'sendBatch'>, opt
     while (queue.length > 0) {
       const batch = queue.length <= maxBatchRecords ? queue : queue.slice(0, maxBatchRecords);
       queue = queue.length <= maxBatchRecords ? [] : queue.slice(maxBatchRecords);
-      const byTopic = new Map<string, OutgoingRecord[]>();
-      for (const { record } of batch) {
-        let list = byTopic.get(record.topic);
-        if (list === undefined) byTopic.set(record.topic, (list = []));
-        list.push(record);
-      }
       try {
-        await producer.sendBatch({
-          acks: -1,
-          topicMessages: [...byTopic].map(([topic, records]) => ({
-            topic,
-            messages: records.map(({ key, value, headers }) => ({ key, value, ...(headers === undefined ? {} : { headers }) })),
-          })),
-        });
+        await producer.sendBatch({ acks: -1, topicMessages: toTopicMessages(batch.map(({ record }) => record)) });
         for (const pending of batch) pending.resolve();
       } catch (error) {
         for (const pending of batch) pending.reject(error);

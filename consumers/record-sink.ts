@@ -1,0 +1,154 @@
+// Where a consumed message's records go and how its offset becomes committed: the delivery
+// strategy behind the scoring consumer. The consumer dispatches; the sink decides what "done"
+// means. Two implementations:
+//   - at-least-once (this file): records are published as each scorer finishes; offsets are
+//     committed with the consumer, behind the acknowledged records (the contiguous prefix);
+//   - exactly-once (transactional-sink.ts): records are held until their message is in the
+//     prefix, then published together with the prefix's offset in one Kafka transaction.
+//
+// A claim is one partition under one assignment. When the assignment ends (a rebalance, a new
+// join) every claim ends with it: work of an ended claim may still finish, but its offsets are
+// never committed by this instance (ServiceStats.staleCompletions counts those messages); the
+// partition's new owner re-scores from the last commit.
+import type { Consumer } from 'kafkajs';
+import type { Logger } from 'pino';
+import type { DeliveryMode } from '../src/config/config-types.ts';
+import type { RecordPublisher } from '../producers/record-publisher.ts';
+import { PartitionProgress } from './partition-progress.ts';
+import type { ServiceStats } from './service-stats.ts';
+
+/** What processRunMessage publishes one message's records through. */
+export type MessageOutput = Pick<RecordPublisher, 'publish'>;
+
+export type MessageTicket = {
+  readonly output: MessageOutput;
+  /** Every record of the message went to `output`: its offset may be committed once all before it are. */
+  finished(): void;
+  /** The message will never finish (hard stop, or not even dead-lettering worked): its offset stays uncommitted. */
+  abandoned(): void;
+};
+
+export type PartitionClaim = {
+  readonly topic: string;
+  readonly partition: number;
+  /** False once the assignment ended (or the partition was reset): dispatch nothing more under it. */
+  readonly active: boolean;
+  /** Messages below this offset were committed already (exactly-once: by a fenced previous owner): skip them. */
+  readonly fromOffset: number | undefined;
+  /**
+   * Called for each dispatched message, in offset order. `release` frees the message's run slot;
+   * the sink calls it once the message no longer takes memory (finished, committed or dropped).
+   */
+  open(offset: string, release: () => void): MessageTicket;
+};
+
+export type RecordSink = {
+  readonly delivery: DeliveryMode;
+  /** The claim on a partition under the current assignment, made on its first batch. */
+  claim(topic: string, partition: number): Promise<PartitionClaim>;
+  /** Commits what finished (called periodically). */
+  commit(): Promise<void>;
+  /** The assignment ended: every claim ends; nothing of it is committed from now on. */
+  assignmentEnded(): void;
+  /** At shutdown, once in-flight work settled: the final commit, then resources are released. */
+  close(): Promise<void>;
+};
+
+export type AtLeastOnceSinkOptions = {
+  consumer: Pick<Consumer, 'commitOffsets'>;
+  publisher: RecordPublisher;
+  stats: ServiceStats;
+  logger: Logger;
+  /** Bound on waiting for the publisher's stragglers at close (default 5 s). */
+  flushTimeoutMs?: number;
+};
+
+type AtLeastOnceClaim = PartitionClaim & { readonly progress: PartitionProgress; end(): void };
+
+export function createAtLeastOnceSink(options: AtLeastOnceSinkOptions): RecordSink {
+  const { consumer, publisher, stats, logger } = options;
+  let claims = new Map<string, AtLeastOnceClaim>();
+  let committing: Promise<void> = Promise.resolve();
+
+  const newClaim = (topic: string, partition: number): AtLeastOnceClaim => {
+    const progress = new PartitionProgress(topic, partition);
+    let active = true;
+    return {
+      topic,
+      partition,
+      progress,
+      fromOffset: undefined,
+      get active() {
+        return active;
+      },
+      end() {
+        active = false;
+      },
+      open(offset, release) {
+        progress.dispatched(offset);
+        let settled = false;
+        return {
+          output: publisher,
+          finished() {
+            if (settled) return;
+            settled = true;
+            release();
+            if (active) progress.completed(offset);
+            else stats.staleCompletions += 1;
+          },
+          abandoned() {
+            if (settled) return;
+            settled = true;
+            release();
+          },
+        };
+      },
+    };
+  };
+
+  const commitFinished = async (): Promise<void> => {
+    const offsets: Array<{ topic: string; partition: number; offset: string }> = [];
+    const owners: AtLeastOnceClaim[] = [];
+    for (const claim of claims.values()) {
+      const offset = claim.progress.commitCandidate();
+      if (offset === undefined) continue;
+      offsets.push({ topic: claim.topic, partition: claim.partition, offset });
+      owners.push(claim);
+    }
+    if (offsets.length === 0) return;
+    try {
+      // Sent before the assignment ended (claims are dropped the moment it does), so the group
+      // still counts us as the owner: Kafka accepts commits of the current generation while a
+      // rebalance is prepared, and rejects them (not retried) once the generation moved on.
+      await consumer.commitOffsets(offsets);
+      owners.forEach((claim, index) => claim.progress.markCommitted(offsets[index]!.offset));
+      stats.commits += 1;
+    } catch (error) {
+      logger.warn({ err: error, offsets }, 'committing offsets failed; will retry on the next tick (a new owner re-scores from the last commit)');
+    }
+  };
+
+  return {
+    delivery: 'at-least-once',
+    async claim(topic, partition) {
+      const key = `${topic}[${partition}]`;
+      let claim = claims.get(key);
+      if (claim === undefined) claims.set(key, (claim = newClaim(topic, partition)));
+      return claim;
+    },
+    commit() {
+      committing = committing.then(commitFinished);
+      return committing;
+    },
+    assignmentEnded() {
+      for (const claim of claims.values()) claim.end();
+      claims = new Map();
+    },
+    async close() {
+      // Whatever finished is acknowledged already; flushing only hurries stragglers. Bounded,
+      // because with the broker gone the idempotent producer would retry for ever.
+      await Promise.race([publisher.flush(), new Promise((resolve) => setTimeout(resolve, options.flushTimeoutMs ?? 5_000).unref())]);
+      await this.commit();
+    },
+  };
+}

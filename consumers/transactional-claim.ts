@@ -1,0 +1,191 @@
+// One input partition under exactly-once delivery, for as long as this instance owns it: its
+// transactional producer, the records of finished messages (held in memory until the message is
+// inside the partition's contiguous finished prefix), and the transactions that publish a
+// prefix's records together with its offset. A held message keeps its run slot until its
+// transaction ends, so memory stays bounded by `runsInFlight`.
+import type { Logger } from 'pino';
+import type { OutgoingRecord } from '../producers/record-publisher.ts';
+import { toTopicMessages } from '../producers/record-publisher.ts';
+import { PartitionProgress } from './partition-progress.ts';
+import type { MessageTicket, PartitionClaim } from './record-sink.ts';
+import type { ServiceStats } from './service-stats.ts';
+import type { TransactionalProducer } from './transactional-kafka.ts';
+
+type Held = { offset: number; records: OutgoingRecord[]; release: () => void };
+
+export type TransactionalClaimOptions = {
+  topic: string;
+  partition: number;
+  groupId: string;
+  producer: TransactionalProducer;
+  stats: ServiceStats;
+  logger: Logger;
+  /** Called whenever a finished message starts waiting for its transaction. */
+  onHeld?: () => void;
+};
+
+export type CommitOutcome = 'nothing' | 'busy' | 'committed' | 'failed';
+
+export class TransactionalClaim implements PartitionClaim {
+  readonly topic: string;
+  readonly partition: number;
+  readonly progress: PartitionProgress;
+  fromOffset: number | undefined;
+  private readonly options: TransactionalClaimOptions;
+  private readonly held = new Map<number, Held>();
+  /** Offsets whose records are in the transaction in flight; they are released when it ends. */
+  private readonly inTransaction = new Set<number>();
+  private transaction: Promise<CommitOutcome> | undefined;
+  private ended = false;
+  private firstOffset: number | undefined;
+  private committedOffset: number | undefined;
+
+  constructor(options: TransactionalClaimOptions) {
+    this.options = options;
+    this.topic = options.topic;
+    this.partition = options.partition;
+    this.progress = new PartitionProgress(options.topic, options.partition);
+  }
+
+  get active(): boolean {
+    return !this.ended;
+  }
+
+  /** Finished messages waiting for their transaction. */
+  get heldMessages(): number {
+    return this.held.size;
+  }
+
+  /**
+   * Where consumption must resume when this claim's work is thrown away: the last offset it
+   * committed, else the group's committed offset it started from, else its first message.
+   */
+  get resumeOffset(): number | undefined {
+    return this.committedOffset ?? this.fromOffset ?? this.firstOffset;
+  }
+
+  /**
+   * Connects the producer and initialises its transactional id: that fences every earlier
+   * producer of the partition (ours from a previous assignment, another instance's, a killed
+   * process's) and completes or aborts its open transaction before we read the committed offset.
+   */
+  async fence(): Promise<void> {
+    await this.options.producer.connect();
+    const transaction = await this.options.producer.transaction();
+    await transaction.abort(); // nothing was sent: ends locally, no request
+  }
+
+  open(offset: string, release: () => void): MessageTicket {
+    const value = Number(offset);
+    this.progress.dispatched(offset);
+    this.firstOffset ??= value;
+    const records: OutgoingRecord[] = [];
+    let settled = false;
+    return {
+      output: {
+        publish: async (batch) => {
+          records.push(...batch);
+        },
+      },
+      finished: () => {
+        if (settled) return;
+        settled = true;
+        if (this.ended) {
+          this.options.stats.staleCompletions += 1;
+          release();
+          return;
+        }
+        this.held.set(value, { offset: value, records, release });
+        this.progress.completed(offset);
+        this.options.onHeld?.();
+      },
+      abandoned: () => {
+        if (settled) return;
+        settled = true;
+        release();
+      },
+    };
+  }
+
+  /**
+   * One transaction for the finished prefix not yet committed: its held records and the prefix's
+   * offset (`sendOffsets`), then commit. One at a time per claim ('busy' while one is in flight).
+   * On failure the transaction is aborted and nothing advances; the caller resets the partition.
+   */
+  commit(): Promise<CommitOutcome> {
+    if (this.transaction !== undefined) return Promise.resolve('busy');
+    if (this.ended) return Promise.resolve('nothing');
+    const candidate = this.progress.commitCandidate();
+    if (candidate === undefined) return Promise.resolve('nothing');
+    const end = Number(candidate);
+    const batch = [...this.held.values()].filter((entry) => entry.offset < end).sort((left, right) => left.offset - right.offset);
+    for (const entry of batch) this.inTransaction.add(entry.offset);
+    const running = this.runTransaction(batch, candidate).finally(() => {
+      // Committed or not, these messages leave memory: committed, or to be re-scored.
+      for (const entry of batch) {
+        this.inTransaction.delete(entry.offset);
+        if (this.held.delete(entry.offset)) entry.release();
+      }
+      this.transaction = undefined;
+    });
+    this.transaction = running;
+    return running;
+  }
+
+  /** Resolves once no transaction is in flight. */
+  async settled(): Promise<void> {
+    while (this.transaction !== undefined) await this.transaction;
+  }
+
+  /** The claim's work will not be committed by it any more: held messages are dropped (re-scored by the next owner). */
+  end(): number {
+    if (this.ended) return 0;
+    this.ended = true;
+    let dropped = 0;
+    for (const [offset, entry] of this.held) {
+      if (this.inTransaction.has(offset)) continue; // released when its transaction ends
+      this.held.delete(offset);
+      entry.release();
+      dropped += 1;
+    }
+    return dropped;
+  }
+
+  /** After end(): lets a transaction in flight finish (it is fenced if the partition moved on), then disconnects. */
+  async dispose(): Promise<void> {
+    await this.settled();
+    await this.options.producer.disconnect().catch((error: unknown) => {
+      this.options.logger.debug({ err: error, topic: this.topic, partition: this.partition }, 'disconnecting a transactional producer failed');
+    });
+  }
+
+  private async runTransaction(batch: Held[], offset: string): Promise<CommitOutcome> {
+    const { producer, groupId, stats, logger } = this.options;
+    const records = batch.flatMap((entry) => entry.records);
+    try {
+      const transaction = await producer.transaction();
+      try {
+        if (records.length > 0) await transaction.sendBatch({ acks: -1, topicMessages: toTopicMessages(records) });
+        await transaction.sendOffsets({ consumerGroupId: groupId, topics: [{ topic: this.topic, partitions: [{ partition: this.partition, offset }] }] });
+        await transaction.commit();
+      } catch (error) {
+        // Fenced or broker gone: the abort may fail too; the broker then aborts it when the next
+        // owner initialises the transactional id, or at the transaction timeout.
+        await transaction.abort().catch(() => undefined);
+        throw error;
+      }
+    } catch (error) {
+      stats.transactionFailures += 1;
+      logger.warn(
+        { err: error, topic: this.topic, partition: this.partition, offset, messages: batch.length, records: records.length },
+        'transaction failed and was aborted; the partition resumes from its last committed offset and these runs are scored again',
+      );
+      return 'failed';
+    }
+    this.progress.markCommitted(offset);
+    this.committedOffset = Number(offset);
+    stats.transactions += 1;
+    stats.commits += 1;
+    return 'committed';
+  }
+}
