@@ -13,7 +13,14 @@ export type ChildSpec =
   | (ChildBase & { kind: 'latency' })
   | (ChildBase & { kind: 'judge-backlog'; judgeDelayMs: number; judgeCallsPerModel: number; runsInFlight: number; warmUpSeconds: number; seconds: number; rssIntervalMs: number });
 
-export type LatencyResult = { samples: number; p50Ms: number; p99Ms: number; maxMs: number };
+export type LatencyResult = {
+  samples: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** Most events seen waiting (consumer lag + in flight) while measuring: small when the service kept up. */
+  maxBehind: number;
+};
 
 export type JudgeBacklogResult = {
   /** Events completed in the measured window (after warm-up). */

@@ -20,6 +20,11 @@ export type LatencyCollector = {
 export function collectLatencies(service: RunningService, timeoutMs: number): LatencyCollector {
   const latencies: number[] = [];
   let measureFrom = Number.POSITIVE_INFINITY;
+  let maxLag = 0;
+  // Whether the service kept up: its consumer lag (from the latest fetch) while measuring.
+  const lagSampler = setInterval(() => {
+    if (Date.now() >= measureFrom) maxLag = Math.max(maxLag, service.stats.totalLag() + service.stats.inFlight);
+  }, 100);
   const original = service.stats.recordLatency.bind(service.stats);
   // The service hands each acknowledged record's latency to its stats; listening there measures
   // exactly what the service reports, at no extra cost to it.
@@ -31,10 +36,11 @@ export function collectLatencies(service: RunningService, timeoutMs: number): La
   const produced = new Promise<number>((resolve) => (finish = resolve));
   const finished = produced.then(async (count) => {
     await waitFor(() => service.stats.completed >= count, `the latency run to complete ${count} events`, timeoutMs, 10);
+    clearInterval(lagSampler);
     const sorted = Float64Array.from(latencies).sort();
     return {
       completed: service.stats.completed,
-      latency: { samples: sorted.length, p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), maxMs: sorted.length === 0 ? Number.NaN : sorted[sorted.length - 1]! },
+      latency: { samples: sorted.length, p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), maxMs: sorted.length === 0 ? Number.NaN : sorted[sorted.length - 1]!, maxBehind: maxLag },
     };
   });
   return {

@@ -41,15 +41,21 @@ export async function startBenchService(setup: ServiceSetup): Promise<RunningSer
   return startService({ config, logger: setup.logger ?? benchLogger() });
 }
 
-export type ServiceThroughput = Throughput & { failedRecords: number; deadLettered: number };
+export type ServiceThroughput = Throughput & { failedRecords: number; deadLettered: number; peakRssMb: number };
 
-/** Runs the service until `targetEvents` completed (all records acknowledged), then stops it. */
+/**
+ * Runs the service until `targetEvents` completed (all records acknowledged), then stops it.
+ * RSS is sampled every 250 ms meanwhile: meaningful when the service has its process to itself.
+ */
 export async function measureService(setup: ServiceSetup, size: ScenarioSize, what: string): Promise<ServiceThroughput> {
   const service = await startBenchService(setup);
+  let peakRss = process.memoryUsage.rss();
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 250);
   try {
     const rate = await measureRate({ ...size, completed: () => service.stats.completed, what });
-    return { ...rate, failedRecords: service.stats.totals().failed, deadLettered: service.stats.deadLettered };
+    return { ...rate, failedRecords: service.stats.totals().failed, deadLettered: service.stats.deadLettered, peakRssMb: peakRss / 2 ** 20 };
   } finally {
+    clearInterval(sampler);
     await service.stop({ timeoutMs: 10_000 });
   }
 }
