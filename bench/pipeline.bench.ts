@@ -6,8 +6,8 @@
 //   latency of (c) at half its peak rate; (d) one 200 ms judge scorer, C concurrent calls,
 //   draining a 200,000-event backlog with RSS sampled.
 // (a), (c), (c+tracing) run in interleaved rounds so machine noise hits them alike; the
-// service scenarios each run in a fresh child process. (c) and (d) also run with one proposed
-// Node option (a smaller V8 young generation) to show its effect on throughput and RSS.
+// service scenarios each run in a fresh child process. Two "what if" rows back the proposals
+// in the report: (c+tracing) without step spans, and (c)/(d) with a smaller V8 young generation.
 // Usage: node bench/pipeline.bench.ts [--quick] [--profile]     (npm run bench:pipeline)
 import { loadavg } from 'node:os';
 import { ensureLocalBroker, quietKafka } from '../scripts/kafka/index.ts';
@@ -67,6 +67,7 @@ try {
   const code: ServiceThroughput[] = [];
   const codeFlagged: ServiceThroughput[] = [];
   const traced: Array<{ throughput: ServiceThroughput; tracing: TracingTotals }> = [];
+  const tracedWithoutSteps: Array<{ throughput: ServiceThroughput; tracing: TracingTotals }> = [];
   for (let round = 0; round < sizes.rounds; round += 1) {
     const scenarios = [
       async () => {
@@ -75,19 +76,24 @@ try {
         progress(`round ${round + 1} (a) passthrough: ${rate(result)}`);
       },
       async () => {
-        const { throughput } = await childResult({ ...base(`c${round}`), kind: 'code', tracing: false, ...size });
+        const { throughput } = await childResult({ ...base(`c${round}`), kind: 'code', tracing: 'off', ...size });
         code.push(throughput);
         progress(`round ${round + 1} (c) Scorestream: ${rate(throughput)}`);
       },
       async () => {
-        const { throughput } = await childResult({ ...base(`cf${round}`), kind: 'code', tracing: false, ...size }, [nodeFlag]);
+        const { throughput } = await childResult({ ...base(`cf${round}`), kind: 'code', tracing: 'off', ...size }, [nodeFlag]);
         codeFlagged.push(throughput);
         progress(`round ${round + 1} (c) with ${nodeFlag}: ${rate(throughput)}`);
       },
       async () => {
-        const { throughput, tracing } = await childResult({ ...base(`ct${round}`), kind: 'code', tracing: true, ...size });
+        const { throughput, tracing } = await childResult({ ...base(`ct${round}`), kind: 'code', tracing: 'on', ...size });
         traced.push({ throughput, tracing: tracing! });
         progress(`round ${round + 1} (c+tracing): ${rate(throughput)}, ${tracing!.exported} of ${tracing!.ended} spans exported`);
+      },
+      async () => {
+        const { throughput, tracing } = await childResult({ ...base(`cs${round}`), kind: 'code', tracing: 'without-step-spans', ...size });
+        tracedWithoutSteps.push({ throughput, tracing: tracing! });
+        progress(`round ${round + 1} (c+tracing) without step spans: ${rate(throughput)}, ${tracing!.exported} of ${tracing!.ended} spans exported`);
       },
     ];
     // Rotate the order each round so no scenario always runs first (or right after another).
@@ -150,6 +156,7 @@ try {
     code,
     codeFlagged: { flag: nodeFlag, runs: codeFlagged },
     traced,
+    tracedWithoutSteps,
     latency: { eventsPerSecond: latencyRate, result: latency.latency },
     judge,
     judgeFlagged: { flag: nodeFlag, result: judgeFlagged },

@@ -17,6 +17,8 @@ export type BenchReport = {
   /** (c) again with a Node option given to the child. */
   codeFlagged: { flag: string; runs: ServiceThroughput[] };
   traced: Array<{ throughput: ServiceThroughput; tracing: TracingTotals }>;
+  /** (c+tracing) with step spans not recorded (a sampler declines them). */
+  tracedWithoutSteps: Array<{ throughput: ServiceThroughput; tracing: TracingTotals }>;
   latency: { eventsPerSecond: number; result: LatencyResult };
   judge: JudgeBacklogResult;
   /** The same run with a Node option given to the child. */
@@ -58,7 +60,8 @@ export function formatReport(report: BenchReport): string[] {
     { label: '(b) naive: eachMessage, 3 scorers in turn, 3 awaited sends', rates: [report.naive.eventsPerSecond], cores: [report.naive.cores] },
     { label: '(c) Scorestream, 3 code scorers', ...serviceRow(report.code) },
     { label: '(c+tracing) same, OTel SDK + OTLP/HTTP export', ...serviceRow(report.traced.map((run) => run.throughput)) },
-    { label: `(c) with node ${report.codeFlagged.flag}`, ...serviceRow(report.codeFlagged.runs) },
+    { label: '(c+tracing) without step spans (what-if)', ...serviceRow(report.tracedWithoutSteps.map((run) => run.throughput)) },
+    { label: `(c) with node ${report.codeFlagged.flag} (what-if)`, ...serviceRow(report.codeFlagged.runs) },
   ];
   const flagged = median(report.codeFlagged.runs.map((run) => run.eventsPerSecond));
   const a = median(rows[0]!.rates);
@@ -67,7 +70,9 @@ export function formatReport(report: BenchReport): string[] {
   const traced = median(rows[3]!.rates);
   const judgeCeiling = sizes.judgeCallsPerModel / (sizes.judgeDelayMs / 1000);
   const tracingCost = 1 - traced / c;
+  const withoutSteps = median(report.tracedWithoutSteps.map((run) => run.throughput.eventsPerSecond));
   const spansPerEvent = median(report.traced.map((run) => run.tracing.ended / Math.max(1, run.throughput.events)));
+  const spansPerEventWithoutSteps = median(report.tracedWithoutSteps.map((run) => run.tracing.ended / Math.max(1, run.throughput.events)));
   const exportedShare = median(report.traced.map((run) => run.tracing.exported / Math.max(1, run.tracing.ended)));
   const exportedBytes = report.traced.reduce((sum, run) => sum + run.tracing.bytes, 0);
   const exportedSpans = report.traced.reduce((sum, run) => sum + run.tracing.exported, 0);
@@ -87,10 +92,10 @@ export function formatReport(report: BenchReport): string[] {
       return `| ${row.label} | ${integer(rate)} | ${row.rates.map(integer).join(' / ')} | ${ratio(rate / a)} | ${ratio(rate / b)} | ${cores(median(row.cores.map((entry) => entry.node)))} | ${cores(brokerCores)} | ${rss} |`;
     }),
     `| (d) Scorestream, 1 judge scorer (mock, ${sizes.judgeDelayMs} ms), C = ${sizes.judgeCallsPerModel}, ${sizes.runsInFlight} runs in flight, 200k backlog | ${integer(report.judge.eventsPerSecond)} | over ${report.judge.seconds.toFixed(0)} s | — | — | — | — | ${report.judge.peakRssMb.toFixed(0)} MB |`,
-    `| (d) with node ${report.judgeFlagged.flag} | ${integer(report.judgeFlagged.result.eventsPerSecond)} | over ${report.judgeFlagged.result.seconds.toFixed(0)} s | — | — | — | — | ${report.judgeFlagged.result.peakRssMb.toFixed(0)} MB |`,
+    `| (d) with node ${report.judgeFlagged.flag} (what-if) | ${integer(report.judgeFlagged.result.eventsPerSecond)} | over ${report.judgeFlagged.result.seconds.toFixed(0)} s | — | — | — | — | ${report.judgeFlagged.result.peakRssMb.toFixed(0)} MB |`,
     '',
     `latency (c) at ${integer(report.latency.eventsPerSecond)} events/s (half of (c)), ${integer(report.latency.result.samples)} records over ${sizes.latencySeconds} s: p50 ${report.latency.result.p50Ms.toFixed(0)} ms, p99 ${report.latency.result.p99Ms.toFixed(0)} ms, max ${report.latency.result.maxMs.toFixed(0)} ms (event timestamp → record acknowledged by Kafka); at most ${integer(report.latency.result.maxBehind)} events waiting or in flight`,
-    `tracing: ${spansPerEvent.toFixed(1)} spans per event, ${(exportedShare * 100).toFixed(1)}% exported (${integer(exportedSpans)} spans, ${(exportedBytes / 2 ** 20).toFixed(0)} MiB of OTLP JSON to the local sink)`,
+    `tracing: ${spansPerEvent.toFixed(1)} spans per event, ${(exportedShare * 100).toFixed(1)}% exported (${integer(exportedSpans)} spans, ${(exportedBytes / 2 ** 20).toFixed(0)} MiB of OTLP JSON to the local sink); without step spans ${spansPerEventWithoutSteps.toFixed(1)} spans per event, costing ${(100 * (1 - withoutSteps / c)).toFixed(1)}% of (c)`,
     ...[
       ['as shipped (Node defaults)', report.judge],
       [`with ${report.judgeFlagged.flag}`, report.judgeFlagged.result],
