@@ -5,7 +5,14 @@ import type { LogEntry } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
 
+// Lines that describe expected behaviour of exactly-once delivery, not problems: its
+// transactional producers bound their retries on purpose (a failed transaction is aborted and the
+// partition re-claimed with a new producer id), and a transaction begun right after the previous
+// one committed is retried while the coordinator finishes writing the markers.
 const idempotentRetriesNotice = 'Limiting retries for the idempotent producer may invalidate EoS guarantees';
+const concurrentTransactions = 'The producer attempted to update a transaction while another concurrent operation on the same transaction was ongoing';
+const isExpected = (message: string, fields: Record<string, unknown>) =>
+  message === idempotentRetriesNotice || fields.error === concurrentTransactions || message.endsWith(concurrentTransactions);
 
 export function createKafkaClient(config: ResolvedConfig, logger: Logger): Kafka {
   const { kafka } = config;
@@ -19,9 +26,7 @@ export function createKafkaClient(config: ResolvedConfig, logger: Logger): Kafka
       () =>
       ({ level, log }: LogEntry) => {
         const { message, ...fields } = log;
-        // Exactly-once bounds its transactional producers' retries on purpose (a failed
-        // transaction is aborted and the partition re-claimed with a new producer id).
-        if (message === idempotentRetriesNotice) return;
+        if (isExpected(message, fields)) return;
         const child = { kafkajs: fields };
         if (level === logLevel.ERROR) logger.error(child, `kafkajs: ${message}`);
         else if (level === logLevel.WARN) logger.warn(child, `kafkajs: ${message}`);
