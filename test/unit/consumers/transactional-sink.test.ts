@@ -19,7 +19,11 @@ class FakeProducer {
   fail: Step | 'connect' | undefined;
   private held: Array<() => void> | undefined;
 
-  constructor(readonly transactionalId: string) {}
+  readonly transactionalId: string;
+
+  constructor(transactionalId: string) {
+    this.transactionalId = transactionalId;
+  }
 
   hold(): void {
     this.held = [];
