@@ -25,7 +25,8 @@ import { createTopics, produceBacklog } from './pipeline/produce-backlog.ts';
 import { formatReport, median } from './pipeline/report.ts';
 import type { BenchReport } from './pipeline/report.ts';
 import type { ServiceThroughput } from './pipeline/scorestream-run.ts';
-import type { TracingTotals } from './pipeline/tracing.ts';
+import { startOtlpSink } from './pipeline/otlp-sink.ts';
+import type { TracedRun } from './pipeline/report.ts';
 
 const sizes = parseBenchOptions(process.argv.slice(2));
 const startedAt = performance.now();
@@ -45,6 +46,7 @@ async function childResult<Kind extends ChildResult['kind']>(spec: ChildSpec & {
 }
 
 const broker = await ensureLocalBroker({ ephemeral: true, onProgress: progress });
+const sink = await startOtlpSink();
 try {
   const kafka = quietKafka({ clientId: 'scorestream-bench', brokers: broker.brokers });
   const prefix = `bench-${Date.now().toString(36)}`;
@@ -66,8 +68,13 @@ try {
   const passthrough: Throughput[] = [];
   const code: ServiceThroughput[] = [];
   const codeFlagged: ServiceThroughput[] = [];
-  const traced: Array<{ throughput: ServiceThroughput; tracing: TracingTotals }> = [];
-  const tracedWithoutSteps: Array<{ throughput: ServiceThroughput; tracing: TracingTotals }> = [];
+  const traced: TracedRun[] = [];
+  const tracedWithoutSteps: TracedRun[] = [];
+  const tracedRun = async (name: string, tracing: 'on' | 'without-step-spans'): Promise<TracedRun> => {
+    const before = sink.received().bytes;
+    const result = await childResult({ ...base(name), kind: 'code', tracing, otlpUrl: sink.url, ...size });
+    return { throughput: result.throughput, tracing: result.tracing!, sinkBytes: sink.received().bytes - before };
+  };
   for (let round = 0; round < sizes.rounds; round += 1) {
     const scenarios = [
       async () => {
@@ -86,14 +93,14 @@ try {
         progress(`round ${round + 1} (c) with ${nodeFlag}: ${rate(throughput)}`);
       },
       async () => {
-        const { throughput, tracing } = await childResult({ ...base(`ct${round}`), kind: 'code', tracing: 'on', ...size });
-        traced.push({ throughput, tracing: tracing! });
-        progress(`round ${round + 1} (c+tracing): ${rate(throughput)}, ${tracing!.exported} of ${tracing!.ended} spans exported`);
+        const run = await tracedRun(`ct${round}`, 'on');
+        traced.push(run);
+        progress(`round ${round + 1} (c+tracing): ${rate(run.throughput)}, ${run.tracing.exported} of ${run.tracing.ended} spans exported`);
       },
       async () => {
-        const { throughput, tracing } = await childResult({ ...base(`cs${round}`), kind: 'code', tracing: 'without-step-spans', ...size });
-        tracedWithoutSteps.push({ throughput, tracing: tracing! });
-        progress(`round ${round + 1} (c+tracing) without step spans: ${rate(throughput)}, ${tracing!.exported} of ${tracing!.ended} spans exported`);
+        const run = await tracedRun(`cs${round}`, 'without-step-spans');
+        tracedWithoutSteps.push(run);
+        progress(`round ${round + 1} (c+tracing) without step spans: ${rate(run.throughput)}, ${run.tracing.exported} of ${run.tracing.ended} spans exported`);
       },
     ];
     // Rotate the order each round so no scenario always runs first (or right after another).
@@ -166,5 +173,6 @@ try {
   for (const line of formatReport(report)) console.log(line);
   if (sizes.profileDirectory !== undefined) console.log(`CPU profiles of the service children: ${sizes.profileDirectory}`);
 } finally {
+  await sink.close();
   await broker.stop();
 }

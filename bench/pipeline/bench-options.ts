@@ -39,5 +39,5 @@ export function parseBenchOptions(argv: readonly string[]): BenchSizes {
   if (quick) {
     return { ...shared, poolEvents: 4_000, rounds: 1, warmUpEvents: 400, targetEvents: 4_000, naiveMaxSeconds: 3, latencyWarmUpSeconds: 1, latencySeconds: 3, backlogEvents: 20_000, judgeWarmUpSeconds: 2, judgeSeconds: 5 };
   }
-  return { ...shared, poolEvents: 30_000, rounds: 3, warmUpEvents: 3_000, targetEvents: 30_000, naiveMaxSeconds: 10, latencyWarmUpSeconds: 3, latencySeconds: 10, backlogEvents: 200_000, judgeWarmUpSeconds: 5, judgeSeconds: 25 };
+  return { ...shared, poolEvents: 24_000, rounds: 3, warmUpEvents: 2_400, targetEvents: 24_000, naiveMaxSeconds: 8, latencyWarmUpSeconds: 3, latencySeconds: 10, backlogEvents: 200_000, judgeWarmUpSeconds: 5, judgeSeconds: 20 };
 }

@@ -7,6 +7,8 @@ import type { Throughput } from './measurement.ts';
 import type { ServiceThroughput } from './scorestream-run.ts';
 import type { TracingTotals } from './tracing.ts';
 
+export type TracedRun = { throughput: ServiceThroughput; tracing: TracingTotals; /** OTLP bytes the sink received during the run. */ sinkBytes: number };
+
 export type BenchReport = {
   machine: string[];
   load: { before: number[]; after: number[] };
@@ -16,9 +18,9 @@ export type BenchReport = {
   code: ServiceThroughput[];
   /** (c) again with a Node option given to the child. */
   codeFlagged: { flag: string; runs: ServiceThroughput[] };
-  traced: Array<{ throughput: ServiceThroughput; tracing: TracingTotals }>;
+  traced: TracedRun[];
   /** (c+tracing) with step spans not recorded (a sampler declines them). */
-  tracedWithoutSteps: Array<{ throughput: ServiceThroughput; tracing: TracingTotals }>;
+  tracedWithoutSteps: TracedRun[];
   latency: { eventsPerSecond: number; result: LatencyResult };
   judge: JudgeBacklogResult;
   /** The same run with a Node option given to the child. */
@@ -74,7 +76,7 @@ export function formatReport(report: BenchReport): string[] {
   const spansPerEvent = median(report.traced.map((run) => run.tracing.ended / Math.max(1, run.throughput.events)));
   const spansPerEventWithoutSteps = median(report.tracedWithoutSteps.map((run) => run.tracing.ended / Math.max(1, run.throughput.events)));
   const exportedShare = median(report.traced.map((run) => run.tracing.exported / Math.max(1, run.tracing.ended)));
-  const exportedBytes = report.traced.reduce((sum, run) => sum + run.tracing.bytes, 0);
+  const exportedBytes = report.traced.reduce((sum, run) => sum + run.sinkBytes, 0);
   const exportedSpans = report.traced.reduce((sum, run) => sum + run.tracing.exported, 0);
   const roundsText = sizes.rounds === 1 ? '1 round' : `median of ${sizes.rounds} interleaved rounds`;
 
@@ -95,7 +97,7 @@ export function formatReport(report: BenchReport): string[] {
     `| (d) with node ${report.judgeFlagged.flag} (what-if) | ${integer(report.judgeFlagged.result.eventsPerSecond)} | over ${report.judgeFlagged.result.seconds.toFixed(0)} s | — | — | — | — | ${report.judgeFlagged.result.peakRssMb.toFixed(0)} MB |`,
     '',
     `latency (c) at ${integer(report.latency.eventsPerSecond)} events/s (half of (c)), ${integer(report.latency.result.samples)} records over ${sizes.latencySeconds} s: p50 ${report.latency.result.p50Ms.toFixed(0)} ms, p99 ${report.latency.result.p99Ms.toFixed(0)} ms, max ${report.latency.result.maxMs.toFixed(0)} ms (event timestamp → record acknowledged by Kafka); at most ${integer(report.latency.result.maxBehind)} events waiting or in flight`,
-    `tracing: ${spansPerEvent.toFixed(1)} spans per event, ${(exportedShare * 100).toFixed(1)}% exported (${integer(exportedSpans)} spans, ${(exportedBytes / 2 ** 20).toFixed(0)} MiB of OTLP JSON to the local sink); without step spans ${spansPerEventWithoutSteps.toFixed(1)} spans per event, costing ${(100 * (1 - withoutSteps / c)).toFixed(1)}% of (c)`,
+    `tracing: ${spansPerEvent.toFixed(1)} spans per event, ${(exportedShare * 100).toFixed(1)}% exported (${integer(exportedSpans)} spans, ${(exportedBytes / 2 ** 20).toFixed(0)} MiB of OTLP JSON to a sink in the parent process); without step spans ${spansPerEventWithoutSteps.toFixed(1)} spans per event, costing ${(100 * (1 - withoutSteps / c)).toFixed(1)}% of (c)`,
     ...[
       ['as shipped (Node defaults)', report.judge],
       [`with ${report.judgeFlagged.flag}`, report.judgeFlagged.result],

@@ -1,9 +1,7 @@
 // OpenTelemetry on, as a deployment would run it, for scenario (c+tracing): a global tracer
 // provider with a BatchSpanProcessor feeding the OTLP/HTTP exporter, which really serialises
-// every span (OTLP JSON) and posts it to a local HTTP sink that reads the body and discards it,
-// and an AsyncLocalStorage context manager. `stop()` flushes, then unregisters everything.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// every span (OTLP JSON) and posts it to the parent's sink (otlp-sink.ts), and an
+// AsyncLocalStorage context manager. `stop()` flushes, then unregisters everything.
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -13,9 +11,8 @@ import type { ReadableSpan, Sampler, SpanExporter, SpanProcessor } from '@opente
 export type TracingTotals = {
   /** Spans the SDK recorded (ended), exported or not. */
   ended: number;
+  /** Spans handed to the OTLP exporter. */
   exported: number;
-  requests: number;
-  bytes: number;
 };
 
 export type BenchTracing = {
@@ -47,17 +44,9 @@ function withoutStepSpans(): Sampler {
   };
 }
 
-export async function startBenchTracing(options: { stepSpans?: boolean } = {}): Promise<BenchTracing> {
-  const totals: TracingTotals = { ended: 0, exported: 0, requests: 0, bytes: 0 };
-  const sink = createServer((request, response) => {
-    totals.requests += 1;
-    request.on('data', (chunk: Buffer) => (totals.bytes += chunk.length));
-    request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
-  });
-  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-  const { port } = sink.address() as AddressInfo;
-
-  const otlp = new OTLPTraceExporter({ url: `http://127.0.0.1:${port}/v1/traces` });
+export function startBenchTracing(options: { url: string; stepSpans?: boolean }): BenchTracing {
+  const totals: TracingTotals = { ended: 0, exported: 0 };
+  const otlp = new OTLPTraceExporter({ url: options.url });
   const counting: SpanExporter = {
     export(spans: ReadableSpan[], done) {
       totals.exported += spans.length;
@@ -89,8 +78,6 @@ export async function startBenchTracing(options: { stepSpans?: boolean } = {}): 
       trace.disable();
       context.disable();
       propagation.disable();
-      sink.closeAllConnections(); // the exporter's keep-alive sockets would hold close() open
-      await new Promise<void>((resolve) => sink.close(() => resolve()));
       return { ...totals };
     },
   };

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { parseBenchOptions } from '../../../../bench/pipeline/bench-options.ts';
+import type { JudgeBacklogResult } from '../../../../bench/pipeline/child-protocol.ts';
+import { formatReport, median } from '../../../../bench/pipeline/report.ts';
+import type { BenchReport } from '../../../../bench/pipeline/report.ts';
+import type { ServiceThroughput } from '../../../../bench/pipeline/scorestream-run.ts';
+
+const cores = { node: 1, broker: 0.1 };
+const service = (eventsPerSecond: number, peakRssMb = 200): ServiceThroughput => ({ events: 1000, seconds: 1000 / eventsPerSecond, eventsPerSecond, cores, failedRecords: 0, deadLettered: 0, peakRssMb });
+const traced = (eventsPerSecond: number) => ({ throughput: service(eventsPerSecond), tracing: { ended: 14_000, exported: 14_000 }, sinkBytes: 2 ** 20 });
+const judge = (eventsPerSecond: number, peakRssMb: number): JudgeBacklogResult => ({
+  events: 1000,
+  seconds: 10,
+  eventsPerSecond,
+  completedTotal: 1200,
+  lagAtEnd: 100,
+  judgeCalls: 1200,
+  maxActiveJudgeCalls: 64,
+  peakRssMb,
+  rssBeforeServiceMb: 120,
+  rssAtEndMb: peakRssMb,
+  atPeakMb: { heapUsed: 50, heapTotal: 100, external: 10, arrayBuffers: 5 },
+  rssSamples: 40,
+  failedRecords: 0,
+});
+
+function report(overrides: Partial<BenchReport> = {}): BenchReport {
+  return {
+    machine: ['machine: test'],
+    load: { before: [0.5, 0.5, 0.5], after: [0.6, 0.6, 0.6] },
+    sizes: parseBenchOptions(['--quick']),
+    passthrough: [{ events: 1000, seconds: 0.1, eventsPerSecond: 10_000, cores }],
+    naive: { events: 100, seconds: 0.2, eventsPerSecond: 500, cores },
+    code: [service(8_000)],
+    codeFlagged: { flag: '--flag', runs: [service(7_900)] },
+    traced: [traced(7_000)],
+    tracedWithoutSteps: [traced(7_500)],
+    latency: { eventsPerSecond: 4_000, result: { samples: 100, p50Ms: 10, p99Ms: 50, maxMs: 60, maxBehind: 20 } },
+    judge: judge(300, 250),
+    judgeFlagged: { flag: '--flag', result: judge(300, 200) },
+    seconds: 60,
+    ...overrides,
+  };
+}
+
+const targets = (lines: string[]) => lines.filter((line) => line.startsWith('  ✓') || line.startsWith('  ✗'));
+
+describe('median', () => {
+  it('takes the middle value, or the mean of the two middle values', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+});
+
+describe('formatReport', () => {
+  it('marks every target met when the numbers meet them', () => {
+    const lines = targets(formatReport(report()));
+    expect(lines).toHaveLength(5);
+    for (const line of lines) expect(line.startsWith('  ✓')).toBe(true);
+    expect(lines[0]).toContain('0.80×');
+    expect(lines[1]).toContain('16.00×');
+    expect(lines[2]).toContain('12.5%');
+  });
+
+  it('marks each missed target, with its ratio', () => {
+    const lines = targets(
+      formatReport(
+        report({
+          code: [service(4_000)],
+          traced: [traced(3_000)],
+          judge: judge(200, 400),
+        }),
+      ),
+    );
+    expect(lines.map((line) => line.slice(0, 3))).toEqual(['  ✗', '  ✗', '  ✗', '  ✗', '  ✗']);
+    expect(lines[0]).toContain('0.40×');
+    expect(lines[2]).toContain('25.0%');
+    expect(lines[4]).toContain('400 MB as shipped; 200 MB with node --flag');
+  });
+
+  it('prints one table row per scenario with each round shown', () => {
+    const lines = formatReport(report({ code: [service(8_000), service(9_000), service(7_000)] }));
+    const row = lines.find((line) => line.startsWith('| (c) Scorestream'))!;
+    expect(row).toContain('| 8,000 | 8,000 / 9,000 / 7,000 |');
+  });
+});
+
+describe('parseBenchOptions', () => {
+  it('sizes a full run by default and a small one with --quick', () => {
+    expect(parseBenchOptions([]).backlogEvents).toBe(200_000);
+    expect(parseBenchOptions(['--quick']).rounds).toBe(1);
+  });
+
+  it('rejects an unknown argument, showing the usage', () => {
+    expect(() => parseBenchOptions(['--fast'])).toThrow(/unknown argument\(s\): --fast[\s\S]*usage: node bench\/pipeline\.bench\.ts/);
+  });
+
+  it('puts CPU profiles in a temporary directory with --profile', () => {
+    expect(parseBenchOptions(['--profile']).profileDirectory).toMatch(/scorestream-bench-profiles-/);
+    expect(parseBenchOptions([]).profileDirectory).toBeUndefined();
+  });
+});
