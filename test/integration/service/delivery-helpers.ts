@@ -1,5 +1,6 @@
 // Helpers of the delivery tests (rebalance revocation, exactly-once): read a whole topic at a
 // chosen isolation level, count (run, scorer) pairs, and map the runs topic's offsets to run ids.
+import type { Kafka } from 'kafkajs';
 import { expect } from 'vitest';
 import type { ScoreRecord } from '../../../src/index.ts';
 import { testKafka, uniqueGroupId } from '../../helpers/kafka.ts';
@@ -29,8 +30,8 @@ export function expectExactlyOnce(records: ReadonlyArray<Pick<ScoreRecord, 'runI
  * (`idleMs` without a message after the first fetch), then returns them parsed. Meant for topics
  * nobody writes to any more (the service was stopped or killed).
  */
-export async function readAll<T = Record<string, unknown>>(topic: string, options: { isolation: Isolation; idleMs?: number; timeoutMs?: number }): Promise<T[]> {
-  const consumer = testKafka('scorestream-test-read-all').consumer({
+export async function readAll<T = Record<string, unknown>>(topic: string, options: { isolation: Isolation; idleMs?: number; timeoutMs?: number; kafka?: Kafka }): Promise<T[]> {
+  const consumer = (options.kafka ?? testKafka('scorestream-test-read-all')).consumer({
     groupId: uniqueGroupId('read-all'),
     maxWaitTimeInMs: 100,
     readUncommitted: options.isolation === 'read_uncommitted',
