@@ -9,6 +9,7 @@
 // service scenarios each run in a fresh child process. Two "what if" rows back the proposals
 // in the report: (c+tracing) without step spans, and (c)/(d) with a smaller V8 young generation.
 // Usage: node bench/pipeline.bench.ts [--quick] [--profile]     (npm run bench:pipeline)
+//        KAFKA_BROKERS=host:port to use an existing broker (its bench-* topics are deleted after).
 import { loadavg } from 'node:os';
 import { ensureLocalBroker, quietKafka } from '../scripts/kafka/index.ts';
 import { createEventPool } from './pipeline/bench-events.ts';
@@ -21,21 +22,20 @@ import type { Throughput } from './pipeline/measurement.ts';
 import { runNaiveConsumer } from './pipeline/naive-consumer.ts';
 import { createPacedProducer } from './pipeline/paced-producer.ts';
 import { runPassthrough } from './pipeline/passthrough.ts';
-import { createTopics, produceBacklog } from './pipeline/produce-backlog.ts';
-import { formatReport, median } from './pipeline/report.ts';
-import type { BenchReport } from './pipeline/report.ts';
-import type { ServiceThroughput } from './pipeline/scorestream-run.ts';
 import { startOtlpSink } from './pipeline/otlp-sink.ts';
-import type { TracedRun } from './pipeline/report.ts';
+import { createTopics, deleteTopicsWithPrefix, produceBacklog } from './pipeline/produce-backlog.ts';
+import { formatReport, median } from './pipeline/report.ts';
+import type { BenchReport, TracedRun } from './pipeline/report.ts';
+import type { ServiceThroughput } from './pipeline/scorestream-run.ts';
 
 const sizes = parseBenchOptions(process.argv.slice(2));
 const startedAt = performance.now();
 const loadBefore = loadavg();
 const timeoutMs = 180_000;
 /**
- * The Node option proposed for the service's launchers: a smaller V8 young generation. Node's
- * default lets RSS reach ~380 MB under load with a ~50 MB live heap; this keeps it well under
- * 300 MB at no measurable throughput cost (both are measured below).
+ * The Node option proposed for the service's launchers: a smaller V8 young generation. With
+ * Node's defaults RSS reaches ~375-395 MB in (d) for a ~50 MB live heap; with it ~280-290 MB,
+ * and (c)'s rate moved by -9% to +6% across runs, i.e. within this machine's noise.
  */
 const nodeFlag = '--max-semi-space-size=4';
 const progress = (line: string) => console.log(`· ${line}`);
@@ -47,9 +47,9 @@ async function childResult<Kind extends ChildResult['kind']>(spec: ChildSpec & {
 
 const broker = await ensureLocalBroker({ ephemeral: true, onProgress: progress });
 const sink = await startOtlpSink();
+const kafka = quietKafka({ clientId: 'scorestream-bench', brokers: broker.brokers });
+const prefix = `bench-${Date.now().toString(36)}`;
 try {
-  const kafka = quietKafka({ clientId: 'scorestream-bench', brokers: broker.brokers });
-  const prefix = `bench-${Date.now().toString(36)}`;
   const topics = { runs: `${prefix}-runs`, backlog: `${prefix}-backlog`, latency: `${prefix}-latency`, naive: `${prefix}-b-out` };
   const passthroughOutputs = Array.from({ length: sizes.rounds }, (_, round) => `${prefix}-a${round}-out`);
   await createTopics(
@@ -174,5 +174,8 @@ try {
   if (sizes.profileDirectory !== undefined) console.log(`CPU profiles of the service children: ${sizes.profileDirectory}`);
 } finally {
   await sink.close();
+  // A broker of our own goes away whole; on a KAFKA_BROKERS one, remove what we created (the
+  // backlog alone is ~700 MB).
+  if (broker.mode === 'env') await deleteTopicsWithPrefix(kafka, prefix).catch((error: unknown) => progress(`could not delete the benchmark's topics (${prefix}-*): ${String(error)}`));
   await broker.stop();
 }

@@ -1,6 +1,7 @@
 // Fills a topic with the benchmark's events as fast as the broker takes them: big sendBatch
 // requests of pre-serialised JSON, a few in flight, no validation. This is set-up, not a
-// measured scenario, so it uses a plain (non-idempotent) producer.
+// measured scenario, so it uses a plain (non-idempotent) producer. Also creates and removes
+// the benchmark's topics.
 import type { Kafka, Message } from 'kafkajs';
 
 export type TopicSpec = { topic: string; partitions: number };
@@ -14,6 +15,18 @@ export async function createTopics(kafka: Kafka, topics: readonly TopicSpec[]): 
       timeout: 30_000,
       topics: topics.map(({ topic, partitions }) => ({ topic, numPartitions: partitions, replicationFactor: 1 })),
     });
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** Deletes every topic whose name starts with `${prefix}-` (the benchmark's, and the service's outputs). */
+export async function deleteTopicsWithPrefix(kafka: Kafka, prefix: string): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(`${prefix}-`));
+    if (topics.length > 0) await admin.deleteTopics({ topics, timeout: 30_000 });
   } finally {
     await admin.disconnect();
   }

@@ -93,7 +93,7 @@ export function formatReport(report: BenchReport): string[] {
       const rss = row.peakRssMb === undefined ? '—' : `${Math.max(...row.peakRssMb).toFixed(0)} MB`;
       return `| ${row.label} | ${integer(rate)} | ${row.rates.map(integer).join(' / ')} | ${ratio(rate / a)} | ${ratio(rate / b)} | ${cores(median(row.cores.map((entry) => entry.node)))} | ${cores(brokerCores)} | ${rss} |`;
     }),
-    `| (d) Scorestream, 1 judge scorer (mock, ${sizes.judgeDelayMs} ms), C = ${sizes.judgeCallsPerModel}, ${sizes.runsInFlight} runs in flight, 200k backlog | ${integer(report.judge.eventsPerSecond)} | over ${report.judge.seconds.toFixed(0)} s | — | — | — | — | ${report.judge.peakRssMb.toFixed(0)} MB |`,
+    `| (d) Scorestream, 1 judge scorer (mock, ${sizes.judgeDelayMs} ms), C = ${sizes.judgeCallsPerModel}, ${sizes.runsInFlight} runs in flight, ${integer(sizes.backlogEvents)}-event backlog | ${integer(report.judge.eventsPerSecond)} | over ${report.judge.seconds.toFixed(0)} s | — | — | — | — | ${report.judge.peakRssMb.toFixed(0)} MB |`,
     `| (d) with node ${report.judgeFlagged.flag} (what-if) | ${integer(report.judgeFlagged.result.eventsPerSecond)} | over ${report.judgeFlagged.result.seconds.toFixed(0)} s | — | — | — | — | ${report.judgeFlagged.result.peakRssMb.toFixed(0)} MB |`,
     '',
     `latency (c) at ${integer(report.latency.eventsPerSecond)} events/s (half of (c)), ${integer(report.latency.result.samples)} records over ${sizes.latencySeconds} s: p50 ${report.latency.result.p50Ms.toFixed(0)} ms, p99 ${report.latency.result.p99Ms.toFixed(0)} ms, max ${report.latency.result.maxMs.toFixed(0)} ms (event timestamp → record acknowledged by Kafka); at most ${integer(report.latency.result.maxBehind)} events waiting or in flight`,
