@@ -15,5 +15,6 @@ RUN npm ci --omit=dev --no-audit --no-fund --loglevel=error && npm cache clean -
 COPY --chown=node:node . .
 USER node
 
-ENTRYPOINT ["node", "cli/main.ts"]
+# The flags of scripts/node-flags (a test keeps the two in step).
+ENTRYPOINT ["node", "--max-semi-space-size=4", "--disable-warning=TimeoutNegativeWarning", "cli/main.ts"]
 CMD ["start", "--config", "examples/scorestream.config.ts"]

@@ -10,6 +10,7 @@
 // in the report: (c+tracing) without step spans, and (c)/(d) with a smaller V8 young generation.
 // Usage: node bench/pipeline.bench.ts [--quick] [--profile]     (npm run bench:pipeline)
 //        KAFKA_BROKERS=host:port to use an existing broker (its bench-* topics are deleted after).
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { ensureLocalBroker, quietKafka } from '../scripts/kafka/index.ts';
 import { createEventPool } from './pipeline/bench-events.ts';
@@ -33,15 +34,17 @@ const startedAt = performance.now();
 const loadBefore = loadavg();
 const timeoutMs = 180_000;
 /**
- * The Node option proposed for the service's launchers: a smaller V8 young generation. With
- * Node's defaults RSS reaches ~375-395 MB in (d) for a ~50 MB live heap; with it ~280-290 MB,
- * and (c)'s rate moved by -9% to +6% across runs, i.e. within this machine's noise.
+ * Service children run with the Node flags the service ships with (scripts/node-flags, used by
+ * bin/scorestream and the Dockerfile): a smaller V8 young generation. The what-if rows run with
+ * Node's defaults instead, to show what the flag buys (RSS ~375-395 MB in (d) for a ~50 MB live heap
+ * without it).
  */
-const nodeFlag = '--max-semi-space-size=4';
+const shippedNodeFlags = readFileSync(new URL('../scripts/node-flags', import.meta.url), 'utf8').trim().split(/\s+/);
+const nodeFlag = 'Node defaults (no --max-semi-space-size)';
 const progress = (line: string) => console.log(`· ${line}`);
 const rate = (throughput: Throughput) => `${Math.round(throughput.eventsPerSecond).toLocaleString('en-US')} events/s (${throughput.events} events in ${throughput.seconds.toFixed(1)} s)`;
 
-async function childResult<Kind extends ChildResult['kind']>(spec: ChildSpec & { kind: Kind }, nodeFlags: string[] = []): Promise<Extract<ChildResult, { kind: Kind }>> {
+async function childResult<Kind extends ChildResult['kind']>(spec: ChildSpec & { kind: Kind }, nodeFlags: string[] = shippedNodeFlags): Promise<Extract<ChildResult, { kind: Kind }>> {
   return (await startChild(spec, { ...sizes, nodeFlags }).result) as Extract<ChildResult, { kind: Kind }>;
 }
 
@@ -88,7 +91,7 @@ try {
         progress(`round ${round + 1} (c) Scorestream: ${rate(throughput)}`);
       },
       async () => {
-        const { throughput } = await childResult({ ...base(`cf${round}`), kind: 'code', tracing: 'off', ...size }, [nodeFlag]);
+        const { throughput } = await childResult({ ...base(`cf${round}`), kind: 'code', tracing: 'off', ...size }, []);
         codeFlagged.push(throughput);
         progress(`round ${round + 1} (c) with ${nodeFlag}: ${rate(throughput)}`);
       },
@@ -147,11 +150,11 @@ try {
     seconds: sizes.judgeSeconds,
     rssIntervalMs: 250,
   });
-  // As the service ships (Node's default heap sizing), then with the Node option we propose for
-  // its launchers: each from a fresh group, so both face the whole backlog.
+  // As the service ships (scripts/node-flags), then with Node's default heap sizing: each from a
+  // fresh group, so both face the whole backlog.
   const { result: judge } = await childResult(judgeSpec('d'));
   progress(`(d) judge: ${Math.round(judge.eventsPerSecond)} events/s, peak RSS ${judge.peakRssMb.toFixed(0)} MB`);
-  const { result: judgeFlagged } = await childResult(judgeSpec('d-heap'), [nodeFlag]);
+  const { result: judgeFlagged } = await childResult(judgeSpec('d-heap'), []);
   progress(`(d) judge with ${nodeFlag}: ${Math.round(judgeFlagged.eventsPerSecond)} events/s, peak RSS ${judgeFlagged.peakRssMb.toFixed(0)} MB`);
 
   const report: BenchReport = {

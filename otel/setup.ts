@@ -120,6 +120,23 @@ function safeJson(value: unknown): string {
 }
 
 /**
+ * Batch span processor defaults sized for a stream: the SDK's own (queue 2,048, 5 s delay) drop
+ * most spans at a few thousand events/s with ~14 spans each (measured: ~70% dropped in the
+ * pipeline benchmark). Only fills in what the environment leaves unset; sdk-node reads them.
+ */
+export const BATCH_SPAN_DEFAULTS = {
+  OTEL_BSP_MAX_QUEUE_SIZE: '65536',
+  OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048',
+  OTEL_BSP_SCHEDULE_DELAY: '1000',
+} as const;
+
+export function applyBatchSpanDefaults(environment: Record<string, string | undefined>): void {
+  for (const [name, value] of Object.entries(BATCH_SPAN_DEFAULTS)) {
+    if (environment[name] === undefined || environment[name] === '') environment[name] = value;
+  }
+}
+
+/**
  * Starts the SDK when the environment asks for any telemetry; otherwise returns at once without
  * loading it. The plan is read from `environment`; sdk-node reads the same variables from
  * `process.env`, so pass `process.env` (tests that need other settings pass processors/readers).
@@ -133,6 +150,7 @@ export async function startTelemetry(environment: Environment, options: StartTel
     return noTelemetry;
   }
 
+  applyBatchSpanDefaults(process.env);
   const [{ startNodeSdk }, { defaultResource, resourceFromAttributes }] = await Promise.all([import('@opentelemetry/sdk-node'), import('@opentelemetry/resources')]);
   const sdk = startNodeSdk({
     // Lowest priority: OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES override these.

@@ -63,7 +63,7 @@ export function formatReport(report: BenchReport): string[] {
     { label: '(c) Scorestream, 3 code scorers', ...serviceRow(report.code) },
     { label: '(c+tracing) same, OTel SDK + OTLP/HTTP export', ...serviceRow(report.traced.map((run) => run.throughput)) },
     { label: '(c+tracing) without step spans (what-if)', ...serviceRow(report.tracedWithoutSteps.map((run) => run.throughput)) },
-    { label: `(c) with node ${report.codeFlagged.flag} (what-if)`, ...serviceRow(report.codeFlagged.runs) },
+    { label: `(c) with ${report.codeFlagged.flag} (what-if)`, ...serviceRow(report.codeFlagged.runs) },
   ];
   const flagged = median(report.codeFlagged.runs.map((run) => run.eventsPerSecond));
   const a = median(rows[0]!.rates);
@@ -94,7 +94,7 @@ export function formatReport(report: BenchReport): string[] {
       return `| ${row.label} | ${integer(rate)} | ${row.rates.map(integer).join(' / ')} | ${ratio(rate / a)} | ${ratio(rate / b)} | ${cores(median(row.cores.map((entry) => entry.node)))} | ${cores(brokerCores)} | ${rss} |`;
     }),
     `| (d) Scorestream, 1 judge scorer (mock, ${sizes.judgeDelayMs} ms), C = ${sizes.judgeCallsPerModel}, ${sizes.runsInFlight} runs in flight, ${integer(sizes.backlogEvents)}-event backlog | ${integer(report.judge.eventsPerSecond)} | over ${report.judge.seconds.toFixed(0)} s | — | — | — | — | ${report.judge.peakRssMb.toFixed(0)} MB |`,
-    `| (d) with node ${report.judgeFlagged.flag} (what-if) | ${integer(report.judgeFlagged.result.eventsPerSecond)} | over ${report.judgeFlagged.result.seconds.toFixed(0)} s | — | — | — | — | ${report.judgeFlagged.result.peakRssMb.toFixed(0)} MB |`,
+    `| (d) with ${report.judgeFlagged.flag} (what-if) | ${integer(report.judgeFlagged.result.eventsPerSecond)} | over ${report.judgeFlagged.result.seconds.toFixed(0)} s | — | — | — | — | ${report.judgeFlagged.result.peakRssMb.toFixed(0)} MB |`,
     '',
     `latency (c) at ${integer(report.latency.eventsPerSecond)} events/s (half of (c)), ${integer(report.latency.result.samples)} records over ${sizes.latencySeconds} s: p50 ${report.latency.result.p50Ms.toFixed(0)} ms, p99 ${report.latency.result.p99Ms.toFixed(0)} ms, max ${report.latency.result.maxMs.toFixed(0)} ms (event timestamp → record acknowledged by Kafka); at most ${integer(report.latency.result.maxBehind)} events waiting or in flight`,
     `tracing: ${spansPerEvent.toFixed(1)} spans per event, ${(exportedShare * 100).toFixed(1)}% exported (${integer(exportedSpans)} spans, ${(exportedBytes / 2 ** 20).toFixed(0)} MiB of OTLP JSON to a sink in the parent process); without step spans ${spansPerEventWithoutSteps.toFixed(1)} spans per event, costing ${(100 * (1 - withoutSteps / c)).toFixed(1)}% of (c)`,
@@ -108,7 +108,7 @@ export function formatReport(report: BenchReport): string[] {
     `  ${mark(c >= 10 * b)} (c) ≥ 10 × (b): ${ratio(c / b)}  (ceiling here: (a)/(b) = ${ratio(a / b)})`,
     `  ${mark(tracingCost <= 0.15)} tracing costs ≤ 15% of (c): ${(tracingCost * 100).toFixed(1)}%`,
     `  ${mark(report.judge.eventsPerSecond >= 0.8 * judgeCeiling)} (d) ≥ 0.8 × C / ${sizes.judgeDelayMs / 1000} s = ${integer(0.8 * judgeCeiling)} events/s: ${integer(report.judge.eventsPerSecond)} (${ratio(report.judge.eventsPerSecond / judgeCeiling)} of C / ${sizes.judgeDelayMs / 1000} s)`,
-    `  ${mark(report.judge.peakRssMb <= 300)} (d-backlog) peak RSS ≤ 300 MB: ${report.judge.peakRssMb.toFixed(0)} MB as shipped; ${report.judgeFlagged.result.peakRssMb.toFixed(0)} MB with node ${report.judgeFlagged.flag} (which changes (c) by ${signedPercent(flagged / c - 1)})`,
+    `  ${mark(report.judge.peakRssMb <= 300)} (d-backlog) peak RSS ≤ 300 MB: ${report.judge.peakRssMb.toFixed(0)} MB as shipped (scripts/node-flags); ${report.judgeFlagged.result.peakRssMb.toFixed(0)} MB with ${report.judgeFlagged.flag} (which changes (c) by ${signedPercent(flagged / c - 1)})`,
     '',
     `benchmark took ${report.seconds.toFixed(0)} s${sizes.quick ? ' (--quick: small sizes, not for the README)' : ''}`,
   ];

@@ -5,10 +5,12 @@ import { context, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Span, Tracer } from '@opentelemetry/api';
 import type { StepName } from '../judge/types.ts';
 
-const defaultTracer = trace.getTracer('scorestream.scorer');
-
+/**
+ * Looked up on every run, not cached at load: the API's proxy tracer keeps the first SDK tracer it
+ * finds, so a cached one would go on recording into a provider that was shut down or replaced.
+ */
 export function getDefaultTracer(): Tracer {
-  return defaultTracer;
+  return trace.getTracer('scorestream.scorer');
 }
 
 /** The span a step runs in, or undefined when tracing is off (non-recording). */

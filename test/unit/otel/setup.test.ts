@@ -10,7 +10,7 @@ import { generateText } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { recordInputsFromEnvironment, startTelemetry, telemetryPlan } from '../../../otel/setup.ts';
+import { applyBatchSpanDefaults, recordInputsFromEnvironment, startTelemetry, telemetryPlan } from '../../../otel/setup.ts';
 import type { Telemetry } from '../../../otel/setup.ts';
 import { CollectingMetricReader } from '../../helpers/spans.ts';
 
@@ -227,5 +227,13 @@ describe('startTelemetry', () => {
     const messages = verbose.lines.filter((line) => line.component === 'opentelemetry').map((line) => line.msg);
     expect(messages).toContain('details');
     expect(messages).not.toContain('too much');
+  });
+});
+
+describe('applyBatchSpanDefaults', () => {
+  it('fills in stream-sized batch span settings, and keeps what the environment says', () => {
+    const environment: Record<string, string | undefined> = { OTEL_BSP_SCHEDULE_DELAY: '250', OTEL_BSP_MAX_QUEUE_SIZE: '' };
+    applyBatchSpanDefaults(environment);
+    expect(environment).toEqual({ OTEL_BSP_SCHEDULE_DELAY: '250', OTEL_BSP_MAX_QUEUE_SIZE: '65536', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048' });
   });
 });

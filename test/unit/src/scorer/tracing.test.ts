@@ -116,3 +116,24 @@ describe('step spans', () => {
     expect(all).toContain('scorestream.judge.analyze');
   });
 });
+
+describe('default tracer', () => {
+  it('follows the registered provider: nothing is recorded into a provider that was replaced (step-span cache regression)', async () => {
+    const { trace } = await import('@opentelemetry/api');
+    const first = new InMemorySpanExporter();
+    const second = new InMemorySpanExporter();
+    const scorer = createScorer({ id: 'plain', description: 'd' }).generateScore(() => 1);
+    try {
+      trace.setGlobalTracerProvider(new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: first })] }));
+      await scorer.run({ output: 'x' });
+      expect(first.getFinishedSpans().map((span) => span.name)).toEqual(['generateScore']);
+      trace.disable();
+      trace.setGlobalTracerProvider(new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: second })] }));
+      await scorer.run({ output: 'x' });
+      expect(first.getFinishedSpans()).toHaveLength(1);
+      expect(second.getFinishedSpans().map((span) => span.name)).toEqual(['generateScore']);
+    } finally {
+      trace.disable();
+    }
+  });
+});
