@@ -117,9 +117,14 @@ export function createAtLeastOnceSink(options: AtLeastOnceSinkOptions): RecordSi
     }
     if (offsets.length === 0) return;
     try {
-      // Sent before the assignment ended (claims are dropped the moment it does), so the group
-      // still counts us as the owner: Kafka accepts commits of the current generation while a
-      // rebalance is prepared, and rejects them (not retried) once the generation moved on.
+      // Only claims of the current assignment are here (they are dropped the moment it ends).
+      // Sent between REBALANCING and our re-join, a commit is still legitimate: the generation is
+      // ours until the JoinGroup completes, and the new owners read offsets after it. Once the
+      // generation moved on, the broker rejects it (ILLEGAL_GENERATION, REBALANCE_IN_PROGRESS:
+      // kafkajs does not retry those). One window remains: a commit failing on a retriable error
+      // (connection, coordinator moved) is retried by kafkajs with whatever generation is current
+      // then, and neither kafkajs nor the broker checks ownership (revoked-commit.test.ts); it can
+      // only move a new owner's offset back (re-scoring), never past unacknowledged records.
       await consumer.commitOffsets(offsets);
       owners.forEach((claim, index) => claim.progress.markCommitted(offsets[index]!.offset));
       stats.commits += 1;
