@@ -75,7 +75,7 @@ describe('formatReport', () => {
     expect(lines.map((line) => line.slice(0, 3))).toEqual(['  ✗', '  ✗', '  ✗', '  ✗', '  ✗']);
     expect(lines[0]).toContain('0.40×');
     expect(lines[2]).toContain('25.0%');
-    expect(lines[4]).toContain('400 MB as shipped; 200 MB with node --flag');
+    expect(lines[4]).toContain('400 MB as shipped (scripts/node-flags); 200 MB with --flag');
   });
 
   it('prints one table row per scenario with each round shown', () => {
