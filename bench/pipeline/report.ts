@@ -99,7 +99,7 @@ export function formatReport(report: BenchReport): string[] {
     `latency (c) at ${integer(report.latency.eventsPerSecond)} events/s (half of (c)), ${integer(report.latency.result.samples)} records over ${sizes.latencySeconds} s: p50 ${report.latency.result.p50Ms.toFixed(0)} ms, p99 ${report.latency.result.p99Ms.toFixed(0)} ms, max ${report.latency.result.maxMs.toFixed(0)} ms (event timestamp → record acknowledged by Kafka); at most ${integer(report.latency.result.maxBehind)} events waiting or in flight`,
     `tracing: ${spansPerEvent.toFixed(1)} spans per event, ${(exportedShare * 100).toFixed(1)}% exported (${integer(exportedSpans)} spans, ${(exportedBytes / 2 ** 20).toFixed(0)} MiB of OTLP JSON to a sink in the parent process); without step spans ${spansPerEventWithoutSteps.toFixed(1)} spans per event, costing ${(100 * (1 - withoutSteps / c)).toFixed(1)}% of (c)`,
     ...[
-      ['as shipped (Node defaults)', report.judge],
+      ['as shipped (scripts/node-flags)', report.judge],
       [`with ${report.judgeFlagged.flag}`, report.judgeFlagged.result],
     ].map(([label, run]) => backlogLine(label as string, run as JudgeBacklogResult, sizes)),
     '',
