@@ -121,11 +121,11 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
       const deadLetter = buildDeadLetter({
         message: { key: message.key, value: message.value, headers: message.headers as never },
         source,
-        error: { code: 'processing_error' as never, message: error instanceof Error ? error.message : String(error) },
+        error: { code: 'processing_failed', message: error instanceof Error ? error.message : String(error) },
         now: new Date(now()),
       });
       await ticket.output.publish([{ topic: config.topics.deadLetter, key: null, value: JSON.stringify(deadLetter) }]);
-      stats.countDeadLetter('processing_error');
+      stats.countDeadLetter('processing_failed');
       return true;
     } catch (publishError) {
       logger.error({ err: publishError, source }, 'could not dead-letter the message; its offset stays uncommitted');

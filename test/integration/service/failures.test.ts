@@ -2,6 +2,7 @@
 // a scorer that ignores every signal is abandoned after the binding's timeout, and the runs
 // behind them are scored as usual.
 import { describe, expect, it } from 'vitest';
+import { parseDeadLetter } from '../../../src/index.ts';
 import type { ScoreRecord } from '../../../src/index.ts';
 import { answerLengthScorer, delayedJudgeModel, hangingScorer, judgeScorer } from '../../fixtures/scorers.ts';
 import { testRun } from '../../helpers/runs.ts';
@@ -32,5 +33,26 @@ describe('failing scorers', () => {
     expect(byScorer('answer-length').every((record) => record.status === 'scored')).toBe(true);
     await expect.poll(() => service.stats.completed, { timeout: 10_000 }).toBe(3);
     expect(service.stats.inFlight).toBe(0);
+  });
+});
+
+describe('unexpected processing errors', () => {
+  it('park the message in the dead-letter topic (processing_failed) and keep the partition moving', async () => {
+    const topics = await useServiceTopics(1);
+    await produceRaw(topics.runs, ['odd-1', 'odd-2'].map((runId) => ({ key: runId, value: JSON.stringify(testRun({ runId })) })));
+    // A scorer object that breaks the service's own code (its name getter throws), not a step.
+    const brokenScorer = {
+      id: 'broken-object',
+      get name(): string {
+        throw new Error('name getter exploded');
+      },
+      run: async () => ({ score: 1 }),
+    };
+    const service = await startTestService({ topics, scorers: [{ scorer: brokenScorer }, { scorer: answerLengthScorer }] });
+    const deadLetters = await readRecords<{ error: { code: string; message: string }; source: { offset: string } }>(topics.deadLetter, 2);
+    expect(deadLetters.map((letter) => letter.error.code)).toEqual(['processing_failed', 'processing_failed']);
+    expect(deadLetters[0]!.error.message).toMatch(/name getter exploded/);
+    expect(parseDeadLetter(deadLetters[0]).success).toBe(true);
+    await expect.poll(() => service.stats.completed, { timeout: 10_000 }).toBe(2);
   });
 });
