@@ -4,7 +4,7 @@
 // Filters fail closed: a predicate that throws skips the scorer and says so.
 import type { Sampling } from '../contracts/common.ts';
 import type { SkipReason } from '../contracts/decision-record.ts';
-import { isSampled, samplingBucket } from '../eligibility/index.ts';
+import { decideSampling, samplingBucket, saltedSamplingKey } from '../eligibility/index.ts';
 import type { ResolvedBinding } from '../config/resolve-config.ts';
 import type { RunFacts } from './run-facts.ts';
 
@@ -36,7 +36,10 @@ export async function decideEligibility<Event>(binding: ResolvedBinding<Event>, 
   }
   const sampling = binding.sampling;
   if (sampling === undefined || sampling.type === 'none') return { eligible: true };
-  const key = sampling.salt === undefined ? facts.samplingKey : `${sampling.salt}:${facts.samplingKey}`;
-  const decision: Sampling = { rate: sampling.rate, bucket: samplingBucket(key) };
-  return isSampled(sampling, facts.samplingKey) ? { eligible: true, sampling: decision } : { eligible: false, reason: 'sampling', sampling: decision };
+  // One hash per (run, binding): the decision and the bucket it records come from the same call.
+  // At rate 0 or 1 the decision needs no hash, but the record still explains it with the bucket.
+  const decided = decideSampling(sampling, facts.samplingKey);
+  const bucket = decided.bucket ?? samplingBucket(saltedSamplingKey(facts.samplingKey, sampling.salt));
+  const decision: Sampling = { rate: sampling.rate, bucket };
+  return decided.sampled ? { eligible: true, sampling: decision } : { eligible: false, reason: 'sampling', sampling: decision };
 }

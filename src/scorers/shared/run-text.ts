@@ -6,6 +6,8 @@ import {
   getAssistantMessageFromRunOutput,
   getUserMessageFromRunInput,
 } from '../../utils/index.ts';
+import { notScorable } from '../../scorer/index.ts';
+import type { NotScorable } from '../../scorer/index.ts';
 
 function presentText(text: string | undefined): string | undefined {
   return text !== undefined && text.trim() !== '' ? text : undefined;
@@ -46,4 +48,16 @@ export function getReferenceText(run: { groundTruth?: unknown; input?: unknown }
   if (groundTruth !== undefined) return { text: groundTruth, source: 'groundTruth' };
   const question = getQuestionText(run.input);
   return question === undefined ? undefined : { text: question, source: 'input' };
+}
+
+/**
+ * The answer and what it is compared with, or the notScorable that says which is missing: the
+ * preprocess of the comparison scorers (textual difference, content similarity).
+ */
+export function getAnswerAndReference(run: { output?: unknown; groundTruth?: unknown; input?: unknown }): { answer: string; reference: ReferenceText } | NotScorable {
+  const answer = getAnswerText(run.output);
+  if (answer === undefined) return notScorable('The agent gave no text answer.');
+  const reference = getReferenceText(run);
+  if (reference === undefined) return notScorable('Nothing to compare with: the run has no groundTruth and no user message.');
+  return { answer, reference };
 }

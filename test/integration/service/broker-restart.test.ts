@@ -3,14 +3,13 @@
 // and every run before, during and after the outage is scored and committed. Uses its own named
 // broker (same ports and data across the restart), so it cannot run against KAFKA_BROKERS.
 import { randomBytes } from 'node:crypto';
-import { Kafka, logLevel } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { resolveConfig } from '../../../src/config/resolve-config.ts';
 import type { ScoreRecord } from '../../../src/index.ts';
 import { startService } from '../../../consumers/start-service.ts';
-import { ensureLocalBroker, stopLocalBroker } from '../../../scripts/kafka/index.ts';
 import { answerLengthScorer, delayedJudgeModel, judgeScorer } from '../../fixtures/scorers.ts';
-import { testRun } from '../../helpers/runs.ts';
+import { useRestartableBroker } from '../../helpers/restartable-broker.ts';
 import { silentLogger } from '../../helpers/service.ts';
 
 const pairs = (records: ScoreRecord[]) => new Set(records.map((record) => `${record.runId}/${record.scorerId}`));
@@ -41,29 +40,12 @@ async function readPairs(kafka: Kafka, topic: string, expected: number, timeoutM
 
 describe.skipIf(process.env.KAFKA_BROKERS !== undefined)('broker restart', () => {
   it('scores every run across a broker restart with judge calls in flight', async () => {
-    const name = `restart-${randomBytes(4).toString('hex')}`;
-    const broker = await ensureLocalBroker({ name });
-    onTestFinished(async () => {
-      await stopLocalBroker(name, { purge: true });
-    });
-    const kafka = new Kafka({ clientId: 'restart-test', brokers: broker.brokers, logLevel: logLevel.NOTHING, retry: { retries: 20 } });
-    const topics = { runs: 'runs', results: 'scores', deadLetter: 'dlq' };
-    const admin = kafka.admin();
-    await admin.connect();
-    await admin.createTopics({ waitForLeaders: true, topics: [{ topic: 'runs', numPartitions: 2 }, { topic: 'scores' }, { topic: 'dlq' }] });
-    await admin.disconnect();
-
-    const produce = async (runIds: string[]) => {
-      const producer = kafka.producer();
-      await producer.connect();
-      await producer.send({ topic: 'runs', acks: -1, messages: runIds.map((runId) => ({ key: runId, value: JSON.stringify(testRun({ runId })) })) });
-      await producer.disconnect();
-    };
+    const { brokers, kafka, topics, produce, restart, committedTotal } = await useRestartableBroker('restart');
     const before = Array.from({ length: 20 }, (_, index) => `before-${index}`);
     await produce(before);
 
     const config = resolveConfig({
-      kafka: { brokers: broker.brokers, clientId: 'restart-service' },
+      kafka: { brokers, clientId: 'restart-service' },
       groupId: 'restart-group',
       topics,
       scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('slow-judge', delayedJudgeModel(1500)) }],
@@ -75,25 +57,12 @@ describe.skipIf(process.env.KAFKA_BROKERS !== undefined)('broker restart', () =>
 
     // Stop the broker while the judge calls of the first runs are in flight.
     await expect.poll(() => service.stats.inFlight, { timeout: 30_000 }).toBeGreaterThan(0);
-    await stopLocalBroker(name);
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    await ensureLocalBroker({ name });
+    await restart(3_000);
 
     const after = Array.from({ length: 20 }, (_, index) => `after-${index}`);
     await produce(after);
     const records = await readPairs(kafka, topics.results, (before.length + after.length) * 2, 120_000);
     expect(pairs(records).size).toBe((before.length + after.length) * 2);
-    await expect
-      .poll(
-        async () => {
-          const offsetsAdmin = kafka.admin();
-          await offsetsAdmin.connect();
-          const [entry] = await offsetsAdmin.fetchOffsets({ groupId: 'restart-group', topics: ['runs'] });
-          await offsetsAdmin.disconnect();
-          return (entry?.partitions ?? []).reduce((sum, partition) => sum + Math.max(0, Number(partition.offset)), 0);
-        },
-        { timeout: 60_000, interval: 500 },
-      )
-      .toBe(before.length + after.length);
+    await expect.poll(() => committedTotal('restart-group'), { timeout: 60_000, interval: 500 }).toBe(before.length + after.length);
   });
 });

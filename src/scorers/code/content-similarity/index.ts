@@ -1,8 +1,8 @@
 // Content similarity (code, no judge): character-bigram (Dice) similarity of the agent's answer
 // to the run's `groundTruth` or, without one, to the user's input. Order-tolerant, unlike the
 // textual-difference ratio: reordered sentences still score high.
-import { createScorer, notScorable } from '../../../scorer/index.ts';
-import { getAnswerText, getReferenceText } from '../../shared/run-text.ts';
+import { createScorer, isNotScorable } from '../../../scorer/index.ts';
+import { getAnswerAndReference } from '../../shared/run-text.ts';
 import { diceCoefficient } from '../../text/dice-coefficient.ts';
 
 export const contentSimilarityScorerId = 'content-similarity';
@@ -29,10 +29,9 @@ export function createContentSimilarityScorer(options: ContentSimilarityOptions 
     type: 'agent',
   })
     .preprocess(({ run }) => {
-      const answer = getAnswerText(run.output);
-      if (answer === undefined) return notScorable('The agent gave no text answer.');
-      const reference = getReferenceText(run);
-      if (reference === undefined) return notScorable('Nothing to compare with: the run has no groundTruth and no user message.');
+      const texts = getAnswerAndReference(run);
+      if (isNotScorable(texts)) return texts;
+      const { answer, reference } = texts;
       return {
         referenceSource: reference.source,
         similarity: diceCoefficient(prepare(reference.text), prepare(answer)),

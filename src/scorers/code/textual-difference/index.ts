@@ -5,9 +5,9 @@
 // Words and punctuation marks are compared by default, not characters: character-level
 // matching either needs difflib's "autojunk" (which makes texts past 200 characters look
 // unrelated) or costs ~160 ms for two 5,000-character answers, too slow for a stream.
-import { createScorer, notScorable } from '../../../scorer/index.ts';
+import { createScorer, isNotScorable } from '../../../scorer/index.ts';
 import { invalidScorerOptions } from '../../shared/invalid-options.ts';
-import { getAnswerText, getReferenceText } from '../../shared/run-text.ts';
+import { getAnswerAndReference } from '../../shared/run-text.ts';
 import { countChanges, sequenceRatio } from '../../text/sequence-matcher.ts';
 import { splitWordsAndMarks } from '../../text/tokenize.ts';
 
@@ -35,10 +35,9 @@ export function createTextualDifferenceScorer(options: TextualDifferenceOptions 
     type: 'agent',
   })
     .preprocess(({ run }) => {
-      const answer = getAnswerText(run.output);
-      if (answer === undefined) return notScorable('The agent gave no text answer.');
-      const reference = getReferenceText(run);
-      if (reference === undefined) return notScorable('Nothing to compare with: the run has no groundTruth and no user message.');
+      const texts = getAnswerAndReference(run);
+      if (isNotScorable(texts)) return texts;
+      const { answer, reference } = texts;
       const answerUnits = split(answer);
       const referenceUnits = split(reference.text);
       const matcherOptions = { autoJunk: false };

@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { Classifier } from '../../../../src/classifier/classifier.ts';
 import { createClassifierScorer } from '../../../../src/classifier/classifier-scorer.ts';
 import type { ClassifierScorerOptions } from '../../../../src/classifier/classifier-scorer.ts';
-import { ScorerRunError } from '../../../../src/scorer/index.ts';
+import type { ScorerRunError } from '../../../../src/scorer/index.ts';
 import { apiError, decisionResult, goodAnswers, questions, scriptedDecisionModel } from './fixtures.ts';
 import { captureSpans } from './span-capture.ts';
+import { scorerFailure as failure } from '../../../helpers/scorer-failure.ts';
 
 const tones = { polite: 1, neutral: 0.5, rude: 0 };
 const run = { runId: 'run-1', input: { question: 'Where is my refund?' }, output: 'It is on its way.' };
@@ -28,15 +29,6 @@ function toneScorer(overrides: Partial<ClassifierScorerOptions> = {}) {
     ...overrides,
   });
   return { scorer, calls, classifier };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ScorerRunError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ScorerRunError);
-  return error as ScorerRunError;
 }
 
 describe('createClassifierScorer: the scorer', () => {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { APICallError, RetryError } from 'ai';
 import { z } from 'zod';
-import { createScorer, ScorerRunError } from '../../../../src/scorer/index.ts';
+import { createScorer } from '../../../../src/scorer/index.ts';
 import type { JudgeConfig } from '../../../../src/scorer/index.ts';
 import { JudgeTimeoutError } from '../../../../src/judge/index.ts';
 import { answer, apiError, jsonAnswer, promptTexts, scriptedModel } from './mock-judge.ts';
+import { scorerFailure as failure } from '../../../helpers/scorer-failure.ts';
 
 const schema = z.object({ verdict: z.enum(['yes', 'no']), confidence: z.number() });
 
@@ -12,15 +13,6 @@ function analyzeScorer(judge: JudgeConfig) {
   return createScorer({ id: 'judge-test', description: 'd', judge })
     .analyze({ description: 'Decide', outputSchema: schema, createPrompt: () => 'Decide please.' })
     .generateScore(({ results }) => results.analyzeStepResult.confidence);
-}
-
-async function failure(promise: Promise<unknown>): Promise<ScorerRunError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ScorerRunError);
-  return error as ScorerRunError;
 }
 
 describe('format fallback: one more attempt for format errors only (§3.4)', () => {

@@ -1,22 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProviderRegistry, customProvider } from 'ai';
 import { z } from 'zod';
-import { createScorer, ScorerError, ScorerRunError } from '../../../../src/scorer/index.ts';
+import { createScorer, ScorerError } from '../../../../src/scorer/index.ts';
 import { setDefaultJudgeModels } from '../../../../src/judge/index.ts';
 import { answer, jsonAnswer, promptTexts, scriptedModel, steppingClock } from '../judge/mock-judge.ts';
+import { scorerFailure as failure } from '../../../helpers/scorer-failure.ts';
 
 const verdictSchema = z.object({ verdict: z.enum(['yes', 'no']), confidence: z.number() });
 
 afterEach(() => setDefaultJudgeModels(undefined));
-
-async function failure(promise: Promise<unknown>): Promise<ScorerRunError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ScorerRunError);
-  return error as ScorerRunError;
-}
 
 describe('structured prompt steps (§3.1, §3.3)', () => {
   it('sends instructions as the system prompt and createPrompt output as the user turn, with the schema as response format', async () => {

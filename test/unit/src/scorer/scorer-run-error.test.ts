@@ -3,17 +3,9 @@ import { z } from 'zod';
 import { ScorestreamError } from '../../../../src/errors.ts';
 import { createScorer, ScorerError, ScorerRunError } from '../../../../src/scorer/index.ts';
 import { answer, jsonAnswer, scriptedModel, apiError } from '../judge/mock-judge.ts';
+import { scorerFailure as failure } from '../../../helpers/scorer-failure.ts';
 
 const base = { id: 'failing', description: 'failing scorer' };
-
-async function failure(promise: Promise<unknown>): Promise<ScorerRunError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ScorerRunError);
-  return error as ScorerRunError;
-}
 
 describe('ScorerRunError (§4.6)', () => {
   it('carries the failed step, no completed steps, no result, and the original error as cause when the first step throws', async () => {
