@@ -15,6 +15,7 @@ import { limitJudgeConcurrency } from '../src/pipeline/limit-judge-concurrency.t
 import type { LimitedModels } from '../src/pipeline/limit-judge-concurrency.ts';
 import { createJudgeMetrics, instrumentJudgeModels } from '../otel/judge-metrics.ts';
 import { registerServiceMetrics } from '../otel/service-metrics.ts';
+import { keyPartitioner } from '../producers/key-partitioner.ts';
 import { createRecordPublisher } from '../producers/record-publisher.ts';
 import { ensureTopics } from './ensure-topics.ts';
 import { createKafkaClient } from './kafka-client.ts';
@@ -75,7 +76,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         }),
     };
   } else {
-    producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+    producer = kafka.producer({ createPartitioner: keyPartitioner, idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
     await producer.connect();
     sinkOptions = { publisher: createRecordPublisher(producer) };
   }

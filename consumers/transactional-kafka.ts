@@ -8,6 +8,7 @@
 // the previous owner's producer and completes or aborts its open transaction. The price: one
 // producer (its own connections and producer id) per owned partition.
 import type { Kafka, Producer } from 'kafkajs';
+import { keyPartitioner } from '../producers/key-partitioner.ts';
 
 export type TransactionalProducer = Pick<Producer, 'connect' | 'disconnect' | 'transaction'>;
 
@@ -39,6 +40,7 @@ export function createTransactionalKafka(kafka: Kafka, options: TransactionalKaf
     producer(transactionalId) {
       return kafka.producer({
         transactionalId,
+        createPartitioner: keyPartitioner,
         idempotent: true,
         maxInFlightRequests: 1,
         allowAutoTopicCreation: false,

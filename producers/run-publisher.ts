@@ -8,9 +8,10 @@
 // sends race on one partition (tulios/kafkajs#598, #1005), so throughput comes from batching
 // many runs into one request instead of parallel requests.
 import type { Context, TextMapPropagator } from '@opentelemetry/api';
-import { Kafka, logLevel, Partitioners } from 'kafkajs';
+import { Kafka, logLevel } from 'kafkajs';
 import type { CompressionTypes, Message, Producer, ProducerConfig } from 'kafkajs';
 import { ScorestreamError } from '../src/errors.ts';
+import { keyPartitioner } from './key-partitioner.ts';
 import { chooseRunContext, traceHeaders, w3cPropagator } from './run-trace-headers.ts';
 import type { PublishableRun, ValidatedRun } from './run-validation.ts';
 import { validateRuns } from './run-validation.ts';
@@ -73,8 +74,8 @@ export function createRunPublisher(options: RunPublisherOptions = {}): RunPublis
   const kafka =
     options.kafka ?? new Kafka({ clientId: options.clientId ?? 'scorestream-run-publisher', brokers: options.brokers ?? [], logLevel: logLevel.WARN });
   const producer: Producer = kafka.producer({
-    // The Java-compatible murmur2 partitioner, named explicitly (kafkajs warns otherwise).
-    createPartitioner: Partitioners.DefaultPartitioner,
+    // The Java client's partitioner (murmur2 of the runId), without kafkajs' Long arithmetic.
+    createPartitioner: keyPartitioner,
     ...options.producerConfig,
     idempotent: true,
     maxInFlightRequests: 1,

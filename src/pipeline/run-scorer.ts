@@ -1,10 +1,11 @@
 // Runs one scorer on one run and turns whatever happens — a score, notScorable, a thrown
 // error, a hang — into an outcome. Nothing escapes: a scorer that throws or never returns must
 // not stop the consumer. The timeout aborts the run's signal (judge calls stop) and, for code
-// that ignores signals, stops waiting for it.
+// that ignores signals, stops waiting for it. Timers and signals are shared (deadline-cohorts.ts).
 import { ScorestreamError } from '../errors.ts';
 import type { PipelineStage } from '../contracts/score-record.ts';
 import type { ScorerLike } from '../config/config-types.ts';
+import { joinDeadlineCohort } from './deadline-cohorts.ts';
 
 export type NotScorableOutcome = { step: PipelineStage; reason?: string };
 
@@ -31,9 +32,6 @@ export class ScorerTimeoutError extends ScorestreamError {
     this.name = 'ScorerTimeoutError';
   }
 }
-
-/** How long an aborted run may take to notice its signal before we stop waiting for it. */
-const ABANDON_GRACE_MS = 250;
 
 const STAGES = new Set<string>(['prepareRun', 'filterRun', 'preprocess', 'analyze', 'generateScore', 'generateReason']);
 
@@ -102,42 +100,30 @@ function successOutcome(result: Record<string, unknown>): ScorerOutcome {
 }
 
 export async function runScorer(scorer: ScorerLike, input: Record<string, unknown>, options: RunScorerOptions): Promise<ScorerOutcome> {
-  const controller = new AbortController();
   let currentStep: PipelineStage | undefined;
   const startedSteps: PipelineStage[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  let graceTimer: NodeJS.Timeout | undefined;
-  const onShutdown = () => controller.abort(options.signal?.reason);
-  // On timeout or shutdown the signal is aborted first, so a cooperating run rejects with its
-  // own ScorerRunError (which knows the step); code that ignores the signal is abandoned after
-  // a short grace period.
-  const abandoned = new Promise<never>((_, reject) => {
-    const abandon = () => {
-      graceTimer = setTimeout(() => reject(controller.signal.reason), ABANDON_GRACE_MS);
-    };
-    timer = setTimeout(() => controller.abort(new ScorerTimeoutError(scorer.id, options.timeoutMs)), options.timeoutMs);
-    controller.signal.addEventListener('abort', abandon, { once: true });
+  // On timeout or shutdown the cohort's signal is aborted first, so a cooperating run rejects
+  // with its own ScorerRunError (which knows the step); code that ignores the signal is
+  // abandoned after a short grace period.
+  const cohort = joinDeadlineCohort(scorer.id, {
+    timeoutMs: options.timeoutMs,
+    timeoutReason: () => new ScorerTimeoutError(scorer.id, options.timeoutMs),
+    ...(options.signal === undefined ? {} : { shutdown: options.signal }),
   });
-  abandoned.catch(() => undefined);
-  // Only now: aborting before the listener above exists would never start the grace period.
-  if (options.signal?.aborted) onShutdown();
-  else options.signal?.addEventListener('abort', onShutdown, { once: true });
   try {
     const running = scorer.run(input, {
       ...options.runOptions,
-      abortSignal: controller.signal,
+      abortSignal: cohort.signal,
       onStepStart: (step: string) => {
         currentStep = stageOr(step, 'preprocess');
         if (!startedSteps.includes(currentStep)) startedSteps.push(currentStep);
       },
     });
-    const result = await Promise.race([running, abandoned]);
+    const result = await Promise.race([running, cohort.abandoned]);
     return successOutcome(result as Record<string, unknown>);
   } catch (error) {
     return failedOutcome(error, currentStep, startedSteps);
   } finally {
-    clearTimeout(timer);
-    clearTimeout(graceTimer);
-    options.signal?.removeEventListener('abort', onShutdown);
+    cohort.release();
   }
 }

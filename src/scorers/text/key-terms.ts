@@ -32,9 +32,11 @@ const minimumPrefixShare = 0.6;
  */
 export function termsMatch(first: string, second: string): boolean {
   if (first === second) return true;
-  const [shorter, longer] = first.length <= second.length ? [first, second] : [second, first];
+  const firstIsShorter = first.length <= second.length;
+  const shorter = firstIsShorter ? first : second;
+  const longer = firstIsShorter ? second : first;
   if (shorter.length < shortestLooseTerm) return false;
-  return longer.startsWith(shorter) && shorter.length / longer.length >= minimumPrefixShare;
+  return shorter.length / longer.length >= minimumPrefixShare && longer.startsWith(shorter);
 }
 
 export type TermCoverage = {
@@ -48,7 +50,8 @@ export function coverTerms(terms: readonly string[], candidates: readonly string
   const covered: string[] = [];
   const missing: string[] = [];
   for (const term of terms) {
-    const found = exact.has(term) || candidates.some((candidate) => termsMatch(term, candidate));
+    let found = exact.has(term);
+    for (let index = 0; !found && index < candidates.length; index++) found = termsMatch(term, candidates[index]!);
     (found ? covered : missing).push(term);
   }
   return { covered, missing };

@@ -20,8 +20,12 @@ type Keyword = { keyword: string; tokens: string[] };
 
 /** Whether the token sequence of `keyword` occurs in `tokens`, each word matched loosely. */
 function containsKeyword(tokens: readonly string[], keyword: readonly string[]): boolean {
-  for (let start = 0; start + keyword.length <= tokens.length; start++) {
-    if (keyword.every((word, offset) => termsMatch(word, tokens[start + offset]!))) return true;
+  // Plain loops: this runs for every keyword at every response position (hot in the service).
+  search: for (let start = 0; start + keyword.length <= tokens.length; start++) {
+    for (let offset = 0; offset < keyword.length; offset++) {
+      if (!termsMatch(keyword[offset]!, tokens[start + offset]!)) continue search;
+    }
+    return true;
   }
   return false;
 }

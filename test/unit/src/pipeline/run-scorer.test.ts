@@ -5,6 +5,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ScorerLike } from '../../../../src/config/config-types.ts';
 import { ScorestreamError } from '../../../../src/errors.ts';
+import { deadlineWindowMs } from '../../../../src/pipeline/deadline-cohorts.ts';
 import { runScorer, ScorerTimeoutError } from '../../../../src/pipeline/run-scorer.ts';
 import type { ScorerOutcome } from '../../../../src/pipeline/run-scorer.ts';
 import { createScorer, notScorable } from '../../../../src/scorer/index.ts';
@@ -229,9 +230,10 @@ describe('runScorer', () => {
     it('aborts the run’s signal after timeoutMs and, when the scorer ignores it, fails with scorer_timeout', async () => {
       const { scorer, signal } = manualScorer('stuck');
       const state = track(runScorer(scorer, input, { timeoutMs: 5000 }));
+      // Never before timeoutMs; at most deadlineWindowMs after it (timers are shared by cohorts).
       await vi.advanceTimersByTimeAsync(4999);
       expect(signal().aborted).toBe(false);
-      await vi.advanceTimersByTimeAsync(1);
+      await vi.advanceTimersByTimeAsync(1 + deadlineWindowMs);
       expect(signal().aborted).toBe(true);
       expect(signal().reason).toBeInstanceOf(ScorerTimeoutError);
       await vi.runOnlyPendingTimersAsync();
@@ -247,7 +249,7 @@ describe('runScorer', () => {
       const onStepStart = calls[0]!.options.onStepStart as (step: string) => void;
       onStepStart('preprocess');
       onStepStart('analyze');
-      await vi.advanceTimersByTimeAsync(100);
+      await vi.advanceTimersByTimeAsync(100 + deadlineWindowMs);
       await vi.runOnlyPendingTimersAsync();
       expect(failed(state.value!).error).toMatchObject({ code: 'scorer_timeout', failedStep: 'analyze', completedSteps: ['preprocess'] });
     });
@@ -257,7 +259,7 @@ describe('runScorer', () => {
         .preprocess(() => 'done')
         .generateScore(() => new Promise<number>(() => undefined));
       const state = track(runScorer(scorer, input, { timeoutMs: 100 }));
-      await vi.advanceTimersByTimeAsync(100);
+      await vi.advanceTimersByTimeAsync(100 + deadlineWindowMs);
       await vi.runOnlyPendingTimersAsync();
       expect(state.settled).toBe(true);
       expect(failed(state.value!).error).toMatchObject({ code: 'scorer_timeout', failedStep: 'generateScore', completedSteps: ['preprocess'], retryable: true });
@@ -273,7 +275,7 @@ describe('runScorer', () => {
         .preprocess(() => 'ready')
         .generateScore({ description: 'Score it', createPrompt: () => 'Score this answer' });
       const state = track(runScorer(scorer, input, { timeoutMs: 100 }));
-      await vi.advanceTimersByTimeAsync(100);
+      await vi.advanceTimersByTimeAsync(100 + deadlineWindowMs);
       // No grace period needed: the judge call rejected as soon as the signal aborted.
       expect(state.settled).toBe(true);
       const outcome = failed(state.value!);
@@ -312,6 +314,51 @@ describe('runScorer', () => {
       expect(signal().aborted).toBe(true);
       expect(state.settled).toBe(true);
       expect(failed(state.value!).error).toMatchObject({ message: 'shutting down' });
+    });
+
+    it('shares one signal and timer among runs of a scorer that start together, and times out only those still running', async () => {
+      const first = manualScorer('shared');
+      const second = manualScorer('shared');
+      const firstState = track(runScorer(first.scorer, input, { timeoutMs: 1000 }));
+      const secondState = track(runScorer(second.scorer, input, { timeoutMs: 1000 }));
+      expect(second.signal()).toBe(first.signal());
+      expect(vi.getTimerCount()).toBe(1);
+      first.resolve({ score: 1 });
+      await vi.advanceTimersByTimeAsync(1000 + deadlineWindowMs);
+      await vi.runOnlyPendingTimersAsync();
+      expect(firstState.value!.status).toBe('scored');
+      expect(failed(secondState.value!).error).toMatchObject({ code: 'scorer_timeout' });
+      expect(vi.getTimerCount()).toBe(0);
+    });
+
+    it('gives a run that starts after the window, or with another timeout or scorer, its own signal', async () => {
+      const first = manualScorer('a');
+      void runScorer(first.scorer, input, { timeoutMs: 1000 });
+      const otherTimeout = manualScorer('a');
+      void runScorer(otherTimeout.scorer, input, { timeoutMs: 2000 });
+      const otherScorer = manualScorer('b');
+      void runScorer(otherScorer.scorer, input, { timeoutMs: 1000 });
+      await vi.advanceTimersByTimeAsync(deadlineWindowMs + 1);
+      const later = manualScorer('a');
+      void runScorer(later.scorer, input, { timeoutMs: 1000 });
+      const signals = new Set([first, otherTimeout, otherScorer, later].map((scorer) => scorer.signal()));
+      expect(signals.size).toBe(4);
+      // The later run keeps its full timeout: it is not aborted with the first one's cohort.
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(first.signal().aborted).toBe(true);
+      expect(later.signal().aborted).toBe(false);
+      await vi.runOnlyPendingTimersAsync();
+    });
+
+    it('starts a new cohort once the previous one emptied, so a finished run leaves nothing behind', async () => {
+      const first = manualScorer('again');
+      const running = runScorer(first.scorer, input, { timeoutMs: 1000 });
+      first.resolve({ score: 1 });
+      await running;
+      const second = manualScorer('again');
+      void runScorer(second.scorer, input, { timeoutMs: 1000 });
+      expect(second.signal()).not.toBe(first.signal());
+      await vi.runOnlyPendingTimersAsync();
     });
 
     it('stops listening to the shutdown signal once the run is over', async () => {
