@@ -21,7 +21,7 @@ export type ScoreRecordContext = {
 
 function defined<T extends Record<string, unknown>>(value: T): Partial<T> {
   const result: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) if (field !== undefined) result[key] = field;
+  for (const key in value) if (value[key] !== undefined) result[key] = value[key];
   return result as Partial<T>;
 }
 

@@ -15,9 +15,21 @@ export function normalizeText(text: string): string {
  * word are dropped ("don't" → "dont") so contractions stay one token; every other
  * non-letter, non-digit character separates tokens.
  */
-export function tokenize(text: string): string[] {
-  return normalizeText(text).replace(wordApostrophes, '').match(wordRuns) ?? [];
+export function tokenize(text: string): readonly string[] {
+  let tokens = recentTokens.get(text);
+  if (tokens === undefined) {
+    tokens = Object.freeze(normalizeText(text).replace(wordApostrophes, '').match(wordRuns) ?? []);
+    if (recentTokens.size >= recentTokensLimit) recentTokens.clear();
+    recentTokens.set(text, tokens);
+  }
+  return tokens;
 }
+
+// Several built-in scorers tokenize the same input and response of a run one after another; the
+// texts of the last few runs are kept so each is tokenized once. Bounded, and the arrays frozen
+// because they are shared.
+const recentTokensLimit = 64;
+const recentTokens = new Map<string, readonly string[]>();
 
 /** Whether the token is made of digits only (years, counts, ids). */
 export function isNumericToken(token: string): boolean {

@@ -16,7 +16,7 @@ export type KeywordCoverageOptions = {
   keywords?: string[];
 };
 
-type Keyword = { keyword: string; tokens: string[] };
+type Keyword = { keyword: string; tokens: readonly string[] };
 
 /** Whether the token sequence of `keyword` occurs in `tokens`, each word matched loosely. */
 function containsKeyword(tokens: readonly string[], keyword: readonly string[]): boolean {
