@@ -1,8 +1,10 @@
 // The streaming pipeline benchmark: Scorestream against its baselines in one run, on one broker,
 // over the same events. Scenarios (see bench/pipeline/*):
-//   (a) kafkajs consume → produce passthrough: this client's ceiling here;
+//   (a) kafkajs consume → produce passthrough: this client's ceiling here; (a3) the same
+//       producing the service's output volume (three score-record-sized records per event);
 //   (b) a naive consumer: one message at a time, scorers in turn, one awaited send per record;
 //   (c) the service with three code scorers; (c+tracing) the same with the OTel SDK exporting;
+//   (c0) the service with three scorers that do no work: the pipeline's own cost;
 //   latency of (c) at half its peak rate; (d) one 200 ms judge scorer, C concurrent calls,
 //   draining a 200,000-event backlog with RSS sampled.
 // (a), (c), (c+tracing) run in interleaved rounds so machine noise hits them alike; the
@@ -41,6 +43,8 @@ const timeoutMs = 180_000;
  */
 const shippedNodeFlags = readFileSync(new URL('../scripts/node-flags', import.meta.url), 'utf8').trim().split(/\s+/);
 const nodeFlag = 'Node defaults (no --max-semi-space-size)';
+/** A score record of the three code scorers on the sample runs is ~910 bytes of JSON (measured). */
+const scoreRecordBytes = 910;
 const progress = (line: string) => console.log(`· ${line}`);
 const rate = (throughput: Throughput) => `${Math.round(throughput.eventsPerSecond).toLocaleString('en-US')} events/s (${throughput.events} events in ${throughput.seconds.toFixed(1)} s)`;
 
@@ -55,9 +59,10 @@ const prefix = `bench-${Date.now().toString(36)}`;
 try {
   const topics = { runs: `${prefix}-runs`, backlog: `${prefix}-backlog`, latency: `${prefix}-latency`, naive: `${prefix}-b-out` };
   const passthroughOutputs = Array.from({ length: sizes.rounds }, (_, round) => `${prefix}-a${round}-out`);
+  const fanOutOutputs = Array.from({ length: sizes.rounds }, (_, round) => `${prefix}-a3${round}-out`);
   await createTopics(
     kafka,
-    [topics.runs, topics.backlog, topics.latency, topics.naive, ...passthroughOutputs].map((topic) => ({ topic, partitions: sizes.partitions })),
+    [topics.runs, topics.backlog, topics.latency, topics.naive, ...passthroughOutputs, ...fanOutOutputs].map((topic) => ({ topic, partitions: sizes.partitions })),
   );
 
   const pool = createEventPool(sizes.poolEvents);
@@ -69,13 +74,15 @@ try {
   const base = (name: string): ChildBase => ({ brokers: broker.brokers, brokerPid: broker.pid, runsTopic: topics.runs, outputPrefix: `${prefix}-${name}`, groupId: `${prefix}-${name}`, timeoutMs });
   const size = { warmUpEvents: sizes.warmUpEvents, targetEvents: sizes.targetEvents, timeoutMs, brokerPid: broker.pid };
   const passthrough: Throughput[] = [];
+  const passthroughFanOut: Throughput[] = [];
   const code: ServiceThroughput[] = [];
+  const codeNoOp: ServiceThroughput[] = [];
   const codeFlagged: ServiceThroughput[] = [];
   const traced: TracedRun[] = [];
   const tracedWithoutSteps: TracedRun[] = [];
   const tracedRun = async (name: string, tracing: 'on' | 'without-step-spans'): Promise<TracedRun> => {
     const before = sink.received().bytes;
-    const result = await childResult({ ...base(name), kind: 'code', tracing, otlpUrl: sink.url, ...size });
+    const result = await childResult({ ...base(name), kind: 'code', scorers: 'text', tracing, otlpUrl: sink.url, ...size });
     return { throughput: result.throughput, tracing: result.tracing!, sinkBytes: sink.received().bytes - before };
   };
   for (let round = 0; round < sizes.rounds; round += 1) {
@@ -86,12 +93,30 @@ try {
         progress(`round ${round + 1} (a) passthrough: ${rate(result)}`);
       },
       async () => {
-        const { throughput } = await childResult({ ...base(`c${round}`), kind: 'code', tracing: 'off', ...size });
+        const result = await runPassthrough({
+          kafka,
+          inputTopic: topics.runs,
+          outputTopic: fanOutOutputs[round]!,
+          groupId: `${prefix}-a3${round}`,
+          partitions: sizes.partitions,
+          fanOut: { recordsPerEvent: 3, recordBytes: scoreRecordBytes },
+          ...size,
+        });
+        passthroughFanOut.push(result);
+        progress(`round ${round + 1} (a3) passthrough, 3 records per event: ${rate(result)}`);
+      },
+      async () => {
+        const { throughput } = await childResult({ ...base(`c${round}`), kind: 'code', scorers: 'text', tracing: 'off', ...size });
         code.push(throughput);
         progress(`round ${round + 1} (c) Scorestream: ${rate(throughput)}`);
       },
       async () => {
-        const { throughput } = await childResult({ ...base(`cf${round}`), kind: 'code', tracing: 'off', ...size }, []);
+        const { throughput } = await childResult({ ...base(`c0${round}`), kind: 'code', scorers: 'no-op', tracing: 'off', ...size });
+        codeNoOp.push(throughput);
+        progress(`round ${round + 1} (c0) Scorestream, no-op scorers: ${rate(throughput)}`);
+      },
+      async () => {
+        const { throughput } = await childResult({ ...base(`cf${round}`), kind: 'code', scorers: 'text', tracing: 'off', ...size }, []);
         codeFlagged.push(throughput);
         progress(`round ${round + 1} (c) with ${nodeFlag}: ${rate(throughput)}`);
       },
@@ -162,8 +187,10 @@ try {
     load: { before: loadBefore, after: loadavg() },
     sizes,
     passthrough,
+    passthroughFanOut,
     naive,
     code,
+    codeNoOp,
     codeFlagged: { flag: nodeFlag, runs: codeFlagged },
     traced,
     tracedWithoutSteps,

@@ -72,7 +72,8 @@ async function publishUntilAcknowledged(records: OutgoingRecord[], context: Mess
   }
 }
 
-const originHeaders = { [ORIGIN_HEADER]: 'scorestream' } as const;
+// Shared by every record: kafkajs only reads headers while encoding.
+const originHeaders: IHeaders = Object.freeze({ [ORIGIN_HEADER]: 'scorestream' });
 
 /**
  * JSON of a record. Step results are the scorer's own values and may not serialise (a BigInt, a
@@ -124,7 +125,7 @@ export async function processRunMessage(message: KafkaMessage, source: Source, c
       now: new Date(context.now()),
     });
     context.logger.warn({ source, code: decoded.code }, `dead-lettered: ${decoded.message.split('\n')[0]}`);
-    await publishUntilAcknowledged([{ topic: config.topics.deadLetter, key: message.key === null ? null : message.key.toString('utf8'), value: JSON.stringify(deadLetter), headers: { ...originHeaders } }], context, source);
+    await publishUntilAcknowledged([{ topic: config.topics.deadLetter, key: message.key === null ? null : message.key.toString('utf8'), value: JSON.stringify(deadLetter), headers: originHeaders }], context, source);
     stats.countDeadLetter(decoded.code);
     span?.setAttribute('scorestream.dead_letter.reason', decoded.code);
     return;
@@ -156,7 +157,7 @@ export async function processRunMessage(message: KafkaMessage, source: Source, c
     ...(context.runOptions === undefined ? {} : { runOptions: context.runOptions }),
     // Each record goes out as soon as its scorer finished; the message completes when all did.
     onRecord: async (record) => {
-      await publishUntilAcknowledged([{ topic: config.topics.results, key: record.runId, value: serializeRecord(record), headers: { ...originHeaders } }], context, source);
+      await publishUntilAcknowledged([{ topic: config.topics.results, key: record.runId, value: serializeRecord(record), headers: originHeaders }], context, source);
       stats.countRecord(record);
       if (Number.isFinite(eventTime)) {
         const latencyMs = context.now() - eventTime;
@@ -168,7 +169,7 @@ export async function processRunMessage(message: KafkaMessage, source: Source, c
   if (config.topics.decisions !== undefined && scoring.decisions.length > 0) {
     const topic = config.topics.decisions;
     await publishUntilAcknowledged(
-      scoring.decisions.map((decision) => ({ topic, key: decision.runId, value: JSON.stringify(decision), headers: { ...originHeaders } })),
+      scoring.decisions.map((decision) => ({ topic, key: decision.runId, value: JSON.stringify(decision), headers: originHeaders })),
       context,
       source,
     );

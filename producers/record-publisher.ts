@@ -74,12 +74,15 @@ export function createRecordPublisher(producer: Pick<Producer, 'sendBatch'>, opt
   return {
     publish(records) {
       if (records.length === 0) return Promise.resolve();
-      const done = records.map(
-        (record) => new Promise<void>((resolve, reject) => queue.push({ record, resolve, reject })),
-      );
+      // One record (the service's common case: each score record as its scorer finishes) needs
+      // no Promise.all around its promise.
+      const done =
+        records.length === 1
+          ? new Promise<void>((resolve, reject) => queue.push({ record: records[0]!, resolve, reject }))
+          : Promise.all(records.map((record) => new Promise<void>((resolve, reject) => queue.push({ record, resolve, reject })))).then(() => undefined);
       if (queue.length >= maxBatchRecords || sending !== undefined) startSending();
       else if (timer === undefined) timer = setTimeout(startSending, lingerMs);
-      return Promise.all(done).then(() => undefined);
+      return done;
     },
     flush() {
       if (queue.length === 0 && sending === undefined) return Promise.resolve();

@@ -11,6 +11,16 @@ export function createCodeScorers() {
   return [createCompletenessScorer(), createKeywordCoverageScorer(), createContentSimilarityScorer()];
 }
 
+/** Three scorers with the same ids and steps that do no work: what the pipeline costs on its own. */
+export function createNoOpScorers() {
+  return createCodeScorers().map((scorer) =>
+    createScorer({ id: scorer.id, description: 'no work' })
+      .preprocess(() => ({}))
+      .generateScore(() => 0.5)
+      .generateReason(() => 'fixed'),
+  );
+}
+
 const judgeAnswer = {
   content: [{ type: 'text' as const, text: '{"score":0.7}' }],
   finishReason: { unified: 'stop' as const, raw: 'stop' },

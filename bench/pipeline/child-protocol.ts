@@ -9,7 +9,7 @@ import type { TracingTotals } from './tracing.ts';
 export type ChildBase = { brokers: string[]; brokerPid?: number | undefined; runsTopic: string; outputPrefix: string; groupId: string; timeoutMs: number };
 
 export type ChildSpec =
-  | (ChildBase & { kind: 'code'; tracing: 'off' | 'on' | 'without-step-spans'; otlpUrl?: string; warmUpEvents: number; targetEvents: number })
+  | (ChildBase & { kind: 'code'; scorers: 'text' | 'no-op'; tracing: 'off' | 'on' | 'without-step-spans'; otlpUrl?: string; warmUpEvents: number; targetEvents: number })
   | (ChildBase & { kind: 'latency' })
   | (ChildBase & { kind: 'judge-backlog'; judgeDelayMs: number; judgeCallsPerModel: number; runsInFlight: number; warmUpSeconds: number; seconds: number; rssIntervalMs: number });
 

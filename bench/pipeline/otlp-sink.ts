@@ -17,7 +17,11 @@ export async function startOtlpSink(): Promise<OtlpSink> {
   const server = createServer((request, response) => {
     requests += 1;
     request.on('data', (chunk: Buffer) => (bytes += chunk.length));
-    request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    request.on('end', () => {
+      // An empty ExportTraceServiceResponse in the encoding the exporter posted.
+      if (request.headers['content-type'] === 'application/x-protobuf') response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+      else response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

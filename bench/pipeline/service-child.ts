@@ -2,7 +2,7 @@
 // IPC, runs that scenario with the real service in this process, reports one result, exits.
 import { silenceKafkajsWarnings } from '../../scripts/kafka/index.ts';
 import type { ChildMessage, ChildResult, ChildSpec, LatencyCommand } from './child-protocol.ts';
-import { createCodeScorers } from './bench-scorers.ts';
+import { createCodeScorers, createNoOpScorers } from './bench-scorers.ts';
 import { runJudgeBacklog } from './judge-backlog.ts';
 import { collectLatencies } from './latency-service.ts';
 import { measureService, startBenchService } from './scorestream-run.ts';
@@ -17,7 +17,7 @@ async function runCode(spec: Extract<ChildSpec, { kind: 'code' }>): Promise<Chil
   const tracing = spec.tracing === 'off' ? undefined : (await import('./tracing.ts')).startBenchTracing({ url: spec.otlpUrl!, stepSpans: spec.tracing === 'on' });
   let throughput: ServiceThroughput;
   try {
-    throughput = await measureService({ ...spec, scorers: createCodeScorers() }, spec, `(c) tracing ${spec.tracing}`);
+    throughput = await measureService({ ...spec, scorers: spec.scorers === 'text' ? createCodeScorers() : createNoOpScorers() }, spec, `(c) ${spec.scorers} scorers, tracing ${spec.tracing}`);
   } catch (error) {
     await tracing?.stop().catch(() => undefined);
     throw error;

@@ -1,10 +1,11 @@
 // OpenTelemetry on, as a deployment would run it, for scenario (c+tracing): a global tracer
-// provider with a BatchSpanProcessor feeding the OTLP/HTTP exporter, which really serialises
-// every span (OTLP JSON) and posts it to the parent's sink (otlp-sink.ts), and an
+// provider with a BatchSpanProcessor feeding the OTLP/HTTP exporter in its default encoding
+// (protobuf, as the service's sdk-node set-up picks by default), which really serialises every
+// span and posts it to the parent's sink (otlp-sink.ts), and an
 // AsyncLocalStorage context manager. `stop()` flushes, then unregisters everything.
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, SamplingDecision, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { ReadableSpan, Sampler, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
 

@@ -40,6 +40,7 @@ export type ScoreRunEventOptions<Event> = {
 export type EventScoring = { records: ScoreRecord[]; decisions: DecisionRecord[] };
 
 const defaultTracer = () => trace.getTracer('scorestream');
+const internalSpan = { kind: SpanKind.INTERNAL };
 
 function recordTrace(facts: RunFacts, span: Span | undefined): RecordTrace | undefined {
   const spanContext = span?.spanContext();
@@ -117,20 +118,18 @@ async function scoreWithBinding<Event>(facts: RunFacts, binding: ResolvedBinding
   const now = options.now ?? Date.now;
   const tracer = options.tracer ?? defaultTracer();
   const parent = options.parentContext ?? ROOT_CONTEXT;
-  const span = tracer.startSpan(
-    `score ${binding.scorerId}`,
-    {
-      kind: SpanKind.INTERNAL,
-      ...(options.links === undefined ? {} : { links: options.links }),
-      attributes: {
-        'scorestream.scorer.id': binding.scorerId,
-        ...(binding.version === undefined ? {} : { 'scorestream.scorer.version': binding.version }),
-        'scorestream.run.id': facts.event.runId,
-        ...(eligibility.sampling === undefined ? {} : { 'scorestream.sampling.bucket': eligibility.sampling.bucket, 'scorestream.sampling.rate': eligibility.sampling.rate }),
-      },
-    },
-    parent,
-  );
+  const span = tracer.startSpan(`score ${binding.scorerId}`, options.links === undefined ? internalSpan : { kind: SpanKind.INTERNAL, links: options.links }, parent);
+  // Attributes only for a span that records: with tracing off this runs for every scorer of every
+  // event, and the objects would be garbage at once. (Samplers therefore see no attributes.)
+  if (span.isRecording()) {
+    span.setAttribute('scorestream.scorer.id', binding.scorerId);
+    if (binding.version !== undefined) span.setAttribute('scorestream.scorer.version', binding.version);
+    span.setAttribute('scorestream.run.id', facts.event.runId);
+    if (eligibility.sampling !== undefined) {
+      span.setAttribute('scorestream.sampling.bucket', eligibility.sampling.bucket);
+      span.setAttribute('scorestream.sampling.rate', eligibility.sampling.rate);
+    }
+  }
   const started = now();
   const input = buildScorerInput(facts);
   const outcome = await otelContext.with(trace.setSpan(parent, span), () =>

@@ -30,8 +30,10 @@ function report(overrides: Partial<BenchReport> = {}): BenchReport {
     load: { before: [0.5, 0.5, 0.5], after: [0.6, 0.6, 0.6] },
     sizes: parseBenchOptions(['--quick']),
     passthrough: [{ events: 1000, seconds: 0.1, eventsPerSecond: 10_000, cores }],
+    passthroughFanOut: [{ events: 1000, seconds: 0.12, eventsPerSecond: 8_500, cores }],
     naive: { events: 100, seconds: 0.2, eventsPerSecond: 500, cores },
     code: [service(8_000)],
+    codeNoOp: [service(8_200)],
     codeFlagged: { flag: '--flag', runs: [service(7_900)] },
     traced: [traced(7_000)],
     tracedWithoutSteps: [traced(7_500)],
@@ -76,6 +78,14 @@ describe('formatReport', () => {
     expect(lines[0]).toContain('0.40×');
     expect(lines[2]).toContain('25.0%');
     expect(lines[4]).toContain('400 MB as shipped (scripts/node-flags); 200 MB with --flag');
+  });
+
+  it('puts (c) next to what the client alone reaches with the same output, and the pipeline without scorer work', () => {
+    const lines = targets(formatReport(report()));
+    expect(lines[0]).toContain('the client alone reaches (a3) = 0.85× of (a); the pipeline with no-op scorers (c0) = 0.82×');
+    const table = formatReport(report());
+    expect(table.find((line) => line.startsWith('| (a3) kafkajs passthrough'))).toContain('| 8,500 |');
+    expect(table.find((line) => line.startsWith('| (c0) Scorestream'))).toContain('| 8,200 |');
   });
 
   it('prints one table row per scenario with each round shown', () => {
