@@ -38,7 +38,7 @@ export type ScorerBindingInput<Event = unknown> = {
   filter?: unknown;
   /** Function eligibility filter over the whole event, for what the DSL cannot say. */
   when?: (event: Event) => boolean | Promise<boolean>;
-  /** Bound on one scorer run, steps and judge calls included (default 120 s). */
+  /** Bound on one scorer run, steps and judge calls included (default 120 s; enforced within 5 ms after it). */
   timeoutMs?: number;
 };
 
