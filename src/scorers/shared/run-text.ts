@@ -22,23 +22,10 @@ export function getQuestionText(input: unknown): string | undefined {
   return presentText(getUserMessageFromRunInput(input));
 }
 
-// Several built-in scorers read the same texts of a run; they are derived once per input/output
-// object (runs are not mutated while scored).
-function memoizedByObject(derive: (value: unknown) => string | undefined): (value: unknown) => string | undefined {
-  const memo = new WeakMap<object, string | undefined>();
-  return (value) => {
-    if (typeof value !== 'object' || value === null) return derive(value);
-    if (memo.has(value)) return memo.get(value);
-    const text = derive(value);
-    memo.set(value, text);
-    return text;
-  };
-}
-
 /** Everything the turn sent: the text of every input message, else the user's message. */
-export const getInputText: (input: unknown) => string | undefined = memoizedByObject(
-  (input) => joinPresent(extractInputMessages(input)) ?? getQuestionText(input),
-);
+export function getInputText(input: unknown): string | undefined {
+  return joinPresent(extractInputMessages(input)) ?? getQuestionText(input);
+}
 
 /** The agent's final answer: the last assistant message that has text. */
 export function getAnswerText(output: unknown): string | undefined {
@@ -46,9 +33,9 @@ export function getAnswerText(output: unknown): string | undefined {
 }
 
 /** Everything the agent said in the turn: the text of every assistant message, else the answer. */
-export const getResponseText: (output: unknown) => string | undefined = memoizedByObject(
-  (output) => joinPresent(extractAgentResponseMessages(output)) ?? getAnswerText(output),
-);
+export function getResponseText(output: unknown): string | undefined {
+  return joinPresent(extractAgentResponseMessages(output)) ?? getAnswerText(output);
+}
 
 export type ReferenceText = { text: string; source: 'groundTruth' | 'input' };
 

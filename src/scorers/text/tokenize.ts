@@ -26,8 +26,9 @@ export function tokenize(text: string): readonly string[] {
 }
 
 // Several built-in scorers tokenize the same input and response of a run one after another; the
-// texts of the last few runs are kept so each is tokenized once. Bounded, and the arrays frozen
-// because they are shared.
+// tokens of the last few texts are kept so each text is tokenized once. Keyed by the text itself
+// (strings are immutable, so this can never go stale), bounded, and the arrays frozen because
+// they are shared.
 const recentTokensLimit = 64;
 const recentTokens = new Map<string, readonly string[]>();
 

@@ -27,6 +27,16 @@ describe('tokenize', () => {
     expect(tokenize('')).toEqual([]);
     expect(tokenize('  ...  ')).toEqual([]);
   });
+
+  it('tokenizes a text once and shares the frozen result, and stays right past its cache bound', () => {
+    const text = 'Shared tokens for several scorers';
+    const first = tokenize(text);
+    expect(tokenize(`${text}`.slice(0))).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(() => (first as string[]).push('x')).toThrow(TypeError);
+    for (let index = 0; index < 200; index += 1) expect(tokenize(`text number ${index}`)).toEqual(['text', 'number', String(index)]);
+    expect(tokenize(text)).toEqual(['shared', 'tokens', 'for', 'several', 'scorers']);
+  });
 });
 
 describe('isNumericToken', () => {
