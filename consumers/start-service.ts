@@ -86,7 +86,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const models = limitJudgeConcurrency(instrumentJudgeModels(config.judge?.models, judgeMetrics), config.concurrency.judgeCallsPerModel);
   // Model objects given directly in a scorer's judge config get the same cap and measurements.
   const prepareModel = (model: Parameters<typeof judgeMetrics.instrument>[0]) => models.limit(judgeMetrics.instrument(model));
-  const runOptions: Record<string, unknown> = { models, prepareModel, ...(options.recordInputs === true ? { recordInputs: true } : {}) };
+  // Classifier scorers' decision-model calls share the cap (by provider and model id) and the metrics.
+  const limitDecisionCall = <T>(model: { provider: string; modelId: string }, call: () => PromiseLike<T>) => models.run(model, () => judgeMetrics.measureCall(model, call));
+  const runOptions: Record<string, unknown> = { models, prepareModel, limitDecisionCall, ...(options.recordInputs === true ? { recordInputs: true } : {}) };
   const stats = new ServiceStats();
   const serviceMetrics = registerServiceMetrics(meter, stats);
   const consumer = createScoringConsumer({

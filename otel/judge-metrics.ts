@@ -4,8 +4,9 @@
 // duration is the provider's and not time spent queueing for a slot.
 //
 // Hooked in by wrapping the model resolver (`instrumentJudgeModels`): every judge model named by a
-// string id goes through it. Model objects put directly into a scorer's judge config bypass the
-// resolver, and so these metrics (and the concurrency cap) too.
+// string id goes through it; model objects put directly into a scorer's judge config are wrapped
+// through the run option `prepareModel`, and classifier scorers' decision-model calls are measured
+// one by one (`measureCall`, through the run option `limitDecisionCall`).
 import type { Counter, Histogram, Meter } from '@opentelemetry/api';
 import { wrapLanguageModel } from 'ai';
 import type { LanguageModel, LanguageModelMiddleware } from 'ai';
@@ -16,6 +17,8 @@ type Resolver = { languageModel(id: string): LanguageModel };
 export type JudgeMetrics = {
   /** The same model, measured. Wrapping is cached per model object. */
   instrument(model: ModelObject): ModelObject;
+  /** Measures one call to a model that is not a language model (a classifier's decision model). */
+  measureCall<T>(model: { provider: string; modelId: string }, call: () => PromiseLike<T>): Promise<T>;
 };
 
 type Instruments = { calls: Counter; errors: Counter; tokens: Counter; duration: Histogram };
@@ -44,7 +47,10 @@ function errorType(error: unknown): string {
 
 type Usage = { inputTokens?: { total?: number | undefined }; outputTokens?: { total?: number | undefined } } | undefined;
 
-function middleware(instruments: Instruments, model: ModelObject, now: () => number): LanguageModelMiddleware {
+type ModelIdentity = { provider?: unknown; modelId: string };
+
+/** Measures calls to one model: counts, errors, durations and (when the result says) tokens. */
+function measurer(instruments: Instruments, model: ModelIdentity, now: () => number) {
   const attributes = {
     'gen_ai.request.model': model.modelId,
     ...(typeof model.provider === 'string' ? { 'gen_ai.provider.name': model.provider } : {}),
@@ -71,6 +77,11 @@ function middleware(instruments: Instruments, model: ModelObject, now: () => num
       throw error;
     }
   };
+  return { measure, countUsage };
+}
+
+function middleware(instruments: Instruments, model: ModelObject, now: () => number): LanguageModelMiddleware {
+  const { measure, countUsage } = measurer(instruments, model, now);
   return {
     wrapGenerate: ({ doGenerate }) => measure(doGenerate, (result) => countUsage(result.usage)),
     // Streams are measured until the stream starts; their usage arrives in the `finish` part.
@@ -99,6 +110,15 @@ export function createJudgeMetrics(meter: Meter, now: () => number = performance
       const result = wrapLanguageModel({ model: model as never, middleware: middleware(instruments, model, now) }) as ModelObject;
       wrapped.set(model, result);
       return result;
+    },
+    measureCall(model, call) {
+      const { measure, countUsage } = measurer(instruments, model, now);
+      // Decision models report token counts as plain numbers.
+      const total = (value: unknown) => (typeof value === 'number' ? { total: value } : undefined);
+      return measure(call, (result) => {
+        const usage = (result as { usage?: { inputTokens?: unknown; outputTokens?: unknown } } | undefined)?.usage;
+        countUsage(usage === undefined ? undefined : { inputTokens: total(usage.inputTokens), outputTokens: total(usage.outputTokens) });
+      });
     },
   };
 }

@@ -73,7 +73,7 @@ export type ClassifierScorer<TInput = AnyValue, TOutput = AnyValue> = Omit<
   ): Promise<ScorerRunResult<TInput, TOutput, ClassifierScorerResults>>;
 };
 
-type RunScope = { classifiers: ClassifierRegistry | undefined; abortSignal: AbortSignal | undefined };
+type RunScope = { classifiers: ClassifierRegistry | undefined; abortSignal: AbortSignal | undefined; limitDecisionCall: ScorerRunOptions['limitDecisionCall'] };
 
 const runScope = new AsyncLocalStorage<RunScope>();
 
@@ -109,11 +109,14 @@ export function createClassifierScorer(options: ClassifierScorerOptions): Classi
     .analyze(async (context: StepContext): Promise<AnsweredEvidence> => {
       const { classifier } = resolve();
       const state = await options.state(context);
+      const scope = runScope.getStore();
+      const limit = scope?.limitDecisionCall;
       const result = await classifier.decide({
         state,
         maxRetries: options.maxRetries,
         providerOptions: options.providerOptions,
-        abortSignal: runScope.getStore()?.abortSignal,
+        abortSignal: scope?.abortSignal,
+        ...(limit === undefined ? {} : { callModel: <T>(call: () => PromiseLike<T>) => limit(classifier.model, call) }),
       });
       return selectEvidence(result, {
         classifierId: classifier.id,
@@ -128,7 +131,7 @@ export function createClassifierScorer(options: ClassifierScorerOptions): Classi
   const runSteps = scorer.run.bind(scorer);
   const run: ClassifierScorer['run'] = (input, runOptions = {}) => {
     const { classifiers, ...scorerRunOptions } = runOptions;
-    return runScope.run({ classifiers, abortSignal: scorerRunOptions.abortSignal }, () => runSteps(input, scorerRunOptions));
+    return runScope.run({ classifiers, abortSignal: scorerRunOptions.abortSignal, limitDecisionCall: scorerRunOptions.limitDecisionCall }, () => runSteps(input, scorerRunOptions));
   };
   return Object.defineProperty(scorer, 'run', { value: run, enumerable: false }) as unknown as ClassifierScorer;
 }

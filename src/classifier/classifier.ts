@@ -37,6 +37,8 @@ export type ClassifierOptions = {
   now?: () => number;
 };
 
+const callDirectly = <T>(call: () => PromiseLike<T>): Promise<T> => Promise.resolve(call());
+
 export class Classifier {
   readonly id: string;
   readonly questions: Questions | undefined;
@@ -84,14 +86,17 @@ export class Classifier {
       maxRetries,
     };
     return withClassifierSpan(tracer, spanStart, this.#now, async (record) => {
+      const callModel = options.callModel ?? callDirectly;
       const raw = await callWithRetries(
         () =>
-          this.model.doDecide({
-            state,
-            questions: modelQuestions,
-            abortSignal: options.abortSignal,
-            providerOptions: options.providerOptions,
-          }),
+          callModel(() =>
+            this.model.doDecide({
+              state,
+              questions: modelQuestions,
+              abortSignal: options.abortSignal,
+              providerOptions: options.providerOptions,
+            }),
+          ),
         {
           now: this.#now,
           ...this.#retry,

@@ -93,4 +93,9 @@ export type DecideOptions = {
   maxRetries?: number;
   providerOptions?: SharedV4ProviderOptions;
   abortSignal?: AbortSignal;
+  /**
+   * Runs each call to the decision model (every attempt, retries included), e.g. inside a
+   * per-model concurrency cap. Default: the call is made directly.
+   */
+  callModel?: <T>(call: () => PromiseLike<T>) => Promise<T>;
 };

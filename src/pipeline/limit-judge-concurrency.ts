@@ -41,6 +41,8 @@ export class CallLimiter {
 export type LimitedModels = ModelResolver & {
   /** Wraps a model object (one given directly in a scorer's judge config) with its id's cap. */
   limit(model: ModelObject): ModelObject;
+  /** Runs one call to any model (a classifier's decision model) under the cap of its provider and id. */
+  run<T>(model: { provider: string; modelId: string }, call: () => PromiseLike<T>): Promise<T>;
   readonly limiters: ReadonlyMap<string, CallLimiter>;
 };
 
@@ -52,11 +54,11 @@ export function limitJudgeConcurrency(resolver: ModelResolver | undefined, calls
     if (limiter === undefined) limiters.set(key, (limiter = new CallLimiter(callsPerModel)));
     return limiter;
   };
+  const keyOf = (model: { provider?: unknown; modelId: string }) => `${typeof model.provider === 'string' ? model.provider : 'model'}:${model.modelId}`;
   const limit = (model: ModelObject): ModelObject => {
     const existing = wrapped.get(model);
     if (existing !== undefined) return existing;
-    const key = `${typeof model.provider === 'string' ? model.provider : 'model'}:${model.modelId}`;
-    const limiter = limiterFor(key);
+    const limiter = limiterFor(keyOf(model));
     const result = wrapLanguageModel({
       model: model as never,
       middleware: {
@@ -70,6 +72,7 @@ export function limitJudgeConcurrency(resolver: ModelResolver | undefined, calls
   return {
     limiters,
     limit,
+    run: (model, call) => limiterFor(keyOf(model)).run(call),
     languageModel(id: string) {
       if (resolver === undefined) throw new Error(`no judge model resolver is configured, so '${id}' cannot be resolved`);
       return limit(resolver.languageModel(id) as ModelObject);

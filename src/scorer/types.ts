@@ -150,6 +150,11 @@ export type ScorerRunOptions = {
   abortSignal?: AbortSignal;
   /** Wraps judge model objects given directly in a judge config (e.g. the service's per-model cap and metrics). */
   prepareModel?: PrepareJudgeModel;
+  /**
+   * Runs each call a classifier scorer makes to its decision model (e.g. the service's per-model
+   * cap and metrics, shared with judge models of the same provider and id).
+   */
+  limitDecisionCall?: <T>(model: { provider: string; modelId: string }, call: () => PromiseLike<T>) => Promise<T>;
   /** Called as each step starts, e.g. so a caller that abandons a hung run can say which step hung. */
   onStepStart?: (step: StepName) => void;
   /** Record prompts on spans (ours and the AI SDK's). Off by default: prompts can carry user content. */

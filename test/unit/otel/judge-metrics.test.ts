@@ -69,6 +69,21 @@ describe('createJudgeMetrics', () => {
     expect(histogramTotals(metrics, 'scorestream.judge.duration', { ...model('judge-flaky'), outcome: 'error' }).count).toBe(1);
   });
 
+  it("measures a decision model's calls one by one, with its plain-number token counts", async () => {
+    const { meter, collect } = meterWithReader();
+    const judge = createJudgeMetrics(meter, clock(100));
+    const decisionModel = { provider: 'mock-provider', modelId: 'classifier-a' };
+    await judge.measureCall(decisionModel, async () => ({ answers: {}, usage: { inputTokens: 50, outputTokens: 3 } }));
+    const refused = new Error('overloaded');
+    await expect(judge.measureCall(decisionModel, async () => Promise.reject(refused))).rejects.toBe(refused);
+    const metrics = await collect();
+    expect(metricValue(metrics, 'scorestream.judge.calls', { ...model('classifier-a'), outcome: 'success' })).toBe(1);
+    expect(metricValue(metrics, 'scorestream.judge.calls', { ...model('classifier-a'), outcome: 'error' })).toBe(1);
+    expect(metricValue(metrics, 'scorestream.judge.errors', { ...model('classifier-a'), 'error.type': 'Error' })).toBe(1);
+    expect(metricValue(metrics, 'scorestream.judge.tokens', { ...model('classifier-a'), 'gen_ai.token.type': 'input' })).toBe(50);
+    expect(metricValue(metrics, 'scorestream.judge.tokens', { ...model('classifier-a'), 'gen_ai.token.type': 'output' })).toBe(3);
+  });
+
   it('passes the error through unchanged', async () => {
     const { meter, collect } = meterWithReader();
     const failure = new TypeError('bad request shape');

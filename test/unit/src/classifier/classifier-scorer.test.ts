@@ -139,6 +139,19 @@ describe('createClassifierScorer: a run', () => {
     expect(ok.calls[0]!.abortSignal).toBe(controller.signal);
   });
 
+  it("runs each decision-model call through the run's limitDecisionCall, naming the classifier's model", async () => {
+    const { scorer, calls, classifier } = toneScorer();
+    const limited: Array<{ provider: string; modelId: string }> = [];
+    const limitDecisionCall = async <T>(model: { provider: string; modelId: string }, call: () => PromiseLike<T>): Promise<T> => {
+      limited.push({ provider: model.provider, modelId: model.modelId });
+      return call();
+    };
+    const result = await scorer.run(run, { limitDecisionCall });
+    expect(result.score).toBe(1);
+    expect(calls).toHaveLength(1);
+    expect(limited).toEqual([{ provider: classifier.model.provider, modelId: classifier.model.modelId }]);
+  });
+
   it('keeps the response headers and body out of the result (planted secret)', async () => {
     const secretResponse = {
       id: 'resp-secret',

@@ -222,6 +222,19 @@ describe('Classifier.decide', () => {
       expect(delays).toEqual([2000, 4000]);
     });
 
+    it('makes every attempt through callModel when one is given (e.g. a concurrency cap)', async () => {
+      const retryable = apiError({ isRetryable: true, statusCode: 429 });
+      const { classifier, calls } = classifierWith([retryable, decisionResult()]);
+      let gated = 0;
+      const callModel = async <T>(call: () => PromiseLike<T>): Promise<T> => {
+        gated += 1;
+        return call();
+      };
+      await expect(classifier.decide({ state: 'x', callModel })).resolves.toMatchObject({ answers: goodAnswers });
+      expect(calls).toHaveLength(2);
+      expect(gated).toBe(2);
+    });
+
     it('rethrows the last provider error when retries run out', async () => {
       const first = apiError({ isRetryable: true, statusCode: 500 });
       const last = apiError({ isRetryable: true, statusCode: 502 });

@@ -121,6 +121,26 @@ describe('limitJudgeConcurrency', () => {
     expect(judge.doGenerateCalls).toHaveLength(5);
   });
 
+  it("puts other models' calls (a classifier's decision model) under the cap of the same provider and id", async () => {
+    const { model, started, peak, open } = gatedModels();
+    const models = limitJudgeConcurrency({ languageModel: () => model('judge-a') }, 1);
+    const judged = (models.languageModel('judge-a') as LanguageModelV4).doGenerate(callOptions('judge'));
+    await settle();
+    let decided = false;
+    const decision = models.run({ provider: 'mock-provider', modelId: 'judge-a' }, async () => {
+      decided = true;
+      return 'answers';
+    });
+    await settle();
+    expect(started).toEqual(['judge']);
+    expect(decided).toBe(false); // waits for the judge call's slot
+    await open('judge');
+    await judged;
+    await expect(decision).resolves.toBe('answers');
+    expect(peak.get('mock-provider:judge-a')).toBe(1);
+    expect(models.limiters.get('mock-provider:judge-a')!.activeCalls).toBe(0);
+  });
+
   it('caps each model id independently', async () => {
     const { model, started, peak, open } = gatedModels();
     const byId: Record<string, MockLanguageModelV4> = { 'judge-a': model('judge-a'), 'judge-b': model('judge-b') };
