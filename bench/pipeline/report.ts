@@ -82,8 +82,8 @@ export function formatReport(report: BenchReport): string[] {
   const fanOut = rate(report.passthroughFanOut);
   const noOp = rate(report.codeNoOp);
   const withoutSteps = median(report.tracedWithoutSteps.map((run) => run.throughput.eventsPerSecond));
-  const spansPerEvent = median(report.traced.map((run) => run.tracing.ended / Math.max(1, run.throughput.events)));
-  const spansPerEventWithoutSteps = median(report.tracedWithoutSteps.map((run) => run.tracing.ended / Math.max(1, run.throughput.events)));
+  const spansPerEvent = median(report.traced.map((run) => run.tracing.ended / Math.max(1, run.throughput.completedTotal)));
+  const spansPerEventWithoutSteps = median(report.tracedWithoutSteps.map((run) => run.tracing.ended / Math.max(1, run.throughput.completedTotal)));
   const exportedShare = median(report.traced.map((run) => run.tracing.exported / Math.max(1, run.tracing.ended)));
   const exportedBytes = report.traced.reduce((sum, run) => sum + run.sinkBytes, 0);
   const exportedSpans = report.traced.reduce((sum, run) => sum + run.tracing.exported, 0);

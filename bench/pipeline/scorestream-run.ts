@@ -41,7 +41,13 @@ export async function startBenchService(setup: ServiceSetup): Promise<RunningSer
   return startService({ config, logger: setup.logger ?? benchLogger() });
 }
 
-export type ServiceThroughput = Throughput & { failedRecords: number; deadLettered: number; peakRssMb: number };
+export type ServiceThroughput = Throughput & {
+  failedRecords: number;
+  deadLettered: number;
+  peakRssMb: number;
+  /** Events completed from start to stop, warm-up included: what every recorded span belongs to. */
+  completedTotal: number;
+};
 
 /**
  * Runs the service until `targetEvents` completed (all records acknowledged), then stops it.
@@ -51,11 +57,13 @@ export async function measureService(setup: ServiceSetup, size: ScenarioSize, wh
   const service = await startBenchService(setup);
   let peakRss = process.memoryUsage.rss();
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 250);
+  let rate: Throughput;
   try {
-    const rate = await measureRate({ ...size, completed: () => service.stats.completed, what });
-    return { ...rate, failedRecords: service.stats.totals().failed, deadLettered: service.stats.deadLettered, peakRssMb: peakRss / 2 ** 20 };
+    rate = await measureRate({ ...size, completed: () => service.stats.completed, what });
   } finally {
     clearInterval(sampler);
     await service.stop({ timeoutMs: 10_000 });
   }
+  const { stats } = service;
+  return { ...rate, failedRecords: stats.totals().failed, deadLettered: stats.deadLettered, peakRssMb: peakRss / 2 ** 20, completedTotal: stats.completed };
 }

@@ -6,7 +6,7 @@ import type { BenchReport } from '../../../../bench/pipeline/report.ts';
 import type { ServiceThroughput } from '../../../../bench/pipeline/scorestream-run.ts';
 
 const cores = { node: 1, broker: 0.1 };
-const service = (eventsPerSecond: number, peakRssMb = 200): ServiceThroughput => ({ events: 1000, seconds: 1000 / eventsPerSecond, eventsPerSecond, cores, failedRecords: 0, deadLettered: 0, peakRssMb });
+const service = (eventsPerSecond: number, peakRssMb = 200): ServiceThroughput => ({ events: 1000, seconds: 1000 / eventsPerSecond, eventsPerSecond, cores, failedRecords: 0, deadLettered: 0, peakRssMb, completedTotal: 1100 });
 const traced = (eventsPerSecond: number) => ({ throughput: service(eventsPerSecond), tracing: { ended: 14_000, exported: 14_000 }, sinkBytes: 2 ** 20 });
 const judge = (eventsPerSecond: number, peakRssMb: number): JudgeBacklogResult => ({
   events: 1000,
@@ -86,6 +86,11 @@ describe('formatReport', () => {
     const table = formatReport(report());
     expect(table.find((line) => line.startsWith('| (a3) kafkajs passthrough'))).toContain('| 8,500 |');
     expect(table.find((line) => line.startsWith('| (c0) Scorestream'))).toContain('| 8,200 |');
+  });
+
+  it('counts spans per event over every event the traced service completed, warm-up included', () => {
+    const line = formatReport(report()).find((entry) => entry.startsWith('tracing:'))!;
+    expect(line).toContain('12.7 spans per event'); // 14,000 spans over 1,100 completed events
   });
 
   it('prints one table row per scenario with each round shown', () => {
