@@ -5,7 +5,6 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ConfigError } from '../../src/config/config-error.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
@@ -18,6 +17,7 @@ import { resolveCliBrokers } from '../brokers.ts';
 import { applyJudgeEnvironment } from '../judge-environment.ts';
 import { startLiveView } from '../live-view.ts';
 import { startSampleTraffic } from '../sample-traffic.ts';
+import { parseCommandArgs } from '../command-args.ts';
 
 const exampleConfig = fileURLToPath(new URL('../../examples/scorestream.config.ts', import.meta.url));
 
@@ -29,20 +29,15 @@ const usage = `usage: scorestream demo [--rate R] [--count N] [--config FILE] [-
   --brokers LIST  use these brokers instead of the local one (or set KAFKA_BROKERS)`;
 
 export async function run(argv: string[]): Promise<number> {
-  let values: { rate?: string; count?: string; config?: string; brokers?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
+  const args = parseCommandArgs(
+    {
       args: argv,
       options: { rate: { type: 'string' }, count: { type: 'string' }, config: { type: 'string' }, brokers: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    }));
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${usage}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(usage);
-    return 0;
-  }
+    },
+    usage,
+  );
+  if ('exitCode' in args) return args.exitCode;
+  const { values } = args;
   const rate = Number(values.rate ?? '25');
   const count = values.count === undefined ? Infinity : Number(values.count);
   if (!(rate > 0) || !(count > 0)) {

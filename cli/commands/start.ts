@@ -3,7 +3,6 @@
 // a bad config prints every problem and exits 2. OpenTelemetry starts first (from the OTEL_*
 // variables; not at all when every exporter is `none` or OTEL_SDK_DISABLED=true) and is flushed
 // after the service stopped.
-import { parseArgs } from 'node:util';
 import { ConfigError } from '../../src/config/config-error.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import { loadConfigFile } from '../../consumers/load-config-file.ts';
@@ -12,21 +11,14 @@ import { createLogger, loggerSettingsFromEnvironment } from '../../otel/logger.t
 import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
 import { applyJudgeEnvironment } from '../judge-environment.ts';
 import { runUntilSignal } from '../run-until-signal.ts';
+import { parseCommandArgs } from '../command-args.ts';
 
 const usage = 'usage: scorestream start --config <scorestream.config.ts>';
 
 export async function run(argv: string[]): Promise<number> {
-  let values: { config?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({ args: argv, options: { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' } } }));
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${usage}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(usage);
-    return 0;
-  }
+  const args = parseCommandArgs({ args: argv, options: { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' } } }, usage);
+  if ('exitCode' in args) return args.exitCode;
+  const { values } = args;
   if (values.config === undefined) {
     console.error(`--config is required\n${usage}`);
     return 2;

@@ -2,19 +2,18 @@
 // records as they arrive, one line each. Reads without committing (a throwaway group), so tailing
 // never moves anyone's offsets.
 import { randomUUID } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
 import { parseScoreRecord } from '../../src/contracts/parse.ts';
 import { DEFAULT_TOPICS } from '../../src/config/defaults.ts';
 import { resolveCliBrokers } from '../brokers.ts';
 import { formatScoreLine } from '../format-record.ts';
+import { parseCommandArgs } from '../command-args.ts';
 
 const usage = 'usage: scorestream tail [--topic agent-scores] [--from-beginning] [--trace-url http://localhost:16686/trace/{traceId}] [--brokers host:port] [--json]';
 
 export async function run(argv: string[]): Promise<number> {
-  let values: { topic?: string; 'from-beginning'?: boolean; 'trace-url'?: string; brokers?: string; json?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
+  const args = parseCommandArgs(
+    {
       args: argv,
       options: {
         topic: { type: 'string' },
@@ -24,15 +23,11 @@ export async function run(argv: string[]): Promise<number> {
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
-    }));
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${usage}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(usage);
-    return 0;
-  }
+    },
+    usage,
+  );
+  if ('exitCode' in args) return args.exitCode;
+  const { values } = args;
   const brokers = await resolveCliBrokers({ brokers: values.brokers });
   const topic = values.topic ?? process.env.SCORESTREAM_TOPIC_RESULTS ?? DEFAULT_TOPICS.results;
   const kafka = new Kafka({ clientId: 'scorestream-tail', brokers, logLevel: logLevel.NOTHING });
