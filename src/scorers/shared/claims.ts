@@ -1,10 +1,12 @@
-// What the faithfulness and hallucination judges share: the claim verdicts and schema, and
-// the preprocess step that gathers the answer and the context to check it against.
+// What the faithfulness and hallucination judges share: the claim verdicts and schema, the
+// preprocess step that gathers the answer and the context to check it against, and the reason
+// prompt's evidence (context, answer, verdicts) that each frames in its own words.
 import { z } from 'zod';
 import { notScorable } from '../../scorer/index.ts';
 import type { NotScorable } from '../../scorer/index.ts';
 import { getJudgeContext } from './judge-context.ts';
 import type { JudgeContext } from './judge-context.ts';
+import { describeScore, numberedList, tagged } from './prompt-text.ts';
 import { getAnswerText } from './run-text.ts';
 
 export const claimVerdicts = ['supported', 'contradicted', 'unsupported'] as const;
@@ -38,4 +40,29 @@ export function prepareGroundedAnswer(
     );
   }
   return { answer, context: context.items, contextSource: context.source };
+}
+
+export type ClaimsReasonInput = {
+  answer: string;
+  context: readonly string[];
+  score: number;
+  scale: number;
+  claims: readonly { claim: string; verdict: string; reason: string }[];
+};
+
+/**
+ * The generateReason prompt of a claims judge, framed by `what` was scored, what the score
+ * `measures`, and what the explanation must cover (`explain`).
+ */
+export function claimsReasonPrompt(input: ClaimsReasonInput, framing: { what: string; measures: string; explain: string }): string {
+  const verdicts = input.claims.map((entry) => `[${entry.verdict}] ${entry.claim} (${entry.reason})`);
+  return `An answer was scored for ${framing.what}. The score is ${describeScore(input.score, input.scale)}: ${framing.measures}
+
+${tagged('context', numberedList(input.context))}
+
+${tagged('answer', input.answer)}
+
+${tagged('verdicts', numberedList(verdicts))}
+
+In one or two sentences, explain the score: ${framing.explain} Begin with "The score is ${input.score} because". Keep the given score and verdicts; do not re-judge the claims.`;
 }

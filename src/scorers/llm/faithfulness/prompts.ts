@@ -1,6 +1,8 @@
 // Prompts of the faithfulness judge: does each claim of the answer rest on the given context
 // (documents, tool results)? The judge labels claims; the score is computed in code.
-import { describeScore, numberedList, tagged } from '../../shared/prompt-text.ts';
+import { claimsReasonPrompt } from '../../shared/claims.ts';
+import type { ClaimsReasonInput } from '../../shared/claims.ts';
+import { numberedList, tagged } from '../../shared/prompt-text.ts';
 
 export const faithfulnessInstructions = `You check whether an AI assistant's answer stays true to the material it was given.
 
@@ -28,27 +30,10 @@ Step 2: for each claim, give a verdict against the context:
 Give every claim a short reason that points to the part of the context you relied on. If the answer makes no factual claims, return an empty list.`;
 }
 
-export function createFaithfulnessReasonPrompt({
-  answer,
-  context,
-  score,
-  scale,
-  claims,
-}: {
-  answer: string;
-  context: readonly string[];
-  score: number;
-  scale: number;
-  claims: readonly { claim: string; verdict: string; reason: string }[];
-}): string {
-  const verdicts = claims.map((entry) => `[${entry.verdict}] ${entry.claim} (${entry.reason})`);
-  return `An answer was scored for faithfulness to its context. The score is ${describeScore(score, scale)}: the share of the answer's claims that the context supports.
-
-${tagged('context', numberedList(context))}
-
-${tagged('answer', answer)}
-
-${tagged('verdicts', numberedList(verdicts))}
-
-In one or two sentences, explain the score: say which claims the context backs and which it contradicts or does not cover. Begin with "The score is ${score} because". Keep the given score and verdicts; do not re-judge the claims.`;
+export function createFaithfulnessReasonPrompt(input: ClaimsReasonInput): string {
+  return claimsReasonPrompt(input, {
+    what: 'faithfulness to its context',
+    measures: "the share of the answer's claims that the context supports.",
+    explain: 'say which claims the context backs and which it contradicts or does not cover.',
+  });
 }

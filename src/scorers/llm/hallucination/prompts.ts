@@ -1,6 +1,8 @@
 // Prompts of the hallucination judge: which claims of the answer go beyond or against the
 // given context? The judge labels claims; the score is computed in code.
-import { describeScore, numberedList, tagged } from '../../shared/prompt-text.ts';
+import { claimsReasonPrompt } from '../../shared/claims.ts';
+import type { ClaimsReasonInput } from '../../shared/claims.ts';
+import { numberedList, tagged } from '../../shared/prompt-text.ts';
 
 export const hallucinationInstructions = `You look for hallucinations in an AI assistant's answer: statements that the material it was given does not back up.
 
@@ -29,27 +31,10 @@ Step 2: for each claim, give a verdict against the context:
 Give every claim a short reason naming what in the context confirms, contradicts or is missing for it. If the answer makes no claims, return an empty list.`;
 }
 
-export function createHallucinationReasonPrompt({
-  answer,
-  context,
-  score,
-  scale,
-  claims,
-}: {
-  answer: string;
-  context: readonly string[];
-  score: number;
-  scale: number;
-  claims: readonly { claim: string; verdict: string; reason: string }[];
-}): string {
-  const verdicts = claims.map((entry) => `[${entry.verdict}] ${entry.claim} (${entry.reason})`);
-  return `An answer was scored for hallucination. The score is ${describeScore(score, scale)}: the share of its claims that the context contradicts or does not contain (0 means none).
-
-${tagged('context', numberedList(context))}
-
-${tagged('answer', answer)}
-
-${tagged('verdicts', numberedList(verdicts))}
-
-In one or two sentences, explain the score: name the claims that were made up or contradicted, if any, and say what was grounded. Begin with "The score is ${score} because". Keep the given score and verdicts; do not re-judge the claims.`;
+export function createHallucinationReasonPrompt(input: ClaimsReasonInput): string {
+  return claimsReasonPrompt(input, {
+    what: 'hallucination',
+    measures: 'the share of its claims that the context contradicts or does not contain (0 means none).',
+    explain: 'name the claims that were made up or contradicted, if any, and say what was grounded.',
+  });
 }
