@@ -19,7 +19,8 @@ import { decodeAgentRunEvent } from '../src/contracts/parse.ts';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
 import { collectRunFacts } from '../src/pipeline/run-facts.ts';
 import { scoreRunEvent } from '../src/pipeline/score-run-event.ts';
-import { extractRunTraceContext } from '../otel/run-trace-context.ts';
+import { extractHeaderTraceContext, withBodyTraceContext } from '../otel/run-trace-context.ts';
+import type { RunTraceContext } from '../otel/run-trace-context.ts';
 import type { OutgoingRecord, RecordPublisher } from '../producers/record-publisher.ts';
 import type { ServiceStats } from './service-stats.ts';
 
@@ -104,9 +105,16 @@ export function serializeRecord(record: ScoreRecord): string {
 /**
  * `processSpan` is the consumer's span for this message: it gets the run's facts as attributes, a
  * link to the run's context when that came from the body, and every score span links to it.
- * Without it, the active span (if recording) plays that part.
+ * Without it, the active span (if recording) plays that part. `fromHeaders` is the trace context
+ * the consumer already read from the headers for that span (read here when not given).
  */
-export async function processRunMessage(message: KafkaMessage, source: Source, context: MessageContext, processSpan?: Span): Promise<void> {
+export async function processRunMessage(
+  message: KafkaMessage,
+  source: Source,
+  context: MessageContext,
+  processSpan?: Span,
+  fromHeaders?: RunTraceContext,
+): Promise<void> {
   const { config, stats } = context;
   const candidate = processSpan ?? trace.getActiveSpan();
   const span = candidate?.isRecording() === true ? candidate : undefined;
@@ -139,7 +147,7 @@ export async function processRunMessage(message: KafkaMessage, source: Source, c
     context.logger.debug({ source, runId: event.runId }, "skipped a run event that describes Scorestream's own work (metadata.source or tag)");
     return;
   }
-  const traceContext = extractRunTraceContext(message.headers, event.trace);
+  const traceContext = withBodyTraceContext(fromHeaders ?? extractHeaderTraceContext(message.headers), event.trace);
   if (span !== undefined && traceContext.source === 'body') {
     // The consumer could only link what the headers carried; the body's context is linked here.
     const producing = trace.getSpanContext(traceContext.context);

@@ -1,13 +1,14 @@
 // The consumer's `process {topic}` span of one message: a root span (messaging conventions for
 // consumers that do their own work) linked to the producing context found in the headers. The
-// body is not decoded yet, so only the headers count here; extraction never throws.
+// body is not decoded yet, so only the headers count here (extracted once by the caller, who
+// hands them on to processRunMessage).
 import { ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import type { Link, Span, Tracer } from '@opentelemetry/api';
 import type { KafkaMessage } from 'kafkajs';
-import { extractRunTraceContext } from '../otel/run-trace-context.ts';
+import type { RunTraceContext } from '../otel/run-trace-context.ts';
 
-export function startProcessSpan(tracer: Tracer, message: KafkaMessage, where: { topic: string; partition: number; groupId: string }): Span {
-  const producing = trace.getSpanContext(extractRunTraceContext(message.headers).context);
+export function startProcessSpan(tracer: Tracer, message: KafkaMessage, where: { topic: string; partition: number; groupId: string }, fromHeaders: RunTraceContext): Span {
+  const producing = trace.getSpanContext(fromHeaders.context);
   const links: Link[] = producing === undefined ? [] : [{ context: producing }];
   return tracer.startSpan(
     `process ${where.topic}`,

@@ -22,6 +22,7 @@ import { buildDeadLetter } from '../src/contracts/build-dead-letter.ts';
 import type { ScoreRecord } from '../src/contracts/score-record.ts';
 import { processRunMessage } from './process-run-message.ts';
 import type { MessageContext } from './process-run-message.ts';
+import { extractHeaderTraceContext } from '../otel/run-trace-context.ts';
 import { startProcessSpan } from './process-span.ts';
 import { createAtLeastOnceSink } from './record-sink.ts';
 import type { MessageTicket, PartitionClaim, RecordSink } from './record-sink.ts';
@@ -135,11 +136,12 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
 
   const processOne = async (topic: string, partition: number, message: BatchMessage, ticket: MessageTicket) => {
     const source = { topic, partition, offset: message.offset };
-    const span = startProcessSpan(tracer, message, { topic, partition, groupId: config.groupId });
+    const fromHeaders = extractHeaderTraceContext(message.headers);
+    const span = startProcessSpan(tracer, message, { topic, partition, groupId: config.groupId }, fromHeaders);
     let outcome: 'finished' | 'abandoned' = 'finished';
     try {
       const context: MessageContext = { ...messageContext, publisher: ticket.output };
-      await otelContext.with(trace.setSpan(ROOT_CONTEXT, span), () => processRunMessage(message, source, context, span));
+      await otelContext.with(trace.setSpan(ROOT_CONTEXT, span), () => processRunMessage(message, source, context, span, fromHeaders));
     } catch (error) {
       span.recordException(error instanceof Error ? error : String(error));
       span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });

@@ -31,26 +31,32 @@ function factsOf(context: Context): RunTraceFacts | undefined {
 }
 
 export function extractRunTraceContext(headers: IHeaders | undefined, bodyTrace?: { traceparent: string; tracestate?: string }): RunTraceContext {
-  let context = ROOT_CONTEXT;
+  return withBodyTraceContext(extractHeaderTraceContext(headers), bodyTrace);
+}
+
+/** The headers' part alone: what the consumer knows before the body is decoded (its process span's link). */
+export function extractHeaderTraceContext(headers: IHeaders | undefined): RunTraceContext {
+  if (headers === undefined) return { context: ROOT_CONTEXT, facts: {} };
   try {
-    if (headers !== undefined) {
-      context = w3c.extract(ROOT_CONTEXT, headers, kafkaHeaderGetter);
-      const facts = factsOf(context);
-      if (facts !== undefined) return { context, facts, source: 'headers' };
-    }
+    const context = w3c.extract(ROOT_CONTEXT, headers, kafkaHeaderGetter);
+    const facts = factsOf(context);
+    return facts === undefined ? { context, facts: {} } : { context, facts, source: 'headers' };
   } catch {
     // A carrier that cannot be read is the same as no carrier.
-    context = ROOT_CONTEXT;
+    return { context: ROOT_CONTEXT, facts: {} };
   }
+}
+
+/** Falls back to the body's trace when the headers brought no span context (their baggage is kept). */
+export function withBodyTraceContext(fromHeaders: RunTraceContext, bodyTrace?: { traceparent: string; tracestate?: string }): RunTraceContext {
+  if (fromHeaders.source === 'headers' || bodyTrace === undefined) return fromHeaders;
   try {
-    if (bodyTrace !== undefined) {
-      // On top of the header context, so header baggage survives the fallback.
-      const withBody = w3c.extract(context, { ...bodyTrace }, defaultTextMapGetter);
-      const facts = factsOf(withBody);
-      if (facts !== undefined) return { context: withBody, facts, source: 'body' };
-    }
+    // On top of the header context, so header baggage survives the fallback.
+    const withBody = w3c.extract(fromHeaders.context, { ...bodyTrace }, defaultTextMapGetter);
+    const facts = factsOf(withBody);
+    if (facts !== undefined) return { context: withBody, facts, source: 'body' };
   } catch {
     // An unreadable body trace is no trace.
   }
-  return { context, facts: {} };
+  return fromHeaders;
 }
