@@ -30,20 +30,23 @@ export const abandonGraceMs = 250;
 type Cohort = DeadlineCohort & { openUntil: number; members: number };
 
 const noShutdown = {};
-const openCohorts = new WeakMap<object, Map<string, Cohort>>();
+/** Open cohorts by shutdown signal, timeout and key: nested maps, so joining builds no key string. */
+const openCohorts = new WeakMap<object, Map<number, Map<string, Cohort>>>();
 
 export function joinDeadlineCohort(key: string, options: CohortOptions): DeadlineCohort {
   const shutdownKey = options.shutdown ?? noShutdown;
-  let byKey = openCohorts.get(shutdownKey);
-  if (byKey === undefined) openCohorts.set(shutdownKey, (byKey = new Map()));
-  const cohortKey = `${options.timeoutMs}\u0000${key}`;
+  let byTimeout = openCohorts.get(shutdownKey);
+  if (byTimeout === undefined) openCohorts.set(shutdownKey, (byTimeout = new Map()));
+  let byKey = byTimeout.get(options.timeoutMs);
+  if (byKey === undefined) byTimeout.set(options.timeoutMs, (byKey = new Map()));
   const now = performance.now();
-  let cohort = byKey.get(cohortKey);
+  let cohort = byKey.get(key);
   if (cohort === undefined || now > cohort.openUntil || cohort.signal.aborted) {
+    const cohorts = byKey;
     cohort = openCohort(options, now, () => {
-      if (byKey.get(cohortKey) === cohort) byKey.delete(cohortKey);
+      if (cohorts.get(key) === cohort) cohorts.delete(key);
     });
-    byKey.set(cohortKey, cohort);
+    byKey.set(key, cohort);
   }
   cohort.members += 1;
   return cohort;
