@@ -5,6 +5,7 @@
 //   (b) a naive consumer: one message at a time, scorers in turn, one awaited send per record;
 //   (c) the service with three code scorers; (c+tracing) the same with the OTel SDK exporting;
 //   (c0) the service with three scorers that do no work: the pipeline's own cost;
+//   (p) the service's per-message work without Kafka (one thread's scoring rate);
 //   latency of (c) at half its peak rate; (d) one 200 ms judge scorer, C concurrent calls,
 //   draining a 200,000-event backlog with RSS sampled.
 // (a), (c), (c+tracing) run in interleaved rounds so machine noise hits them alike; the
@@ -15,6 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { ensureLocalBroker, quietKafka } from '../scripts/kafka/index.ts';
+import { DEFAULTS } from '../src/config/defaults.ts';
 import { createEventPool } from './pipeline/bench-events.ts';
 import { parseBenchOptions } from './pipeline/bench-options.ts';
 import { createCodeScorers } from './pipeline/bench-scorers.ts';
@@ -25,6 +27,7 @@ import type { Throughput } from './pipeline/measurement.ts';
 import { runNaiveConsumer } from './pipeline/naive-consumer.ts';
 import { createPacedProducer } from './pipeline/paced-producer.ts';
 import { runPassthrough } from './pipeline/passthrough.ts';
+import type { PipelineAloneResult } from './pipeline/pipeline-alone.ts';
 import { startOtlpSink } from './pipeline/otlp-sink.ts';
 import { createTopics, deleteTopicsWithPrefix, produceBacklog } from './pipeline/produce-backlog.ts';
 import { formatReport, median } from './pipeline/report.ts';
@@ -46,7 +49,7 @@ const nodeFlag = 'Node defaults (no --max-semi-space-size)';
 /** A score record of the three code scorers on the sample runs is ~910 bytes of JSON (measured). */
 const scoreRecordBytes = 910;
 const progress = (line: string) => console.log(`· ${line}`);
-const rate = (throughput: Throughput) => `${Math.round(throughput.eventsPerSecond).toLocaleString('en-US')} events/s (${throughput.events} events in ${throughput.seconds.toFixed(1)} s)`;
+const rate = (throughput: Pick<Throughput, 'eventsPerSecond' | 'events' | 'seconds'>) => `${Math.round(throughput.eventsPerSecond).toLocaleString('en-US')} events/s (${throughput.events} events in ${throughput.seconds.toFixed(1)} s)`;
 
 async function childResult<Kind extends ChildResult['kind']>(spec: ChildSpec & { kind: Kind }, nodeFlags: string[] = shippedNodeFlags): Promise<Extract<ChildResult, { kind: Kind }>> {
   return (await startChild(spec, { ...sizes, nodeFlags }).result) as Extract<ChildResult, { kind: Kind }>;
@@ -78,6 +81,7 @@ try {
   const code: ServiceThroughput[] = [];
   const codeNoOp: ServiceThroughput[] = [];
   const codeFlagged: ServiceThroughput[] = [];
+  const pipelineAlone: PipelineAloneResult[] = [];
   const traced: TracedRun[] = [];
   const tracedWithoutSteps: TracedRun[] = [];
   const tracedRun = async (name: string, tracing: 'on' | 'without-step-spans'): Promise<TracedRun> => {
@@ -114,6 +118,11 @@ try {
         const { throughput } = await childResult({ ...base(`c0${round}`), kind: 'code', scorers: 'no-op', tracing: 'off', ...size });
         codeNoOp.push(throughput);
         progress(`round ${round + 1} (c0) Scorestream, no-op scorers: ${rate(throughput)}`);
+      },
+      async () => {
+        const { result } = await childResult({ kind: 'pipeline-alone', poolEvents: sizes.poolEvents, passes: 3, inFlight: DEFAULTS.runsInFlight });
+        pipelineAlone.push(result);
+        progress(`round ${round + 1} (p) pipeline without Kafka: ${rate(result)}, ${result.records} records, ${result.failedRecords} failed`);
       },
       async () => {
         const { throughput } = await childResult({ ...base(`cf${round}`), kind: 'code', scorers: 'text', tracing: 'off', ...size }, []);
@@ -192,6 +201,7 @@ try {
     code,
     codeNoOp,
     codeFlagged: { flag: nodeFlag, runs: codeFlagged },
+    pipelineAlone,
     traced,
     tracedWithoutSteps,
     latency: { eventsPerSecond: latencyRate, result: latency.latency },

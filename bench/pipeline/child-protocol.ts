@@ -3,6 +3,7 @@
 // holds the event pool and runs the Kafka-only baselines — stays out of their measurements.
 // This module is the contract between the two sides and the parent's way to start a child.
 import { fork } from 'node:child_process';
+import type { PipelineAloneResult } from './pipeline-alone.ts';
 import type { ServiceThroughput } from './scorestream-run.ts';
 import type { TracingTotals } from './tracing.ts';
 
@@ -11,6 +12,8 @@ export type ChildBase = { brokers: string[]; brokerPid?: number | undefined; run
 export type ChildSpec =
   | (ChildBase & { kind: 'code'; scorers: 'text' | 'no-op'; tracing: 'off' | 'on' | 'without-step-spans'; otlpUrl?: string; warmUpEvents: number; targetEvents: number })
   | (ChildBase & { kind: 'latency' })
+  // No broker: the child regenerates the same seeded pool of `poolEvents` runs.
+  | { kind: 'pipeline-alone'; poolEvents: number; passes: number; inFlight: number }
   | (ChildBase & { kind: 'judge-backlog'; judgeDelayMs: number; judgeCallsPerModel: number; runsInFlight: number; warmUpSeconds: number; seconds: number; rssIntervalMs: number });
 
 export type LatencyResult = {
@@ -44,6 +47,7 @@ export type JudgeBacklogResult = {
 export type ChildResult =
   | { kind: 'code'; throughput: ServiceThroughput; tracing?: TracingTotals }
   | { kind: 'latency'; latency: LatencyResult; completed: number }
+  | { kind: 'pipeline-alone'; result: PipelineAloneResult }
   | { kind: 'judge-backlog'; result: JudgeBacklogResult };
 
 /** Messages the parent sends a latency child after it reported `ready`. */

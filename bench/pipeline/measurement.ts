@@ -9,8 +9,11 @@ export type Throughput = {
   events: number;
   seconds: number;
   eventsPerSecond: number;
-  /** Average cores busy in the measuring process and in the broker (undefined when not known). */
-  cores: { node: number; broker: number | undefined };
+  /**
+   * Average cores busy in the measuring process (all its threads, and its JavaScript thread
+   * alone) and in the broker (undefined when not known).
+   */
+  cores: { node: number; mainThread?: number; broker: number | undefined };
 };
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

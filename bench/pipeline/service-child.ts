@@ -2,9 +2,11 @@
 // IPC, runs that scenario with the real service in this process, reports one result, exits.
 import { silenceKafkajsWarnings } from '../../scripts/kafka/index.ts';
 import type { ChildMessage, ChildResult, ChildSpec, LatencyCommand } from './child-protocol.ts';
+import { createEventPool } from './bench-events.ts';
 import { createCodeScorers, createNoOpScorers } from './bench-scorers.ts';
 import { runJudgeBacklog } from './judge-backlog.ts';
 import { collectLatencies } from './latency-service.ts';
+import { measurePipelineAlone } from './pipeline-alone.ts';
 import { measureService, startBenchService } from './scorestream-run.ts';
 import type { ServiceThroughput } from './scorestream-run.ts';
 
@@ -43,6 +45,10 @@ async function runLatency(spec: Extract<ChildSpec, { kind: 'latency' }>): Promis
 async function run(spec: ChildSpec): Promise<ChildResult> {
   if (spec.kind === 'code') return runCode(spec);
   if (spec.kind === 'latency') return runLatency(spec);
+  if (spec.kind === 'pipeline-alone') {
+    const pool = createEventPool(spec.poolEvents);
+    return { kind: 'pipeline-alone', result: await measurePipelineAlone({ pool, scorers: createCodeScorers(), inFlight: spec.inFlight, passes: spec.passes }) };
+  }
   return { kind: 'judge-backlog', result: await runJudgeBacklog(spec) };
 }
 

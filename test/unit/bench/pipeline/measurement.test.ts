@@ -44,9 +44,9 @@ describe('percentile', () => {
 
 describe('coresUsed', () => {
   it('divides CPU time by wall time for each side', () => {
-    expect(coresUsed({ nodeMs: 0, brokerMs: 100, at: 0 }, { nodeMs: 1500, brokerMs: 600, at: 1000 })).toEqual({ node: 1.5, broker: 0.5 });
+    expect(coresUsed({ nodeMs: 0, mainThreadMs: 0, brokerMs: 100, at: 0 }, { nodeMs: 1500, mainThreadMs: 900, brokerMs: 600, at: 1000 })).toEqual({ node: 1.5, mainThread: 0.9, broker: 0.5 });
   });
   it('leaves the broker out when its CPU time is not known', () => {
-    expect(coresUsed({ nodeMs: 0, brokerMs: undefined, at: 0 }, { nodeMs: 10, brokerMs: undefined, at: 10 }).broker).toBeUndefined();
+    expect(coresUsed({ nodeMs: 0, mainThreadMs: 0, brokerMs: undefined, at: 0 }, { nodeMs: 10, mainThreadMs: 10, brokerMs: undefined, at: 10 }).broker).toBeUndefined();
   });
 });

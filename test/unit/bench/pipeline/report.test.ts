@@ -35,6 +35,7 @@ function report(overrides: Partial<BenchReport> = {}): BenchReport {
     code: [service(8_000)],
     codeNoOp: [service(8_200)],
     codeFlagged: { flag: '--flag', runs: [service(7_900)] },
+    pipelineAlone: [{ events: 4000, seconds: 0.2, eventsPerSecond: 20_000, records: 12_000, failedRecords: 0, cores: { node: 1.3, mainThread: 1, broker: undefined } }],
     traced: [traced(7_000)],
     tracedWithoutSteps: [traced(7_500)],
     latency: { eventsPerSecond: 4_000, result: { samples: 100, p50Ms: 10, p99Ms: 50, maxMs: 60, maxBehind: 20 } },
@@ -86,6 +87,16 @@ describe('formatReport', () => {
     const table = formatReport(report());
     expect(table.find((line) => line.startsWith('| (a3) kafkajs passthrough'))).toContain('| 8,500 |');
     expect(table.find((line) => line.startsWith('| (c0) Scorestream'))).toContain('| 8,200 |');
+  });
+
+  it('bounds a single-threaded consumer by adding the main-thread CPU per event of (p) and of the client in (a3)', () => {
+    // (p) one main thread at 20,000 events/s = 50 µs per event; (a3) (main thread not known: all
+    // its cores) 1 core at 8,500 events/s = 118 µs per event.
+    const lines = targets(formatReport(report()));
+    expect(lines[0]).toContain("one JavaScript thread doing (p)'s work (50 µs of its CPU per event) and (a3)'s client work (118 µs per event) in turn reaches at most ~5,965 events/s = 0.60× of (a)");
+    expect(lines[1]).toContain('one thread, as above: 11.93×');
+    const row = formatReport(report()).find((line) => line.startsWith('| (p) the per-message work'))!;
+    expect(row).toContain('| 20,000 | 20,000 | 2.00× | 40.00× | 1.30 | 1.00 | — | — |');
   });
 
   it('counts spans per event over every event the traced service completed, warm-up included', () => {

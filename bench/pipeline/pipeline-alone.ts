@@ -1,0 +1,91 @@
+// Scenario (p): the service's per-message work without Kafka. The same events as every other
+// scenario go through processRunMessage — decode, validate, eligibility, the three code scorers,
+// score records, JSON — with as many messages in flight as the service allows, and a publisher
+// that accepts at once. Its rate is what one thread can score when no client work shares it:
+// with the client's own cost per event (scenario (a3)) it bounds what a single-threaded consumer
+// can reach on this machine, which is how the report explains (c).
+import type { KafkaMessage } from 'kafkajs';
+import pino from 'pino';
+import { processRunMessage } from '../../consumers/process-run-message.ts';
+import type { MessageContext } from '../../consumers/process-run-message.ts';
+import { ServiceStats } from '../../consumers/service-stats.ts';
+import { resolveConfig } from '../../src/config/resolve-config.ts';
+import type { ScorerLike } from '../../src/config/config-types.ts';
+import type { EventPool } from './bench-events.ts';
+import { coresUsed, sampleCpu } from './cpu-usage.ts';
+
+export type PipelineAloneOptions = {
+  pool: EventPool;
+  scorers: readonly ScorerLike[];
+  /** Messages in flight at once (the service's runsInFlight). */
+  inFlight: number;
+  /** Passes over the pool; the first warms the JIT up and is not counted. */
+  passes: number;
+};
+
+export type PipelineAloneResult = {
+  events: number;
+  seconds: number;
+  eventsPerSecond: number;
+  /** Records the pipeline handed to its publisher over the counted passes (3 per event here). */
+  records: number;
+  failedRecords: number;
+  /** Cores this process kept busy meanwhile: above 1, V8's helper threads (GC) ran beside the main thread. */
+  cores: { node: number; mainThread: number; broker: undefined };
+};
+
+/** The pool as the consumer receives it from kafkajs: Buffers for key, value and header values. */
+function asConsumed(pool: EventPool): KafkaMessage[] {
+  return pool.events.map((event, index) => ({
+    key: Buffer.from(event.runId),
+    value: Buffer.from(event.value),
+    headers: { traceparent: Buffer.from(event.traceparent) },
+    timestamp: '0',
+    offset: String(index),
+    attributes: 0,
+    size: 0,
+  })) as unknown as KafkaMessage[];
+}
+
+export async function measurePipelineAlone(options: PipelineAloneOptions): Promise<PipelineAloneResult> {
+  const messages = asConsumed(options.pool);
+  const config = resolveConfig({
+    kafka: { brokers: ['127.0.0.1:9'] },
+    groupId: 'bench-pipeline-alone',
+    topics: { runs: 'runs', results: 'scores', deadLetter: 'dlq' },
+    scorers: options.scorers.map((scorer) => ({ scorer })),
+  });
+  let records = 0;
+  const stats = new ServiceStats();
+  const context: MessageContext = {
+    config,
+    publisher: { publish: async (batch) => void (records += batch.length) },
+    stats,
+    logger: pino({ level: 'warn' }, pino.destination(2)),
+    now: Date.now,
+    hardStop: new AbortController().signal,
+  };
+
+  const pass = async () => {
+    let next = 0;
+    const lane = async () => {
+      while (next < messages.length) {
+        const index = next++;
+        const message = messages[index]!;
+        await processRunMessage(message, { topic: config.topics.runs, partition: 0, offset: message.offset }, context);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(options.inFlight, messages.length) }, lane));
+  };
+
+  await pass();
+  const recordsBefore = records;
+  const failedBefore = stats.totals().failed;
+  const cpuBefore = sampleCpu(undefined);
+  const startedAt = performance.now();
+  for (let counted = 1; counted < options.passes; counted += 1) await pass();
+  const seconds = (performance.now() - startedAt) / 1000;
+  const { node, mainThread } = coresUsed(cpuBefore, sampleCpu(undefined));
+  const events = messages.length * (options.passes - 1);
+  return { events, seconds, eventsPerSecond: events / seconds, records: records - recordsBefore, failedRecords: stats.totals().failed - failedBefore, cores: { node, mainThread, broker: undefined } };
+}
