@@ -1,16 +1,51 @@
 // The service's Node flags live in scripts/node-flags (read by bin/scorestream and the pipeline
 // benchmark); the Dockerfile cannot read files at run time, so it repeats them: keep them in step.
+// Both put them in NODE_OPTIONS, where a user's own NODE_OPTIONS override them.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
+const path = (relative: string) => fileURLToPath(new URL(`../../../${relative}`, import.meta.url));
+const read = (relative: string) => readFileSync(path(relative), 'utf8');
+const shippedFlags = read('scripts/node-flags').trim().split(/\s+/);
+
+/**
+ * Runs bin/scorestream with a module imported before the CLI that reports what V8 was given:
+ * NODE_OPTIONS as the process saw it, and the young generation's size after enough allocation to
+ * grow it to its maximum (two semi-spaces). It exits before the CLI runs.
+ */
+function youngGenerationOf(userNodeOptions: string | undefined): { nodeOptions: string; newSpaceMb: number } {
+  const probe = [
+    "import v8 from 'node:v8';",
+    'let keep = [];',
+    'for (let i = 0; i < 4e6; i += 1) { keep.push({ i }); if (keep.length > 3e5) keep = []; }',
+    "const newSpace = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');",
+    'console.log(JSON.stringify({ nodeOptions: process.env.NODE_OPTIONS, newSpaceMb: newSpace.space_size / 2 ** 20 }));',
+    'process.exit(0);',
+  ].join('\n');
+  const importProbe = `--import=data:text/javascript,${encodeURIComponent(probe)}`;
+  const nodeOptions = [userNodeOptions, importProbe].filter((entry) => entry !== undefined).join(' ');
+  const output = execFileSync(path('bin/scorestream'), ['--help'], { env: { ...process.env, NODE_OPTIONS: nodeOptions }, encoding: 'utf8' });
+  return JSON.parse(output.trim().split('\n').at(-1)!) as { nodeOptions: string; newSpaceMb: number };
+}
 
 describe('shipped Node flags', () => {
-  it('are the same in scripts/node-flags and the Dockerfile entrypoint', () => {
-    const flags = read('scripts/node-flags').trim().split(/\s+/);
-    expect(flags.length).toBeGreaterThan(0);
-    const entrypoint = read('Dockerfile').split('\n').find((line) => line.startsWith('ENTRYPOINT'));
-    for (const flag of flags) expect(entrypoint).toContain(`"${flag}"`);
-    expect(read('bin/scorestream')).toContain('scripts/node-flags');
+  it('are the same in scripts/node-flags and the Dockerfile (in NODE_OPTIONS)', () => {
+    expect(shippedFlags.length).toBeGreaterThan(0);
+    const nodeOptionsLine = read('Dockerfile').split('\n').find((line) => line.startsWith('ENV NODE_OPTIONS='));
+    expect(nodeOptionsLine).toBe(`ENV NODE_OPTIONS="${shippedFlags.join(' ')}"`);
+  });
+
+  it('bin/scorestream runs the service with them', () => {
+    const seen = youngGenerationOf(undefined);
+    expect(seen.nodeOptions.startsWith(shippedFlags.join(' '))).toBe(true);
+    expect(seen.newSpaceMb).toBe(8); // --max-semi-space-size=4: two 4 MB semi-spaces
+  });
+
+  it("bin/scorestream lets the user's NODE_OPTIONS override them", () => {
+    const seen = youngGenerationOf('--max-semi-space-size=16');
+    expect(seen.nodeOptions.startsWith(`${shippedFlags.join(' ')} --max-semi-space-size=16`)).toBe(true);
+    expect(seen.newSpaceMb).toBe(32);
   });
 });
