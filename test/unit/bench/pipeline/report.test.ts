@@ -93,7 +93,7 @@ describe('formatReport', () => {
     // (p) one main thread at 20,000 events/s = 50 µs per event; (a3) (main thread not known: all
     // its cores) 1 core at 8,500 events/s = 118 µs per event.
     const lines = targets(formatReport(report()));
-    expect(lines[0]).toContain("one JavaScript thread doing (p)'s work (50 µs of its CPU per event) and (a3)'s client work (118 µs per event) in turn reaches at most ~5,965 events/s = 0.60× of (a)");
+    expect(lines[0]).toContain("one JavaScript thread doing (p)'s work (50 µs of its CPU per event, shipped flags) and (a3)'s client work (118 µs per event) in turn: ≈ 5,965 events/s = 0.60× of (a)");
     expect(lines[1]).toContain('one thread, as above: 11.93×');
     const row = formatReport(report()).find((line) => line.startsWith('| (p) the per-message work'))!;
     expect(row).toContain('| 20,000 | 20,000 | 2.00× | 40.00× | 1.30 | 1.00 | — | — |');
