@@ -74,13 +74,16 @@ export async function run(argv: string[]): Promise<number> {
   // first-run demo machine does not have. OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_*_EXPORTER turn it on.
   const telemetryRequested = Object.keys(process.env).some((name) => /^OTEL_(EXPORTER_OTLP_.*ENDPOINT|TRACES_EXPORTER|METRICS_EXPORTER|CONFIG_FILE)$/.test(name));
   const telemetry = await startTelemetry(telemetryRequested ? process.env : { ...process.env, OTEL_SDK_DISABLED: 'true' }, { logger });
+  // Topics, the producer and the group join usually take a second; a broker that is still
+  // recovering its logs can hold them up for longer, and a silent terminal says nothing of why.
+  const slowStart = setTimeout(() => console.error(`[demo] still connecting to Kafka (creating topics, joining the consumer group); progress and errors: ${logFile}`), 5_000);
   const service = await startService({
     config,
     logger,
     createRunsTopic: true,
     recordInputs: recordInputsFromEnvironment(process.env),
     consumer: { commitIntervalMs: 500 },
-  });
+  }).finally(() => clearTimeout(slowStart));
   const publisher = createRunPublisher({ brokers, topic: config.topics.runs, clientId: 'scorestream-demo-traffic' });
   const generator = createSampleRunGenerator({ seed: Date.now() });
   const traffic = startSampleTraffic({

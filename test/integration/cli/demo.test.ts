@@ -1,0 +1,68 @@
+// The README's first command, `./bin/scorestream demo`, as a user runs it (the real script, as a
+// child process), on the test broker through KAFKA_BROKERS: live scores within seconds, a clean
+// exit on Ctrl-C; and a word on the terminal when Kafka does not answer at once.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { testBrokers } from '../../helpers/kafka.ts';
+
+const script = fileURLToPath(new URL('../../../bin/scorestream', import.meta.url));
+
+function runDemo(brokers: string) {
+  let stdout = '';
+  let stderr = '';
+  const child = spawn(script, ['demo', '--rate', '50'], { env: { ...process.env, KAFKA_BROKERS: brokers, OTEL_SDK_DISABLED: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  onTestFinished(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  });
+  const waitFor = async (what: string, condition: () => boolean, timeoutMs: number) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!condition()) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`demo: no ${what} within ${timeoutMs} ms (exit ${child.exitCode});\nstdout:\n${stdout.slice(-2000)}\nstderr:\n${stderr.slice(-2000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  return { child, exited, waitFor, stdout: () => stdout, stderr: () => stderr };
+}
+
+/** Scored records in the latest frame of the live view. */
+const scoredSoFar = (stdout: string) => Math.max(0, ...[...stdout.matchAll(/^scored (\d+)/gm)].map((match) => Number(match[1])));
+
+describe('scorestream demo', () => {
+  it('shows live scores within seconds and stops cleanly on Ctrl-C', async () => {
+    const demo = runDemo(testBrokers().join(','));
+    const started = Date.now();
+    await demo.waitFor('scored records in the live view', () => scoredSoFar(demo.stdout()) > 0, 60_000);
+    console.log(`demo: first scores on screen after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    expect(demo.stdout()).toMatch(/^scorer +mean +scored/m);
+    expect(demo.stdout()).toMatch(/^completeness +\d\.\d{3} +\d+/m);
+
+    demo.child.kill('SIGINT');
+    expect(await demo.exited).toBe(0);
+    expect(demo.stderr()).toContain('stopping: finishing in-flight runs');
+    expect(demo.stdout()).toMatch(/failed 0/);
+  });
+
+  it('says where to look when Kafka does not answer', async () => {
+    // A port that accepts connections and never answers: Kafka requests wait there.
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    onTestFinished(async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    });
+    const demo = runDemo(`127.0.0.1:${(silent.address() as AddressInfo).port}`);
+    await demo.waitFor('notice about the slow start', () => demo.stderr().includes('still connecting to Kafka'), 20_000);
+    expect(demo.stderr()).toMatch(/still connecting to Kafka \(creating topics, joining the consumer group\); progress and errors: .*demo\.log/);
+    expect(demo.stdout()).not.toContain('Scorestream demo —');
+  });
+});
