@@ -1,8 +1,11 @@
 // The service's Node flags live in scripts/node-flags (read by bin/scorestream and the pipeline
 // benchmark); the Dockerfile cannot read files at run time, so it repeats them: keep them in step.
-// Both put them in NODE_OPTIONS, where a user's own NODE_OPTIONS override them.
+// Both put them in NODE_OPTIONS, where a user's own NODE_OPTIONS override them. bin/scorestream
+// also turns Node's compile cache on.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -15,22 +18,26 @@ const shippedFlags = read('scripts/node-flags').trim().split(/\s+/);
  * NODE_OPTIONS as the process saw it, and the young generation's size after enough allocation to
  * grow it to its maximum (two semi-spaces). It exits before the CLI runs.
  */
-function youngGenerationOf(userNodeOptions: string | undefined): { nodeOptions: string; newSpaceMb: number } {
+type Probe = { nodeOptions: string; newSpaceMb: number; compileCacheDirectory: string | undefined };
+
+function probeScorestream(userNodeOptions: string | undefined, environment: Record<string, string> = {}): Probe {
   const probe = [
     "import v8 from 'node:v8';",
+    "import { getCompileCacheDir } from 'node:module';",
     'let keep = [];',
     'for (let i = 0; i < 4e6; i += 1) { keep.push({ i }); if (keep.length > 3e5) keep = []; }',
     "const newSpace = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');",
-    'console.log(JSON.stringify({ nodeOptions: process.env.NODE_OPTIONS, newSpaceMb: newSpace.space_size / 2 ** 20 }));',
+    'console.log(JSON.stringify({ nodeOptions: process.env.NODE_OPTIONS, newSpaceMb: newSpace.space_size / 2 ** 20, compileCacheDirectory: getCompileCacheDir() }));',
     'process.exit(0);',
   ].join('\n');
   const importProbe = `--import=data:text/javascript,${encodeURIComponent(probe)}`;
   const nodeOptions = [userNodeOptions, importProbe].filter((entry) => entry !== undefined).join(' ');
-  const output = execFileSync(path('bin/scorestream'), ['--help'], { env: { ...process.env, NODE_OPTIONS: nodeOptions }, encoding: 'utf8' });
-  return JSON.parse(output.trim().split('\n').at(-1)!) as { nodeOptions: string; newSpaceMb: number };
+  const { NODE_COMPILE_CACHE: _inherited, ...inherited } = process.env;
+  const output = execFileSync(path('bin/scorestream'), ['--help'], { env: { ...inherited, NODE_OPTIONS: nodeOptions, ...environment }, encoding: 'utf8' });
+  return JSON.parse(output.trim().split('\n').at(-1)!) as Probe;
 }
 
-describe('shipped Node flags', () => {
+describe("bin/scorestream's Node settings", () => {
   it('are the same in scripts/node-flags and the Dockerfile (in NODE_OPTIONS)', () => {
     expect(shippedFlags.length).toBeGreaterThan(0);
     const nodeOptionsLine = read('Dockerfile').split('\n').find((line) => line.startsWith('ENV NODE_OPTIONS='));
@@ -38,14 +45,24 @@ describe('shipped Node flags', () => {
   });
 
   it('bin/scorestream runs the service with them', () => {
-    const seen = youngGenerationOf(undefined);
+    const seen = probeScorestream(undefined);
     expect(seen.nodeOptions.startsWith(shippedFlags.join(' '))).toBe(true);
     expect(seen.newSpaceMb).toBe(8); // --max-semi-space-size=4: two 4 MB semi-spaces
   });
 
   it("bin/scorestream lets the user's NODE_OPTIONS override them", () => {
-    const seen = youngGenerationOf('--max-semi-space-size=16');
+    const seen = probeScorestream('--max-semi-space-size=16');
     expect(seen.nodeOptions.startsWith(`${shippedFlags.join(' ')} --max-semi-space-size=16`)).toBe(true);
     expect(seen.newSpaceMb).toBe(32);
+  });
+
+  it('turns on Node\'s compile cache under the user cache directory, unless NODE_COMPILE_CACHE says where', () => {
+    const cacheHome = mkdtempSync(join(tmpdir(), 'scorestream-cache-'));
+    const seen = probeScorestream(undefined, { XDG_CACHE_HOME: cacheHome });
+    expect(seen.compileCacheDirectory?.startsWith(join(cacheHome, 'scorestream', 'node-compile-cache'))).toBe(true);
+    expect(readdirSync(join(cacheHome, 'scorestream', 'node-compile-cache')).length).toBeGreaterThan(0); // written on exit
+
+    const chosen = mkdtempSync(join(tmpdir(), 'scorestream-compile-cache-'));
+    expect(probeScorestream(undefined, { XDG_CACHE_HOME: cacheHome, NODE_COMPILE_CACHE: chosen }).compileCacheDirectory?.startsWith(chosen)).toBe(true);
   });
 });
