@@ -47,14 +47,13 @@ describe("bin/scorestream's Node settings", () => {
   it('bin/scorestream runs the service with them', () => {
     const seen = probeScorestream(undefined);
     expect(seen.nodeOptions.startsWith(shippedFlags.join(' '))).toBe(true);
-    const semiSpaceMb = Number(/--max-semi-space-size=(\d+)/.exec(shippedFlags.join(' '))![1]);
-    expect(seen.newSpaceMb).toBe(2 * semiSpaceMb); // two semi-spaces
+    expect(seen.newSpaceMb).toBe(8); // --max-semi-space-size=4: two 4 MB semi-spaces
   });
 
   it("bin/scorestream lets the user's NODE_OPTIONS override them", () => {
-    const seen = probeScorestream('--max-semi-space-size=4');
-    expect(seen.nodeOptions.startsWith(`${shippedFlags.join(' ')} --max-semi-space-size=4`)).toBe(true);
-    expect(seen.newSpaceMb).toBe(8);
+    const seen = probeScorestream('--max-semi-space-size=16');
+    expect(seen.nodeOptions.startsWith(`${shippedFlags.join(' ')} --max-semi-space-size=16`)).toBe(true);
+    expect(seen.newSpaceMb).toBe(32);
   });
 
   it('turns on Node\'s compile cache under the user cache directory, unless NODE_COMPILE_CACHE says where', () => {
