@@ -2,8 +2,8 @@
 // scenario go through processRunMessage — decode, validate, eligibility, the three code scorers,
 // score records, JSON — with as many messages in flight as the service allows, and a publisher
 // that accepts at once. Its rate is what one thread can score when no client work shares it:
-// with the client's own cost per event (scenario (a3)) it bounds what a single-threaded consumer
-// can reach on this machine, which is how the report explains (c).
+// with the client's own cost per event (scenario (a3)) it estimates what a single-threaded
+// consumer can reach on this machine, which is how the report explains (c).
 import type { KafkaMessage } from 'kafkajs';
 import pino from 'pino';
 import { processRunMessage } from '../../consumers/process-run-message.ts';
