@@ -1,6 +1,7 @@
 // The `scorestream` command line: picks a subcommand and hands it the remaining arguments.
 // Each subcommand lives in cli/commands/<name>.ts and is loaded only when used, so
 // `scorestream kafka status` does not pay for loading the scoring stack.
+import { kafkaUnreachableHint } from './kafka-error-hint.ts';
 
 type Command = { summary: string; load: () => Promise<{ run: (argv: string[]) => Promise<number> }> };
 
@@ -38,7 +39,8 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    console.error(`scorestream: ${error instanceof Error ? error.message : String(error)}`);
+    const hint = kafkaUnreachableHint(error);
+    console.error(`scorestream: ${error instanceof Error ? error.message : String(error)}${hint === undefined ? '' : `\n${hint}`}`);
     if (process.env.SCORESTREAM_DEBUG) console.error(error);
     process.exitCode = 1;
   },

@@ -1,6 +1,7 @@
 // The README's first command, `./bin/scorestream demo`, as a user runs it (the real script, as a
 // child process), on the test broker through KAFKA_BROKERS: live scores within seconds, a clean
-// exit on Ctrl-C; and a word on the terminal when Kafka does not answer at once.
+// exit on Ctrl-C; and a word on the terminal when Kafka does not answer at once, then an error
+// that says what to check.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
@@ -16,7 +17,8 @@ function runDemo(brokers: string) {
   const child = spawn(script, ['demo', '--rate', '50'], { env: { ...process.env, KAFKA_BROKERS: brokers, OTEL_SDK_DISABLED: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close': the process exited and its output was read to the end.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   onTestFinished(async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGKILL');
@@ -64,5 +66,9 @@ describe('scorestream demo', () => {
     await demo.waitFor('notice about the slow start', () => demo.stderr().includes('still connecting to Kafka'), 20_000);
     expect(demo.stderr()).toMatch(/still connecting to Kafka \(creating topics, joining the consumer group\); progress and errors: .*demo\.log/);
     expect(demo.stdout()).not.toContain('Scorestream demo —');
-  });
+
+    // kafkajs gives up after its request timeout (30 s); the error then says what to check.
+    expect(await demo.exited).toBe(1);
+    expect(demo.stderr()).toMatch(/^scorestream: .+\nKafka did not answer.*KAFKA_BROKERS/m);
+  }, 120_000);
 });

@@ -1,0 +1,28 @@
+// What to tell a user whose command failed because Kafka did not answer. kafkajs reports that as
+// a bare "Broker not connected", "Connection timeout" or a retry count, which says neither which
+// setting is wrong nor what to check; the hint does.
+
+/** kafkajs error classes that mean "could not reach a broker", by name (they are not exported as types we can rely on). */
+const unreachableErrorNames = new Set(['KafkaJSConnectionError', 'KafkaJSConnectionClosedError', 'KafkaJSRequestTimeoutError', 'KafkaJSBrokerNotFound']);
+const unreachableMessage = /Broker not connected|Connection timeout|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|Request .* timed out/;
+
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let current = error; current !== undefined && current !== null && chain.length < 10; current = (current as { cause?: unknown }).cause) chain.push(current);
+  return chain;
+}
+
+/** A second line for the error message when `error` (or what caused it) says Kafka could not be reached; else undefined. */
+export function kafkaUnreachableHint(error: unknown): string | undefined {
+  const unreachable = causes(error).filter(
+    (entry): entry is Error & { broker?: unknown } => entry instanceof Error && (unreachableErrorNames.has(entry.name) || unreachableMessage.test(entry.message)),
+  );
+  if (unreachable.length === 0) return undefined;
+  // A retry error repeats its cause's message; the cause knows the broker.
+  const broker = unreachable.map((entry) => entry.broker).find((value) => typeof value === 'string');
+  const where = broker === undefined ? '' : ` (broker ${String(broker)})`;
+  return (
+    `Kafka did not answer${where}: check that the brokers given by --brokers, KAFKA_BROKERS or the config's kafka.brokers are running and reachable from here ` +
+    '(`scorestream kafka status` shows the local one; `scorestream kafka start` starts it).'
+  );
+}
