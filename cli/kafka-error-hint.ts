@@ -2,7 +2,7 @@
 // a bare "Broker not connected", "Connection timeout" or a retry count, which says neither which
 // setting is wrong nor what to check; the hint does.
 
-/** kafkajs error classes that mean "could not reach a broker", by name (they are not exported as types we can rely on). */
+/** kafkajs error classes that mean "could not reach a broker", matched by name: instanceof fails when two copies of kafkajs are installed. */
 const unreachableErrorNames = new Set(['KafkaJSConnectionError', 'KafkaJSConnectionClosedError', 'KafkaJSRequestTimeoutError', 'KafkaJSBrokerNotFound']);
 const unreachableMessage = /Broker not connected|Connection timeout|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|Request .* timed out/;
 
