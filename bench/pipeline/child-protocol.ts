@@ -3,8 +3,7 @@
 // holds the event pool and runs the Kafka-only baselines — stays out of their measurements.
 // This module is the contract between the two sides and the parent's way to start a child.
 import { fork } from 'node:child_process';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { nodeCompileCacheDirectory } from '../../scripts/kafka/index.ts';
 import type { PipelineAloneResult } from './pipeline-alone.ts';
 import type { ServiceThroughput } from './scorestream-run.ts';
 import type { TracingTotals } from './tracing.ts';
@@ -67,17 +66,6 @@ export type RunningChild = {
 const childEntry = new URL('./service-child.ts', import.meta.url);
 
 /**
- * Children load their modules the way bin/scorestream runs the service: with Node's compile cache
- * in the same place (after the first child, without type stripping, which alone holds ~20 MB RSS).
- */
-function nodeCompileCacheDirectory(): string {
-  const configured = process.env.NODE_COMPILE_CACHE;
-  if (configured !== undefined && configured !== '') return configured;
-  const cacheHome = process.env.XDG_CACHE_HOME;
-  return join(cacheHome !== undefined && cacheHome !== '' ? cacheHome : join(homedir(), '.cache'), 'scorestream', 'node-compile-cache');
-}
-
-/**
  * Starts a scenario child. With `profileDirectory` the child writes a V8 CPU profile there
  * (node --cpu-prof), which is how a missed target gets explained; `nodeFlags` are added to the
  * child's Node options (e.g. a heap limit).
@@ -88,6 +76,7 @@ export function startChild(spec: ChildSpec, options: { profileDirectory?: string
     ...(options.nodeFlags ?? []),
     ...(options.profileDirectory === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.profileDirectory}`]),
   ];
+  // Modules load the way bin/scorestream runs the service: through Node's compile cache, in the same place.
   const child = fork(childEntry, [], { execArgv, env: { ...process.env, NODE_COMPILE_CACHE: nodeCompileCacheDirectory() }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let markReady!: () => void;
   const ready = new Promise<void>((resolve) => (markReady = resolve));

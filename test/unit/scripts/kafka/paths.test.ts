@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { brokerStateDirectory, isValidBrokerName, kafkaCacheDirectory } from '../../../../scripts/kafka/paths.ts';
+import { brokerStateDirectory, isValidBrokerName, kafkaCacheDirectory, nodeCompileCacheDirectory } from '../../../../scripts/kafka/paths.ts';
 import { KAFKA_VERSION } from '../../../../scripts/kafka/versions.ts';
 
 describe('paths', () => {
@@ -13,6 +13,12 @@ describe('paths', () => {
   it('falls back to ~/.cache and ~/.local/state when they are unset or blank', () => {
     expect(kafkaCacheDirectory({})).toBe(join(homedir(), '.cache', 'scorestream', `kafka-${KAFKA_VERSION}`));
     expect(brokerStateDirectory('default', { XDG_STATE_HOME: ' ' })).toBe(join(homedir(), '.local', 'state', 'scorestream', 'brokers', 'default'));
+  });
+
+  it("puts Node's compile cache where bin/scorestream does, unless NODE_COMPILE_CACHE says where", () => {
+    expect(nodeCompileCacheDirectory({ XDG_CACHE_HOME: '/c' })).toBe('/c/scorestream/node-compile-cache');
+    expect(nodeCompileCacheDirectory({})).toBe(join(homedir(), '.cache', 'scorestream', 'node-compile-cache'));
+    expect(nodeCompileCacheDirectory({ XDG_CACHE_HOME: '/c', NODE_COMPILE_CACHE: '/n' })).toBe('/n');
   });
 
   it('accepts broker names that are safe as directory and container names only', () => {
