@@ -27,6 +27,7 @@ import type { Throughput } from './pipeline/measurement.ts';
 import { runNaiveConsumer } from './pipeline/naive-consumer.ts';
 import { createPacedProducer } from './pipeline/paced-producer.ts';
 import { runPassthrough } from './pipeline/passthrough.ts';
+import type { FloorsResult } from './pipeline/floors.ts';
 import type { PipelineAloneResult } from './pipeline/pipeline-alone.ts';
 import { startOtlpSink } from './pipeline/otlp-sink.ts';
 import { createTopics, deleteTopicsWithPrefix, produceBacklog } from './pipeline/produce-backlog.ts';
@@ -51,6 +52,7 @@ const nodeFlag = whatIfNodeFlags.join(' ');
 /** A score record of the three code scorers on the sample runs is ~910 bytes of JSON (measured). */
 const scoreRecordBytes = 910;
 const progress = (line: string) => console.log(`· ${line}`);
+const micros = (seconds: number) => `${Math.round(seconds * 1e6)} µs`;
 const rate = (throughput: Pick<Throughput, 'eventsPerSecond' | 'events' | 'seconds'>) => `${Math.round(throughput.eventsPerSecond).toLocaleString('en-US')} events/s (${throughput.events} events in ${throughput.seconds.toFixed(1)} s)`;
 
 async function childResult<Kind extends ChildResult['kind']>(spec: ChildSpec & { kind: Kind }, nodeFlags: string[] = shippedNodeFlags): Promise<Extract<ChildResult, { kind: Kind }>> {
@@ -84,6 +86,7 @@ try {
   const codeNoOp: ServiceThroughput[] = [];
   const codeFlagged: ServiceThroughput[] = [];
   const pipelineAlone: PipelineAloneResult[] = [];
+  const floors: FloorsResult[] = [];
   const traced: TracedRun[] = [];
   const tracedWithoutSteps: TracedRun[] = [];
   const tracedRun = async (name: string, tracing: 'on' | 'without-step-spans'): Promise<TracedRun> => {
@@ -125,6 +128,11 @@ try {
         const { result } = await childResult({ kind: 'pipeline-alone', poolEvents: sizes.poolEvents, passes: 3, inFlight: DEFAULTS.runsInFlight });
         pipelineAlone.push(result);
         progress(`round ${round + 1} (p) pipeline without Kafka: ${rate(result)}, ${result.records} records, ${result.failedRecords} failed`);
+      },
+      async () => {
+        const { result } = await childResult({ kind: 'floors', poolEvents: sizes.poolEvents, passes: 3, tracedEvents: Math.min(2_000, sizes.poolEvents) });
+        floors.push(result);
+        progress(`round ${round + 1} (f) floors: decode ${micros(result.decodeSeconds)}, scorers ${micros(result.scorersSeconds)}, records ${micros(result.recordsSeconds)} per event; OTLP ${(result.spans.serializeSecondsPerSpan * 1e6).toFixed(1)} µs per span`);
       },
       async () => {
         const { throughput } = await childResult({ ...base(`cf${round}`), kind: 'code', scorers: 'text', tracing: 'off', ...size }, whatIfNodeFlags);
@@ -204,6 +212,7 @@ try {
     codeNoOp,
     codeFlagged: { flag: nodeFlag, runs: codeFlagged },
     pipelineAlone,
+    floors,
     traced,
     tracedWithoutSteps,
     latency: { eventsPerSecond: latencyRate, result: latency.latency },

@@ -4,6 +4,7 @@
 // This module is the contract between the two sides and the parent's way to start a child.
 import { fork } from 'node:child_process';
 import { nodeCompileCacheDirectory } from '../../scripts/kafka/index.ts';
+import type { FloorsResult } from './floors.ts';
 import type { PipelineAloneResult } from './pipeline-alone.ts';
 import type { ServiceThroughput } from './scorestream-run.ts';
 import type { TracingTotals } from './tracing.ts';
@@ -15,6 +16,7 @@ export type ChildSpec =
   | (ChildBase & { kind: 'latency' })
   // No broker: the child regenerates the same seeded pool of `poolEvents` runs.
   | { kind: 'pipeline-alone'; poolEvents: number; passes: number; inFlight: number }
+  | { kind: 'floors'; poolEvents: number; passes: number; tracedEvents: number }
   | (ChildBase & { kind: 'judge-backlog'; judgeDelayMs: number; judgeCallsPerModel: number; runsInFlight: number; warmUpSeconds: number; seconds: number; rssIntervalMs: number });
 
 export type LatencyResult = {
@@ -49,6 +51,7 @@ export type ChildResult =
   | { kind: 'code'; throughput: ServiceThroughput; tracing?: TracingTotals }
   | { kind: 'latency'; latency: LatencyResult; completed: number }
   | { kind: 'pipeline-alone'; result: PipelineAloneResult }
+  | { kind: 'floors'; result: FloorsResult }
   | { kind: 'judge-backlog'; result: JudgeBacklogResult };
 
 /** Messages the parent sends a latency child after it reported `ready`. */

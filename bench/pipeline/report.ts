@@ -4,6 +4,7 @@
 import type { BenchSizes } from './bench-options.ts';
 import type { JudgeBacklogResult, LatencyResult } from './child-protocol.ts';
 import type { Throughput } from './measurement.ts';
+import type { FloorsResult } from './floors.ts';
 import type { PipelineAloneResult } from './pipeline-alone.ts';
 import type { ServiceThroughput } from './scorestream-run.ts';
 import type { TracingTotals } from './tracing.ts';
@@ -26,6 +27,8 @@ export type BenchReport = {
   /** (p): the per-message work of (c) without Kafka, in a child process of its own. */
   pipelineAlone: PipelineAloneResult[];
   traced: TracedRun[];
+  /** (f): decode, scorers, records JSON and OTLP serialisation, each measured alone. */
+  floors: FloorsResult[];
   /** (c+tracing) with step spans not recorded (a sampler declines them). */
   tracedWithoutSteps: TracedRun[];
   latency: { eventsPerSecond: number; result: LatencyResult };
@@ -99,6 +102,7 @@ export function formatReport(report: BenchReport): string[] {
   const clientSecondsPerEvent = median(report.passthroughFanOut.map(mainThreadSecondsPerEvent));
   const oneThreadCeiling = 1 / (scoringSecondsPerEvent + clientSecondsPerEvent);
   const ceilingText = `one JavaScript thread doing (p)'s work (${micros(scoringSecondsPerEvent)} of its CPU per event, shipped flags) and (a3)'s client work (${micros(clientSecondsPerEvent)} per event) in turn: ≈ ${integer(oneThreadCeiling)} events/s`;
+  const floorLines = formatFloors(report.floors, { a, b, c, traced, clientSecondsPerEvent, scoringSecondsPerEvent });
   const roundsText = sizes.rounds === 1 ? '1 round' : `median of ${sizes.rounds} interleaved rounds`;
 
   const lines: string[] = [
@@ -131,8 +135,40 @@ export function formatReport(report: BenchReport): string[] {
     `  ${mark(tracingCost <= 0.15)} tracing costs ≤ 15% of (c): ${(tracingCost * 100).toFixed(1)}%`,
     `  ${mark(report.judge.eventsPerSecond >= 0.8 * judgeCeiling)} (d) ≥ 0.8 × C / ${sizes.judgeDelayMs / 1000} s = ${integer(0.8 * judgeCeiling)} events/s: ${integer(report.judge.eventsPerSecond)} (${ratio(report.judge.eventsPerSecond / judgeCeiling)} of C / ${sizes.judgeDelayMs / 1000} s)`,
     `  ${mark(report.judge.peakRssMb <= 300)} (d-backlog) peak RSS ≤ 300 MB: ${report.judge.peakRssMb.toFixed(0)} MB as shipped (scripts/node-flags); ${report.judgeFlagged.result.peakRssMb.toFixed(0)} MB with ${report.judgeFlagged.flag} (which changes (c) by ${signedPercent(flagged / c - 1)})`,
+    ...floorLines,
     '',
     `benchmark took ${report.seconds.toFixed(0)} s${sizes.quick ? ' (--quick: small sizes, not for the README)' : ''}`,
   ];
   return lines;
+}
+
+/**
+ * What the targets leave once the work no implementation can skip is paid: validating the
+ * message, running the scorers, writing their records, the client's Kafka work ((a3)), and for
+ * tracing, serialising every span the issue asks for. Main-thread CPU per event throughout.
+ */
+function formatFloors(
+  floors: readonly FloorsResult[],
+  measured: { a: number; b: number; c: number; traced: number; clientSecondsPerEvent: number; scoringSecondsPerEvent: number },
+): string[] {
+  if (floors.length === 0) return [];
+  const { a, b, c, traced, clientSecondsPerEvent, scoringSecondsPerEvent } = measured;
+  const of = (pick: (floor: FloorsResult) => number) => median(floors.map(pick));
+  const decode = of((floor) => floor.decodeSeconds);
+  const scorers = of((floor) => floor.scorersSeconds);
+  const records = of((floor) => floor.recordsSeconds);
+  const perSpan = of((floor) => floor.spans.serializeSecondsPerSpan);
+  const spansPerEvent = of((floor) => floor.spans.perEvent);
+  const work = decode + scorers + records;
+  const oneThread = work + clientSecondsPerEvent;
+  const serialisePerEvent = perSpan * spansPerEvent;
+  const tracingBudget = (1 / 0.85 - 1) / c;
+  const tracingSpends = 1 / traced - 1 / c;
+  const besidesSerialising = tracingSpends - serialisePerEvent;
+  return [
+    '',
+    'floors ((f): each measured alone in a child process; main-thread CPU per event):',
+    `  one thread: decode ${micros(decode)} + the three scorers' run() ${micros(scorers)} + their ${of((floor) => floor.recordsPerEvent).toFixed(0)} records' JSON ${micros(records)} + (a3)'s client work ${micros(clientSecondsPerEvent)} = ${micros(oneThread)} ⇒ at most ${integer(1 / oneThread)} events/s = ${ratio(1 / oneThread / a)} of (a), ${ratio(1 / oneThread / b)} of (b), with nothing else done; (p) spends ${micros(scoringSecondsPerEvent)} where these take ${micros(work)}: the service's own work (eligibility, building records and ids, in-flight bookkeeping, collecting the garbage of the runs in flight) is the other ${micros(scoringSecondsPerEvent - work)}`,
+    `  tracing: OTLP protobuf serialisation alone takes ${(perSpan * 1e6).toFixed(1)} µs per span × ${spansPerEvent.toFixed(1)} spans per event = ${micros(serialisePerEvent)} per event; ≤ 15% of (c) leaves (1/0.85 − 1) × (c)'s ${micros(1 / c)} per event = ${micros(tracingBudget)} for all of tracing; (c+tracing) spends ${micros(tracingSpends)} more per event than (c), and what is not serialisation (creating, recording and ending the spans, carrying the context, collecting their garbage: ${micros(besidesSerialising)}) is ${ratio(besidesSerialising / tracingBudget)} the budget on its own`,
+  ];
 }

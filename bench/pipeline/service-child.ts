@@ -49,6 +49,11 @@ async function run(spec: ChildSpec): Promise<ChildResult> {
     const pool = createEventPool(spec.poolEvents);
     return { kind: 'pipeline-alone', result: await measurePipelineAlone({ pool, scorers: createCodeScorers(), inFlight: spec.inFlight, passes: spec.passes }) };
   }
+  if (spec.kind === 'floors') {
+    // Imported here only: it loads the tracing SDK, which the other children must not carry.
+    const { measureFloors } = await import('./floors.ts');
+    return { kind: 'floors', result: await measureFloors({ pool: createEventPool(spec.poolEvents), scorers: createCodeScorers(), passes: spec.passes, tracedEvents: spec.tracedEvents }) };
+  }
   return { kind: 'judge-backlog', result: await runJudgeBacklog(spec) };
 }
 

@@ -3,6 +3,7 @@ import { parseBenchOptions } from '../../../../bench/pipeline/bench-options.ts';
 import type { JudgeBacklogResult } from '../../../../bench/pipeline/child-protocol.ts';
 import { formatReport, median } from '../../../../bench/pipeline/report.ts';
 import type { BenchReport } from '../../../../bench/pipeline/report.ts';
+import type { FloorsResult } from '../../../../bench/pipeline/floors.ts';
 import type { ServiceThroughput } from '../../../../bench/pipeline/scorestream-run.ts';
 
 const cores = { node: 1, broker: 0.1 };
@@ -24,6 +25,15 @@ const judge = (eventsPerSecond: number, peakRssMb: number): JudgeBacklogResult =
   failedRecords: 0,
 });
 
+const floors: FloorsResult = {
+  events: 8000,
+  decodeSeconds: 20e-6,
+  scorersSeconds: 20e-6,
+  recordsSeconds: 5e-6,
+  recordsPerEvent: 3,
+  spans: { events: 100, count: 1300, perEvent: 13, serializeSecondsPerSpan: 2e-6, bytesPerSpan: 250, batchSize: 2048 },
+};
+
 function report(overrides: Partial<BenchReport> = {}): BenchReport {
   return {
     machine: ['machine: test'],
@@ -36,6 +46,7 @@ function report(overrides: Partial<BenchReport> = {}): BenchReport {
     codeNoOp: [service(8_200)],
     codeFlagged: { flag: '--flag', runs: [service(7_900)] },
     pipelineAlone: [{ events: 4000, seconds: 0.2, eventsPerSecond: 20_000, records: 12_000, failedRecords: 0, cores: { node: 1.3, mainThread: 1, broker: undefined } }],
+    floors: [floors],
     traced: [traced(7_000)],
     tracedWithoutSteps: [traced(7_500)],
     latency: { eventsPerSecond: 4_000, result: { samples: 100, p50Ms: 10, p99Ms: 50, maxMs: 60, maxBehind: 20 } },
@@ -97,6 +108,26 @@ describe('formatReport', () => {
     expect(lines[1]).toContain('one thread, as above: 11.93×');
     const row = formatReport(report()).find((line) => line.startsWith('| (p) the per-message work'))!;
     expect(row).toContain('| 20,000 | 20,000 | 2.00× | 40.00× | 1.30 | 1.00 | — | — |');
+  });
+
+  it('sets the floors against the targets: what one thread can reach doing only the unavoidable work, and what serialising the spans alone costs', () => {
+    const lines = formatReport(report());
+    // decode 20 + scorers 20 + records 5 = 45 µs; (a3)'s client 1 core at 8,500 events/s = 117.6 µs.
+    const oneThread = lines.find((line) => line.startsWith('  one thread:'))!;
+    expect(oneThread).toContain("decode 20 µs + the three scorers' run() 20 µs + their 3 records' JSON 5 µs + (a3)'s client work 118 µs = 163 µs ⇒ at most 6,148 events/s = 0.61× of (a), 12.30× of (b)");
+    expect(oneThread).toContain('(p) spends 50 µs where these take 45 µs');
+    expect(oneThread).toContain('is the other 5 µs');
+    // 2 µs × 13 spans = 26 µs; (c) at 8,000 events/s is 125 µs per event, 15% of throughput allows 22 µs more.
+    const tracing = formatReport(report({ traced: [traced(5_000)] })).find((line) => line.startsWith('  tracing:'))!;
+    expect(tracing).toContain('2.0 µs per span × 13.0 spans per event = 26 µs per event');
+    expect(tracing).toContain("(c)'s 125 µs per event = 22 µs for all of tracing");
+    // (c+tracing) at 5,000 events/s: 200 µs per event, 75 µs more than (c); less the 26 µs of serialisation, 49 µs = 2.22 × 22.06 µs.
+    expect(tracing).toContain('(c+tracing) spends 75 µs more per event than (c)');
+    expect(tracing).toContain('collecting their garbage: 49 µs) is 2.22× the budget on its own');
+  });
+
+  it('leaves the floors out when none were measured', () => {
+    expect(formatReport(report({ floors: [] })).some((line) => line.startsWith('floors'))).toBe(false);
   });
 
   it('counts spans per event over every event the traced service completed, warm-up included', () => {

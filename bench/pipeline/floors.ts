@@ -1,0 +1,177 @@
+// Scenario (f): lower bounds no implementation of the service can go under on this machine, each
+// measured alone in a fresh process, in main-thread CPU:
+//   - decode: what validating one message costs (decodeAgentRunEvent: UTF-8, JSON.parse, zod);
+//   - scorers: the three code scorers' own run(), called one after another on each decoded run
+//     (the Mastra-style step pipeline they are written against, no spans, records or Kafka);
+//   - records: JSON.stringify of the run's three score records, as the service publishes them;
+//   - OTLP serialisation: the SDK's own protobuf serialiser over the very spans the service
+//     records for these events (a process span, a score span per scorer, a span per step).
+// With (a3)'s client work, decode + scorers + records bound what one thread can reach; the serialisation
+// per event bounds what exporting every span on that thread costs. The report sets both against
+// the targets, so a missed target shows whether it is the service's own cost or the floor.
+import { context, ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { TracerProvider } from '@opentelemetry/sdk-trace';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+import type { KafkaMessage } from 'kafkajs';
+import pino from 'pino';
+import { processRunMessage } from '../../consumers/process-run-message.ts';
+import type { MessageContext } from '../../consumers/process-run-message.ts';
+import { startProcessSpan } from '../../consumers/process-span.ts';
+import { ServiceStats } from '../../consumers/service-stats.ts';
+import { extractHeaderTraceContext, withBodyTraceContext } from '../../otel/run-trace-context.ts';
+import { resolveConfig } from '../../src/config/resolve-config.ts';
+import type { ScorerLike } from '../../src/config/config-types.ts';
+import { decodeAgentRunEvent } from '../../src/contracts/parse.ts';
+import { collectRunFacts } from '../../src/pipeline/run-facts.ts';
+import { buildScorerInput } from '../../src/pipeline/scorer-input.ts';
+import type { EventPool } from './bench-events.ts';
+
+export type FloorsOptions = {
+  pool: EventPool;
+  scorers: readonly ScorerLike[];
+  /** Passes over the pool for decode and scorers; the first warms the JIT up and is not counted. */
+  passes: number;
+  /** Events whose spans are recorded and serialised (the first pool events). */
+  tracedEvents: number;
+};
+
+export type FloorsResult = {
+  /** Events measured for decode and scorers (counted passes × pool). */
+  events: number;
+  /** Main-thread CPU seconds per event. */
+  decodeSeconds: number;
+  scorersSeconds: number;
+  /** Serialising all of one event's score records (records per event: `recordsPerEvent`). */
+  recordsSeconds: number;
+  recordsPerEvent: number;
+  spans: {
+    events: number;
+    count: number;
+    perEvent: number;
+    /** Main-thread CPU seconds to serialise one span as OTLP protobuf, in export batches of `batchSize`. */
+    serializeSecondsPerSpan: number;
+    bytesPerSpan: number;
+    batchSize: number;
+  };
+};
+
+const source = { topic: 'runs', partition: 0, offset: '0' };
+
+function mainThreadSeconds(): number {
+  const usage = process.threadCpuUsage();
+  return (usage.user + usage.system) / 1e6;
+}
+
+/** CPU seconds per unit of `work` over the counted passes (the first pass is a warm-up). */
+async function perUnit(passes: number, units: number, work: () => void | Promise<void>): Promise<number> {
+  await work();
+  const before = mainThreadSeconds();
+  for (let pass = 1; pass < passes; pass += 1) await work();
+  return (mainThreadSeconds() - before) / (units * Math.max(1, passes - 1));
+}
+
+function asConsumed(pool: EventPool, count: number): KafkaMessage[] {
+  return pool.events.slice(0, count).map((event, index) => ({
+    key: Buffer.from(event.runId),
+    value: Buffer.from(event.value),
+    headers: { traceparent: Buffer.from(event.traceparent) },
+    timestamp: '0',
+    offset: String(index),
+    attributes: 0,
+    size: 0,
+  })) as unknown as KafkaMessage[];
+}
+
+function serviceContext(scorers: readonly ScorerLike[], publish: MessageContext['publisher']['publish']): MessageContext {
+  const config = resolveConfig({
+    kafka: { brokers: ['127.0.0.1:9'] },
+    groupId: 'bench-floors',
+    topics: { runs: source.topic, results: 'scores', deadLetter: 'dlq' },
+    scorers: scorers.map((scorer) => ({ scorer })),
+  });
+  return { config, publisher: { publish }, stats: new ServiceStats(), logger: pino({ level: 'warn' }, pino.destination(2)), now: Date.now, hardStop: new AbortController().signal };
+}
+
+/** The score records the service publishes for these messages, as objects again. */
+async function publishedRecords(messages: readonly KafkaMessage[], scorers: readonly ScorerLike[]): Promise<unknown[]> {
+  const records: unknown[] = [];
+  const messageContext = serviceContext(scorers, async (batch) => {
+    for (const record of batch) records.push(JSON.parse(String(record.value)));
+  });
+  for (const message of messages) await processRunMessage(message, { ...source, offset: message.offset }, messageContext);
+  return records;
+}
+
+/**
+ * Registers OpenTelemetry globals for the span part: run it in a process of its own (the
+ * benchmark runs it in a child) and last in that process.
+ */
+export async function measureFloors(options: FloorsOptions): Promise<FloorsResult> {
+  const messages = asConsumed(options.pool, options.pool.events.length);
+  const events = messages.length;
+
+  const decodeSeconds = await perUnit(options.passes, events, () => {
+    for (const message of messages) if (!decodeAgentRunEvent(message.value).success) throw new Error(`benchmark event ${message.offset} does not decode`);
+  });
+
+  const inputs = messages.map((message) => {
+    const decoded = decodeAgentRunEvent(message.value);
+    if (!decoded.success) throw new Error(`benchmark event ${message.offset} does not decode`);
+    const traceContext = withBodyTraceContext(extractHeaderTraceContext(message.headers), decoded.data.trace);
+    return buildScorerInput(collectRunFacts(decoded.data, source, traceContext.facts));
+  });
+  const scorersSeconds = await perUnit(options.passes, events, async () => {
+    for (const input of inputs) for (const scorer of options.scorers) await scorer.run(input);
+  });
+
+  const records = await publishedRecords(messages, options.scorers);
+  const recordsSeconds = await perUnit(options.passes, events, () => {
+    for (const record of records) JSON.stringify(record);
+  });
+
+  const spans = await recordServiceSpans(messages.slice(0, options.tracedEvents), options.scorers);
+  const batchSize = 2_048; // the benchmark's (c+tracing) export batch
+  let bytes = 0;
+  const serializeSecondsPerSpan = await perUnit(4, spans.length, () => {
+    bytes = 0;
+    for (let start = 0; start < spans.length; start += batchSize) bytes += ProtobufTraceSerializer.serializeRequest(spans.slice(start, start + batchSize))?.byteLength ?? 0;
+  });
+  const tracedEvents = Math.min(events, options.tracedEvents);
+  return {
+    events: events * Math.max(1, options.passes - 1),
+    decodeSeconds,
+    scorersSeconds,
+    recordsSeconds,
+    recordsPerEvent: records.length / Math.max(1, events),
+    spans: { events: tracedEvents, count: spans.length, perEvent: spans.length / Math.max(1, tracedEvents), serializeSecondsPerSpan, bytesPerSpan: bytes / Math.max(1, spans.length), batchSize },
+  };
+}
+
+/** The spans the service records for these messages: the consumer's process span around processRunMessage, as scoring-consumer.ts opens it. */
+async function recordServiceSpans(messages: readonly KafkaMessage[], scorers: readonly ScorerLike[]): Promise<ReadableSpan[]> {
+  const ended: ReadableSpan[] = [];
+  const provider = new TracerProvider({
+    spanProcessors: [{ onStart: () => undefined, onEnd: (span) => void ended.push(span), forceFlush: async () => undefined, shutdown: async () => undefined }],
+  });
+  if (!context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable()) || !trace.setGlobalTracerProvider(provider)) {
+    throw new Error('benchmark floors: an OpenTelemetry global was already registered; run them in a clean process');
+  }
+  try {
+    const messageContext = serviceContext(scorers, async () => undefined);
+    const tracer = trace.getTracer('scorestream.consumer');
+    for (const message of messages) {
+      const where = { ...source, offset: message.offset };
+      const fromHeaders = extractHeaderTraceContext(message.headers);
+      const span = startProcessSpan(tracer, message, { topic: where.topic, partition: where.partition, groupId: messageContext.config.groupId }, fromHeaders);
+      await context.with(trace.setSpan(ROOT_CONTEXT, span), () => processRunMessage(message, where, messageContext, span, fromHeaders));
+      span.end();
+    }
+    return ended;
+  } finally {
+    await provider.shutdown();
+    trace.disable();
+    context.disable();
+  }
+}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { createEventPool } from '../../../../bench/pipeline/bench-events.ts';
+import { createCodeScorers } from '../../../../bench/pipeline/bench-scorers.ts';
+import { measureFloors } from '../../../../bench/pipeline/floors.ts';
+
+describe('measureFloors', () => {
+  it('measures decode, scorers and records over the counted passes, and serialises the spans the service records', async () => {
+    const result = await measureFloors({ pool: createEventPool(20), scorers: createCodeScorers(), passes: 3, tracedEvents: 5 });
+    expect(result.events).toBe(40); // two counted passes over 20 events
+    // CPU clocks advance in coarse steps: a few microseconds of work may read as zero here.
+    for (const seconds of [result.decodeSeconds, result.scorersSeconds, result.recordsSeconds, result.spans.serializeSecondsPerSpan]) {
+      expect(Number.isFinite(seconds) && seconds >= 0).toBe(true);
+    }
+    expect(result.recordsPerEvent).toBe(3);
+    // Per event: the process span, 3 score spans and their step spans (at least one each).
+    expect(result.spans.events).toBe(5);
+    expect(result.spans.perEvent).toBeGreaterThanOrEqual(7);
+    expect(result.spans.bytesPerSpan).toBeGreaterThan(50);
+  });
+});
