@@ -2,7 +2,7 @@
 // serialised once with their W3C traceparent header, plus a cheap way to stretch the pool to a
 // backlog of any size (the pool cycled with fresh runIds) and to stamp a live event time for the
 // latency run. Serialising here, once, keeps the producers of the benchmark off the hot path.
-import type { Message } from 'kafkajs';
+import type { KafkaMessage, Message } from 'kafkajs';
 import { createSampleRunGenerator } from '../../producers/sample/index.ts';
 
 /** Every pooled event carries this completion time; `withTimestamp` swaps it for a live one. */
@@ -54,4 +54,17 @@ export function createEventPool(count: number, seed = 'pipeline-bench'): EventPo
       return toMessage({ ...event, value: event.value.replace(placeholderField, `"timestamp":"${at.toISOString()}"`) });
     },
   };
+}
+
+/** The pool as the consumer receives it from kafkajs: Buffers for key, value and header values. */
+export function asConsumedMessages(pool: EventPool): KafkaMessage[] {
+  return pool.events.map((event, index) => ({
+    key: Buffer.from(event.runId),
+    value: Buffer.from(event.value),
+    headers: { traceparent: Buffer.from(event.traceparent) },
+    timestamp: '0',
+    offset: String(index),
+    attributes: 0,
+    size: 0,
+  })) as unknown as KafkaMessage[];
 }

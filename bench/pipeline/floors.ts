@@ -15,18 +15,16 @@ import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { TracerProvider } from '@opentelemetry/sdk-trace';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import type { KafkaMessage } from 'kafkajs';
-import pino from 'pino';
 import { processRunMessage } from '../../consumers/process-run-message.ts';
-import type { MessageContext } from '../../consumers/process-run-message.ts';
 import { startProcessSpan } from '../../consumers/process-span.ts';
-import { ServiceStats } from '../../consumers/service-stats.ts';
 import { extractHeaderTraceContext, withBodyTraceContext } from '../../otel/run-trace-context.ts';
-import { resolveConfig } from '../../src/config/resolve-config.ts';
 import type { ScorerLike } from '../../src/config/config-types.ts';
 import { decodeAgentRunEvent } from '../../src/contracts/parse.ts';
 import { collectRunFacts } from '../../src/pipeline/run-facts.ts';
 import { buildScorerInput } from '../../src/pipeline/scorer-input.ts';
+import { asConsumedMessages } from './bench-events.ts';
 import type { EventPool } from './bench-events.ts';
+import { serviceMessageContext } from './pipeline-alone.ts';
 
 export type FloorsOptions = {
   pool: EventPool;
@@ -72,32 +70,10 @@ async function perUnit(passes: number, units: number, work: () => void | Promise
   return (mainThreadSeconds() - before) / (units * Math.max(1, passes - 1));
 }
 
-function asConsumed(pool: EventPool, count: number): KafkaMessage[] {
-  return pool.events.slice(0, count).map((event, index) => ({
-    key: Buffer.from(event.runId),
-    value: Buffer.from(event.value),
-    headers: { traceparent: Buffer.from(event.traceparent) },
-    timestamp: '0',
-    offset: String(index),
-    attributes: 0,
-    size: 0,
-  })) as unknown as KafkaMessage[];
-}
-
-function serviceContext(scorers: readonly ScorerLike[], publish: MessageContext['publisher']['publish']): MessageContext {
-  const config = resolveConfig({
-    kafka: { brokers: ['127.0.0.1:9'] },
-    groupId: 'bench-floors',
-    topics: { runs: source.topic, results: 'scores', deadLetter: 'dlq' },
-    scorers: scorers.map((scorer) => ({ scorer })),
-  });
-  return { config, publisher: { publish }, stats: new ServiceStats(), logger: pino({ level: 'warn' }, pino.destination(2)), now: Date.now, hardStop: new AbortController().signal };
-}
-
 /** The score records the service publishes for these messages, as objects again. */
 async function publishedRecords(messages: readonly KafkaMessage[], scorers: readonly ScorerLike[]): Promise<unknown[]> {
   const records: unknown[] = [];
-  const messageContext = serviceContext(scorers, async (batch) => {
+  const messageContext = serviceMessageContext(scorers, async (batch) => {
     for (const record of batch) records.push(JSON.parse(String(record.value)));
   });
   for (const message of messages) await processRunMessage(message, { ...source, offset: message.offset }, messageContext);
@@ -109,7 +85,7 @@ async function publishedRecords(messages: readonly KafkaMessage[], scorers: read
  * benchmark runs it in a child) and last in that process.
  */
 export async function measureFloors(options: FloorsOptions): Promise<FloorsResult> {
-  const messages = asConsumed(options.pool, options.pool.events.length);
+  const messages = asConsumedMessages(options.pool);
   const events = messages.length;
 
   const decodeSeconds = await perUnit(options.passes, events, () => {
@@ -159,7 +135,7 @@ async function recordServiceSpans(messages: readonly KafkaMessage[], scorers: re
     throw new Error('benchmark floors: an OpenTelemetry global was already registered; run them in a clean process');
   }
   try {
-    const messageContext = serviceContext(scorers, async () => undefined);
+    const messageContext = serviceMessageContext(scorers, async () => undefined);
     const tracer = trace.getTracer('scorestream.consumer');
     for (const message of messages) {
       const where = { ...source, offset: message.offset };

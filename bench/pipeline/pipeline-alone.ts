@@ -4,13 +4,13 @@
 // that accepts at once. Its rate is what one thread can score when no client work shares it:
 // with the client's own cost per event (scenario (a3)) it estimates what a single-threaded
 // consumer can reach on this machine, which is how the report explains (c).
-import type { KafkaMessage } from 'kafkajs';
 import pino from 'pino';
 import { processRunMessage } from '../../consumers/process-run-message.ts';
 import type { MessageContext } from '../../consumers/process-run-message.ts';
 import { ServiceStats } from '../../consumers/service-stats.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import type { ScorerLike } from '../../src/config/config-types.ts';
+import { asConsumedMessages } from './bench-events.ts';
 import type { EventPool } from './bench-events.ts';
 import { coresUsed, sampleCpu } from './cpu-usage.ts';
 
@@ -34,37 +34,25 @@ export type PipelineAloneResult = {
   cores: { node: number; mainThread: number; broker: undefined };
 };
 
-/** The pool as the consumer receives it from kafkajs: Buffers for key, value and header values. */
-function asConsumed(pool: EventPool): KafkaMessage[] {
-  return pool.events.map((event, index) => ({
-    key: Buffer.from(event.runId),
-    value: Buffer.from(event.value),
-    headers: { traceparent: Buffer.from(event.traceparent) },
-    timestamp: '0',
-    offset: String(index),
-    attributes: 0,
-    size: 0,
-  })) as unknown as KafkaMessage[];
+/**
+ * What processRunMessage needs to run as in the service, without Kafka: the benchmark's scorers,
+ * the given publisher, fresh counters, and warnings only.
+ */
+export function serviceMessageContext(scorers: readonly ScorerLike[], publish: MessageContext['publisher']['publish']): MessageContext {
+  const config = resolveConfig({
+    kafka: { brokers: ['127.0.0.1:9'] },
+    groupId: 'bench-without-kafka',
+    topics: { runs: 'runs', results: 'scores', deadLetter: 'dlq' },
+    scorers: scorers.map((scorer) => ({ scorer })),
+  });
+  return { config, publisher: { publish }, stats: new ServiceStats(), logger: pino({ level: 'warn' }, pino.destination(2)), now: Date.now, hardStop: new AbortController().signal };
 }
 
 export async function measurePipelineAlone(options: PipelineAloneOptions): Promise<PipelineAloneResult> {
-  const messages = asConsumed(options.pool);
-  const config = resolveConfig({
-    kafka: { brokers: ['127.0.0.1:9'] },
-    groupId: 'bench-pipeline-alone',
-    topics: { runs: 'runs', results: 'scores', deadLetter: 'dlq' },
-    scorers: options.scorers.map((scorer) => ({ scorer })),
-  });
+  const messages = asConsumedMessages(options.pool);
   let records = 0;
-  const stats = new ServiceStats();
-  const context: MessageContext = {
-    config,
-    publisher: { publish: async (batch) => void (records += batch.length) },
-    stats,
-    logger: pino({ level: 'warn' }, pino.destination(2)),
-    now: Date.now,
-    hardStop: new AbortController().signal,
-  };
+  const context = serviceMessageContext(options.scorers, async (batch) => void (records += batch.length));
+  const { config, stats } = context;
 
   const pass = async () => {
     let next = 0;
