@@ -1,9 +1,12 @@
 // Loads a deployment config file (.ts, .mts, .mjs or .js) without a build step: Node strips
-// TypeScript types itself. The file default-exports defineConfig({...}) (or exports `config`).
+// TypeScript types itself. The file default-exports defineConfig({...}) (or exports `config`), and
+// may live anywhere: its imports of `scorestream` (and of our dependencies, such as zod, when its
+// folder has none) resolve to this installation (config-imports.ts).
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../src/config/config-error.ts';
+import { registerConfigImports } from './config-imports.ts';
 import type { ScorestreamConfigInput } from '../src/config/config-types.ts';
 
 const SUPPORTED = ['.ts', '.mts', '.mjs', '.js'];
@@ -15,6 +18,7 @@ export async function loadConfigFile(file: string): Promise<ScorestreamConfigInp
   }
   if (!existsSync(path)) throw new ConfigError([{ path: '', message: `no such file '${path}'` }], file);
   let module: { default?: unknown; config?: unknown };
+  registerConfigImports();
   try {
     module = (await import(pathToFileURL(path).href)) as typeof module;
   } catch (error) {
