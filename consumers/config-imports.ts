@@ -9,8 +9,9 @@
 //     the config's folder has one, else with ours, so a config needs no npm install of its own.
 // Everything else resolves as Node would.
 import { readFileSync } from 'node:fs';
-import { registerHooks } from 'node:module';
+import { createRequire, registerHooks } from 'node:module';
 import type { ResolveFnOutput, ResolveHookContext } from 'node:module';
+import { pathToFileURL } from 'node:url';
 
 const OWN_NAME = 'scorestream';
 
@@ -24,21 +25,47 @@ export function packageNameOf(specifier: string): string | undefined {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
+const requireHere = createRequire(import.meta.url);
+/** Set while we resolve on the config's behalf: import.meta.resolve and require.resolve run the hooks too. */
+let resolvingHere = false;
+
+/**
+ * `specifier` as if this module imported (or required) it: our own exports by self-reference, our
+ * dependencies from our node_modules. Errors name the config's file, not this module.
+ */
+function resolveFromHere(specifier: string, context: ResolveHookContext): ResolveFnOutput {
+  resolvingHere = true;
+  try {
+    const url = context.conditions.includes('require') ? pathToFileURL(requireHere.resolve(specifier)).href : import.meta.resolve(specifier);
+    return { url, shortCircuit: true };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw Object.assign(new Error(`cannot resolve '${specifier}' imported from ${context.parentURL ?? 'the config'} with this Scorestream installation: ${reason}`), { code: (error as { code?: unknown }).code });
+  } finally {
+    resolvingHere = false;
+  }
+}
+
+/** Package not found, by ESM (import) or CommonJS (require) resolution. */
+function isNotFound(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+}
+
 export function resolveConfigImport(
   specifier: string,
   context: ResolveHookContext,
   nextResolve: (specifier: string, context?: Partial<ResolveHookContext>) => ResolveFnOutput,
 ): ResolveFnOutput {
+  if (resolvingHere) return nextResolve(specifier, context);
   const name = packageNameOf(specifier);
-  // As if imported by this module: our own exports by self-reference, our dependencies from our node_modules.
-  const fromHere = () => nextResolve(specifier, { ...context, parentURL: import.meta.url });
-  if (name === OWN_NAME) return fromHere();
+  if (name === OWN_NAME) return resolveFromHere(specifier, context);
   if (name === undefined || !dependencies.has(name)) return nextResolve(specifier, context);
   try {
     return nextResolve(specifier, context);
   } catch (error) {
-    if ((error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    return fromHere();
+    if (!isNotFound(error)) throw error;
+    return resolveFromHere(specifier, context);
   }
 }
 

@@ -1,14 +1,15 @@
-// Scenario (f): lower bounds no implementation of the service can go under on this machine, each
-// measured alone in a fresh process, in main-thread CPU:
+// Scenario (f): the cost of the work this design requires (kafkajs, zod, these scorers, the OTel
+// SDK's exporter), each part measured alone in a fresh process, in main-thread CPU:
 //   - decode: what validating one message costs (decodeAgentRunEvent: UTF-8, JSON.parse, zod);
 //   - scorers: the three code scorers' own run(), called one after another on each decoded run
 //     (the Mastra-style step pipeline they are written against, no spans, records or Kafka);
 //   - records: JSON.stringify of the run's three score records, as the service publishes them;
 //   - OTLP serialisation: the SDK's own protobuf serialiser over the very spans the service
 //     records for these events (a process span, a score span per scorer, a span per step).
-// With (a3)'s client work, decode + scorers + records bound what one thread can reach; the serialisation
-// per event bounds what exporting every span on that thread costs. The report sets both against
-// the targets, so a missed target shows whether it is the service's own cost or the floor.
+// With (a3)'s client work, decode + scorers + records bound what one thread can reach; the
+// serialisation per event bounds what exporting every span on that thread costs. The report sets
+// both against the targets, so a missed target shows whether the service's own cost or the floor
+// is in the way.
 import { context, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
@@ -131,10 +132,10 @@ async function recordServiceSpans(messages: readonly KafkaMessage[], scorers: re
   const provider = new TracerProvider({
     spanProcessors: [{ onStart: () => undefined, onEnd: (span) => void ended.push(span), forceFlush: async () => undefined, shutdown: async () => undefined }],
   });
-  if (!context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable()) || !trace.setGlobalTracerProvider(provider)) {
-    throw new Error('benchmark floors: an OpenTelemetry global was already registered; run them in a clean process');
-  }
   try {
+    if (!context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable()) || !trace.setGlobalTracerProvider(provider)) {
+      throw new Error('benchmark floors: an OpenTelemetry global was already registered; run them in a clean process');
+    }
     const messageContext = serviceMessageContext(scorers, async () => undefined);
     const tracer = trace.getTracer('scorestream.consumer');
     for (const message of messages) {

@@ -30,8 +30,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
-function load(configSource: string): Record<string, unknown> {
-  const file = join(folder, 'scorestream.config.ts');
+function load(configSource: string, fileName = 'scorestream.config.ts'): Record<string, unknown> {
+  const file = join(folder, fileName);
   writeFileSync(file, configSource);
   const output = execFileSync(process.execPath, ['--input-type=module', '-e', loader, file], { cwd: folder, encoding: 'utf8' });
   return JSON.parse(output.trim().split('\n').at(-1)!) as Record<string, unknown>;
@@ -81,9 +81,26 @@ export default defineConfig({
     expect(result.error).toContain("the file could not be loaded: Cannot find package 'left-pad'");
   });
 
-  it('rejects a path Scorestream does not export, naming it', () => {
+  it('rejects a path Scorestream does not export, naming it and the config that imported it', () => {
     const result = load(`import { nothing } from 'scorestream/internal';\nexport default { nothing };\n`);
+    expect(result.error).toContain(`cannot resolve 'scorestream/internal' imported from file://${join(folder, 'scorestream.config.ts')} with this Scorestream installation`);
     expect(result.error).toContain("'./internal'");
+  });
+
+  it('resolves the same for a CommonJS config that require()s them', () => {
+    const result = load(
+      `const { createScorer, defineConfig } = require('scorestream');
+const { z } = require('zod');
+module.exports = defineConfig({
+  kafka: { brokers: ['127.0.0.1:9092'] },
+  groupId: z.string().parse('commonjs-group'),
+  topics: { runs: 'runs', results: 'scores', deadLetter: 'dlq' },
+  scorers: [{ scorer: createScorer({ id: 'fixed', description: 'always 1' }).generateScore(() => 1) }],
+});
+`,
+      'scorestream.config.js',
+    );
+    expect(result).toMatchObject({ groupId: 'commonjs-group', scorerId: 'fixed', score: 1 });
   });
 });
 

@@ -115,14 +115,15 @@ describe('formatReport', () => {
     // decode 20 + scorers 20 + records 5 = 45 µs; (a3)'s client 1 core at 8,500 events/s = 117.6 µs.
     const oneThread = lines.find((line) => line.startsWith('  one thread:'))!;
     expect(oneThread).toContain("decode 20 µs + the three scorers' run() 20 µs + their 3 records' JSON 5 µs + (a3)'s client work 118 µs = 163 µs ⇒ at most 6,148 events/s = 0.61× of (a), 12.30× of (b)");
-    expect(oneThread).toContain('(p) spends 50 µs where these take 45 µs');
-    expect(oneThread).toContain('is the other 5 µs');
+    // At 0.7 × 10,000 events/s one thread has 142.9 µs per event; the floor takes 162.6 of them.
+    expect(oneThread).toContain('at 0.7 × (a) that leaves -20 µs per event for the service');
+    expect(oneThread).toContain('which (p) puts at 5 µs (50 µs in all, less these 45 µs)');
     // 2 µs × 13 spans = 26 µs; (c) at 8,000 events/s is 125 µs per event, 15% of throughput allows 22 µs more.
     const tracing = formatReport(report({ traced: [traced(5_000)] })).find((line) => line.startsWith('  tracing:'))!;
-    expect(tracing).toContain('2.0 µs per span × 13.0 spans per event = 26 µs per event');
-    expect(tracing).toContain("(c)'s 125 µs per event = 22 µs for all of tracing");
+    expect(tracing).toContain('2.0 µs of CPU per span × 13.0 spans per event = 26 µs per event');
+    expect(tracing).toContain("in wall time per event, ≤ 15% of (c) leaves (1/0.85 − 1) × (c)'s 125 µs = 22 µs for all of tracing");
     // (c+tracing) at 5,000 events/s: 200 µs per event, 75 µs more than (c); less the 26 µs of serialisation, 49 µs = 2.22 × 22.06 µs.
-    expect(tracing).toContain('(c+tracing) spends 75 µs more per event than (c)');
+    expect(tracing).toContain('(c+tracing) takes 75 µs more per event than (c)');
     expect(tracing).toContain('collecting their garbage: 49 µs) is 2.22× the budget on its own');
   });
 
