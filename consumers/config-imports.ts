@@ -13,9 +13,9 @@ import { createRequire, registerHooks } from 'node:module';
 import type { ResolveFnOutput, ResolveHookContext } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
-const OWN_NAME = 'scorestream';
-
 const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; dependencies?: Record<string, string> };
+/** The name configs import us by, and the packages we fall back to: both from our package.json. */
+const ownName = manifest.name;
 const dependencies = new Set(Object.keys(manifest.dependencies ?? {}));
 
 /** `@scope/name/sub` → `@scope/name`, `name/sub` → `name`; undefined for relative, absolute and URL specifiers. */
@@ -59,7 +59,7 @@ export function resolveConfigImport(
 ): ResolveFnOutput {
   if (resolvingHere) return nextResolve(specifier, context);
   const name = packageNameOf(specifier);
-  if (name === OWN_NAME) return resolveFromHere(specifier, context);
+  if (name === ownName) return resolveFromHere(specifier, context);
   if (name === undefined || !dependencies.has(name)) return nextResolve(specifier, context);
   try {
     return nextResolve(specifier, context);
@@ -74,7 +74,6 @@ let registered = false;
 /** Idempotent: the hook stays for the process (configs import lazily, e.g. inside a scorer). */
 export function registerConfigImports(): void {
   if (registered) return;
-  if (manifest.name !== OWN_NAME) throw new Error(`config imports: expected this installation's package.json to be '${OWN_NAME}', found '${manifest.name}'`);
   registerHooks({ resolve: resolveConfigImport });
   registered = true;
 }
