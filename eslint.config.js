@@ -1,6 +1,15 @@
-// Lint: typescript-eslint's recommended rules; type-aware checks stay in `tsc`.
+// Lint: typescript-eslint's recommended rules; type-aware checks stay in `tsc`. The layout's
+// one-way import rule (docs/architecture.md) is enforced here: each folder may import only the
+// folders below it — src ← otel ← producers ← consumers ← service ← cli, and local/ (the embedded
+// local parts) from src only.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+const layers = ['src', 'otel', 'producers', 'consumers', 'service', 'cli'];
+const above = (layer) => layers.slice(layers.indexOf(layer) + 1);
+const forbid = (folders, why) => ({
+  'no-restricted-imports': ['error', { patterns: folders.map((folder) => ({ group: [`**/${folder}/**`], message: why })) }],
+});
 
 export default tseslint.config(
   { ignores: ['node_modules/', '.tools/', 'dist/', 'schemas/', 'coverage/'] },
@@ -12,5 +21,13 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
     },
+  },
+  ...layers.slice(0, -1).map((layer) => ({
+    files: [`${layer}/**/*.ts`],
+    rules: forbid([...above(layer), 'local'], `${layer}/ may import only the layers below it (docs/architecture.md): src ← otel ← producers ← consumers ← service ← cli`),
+  })),
+  {
+    files: ['local/**/*.ts'],
+    rules: forbid(layers.slice(1), 'local/ (the embedded local parts) may import only src/ (docs/architecture.md)'),
   },
 );

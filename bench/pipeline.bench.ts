@@ -15,7 +15,7 @@
 //        KAFKA_BROKERS=host:port to use an existing broker (its bench-* topics are deleted after).
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { ensureLocalBroker, quietKafka } from '../scripts/kafka/index.ts';
+import { ensureLocalBroker, quietKafka } from '../local/kafka/index.ts';
 import { DEFAULTS } from '../src/config/defaults.ts';
 import { createEventPool } from './pipeline/bench-events.ts';
 import { parseBenchOptions } from './pipeline/bench-options.ts';

@@ -1,6 +1,6 @@
 // Which brokers a CLI command talks to: --brokers, else KAFKA_BROKERS, else the local default
 // broker (started when `start` is true, otherwise it must already run).
-import { ensureLocalBroker, localBrokerStatus } from '../scripts/kafka/local-broker.ts';
+import { ensureLocalBroker, localBrokerStatus } from '../local/kafka/local-broker.ts';
 
 export async function resolveCliBrokers(options: { brokers?: string | undefined; start?: boolean; onProgress?: (line: string) => void }): Promise<string[]> {
   if (options.brokers !== undefined && options.brokers !== '') return options.brokers.split(',').map((broker) => broker.trim()).filter(Boolean);

@@ -2,7 +2,7 @@
 // signal exits at once: safe, because offsets are committed only for acknowledged records, so
 // nothing unpublished was ever committed. A consumer crash exits non-zero for the supervisor.
 import type { Logger } from 'pino';
-import type { RunningService } from '../consumers/start-service.ts';
+import type { RunningService } from '../service/start-service.ts';
 
 export async function runUntilSignal(service: RunningService, logger: Logger, onStop?: () => void): Promise<number> {
   return new Promise<number>((resolve) => {

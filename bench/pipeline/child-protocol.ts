@@ -3,7 +3,7 @@
 // holds the event pool and runs the Kafka-only baselines — stays out of their measurements.
 // This module is the contract between the two sides and the parent's way to start a child.
 import { fork } from 'node:child_process';
-import { nodeCompileCacheDirectory } from '../../scripts/kafka/index.ts';
+import { nodeCompileCacheDirectory } from '../../local/kafka/index.ts';
 import type { FloorsResult } from './floors.ts';
 import type { PipelineAloneResult } from './pipeline-alone.ts';
 import type { ServiceThroughput } from './scorestream-run.ts';

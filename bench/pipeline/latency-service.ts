@@ -2,7 +2,7 @@
 // fills at a paced rate. Every record's event-to-result latency (the event's own `timestamp` to
 // the record's acknowledgement by Kafka, as the service measures it for stats.latenciesMs) is
 // kept, not only the last 4,096 the stats ring holds, for events stamped after `measure-from`.
-import type { RunningService } from '../../consumers/start-service.ts';
+import type { RunningService } from '../../service/start-service.ts';
 import type { LatencyCommand, LatencyResult } from './child-protocol.ts';
 import { waitFor } from './measurement.ts';
 

@@ -1,8 +1,8 @@
 // One line saying what the numbers were measured on: CPU, memory, Node, and the Kafka broker
 // (version and how it runs) — a rate means little without them.
 import { availableParallelism, cpus, totalmem } from 'node:os';
-import { KAFKA_VERSION } from '../../scripts/kafka/index.ts';
-import type { BrokerHandle } from '../../scripts/kafka/index.ts';
+import { KAFKA_VERSION } from '../../local/kafka/index.ts';
+import type { BrokerHandle } from '../../local/kafka/index.ts';
 
 function kafkaDescription(broker: BrokerHandle): string {
   if (broker.mode === 'env') return `Kafka at KAFKA_BROKERS=${broker.brokers.join(',')} (version not known to the benchmark)`;

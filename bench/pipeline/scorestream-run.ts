@@ -2,8 +2,8 @@
 // runs topic, in this process, with a fresh consumer group and its own results topic.
 import pino from 'pino';
 import type { Logger } from 'pino';
-import { startService } from '../../consumers/start-service.ts';
-import type { RunningService } from '../../consumers/start-service.ts';
+import { startService } from '../../service/start-service.ts';
+import type { RunningService } from '../../service/start-service.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import type { ModelResolver, ScorerLike } from '../../src/config/config-types.ts';
 import type { Throughput } from './measurement.ts';

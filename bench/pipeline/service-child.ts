@@ -1,6 +1,6 @@
 // Entry point of a scenario child process (see child-protocol.ts): receives one ChildSpec over
 // IPC, runs that scenario with the real service in this process, reports one result, exits.
-import { silenceKafkajsWarnings } from '../../scripts/kafka/index.ts';
+import { silenceKafkajsWarnings } from '../../local/kafka/index.ts';
 import type { ChildMessage, ChildResult, ChildSpec, LatencyCommand } from './child-protocol.ts';
 import { createEventPool } from './bench-events.ts';
 import { createCodeScorers, createNoOpScorers } from './bench-scorers.ts';

@@ -3,7 +3,7 @@
 // scripts can do `BROKERS=$(scorestream kafka start | tail -n1)`.
 // Exit codes: 0 done / running, 1 failure, 2 usage error, 3 (status) not running.
 import { parseArgs } from 'node:util';
-import { defaultBrokerName, ensureLocalBroker, localBrokerStatus, stopLocalBroker } from '../../scripts/kafka/index.ts';
+import { defaultBrokerName, ensureLocalBroker, localBrokerStatus, stopLocalBroker } from '../../local/kafka/index.ts';
 
 const usage = `usage: scorestream kafka <start|stop|status> [--name NAME] [--purge]
 

@@ -6,7 +6,7 @@
 import { access } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Context } from '@opentelemetry/api';
-import { ensureTopics } from '../../consumers/ensure-topics.ts';
+import { ensureTopics } from '../../service/ensure-topics.ts';
 import { readRunLines } from '../../producers/read-run-lines.ts';
 import { createRunPublisher, DEFAULT_RUNS_TOPIC } from '../../producers/run-publisher.ts';
 import type { RunPublisher } from '../../producers/run-publisher.ts';
@@ -14,7 +14,7 @@ import type { PublishableRun } from '../../producers/run-validation.ts';
 import { createSampleRunGenerator, sampleRunContext } from '../../producers/sample/index.ts';
 import type { Problem } from '../../src/contracts/index.ts';
 import { formatProblems } from '../../src/contracts/index.ts';
-import { quietKafka } from '../../scripts/kafka/index.ts';
+import { quietKafka } from '../../local/kafka/index.ts';
 import { resolveCliBrokers } from '../brokers.ts';
 
 export const usage = `usage: scorestream produce --sample [--count N] [--seed S] [options]

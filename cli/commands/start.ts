@@ -5,8 +5,8 @@
 // after the service stopped.
 import { ConfigError } from '../../src/config/config-error.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
-import { loadConfigFile } from '../../consumers/load-config-file.ts';
-import { startService } from '../../consumers/start-service.ts';
+import { loadConfigFile } from '../../service/load-config-file.ts';
+import { startService } from '../../service/start-service.ts';
 import { createLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
 import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
 import { applyJudgeEnvironment } from '../judge-environment.ts';

@@ -5,7 +5,7 @@ import type { JudgeResults } from '../contracts/judge-execution.ts';
 import { scoreIdFor } from '../contracts/score-id.ts';
 import type { ScoreRecord } from '../contracts/score-record.ts';
 import type { RunFacts } from './run-facts.ts';
-import type { ScorerOutcome } from './run-scorer.ts';
+import type { ScorerOutcome } from './scorer-outcome.ts';
 
 export type ScoreRecordContext = {
   scorerId: string;

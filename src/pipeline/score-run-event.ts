@@ -14,8 +14,8 @@ import { decideEligibility } from './decide-eligibility.ts';
 import type { Eligibility } from './decide-eligibility.ts';
 import type { RunFacts } from './run-facts.ts';
 import { buildScorerInput } from './scorer-input.ts';
-import { runScorer } from './run-scorer.ts';
-import type { ScorerOutcome } from './run-scorer.ts';
+import { runScorerToOutcome } from './scorer-outcome.ts';
+import type { ScorerOutcome } from './scorer-outcome.ts';
 
 export type ScoreRunEventOptions<Event> = {
   bindings: readonly ResolvedBinding<Event>[];
@@ -133,7 +133,7 @@ async function scoreWithBinding<Event>(facts: RunFacts, binding: ResolvedBinding
   const started = now();
   const input = buildScorerInput(facts);
   const outcome = await otelContext.with(trace.setSpan(parent, span), () =>
-    runScorer(binding.scorer, input, {
+    runScorerToOutcome(binding.scorer, input, {
       timeoutMs: binding.timeoutMs,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.runOptions === undefined ? {} : { runOptions: options.runOptions }),

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
 import { inject, onTestFinished } from 'vitest';
-import { quietKafka } from '../../scripts/kafka/index.ts';
+import { quietKafka } from '../../local/kafka/index.ts';
 
 /** The integration broker's bootstrap addresses; throws outside the `integration` project. */
 export function testBrokers(): string[] {

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { onTestFinished } from 'vitest';
-import { ensureLocalBroker, stopLocalBroker } from '../../scripts/kafka/index.ts';
+import { ensureLocalBroker, stopLocalBroker } from '../../local/kafka/index.ts';
 import { testRun } from './runs.ts';
 
 export type RestartableBroker = {

@@ -5,8 +5,8 @@ import { onTestFinished } from 'vitest';
 import pino from 'pino';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import type { ScorestreamConfigInput } from '../../src/config/config-types.ts';
-import { startService } from '../../consumers/start-service.ts';
-import type { RunningService, ServiceOptions } from '../../consumers/start-service.ts';
+import { startService } from '../../service/start-service.ts';
+import type { RunningService, ServiceOptions } from '../../service/start-service.ts';
 import { readMessages, testBrokers, testKafka, uniqueGroupId, useTopic } from './kafka.ts';
 
 export type ServiceTopics = { runs: string; results: string; deadLetter: string; decisions: string };

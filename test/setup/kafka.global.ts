@@ -4,8 +4,8 @@
 // it. Tests reach it through `inject('kafkaBrokers')`, wrapped by test/helpers/kafka.ts. If the
 // runner is killed outright, the JVM broker's watchdog (or Testcontainers' reaper) cleans up.
 import type { TestProject } from 'vitest/node';
-import { brokersFromEnvironment, ensureLocalBroker } from '../../scripts/kafka/index.ts';
-import { chooseEngine } from '../../scripts/kafka/broker-handle.ts';
+import { brokersFromEnvironment, ensureLocalBroker } from '../../local/kafka/index.ts';
+import { chooseEngine } from '../../local/kafka/broker-handle.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

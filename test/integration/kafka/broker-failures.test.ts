@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ensureLocalBroker, stopLocalBroker } from '../../../scripts/kafka/index.ts';
-import { isProcessAlive } from '../../../scripts/kafka/processes.ts';
-import { runCommand } from '../../../scripts/kafka/run-command.ts';
+import { ensureLocalBroker, stopLocalBroker } from '../../../local/kafka/index.ts';
+import { isProcessAlive } from '../../../local/kafka/processes.ts';
+import { runCommand } from '../../../local/kafka/run-command.ts';
 
-const kafkaModule = resolve(import.meta.dirname, '../../../scripts/kafka/index.ts');
+const kafkaModule = resolve(import.meta.dirname, '../../../local/kafka/index.ts');
 
 async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;

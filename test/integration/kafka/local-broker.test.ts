@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { brokerAnswers, ensureLocalBroker, localBrokerStatus, stopLocalBroker } from '../../../scripts/kafka/index.ts';
-import type { BrokerHandle } from '../../../scripts/kafka/index.ts';
-import { containerRunning, brokerContainerName } from '../../../scripts/kafka/docker-broker.ts';
-import { isProcessAlive, processCommandLine } from '../../../scripts/kafka/processes.ts';
-import { runCommand } from '../../../scripts/kafka/run-command.ts';
+import { brokerAnswers, ensureLocalBroker, localBrokerStatus, stopLocalBroker } from '../../../local/kafka/index.ts';
+import type { BrokerHandle } from '../../../local/kafka/index.ts';
+import { containerRunning, brokerContainerName } from '../../../local/kafka/docker-broker.ts';
+import { isProcessAlive, processCommandLine } from '../../../local/kafka/processes.ts';
+import { runCommand } from '../../../local/kafka/run-command.ts';
 
 const name = `it-${randomBytes(3).toString('hex')}`;
 let stateHome: string;

@@ -6,7 +6,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { resolveConfig } from '../../../src/config/resolve-config.ts';
 import type { ScoreRecord } from '../../../src/index.ts';
-import { startService } from '../../../consumers/start-service.ts';
+import { startService } from '../../../service/start-service.ts';
 import { answerLengthScorer, delayedJudgeModel, judgeScorer } from '../../fixtures/scorers.ts';
 import { useRestartableBroker } from '../../helpers/restartable-broker.ts';
 import { silentLogger } from '../../helpers/service.ts';

@@ -8,8 +8,8 @@ import { scoreIdFor } from '../../../../src/contracts/score-id.ts';
 import type { ScoreRecord } from '../../../../src/contracts/score-record.ts';
 import { buildScoreRecord } from '../../../../src/pipeline/build-score-record.ts';
 import type { ScoreRecordContext } from '../../../../src/pipeline/build-score-record.ts';
-import { runScorer } from '../../../../src/pipeline/run-scorer.ts';
-import type { ScorerOutcome } from '../../../../src/pipeline/run-scorer.ts';
+import { runScorerToOutcome } from '../../../../src/pipeline/scorer-outcome.ts';
+import type { ScorerOutcome } from '../../../../src/pipeline/scorer-outcome.ts';
 import { buildScorerInput } from '../../../../src/pipeline/scorer-input.ts';
 import { createScorer, notScorable } from '../../../../src/scorer/index.ts';
 import { traceFor } from '../../../helpers/runs.ts';
@@ -39,7 +39,7 @@ function validRecord(recordContext: ScoreRecordContext): ScoreRecord {
   return record;
 }
 
-const outcomeOf = (scorer: { id: string; run: (...args: never[]) => unknown }) => runScorer(scorer as never, buildScorerInput(facts), { timeoutMs: 10_000 });
+const outcomeOf = (scorer: { id: string; run: (...args: never[]) => unknown }) => runScorerToOutcome(scorer as never, buildScorerInput(facts), { timeoutMs: 10_000 });
 
 describe('buildScoreRecord', () => {
   it('builds a scored record with every field of the contract', async () => {
@@ -84,7 +84,7 @@ describe('buildScoreRecord', () => {
     const bare = runFacts({ runId: 'run-8' });
     const { metadata: _metadata, ...eventWithoutMetadata } = bare.event;
     const scorer = createScorer({ id: 'answer-quality', description: 'd' }).generateScore(() => 0);
-    const outcome = await runScorer(scorer, buildScorerInput(bare), { timeoutMs: 1000 });
+    const outcome = await runScorerToOutcome(scorer, buildScorerInput(bare), { timeoutMs: 1000 });
     const record = validRecord({ scorerId: 'answer-quality', facts: { ...bare, event: eventWithoutMetadata }, outcome, scoredAt: '2026-11-29T12:00:01.250Z', durationMs: 0 });
     expect(Object.keys(record).sort()).toEqual(['durationMs', 'entity', 'prompts', 'runId', 'schemaVersion', 'score', 'scoreId', 'scoredAt', 'scorerId', 'source', 'status', 'steps'].sort());
     expect(record).toMatchObject({ status: 'scored', score: 0 });

@@ -6,13 +6,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { packageNameOf } from '../../../consumers/config-imports.ts';
+import { packageNameOf } from '../../../service/config-imports.ts';
 
 const repo = (path: string) => new URL(`../../../${path}`, import.meta.url).href;
 
 /** Loads the config as the CLI does, validates it, runs its first scorer once; prints what came out (or the error). */
 const loader = `
-import { loadConfigFile } from '${repo('consumers/load-config-file.ts')}';
+import { loadConfigFile } from '${repo('service/load-config-file.ts')}';
 import { resolveConfig } from '${repo('src/config/resolve-config.ts')}';
 try {
   const config = resolveConfig(await loadConfigFile(process.argv[1]));

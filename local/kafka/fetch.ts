@@ -1,4 +1,4 @@
-// `node scripts/kafka/fetch.ts`: downloads Apache Kafka's jars into the user cache ahead of time
+// `node local/kafka/fetch.ts`: downloads Apache Kafka's jars into the user cache ahead of time
 // (CI runs it before the tests so the first broker start is not also a download) and checks Java.
 // Prints the jar directory on stdout; exits 1 with the reason when Java or Maven is missing.
 import { fetchKafkaJars } from './kafka-jars.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { withDirectoryLock } from '../../../../scripts/kafka/directory-lock.ts';
+import { withDirectoryLock } from '../../../../local/kafka/directory-lock.ts';
 
 let directory: string;
 

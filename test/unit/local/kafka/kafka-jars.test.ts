@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cachedKafkaJars, fetchKafkaJars, renderKafkaPom } from '../../../../scripts/kafka/kafka-jars.ts';
-import { KAFKA_VERSION, LOG4J_VERSION } from '../../../../scripts/kafka/versions.ts';
+import { cachedKafkaJars, fetchKafkaJars, renderKafkaPom } from '../../../../local/kafka/kafka-jars.ts';
+import { KAFKA_VERSION, LOG4J_VERSION } from '../../../../local/kafka/versions.ts';
 
 let cacheHome: string;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { brokerContainerName, dockerRunArguments } from '../../../../scripts/kafka/docker-broker.ts';
-import { KAFKA_DOCKER_IMAGE } from '../../../../scripts/kafka/versions.ts';
+import { brokerContainerName, dockerRunArguments } from '../../../../local/kafka/docker-broker.ts';
+import { KAFKA_DOCKER_IMAGE } from '../../../../local/kafka/versions.ts';
 
 describe('dockerRunArguments', () => {
   const base = { container: brokerContainerName('default'), hostPort: 39092, clusterId: 'MkU3OEVBNTcwNTJENDM2Qk' };

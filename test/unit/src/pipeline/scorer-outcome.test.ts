@@ -1,4 +1,4 @@
-// runScorer (the pipeline's): whatever a scorer does — score, notScorable, throw, hang — becomes
+// runScorerToOutcome (the pipeline's): whatever a scorer does — score, notScorable, throw, hang — becomes
 // an outcome; nothing escapes. Real createScorer scorers where the behaviour is the scorer's own.
 import { APICallError } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ScorerLike } from '../../../../src/config/config-types.ts';
 import { ScorestreamError } from '../../../../src/errors.ts';
 import { deadlineWindowMs } from '../../../../src/pipeline/deadline-cohorts.ts';
-import { runScorer, ScorerTimeoutError } from '../../../../src/pipeline/run-scorer.ts';
-import type { ScorerOutcome } from '../../../../src/pipeline/run-scorer.ts';
+import { runScorerToOutcome, ScorerTimeoutError } from '../../../../src/pipeline/scorer-outcome.ts';
+import type { ScorerOutcome } from '../../../../src/pipeline/scorer-outcome.ts';
 import { createScorer, notScorable } from '../../../../src/scorer/index.ts';
 import { deferred } from './fixtures.ts';
 
@@ -43,21 +43,21 @@ function failed(outcome: ScorerOutcome) {
   return outcome;
 }
 
-describe('runScorer', () => {
+describe('runScorerToOutcome', () => {
   describe('a run that completes', () => {
     it('returns scored with the score and the whole result', async () => {
       const scorer = createScorer({ id: 'length', description: 'd' })
         .preprocess(() => ({ words: 3 }))
         .generateScore(({ results }) => results.preprocessStepResult.words / 4)
         .generateReason(() => 'three words');
-      const outcome = await runScorer(scorer, input, options);
+      const outcome = await runScorerToOutcome(scorer, input, options);
       expect(outcome).toMatchObject({ status: 'scored', score: 0.75, result: { runId: 'run-1', score: 0.75, reason: 'three words', preprocessStepResult: { words: 3 } } });
     });
 
     it('passes the run options through and adds its own abort signal', async () => {
       const { scorer, calls, resolve } = manualScorer();
       const models = { languageModel: () => undefined };
-      const running = runScorer(scorer, input, { ...options, runOptions: { models, recordInputs: true } });
+      const running = runScorerToOutcome(scorer, input, { ...options, runOptions: { models, recordInputs: true } });
       resolve({ score: 1 });
       await running;
       expect(calls[0]!.input).toBe(input);
@@ -70,7 +70,7 @@ describe('runScorer', () => {
       const scorer = createScorer({ id: 'refunds', description: 'd' })
         .preprocess(() => notScorable('not a refund conversation'))
         .generateScore(() => 1);
-      const outcome = await runScorer(scorer, input, options);
+      const outcome = await runScorerToOutcome(scorer, input, options);
       expect(outcome).toMatchObject({ status: 'not_scorable', notScorable: { step: 'preprocess', reason: 'not a refund conversation' } });
       expect(outcome).not.toHaveProperty('score');
     });
@@ -79,7 +79,7 @@ describe('runScorer', () => {
       const scorer = createScorer({ id: 'refunds', description: 'd' })
         .analyze(() => notScorable())
         .generateScore(() => 1);
-      const outcome = await runScorer(scorer, input, options);
+      const outcome = await runScorerToOutcome(scorer, input, options);
       expect(outcome.status === 'not_scorable' && outcome.notScorable).toEqual({ step: 'analyze' });
     });
 
@@ -87,14 +87,14 @@ describe('runScorer', () => {
       const scorer = createScorer({ id: 'late', description: 'd' })
         .generateScore(() => 0.4)
         .generateReason(() => notScorable('no reason possible'));
-      const outcome = await runScorer(scorer, input, options);
+      const outcome = await runScorerToOutcome(scorer, input, options);
       expect(outcome).toMatchObject({ status: 'not_scorable', notScorable: { step: 'generateReason', reason: 'no reason possible' } });
     });
 
     it('fails at generateScore when a scorer resolves with a score that is not a finite number', async () => {
       for (const score of [Number.NaN, Number.POSITIVE_INFINITY, '0.5', undefined]) {
         const { scorer, resolve } = manualScorer();
-        const running = runScorer(scorer, input, options);
+        const running = runScorerToOutcome(scorer, input, options);
         resolve({ runId: 'run-1', score });
         const outcome = failed(await running);
         expect(outcome.error).toMatchObject({ code: 'invalid_score', failedStep: 'generateScore', completedSteps: [], retryable: false });
@@ -106,7 +106,7 @@ describe('runScorer', () => {
       const scorer = createScorer({ id: 'nan', description: 'd' })
         .preprocess(() => 'x')
         .generateScore(() => Number.NaN);
-      const outcome = failed(await runScorer(scorer, input, options));
+      const outcome = failed(await runScorerToOutcome(scorer, input, options));
       expect(outcome.error).toMatchObject({ name: 'TypeError', failedStep: 'generateScore', completedSteps: ['preprocess'], retryable: false });
     });
   });
@@ -120,7 +120,7 @@ describe('runScorer', () => {
           throw cause;
         })
         .generateScore(() => 1);
-      const outcome = failed(await runScorer(scorer, input, options));
+      const outcome = failed(await runScorerToOutcome(scorer, input, options));
       expect(outcome.error).toEqual({
         name: 'ScorestreamError',
         message: 'the knowledge base is down',
@@ -139,7 +139,7 @@ describe('runScorer', () => {
         .generateReason(() => {
           throw new Error('reason failed');
         });
-      const outcome = failed(await runScorer(scorer, input, options));
+      const outcome = failed(await runScorerToOutcome(scorer, input, options));
       expect(outcome.error).toMatchObject({ name: 'Error', message: 'reason failed', failedStep: 'generateReason', completedSteps: ['generateScore'] });
       expect(outcome.snapshot).toMatchObject({ score: 0 });
     });
@@ -148,7 +148,7 @@ describe('runScorer', () => {
       const scorer = createScorer({ id: 'first', description: 'd' }).generateScore(() => {
         throw new Error('nope');
       });
-      const outcome = failed(await runScorer(scorer, input, options));
+      const outcome = failed(await runScorerToOutcome(scorer, input, options));
       expect(outcome.error.failedStep).toBe('generateScore');
       expect(outcome).not.toHaveProperty('snapshot');
     });
@@ -158,14 +158,14 @@ describe('runScorer', () => {
       const scorer = createScorer({ id: 'mastra', description: 'd' }).generateScore(() => {
         throw error;
       });
-      expect(failed(await runScorer(scorer, input, options)).error.code).toBe('MASTRA_TOOL_FAILED');
+      expect(failed(await runScorerToOutcome(scorer, input, options)).error.code).toBe('MASTRA_TOOL_FAILED');
     });
 
     it('is retryable when the root cause says canRetry: true', async () => {
       const scorer = createScorer({ id: 'flaky', description: 'd' }).generateScore(() => {
         throw new ScorestreamError('rate limited by the knowledge base', { code: 'kb_rate_limited', canRetry: true });
       });
-      expect(failed(await runScorer(scorer, input, options)).error).toMatchObject({ code: 'kb_rate_limited', retryable: true });
+      expect(failed(await runScorerToOutcome(scorer, input, options)).error).toMatchObject({ code: 'kb_rate_limited', retryable: true });
     });
 
     it('is retryable when a provider error says isRetryable: true, and not when it says false', async () => {
@@ -178,13 +178,13 @@ describe('runScorer', () => {
         const scorer = createScorer({ id: 'provider', description: 'd' }).generateScore(() => {
           throw error;
         });
-        expect(failed(await runScorer(scorer, input, options)).error).toMatchObject({ name: 'AI_APICallError', message: error.message, retryable });
+        expect(failed(await runScorerToOutcome(scorer, input, options)).error).toMatchObject({ name: 'AI_APICallError', message: error.message, retryable });
       }
     });
 
     it('turns a plain rejection into a failure at the step the scorer last reported', async () => {
       const { scorer, calls, reject } = manualScorer();
-      const running = runScorer(scorer, input, options);
+      const running = runScorerToOutcome(scorer, input, options);
       (calls[0]!.options.onStepStart as (step: string) => void)('analyze');
       reject(new RangeError('out of range'));
       expect(failed(await running).error).toEqual({ name: 'RangeError', message: 'out of range', failedStep: 'analyze', completedSteps: [], retryable: false });
@@ -192,7 +192,7 @@ describe('runScorer', () => {
 
     it('turns a plain rejection with no step reported into a failure at prepareRun', async () => {
       const { scorer, reject } = manualScorer();
-      const running = runScorer(scorer, input, options);
+      const running = runScorerToOutcome(scorer, input, options);
       reject('a thrown string');
       expect(failed(await running).error).toEqual({ name: 'Error', message: 'a thrown string', failedStep: 'prepareRun', completedSteps: [], retryable: false });
     });
@@ -204,7 +204,7 @@ describe('runScorer', () => {
           throw new Error('thrown before any promise');
         },
       };
-      expect(failed(await runScorer(scorer, input, options)).error).toMatchObject({ message: 'thrown before any promise' });
+      expect(failed(await runScorerToOutcome(scorer, input, options)).error).toMatchObject({ message: 'thrown before any promise' });
     });
 
     it('fails at prepareRun when prepareRun throws (it is not wrapped in ScorerRunError)', async () => {
@@ -215,7 +215,7 @@ describe('runScorer', () => {
           throw new Error('cannot prepare');
         },
       }).generateScore(() => 1);
-      expect(failed(await runScorer(scorer, input, options)).error).toMatchObject({ message: 'cannot prepare', failedStep: 'prepareRun' });
+      expect(failed(await runScorerToOutcome(scorer, input, options)).error).toMatchObject({ message: 'cannot prepare', failedStep: 'prepareRun' });
     });
   });
 
@@ -229,7 +229,7 @@ describe('runScorer', () => {
 
     it('aborts the run’s signal after timeoutMs and, when the scorer ignores it, fails with scorer_timeout', async () => {
       const { scorer, signal } = manualScorer('stuck');
-      const state = track(runScorer(scorer, input, { timeoutMs: 5000 }));
+      const state = track(runScorerToOutcome(scorer, input, { timeoutMs: 5000 }));
       // Never before timeoutMs; at most deadlineWindowMs after it (timers are shared by cohorts).
       await vi.advanceTimersByTimeAsync(4999);
       expect(signal().aborted).toBe(false);
@@ -245,7 +245,7 @@ describe('runScorer', () => {
 
     it('names the step a hung scorer last reported through onStepStart, and the steps before it as completed', async () => {
       const { scorer, calls } = manualScorer('stuck');
-      const state = track(runScorer(scorer, input, { timeoutMs: 100 }));
+      const state = track(runScorerToOutcome(scorer, input, { timeoutMs: 100 }));
       const onStepStart = calls[0]!.options.onStepStart as (step: string) => void;
       onStepStart('preprocess');
       onStepStart('analyze');
@@ -258,7 +258,7 @@ describe('runScorer', () => {
       const scorer = createScorer({ id: 'hangs', description: 'd' })
         .preprocess(() => 'done')
         .generateScore(() => new Promise<number>(() => undefined));
-      const state = track(runScorer(scorer, input, { timeoutMs: 100 }));
+      const state = track(runScorerToOutcome(scorer, input, { timeoutMs: 100 }));
       await vi.advanceTimersByTimeAsync(100 + deadlineWindowMs);
       await vi.runOnlyPendingTimersAsync();
       expect(state.settled).toBe(true);
@@ -274,7 +274,7 @@ describe('runScorer', () => {
       const scorer = createScorer({ id: 'judged', description: 'd', judge: { model, instructions: 'Grade.', modelSettings: { maxRetries: 0 } } })
         .preprocess(() => 'ready')
         .generateScore({ description: 'Score it', createPrompt: () => 'Score this answer' });
-      const state = track(runScorer(scorer, input, { timeoutMs: 100 }));
+      const state = track(runScorerToOutcome(scorer, input, { timeoutMs: 100 }));
       await vi.advanceTimersByTimeAsync(100 + deadlineWindowMs);
       // No grace period needed: the judge call rejected as soon as the signal aborted.
       expect(state.settled).toBe(true);
@@ -285,7 +285,7 @@ describe('runScorer', () => {
 
     it('does not time out a run that finished, and leaves no timer behind', async () => {
       const scorer = createScorer({ id: 'quick', description: 'd' }).generateScore(() => 1);
-      const outcome = await runScorer(scorer, input, { timeoutMs: 100 });
+      const outcome = await runScorerToOutcome(scorer, input, { timeoutMs: 100 });
       expect(outcome.status).toBe('scored');
       expect(vi.getTimerCount()).toBe(0);
     });
@@ -293,7 +293,7 @@ describe('runScorer', () => {
     it('aborts the run’s signal when the shutdown signal aborts', async () => {
       const shutdown = new AbortController();
       const { scorer, signal } = manualScorer('busy');
-      const state = track(runScorer(scorer, input, { timeoutMs: 60_000, signal: shutdown.signal }));
+      const state = track(runScorerToOutcome(scorer, input, { timeoutMs: 60_000, signal: shutdown.signal }));
       await vi.advanceTimersByTimeAsync(10);
       expect(signal().aborted).toBe(false);
       const reason = new Error('shutting down');
@@ -309,7 +309,7 @@ describe('runScorer', () => {
       const shutdown = new AbortController();
       shutdown.abort(new Error('shutting down'));
       const { scorer, signal } = manualScorer('ignores-signals');
-      const state = track(runScorer(scorer, input, { timeoutMs: 60_000, signal: shutdown.signal }));
+      const state = track(runScorerToOutcome(scorer, input, { timeoutMs: 60_000, signal: shutdown.signal }));
       await vi.advanceTimersByTimeAsync(1000);
       expect(signal().aborted).toBe(true);
       expect(state.settled).toBe(true);
@@ -319,8 +319,8 @@ describe('runScorer', () => {
     it('shares one signal and timer among runs of a scorer that start together, and times out only those still running', async () => {
       const first = manualScorer('shared');
       const second = manualScorer('shared');
-      const firstState = track(runScorer(first.scorer, input, { timeoutMs: 1000 }));
-      const secondState = track(runScorer(second.scorer, input, { timeoutMs: 1000 }));
+      const firstState = track(runScorerToOutcome(first.scorer, input, { timeoutMs: 1000 }));
+      const secondState = track(runScorerToOutcome(second.scorer, input, { timeoutMs: 1000 }));
       expect(second.signal()).toBe(first.signal());
       expect(vi.getTimerCount()).toBe(1);
       first.resolve({ score: 1 });
@@ -333,14 +333,14 @@ describe('runScorer', () => {
 
     it('gives a run that starts after the window, or with another timeout or scorer, its own signal', async () => {
       const first = manualScorer('a');
-      void runScorer(first.scorer, input, { timeoutMs: 1000 });
+      void runScorerToOutcome(first.scorer, input, { timeoutMs: 1000 });
       const otherTimeout = manualScorer('a');
-      void runScorer(otherTimeout.scorer, input, { timeoutMs: 2000 });
+      void runScorerToOutcome(otherTimeout.scorer, input, { timeoutMs: 2000 });
       const otherScorer = manualScorer('b');
-      void runScorer(otherScorer.scorer, input, { timeoutMs: 1000 });
+      void runScorerToOutcome(otherScorer.scorer, input, { timeoutMs: 1000 });
       await vi.advanceTimersByTimeAsync(deadlineWindowMs + 1);
       const later = manualScorer('a');
-      void runScorer(later.scorer, input, { timeoutMs: 1000 });
+      void runScorerToOutcome(later.scorer, input, { timeoutMs: 1000 });
       const signals = new Set([first, otherTimeout, otherScorer, later].map((scorer) => scorer.signal()));
       expect(signals.size).toBe(4);
       // The later run keeps its full timeout: it is not aborted with the first one's cohort.
@@ -352,11 +352,11 @@ describe('runScorer', () => {
 
     it('starts a new cohort once the previous one emptied, so a finished run leaves nothing behind', async () => {
       const first = manualScorer('again');
-      const running = runScorer(first.scorer, input, { timeoutMs: 1000 });
+      const running = runScorerToOutcome(first.scorer, input, { timeoutMs: 1000 });
       first.resolve({ score: 1 });
       await running;
       const second = manualScorer('again');
-      void runScorer(second.scorer, input, { timeoutMs: 1000 });
+      void runScorerToOutcome(second.scorer, input, { timeoutMs: 1000 });
       expect(second.signal()).not.toBe(first.signal());
       await vi.runOnlyPendingTimersAsync();
     });
@@ -364,7 +364,7 @@ describe('runScorer', () => {
     it('stops listening to the shutdown signal once the run is over', async () => {
       const shutdown = new AbortController();
       const { scorer, signal, resolve } = manualScorer();
-      const running = runScorer(scorer, input, { timeoutMs: 1000, signal: shutdown.signal });
+      const running = runScorerToOutcome(scorer, input, { timeoutMs: 1000, signal: shutdown.signal });
       resolve({ score: 1 });
       await running;
       shutdown.abort();

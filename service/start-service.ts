@@ -19,11 +19,11 @@ import { keyPartitioner } from '../producers/key-partitioner.ts';
 import { createRecordPublisher } from '../producers/record-publisher.ts';
 import { ensureTopics } from './ensure-topics.ts';
 import { createKafkaClient } from './kafka-client.ts';
-import { createScoringConsumer } from './scoring-consumer.ts';
-import { createTransactionalKafka } from './transactional-kafka.ts';
-import { createTransactionalSink } from './transactional-sink.ts';
-import type { ScoringConsumerOptions } from './scoring-consumer.ts';
-import { ServiceStats } from './service-stats.ts';
+import { createScoringConsumer } from '../consumers/scoring-consumer.ts';
+import { createTransactionalKafka } from '../consumers/transactional-kafka.ts';
+import { createTransactionalSink } from '../consumers/transactional-sink.ts';
+import type { ScoringConsumerOptions } from '../consumers/scoring-consumer.ts';
+import { ServiceStats } from '../consumers/service-stats.ts';
 
 export type ServiceOptions = {
   config: ResolvedConfig;

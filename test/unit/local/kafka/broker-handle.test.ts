@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { brokersFromEnvironment, chooseEngine, isAddressInUse } from '../../../../scripts/kafka/broker-handle.ts';
+import { brokersFromEnvironment, chooseEngine, isAddressInUse } from '../../../../local/kafka/broker-handle.ts';
 
 describe('brokersFromEnvironment', () => {
   it('splits KAFKA_BROKERS on commas and trims', () => {

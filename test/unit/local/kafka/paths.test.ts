@@ -1,8 +1,8 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { brokerStateDirectory, isValidBrokerName, kafkaCacheDirectory, nodeCompileCacheDirectory } from '../../../../scripts/kafka/paths.ts';
-import { KAFKA_VERSION } from '../../../../scripts/kafka/versions.ts';
+import { brokerStateDirectory, isValidBrokerName, kafkaCacheDirectory, nodeCompileCacheDirectory } from '../../../../local/kafka/paths.ts';
+import { KAFKA_VERSION } from '../../../../local/kafka/versions.ts';
 
 describe('paths', () => {
   it('follows XDG_CACHE_HOME and XDG_STATE_HOME', () => {

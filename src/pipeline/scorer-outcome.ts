@@ -18,7 +18,7 @@ export type ScorerOutcome =
       snapshot?: Record<string, unknown>;
     };
 
-export type RunScorerOptions = {
+export type ScorerOutcomeOptions = {
   timeoutMs: number;
   /** Aborted at shutdown; the scorer's own timeout is added to it. */
   signal?: AbortSignal;
@@ -99,7 +99,7 @@ function successOutcome(result: Record<string, unknown>): ScorerOutcome {
   return { status: 'scored', score, result };
 }
 
-export async function runScorer(scorer: ScorerLike, input: Record<string, unknown>, options: RunScorerOptions): Promise<ScorerOutcome> {
+export async function runScorerToOutcome(scorer: ScorerLike, input: Record<string, unknown>, options: ScorerOutcomeOptions): Promise<ScorerOutcome> {
   let currentStep: PipelineStage | undefined;
   const startedSteps: PipelineStage[] = [];
   // On timeout or shutdown the cohort's signal is aborted first, so a cooperating run rejects

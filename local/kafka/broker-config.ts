@@ -35,7 +35,7 @@ export function renderServerProperties(options: { ports: BrokerPorts; dataDirect
     ...singleNodeSettings,
   };
   const lines = Object.entries(settings).map(([key, value]) => `${key}=${escapePropertyValue(value)}`);
-  return `# Written by scorestream (scripts/kafka): a single-node KRaft broker for local use.\n${lines.join('\n')}\n`;
+  return `# Written by scorestream (local/kafka): a single-node KRaft broker for local use.\n${lines.join('\n')}\n`;
 }
 
 // Java properties treat backslashes as escapes (Windows paths) and a leading space as nothing.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dockerBrokerEnvironment, dockerVariableName, newClusterId, renderLog4j2Properties, renderServerProperties } from '../../../../scripts/kafka/broker-config.ts';
+import { dockerBrokerEnvironment, dockerVariableName, newClusterId, renderLog4j2Properties, renderServerProperties } from '../../../../local/kafka/broker-config.ts';
 
 function parseProperties(text: string): Record<string, string> {
   const entries = text

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { findJava, parseJavaMajorVersion, requireMaven } from '../../../../scripts/kafka/prerequisites.ts';
+import { findJava, parseJavaMajorVersion, requireMaven } from '../../../../local/kafka/prerequisites.ts';
 
 describe('parseJavaMajorVersion', () => {
   it.each([
