@@ -1,5 +1,5 @@
 // The streaming pipeline benchmark: Scorestream against its baselines in one run, on one broker,
-// over the same events. Scenarios (see bench/pipeline/*):
+// over the same events. Scenarios (docs/benchmarks.md says more; the code is in bench/pipeline/):
 //   (a) kafkajs consume → produce passthrough: this client's ceiling here; (a3) the same
 //       producing the service's output volume (three score-record-sized records per event);
 //   (b) a naive consumer: one message at a time, scorers in turn, one awaited send per record;
@@ -43,8 +43,8 @@ const timeoutMs = 180_000;
  * Service children run with the Node flags the service ships with (scripts/node-flags, used by
  * bin/scorestream and the Dockerfile): a small V8 young generation (4 MB semi-spaces), which keeps
  * (d) under its RSS target. The what-if rows run with the larger one a user can choose through
- * NODE_OPTIONS, to show the trade: fewer garbage collections in (c) for more RSS in (d). (Node's
- * own sizing, the earlier what-if, gave (c) anywhere from −7% to +30% and (d) 362–372 MB.)
+ * NODE_OPTIONS, to show the trade: fewer garbage collections in (c) for more RSS in (d). What the
+ * earlier what-ifs measured is in docs/benchmarks.md.
  */
 const shippedNodeFlags = readFileSync(new URL('../scripts/node-flags', import.meta.url), 'utf8').trim().split(/\s+/);
 const whatIfNodeFlags = ['--max-semi-space-size=16'];

@@ -1,7 +1,8 @@
 // Scorer pipeline overhead, in one process: (1) four step functions called directly (baseline),
 // (2) the same four as a function-only scorer through run(), (3) one prompt step (analyze, zod
 // schema with 2 fields) judged by a zero-latency MockLanguageModelV4. Runs are awaited one at a
-// time; no OpenTelemetry SDK is registered (spans are no-ops), as in SCORER_SPEC.md §11.
+// time; no OpenTelemetry SDK is registered (spans are no-ops), as in the Mastra measurement it is
+// compared with (docs/benchmarks.md).
 // Usage: node bench/scorer.bench.ts [runs]    (package script: npm run bench:scorer)
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';

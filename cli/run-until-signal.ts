@@ -1,6 +1,7 @@
 // Keeps a started service running until SIGTERM or SIGINT, then stops it gracefully. A second
-// signal exits at once: safe, because offsets are committed only for acknowledged records, so
-// nothing unpublished was ever committed. A consumer crash exits non-zero for the supervisor.
+// signal exits at once, which is safe: the record sinks commit an offset only after its records
+// were accepted (docs/delivery.md, graceful shutdown). A consumer crash exits non-zero for the
+// supervisor.
 import type { Logger } from 'pino';
 import type { RunningService } from '../service/start-service.ts';
 

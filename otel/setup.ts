@@ -121,8 +121,8 @@ function safeJson(value: unknown): string {
 
 /**
  * Batch span processor defaults sized for a stream: the SDK's own (queue 2,048, 5 s delay) drop
- * most spans at a few thousand events/s with ~14 spans each (measured: ~70% dropped in the
- * pipeline benchmark). Only fills in what the environment leaves unset; sdk-node reads them.
+ * most spans at a few thousand events/s with a dozen spans each (docs/benchmarks.md). Only fills
+ * in what the environment leaves unset; sdk-node reads them.
  */
 export const BATCH_SPAN_DEFAULTS = {
   OTEL_BSP_MAX_QUEUE_SIZE: '65536',

@@ -1,7 +1,7 @@
 // The partitioner every Scorestream producer uses: kafkajs' DefaultPartitioner (the Java
 // client's: murmur2 of the key, else round-robin), with the same hash computed in 32-bit integer
-// arithmetic. kafkajs computes murmur2 on an emulated 64-bit Long and allocates ~10 KB per record
-// doing it; at three records per run event that was a tenth of the service's garbage. Records
+// arithmetic. kafkajs computes murmur2 on an emulated 64-bit Long, allocating as it goes, and the
+// service writes three records per run event (the allocation measured: docs/benchmarks.md). Records
 // land on exactly the partitions kafkajs and the Java client would choose (tested).
 import type { ICustomPartitioner, PartitionerArgs } from 'kafkajs';
 

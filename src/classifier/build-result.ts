@@ -1,6 +1,7 @@
 // Turns a decision model's raw result into a ClassifierResult: checks the fields around the
 // answers that the provider contract declares but cannot guarantee (a string token count would
-// turn totalTokens into a string), and fills the defaults of SCORER_SPEC §7.1.
+// turn totalTokens into a string), and fills the defaults a ClassifierResult promises
+// (response timestamp and model id; totalTokens = input + output).
 
 import type { Experimental_DecisionModelV4Result } from '@ai-sdk/provider';
 import { isPlainObject } from './json.ts';

@@ -1,4 +1,4 @@
-// The pure core of a classifier scorer (SCORER_SPEC §7.4 items 4–9): pick the selected
+// The pure core of a classifier scorer (docs/scorers.md, classifier scorers): pick the selected
 // question's answer, keep the evidence without raw provider data, project the answer to a
 // score, and phrase the reason.
 

@@ -1,6 +1,6 @@
-// Where a classifier scorer finds a classifier it names by id (SCORER_SPEC §7.4 item 1). Mastra
-// looks it up in the Mastra instance the scorer is registered with; Scorestream has no such
-// instance, so the registry is handed in: to the scorer at creation or to each run.
+// Where a classifier scorer finds a classifier it names by id (docs/scorers.md, classifier
+// scorers). Mastra looks it up in the Mastra instance the scorer is registered with; Scorestream
+// has no such instance, so the registry is handed in: to the scorer at creation or to each run.
 
 import type { Classifier } from './classifier.ts';
 

@@ -1,5 +1,5 @@
 // A Classifier asks a decision model a fixed set of typed questions (choice, score, boolean)
-// about one state and returns checked answers (SCORER_SPEC §7.1). Everything is validated
+// about one state and returns checked answers (docs/scorers.md, classifiers). Everything is validated
 // before any I/O; transient provider failures are retried; every call gets its own span.
 
 import type { Experimental_DecisionModelV4, Experimental_DecisionModelV4Question, Experimental_DecisionModelV4State } from '@ai-sdk/provider';

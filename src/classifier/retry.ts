@@ -1,8 +1,8 @@
-// Retries a decision-model call on transient provider failures (SCORER_SPEC §7.1): only an
-// APICallError marked retryable (429, 5xx, ...) is tried again, with exponential backoff that
+// Retries a decision-model call on transient provider failures (docs/scorers.md, classifiers): only
+// an APICallError marked retryable (429, 5xx, ...) is tried again, with exponential backoff that
 // yields to a `retry-after-ms` / `retry-after` header. The AI SDK's own helper (ai/internal
-// prepareRetries) is not used: it wraps the last failure in a RetryError, while callers here
-// need the provider's own error (its statusCode and isRetryable) and a clock tests can control.
+// prepareRetries) is not used: it wraps the last failure in a RetryError, while callers here need
+// the provider's own error (its statusCode and isRetryable) and a clock tests can control.
 
 import { APICallError } from '@ai-sdk/provider';
 

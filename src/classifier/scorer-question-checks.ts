@@ -1,6 +1,7 @@
-// Checks that a classifier scorer's question and scores mapping fit its classifier (SCORER_SPEC
-// §7.3). They run when the scorer is created with a classifier instance, and again on every run
-// (a classifier looked up by id is only known then). The texts are fixed by the spec.
+// Checks that a classifier scorer's question and scores mapping fit its classifier
+// (docs/scorers.md, classifier scorers). They run when the scorer is created with a classifier
+// instance, and again on every run (a classifier looked up by id is only known then). The texts are
+// Mastra's, word for word.
 
 import type { Classifier } from './classifier.ts';
 import type { Question } from './types.ts';
@@ -38,7 +39,7 @@ export function assertScorerQuestion(
   return question;
 }
 
-/** Every problem of a choice mapping, in the spec's order; '' when there is none. */
+/** Every problem of a choice mapping, in Mastra's order (Missing, Unknown, Non-numeric, Outside 0-1); '' when there is none. */
 export function scoresMappingProblems(options: string[], scores: Record<string, unknown>): string {
   const missing = options.filter((option) => !Object.hasOwn(scores, option));
   const unknown = Object.keys(scores).filter((key) => !options.includes(key));

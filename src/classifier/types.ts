@@ -1,6 +1,6 @@
-// The shapes a Classifier works with: questions it asks, answers it accepts, and the result
-// it hands back. They restate the ai@7 decision-model contract (@ai-sdk/provider 4.0.38) in
-// the terms of SCORER_SPEC §7.1, so callers never need the provider's Experimental_* names.
+// The shapes a Classifier works with: questions it asks, answers it accepts, and the result it
+// hands back. They restate the ai@7 decision-model contract (@ai-sdk/provider 4.0.38) in the terms
+// of docs/scorers.md (classifiers), so callers never need the provider's Experimental_* names.
 
 import type {
   Experimental_DecisionModelV4,

@@ -1,4 +1,4 @@
-// Checks a decision model's result against the questions it was asked (SCORER_SPEC §7.1).
+// Checks a decision model's result against the questions it was asked (docs/scorers.md, classifiers).
 // A model may round its numbers; the tolerances below follow the provider contract: every
 // value rounded to d decimals may be off by half a unit in the last place (0.5 · 10^-d), on
 // top of a fixed 1e-6 for floating-point noise. So, for n options / levels 0..N−1:

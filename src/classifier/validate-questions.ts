@@ -1,5 +1,5 @@
-// Construction-time checks of a classifier's questions (SCORER_SPEC §7.1): a bad question is a
-// programming error, so it fails when the classifier is built, before any model call.
+// Construction-time checks of a classifier's questions (docs/scorers.md, classifiers): a bad
+// question is a programming error, so it fails when the classifier is built, before any model call.
 
 import { Experimental_DecisionUnsupportedQuestionTypeError } from '@ai-sdk/provider';
 import { isJsonCompatible, isPlainObject } from './json.ts';

@@ -34,7 +34,7 @@ export const deadLetterSchema = z.object({
     topic: z.string().min(1),
     partition: z.number().int().nonnegative(),
     offset: z.string().regex(/^\d+$/, 'expected a Kafka offset as a decimal string'),
-    /** The original message's timestamp (epoch ms as a string, as kafkajs reports it). */
+    /** The original message's Kafka timestamp, as an ISO 8601 date-time. */
     timestamp: z.string().optional(),
   }),
   error: z.object({

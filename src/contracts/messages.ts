@@ -1,7 +1,7 @@
-// Mastra's agent message shapes (SCORER_SPEC.md §1.2) as zod schemas, so that scorers written for
-// Mastra and its scorer utils read our run events unchanged. Permissive where Mastra is: every
-// message, content and part object keeps unknown keys. Strict where scorers depend on the shape:
-// roles, part kinds, tool-invocation states.
+// Mastra's agent message shapes (docs/contracts.md, messages) as zod schemas, so that scorers
+// written for Mastra and its scorer utils read our run events unchanged. Permissive where Mastra
+// is: every message, content and part object keeps unknown keys. Strict where scorers depend on the
+// shape: roles, part kinds, tool-invocation states.
 //
 // `createdAt` travels as an ISO string and is decoded to a `Date`, because Mastra's DbMessage
 // has `createdAt: Date` and ported scorer code may call `createdAt.getTime()`. The JSON Schema is

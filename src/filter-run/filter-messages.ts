@@ -1,5 +1,5 @@
-// The per-message rule of filterRun (SCORER_SPEC.md §6): which messages survive `partTypes` and
-// `toolNames`. Both are prefix lists; a message must pass every filter that is set.
+// The per-message rule of filterRun (docs/scorers.md, filterRun): which messages survive
+// `partTypes` and `toolNames`. Both are prefix lists; a message must pass every filter that is set.
 import { isRecord } from '../utils/message-text.ts';
 
 export type MessageFilter = {

@@ -1,5 +1,5 @@
 // filterRun: a declarative, synchronous `prepareRun` that shrinks a run to what a scorer needs
-// (SCORER_SPEC.md §6), e.g. only tool messages, or the last N remembered messages. It never
+// (docs/scorers.md), e.g. only tool messages, or the last N remembered messages. It never
 // mutates the run: it returns a shallow copy with new arrays only where something was filtered.
 import { isRecord } from '../utils/message-text.ts';
 import { keepsMessage } from './filter-messages.ts';

@@ -1,5 +1,6 @@
-// What a prompt step asks the judge for (spec §3.3): an object matching a schema, or free text.
-// Built once per step definition; the JSON Schema text for prompt injection is computed on first use.
+// What a prompt step asks the judge for (docs/scorers.md, prompt objects): an object matching a
+// schema, or free text. Built once per step definition; the JSON Schema text for prompt injection
+// is computed on first use.
 import { asSchema, jsonSchema, Output } from 'ai';
 import type { FlexibleSchema } from 'ai';
 import { z } from 'zod';

@@ -1,6 +1,6 @@
-// Errors the judge raises itself, and how judge failures are classified: format errors get one
-// more attempt (spec §3.4), transient provider errors are what the SDK retries and what makes a
-// failed run worth retrying later.
+// Errors the judge raises itself, and how judge failures are classified: format errors get one more
+// attempt (the format fallback of callJudge), transient provider errors are what the SDK retries
+// and what makes a failed run worth retrying later.
 import { APICallError, JSONParseError, NoObjectGeneratedError, RetryError, TypeValidationError } from 'ai';
 import { ScorestreamError } from '../errors.ts';
 

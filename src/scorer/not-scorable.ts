@@ -1,6 +1,6 @@
-// The not-scorable sentinel (spec §4.5): a function step returns it to say "this run cannot be
-// scored" without failing. Branded through the global symbol registry so sentinels made by another
-// copy of this library (or by Mastra itself) are recognised.
+// The not-scorable sentinel (docs/scorers.md, notScorable): a function step returns it to say "this
+// run cannot be scored" without failing. Branded through the global symbol registry so sentinels
+// made by another copy of this library (or by Mastra itself) are recognised.
 
 const brand = Symbol.for('mastra.evals.notScorable');
 

@@ -1,6 +1,6 @@
-// Builds what `run()` resolves with (spec §4.4, §4.5) and the snapshot a ScorerRunError carries
-// (§4.6). The success result has every step-derived key, `undefined` when absent; the snapshot has
-// only defined fields; a not-scorable result has no `score` key at all.
+// Builds what `run()` resolves with and the snapshot a ScorerRunError carries (docs/scorers.md,
+// run() and ScorerRunError). The success result has every step-derived key, `undefined` when
+// absent; the snapshot has only defined fields; a not-scorable result has no `score` key at all.
 import type { RunState } from './run-state.ts';
 import type { NotScorableOutcome, ScorerRunResult, ScorerRunResultSnapshot } from './types.ts';
 

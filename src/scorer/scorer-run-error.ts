@@ -1,5 +1,5 @@
-// The one error a failing step turns into (spec §4.6): which step failed, which completed before
-// it, the partial result, and the original thrown value as `cause`.
+// The one error a failing step turns into (docs/scorers.md, ScorerRunError): which step failed,
+// which completed before it, the partial result, and the original thrown value as `cause`.
 import { ScorerError } from './scorer-error.ts';
 import type { ScorerRunResultSnapshot, StepName } from './types.ts';
 

@@ -1,6 +1,7 @@
-// Tells function steps from prompt objects (spec §2.3) and validates them when they are chained
-// ([D]: a definition that can only fail at run time is a TypeError at chain time instead). A
-// prompt object's output is compiled once here, so runs never rebuild schemas.
+// Tells function steps from prompt objects (docs/scorers.md, function steps and prompt objects) and
+// validates them when they are chained: a definition that could only fail at run time is a
+// TypeError at chain time instead. A prompt object's output is compiled once here, so runs never
+// rebuild schemas.
 import { asFlexibleSchema, objectAnswer, scoreAnswer, textAnswer } from '../judge/answer-format.ts';
 import type { JudgeAnswerFormat } from '../judge/answer-format.ts';
 import type { StepJudgeConfig, StepName } from '../judge/types.ts';

@@ -1,6 +1,6 @@
 // The catalogue of built-in scorers: which exist, whether they need a judge model, and how to
-// build each. Configuration uses it to add the code scorers always and the LLM scorers when a
-// judge model is configured.
+// build each. A config can use it (createDefaultBuiltInScorers) to bind the code scorers always
+// and the LLM scorers when a judge model is configured.
 import type { AgentScorer } from '../scorer/index.ts';
 import type { JudgeModel, JudgeModelSettings } from '../judge/types.ts';
 import { createCompletenessScorer, completenessScorerId } from './code/completeness/index.ts';

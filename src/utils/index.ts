@@ -1,5 +1,6 @@
-// Barrel of src/utils: the Mastra-compatible scorer utils (SCORER_SPEC.md §8) and the message
-// types they read. The test builders live in ./testing.ts and are exposed by the testing entry.
+// Barrel of src/utils: the Mastra-compatible scorer utils (docs/scorers.md, scorer utils) and the
+// message types they read. The test builders live in ./testing.ts and are exposed by the testing
+// entry.
 export {
   getUserMessageFromRunInput,
   getSystemMessagesFromRunInput,

@@ -1,7 +1,8 @@
-// How the scorer utils read text and roles out of a message (SCORER_SPEC.md §8). Two text rules
-// exist in Mastra and both are kept: `getMessageText` (the "message text", '' when there is none)
-// and `findMessageText` (the lookup used by the user/assistant/system helpers: undefined when
-// there is none, and it also accepts a `body`). Everything here takes `unknown` and never throws.
+// How the scorer utils read text and roles out of a message (docs/scorers.md, scorer utils). Two
+// text rules exist in Mastra and both are kept: `getMessageText` (the "message text", '' when there
+// is none) and `findMessageText` (the lookup used by the user/assistant/system helpers: undefined
+// when there is none, and it also accepts a `body`). Everything here takes `unknown` and never
+// throws.
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
@@ -22,7 +23,7 @@ export function lastTextPart(parts: unknown): string | undefined {
 }
 
 /**
- * The "message text" of §8: a string `content` as is; a `content` array's last text part; else a
+ * Mastra's "message text": a string `content` as is; a `content` array's last text part; else a
  * non-empty `content.content`, a non-empty `content.text`, the last text part of `content.parts`;
  * else ''. Note the legacy flattened `content.content` wins over the parts.
  */

@@ -1,6 +1,7 @@
-// The Mastra agent message shapes (SCORER_SPEC.md §1.2) as plain TypeScript types, for scorer code
-// and the scorer utils. They describe what a well-formed run carries; the utils themselves accept
-// `unknown` and never throw on odd shapes, because scorers run on whatever the event held.
+// The Mastra agent message shapes (docs/contracts.md, messages) as plain TypeScript types, for
+// scorer code and the scorer utils. They describe what a well-formed run carries; the utils
+// themselves accept `unknown` and never throw on odd shapes, because scorers run on whatever the
+// event held.
 
 export type ToolInvocationState =
   | 'partial-call'

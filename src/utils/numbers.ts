@@ -1,4 +1,4 @@
-// Numeric helpers scorers use to report and compare scores (SCORER_SPEC.md §8).
+// Numeric helpers scorers use to report and compare scores (Mastra's scorer utils).
 
 /** Rounds to two decimals; the epsilon makes 1.005 round up to 1.01 as people expect. */
 export function roundToTwoDecimals(value: number): number {

@@ -1,6 +1,7 @@
-// Reading the scorer run input (SCORER_SPEC.md §8): the user's message, the system prompts, every
-// input message's text, the remembered conversation. Accepts the agent shape, CoreMessage arrays
-// (`{ messages }`), workflow-style inputs (`{ prompt }`, `{ text }`, ...) and bare strings.
+// Reading the scorer run input (docs/scorers.md, scorer utils): the user's message, the system
+// prompts, every input message's text, the remembered conversation. Accepts the agent shape,
+// CoreMessage arrays (`{ messages }`), workflow-style inputs (`{ prompt }`, `{ text }`, ...) and
+// bare strings.
 import { findFirstWithRole, findMessageText, getMessageRole, getMessageText, isRecord } from './message-text.ts';
 import type { ScorerRunInputForAgent } from './message-types.ts';
 

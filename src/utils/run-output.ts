@@ -1,6 +1,6 @@
-// Reading the scorer run output (SCORER_SPEC.md §8): the assistant's answer, its reasoning, and
-// every response message's text. Accepts the agent shape (message arrays), a single assistant
-// message or `{ text }` / `{ content }` object, and bare strings.
+// Reading the scorer run output (docs/scorers.md, scorer utils): the assistant's answer, its
+// reasoning, and every response message's text. Accepts the agent shape (message arrays), a single
+// assistant message or `{ text }` / `{ content }` object, and bare strings.
 import { findMessageText, getMessageRole, getMessageText, isRecord } from './message-text.ts';
 
 /**

@@ -1,4 +1,4 @@
-// Builders for scorer tests (SCORER_SPEC.md §8 "Test helpers"): messages, tool invocations and
+// Builders for scorer tests (Mastra's scorer test utils): messages, tool invocations and
 // whole agent runs in Mastra's shape. Exposed through the testing entry point, not the main index.
 import { randomUUID } from 'node:crypto';
 import type {

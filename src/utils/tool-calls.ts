@@ -1,4 +1,4 @@
-// Which tools the agent called (SCORER_SPEC.md §8). A message may hold its tool calls in
+// Which tools the agent called (docs/scorers.md, scorer utils). A message may hold its tool calls in
 // `content.parts` (tool-invocation parts), in the legacy `content.toolInvocations` mirror, or in
 // both with differences; the two are merged per message so no call is lost or counted twice.
 import { isRecord } from './message-text.ts';
