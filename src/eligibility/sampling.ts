@@ -1,6 +1,6 @@
-// Deterministic sampling (SCORER_SPEC.md §5.2): whether a run is scored is a pure function of its
-// key (trace id, else run id), so retries, replays and replicas agree, and scorers that share a
-// rate score the same runs. No randomness anywhere in the decision.
+// Deterministic sampling (docs/scorers.md, deterministic sampling): whether a run is scored is a
+// pure function of its key (trace id, else run id), so retries, replays and replicas agree, and
+// scorers that share a rate score the same runs. No randomness anywhere in the decision.
 //
 // bucket(key) = first 6 bytes of SHA-256(key as UTF-8), big-endian unsigned 48-bit, / 2^48.
 // A run is sampled iff bucket < rate. With a `salt`, the key hashed is `${salt}:${key}`: a salt

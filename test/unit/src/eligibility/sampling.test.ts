@@ -9,7 +9,7 @@ import {
   validateSampling,
 } from '../../../../src/eligibility/sampling.ts';
 
-// SCORER_SPEC.md §5.2, measured against Mastra 1.71.0.
+// Reference buckets (docs/scorers.md, deterministic sampling), measured against Mastra 1.71.0.
 const referenceBuckets: [string, number][] = [
   ['run-1', 0.30624127292746905],
   ['run-2', 0.7258521436349668],

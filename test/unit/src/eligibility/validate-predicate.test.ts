@@ -5,7 +5,7 @@ import {
   InvalidPredicateError,
   validatePredicate,
 } from '../../../../src/eligibility/validate-predicate.ts';
-import { PREDICATE_ROOTS } from '../../../../src/eligibility/predicate-types.ts';
+import { PREDICATE_ROOTS } from '../../../../src/eligibility/predicate-context.ts';
 
 const roots = PREDICATE_ROOTS.join(', ');
 
