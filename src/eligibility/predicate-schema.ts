@@ -76,10 +76,14 @@ function refSchema(path: ReturnType<typeof pathSchema>) {
             : `a reference must be { path: "..." } or { literal: ... }, got ${describe(issue.input)}`,
       },
     )
-    .superRefine((ref, context) => {
-      const keys = Number('path' in ref) + Number('literal' in ref);
-      if (keys !== 1) context.addIssue({ code: 'custom', message: `a reference must have exactly one of path or literal, got ${keys === 2 ? 'both' : 'neither'}` });
-    })
+    .superRefine(
+      (ref, context) => {
+        const keys = Number('path' in ref) + Number('literal' in ref);
+        if (keys !== 1) context.addIssue({ code: 'custom', message: `a reference must have exactly one of path or literal, got ${keys === 2 ? 'both' : 'neither'}` });
+      },
+      // Also when the path or literal is wrong: key presence is all this check reads.
+      { when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value) },
+    )
     .transform((ref) => (ref.path === undefined ? { literal: ref.literal as Literal } : { path: ref.path }));
 }
 

@@ -128,6 +128,13 @@ describe('validatePredicate: errors', () => {
     expect(issues[0]?.message).toContain(message);
   });
 
+  it('reports a reference with both keys also when its path is wrong', () => {
+    expect(thrownBy({ op: 'truthy', value: { path: 5, literal: 1 } }).issues).toEqual([
+      { at: 'value.path', message: 'a path must be a string such as "requestContext.tier", got 5' },
+      { at: 'value', message: 'a reference must have exactly one of path or literal, got both' },
+    ]);
+  });
+
   it("uses '(predicate)' as the location of the predicate itself", () => {
     expect(thrownBy(42).message).toBe('Invalid scoring filter: (predicate): a predicate must be an object with an op, got 42.');
   });
