@@ -6,6 +6,7 @@ import type { LanguageModel } from 'ai';
 import { z } from 'zod';
 import { compileParsedPredicate } from '../eligibility/compile-predicate.ts';
 import { predicateSchemaFor } from '../eligibility/predicate-schema.ts';
+import { samplingSchema } from '../eligibility/sampling-schema.ts';
 import type { JudgeModelResolver } from '../judge/types.ts';
 import { DEFAULT_TOPICS, DEFAULTS } from './defaults.ts';
 import type { ScorerLike } from './scorer-like.ts';
@@ -21,7 +22,7 @@ const positiveInt = z.number().int().positive();
  */
 export const deliveryModes = ['at-least-once', 'exactly-once'] as const;
 
-export const saslMechanisms = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
+const saslMechanisms = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
 
 const scorerSchema = z.custom<ScorerLike>(
   (value) =>
@@ -31,14 +32,6 @@ const scorerSchema = z.custom<ScorerLike>(
     (value as { id: string }).id !== '' &&
     typeof (value as { run?: unknown }).run === 'function',
   { message: 'expected a scorer (an object with a non-empty string `id` and a `run()` method, e.g. from createScorer())' },
-);
-
-export const samplingSchema = z.union(
-  [
-    z.strictObject({ type: z.literal('none') }),
-    z.strictObject({ type: z.literal('ratio'), rate: z.number().min(0).max(1), salt: z.string().optional() }),
-  ],
-  { error: "expected { type: 'none' } or { type: 'ratio', rate: <0..1>, salt?: string }" },
 );
 
 // The event is `unknown` here: a schema is a value and cannot take the config's `Event` type

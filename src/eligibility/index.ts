@@ -2,10 +2,12 @@
 // scorer scores a run (docs/scorers.md, eligibility filters and deterministic sampling):
 // deterministic sampling, the JSON predicate DSL for filters, and the request-context snapshot
 // both are evaluated against.
-export { samplingBucket, saltedSamplingKey, decideSampling, isSampled, validateSampling } from './sampling.ts';
-export type { SamplingConfig, SamplingDecision, ValidateSamplingOptions } from './sampling.ts';
+export { samplingBucket, saltedSamplingKey, decideSampling, isSampled } from './sampling.ts';
+export type { SamplingDecision } from './sampling.ts';
+export { validateSampling } from './sampling-schema.ts';
+export type { SamplingConfig, ValidateSamplingOptions } from './sampling-schema.ts';
 export { PREDICATE_ROOTS } from './predicate-context.ts';
-export type { PredicateContext, PredicateRoot } from './predicate-context.ts';
+export type { PredicateContext } from './predicate-context.ts';
 export { PREDICATE_OPERATORS } from './predicate-schema.ts';
 export type { ComparisonOperator, Literal as PredicateLiteral, Predicate, PredicateOperator, Ref } from './predicate-schema.ts';
 export { validatePredicate, findPredicateIssues, InvalidPredicateError } from './validate-predicate.ts';

@@ -231,7 +231,7 @@ describe('resolveConfig', () => {
       expect(byPath['kafka.brokers[0]']).toBe('expected host:port');
       expect(byPath['scorers[0].filter.left.path']).toContain('"input.text"');
       expect(byPath['scorers[0].filter.left.path']).toContain('requestContext');
-      expect(byPath['scorers[1].sampling.rate']).toContain('<=1');
+      expect(byPath['scorers[1].sampling.rate']).toBe('rate must be a number from 0 to 1 (e.g. 0.1 scores 10% of runs), got 1.5');
       expect(error.code).toBe('invalid_config');
       expect(error.canRetry).toBe(false);
       expect(error.message.startsWith('4 problem(s) in the Scorestream config:\n')).toBe(true);
@@ -323,7 +323,8 @@ describe('resolveConfig', () => {
       ['a null shutdownTimeoutMs', { shutdownTimeoutMs: null }, 'shutdownTimeoutMs'],
       ['a null delivery', { delivery: null }, 'delivery'],
       ['when that is not a function', { scorers: [{ scorer: lengthScorer, when: true }] }, 'scorers[0].when'],
-      ['an unknown sampling type', { scorers: [{ scorer: lengthScorer, sampling: { type: 'random', rate: 0.5 } }] }, 'scorers[0].sampling'],
+      ['an unknown sampling type', { scorers: [{ scorer: lengthScorer, sampling: { type: 'random', rate: 0.5 } }] }, 'scorers[0].sampling.type'],
+      ['an empty sampling salt', { scorers: [{ scorer: lengthScorer, sampling: { type: 'ratio', rate: 0.5, salt: '' } }] }, 'scorers[0].sampling.salt'],
     ])('reports %s under its path', (_label, override, path) => {
       expect(pathsOf(problemsOf({ ...minimal(), ...override }))).toEqual([path]);
     });

@@ -1,13 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ScorestreamError } from '../../../../src/errors.ts';
-import {
-  decideSampling,
-  isSampled,
-  saltedSamplingKey,
-  samplingBucket,
-  validateSampling,
-} from '../../../../src/eligibility/sampling.ts';
+import { decideSampling, isSampled, saltedSamplingKey, samplingBucket } from '../../../../src/eligibility/sampling.ts';
+import { validateSampling } from '../../../../src/eligibility/sampling-schema.ts';
 
 // Reference buckets (docs/scorers.md, deterministic sampling), measured against Mastra 1.71.0.
 const referenceBuckets: [string, number][] = [
