@@ -31,18 +31,18 @@ function schemaProblems(issues: readonly z.core.$ZodIssue[]): ConfigProblem[] {
  */
 function repeatedBindings(scorers: unknown): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  const firstIndexByIdentity = new Map<string, number>();
+  const lastIndexByIdentity = new Map<string, number>();
   // Not an array (e.g. Mastra's keyed bindings object) is reported by the schema.
   (Array.isArray(scorers) ? scorers : []).forEach((binding: unknown, index) => {
     const { scorer, version } = (binding ?? {}) as { scorer?: { id?: unknown }; version?: unknown };
     if (typeof scorer?.id !== 'string') return; // reported by the schema
     const identity = `${scorer.id}@${String(version ?? '')}`;
-    const earlier = firstIndexByIdentity.get(identity);
-    if (earlier === undefined) firstIndexByIdentity.set(identity, index);
-    else {
+    const earlier = lastIndexByIdentity.get(identity);
+    if (earlier !== undefined) {
       const versionText = version ? ` version '${String(version)}'` : '';
       problems.push({ path: `scorers[${index}]`, message: `scorer '${scorer.id}'${versionText} is already bound at scorers[${earlier}]; give one of them a different version` });
     }
+    lastIndexByIdentity.set(identity, index);
   });
   return problems;
 }
