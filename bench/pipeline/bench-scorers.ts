@@ -3,7 +3,7 @@
 // MockLanguageModelV4 that answers after a fixed delay, to measure how well the service hides
 // judge latency behind its concurrency cap.
 import { MockLanguageModelV4 } from 'ai/test';
-import type { ModelResolver } from '../../src/config/config-types.ts';
+import type { JudgeModelResolver } from '../../src/judge/types.ts';
 import { createScorer } from '../../src/scorer/index.ts';
 import { createCompletenessScorer, createContentSimilarityScorer, createKeywordCoverageScorer } from '../../src/scorers/index.ts';
 
@@ -37,7 +37,7 @@ export const mockJudgeModelId = 'bench:slow-judge';
  * A judge scorer (generateScore as a prompt object) and the model resolver that serves its
  * judge. The model is named by id so the service's per-model concurrency cap applies to it.
  */
-export function createSlowJudge(delayMs: number): { scorer: ReturnType<typeof buildJudgeScorer>; models: ModelResolver; calls: () => number } {
+export function createSlowJudge(delayMs: number): { scorer: ReturnType<typeof buildJudgeScorer>; models: JudgeModelResolver; calls: () => number } {
   let calls = 0;
   const model = new MockLanguageModelV4({
     provider: 'bench',

@@ -5,7 +5,8 @@ import type { Logger } from 'pino';
 import { startService } from '../../service/start-service.ts';
 import type { RunningService } from '../../service/start-service.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
-import type { ModelResolver, ScorerLike } from '../../src/config/config-types.ts';
+import type { ScorerLike } from '../../src/config/config-types.ts';
+import type { JudgeModelResolver } from '../../src/judge/types.ts';
 import type { Throughput } from './measurement.ts';
 import { measureRate } from './measurement.ts';
 import type { ScenarioSize } from './passthrough.ts';
@@ -19,7 +20,7 @@ export type ServiceSetup = {
   scorers: readonly ScorerLike[];
   runsInFlight?: number;
   judgeCallsPerModel?: number;
-  models?: ModelResolver;
+  models?: JudgeModelResolver;
   logger?: Logger;
 };
 

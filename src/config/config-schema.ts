@@ -1,12 +1,30 @@
-// The zod schema of a deployment config. Scorer objects and functions cannot be described
-// by JSON Schema, so they are checked by shape here and in detail by resolve-config.ts.
+// The zod schema of a deployment config: the one declaration of its shape, its defaults and its
+// checks. The config types are derived from it (config-types.ts); parsing a config with it is what
+// resolveConfig does after the environment's overrides. Scorer objects and functions cannot be
+// described by JSON Schema, so they are checked by shape.
+import type { LanguageModel } from 'ai';
 import { z } from 'zod';
+import { compileParsedPredicate } from '../eligibility/compile-predicate.ts';
+import { predicateSchemaFor } from '../eligibility/predicate-schema.ts';
+import { samplingSchema } from '../eligibility/sampling-schema.ts';
+import type { JudgeModelResolver } from '../judge/types.ts';
+import { DEFAULT_TOPICS, DEFAULTS } from './defaults.ts';
+import type { ScorerLike } from './scorer-like.ts';
 
 const positiveInt = z.number().int().positive();
 
+/**
+ * How results reach Kafka. `at-least-once` (default): each record is published as soon as its
+ * scorer finished and offsets are committed behind the acknowledged records, so a crash re-scores
+ * (duplicates share a scoreId) but never loses. `exactly-once`: a partition's finished records and
+ * its consumed offsets are committed in one Kafka transaction, so `read_committed` readers see each
+ * score once; results become visible per commit interval instead of per scorer.
+ */
 export const deliveryModes = ['at-least-once', 'exactly-once'] as const;
 
-const scorerShape = z.custom<{ id: string; run: unknown }>(
+const saslMechanisms = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
+
+const scorerSchema = z.custom<ScorerLike>(
   (value) =>
     typeof value === 'object' &&
     value !== null &&
@@ -16,66 +34,92 @@ const scorerShape = z.custom<{ id: string; run: unknown }>(
   { message: 'expected a scorer (an object with a non-empty string `id` and a `run()` method, e.g. from createScorer())' },
 );
 
-const samplingSchema = z.union(
-  [
-    z.strictObject({ type: z.literal('none') }),
-    z.strictObject({ type: z.literal('ratio'), rate: z.number().min(0).max(1), salt: z.string().optional() }),
-  ],
-  { error: "expected { type: 'none' } or { type: 'ratio', rate: <0..1>, salt?: string }" },
-);
-
-export const bindingSchema = z.strictObject({
-  scorer: scorerShape,
-  version: z.string().min(1).optional(),
-  sampling: samplingSchema.optional(),
-  filter: z.unknown().optional(),
-  when: z.custom<(event: unknown) => unknown>((value) => typeof value === 'function', { message: 'expected a function (event) => boolean' }).optional(),
-  timeoutMs: positiveInt.optional(),
+// The event is `unknown` here: a schema is a value and cannot take the config's `Event` type
+// parameter, so config-types.ts lays `(event: Event) => ...` over the types derived from it.
+const whenSchema = z.custom<(event: unknown) => boolean | Promise<boolean>>((value) => typeof value === 'function', {
+  message: 'expected a function (event) => boolean',
 });
 
+export const bindingSchema = z
+  .strictObject({
+    scorer: scorerSchema,
+    /** Part of the deterministic scoreId: bump it when the scorer's logic changes. */
+    version: z.string().min(1).optional(),
+    sampling: samplingSchema.optional(),
+    /** Declarative eligibility filter (the predicate DSL), checked at start-up. */
+    filter: predicateSchemaFor().optional(),
+    /** Function eligibility filter over the whole event, for what the DSL cannot say. */
+    when: whenSchema.optional(),
+    /** Bound on one scorer run, steps and judge calls included (default 120 s; enforced within 5 ms after it). */
+    timeoutMs: positiveInt.default(DEFAULTS.scorerTimeoutMs),
+  })
+  .transform((binding) => ({
+    ...binding,
+    scorerId: binding.scorer.id,
+    ...(binding.filter === undefined ? {} : { matchesFilter: compileParsedPredicate(binding.filter) }),
+  }));
+
+export const tlsSchema = z.union([
+  z.boolean(),
+  z.strictObject({
+    ca: z.union([z.string(), z.array(z.string())]).optional(),
+    cert: z.string().optional(),
+    key: z.string().optional(),
+    rejectUnauthorized: z.boolean().optional(),
+  }),
+]);
+
+export const saslSchema = z.strictObject({
+  mechanism: z.enum(saslMechanisms),
+  username: z.string().min(1),
+  password: z.string().min(1),
+});
+
+const judgeModelSchema = z.custom<LanguageModel>(
+  (value) => (typeof value === 'string' && value !== '') || (typeof value === 'object' && value !== null),
+  { message: "expected a model id such as 'openai:gpt-4o-mini' (resolved through judge.models) or an AI SDK language model" },
+);
+
+const judgeModelResolverSchema = z.custom<JudgeModelResolver>(
+  (value) => typeof value === 'object' && value !== null && typeof (value as { languageModel?: unknown }).languageModel === 'function',
+  { message: 'expected a provider registry with languageModel(id), e.g. createProviderRegistry({...})' },
+);
+
+// A section left out is parsed as `{}` (prefault), so its fields get their own defaults; a field set
+// to undefined (say from an unset environment variable) counts as left out.
 export const configSchema = z.strictObject({
-  kafka: z.strictObject({
-    brokers: z.array(z.string().regex(/^[^\s:]+:\d+$/, 'expected host:port')).min(1, 'expected at least one broker (host:port); set KAFKA_BROKERS'),
-    clientId: z.string().min(1),
-    ssl: z
-      .union([
-        z.boolean(),
-        z.strictObject({
-          ca: z.union([z.string(), z.array(z.string())]).optional(),
-          cert: z.string().optional(),
-          key: z.string().optional(),
-          rejectUnauthorized: z.boolean().optional(),
-        }),
-      ])
-      .optional(),
-    sasl: z
-      .strictObject({
-        mechanism: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']),
-        username: z.string().min(1),
-        password: z.string().min(1),
-      })
-      .optional(),
-  }),
-  groupId: z.string().min(1),
-  topics: z.strictObject({
-    runs: z.string().min(1),
-    results: z.string().min(1),
-    deadLetter: z.string().min(1),
-    decisions: z.string().min(1).optional(),
-  }),
-  scorers: z.array(bindingSchema).min(1, 'expected at least one scorer binding { scorer, sampling?, filter?, when?, version? }'),
-  concurrency: z.strictObject({ runsInFlight: positiveInt, judgeCallsPerModel: positiveInt }),
-  judge: z
+  kafka: z
     .strictObject({
-      model: z.unknown().optional(),
-      models: z
-        .custom<object>((value) => typeof value === 'object' && value !== null && typeof (value as { languageModel?: unknown }).languageModel === 'function', {
-          message: 'expected a provider registry with languageModel(id), e.g. createProviderRegistry({...})',
-        })
-        .optional(),
+      brokers: z
+        .array(z.string().regex(/^[^\s:]+:\d+$/, 'expected host:port'))
+        .min(1, 'expected at least one broker (host:port); set KAFKA_BROKERS')
+        .prefault([]),
+      clientId: z.string().min(1).default(DEFAULTS.clientId),
+      ssl: tlsSchema.optional(),
+      sasl: saslSchema.optional(),
     })
-    .optional(),
-  shutdownTimeoutMs: positiveInt,
-  maxMessageBytes: positiveInt,
-  delivery: z.enum(deliveryModes, { error: `expected one of ${deliveryModes.map((mode) => `'${mode}'`).join(', ')}` }),
+    .prefault({}),
+  groupId: z.string().min(1).default(DEFAULTS.groupId),
+  topics: z
+    .strictObject({
+      runs: z.string().min(1).default(DEFAULT_TOPICS.runs),
+      results: z.string().min(1).default(DEFAULT_TOPICS.results),
+      deadLetter: z.string().min(1).default(DEFAULT_TOPICS.deadLetter),
+      decisions: z.string().min(1).optional(),
+    })
+    .prefault({}),
+  scorers: z
+    .array(bindingSchema)
+    .min(1, 'expected at least one scorer binding { scorer, sampling?, filter?, when?, version? }'),
+  concurrency: z
+    .strictObject({
+      runsInFlight: positiveInt.default(DEFAULTS.runsInFlight),
+      judgeCallsPerModel: positiveInt.default(DEFAULTS.judgeCallsPerModel),
+    })
+    .prefault({}),
+  judge: z.strictObject({ model: judgeModelSchema.optional(), models: judgeModelResolverSchema.optional() }).optional(),
+  shutdownTimeoutMs: positiveInt.default(DEFAULTS.shutdownTimeoutMs),
+  maxMessageBytes: positiveInt.default(DEFAULTS.maxMessageBytes),
+  /** Default 'at-least-once'; env SCORESTREAM_DELIVERY. */
+  delivery: z.enum(deliveryModes, { error: `expected one of ${deliveryModes.map((mode) => `'${mode}'`).join(', ')}` }).default(DEFAULTS.delivery),
 });

@@ -1,59 +1,32 @@
-// What a deployment describes: where to read and write, which scorers run on which runs,
-// and the limits that keep the service bounded. `defineConfig` takes this shape;
-// `resolveConfig` validates it and fills in defaults (see resolve-config.ts).
-import type { LanguageModel } from 'ai';
+// The types of a deployment config, derived from its schema (config-schema.ts): what a config file
+// writes (`z.input`: fields with defaults are optional) and what the service runs on (`z.output`,
+// what resolveConfig returns). One part is laid over the derived types by hand: a binding's `when`
+// takes the config's `Event`, and a schema, being a value, cannot take a type parameter.
+import type { z } from 'zod';
+import type { bindingSchema, configSchema, deliveryModes, saslSchema, tlsSchema } from './config-schema.ts';
 
-/** The parts of a scorer the service needs; every `createScorer(...)` result has them. */
-export type ScorerLike = {
-  readonly id: string;
-  readonly name?: string;
-  run(input: Record<string, unknown>, options?: Record<string, unknown>): Promise<unknown>;
-};
+export type { ScorerLike } from './scorer-like.ts';
 
-export type SaslConfig = {
-  mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512';
-  username: string;
-  password: string;
-};
+/** How results reach Kafka: see `deliveryModes` in config-schema.ts. */
+export type DeliveryMode = (typeof deliveryModes)[number];
+/** A binding's `sampling`: the eligibility module's schema (sampling-schema.ts) is its one declaration. */
+export type { SamplingConfig as SamplingOption } from '../eligibility/sampling-schema.ts';
+export type SaslConfig = z.output<typeof saslSchema>;
+export type TlsConfig = z.output<typeof tlsSchema>;
 
-export type TlsConfig = boolean | { ca?: string | string[]; cert?: string; key?: string; rejectUnauthorized?: boolean };
+/** Shows a derived type as one object in editors rather than as `Omit<...> & {...}`. */
+type Flatten<T> = { [Key in keyof T]: T[Key] } & {};
 
-/**
- * How results reach Kafka. `at-least-once` (default): each record is published as soon as its
- * scorer finished and offsets are committed behind the acknowledged records, so a crash re-scores
- * (duplicates share a scoreId) but never loses. `exactly-once`: a partition's finished records and
- * its consumed offsets are committed in one Kafka transaction, so `read_committed` readers see each
- * score once; results become visible per commit interval instead of per scorer.
- */
-export type DeliveryMode = 'at-least-once' | 'exactly-once';
+type WithEventOf<Binding, Event> = Flatten<Omit<Binding, 'when'> & { when?: (event: Event) => boolean | Promise<boolean> }>;
 
-export type SamplingOption = { type: 'none' } | { type: 'ratio'; rate: number; salt?: string };
+/** One entry of `scorers` as a config writes it. */
+export type ScorerBindingInput<Event = unknown> = WithEventOf<z.input<typeof bindingSchema>, Event>;
 
-export type ScorerBindingInput<Event = unknown> = {
-  scorer: ScorerLike;
-  /** Part of the deterministic scoreId: bump it when the scorer's logic changes. */
-  version?: string;
-  sampling?: SamplingOption;
-  /** Declarative eligibility filter (the predicate DSL), validated at start-up. */
-  filter?: unknown;
-  /** Function eligibility filter over the whole event, for what the DSL cannot say. */
-  when?: (event: Event) => boolean | Promise<boolean>;
-  /** Bound on one scorer run, steps and judge calls included (default 120 s; enforced within 5 ms after it). */
-  timeoutMs?: number;
-};
+/** A binding as the service runs it: the scorer's id, the timeout defaulted, the filter compiled. */
+export type ResolvedBinding<Event = unknown> = WithEventOf<z.output<typeof bindingSchema>, Event>;
 
-/** Resolves string model ids, e.g. the result of the AI SDK's createProviderRegistry(). */
-export type ModelResolver = { languageModel(id: string): LanguageModel };
+/** What `defineConfig` takes: everything but `scorers` has a default. */
+export type ScorestreamConfigInput<Event = unknown> = Flatten<Omit<z.input<typeof configSchema>, 'scorers'> & { scorers: ScorerBindingInput<Event>[] }>;
 
-export type ScorestreamConfigInput<Event = unknown> = {
-  kafka?: { brokers?: string[]; clientId?: string; ssl?: TlsConfig; sasl?: SaslConfig };
-  groupId?: string;
-  topics?: { runs?: string; results?: string; deadLetter?: string; decisions?: string };
-  scorers: ScorerBindingInput<Event>[];
-  concurrency?: { runsInFlight?: number; judgeCallsPerModel?: number };
-  judge?: { model?: LanguageModel | string; models?: ModelResolver };
-  shutdownTimeoutMs?: number;
-  maxMessageBytes?: number;
-  /** Default 'at-least-once'; env SCORESTREAM_DELIVERY. */
-  delivery?: DeliveryMode;
-};
+/** The validated, defaulted config the service runs on (resolveConfig). */
+export type ResolvedConfig<Event = unknown> = Flatten<Omit<z.output<typeof configSchema>, 'scorers'> & { scorers: ResolvedBinding<Event>[] }>;

@@ -1,23 +1,25 @@
-// Evaluating predicates (SCORER_SPEC.md §5.4). A predicate is validated and compiled once into a
-// closure tree, so the per-event cost is a few property reads: paths are pre-split, sets are
-// Sets, literals are constants.
+// Evaluating predicates (docs/scorers.md, eligibility filters). A predicate is parsed and compiled
+// once into a closure tree, so the per-event cost is a few property reads: paths are pre-split,
+// sets are Sets, literals are constants.
 //
 // MISSING semantics: comparisons, `in` and `contains` are false; `notIn` and `notExists` are
 // true; `exists` is false; `truthy` is false and `falsy` true. `eq`/`ne` use ===. lt/lte/gt/gte
 // need both sides numbers or both strings, otherwise false.
+import type { PredicateContext } from './predicate-context.ts';
 import { compilePath, MISSING, parsePath } from './predicate-paths.ts';
-import type { Literal, Predicate, PredicateContext, PredicateOptions, Ref } from './predicate-types.ts';
-import { validatePredicate } from './validate-predicate.ts';
+import type { Literal, Predicate, Ref } from './predicate-schema.ts';
+import { parsePredicate } from './validate-predicate.ts';
+import type { PredicateOptions } from './validate-predicate.ts';
 
 export type CompiledPredicate = (context: PredicateContext) => boolean;
 type Resolver = (context: unknown) => unknown;
 
 function compileRef(ref: Ref): Resolver {
-  if ('literal' in ref) {
+  if (ref.path === undefined) {
     const literal: Literal = ref.literal;
     return () => literal;
   }
-  // validatePredicate has accepted the path, so it parses.
+  // The predicate schema has accepted the path, so it parses.
   return compilePath(parsePath(ref.path)!);
 }
 
@@ -39,7 +41,12 @@ function compileComparison(
   };
 }
 
-function compileNode(predicate: Predicate): CompiledPredicate {
+/**
+ * Compiles a predicate the schema has parsed (parsePredicate, or a config's `filter`) into
+ * `(context) => boolean`. The compiled function never throws on odd context shapes: anything it
+ * cannot reach is MISSING.
+ */
+export function compileParsedPredicate(predicate: Predicate): CompiledPredicate {
   switch (predicate.op) {
     case 'eq':
     case 'ne': {
@@ -108,27 +115,26 @@ function compileNode(predicate: Predicate): CompiledPredicate {
       };
     }
     case 'and': {
-      const args = predicate.args.map(compileNode);
+      const args = predicate.args.map(compileParsedPredicate);
       return (context) => args.every((arg) => arg(context));
     }
     case 'or': {
-      const args = predicate.args.map(compileNode);
+      const args = predicate.args.map(compileParsedPredicate);
       return (context) => args.some((arg) => arg(context));
     }
     case 'not': {
-      const arg = compileNode(predicate.arg);
+      const arg = compileParsedPredicate(predicate.arg);
       return (context) => !arg(context);
     }
   }
 }
 
 /**
- * Validates (throwing InvalidPredicateError like validatePredicate) and compiles a predicate into
- * `(context) => boolean`. The compiled function never throws on odd context shapes: anything it
- * cannot reach is MISSING. Compile once per scorer, call per event.
+ * Parses (throwing InvalidPredicateError like validatePredicate) and compiles a predicate into
+ * `(context) => boolean`. Compile once per scorer, call per event.
  */
 export function compilePredicate(predicate: unknown, options: PredicateOptions = {}): CompiledPredicate {
-  return compileNode(validatePredicate(predicate, options));
+  return compileParsedPredicate(parsePredicate(predicate, options));
 }
 
 // Compiled forms of predicates already seen (default roots only), keyed by the object itself.

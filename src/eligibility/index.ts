@@ -1,21 +1,17 @@
 // Barrel of src/eligibility: deciding, from context only and before anything runs, whether a
-// scorer scores a run (SCORER_SPEC.md §5.2-5.4): deterministic sampling, the JSON predicate DSL
-// for filters, and the request-context snapshot both are evaluated against.
-export { samplingBucket, saltedSamplingKey, decideSampling, isSampled, validateSampling } from './sampling.ts';
-export type { SamplingConfig, SamplingDecision, ValidateSamplingOptions } from './sampling.ts';
-export { PREDICATE_ROOTS, PREDICATE_OPERATORS } from './predicate-types.ts';
-export type {
-  Predicate,
-  PredicateOperator,
-  ComparisonOperator,
-  PredicateRoot,
-  Literal as PredicateLiteral,
-  Ref,
-  PredicateContext,
-  PredicateOptions,
-} from './predicate-types.ts';
+// scorer scores a run (docs/scorers.md, eligibility filters and deterministic sampling):
+// deterministic sampling, the JSON predicate DSL for filters, and the request-context snapshot
+// both are evaluated against.
+export { samplingBucket, saltedSamplingKey, decideSampling, isSampled } from './sampling.ts';
+export type { SamplingDecision } from './sampling.ts';
+export { validateSampling } from './sampling-schema.ts';
+export type { SamplingConfig, ValidateSamplingOptions } from './sampling-schema.ts';
+export { PREDICATE_ROOTS } from './predicate-context.ts';
+export type { PredicateContext } from './predicate-context.ts';
+export { PREDICATE_OPERATORS } from './predicate-schema.ts';
+export type { ComparisonOperator, Literal as PredicateLiteral, Predicate, PredicateOperator, Ref } from './predicate-schema.ts';
 export { validatePredicate, findPredicateIssues, InvalidPredicateError } from './validate-predicate.ts';
-export type { PredicateIssue } from './validate-predicate.ts';
+export type { PredicateIssue, PredicateOptions } from './validate-predicate.ts';
 export { compilePredicate, evaluatePredicate } from './compile-predicate.ts';
 export type { CompiledPredicate } from './compile-predicate.ts';
 export {

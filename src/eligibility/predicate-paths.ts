@@ -1,5 +1,6 @@
 // Paths of the predicate DSL: parsing `a.b` / `${a.b}` and resolving them against a context with
-// the MISSING semantics of SCORER_SPEC.md §5.4 (own properties only; undefined counts as MISSING).
+// the MISSING semantics (docs/scorers.md, eligibility filters): own properties only, and undefined
+// counts as MISSING.
 import { isRecord } from '../utils/message-text.ts';
 
 /** The marker for "nothing at this path"; distinct from every JSON value, including null. */

@@ -1,6 +1,6 @@
-// The request-context snapshot (SCORER_SPEC.md §5.3): the flat, JSON-safe view of a run's request
-// context that filters evaluate against and score records carry. Only scalars survive, nested
-// plain objects become dotted keys, and the framework's auth token never leaves.
+// The request-context snapshot (docs/scorers.md, eligibility filters): the flat, JSON-safe view of
+// a run's request context that filters evaluate against and score records carry. Only scalars
+// survive, nested plain objects become dotted keys, and the framework's auth token never leaves.
 
 /**
  * Mastra's reserved request-context key for the caller's raw auth token. It is dropped from every

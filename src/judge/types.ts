@@ -2,7 +2,6 @@
 // resolved from string ids, and the evidence each judge execution leaves in `result.judge`.
 import type { FlexibleSchema, JSONValue, LanguageModel } from 'ai';
 import type { JudgeExecution } from '../contracts/judge-execution.ts';
-import type { LanguageModelV4 } from '@ai-sdk/provider';
 
 /** The four pipeline steps, in canonical order. */
 export type StepName = 'preprocess' | 'analyze' | 'generateScore' | 'generateReason';
@@ -10,9 +9,13 @@ export type StepName = 'preprocess' | 'analyze' | 'generateScore' | 'generateRea
 /** A model given directly, or a string id resolved through a {@link JudgeModelResolver}. */
 export type JudgeModel = LanguageModel;
 
-/** Anything that turns a string id into a model, e.g. the AI SDK's `createProviderRegistry(...)`. */
+/**
+ * Anything that turns a string model id into a model, e.g. the AI SDK's `createProviderRegistry(...)`.
+ * The one resolver type: a scorer run's `models`, the config's `judge.models` and
+ * setDefaultJudgeModels all take it.
+ */
 export type JudgeModelResolver = {
-  languageModel(id: string): LanguageModel | LanguageModelV4;
+  languageModel(id: string): LanguageModel;
 };
 
 /** Per-call model settings. A step's `modelSettings` replaces the scorer's as a whole object. */

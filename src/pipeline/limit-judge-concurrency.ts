@@ -3,7 +3,7 @@
 // models a resolver hands out, so every scorer that names a model by id shares one cap.
 import { wrapLanguageModel } from 'ai';
 import type { LanguageModel } from 'ai';
-import type { ModelResolver } from '../config/config-types.ts';
+import type { JudgeModelResolver } from '../judge/types.ts';
 
 type ModelObject = Exclude<LanguageModel, string>;
 
@@ -38,7 +38,7 @@ export class CallLimiter {
   }
 }
 
-export type LimitedModels = ModelResolver & {
+export type LimitedModels = JudgeModelResolver & {
   /** Wraps a model object (one given directly in a scorer's judge config) with its id's cap. */
   limit(model: ModelObject): ModelObject;
   /** Runs one call to any model (a classifier's decision model) under the cap of its provider and id. */
@@ -46,7 +46,7 @@ export type LimitedModels = ModelResolver & {
   readonly limiters: ReadonlyMap<string, CallLimiter>;
 };
 
-export function limitJudgeConcurrency(resolver: ModelResolver | undefined, callsPerModel: number): LimitedModels {
+export function limitJudgeConcurrency(resolver: JudgeModelResolver | undefined, callsPerModel: number): LimitedModels {
   const limiters = new Map<string, CallLimiter>();
   const wrapped = new WeakMap<object, ModelObject>();
   const limiterFor = (key: string) => {

@@ -225,12 +225,13 @@ describe('resolveConfig', () => {
           { scorer: toneScorer, sampling: { type: 'ratio', rate: 1.5 } },
         ],
       });
-      expect(pathsOf(error).sort()).toEqual(['concurrency.runsInFlight', 'kafka.brokers[0]', 'scorers[0].filter', 'scorers[1].sampling.rate']);
+      // A filter's problem is reported at its place inside the filter.
+      expect(pathsOf(error).sort()).toEqual(['concurrency.runsInFlight', 'kafka.brokers[0]', 'scorers[0].filter.left.path', 'scorers[1].sampling.rate']);
       const byPath = Object.fromEntries(error.problems.map((problem) => [problem.path, problem.message]));
       expect(byPath['kafka.brokers[0]']).toBe('expected host:port');
-      expect(byPath['scorers[0].filter']).toContain('"input.text"');
-      expect(byPath['scorers[0].filter']).toContain('requestContext');
-      expect(byPath['scorers[1].sampling.rate']).toContain('<=1');
+      expect(byPath['scorers[0].filter.left.path']).toContain('"input.text"');
+      expect(byPath['scorers[0].filter.left.path']).toContain('requestContext');
+      expect(byPath['scorers[1].sampling.rate']).toBe('rate must be a number from 0 to 1 (e.g. 0.1 scores 10% of runs), got 1.5');
       expect(error.code).toBe('invalid_config');
       expect(error.canRetry).toBe(false);
       expect(error.message.startsWith('4 problem(s) in the Scorestream config:\n')).toBe(true);
@@ -261,7 +262,21 @@ describe('resolveConfig', () => {
 
     it('still validates the filter of a binding whose scorer is wrong', () => {
       const error = problemsOf({ kafka: { brokers: ['b:1'] }, scorers: [{ scorer: 'toxicity', filter: { op: 'exists', path: 'output' } }] });
-      expect(pathsOf(error).sort()).toEqual(['scorers[0].filter', 'scorers[0].scorer']);
+      expect(pathsOf(error).sort()).toEqual(['scorers[0].filter.path', 'scorers[0].scorer']);
+    });
+
+    it('reports every problem of a filter, each at its place, with what to write instead', () => {
+      const filter = { op: 'and', args: [{ op: 'equals', left: { path: 'entity.id' } }, { op: 'in', value: { path: 'metadata.env' }, set: [] }] };
+      const error = problemsOf({ kafka: { brokers: ['b:1'] }, scorers: [{ scorer: lengthScorer, filter }] });
+      expect(error.problems).toEqual([
+        { path: 'scorers[0].filter.args[0].op', message: expect.stringContaining('unknown operator "equals"; use one of: eq, ne') },
+        { path: 'scorers[0].filter.args[1].set', message: 'must be a non-empty array of literals, got an empty array' },
+      ]);
+    });
+
+    it('reports the same scorer bound twice also when another binding is wrong', () => {
+      const error = problemsOf(minimal({ scorers: [{ scorer: lengthScorer }, { scorer: lengthScorer }, { scorer: 'tone' as never }] }));
+      expect(pathsOf(error).sort()).toEqual(['scorers[1]', 'scorers[2].scorer']);
     });
 
     it('reports the same scorer bound twice (same version) against the later binding', () => {
@@ -301,8 +316,15 @@ describe('resolveConfig', () => {
       ['maxMessageBytes as a string', { maxMessageBytes: '1MB' }, 'maxMessageBytes'],
       ['an unknown SASL mechanism', { kafka: { brokers: ['b:1'], sasl: { mechanism: 'gssapi', username: 'u', password: 'p' } } }, 'kafka.sasl.mechanism'],
       ['a judge registry without languageModel()', { judge: { models: {} } }, 'judge.models'],
+      ['a judge model that is neither an id nor a model', { judge: { model: 42 } }, 'judge.model'],
+      ['an empty judge model id', { judge: { model: '' } }, 'judge.model'],
+      // null is a value, not a field left out: only undefined takes the default.
+      ['a null groupId', { groupId: null }, 'groupId'],
+      ['a null shutdownTimeoutMs', { shutdownTimeoutMs: null }, 'shutdownTimeoutMs'],
+      ['a null delivery', { delivery: null }, 'delivery'],
       ['when that is not a function', { scorers: [{ scorer: lengthScorer, when: true }] }, 'scorers[0].when'],
-      ['an unknown sampling type', { scorers: [{ scorer: lengthScorer, sampling: { type: 'random', rate: 0.5 } }] }, 'scorers[0].sampling'],
+      ['an unknown sampling type', { scorers: [{ scorer: lengthScorer, sampling: { type: 'random', rate: 0.5 } }] }, 'scorers[0].sampling.type'],
+      ['an empty sampling salt', { scorers: [{ scorer: lengthScorer, sampling: { type: 'ratio', rate: 0.5, salt: '' } }] }, 'scorers[0].sampling.salt'],
     ])('reports %s under its path', (_label, override, path) => {
       expect(pathsOf(problemsOf({ ...minimal(), ...override }))).toEqual([path]);
     });

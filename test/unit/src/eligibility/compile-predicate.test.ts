@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { compilePredicate, evaluatePredicate } from '../../../../src/eligibility/compile-predicate.ts';
 import { InvalidPredicateError } from '../../../../src/eligibility/validate-predicate.ts';
-import type { Predicate, PredicateContext, Ref } from '../../../../src/eligibility/predicate-types.ts';
+import type { PredicateContext } from '../../../../src/eligibility/predicate-context.ts';
+import type { Predicate, Ref } from '../../../../src/eligibility/predicate-schema.ts';
 
 const context: PredicateContext = {
   requestContext: { tier: 'gold', 'user.plan': 'pro', seats: 5, beta: true, off: false, zero: 0, empty: '', nested: { level: 2 } },

@@ -1,15 +1,10 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ScorestreamError } from '../../../../src/errors.ts';
-import {
-  decideSampling,
-  isSampled,
-  saltedSamplingKey,
-  samplingBucket,
-  validateSampling,
-} from '../../../../src/eligibility/sampling.ts';
+import { decideSampling, isSampled, saltedSamplingKey, samplingBucket } from '../../../../src/eligibility/sampling.ts';
+import { validateSampling } from '../../../../src/eligibility/sampling-schema.ts';
 
-// SCORER_SPEC.md §5.2, measured against Mastra 1.71.0.
+// Reference buckets (docs/scorers.md, deterministic sampling), measured against Mastra 1.71.0.
 const referenceBuckets: [string, number][] = [
   ['run-1', 0.30624127292746905],
   ['run-2', 0.7258521436349668],

@@ -5,7 +5,7 @@ import {
   InvalidPredicateError,
   validatePredicate,
 } from '../../../../src/eligibility/validate-predicate.ts';
-import { PREDICATE_ROOTS } from '../../../../src/eligibility/predicate-types.ts';
+import { PREDICATE_ROOTS } from '../../../../src/eligibility/predicate-context.ts';
 
 const roots = PREDICATE_ROOTS.join(', ');
 
@@ -126,6 +126,13 @@ describe('validatePredicate: errors', () => {
     expect(issues).toHaveLength(1);
     expect(issues[0]?.at).toBe(at);
     expect(issues[0]?.message).toContain(message);
+  });
+
+  it('reports a reference with both keys also when its path is wrong', () => {
+    expect(thrownBy({ op: 'truthy', value: { path: 5, literal: 1 } }).issues).toEqual([
+      { at: 'value.path', message: 'a path must be a string such as "requestContext.tier", got 5' },
+      { at: 'value', message: 'a reference must have exactly one of path or literal, got both' },
+    ]);
   });
 
   it("uses '(predicate)' as the location of the predicate itself", () => {

@@ -1,0 +1,9 @@
+// The parts of a scorer the service needs. The config schema checks a binding's `scorer` against
+// this shape (it cannot be described by JSON Schema), and the pipeline calls nothing else.
+
+/** The parts of a scorer the service needs; every `createScorer(...)` result has them. */
+export type ScorerLike = {
+  readonly id: string;
+  readonly name?: string;
+  run(input: Record<string, unknown>, options?: Record<string, unknown>): Promise<unknown>;
+};
