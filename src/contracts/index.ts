@@ -28,8 +28,10 @@ export { DECISION_RECORD_SCHEMA_VERSION, SKIP_REASONS, decisionRecordSchema } fr
 export type { DecisionRecord, SkipReason } from './decision-record.ts';
 export { decodeBytes, decodeUtf8, encodeBytes } from './encoded-bytes.ts';
 export { contractJsonSchemas, serializeJsonSchema } from './json-schemas.ts';
-export { judgeExecutionSchema, judgeResultsSchema, judgeUsageSchema, SCORER_STEPS } from './judge-execution.ts';
-export type { JudgeExecution, JudgeResults, JudgeUsage, ScorerStep } from './judge-execution.ts';
+export { judgeExecutionSchema, judgeResultsSchema, judgeUsageSchema } from './judge-execution.ts';
+export type { JudgeExecution, JudgeResults, JudgeUsage } from './judge-execution.ts';
+export { isPipelineStage, PIPELINE_STAGES, SCORER_STEPS } from './scorer-steps.ts';
+export type { PipelineStage, StepName } from './scorer-steps.ts';
 export {
   coreSystemMessageSchema,
   dbMessageSchema,
@@ -58,7 +60,6 @@ export { scoreIdFor } from './score-id.ts';
 export type { ScoreIdParts } from './score-id.ts';
 export {
   notScorableSchema,
-  PIPELINE_STAGES,
   SCORE_RECORD_SCHEMA_VERSION,
   SCORE_STATUSES,
   scoreErrorSchema,
@@ -66,8 +67,8 @@ export {
 } from './score-record.ts';
 export type {
   FailedScoreRecord,
+  NotScorableOutcome,
   NotScorableRecord,
-  PipelineStage,
   ScoredRecord,
   ScoreError,
   ScoreRecord,

@@ -3,11 +3,11 @@
 // not stop the consumer. The timeout aborts the run's signal (judge calls stop) and, for code
 // that ignores signals, stops waiting for it. Timers and signals are shared (deadline-cohorts.ts).
 import { ScorestreamError } from '../errors.ts';
-import type { PipelineStage } from '../contracts/score-record.ts';
+import type { NotScorableOutcome } from '../contracts/score-record.ts';
+import { isPipelineStage } from '../contracts/scorer-steps.ts';
+import type { PipelineStage } from '../contracts/scorer-steps.ts';
 import type { ScorerLike } from '../config/config-types.ts';
 import { joinDeadlineCohort } from './deadline-cohorts.ts';
-
-export type NotScorableOutcome = { step: PipelineStage; reason?: string };
 
 export type ScorerOutcome =
   | { status: 'scored'; score: number; result: Record<string, unknown> }
@@ -33,10 +33,8 @@ export class ScorerTimeoutError extends ScorestreamError {
   }
 }
 
-const STAGES = new Set<string>(['prepareRun', 'filterRun', 'preprocess', 'analyze', 'generateScore', 'generateReason']);
-
 function stageOr(value: unknown, fallback: PipelineStage): PipelineStage {
-  return typeof value === 'string' && STAGES.has(value) ? (value as PipelineStage) : fallback;
+  return isPipelineStage(value) ? value : fallback;
 }
 
 function isRetryable(error: unknown): boolean {
@@ -68,7 +66,7 @@ export function failedOutcome(error: unknown, currentStep: PipelineStage | undef
   // The record names the root cause (the judge's error, the step's throw), not the wrapper.
   const root = isStepFailure && runError.cause !== undefined ? runError.cause : error;
   const completedSteps = Array.isArray(runError?.completedSteps)
-    ? runError.completedSteps.filter((step): step is PipelineStage => STAGES.has(step))
+    ? runError.completedSteps.filter(isPipelineStage)
     : isStepFailure
       ? []
       : startedSteps.slice(0, -1);

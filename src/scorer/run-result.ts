@@ -2,7 +2,8 @@
 // (§4.6). The success result has every step-derived key, `undefined` when absent; the snapshot has
 // only defined fields; a not-scorable result has no `score` key at all.
 import type { RunState } from './run-state.ts';
-import type { NotScorableOutcome, ScorerRunResult, ScorerRunResultSnapshot } from './types.ts';
+import type { NotScorableOutcome } from '../contracts/score-record.ts';
+import type { ScorerRunResult, ScorerRunResultSnapshot } from './types.ts';
 
 export function scoredResult(state: RunState): ScorerRunResult {
   const { results, prompts } = state;

@@ -1,7 +1,8 @@
 // The one error a failing step turns into (spec §4.6): which step failed, which completed before
 // it, the partial result, and the original thrown value as `cause`.
 import { ScorerError } from './scorer-error.ts';
-import type { ScorerRunResultSnapshot, StepName } from './types.ts';
+import type { StepName } from '../contracts/scorer-steps.ts';
+import type { ScorerRunResultSnapshot } from './types.ts';
 
 const marker = Symbol.for('scorestream.scorerRunError');
 

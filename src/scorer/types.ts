@@ -8,8 +8,9 @@ import type {
   JudgeModelResolver,
   JudgeResults,
   StepJudgeConfig,
-  StepName,
 } from '../judge/types.ts';
+import type { NotScorableOutcome } from '../contracts/score-record.ts';
+import type { StepName } from '../contracts/scorer-steps.ts';
 import type { PrepareJudgeModel } from '../judge/model-resolution.ts';
 import type { NotScorable } from './not-scorable.ts';
 import type {
@@ -18,8 +19,6 @@ import type {
   Trajectory,
   TrajectoryExpectation,
 } from './agent-types.ts';
-
-export type { StepName } from "../judge/types.ts";
 
 // Untyped scorers accept any run, as Mastra's do; typed scorers narrow this through `type`.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -166,8 +165,6 @@ export type ScorerRunOptions = {
   /** runId generator when the run has none. Defaults to `crypto.randomUUID`. */
   generateId?: () => string;
 };
-
-export type NotScorableOutcome = { step: StepName; reason?: string };
 
 type ResultKey<TResults, TKey extends string> = TResults extends { [K in TKey]: infer V } ? V : undefined;
 
