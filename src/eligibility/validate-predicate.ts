@@ -1,7 +1,7 @@
 // Definition-time validation of predicates (SCORER_SPEC.md §5.4): every bad path, operator and
 // shape is collected with where it is (e.g. `args[1].left.path`) and reported in one error, so a
 // filter with three mistakes is fixed in one go rather than three restarts.
-import { ScorestreamError } from '../errors.ts';
+import { hasErrorMarker, ScorestreamError } from '../errors.ts';
 import { parsePath } from './predicate-paths.ts';
 import { PREDICATE_OPERATORS, PREDICATE_ROOTS } from './predicate-types.ts';
 import type { Predicate, PredicateOptions } from './predicate-types.ts';
@@ -14,14 +14,22 @@ export type PredicateIssue = {
   path?: string;
 };
 
+const marker = Symbol.for('scorestream.error.InvalidPredicateError');
+
 /** A predicate that failed validation; `issues` lists every problem found. */
 export class InvalidPredicateError extends ScorestreamError {
+  readonly [marker] = true;
   readonly issues: readonly PredicateIssue[];
 
   constructor(message: string, issues: readonly PredicateIssue[]) {
     super(message, { code: 'INVALID_FILTER' });
     this.name = 'InvalidPredicateError';
     this.issues = issues;
+  }
+
+  /** True for an InvalidPredicateError from any copy of this library. */
+  static override isInstance(value: unknown): value is InvalidPredicateError {
+    return hasErrorMarker(value, marker);
   }
 }
 

@@ -2,7 +2,7 @@
 // error, a hang — into an outcome. Nothing escapes: a scorer that throws or never returns must
 // not stop the consumer. The timeout aborts the run's signal (judge calls stop) and, for code
 // that ignores signals, stops waiting for it. Timers and signals are shared (deadline-cohorts.ts).
-import { ScorestreamError } from '../errors.ts';
+import { hasErrorMarker, ScorestreamError } from '../errors.ts';
 import type { NotScorableOutcome } from '../contracts/score-record.ts';
 import { isPipelineStage } from '../contracts/scorer-steps.ts';
 import type { PipelineStage } from '../contracts/scorer-steps.ts';
@@ -26,10 +26,19 @@ export type ScorerOutcomeOptions = {
   runOptions?: Record<string, unknown>;
 };
 
+const timeoutMarker = Symbol.for('scorestream.error.ScorerTimeoutError');
+
 export class ScorerTimeoutError extends ScorestreamError {
+  readonly [timeoutMarker] = true;
+
   constructor(scorerId: string, timeoutMs: number) {
     super(`Scorer '${scorerId}' did not finish within ${timeoutMs} ms; raise the binding's timeoutMs if its judge is slow`, { code: 'scorer_timeout', canRetry: true });
     this.name = 'ScorerTimeoutError';
+  }
+
+  /** True for a ScorerTimeoutError from any copy of this library. */
+  static override isInstance(value: unknown): value is ScorerTimeoutError {
+    return hasErrorMarker(value, timeoutMarker);
   }
 }
 
