@@ -1,5 +1,6 @@
-// The wire contracts of Scorestream: zod schemas (types inferred from them), parse functions that
-// report every problem with its path, deterministic score ids, and the dead-letter builder.
+// Barrel of src/contracts, for the rest of the repository (the public API is src/index.ts): the
+// wire contracts as zod schemas (types inferred from them), parse functions that report every
+// problem with its path, deterministic score ids, and the dead-letter builder.
 export {
   AGENT_RUN_EVENT_SCHEMA_VERSION,
   AGENT_RUN_EVENT_TYPE,
@@ -42,8 +43,7 @@ export {
   TOOL_INVOCATION_STATES,
   toolInvocationSchema,
 } from './messages.ts';
-// The message types themselves (DbMessage, MessagePart, ...) are exported by src/utils under
-// Mastra's names; test/unit/src/contracts/message-types.test.ts keeps the two in step.
+// The message types (DbMessage, MessagePart, ...) are exported by src/utils under Mastra's names.
 export type { DbMessageInput } from './messages.ts';
 export {
   decodeAgentRunEvent,

@@ -1,6 +1,7 @@
-// Barrel of src/eligibility: deciding, from context only and before anything runs, whether a
-// scorer scores a run (SCORER_SPEC.md §5.2-5.4): deterministic sampling, the JSON predicate DSL
-// for filters, and the request-context snapshot both are evaluated against.
+// Barrel of src/eligibility, for the rest of the repository: deciding, from context only and
+// before anything runs, whether a scorer scores a run (docs/scorers.md, eligibility):
+// deterministic sampling, the JSON predicate language of filters, and the request-context
+// snapshot both are evaluated against.
 export { samplingBucket, saltedSamplingKey, decideSampling, isSampled, validateSampling } from './sampling.ts';
 export type { SamplingConfig, SamplingDecision, ValidateSamplingOptions } from './sampling.ts';
 export { PREDICATE_ROOTS, PREDICATE_OPERATORS } from './predicate-types.ts';

@@ -1,4 +1,4 @@
-// Barrel of src/scorer: the Mastra-compatible scorer pipeline.
+// Barrel of src/scorer, for the rest of the repository: the Mastra-compatible scorer pipeline.
 export { createScorer } from './create-scorer.ts';
 export { notScorable, isNotScorable } from './not-scorable.ts';
 export type { NotScorable } from './not-scorable.ts';
