@@ -1,8 +1,9 @@
-// The public runtime API, pinned: adding or dropping an export of 'scorestream' must be a
-// decision, made here and in src/index.ts together. Types are erased at run time; `npm run
+// The public runtime API, pinned: adding or dropping an export of 'scorestream' (or of
+// 'scorestream/testing') must be a decision, made here and in the entry file together. Types are erased at run time; `npm run
 // typecheck` covers them through the README, the example config and the tests that import them.
 import { describe, expect, it } from 'vitest';
 import * as publicApi from '../../../src/index.ts';
+import * as testingApi from '../../../src/testing/index.ts';
 
 const publicRuntimeNames = [
   // Configuring a deployment
@@ -97,5 +98,13 @@ describe("the public API ('scorestream')", () => {
   it('lists each name once and exports nothing undefined', () => {
     expect(new Set(publicRuntimeNames).size).toBe(publicRuntimeNames.length);
     for (const name of publicRuntimeNames) expect(publicApi[name as keyof typeof publicApi], name).toBeDefined();
+  });
+});
+
+describe("the testing entry ('scorestream/testing')", () => {
+  it('exports exactly the test helpers', () => {
+    expect(Object.keys(testingApi).sort()).toEqual(
+      ['createAgentTestRun', 'createTestMessage', 'createToolInvocation', 'judgeReply', 'mockJudge', 'providerError'].sort(),
+    );
   });
 });
