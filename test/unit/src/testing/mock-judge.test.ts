@@ -153,7 +153,7 @@ describe('mockJudge delays', () => {
     const stubborn = mockJudge({ answer: judgeReply({ score: 1 }, { delayMs: Infinity, ignoreAbort: true }) });
     const ignoring = new AbortController();
     let settled = false;
-    void stubborn.doGenerate({ prompt: [], abortSignal: ignoring.signal }).finally(() => (settled = true));
+    void Promise.resolve(stubborn.doGenerate({ prompt: [], abortSignal: ignoring.signal })).finally(() => (settled = true));
     ignoring.abort(new Error('stop'));
     await settle();
     expect(settled).toBe(false);
