@@ -1,5 +1,6 @@
 // The judge evidence carried by a score record: one execution per logical prompt-step run
-// (SCORER_SPEC.md §3.5). Only safe fields: never raw provider bodies, headers or `usage.raw`.
+// (docs/contracts.md, the score record). Only safe fields: never raw provider bodies, headers or
+// `usage.raw`.
 import { z } from 'zod';
 import { fieldPerStep } from './scorer-steps.ts';
 

@@ -1,5 +1,5 @@
 // ScoreRecord v1: one per eligible (run, scorer) pair, keyed by runId on the `agent-scores` topic.
-// Field names are the contract (DESIGN.md §2). The status decides which fields exist: `score`
+// Field names are the contract (docs/contracts.md). The status decides which fields exist: `score`
 // only when scored, `notScorable` only when not scorable, `error` only when failed, so a reader
 // narrows on `status` and never meets a half-filled record.
 import { z } from 'zod';

@@ -1,7 +1,8 @@
-// One judge execution of a prompt step (spec §3.2–3.5): the instructions as system prompt, the step
-// prompt as the user turn, structured output through the AI SDK. A format error (unparseable or
-// schema-violating answer) gets exactly one more attempt with the JSON Schema written into the prompt;
-// transient provider errors are retried inside the SDK (`maxRetries`, honouring Retry-After).
+// One judge execution of a prompt step (docs/scorers.md, the judge): the instructions as system
+// prompt, the step prompt as the user turn, structured output through the AI SDK. A format error
+// (unparseable or schema-violating answer) gets exactly one more attempt with the JSON Schema
+// written into the prompt; transient provider errors are retried inside the SDK (`maxRetries`,
+// honouring Retry-After).
 import { tracingChannel } from 'node:diagnostics_channel';
 import { AI_SDK_TELEMETRY_TRACING_CHANNEL, generateText, NoObjectGeneratedError } from 'ai';
 import type { JSONValue } from 'ai';

@@ -1,5 +1,5 @@
 // Errors the judge raises itself, and how judge failures are classified: format errors get one
-// more attempt (spec §3.4), transient provider errors are what the SDK retries and what makes a
+// more attempt (see callJudge), transient provider errors are what the SDK retries and what makes a
 // failed run worth retrying later.
 import { APICallError, JSONParseError, NoObjectGeneratedError, RetryError, TypeValidationError } from 'ai';
 import { hasErrorMarker, ScorestreamError } from '../errors.ts';

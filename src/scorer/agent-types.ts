@@ -1,4 +1,4 @@
-// Types for typed scorers (spec §1.2). The agent message shapes are the scorer utils' own
+// Types for typed scorers. The agent message shapes are the scorer utils' own
 // (src/utils/message-types.ts); trajectories are declared here. Typing only: nothing is validated.
 export type { ScorerRunInputForAgent, ScorerRunOutputForAgent } from '../utils/message-types.ts';
 

@@ -1,4 +1,4 @@
-// `createScorer(config)` (spec §2): an immutable builder. Each step method validates its
+// `createScorer(config)` (docs/scorers.md): an immutable builder. Each step method validates its
 // definition, checks the chain order, and returns a new scorer; the receiver is never changed, so
 // one partial builder can fork into several scorers.
 import type { StepName } from '../contracts/scorer-steps.ts';

@@ -1,4 +1,4 @@
-// A prompt step's effective judge (spec §3.2): the step's fields override the scorer's one by one;
+// A prompt step's effective judge (docs/scorers.md, the judge): the step's fields override the scorer's one by one;
 // `modelSettings` is replaced as a whole. A judge without model or instructions fails the step.
 import { ScorerError } from './scorer-error.ts';
 import type { StepName } from '../contracts/scorer-steps.ts';

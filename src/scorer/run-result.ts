@@ -1,5 +1,5 @@
-// Builds what `run()` resolves with (spec §4.4, §4.5) and the snapshot a ScorerRunError carries
-// (§4.6). The success result has every step-derived key, `undefined` when absent; the snapshot has
+// Builds what `run()` resolves with (docs/scorers.md, the run result) and the snapshot a
+// ScorerRunError carries. The success result has every step-derived key, `undefined` when absent; the snapshot has
 // only defined fields; a not-scorable result has no `score` key at all.
 import type { RunState } from './run-state.ts';
 import type { NotScorableOutcome } from '../contracts/score-record.ts';

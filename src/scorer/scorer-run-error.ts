@@ -1,4 +1,4 @@
-// The one error a failing step turns into (spec §4.6): which step failed, which completed before
+// The one error a failing step turns into (docs/scorers.md, failures): which step failed, which completed before
 // it, the partial result, and the original thrown value as `cause`.
 import { hasErrorMarker } from '../errors.ts';
 import { ScorerError } from './scorer-error.ts';

@@ -1,5 +1,5 @@
-// Tells function steps from prompt objects (spec §2.3) and validates them when they are chained
-// ([D]: a definition that can only fail at run time is a TypeError at chain time instead). A
+// Tells function steps from prompt objects (Mastra's rule, isPromptObject) and validates them when
+// they are chained: a definition that can only fail at run time is a TypeError at chain time. A
 // prompt object's output is compiled once here, so runs never rebuild schemas.
 import { asFlexibleSchema, objectAnswer, scoreAnswer, textAnswer } from '../judge/answer-format.ts';
 import type { JudgeAnswerFormat } from '../judge/answer-format.ts';

@@ -1,4 +1,4 @@
-// Types of the scorer pipeline (spec §1.1, §2, §4): the run a scorer accepts, the context each
+// Types of the scorer pipeline (docs/scorers.md): the run a scorer accepts, the context each
 // step sees, the function and prompt-object step definitions, the builder, and the run result.
 // Step results accumulate in the type as steps are chained, so later steps see earlier results typed.
 import type { FlexibleSchema, JSONSchema7 } from 'ai';
@@ -128,7 +128,7 @@ export type StepDefinition =
 
 export type StepInfo = { name: StepName; type: 'function' | 'prompt'; description?: string };
 
-/** typing only; nothing is validated at runtime (spec §1.2). */
+/** Typing only; nothing is validated at run time. */
 export type ScorerType = 'agent' | 'trajectory' | { input: unknown; output: unknown };
 
 export type ScorerConfig<TInput = AnyValue, TOutput = AnyValue> = {

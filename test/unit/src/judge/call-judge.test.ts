@@ -15,7 +15,7 @@ function analyzeScorer(judge: JudgeConfig) {
     .generateScore(({ results }) => results.analyzeStepResult.confidence);
 }
 
-describe('format fallback: one more attempt for format errors only (§3.4)', () => {
+describe('format fallback: one more attempt for format errors only', () => {
   it('retries malformed JSON once with the JSON Schema written into the prompt, summing usage over attempts', async () => {
     const model = mockJudge({ answers: ['{"verdict": "yes", ', { verdict: 'yes', confidence: 0.8 }] });
     const result = await analyzeScorer({ model, instructions: 'i' }).run({ output: 'o' });
@@ -189,7 +189,7 @@ describe('timeouts and aborts', () => {
   });
 });
 
-describe('judge evidence never carries provider secrets (§3.5)', () => {
+describe('judge evidence never carries provider secrets', () => {
   const secret = 'sk-SECRET-1234567890';
 
   it('keeps headers, bodies, raw usage and request data out of the result', async () => {

@@ -5,7 +5,7 @@ import { mockJudge } from '../../../../src/testing/mock-judge.ts';
 const base = { id: 'ns', description: 'not scorable tests' };
 const brand = Symbol.for('mastra.evals.notScorable');
 
-describe('notScorable() and isNotScorable() (§4.5)', () => {
+describe('notScorable() and isNotScorable()', () => {
   it('brands a plain, unfrozen object and omits reason when not given', () => {
     const bare = notScorable();
     expect((bare as Record<symbol, unknown>)[brand]).toBe(true);

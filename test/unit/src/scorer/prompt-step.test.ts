@@ -21,7 +21,7 @@ const verdictSchema = z.object({ verdict: z.enum(['yes', 'no']), confidence: z.n
 
 afterEach(() => setDefaultJudgeModels(undefined));
 
-describe('structured prompt steps (§3.1, §3.3)', () => {
+describe('structured prompt steps', () => {
   it('sends instructions as the system prompt and createPrompt output as the user turn, with the schema as response format', async () => {
     const model = mockJudge({ answer: { verdict: 'yes', confidence: 0.9 } });
     const result = await createScorer({ id: 's', description: 'd', judge: { model, instructions: 'You are a strict judge.' } })
@@ -119,7 +119,7 @@ describe('structured prompt steps (§3.1, §3.3)', () => {
   });
 });
 
-describe('generateScore and generateReason prompt objects (§3.3)', () => {
+describe('generateScore and generateReason prompt objects', () => {
   it('takes the score from the judge {score}, without range checks', async () => {
     const model = mockJudge({ answer: { score: 5 } });
     const result = await createScorer({ id: 's', description: 'd', judge: { model, instructions: 'i' } })
@@ -218,7 +218,7 @@ describe('generateScore and generateReason prompt objects (§3.3)', () => {
   });
 });
 
-describe('judge resolution per step (§3.2)', () => {
+describe('judge resolution per step', () => {
   it('resolves field by field: a step judge with only a model inherits the scorer instructions', async () => {
     const scorerModel = mockJudge({ modelId: 'scorer-model', answer: { score: 0 } });
     const stepModel = mockJudge({ modelId: 'step-model', answer: { score: 1 } });

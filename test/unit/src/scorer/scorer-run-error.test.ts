@@ -7,7 +7,7 @@ import { scorerFailure as failure } from '../../../helpers/scorer-failure.ts';
 
 const base = { id: 'failing', description: 'failing scorer' };
 
-describe('ScorerRunError (§4.6)', () => {
+describe('ScorerRunError', () => {
   it('carries the failed step, no completed steps, no result, and the original error as cause when the first step throws', async () => {
     const boom = new RangeError('preprocess exploded');
     const error = await failure(
