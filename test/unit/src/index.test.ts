@@ -1,6 +1,6 @@
 // The public runtime API, pinned: adding or dropping an export of 'scorestream' (or of
-// 'scorestream/testing') must be a decision, made here and in the entry file together. Types are erased at run time; `npm run
-// typecheck` covers them through the README, the example config and the tests that import them.
+// 'scorestream/testing') must be a decision, made here and in the entry file together. Types
+// are erased at run time; `npm run typecheck` checks the ones the example config uses.
 import { describe, expect, it } from 'vitest';
 import * as publicApi from '../../../src/index.ts';
 import * as testingApi from '../../../src/testing/index.ts';
