@@ -3,7 +3,7 @@
 // all-or-nothing: every problem of every run is collected and reported in one error.
 import type { AgentRunEvent, AgentRunEventInput, Problem } from '../src/contracts/index.ts';
 import { AGENT_RUN_EVENT_SCHEMA_VERSION, formatProblems, parseAgentRunEvent } from '../src/contracts/index.ts';
-import { ScorestreamError } from '../src/errors.ts';
+import { hasErrorMarker, ScorestreamError } from '../src/errors.ts';
 
 /** What producers may hand in: the wire form (ISO strings) or the parsed form (Dates). */
 export type PublishableRun = AgentRunEventInput | AgentRunEvent;
@@ -12,14 +12,22 @@ export type ValidatedRun = { index: number; runId: string; value: string; event:
 
 export type RunProblem = Problem & { index: number; runId?: string };
 
+const marker = Symbol.for('scorestream.error.InvalidRunError');
+
 /** A run (or runs of a batch) that breaks the contract; `problems` lists every one with its path. */
 export class InvalidRunError extends ScorestreamError {
+  readonly [marker] = true;
   readonly problems: RunProblem[];
 
   constructor(message: string, problems: RunProblem[]) {
     super(message, { code: 'invalid_run', canRetry: false });
     this.name = 'InvalidRunError';
     this.problems = problems;
+  }
+
+  /** True for an InvalidRunError from any copy of this library. */
+  static override isInstance(value: unknown): value is InvalidRunError {
+    return hasErrorMarker(value, marker);
   }
 }
 

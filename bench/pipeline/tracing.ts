@@ -8,6 +8,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, SamplingDecision, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { ReadableSpan, Sampler, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
+import { SCORER_STEPS } from '../../src/contracts/scorer-steps.ts';
 
 export type TracingTotals = {
   /** Spans the SDK recorded (ended), exported or not. */
@@ -29,7 +30,7 @@ export type BenchTracing = {
 const batchOptions = { maxQueueSize: 65_536, maxExportBatchSize: 2_048, scheduledDelayMillis: 1_000 };
 
 /** The names our scorer step spans have (src/scorer/step-span.ts). */
-const stepSpanNames = new Set(['preprocess', 'analyze', 'generateScore', 'generateReason']);
+const stepSpanNames: ReadonlySet<string> = new Set(SCORER_STEPS);
 
 /**
  * The default sampler, except that step spans are not recorded: what tracing would cost if

@@ -1,10 +1,13 @@
 // Raised when a deployment config is wrong. Lists every problem with the field it is about,
 // so one run of `scorestream start` shows everything to fix.
-import { ScorestreamError } from '../errors.ts';
+import { hasErrorMarker, ScorestreamError } from '../errors.ts';
 
 export type ConfigProblem = { path: string; message: string };
 
+const marker = Symbol.for('scorestream.error.ConfigError');
+
 export class ConfigError extends ScorestreamError {
+  readonly [marker] = true;
   readonly problems: ConfigProblem[];
 
   constructor(problems: ConfigProblem[], source?: string) {
@@ -15,5 +18,10 @@ export class ConfigError extends ScorestreamError {
     });
     this.name = 'ConfigError';
     this.problems = problems;
+  }
+
+  /** True for a ConfigError from any copy of this library. */
+  static override isInstance(value: unknown): value is ConfigError {
+    return hasErrorMarker(value, marker);
   }
 }

@@ -19,6 +19,7 @@ export function encodeBytes(value: Buffer | string): EncodedBytes {
   return text === undefined ? { encoding: 'base64', data: value.toString('base64') } : { encoding: 'utf8', data: text };
 }
 
+/** The original bytes back, e.g. of a dead letter's payload. */
 export function decodeBytes(encoded: EncodedBytes): Buffer {
   return Buffer.from(encoded.data, encoded.encoding === 'utf8' ? 'utf8' : 'base64');
 }

@@ -1,5 +1,6 @@
-// The wire contracts of Scorestream: zod schemas (types inferred from them), parse functions that
-// report every problem with its path, deterministic score ids, and the dead-letter builder.
+// Barrel of src/contracts, for the rest of the repository (the public API is src/index.ts): the
+// wire contracts as zod schemas (types inferred from them), parse functions that report every
+// problem with its path, deterministic score ids, and the dead-letter builder.
 export {
   AGENT_RUN_EVENT_SCHEMA_VERSION,
   AGENT_RUN_EVENT_TYPE,
@@ -28,8 +29,10 @@ export { DECISION_RECORD_SCHEMA_VERSION, SKIP_REASONS, decisionRecordSchema } fr
 export type { DecisionRecord, SkipReason } from './decision-record.ts';
 export { decodeBytes, decodeUtf8, encodeBytes } from './encoded-bytes.ts';
 export { contractJsonSchemas, serializeJsonSchema } from './json-schemas.ts';
-export { judgeExecutionSchema, judgeResultsSchema, judgeUsageSchema, SCORER_STEPS } from './judge-execution.ts';
-export type { JudgeExecution, JudgeResults, JudgeUsage, ScorerStep } from './judge-execution.ts';
+export { judgeExecutionSchema, judgeResultsSchema, judgeUsageSchema } from './judge-execution.ts';
+export type { JudgeExecution, JudgeResults, JudgeUsage } from './judge-execution.ts';
+export { isPipelineStage, PIPELINE_STAGES, SCORER_STEPS } from './scorer-steps.ts';
+export type { PipelineStage, StepName } from './scorer-steps.ts';
 export {
   coreSystemMessageSchema,
   dbMessageSchema,
@@ -40,8 +43,7 @@ export {
   TOOL_INVOCATION_STATES,
   toolInvocationSchema,
 } from './messages.ts';
-// The message types themselves (DbMessage, MessagePart, ...) are exported by src/utils under
-// Mastra's names; test/unit/src/contracts/message-types.test.ts keeps the two in step.
+// The message types (DbMessage, MessagePart, ...) are exported by src/utils under Mastra's names.
 export type { DbMessageInput } from './messages.ts';
 export {
   decodeAgentRunEvent,
@@ -58,7 +60,6 @@ export { scoreIdFor } from './score-id.ts';
 export type { ScoreIdParts } from './score-id.ts';
 export {
   notScorableSchema,
-  PIPELINE_STAGES,
   SCORE_RECORD_SCHEMA_VERSION,
   SCORE_STATUSES,
   scoreErrorSchema,
@@ -66,8 +67,8 @@ export {
 } from './score-record.ts';
 export type {
   FailedScoreRecord,
+  NotScorableOutcome,
   NotScorableRecord,
-  PipelineStage,
   ScoredRecord,
   ScoreError,
   ScoreRecord,

@@ -1,10 +1,8 @@
 // The judge evidence carried by a score record: one execution per logical prompt-step run
-// (docs/scorers.md, judge evidence). Only safe fields: never raw provider bodies, headers or
+// (docs/contracts.md, the score record). Only safe fields: never raw provider bodies, headers or
 // `usage.raw`.
 import { z } from 'zod';
-
-export const SCORER_STEPS = ['preprocess', 'analyze', 'generateScore', 'generateReason'] as const;
-export type ScorerStep = (typeof SCORER_STEPS)[number];
+import { fieldPerStep } from './scorer-steps.ts';
 
 export const judgeUsageSchema = z.object({
   inputTokens: z.number().nonnegative().optional(),
@@ -68,10 +66,5 @@ export type JudgeExecution = z.infer<typeof judgeExecutionSchema>;
 const stepJudgeSchema = z.object({ executions: z.array(judgeExecutionSchema) }).meta({ id: 'StepJudge' });
 
 /** Per prompt step, its executions in order. Absent when no prompt step reached a model. */
-export const judgeResultsSchema = z.object({
-  preprocess: stepJudgeSchema.optional(),
-  analyze: stepJudgeSchema.optional(),
-  generateScore: stepJudgeSchema.optional(),
-  generateReason: stepJudgeSchema.optional(),
-});
+export const judgeResultsSchema = z.object(fieldPerStep(stepJudgeSchema.optional()));
 export type JudgeResults = z.infer<typeof judgeResultsSchema>;

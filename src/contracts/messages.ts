@@ -1,7 +1,9 @@
-// Mastra's agent message shapes (docs/contracts.md, messages) as zod schemas, so that scorers
-// written for Mastra and its scorer utils read our run events unchanged. Permissive where Mastra
-// is: every message, content and part object keeps unknown keys. Strict where scorers depend on the
-// shape: roles, part kinds, tool-invocation states.
+// Mastra's agent message shapes as zod schemas, so that scorers written for Mastra and its scorer
+// utils read our run events unchanged (docs/contracts.md, the run event). Permissive where Mastra
+// is: every message, content and part object keeps unknown keys. Strict where scorers depend on
+// the shape: roles, part kinds, tool-invocation states. The message types are derived from these
+// schemas (their output side, as parsing hands them to scorers); src/utils/message-types.ts
+// gives them to scorer code under Mastra's names.
 //
 // `createdAt` travels as an ISO string and is decoded to a `Date`, because Mastra's DbMessage
 // has `createdAt: Date` and ported scorer code may call `createdAt.getTime()`. The JSON Schema is
@@ -47,9 +49,11 @@ export const toolInvocationSchema = z.looseObject({
     .optional(),
   step: z.number().int().nonnegative().optional(),
 }).meta({ id: 'ToolInvocation' });
-export type ToolInvocation = z.infer<typeof toolInvocationSchema>;
+export type ToolInvocation = z.output<typeof toolInvocationSchema>;
+export type ToolInvocationState = (typeof TOOL_INVOCATION_STATES)[number];
 
 export const textPartSchema = z.looseObject({ type: z.literal('text'), text: z.string(), ...partExtras });
+export type TextPart = z.output<typeof textPartSchema>;
 
 export const reasoningPartSchema = z.looseObject({
   type: z.literal('reasoning'),
@@ -65,6 +69,8 @@ export const reasoningPartSchema = z.looseObject({
     .default([]),
   ...partExtras,
 });
+export type ReasoningPart = z.output<typeof reasoningPartSchema>;
+export type ReasoningDetail = ReasoningPart['details'][number];
 
 export const toolInvocationPartSchema = z.looseObject({
   type: z.literal('tool-invocation'),
@@ -73,14 +79,17 @@ export const toolInvocationPartSchema = z.looseObject({
   title: z.string().optional(),
   ...partExtras,
 });
+export type ToolInvocationPart = z.output<typeof toolInvocationPartSchema>;
 
 export const stepStartPartSchema = z.looseObject({ type: z.literal('step-start'), model: z.string().optional(), ...partExtras });
+export type StepStartPart = z.output<typeof stepStartPartSchema>;
 
 export const sourcePartSchema = z.looseObject({
   type: z.literal('source'),
   source: z.looseObject({ sourceType: z.literal('url'), id: z.string(), url: z.string(), title: z.string().optional() }),
   ...partExtras,
 });
+export type SourcePart = z.output<typeof sourcePartSchema>;
 
 export const sourceDocumentPartSchema = z.looseObject({
   type: z.literal('source-document'),
@@ -90,14 +99,17 @@ export const sourceDocumentPartSchema = z.looseObject({
   filename: z.string().optional(),
   ...partExtras,
 });
+export type SourceDocumentPart = z.output<typeof sourceDocumentPartSchema>;
 
 export const filePartSchema = z.looseObject({ type: z.literal('file'), mimeType: z.string(), data: z.string(), ...partExtras });
+export type FilePart = z.output<typeof filePartSchema>;
 
 export const errorPartSchema = z.looseObject({
   type: z.literal('error'),
   error: z.looseObject({ name: z.string(), message: z.string() }),
   ...partExtras,
 });
+export type ErrorPart = z.output<typeof errorPartSchema>;
 
 /** Custom data parts: `data-<name>` with any payload. */
 export const dataPartSchema = z.looseObject({
@@ -106,6 +118,7 @@ export const dataPartSchema = z.looseObject({
   id: z.string().optional(),
   ...partExtras,
 });
+export type DataPart = z.output<typeof dataPartSchema>;
 
 export const MESSAGE_PART_TYPES = [
   'text',
@@ -138,24 +151,27 @@ export const messagePartSchema = z.union(
   ],
   { error: `unknown or missing part type: expected one of ${MESSAGE_PART_TYPES.join(', ')}` },
 ).meta({ id: 'MessagePart' });
-export type MessagePart = z.infer<typeof messagePartSchema>;
+export type MessagePart = z.output<typeof messagePartSchema>;
 
 export const messageContentSchema = z.looseObject({
   format: z.literal(2),
   parts: z.array(messagePartSchema),
-  /** Legacy flattened text; some Mastra helpers prefer it over the parts. */
+  /** Legacy flattened text; takes precedence over the parts in the message-text rule (src/utils/message-text.ts). */
   content: z.string().optional(),
   /** Legacy mirror of the tool parts (may hold calls not in parts, or vice versa). */
   toolInvocations: z.array(toolInvocationSchema).optional(),
+  /** Legacy reasoning text. */
   reasoning: z.string().optional(),
   experimental_attachments: z.array(z.unknown()).optional(),
   annotations: z.array(z.unknown()).optional(),
-  /** Live output carries `{ modelId, provider }`. */
+  /** Live output carries `{ modelId, provider }`; signal messages carry `signal`. */
   metadata: z.record(z.string(), z.unknown()).optional(),
   providerMetadata: z.record(z.string(), z.unknown()).optional(),
 });
+export type MessageContent = z.output<typeof messageContentSchema>;
 
 export const MESSAGE_ROLES = ['user', 'assistant', 'system', 'signal'] as const;
+export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
 export const dbMessageSchema = z.looseObject({
   id: z.string().min(1),
@@ -177,4 +193,4 @@ export const coreSystemMessageSchema = z.looseObject({
   content: z.union([z.string(), z.array(z.looseObject({ type: z.literal('text'), text: z.string() }))]),
   providerOptions: z.record(z.string(), z.unknown()).optional(),
 }).meta({ id: 'CoreSystemMessage' });
-export type CoreSystemMessage = z.infer<typeof coreSystemMessageSchema>;
+export type CoreSystemMessage = z.output<typeof coreSystemMessageSchema>;

@@ -12,15 +12,12 @@ import {
   samplingSchema,
   sourceSchema,
 } from './common.ts';
-import { judgeResultsSchema, SCORER_STEPS } from './judge-execution.ts';
+import { judgeResultsSchema } from './judge-execution.ts';
+import { fieldPerStep, PIPELINE_STAGES } from './scorer-steps.ts';
 
 export const SCORE_RECORD_SCHEMA_VERSION = 1;
 export const SCORE_STATUSES = ['scored', 'not_scorable', 'failed'] as const;
 export type ScoreStatus = (typeof SCORE_STATUSES)[number];
-
-/** Where a scorer pipeline can stop: the run-shaping hooks, then the four steps. */
-export const PIPELINE_STAGES = ['prepareRun', 'filterRun', ...SCORER_STEPS] as const;
-export type PipelineStage = (typeof PIPELINE_STAGES)[number];
 
 const stageSchema = z.enum(PIPELINE_STAGES);
 
@@ -37,12 +34,7 @@ const scoreRecordBase = z.object({
   /** The run's tenant, environment and tags. */
   metadata: runMetadataSchema.optional(),
   steps: z.object({ preprocess: z.unknown().optional(), analyze: z.unknown().optional() }),
-  prompts: z.object({
-    preprocess: z.string().optional(),
-    analyze: z.string().optional(),
-    generateScore: z.string().optional(),
-    generateReason: z.string().optional(),
-  }),
+  prompts: z.object(fieldPerStep(z.string().optional())),
   judge: judgeResultsSchema.optional(),
   /** The agent run's trace id, its span (parent) and the score span; absent without trace context. */
   trace: recordTraceSchema.optional(),
@@ -56,6 +48,8 @@ const onlyWhen = (field: string, status: ScoreStatus) =>
   z.never({ error: `${field} is only allowed when status is "${status}"` }).optional();
 
 export const notScorableSchema = z.object({ step: stageSchema, reason: z.string().optional() }).meta({ id: 'NotScorable' });
+/** Where a run stopped without a score and why: a score record's `notScorable`, and a scorer run result's. */
+export type NotScorableOutcome = z.infer<typeof notScorableSchema>;
 
 export const scoreErrorSchema = z.object({
   name: z.string(),

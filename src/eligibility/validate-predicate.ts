@@ -3,7 +3,7 @@
 // mistakes is fixed in one go rather than three restarts.
 import type { z } from 'zod';
 import { formatPath } from '../contracts/problems.ts';
-import { ScorestreamError } from '../errors.ts';
+import { hasErrorMarker, ScorestreamError } from '../errors.ts';
 import { PREDICATE_ROOTS } from './predicate-context.ts';
 import { predicateSchemaFor } from './predicate-schema.ts';
 import type { Predicate } from './predicate-schema.ts';
@@ -24,13 +24,21 @@ export type PredicateIssue = {
 };
 
 /** A predicate that failed validation; `issues` lists every problem found. */
+const marker = Symbol.for('scorestream.error.InvalidPredicateError');
+
 export class InvalidPredicateError extends ScorestreamError {
+  readonly [marker] = true;
   readonly issues: readonly PredicateIssue[];
 
   constructor(message: string, issues: readonly PredicateIssue[]) {
     super(message, { code: 'INVALID_FILTER' });
     this.name = 'InvalidPredicateError';
     this.issues = issues;
+  }
+
+  /** True for an InvalidPredicateError from any copy of this library. */
+  static override isInstance(value: unknown): value is InvalidPredicateError {
+    return hasErrorMarker(value, marker);
   }
 }
 

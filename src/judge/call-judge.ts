@@ -16,8 +16,8 @@ import type {
   JudgeExecutionFailure,
   JudgeExecutionSuccess,
   JudgeModelSettings,
-  StepName,
 } from './types.ts';
+import type { StepName } from '../contracts/scorer-steps.ts';
 
 export const defaultJudgeTimeoutMs = 60_000;
 

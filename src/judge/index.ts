@@ -1,4 +1,5 @@
-// Barrel of src/judge: model resolution for LLM judges, the judge call, and judge evidence types.
+// Barrel of src/judge, for the rest of the repository: model resolution for LLM judges, the judge
+// call, and judge evidence types.
 export {
   getDefaultJudgeModels,
   resolveJudgeModel,

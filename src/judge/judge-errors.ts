@@ -1,11 +1,17 @@
-// Errors the judge raises itself, and how judge failures are classified: format errors get one more
-// attempt (the format fallback of callJudge), transient provider errors are what the SDK retries
-// and what makes a failed run worth retrying later.
+// Errors the judge raises itself, and how judge failures are classified: format errors get one
+// more attempt (see callJudge), transient provider errors are what the SDK retries and what makes a
+// failed run worth retrying later.
 import { APICallError, JSONParseError, NoObjectGeneratedError, RetryError, TypeValidationError } from 'ai';
-import { ScorestreamError } from '../errors.ts';
+import { hasErrorMarker, ScorestreamError } from '../errors.ts';
 
-/** A model request that did not answer in time. Retryable, like a 5xx, so the SDK's retry loop picks it up. */
+const timeoutMarker = Symbol.for('scorestream.error.JudgeTimeoutError');
+
+/**
+ * A model request that did not answer in time. An APICallError, retryable like a 5xx, so the
+ * SDK's retry loop picks it up; its own marker tells it from other provider errors.
+ */
 export class JudgeTimeoutError extends APICallError {
+  readonly [timeoutMarker] = true;
   readonly timeoutMs: number;
 
   constructor(options: { modelId: string; timeoutMs: number }) {
@@ -20,6 +26,11 @@ export class JudgeTimeoutError extends APICallError {
     // Not 'TimeoutError': the SDK treats that name as an abort and would not retry.
     this.name = 'JudgeTimeoutError';
     this.timeoutMs = options.timeoutMs;
+  }
+
+  /** True for a JudgeTimeoutError from any copy of this library (APICallError.isInstance is true for it too). */
+  static override isInstance(value: unknown): value is JudgeTimeoutError {
+    return hasErrorMarker(value, timeoutMarker);
   }
 }
 

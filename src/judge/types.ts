@@ -3,9 +3,6 @@
 import type { FlexibleSchema, JSONValue, LanguageModel } from 'ai';
 import type { JudgeExecution } from '../contracts/judge-execution.ts';
 
-/** The four pipeline steps, in canonical order. */
-export type StepName = 'preprocess' | 'analyze' | 'generateScore' | 'generateReason';
-
 /** A model given directly, or a string id resolved through a {@link JudgeModelResolver}. */
 export type JudgeModel = LanguageModel;
 

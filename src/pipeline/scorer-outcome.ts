@@ -2,12 +2,12 @@
 // error, a hang — into an outcome. Nothing escapes: a scorer that throws or never returns must
 // not stop the consumer. The timeout aborts the run's signal (judge calls stop) and, for code
 // that ignores signals, stops waiting for it. Timers and signals are shared (deadline-cohorts.ts).
-import { ScorestreamError } from '../errors.ts';
-import type { PipelineStage } from '../contracts/score-record.ts';
+import { hasErrorMarker, ScorestreamError } from '../errors.ts';
+import type { NotScorableOutcome } from '../contracts/score-record.ts';
+import { isPipelineStage } from '../contracts/scorer-steps.ts';
+import type { PipelineStage } from '../contracts/scorer-steps.ts';
 import type { ScorerLike } from '../config/config-types.ts';
 import { joinDeadlineCohort } from './deadline-cohorts.ts';
-
-export type NotScorableOutcome = { step: PipelineStage; reason?: string };
 
 export type ScorerOutcome =
   | { status: 'scored'; score: number; result: Record<string, unknown> }
@@ -26,17 +26,24 @@ export type ScorerOutcomeOptions = {
   runOptions?: Record<string, unknown>;
 };
 
+const timeoutMarker = Symbol.for('scorestream.error.ScorerTimeoutError');
+
 export class ScorerTimeoutError extends ScorestreamError {
+  readonly [timeoutMarker] = true;
+
   constructor(scorerId: string, timeoutMs: number) {
     super(`Scorer '${scorerId}' did not finish within ${timeoutMs} ms; raise the binding's timeoutMs if its judge is slow`, { code: 'scorer_timeout', canRetry: true });
     this.name = 'ScorerTimeoutError';
   }
+
+  /** True for a ScorerTimeoutError from any copy of this library. */
+  static override isInstance(value: unknown): value is ScorerTimeoutError {
+    return hasErrorMarker(value, timeoutMarker);
+  }
 }
 
-const STAGES = new Set<string>(['prepareRun', 'filterRun', 'preprocess', 'analyze', 'generateScore', 'generateReason']);
-
 function stageOr(value: unknown, fallback: PipelineStage): PipelineStage {
-  return typeof value === 'string' && STAGES.has(value) ? (value as PipelineStage) : fallback;
+  return isPipelineStage(value) ? value : fallback;
 }
 
 function isRetryable(error: unknown): boolean {
@@ -68,7 +75,7 @@ export function failedOutcome(error: unknown, currentStep: PipelineStage | undef
   // The record names the root cause (the judge's error, the step's throw), not the wrapper.
   const root = isStepFailure && runError.cause !== undefined ? runError.cause : error;
   const completedSteps = Array.isArray(runError?.completedSteps)
-    ? runError.completedSteps.filter((step): step is PipelineStage => STAGES.has(step))
+    ? runError.completedSteps.filter(isPipelineStage)
     : isStepFailure
       ? []
       : startedSteps.slice(0, -1);

@@ -1,6 +1,5 @@
-// Types for typed scorers (docs/contracts.md, messages). The agent message shapes are the scorer
-// utils' own (src/utils/message-types.ts); trajectories are declared here. Typing only: nothing is
-// validated.
+// Types for typed scorers. The agent message shapes are the scorer utils' own
+// (src/utils/message-types.ts); trajectories are declared here. Typing only: nothing is validated.
 export type { ScorerRunInputForAgent, ScorerRunOutputForAgent } from '../utils/message-types.ts';
 
 export type TrajectoryStep = Record<string, unknown> & { stepType?: string; name?: string };

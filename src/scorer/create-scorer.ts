@@ -1,7 +1,8 @@
 // `createScorer(config)` (docs/scorers.md): an immutable builder. Each step method validates its
 // definition, checks the chain order, and returns a new scorer; the receiver is never changed, so
 // one partial builder can fork into several scorers.
-import type { JudgeConfig, StepName } from '../judge/types.ts';
+import type { StepName } from '../contracts/scorer-steps.ts';
+import type { JudgeConfig } from '../judge/types.ts';
 import { runScorer } from './run-scorer.ts';
 import type { ScorerDefinition } from './run-scorer.ts';
 import { missingIdError } from './scorer-error.ts';

@@ -1,4 +1,4 @@
-// Barrel of src/scorer: the Mastra-compatible scorer pipeline.
+// Barrel of src/scorer, for the rest of the repository: the Mastra-compatible scorer pipeline.
 export { createScorer } from './create-scorer.ts';
 export { notScorable, isNotScorable } from './not-scorable.ts';
 export type { NotScorable } from './not-scorable.ts';
@@ -10,7 +10,6 @@ export type {
   AnyValue,
   FunctionStep,
   GenerateReasonContext,
-  NotScorableOutcome,
   NotScorableRunResult,
   PreparedScorerRun,
   PromptStepSchema,
@@ -28,11 +27,12 @@ export type {
   StepContext,
   StepDefinition,
   StepInfo,
-  StepName,
   StepResults,
   StructuredPromptStep,
   TrajectoryScorer,
 } from './types.ts';
+export type { NotScorableOutcome } from '../contracts/score-record.ts';
+export type { StepName } from '../contracts/scorer-steps.ts';
 export type {
   ScorerRunInputForAgent,
   ScorerRunOutputForAgent,

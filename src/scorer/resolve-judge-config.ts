@@ -2,7 +2,8 @@
 // scorer's one by one; `modelSettings` is replaced as a whole. A judge without model or
 // instructions fails the step.
 import { ScorerError } from './scorer-error.ts';
-import type { JudgeConfig, StepJudgeConfig, StepName } from '../judge/types.ts';
+import type { StepName } from '../contracts/scorer-steps.ts';
+import type { JudgeConfig, StepJudgeConfig } from '../judge/types.ts';
 
 export function resolveJudgeConfig(
   step: StepName,

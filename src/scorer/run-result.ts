@@ -1,8 +1,9 @@
-// Builds what `run()` resolves with and the snapshot a ScorerRunError carries (docs/scorers.md,
-// run() and ScorerRunError). The success result has every step-derived key, `undefined` when
-// absent; the snapshot has only defined fields; a not-scorable result has no `score` key at all.
+// Builds what `run()` resolves with (docs/scorers.md, the run result) and the snapshot a
+// ScorerRunError carries. The success result has every step-derived key, `undefined` when absent; the snapshot has
+// only defined fields; a not-scorable result has no `score` key at all.
 import type { RunState } from './run-state.ts';
-import type { NotScorableOutcome, ScorerRunResult, ScorerRunResultSnapshot } from './types.ts';
+import type { NotScorableOutcome } from '../contracts/score-record.ts';
+import type { ScorerRunResult, ScorerRunResultSnapshot } from './types.ts';
 
 export function scoredResult(state: RunState): ScorerRunResult {
   const { results, prompts } = state;

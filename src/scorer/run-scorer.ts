@@ -4,7 +4,8 @@
 // Hot path: synchronous step functions are not awaited and spans cost nothing when tracing is off.
 import { randomUUID } from 'node:crypto';
 import { isTransientJudgeError } from '../judge/judge-errors.ts';
-import type { JudgeConfig, StepName } from '../judge/types.ts';
+import type { StepName } from '../contracts/scorer-steps.ts';
+import type { JudgeConfig } from '../judge/types.ts';
 import { isNotScorable } from './not-scorable.ts';
 import type { NotScorable } from './not-scorable.ts';
 import { runPromptStep } from './prompt-step.ts';

@@ -1,6 +1,7 @@
 // The mutable state of one scorer run: step results, recorded prompts, judge evidence and the
 // steps completed so far. One per `run()` call, never shared, so concurrent runs stay isolated.
-import type { JudgeExecution, JudgeResults, StepName } from '../judge/types.ts';
+import type { StepName } from '../contracts/scorer-steps.ts';
+import type { JudgeExecution, JudgeResults } from '../judge/types.ts';
 import type { PreparedScorerRun, StepResults } from './types.ts';
 
 export type RunState = {

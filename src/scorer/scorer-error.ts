@@ -1,6 +1,6 @@
 // Errors of the scorer API with Mastra's error fields (`id`, `domain`, `category`, `details`)
 // on top of ScorestreamError, so code ported from Mastra that reads them keeps working.
-import { ScorestreamError } from '../errors.ts';
+import { hasErrorMarker, ScorestreamError } from '../errors.ts';
 import { describeError } from '../judge/judge-errors.ts';
 
 export type ScorerErrorOptions = {
@@ -11,7 +11,10 @@ export type ScorerErrorOptions = {
   cause?: unknown;
 };
 
+const marker = Symbol.for('scorestream.error.ScorerError');
+
 export class ScorerError extends ScorestreamError {
+  readonly [marker] = true;
   readonly id: string;
   readonly domain = 'SCORER' as const;
   readonly category: 'USER' | 'SYSTEM' | 'THIRD_PARTY';
@@ -23,6 +26,11 @@ export class ScorerError extends ScorestreamError {
     this.id = options.id;
     this.category = options.category ?? 'USER';
     this.details = options.details ?? {};
+  }
+
+  /** True for a ScorerError (a ScorerRunError included) from any copy of this library. */
+  static override isInstance(value: unknown): value is ScorerError {
+    return hasErrorMarker(value, marker);
   }
 
   /** Mastra's serialisation: never the cause's own fields beyond name, message and code (they can hold provider data). */

@@ -1,9 +1,11 @@
-// The one error a failing step turns into (docs/scorers.md, ScorerRunError): which step failed,
-// which completed before it, the partial result, and the original thrown value as `cause`.
+// The one error a failing step turns into (docs/scorers.md, failures): which step failed, which completed before
+// it, the partial result, and the original thrown value as `cause`.
+import { hasErrorMarker } from '../errors.ts';
 import { ScorerError } from './scorer-error.ts';
-import type { ScorerRunResultSnapshot, StepName } from './types.ts';
+import type { StepName } from '../contracts/scorer-steps.ts';
+import type { ScorerRunResultSnapshot } from './types.ts';
 
-const marker = Symbol.for('scorestream.scorerRunError');
+const marker = Symbol.for('scorestream.error.ScorerRunError');
 
 export type ScorerRunErrorOptions = {
   scorerId: string;
@@ -42,7 +44,7 @@ export class ScorerRunError extends ScorerError {
 
   /** True for a ScorerRunError from any copy of this library. */
   static override isInstance(value: unknown): value is ScorerRunError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+    return hasErrorMarker(value, marker);
   }
 }
 

@@ -1,10 +1,11 @@
-// Tells function steps from prompt objects (docs/scorers.md, function steps and prompt objects) and
-// validates them when they are chained: a definition that could only fail at run time is a
-// TypeError at chain time instead. A prompt object's output is compiled once here, so runs never
-// rebuild schemas.
+// Tells function steps from prompt objects (Mastra's rule, isPromptObject) and validates them when
+// they are chained: a definition that can only fail at run time is a TypeError at chain time. A
+// prompt object's output is compiled once here, so runs never rebuild schemas.
 import { asFlexibleSchema, objectAnswer, scoreAnswer, textAnswer } from '../judge/answer-format.ts';
 import type { JudgeAnswerFormat } from '../judge/answer-format.ts';
-import type { StepJudgeConfig, StepName } from '../judge/types.ts';
+import { SCORER_STEPS } from '../contracts/scorer-steps.ts';
+import type { StepName } from '../contracts/scorer-steps.ts';
+import type { StepJudgeConfig } from '../judge/types.ts';
 import type { StepDefinition, StepInfo } from './types.ts';
 
 type CreatePrompt = (context: never) => string | Promise<string>;
@@ -27,8 +28,6 @@ export type PromptStepEntry = {
 };
 
 export type StepEntry = FunctionStepEntry | PromptStepEntry;
-
-export const canonicalStepOrder: readonly StepName[] = ['preprocess', 'analyze', 'generateScore', 'generateReason'];
 
 /** Mastra's rule: an object with description and createPrompt (with or without an outputSchema key). */
 export function isPromptObject(definition: unknown): boolean {
@@ -86,7 +85,7 @@ export function stepInfo(entry: StepEntry): StepInfo {
 export function assertChainOrder(scorerId: string, existing: readonly StepEntry[], next: StepName): void {
   const last = existing.at(-1);
   if (last === undefined) return;
-  if (canonicalStepOrder.indexOf(next) > canonicalStepOrder.indexOf(last.name)) return;
+  if (SCORER_STEPS.indexOf(next) > SCORER_STEPS.indexOf(last.name)) return;
   const problem = last.name === next ? `.${next}() is already set` : `.${next}() cannot come after .${last.name}()`;
   throw new TypeError(
     `Scorer '${scorerId}': ${problem}. Steps are chained in the order preprocess → analyze → generateScore → ` +

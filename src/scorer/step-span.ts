@@ -3,7 +3,7 @@
 // costs next to nothing when it is off. Exceptions are recorded by name and message only.
 import { context, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Span, Tracer } from '@opentelemetry/api';
-import type { StepName } from '../judge/types.ts';
+import type { StepName } from '../contracts/scorer-steps.ts';
 
 /**
  * Looked up on every run, not cached at load: the API's proxy tracer keeps the first SDK tracer it

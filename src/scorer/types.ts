@@ -1,4 +1,4 @@
-// Types of the scorer pipeline (spec §1.1, §2, §4): the run a scorer accepts, the context each
+// Types of the scorer pipeline (docs/scorers.md): the run a scorer accepts, the context each
 // step sees, the function and prompt-object step definitions, the builder, and the run result.
 // Step results accumulate in the type as steps are chained, so later steps see earlier results typed.
 import type { FlexibleSchema, JSONSchema7 } from 'ai';
@@ -8,8 +8,9 @@ import type {
   JudgeModelResolver,
   JudgeResults,
   StepJudgeConfig,
-  StepName,
 } from '../judge/types.ts';
+import type { NotScorableOutcome } from '../contracts/score-record.ts';
+import type { StepName } from '../contracts/scorer-steps.ts';
 import type { PrepareJudgeModel } from '../judge/model-resolution.ts';
 import type { NotScorable } from './not-scorable.ts';
 import type {
@@ -18,8 +19,6 @@ import type {
   Trajectory,
   TrajectoryExpectation,
 } from './agent-types.ts';
-
-export type { StepName } from "../judge/types.ts";
 
 // Untyped scorers accept any run, as Mastra's do; typed scorers narrow this through `type`.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -129,7 +128,7 @@ export type StepDefinition =
 
 export type StepInfo = { name: StepName; type: 'function' | 'prompt'; description?: string };
 
-/** typing only; nothing is validated at runtime (spec §1.2). */
+/** Typing only; nothing is validated at run time. */
 export type ScorerType = 'agent' | 'trajectory' | { input: unknown; output: unknown };
 
 export type ScorerConfig<TInput = AnyValue, TOutput = AnyValue> = {
@@ -166,8 +165,6 @@ export type ScorerRunOptions = {
   /** runId generator when the run has none. Defaults to `crypto.randomUUID`. */
   generateId?: () => string;
 };
-
-export type NotScorableOutcome = { step: StepName; reason?: string };
 
 type ResultKey<TResults, TKey extends string> = TResults extends { [K in TKey]: infer V } ? V : undefined;
 

@@ -1,5 +1,5 @@
-// Barrel of src/scorers: the built-in scorers (code scorers and LLM-judge scorers), their
-// catalogue. The text algorithms under ./text stay internal (generic names, no stable contract).
+// Barrel of src/scorers, for the rest of the repository: the built-in scorers (code scorers and
+// LLM-judge scorers), their catalogue. The text algorithms under ./text stay internal (generic names, no stable contract).
 export {
   builtInScorers,
   createDefaultBuiltInScorers,

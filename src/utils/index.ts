@@ -1,6 +1,5 @@
-// Barrel of src/utils: the Mastra-compatible scorer utils (docs/scorers.md, scorer utils) and the
-// message types they read. The test builders live in ./testing.ts and are exposed by the testing
-// entry.
+// Barrel of src/utils, for the rest of the repository: the Mastra-compatible scorer utils and
+// the message types they read. The public API (src/index.ts) lists them one by one.
 export {
   getUserMessageFromRunInput,
   getSystemMessagesFromRunInput,

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ScoreRecord } from '../../../src/index.ts';
 import { createScorer } from '../../../src/scorer/index.ts';
 import { getAssistantMessageFromRunOutput } from '../../../src/utils/index.ts';
-import { answerLengthScorer, delayedJudgeModel, refundOnlyScorer, throwingScorer } from '../../fixtures/scorers.ts';
+import { answerLengthScorer, refundOnlyScorer, throwingScorer } from '../../fixtures/scorers.ts';
+import { mockJudge } from '../../../src/testing/mock-judge.ts';
 import { traceFor, testRun } from '../../helpers/runs.ts';
 import { produceRaw, readRecords, startTestService, useServiceTopics } from '../../helpers/service.ts';
 import { histogramTotals, installTestTelemetry, metricValue } from '../../helpers/spans.ts';
@@ -41,7 +42,7 @@ describe('service metrics', () => {
     const service = await startTestService({
       topics,
       scorers: [{ scorer: answerLengthScorer }, { scorer: refundOnlyScorer }, { scorer: throwingScorer }, { scorer: judgeById }],
-      judge: { models: customProvider({ languageModels: { grader: delayedJudgeModel(5) } }) },
+      judge: { models: customProvider({ languageModels: { grader: mockJudge({ answer: { score: 0.8 }, delayMs: 5 }) } }) },
     });
     const records = await readRecords<ScoreRecord>(topics.results, traced.length * 4);
     await vi.waitFor(() => expect(service.stats.completed).toBe(6), { timeout: 10_000 });
@@ -67,10 +68,10 @@ describe('service metrics', () => {
     expect(latency.sum).toBeGreaterThan(0);
     expect(histogramTotals(metrics, 'scorestream.event_to_result.duration', { 'scorestream.scorer.id': 'always-throws', 'scorestream.status': 'failed' }).count).toBe(3);
 
-    const grader = { 'gen_ai.request.model': 'mock-judge-5ms' };
+    const grader = { 'gen_ai.request.model': 'mock-judge' };
     expect(metricValue(metrics, 'scorestream.judge.calls', { ...grader, outcome: 'success' })).toBe(3);
     expect(metricValue(metrics, 'scorestream.judge.errors')).toBe(0);
-    expect(metricValue(metrics, 'scorestream.judge.tokens', { ...grader, 'gen_ai.token.type': 'input' })).toBe(150);
+    expect(metricValue(metrics, 'scorestream.judge.tokens', { ...grader, 'gen_ai.token.type': 'input' })).toBe(30);
     expect(metricValue(metrics, 'scorestream.judge.tokens', { ...grader, 'gen_ai.token.type': 'output' })).toBe(15);
     expect(histogramTotals(metrics, 'scorestream.judge.duration', grader).count).toBe(3);
 

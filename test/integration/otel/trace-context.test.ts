@@ -11,7 +11,8 @@ import type { DecisionRecord, ScoreRecord } from '../../../src/index.ts';
 import { createScorer } from '../../../src/scorer/index.ts';
 import { createLogger } from '../../../otel/logger.ts';
 import { createRunPublisher } from '../../../producers/run-publisher.ts';
-import { answerLengthScorer, delayedJudgeModel, judgeScorer } from '../../fixtures/scorers.ts';
+import { answerLengthScorer, judgeScorer } from '../../fixtures/scorers.ts';
+import { mockJudge } from '../../../src/testing/mock-judge.ts';
 import { testBrokers } from '../../helpers/kafka.ts';
 import { traceFor, testRun } from '../../helpers/runs.ts';
 import { produceRaw, readRecords, startTestService, useServiceTopics } from '../../helpers/service.ts';
@@ -34,7 +35,7 @@ const processSpansOf = (spans: readonly ReadableSpan[], runId: string) => spans.
 describe('trace context through the service', () => {
   it('scores a run inside the trace it was published in: agent span → score spans → step spans → judge spans', async () => {
     const topics = await useServiceTopics();
-    await startTestService({ topics, scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('judge', delayedJudgeModel(0, 0.75)) }] });
+    await startTestService({ topics, scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('judge', mockJudge({ answer: { score: 0.75 } })) }] });
 
     const publisher = createRunPublisher({ brokers: testBrokers(), topic: topics.runs });
     const tracer = trace.getTracer('test-agent');
@@ -80,11 +81,11 @@ describe('trace context through the service', () => {
     for (const step of childrenOf(spans, lengthSpan)) expect(step.attributes).toMatchObject({ 'scorestream.scorer.id': 'answer-length', 'scorestream.step.type': 'function' });
 
     const judgeScore = spans.find((span) => span.name === 'score judge')!;
-    expect(judgeScore.attributes).toMatchObject({ 'scorestream.scorer.id': 'judge', 'scorestream.score': 0.75, 'scorestream.judge.model_id': 'mock-judge-0ms', 'scorestream.judge.input_tokens': 50, 'scorestream.judge.output_tokens': 5 });
+    expect(judgeScore.attributes).toMatchObject({ 'scorestream.scorer.id': 'judge', 'scorestream.score': 0.75, 'scorestream.judge.model_id': 'mock-judge', 'scorestream.judge.input_tokens': 10, 'scorestream.judge.output_tokens': 5 });
     const [judgeStep] = childrenOf(spans, judgeScore);
-    expect(judgeStep).toMatchObject({ name: 'generateScore', attributes: expect.objectContaining({ 'scorestream.step.type': 'prompt', 'scorestream.judge.model_id': 'mock-judge-0ms' }) });
+    expect(judgeStep).toMatchObject({ name: 'generateScore', attributes: expect.objectContaining({ 'scorestream.step.type': 'prompt', 'scorestream.judge.model_id': 'mock-judge' }) });
     const judgeSpans = descendantsOf(spans, judgeStep!);
-    expect(judgeSpans.map((span) => span.name)).toContain('invoke_agent mock-judge-0ms');
+    expect(judgeSpans.map((span) => span.name)).toContain('invoke_agent mock-judge');
     for (const span of judgeSpans) {
       expect(span.spanContext().traceId).toBe(agent.traceId);
       expect(span.attributes['scorestream.origin']).toBe('judge');
@@ -134,7 +135,7 @@ describe('trace context through the service', () => {
       { key: 'declined', value: JSON.stringify(testRun({ runId: 'declined' })), headers: { traceparent: traceFor('declined', false).traceparent } },
       { key: 'accepted', value: JSON.stringify(testRun({ runId: 'accepted' })), headers: { traceparent: traceFor('accepted').traceparent } },
     ]);
-    const service = await startTestService({ topics, scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('judge', delayedJudgeModel(0)) }] });
+    const service = await startTestService({ topics, scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('judge', mockJudge({ answer: { score: 0.8 } })) }] });
     const records = await readRecords<ScoreRecord>(topics.results, 2);
     expect(records.map((record) => record.runId)).toEqual(['accepted', 'accepted']);
     const decisions = await readRecords<DecisionRecord>(topics.decisions, 2);

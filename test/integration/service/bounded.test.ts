@@ -2,45 +2,24 @@
 // `judgeCallsPerModel` concurrent calls to one judge model (also for a model object given
 // directly in a scorer's judge config, and for a classifier's decision model); partitions are
 // paused while full and resumed, and every run is still scored.
-import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import type { ScoreRecord } from '../../../src/index.ts';
 import { Classifier, createClassifierScorer } from '../../../src/index.ts';
 import { judgeScorer } from '../../fixtures/scorers.ts';
+import { mockJudge } from '../../../src/testing/mock-judge.ts';
 import { decisionResult, questions, scriptedDecisionModel } from '../../unit/src/classifier/fixtures.ts';
 import { testRun } from '../../helpers/runs.ts';
 import { produceRaw, readUntil, startTestService, useServiceTopics } from '../../helpers/service.ts';
-
-function countingJudge(delayMs: number) {
-  const calls = { active: 0, max: 0, total: 0 };
-  const model = new MockLanguageModelV4({
-    modelId: 'counting-judge',
-    doGenerate: async () => {
-      calls.active += 1;
-      calls.total += 1;
-      calls.max = Math.max(calls.max, calls.active);
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
-      calls.active -= 1;
-      return {
-        content: [{ type: 'text', text: '{"score":0.5}' }],
-        finishReason: { unified: 'stop', raw: 'stop' },
-        usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 3, text: 3, reasoning: 0 } },
-        warnings: [],
-      };
-    },
-  });
-  return { model, calls };
-}
 
 describe('bounded resources', () => {
   it('caps runs in flight and judge calls per model, pausing partitions while full', async () => {
     const topics = await useServiceTopics(3);
     const runIds = Array.from({ length: 120 }, (_, index) => `bounded-${index}`);
     await produceRaw(topics.runs, runIds.map((runId) => ({ key: runId, value: JSON.stringify(testRun({ runId })) })));
-    const judge = countingJudge(40);
+    const judge = mockJudge({ modelId: 'counting-judge', answer: { score: 0.5 }, delayMs: 40 });
     const service = await startTestService({
       topics,
-      scorers: [{ scorer: judgeScorer('capped-judge', judge.model) }],
+      scorers: [{ scorer: judgeScorer('capped-judge', judge) }],
       concurrency: { runsInFlight: 8, judgeCallsPerModel: 3 },
     });
     let maxInFlight = 0;
@@ -55,8 +34,8 @@ describe('bounded resources', () => {
     } finally {
       clearInterval(sampler);
     }
-    expect(judge.calls.max).toBe(3);
-    expect(judge.calls.total).toBeGreaterThanOrEqual(runIds.length);
+    expect(judge.maxActiveCalls).toBe(3);
+    expect(judge.calls.length).toBeGreaterThanOrEqual(runIds.length);
     expect(maxInFlight).toBeLessThanOrEqual(8);
     expect(maxInFlight).toBeGreaterThan(3);
     expect(sawPaused).toBe(true);

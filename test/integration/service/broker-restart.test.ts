@@ -8,7 +8,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { resolveConfig } from '../../../src/config/resolve-config.ts';
 import type { ScoreRecord } from '../../../src/index.ts';
 import { startService } from '../../../service/start-service.ts';
-import { answerLengthScorer, delayedJudgeModel, judgeScorer } from '../../fixtures/scorers.ts';
+import { answerLengthScorer, judgeScorer } from '../../fixtures/scorers.ts';
+import { mockJudge } from '../../../src/testing/mock-judge.ts';
 import { useRestartableBroker } from '../../helpers/restartable-broker.ts';
 import { silentLogger } from '../../helpers/service.ts';
 
@@ -48,7 +49,7 @@ describe.skipIf(process.env.KAFKA_BROKERS !== undefined)('broker restart', () =>
       kafka: { brokers, clientId: 'restart-service' },
       groupId: 'restart-group',
       topics,
-      scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('slow-judge', delayedJudgeModel(1500)) }],
+      scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('slow-judge', mockJudge({ answer: { score: 0.8 }, delayMs: 1500 })) }],
     });
     const service = await startService({ config, logger: silentLogger(), consumer: { commitIntervalMs: 200, publishRetryDelayMs: 100 } });
     onTestFinished(async () => {

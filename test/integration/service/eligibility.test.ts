@@ -2,7 +2,8 @@
 // declarative filters on metadata and request context, `when`, declined traces, and decision
 // records explaining every skip.
 import { describe, expect, it } from 'vitest';
-import { parseDecisionRecord, samplingBucket } from '../../../src/index.ts';
+import { parseDecisionRecord } from '../../../src/index.ts';
+import { samplingBucket } from '../../../src/eligibility/sampling.ts';
 import type { DecisionRecord, ScoreRecord } from '../../../src/index.ts';
 import { answerLengthScorer, refundOnlyScorer } from '../../fixtures/scorers.ts';
 import { traceFor, testRun } from '../../helpers/runs.ts';

@@ -7,7 +7,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { resolveConfig } from '../../../src/config/resolve-config.ts';
 import type { ScoreRecord } from '../../../src/index.ts';
 import { startService } from '../../../service/start-service.ts';
-import { answerLengthScorer, delayedJudgeModel, judgeScorer } from '../../fixtures/scorers.ts';
+import { answerLengthScorer, judgeScorer } from '../../fixtures/scorers.ts';
+import { mockJudge } from '../../../src/testing/mock-judge.ts';
 import { useRestartableBroker } from '../../helpers/restartable-broker.ts';
 import { silentLogger } from '../../helpers/service.ts';
 import { expectExactlyOnce, pairCounts, readAll } from './delivery-helpers.ts';
@@ -24,7 +25,7 @@ describe.skipIf(process.env.KAFKA_BROKERS !== undefined)('exactly-once across a 
       topics,
       delivery: 'exactly-once',
       concurrency: { runsInFlight: 8 },
-      scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('slow-judge', delayedJudgeModel(500)) }],
+      scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('slow-judge', mockJudge({ answer: { score: 0.8 }, delayMs: 500 })) }],
     });
     const service = await startService({ config, logger: silentLogger(), consumer: { commitIntervalMs: 200 } });
     onTestFinished(async () => {

@@ -3,7 +3,8 @@
 // scores, dead letters, and nothing twice — and the group's offsets cover every run.
 import { describe, expect, it } from 'vitest';
 import type { ScoreRecord } from '../../../src/index.ts';
-import { answerLengthScorer, delayedJudgeModel, judgeScorer } from '../../fixtures/scorers.ts';
+import { answerLengthScorer, judgeScorer } from '../../fixtures/scorers.ts';
+import { mockJudge } from '../../../src/testing/mock-judge.ts';
 import { testKafka, uniqueGroupId } from '../../helpers/kafka.ts';
 import { testRun } from '../../helpers/runs.ts';
 import { committedTotal, produceRaw, readUntil, startTestService, useServiceTopics } from '../../helpers/service.ts';
@@ -27,7 +28,7 @@ describe('exactly-once delivery', () => {
       groupId,
       delivery: 'exactly-once',
       concurrency: { runsInFlight: 8 },
-      scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('quick-judge', delayedJudgeModel(30)) }],
+      scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('quick-judge', mockJudge({ answer: { score: 0.8 }, delayMs: 30 })) }],
     });
 
     await readUntil<ScoreRecord>(topics.results, (records) => pairCounts(records).size === runIds.length * scorerIds.length);
@@ -97,6 +98,6 @@ function startInstance(topics: ServiceTopics, groupId: string, judgeDelayMs: num
     groupId,
     delivery: 'exactly-once',
     concurrency: { runsInFlight },
-    scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('quick-judge', delayedJudgeModel(judgeDelayMs)) }],
+    scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('quick-judge', mockJudge({ answer: { score: 0.8 }, delayMs: judgeDelayMs })) }],
   });
 }

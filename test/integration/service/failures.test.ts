@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseDeadLetter } from '../../../src/index.ts';
 import type { ScoreRecord } from '../../../src/index.ts';
-import { answerLengthScorer, delayedJudgeModel, hangingScorer, judgeScorer } from '../../fixtures/scorers.ts';
+import { answerLengthScorer, hangingScorer, judgeScorer } from '../../fixtures/scorers.ts';
+import { mockJudge } from '../../../src/testing/mock-judge.ts';
 import { testRun } from '../../helpers/runs.ts';
 import { produceRaw, readRecords, startTestService, useServiceTopics } from '../../helpers/service.ts';
 
@@ -16,7 +17,7 @@ describe('failing scorers', () => {
     const service = await startTestService({
       topics,
       scorers: [
-        { scorer: judgeScorer('hung-judge', delayedJudgeModel(Infinity), 300) },
+        { scorer: judgeScorer('hung-judge', mockJudge({ answer: { score: 0.8 }, delayMs: Infinity }), 300) },
         { scorer: hangingScorer, timeoutMs: 500 },
         { scorer: answerLengthScorer },
       ],

@@ -3,7 +3,8 @@
 // Evidence: no work finished after its assignment ended, and each (run, scorer) scored once.
 import { describe, expect, it } from 'vitest';
 import type { ScoreRecord } from '../../../src/index.ts';
-import { delayedJudgeModel, judgeScorer } from '../../fixtures/scorers.ts';
+import { judgeScorer } from '../../fixtures/scorers.ts';
+import { mockJudge } from '../../../src/testing/mock-judge.ts';
 import { testRun } from '../../helpers/runs.ts';
 import { produceRaw, readUntil, startTestService, useServiceTopics } from '../../helpers/service.ts';
 
@@ -14,7 +15,7 @@ describe('heartbeats during long judge calls', () => {
     await produceRaw(topics.runs, runIds.map((runId) => ({ key: runId, value: JSON.stringify(testRun({ runId })) })));
     // 6 s is the broker's minimum session timeout (group.min.session.timeout.ms).
     const service = await startTestService(
-      { topics, scorers: [{ scorer: judgeScorer('slow-judge', delayedJudgeModel(12_000)), timeoutMs: 60_000 }] },
+      { topics, scorers: [{ scorer: judgeScorer('slow-judge', mockJudge({ answer: { score: 0.8 }, delayMs: 12_000 })), timeoutMs: 60_000 }] },
       { consumer: { sessionTimeoutMs: 6_000 } },
     );
     const records = await readUntil<ScoreRecord>(topics.results, (found) => found.length >= runIds.length, 60_000);

@@ -5,7 +5,8 @@
 // in the end every (run, scorer) has a record and the offsets cover every run.
 import { describe, expect, it } from 'vitest';
 import type { ScoreRecord } from '../../../src/index.ts';
-import { answerLengthScorer, delayedJudgeModel, judgeScorer } from '../../fixtures/scorers.ts';
+import { answerLengthScorer, judgeScorer } from '../../fixtures/scorers.ts';
+import { mockJudge } from '../../../src/testing/mock-judge.ts';
 import { readMessages, uniqueGroupId } from '../../helpers/kafka.ts';
 import { testRun } from '../../helpers/runs.ts';
 import { committedTotal, produceRaw, readUntil, startTestService, useServiceTopics } from '../../helpers/service.ts';
@@ -27,14 +28,14 @@ describe('rebalance', () => {
       topics,
       groupId,
       concurrency: { runsInFlight: 16 },
-      scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('slow-judge', delayedJudgeModel(6_000)) }],
+      scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('slow-judge', mockJudge({ answer: { score: 0.8 }, delayMs: 6_000 })) }],
     });
     await expect.poll(() => first.stats.inFlight, { timeout: 20_000 }).toBe(16);
     const second = await startTestService({
       topics,
       groupId,
       concurrency: { runsInFlight: 16 },
-      scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('slow-judge', delayedJudgeModel(300)) }],
+      scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('slow-judge', mockJudge({ answer: { score: 0.8 }, delayMs: 300 })) }],
     });
 
     await expect.poll(() => first.stats.staleCompletions, { timeout: 30_000 }).toBeGreaterThan(0);

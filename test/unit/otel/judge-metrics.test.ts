@@ -1,16 +1,16 @@
 // Judge metrics: every provider attempt is a call (retries included), tokens by type, errors by
 // type, durations per model; models reached through the resolver are measured once each, and a
 // missing resolver stays missing.
-import { APICallError } from '@ai-sdk/provider';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { customProvider, generateText, streamText } from 'ai';
 import { MockLanguageModelV4, simulateReadableStream } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { createJudgeMetrics, instrumentJudgeModels } from '../../../otel/judge-metrics.ts';
+import { mockJudge, providerError } from '../../../src/testing/mock-judge.ts';
 import { CollectingMetricReader, histogramTotals, metricValue } from '../../helpers/spans.ts';
 
-const usage = { inputTokens: { total: 120, noCache: 120, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 7, text: 7, reasoning: 0 } };
-const answer = { content: [{ type: 'text' as const, text: '{"score":0.5}' }], finishReason: { unified: 'stop' as const, raw: 'stop' }, usage, warnings: [] };
+/** A judge answering `{"score":0.5}` with 120 input and 7 output tokens. */
+const judgeModel = (modelId: string) => mockJudge({ modelId, answer: { score: 0.5 }, usage: { inputTokens: 120, outputTokens: 7 } });
 
 function meterWithReader() {
   const reader = new CollectingMetricReader();
@@ -35,7 +35,7 @@ describe('createJudgeMetrics', () => {
   it('counts a successful call, its tokens and its duration per model', async () => {
     const { meter, collect } = meterWithReader();
     const judge = createJudgeMetrics(meter, clock(250));
-    const measured = judge.instrument(new MockLanguageModelV4({ modelId: 'judge-a', doGenerate: answer }));
+    const measured = judge.instrument(judgeModel('judge-a'));
     await generateText({ model: measured, prompt: 'rate it' });
     await generateText({ model: measured, prompt: 'rate it again' });
     const metrics = await collect();
@@ -49,17 +49,7 @@ describe('createJudgeMetrics', () => {
   it('counts every attempt of a retried call, and the failed ones as errors by type', async () => {
     const { meter, collect } = meterWithReader();
     const judge = createJudgeMetrics(meter);
-    let calls = 0;
-    const flaky = new MockLanguageModelV4({
-      modelId: 'judge-flaky',
-      doGenerate: async () => {
-        calls += 1;
-        if (calls === 1) {
-          throw new APICallError({ message: 'overloaded', url: 'http://judge.test', requestBodyValues: {}, statusCode: 503, responseHeaders: { 'retry-after-ms': '1' }, isRetryable: true });
-        }
-        return answer;
-      },
-    });
+    const flaky = mockJudge({ modelId: 'judge-flaky', answers: [providerError(503, { retryAfterMs: 1 }), { score: 0.5 }], usage: { inputTokens: 120, outputTokens: 7 } });
     await generateText({ model: judge.instrument(flaky), prompt: 'rate it', maxRetries: 1 });
     const metrics = await collect();
     expect(metricValue(metrics, 'scorestream.judge.calls', model('judge-flaky'))).toBe(2);
@@ -88,12 +78,7 @@ describe('createJudgeMetrics', () => {
     const { meter, collect } = meterWithReader();
     const failure = new TypeError('bad request shape');
     const broken = createJudgeMetrics(meter).instrument(
-      new MockLanguageModelV4({
-        modelId: 'judge-broken',
-        doGenerate: async () => {
-          throw failure;
-        },
-      }),
+      mockJudge({ modelId: 'judge-broken', answer: failure }),
     );
     await expect(generateText({ model: broken, prompt: 'x', maxRetries: 0 })).rejects.toBe(failure);
     expect(metricValue(await collect(), 'scorestream.judge.errors', { 'error.type': 'TypeError' })).toBe(1);
@@ -110,7 +95,7 @@ describe('createJudgeMetrics', () => {
               { type: 'text-start', id: 't' },
               { type: 'text-delta', id: 't', delta: 'fine' },
               { type: 'text-end', id: 't' },
-              { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+              { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: { inputTokens: { total: 120, noCache: 120, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 7, text: 7, reasoning: 0 } } },
             ],
           }),
         },
@@ -126,7 +111,7 @@ describe('createJudgeMetrics', () => {
   it('keeps the model identity and wraps each model object once', () => {
     const { meter } = meterWithReader();
     const judge = createJudgeMetrics(meter);
-    const raw = new MockLanguageModelV4({ modelId: 'judge-a', doGenerate: answer });
+    const raw = judgeModel('judge-a');
     const measured = judge.instrument(raw);
     expect(measured).not.toBe(raw);
     expect(judge.instrument(raw)).toBe(measured);
@@ -137,7 +122,7 @@ describe('createJudgeMetrics', () => {
 describe('instrumentJudgeModels', () => {
   it('measures the models a resolver hands out', async () => {
     const { meter, collect } = meterWithReader();
-    const raw = new MockLanguageModelV4({ modelId: 'judge-b', doGenerate: answer });
+    const raw = judgeModel('judge-b');
     const resolver = instrumentJudgeModels(customProvider({ languageModels: { judge: raw } }), createJudgeMetrics(meter))!;
     const resolved = resolver.languageModel('judge');
     expect(resolved).not.toBe(raw);

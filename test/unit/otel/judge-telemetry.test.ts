@@ -3,18 +3,11 @@
 // removes exactly this registration.
 import { trace } from '@opentelemetry/api';
 import { generateText } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { JUDGE_SPAN_ATTRIBUTES, registerJudgeTelemetry } from '../../../otel/judge-telemetry.ts';
+import { mockJudge } from '../../../src/testing/mock-judge.ts';
 import { descendantsOf, installTestTelemetry, waitForSpans } from '../../helpers/spans.ts';
 import type { TelemetryCapture } from '../../helpers/spans.ts';
-
-const answer = {
-  content: [{ type: 'text' as const, text: 'SECRET-ANSWER' }],
-  finishReason: { unified: 'stop' as const, raw: 'stop' },
-  usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 2, text: 2, reasoning: 0 } },
-  warnings: [],
-};
 
 let capture: TelemetryCapture;
 
@@ -33,7 +26,7 @@ async function judgeInsideStep(callRecordsInputs: boolean | undefined) {
   const tracer = trace.getTracer('test');
   await tracer.startActiveSpan('generateScore', async (step) => {
     await generateText({
-      model: new MockLanguageModelV4({ modelId: 'judge-x', doGenerate: answer }),
+      model: mockJudge({ modelId: 'judge-x', answer: 'SECRET-ANSWER' }),
       instructions: 'SECRET-INSTRUCTIONS',
       prompt: 'SECRET-PROMPT',
       ...(callRecordsInputs === undefined ? {} : { telemetry: { functionId: 'scorestream.judge.generateScore', recordInputs: callRecordsInputs, recordOutputs: callRecordsInputs } }),

@@ -7,11 +7,11 @@ import type { ProxyTracerProvider } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import { generateText } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyBatchSpanDefaults, recordInputsFromEnvironment, startTelemetry, telemetryPlan } from '../../../otel/setup.ts';
 import type { Telemetry } from '../../../otel/setup.ts';
+import { mockJudge } from '../../../src/testing/mock-judge.ts';
 import { CollectingMetricReader } from '../../helpers/spans.ts';
 
 let running: Telemetry | undefined;
@@ -158,10 +158,7 @@ describe('startTelemetry', () => {
   ])('lets judge spans carry prompts only when the environment opts in (%j)', async (environment, recorded) => {
     const exporter = new InMemorySpanExporter();
     running = await startTelemetry(environment, { spanProcessors: [new SimpleSpanProcessor({ exporter })], metricReaders: [], logger: pino({ level: 'silent' }) });
-    const model = new MockLanguageModelV4({
-      modelId: 'judge',
-      doGenerate: { content: [{ type: 'text', text: 'fine' }], finishReason: { unified: 'stop', raw: 'stop' }, usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }, warnings: [] },
-    });
+    const model = mockJudge({ modelId: 'judge', answer: 'fine' });
     await generateText({ model, prompt: 'PRIVATE-QUESTION', telemetry: { recordInputs: true } });
     await flushSpans();
     expect(exporter.getFinishedSpans().length).toBeGreaterThan(0);

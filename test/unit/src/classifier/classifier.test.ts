@@ -1,6 +1,6 @@
 import { Experimental_DecisionUnsupportedQuestionTypeError } from '@ai-sdk/provider';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
-import { MockLanguageModelV4 } from 'ai/test';
+import { mockJudge } from '../../../../src/testing/mock-judge.ts';
 import { describe, expect, it } from 'vitest';
 import { Classifier } from '../../../../src/classifier/classifier.ts';
 import type { ClassifierOptions } from '../../../../src/classifier/classifier.ts';
@@ -97,7 +97,7 @@ describe('Classifier construction', () => {
   });
 
   it('wraps a chat model in the language-model decider', () => {
-    const chat = new MockLanguageModelV4({ provider: 'chat-provider', modelId: 'chat-1' });
+    const chat = mockJudge({ provider: 'chat-provider', modelId: 'chat-1' });
     const classifier = new Classifier({ id: 'c', model: chat, questions });
     expect(classifier.model).toMatchObject({
       provider: 'chat-provider',

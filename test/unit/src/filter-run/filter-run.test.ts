@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterRun } from '../../../../src/filter-run/index.ts';
+import { filterRun } from '../../../../src/filter-run/filter-run.ts';
 
 const text = (id: string, value = id) => ({ id, role: 'assistant', content: { format: 2, parts: [{ type: 'text', text: value }] } });
 const tool = (id: string, toolName: string, extraParts: unknown[] = []) => ({

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { createScorer } from '../../../../src/scorer/index.ts';
 import type { JudgeConfig } from '../../../../src/scorer/index.ts';
 import { JudgeTimeoutError } from '../../../../src/judge/index.ts';
-import { answer, apiError, jsonAnswer, promptTexts, scriptedModel } from './mock-judge.ts';
+import { judgeReply, mockJudge, providerError } from '../../../../src/testing/mock-judge.ts';
 import { scorerFailure as failure } from '../../../helpers/scorer-failure.ts';
 
 const schema = z.object({ verdict: z.enum(['yes', 'no']), confidence: z.number() });
@@ -15,18 +15,17 @@ function analyzeScorer(judge: JudgeConfig) {
     .generateScore(({ results }) => results.analyzeStepResult.confidence);
 }
 
-describe('format fallback: one more attempt for format errors only (§3.4)', () => {
+describe('format fallback: one more attempt for format errors only', () => {
   it('retries malformed JSON once with the JSON Schema written into the prompt, summing usage over attempts', async () => {
-    const model = scriptedModel([answer('{"verdict": "yes", '), jsonAnswer({ verdict: 'yes', confidence: 0.8 })]);
+    const model = mockJudge({ answers: ['{"verdict": "yes", ', { verdict: 'yes', confidence: 0.8 }] });
     const result = await analyzeScorer({ model, instructions: 'i' }).run({ output: 'o' });
     expect(result.score).toBe(0.8);
-    expect(model.doGenerateCalls).toHaveLength(2);
-    const first = promptTexts(model.doGenerateCalls[0]!);
-    const second = promptTexts(model.doGenerateCalls[1]!);
-    expect(first.user).toBe('Decide please.');
-    expect(second.user).toMatch(/^Decide please\.\n\nReturn your response as JSON matching this schema:\n\{/);
-    expect(second.user).toContain('"verdict"');
-    expect(second.system).toBe('i');
+    expect(model.calls).toHaveLength(2);
+    const [first, second] = model.calls;
+    expect(first!.user).toBe('Decide please.');
+    expect(second!.user).toMatch(/^Decide please\.\n\nReturn your response as JSON matching this schema:\n\{/);
+    expect(second!.user).toContain('"verdict"');
+    expect(second!.system).toBe('i');
     expect(result.judge?.analyze?.executions).toEqual([
       expect.objectContaining({
         status: 'success',
@@ -40,9 +39,9 @@ describe('format fallback: one more attempt for format errors only (§3.4)', () 
   });
 
   it('retries a schema-violating answer once, then fails with one failed execution of two attempts', async () => {
-    const model = scriptedModel([jsonAnswer({ verdict: 'maybe' }), jsonAnswer({ verdict: 'perhaps', confidence: 'high' })]);
+    const model = mockJudge({ answers: [{ verdict: 'maybe' }, { verdict: 'perhaps', confidence: 'high' }] });
     const error = await failure(analyzeScorer({ model, instructions: 'i' }).run({ runId: 'r', output: 'o' }));
-    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(model.calls).toHaveLength(2);
     expect(error.failedStep).toBe('analyze');
     expect(error.cause.name).toBe('AI_NoObjectGeneratedError');
     expect(error.canRetry).toBe(false);
@@ -61,7 +60,7 @@ describe('format fallback: one more attempt for format errors only (§3.4)', () 
   });
 
   it('treats an empty truncated answer as a format error', async () => {
-    const model = scriptedModel([answer('', { finishReason: 'length' }), jsonAnswer({ verdict: 'no', confidence: 0.1 })]);
+    const model = mockJudge({ answers: [judgeReply('', { finishReason: 'length' }), { verdict: 'no', confidence: 0.1 }] });
     const result = await analyzeScorer({ model, instructions: 'i' }).run({ output: 'o' });
     expect(result.score).toBe(0.1);
     expect(result.judge?.analyze?.executions[0]?.attemptCount).toBe(2);
@@ -69,50 +68,50 @@ describe('format fallback: one more attempt for format errors only (§3.4)', () 
 
   it('writes the schema into the user turn on the first attempt with jsonPromptInjection true/inline', async () => {
     for (const jsonPromptInjection of [true, 'inline'] as const) {
-      const model = scriptedModel([jsonAnswer({ verdict: 'yes', confidence: 1 })]);
+      const model = mockJudge({ answer: { verdict: 'yes', confidence: 1 } });
       await analyzeScorer({ model, instructions: 'i', jsonPromptInjection }).run({ output: 'o' });
-      expect(promptTexts(model.doGenerateCalls[0]!).user).toContain('Return your response as JSON matching this schema');
+      expect(model.calls[0]!.user).toContain('Return your response as JSON matching this schema');
     }
   });
 
   it("writes the schema into the system prompt with jsonPromptInjection 'system', also on the retry", async () => {
-    const model = scriptedModel([answer('nope'), jsonAnswer({ verdict: 'yes', confidence: 1 })]);
+    const model = mockJudge({ answers: ['nope', { verdict: 'yes', confidence: 1 }] });
     await analyzeScorer({ model, instructions: 'i', jsonPromptInjection: 'system' }).run({ output: 'o' });
-    for (const call of model.doGenerateCalls) {
-      const texts = promptTexts(call);
+    expect(model.calls).toHaveLength(2);
+    for (const texts of model.calls) {
       expect(texts.system).toContain('Return your response as JSON matching this schema');
       expect(texts.user).toBe('Decide please.');
     }
   });
 
   it('does not retry generateReason (free text): one attempt', async () => {
-    const model = scriptedModel([jsonAnswer({ score: 1 }), apiError(400)]);
+    const model = mockJudge({ answers: [{ score: 1 }, providerError(400)] });
     const error = await failure(
       createScorer({ id: 's', description: 'd', judge: { model, instructions: 'i' } })
         .generateScore({ description: 's', createPrompt: () => 'p' })
         .generateReason({ description: 'r', createPrompt: () => 'why' })
         .run({ output: 'o' }),
     );
-    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(model.calls).toHaveLength(2);
     expect(error.result?.judge?.generateReason?.executions[0]).toMatchObject({ status: 'failed', attemptCount: 1 });
   });
 });
 
 describe('transient provider errors: retried by the AI SDK, honouring Retry-After', () => {
   it('retries a 429 with retry-after-ms and succeeds; only answered calls count as model calls', async () => {
-    const model = scriptedModel([apiError(429, { retryAfterMs: '10' }), jsonAnswer({ verdict: 'yes', confidence: 0.7 })]);
+    const model = mockJudge({ answers: [providerError(429, { retryAfterMs: 10 }), { verdict: 'yes', confidence: 0.7 }] });
     const result = await analyzeScorer({ model, instructions: 'i' }).run({ output: 'o' });
     expect(result.score).toBe(0.7);
-    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(model.calls).toHaveLength(2);
     expect(result.judge?.analyze?.executions[0]).toMatchObject({ status: 'success', attemptCount: 1, modelCallCount: 1 });
   });
 
   it('gives up after maxRetries with a retryable failure (canRetry), finishReason error and no usage', async () => {
-    const model = scriptedModel([apiError(503, { retryAfterMs: '1' })]);
+    const model = mockJudge({ answer: providerError(503, { retryAfterMs: 1 }) });
     const error = await failure(
       analyzeScorer({ model, instructions: 'i', modelSettings: { maxRetries: 2 } }).run({ runId: 'r', output: 'o' }),
     );
-    expect(model.doGenerateCalls).toHaveLength(3);
+    expect(model.calls).toHaveLength(3);
     expect(RetryError.isInstance(error.cause)).toBe(true);
     expect(error.canRetry).toBe(true);
     const execution = error.result?.judge?.analyze?.executions[0];
@@ -122,17 +121,17 @@ describe('transient provider errors: retried by the AI SDK, honouring Retry-Afte
   });
 
   it('with maxRetries 0 the provider error itself is the cause', async () => {
-    const model = scriptedModel([apiError(500)]);
+    const model = mockJudge({ answer: providerError(500) });
     const error = await failure(analyzeScorer({ model, instructions: 'i', modelSettings: { maxRetries: 0 } }).run({ output: 'o' }));
-    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(model.calls).toHaveLength(1);
     expect(APICallError.isInstance(error.cause)).toBe(true);
     expect(error.canRetry).toBe(true);
   });
 
   it('does not retry a non-retryable provider error (format fallback included)', async () => {
-    const model = scriptedModel([apiError(401)]);
+    const model = mockJudge({ answer: providerError(401) });
     const error = await failure(analyzeScorer({ model, instructions: 'i' }).run({ output: 'o' }));
-    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(model.calls).toHaveLength(1);
     expect(error.canRetry).toBe(false);
     expect(error.result?.judge?.analyze?.executions[0]).toMatchObject({
       status: 'failed',
@@ -146,7 +145,7 @@ describe('transient provider errors: retried by the AI SDK, honouring Retry-Afte
 
 describe('timeouts and aborts', () => {
   it('times out a hanging model call (even one ignoring its abort signal) with modelSettings.timeout', async () => {
-    const model = scriptedModel(['hang-ignoring-abort']);
+    const model = mockJudge({ answer: judgeReply('never sent', { delayMs: Infinity, ignoreAbort: true }) });
     const error = await failure(
       analyzeScorer({ model, instructions: 'i', modelSettings: { timeout: 20, maxRetries: 0 } }).run({ output: 'o' }),
     );
@@ -157,18 +156,18 @@ describe('timeouts and aborts', () => {
   });
 
   it('aborts the provider request on timeout and retries it as a transient error', async () => {
-    const model = scriptedModel(['hang', jsonAnswer({ verdict: 'yes', confidence: 0.5 })]);
+    const model = mockJudge({ answers: [judgeReply('never sent', { delayMs: Infinity }), { verdict: 'yes', confidence: 0.5 }] });
     const result = await analyzeScorer({ model, instructions: 'i', modelSettings: { timeout: 20, maxRetries: 1 } }).run({
       output: 'o',
     });
     expect(result.score).toBe(0.5);
-    expect(model.doGenerateCalls).toHaveLength(2);
-    expect(model.doGenerateCalls[0]!.abortSignal?.aborted).toBe(true);
-    expect(model.doGenerateCalls[0]!.abortSignal?.reason).toBeInstanceOf(JudgeTimeoutError);
+    expect(model.calls).toHaveLength(2);
+    expect(model.calls[0]!.options.abortSignal?.aborted).toBe(true);
+    expect(model.calls[0]!.options.abortSignal?.reason).toBeInstanceOf(JudgeTimeoutError);
   });
 
   it('an abortSignal passed to run() aborts the in-flight judge call and fails the step', async () => {
-    const model = scriptedModel(['hang']);
+    const model = mockJudge({ answer: { verdict: 'yes', confidence: 1 }, delayMs: Infinity });
     const controller = new AbortController();
     const running = analyzeScorer({ model, instructions: 'i' }).run({ output: 'o' }, { abortSignal: controller.signal });
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -176,12 +175,12 @@ describe('timeouts and aborts', () => {
     const error = await failure(running);
     expect(error.failedStep).toBe('analyze');
     expect(error.cause.message).toBe('service shutting down');
-    expect(model.doGenerateCalls[0]!.abortSignal?.aborted).toBe(true);
-    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(model.calls[0]!.options.abortSignal?.aborted).toBe(true);
+    expect(model.calls).toHaveLength(1);
   });
 
   it('an abort also interrupts a model that ignores its signal', async () => {
-    const model = scriptedModel(['hang-ignoring-abort']);
+    const model = mockJudge({ answer: judgeReply('never sent', { delayMs: Infinity, ignoreAbort: true }) });
     const controller = new AbortController();
     const running = analyzeScorer({ model, instructions: 'i' }).run({ output: 'o' }, { abortSignal: controller.signal });
     setTimeout(() => controller.abort(new Error('stop')), 5);
@@ -190,15 +189,15 @@ describe('timeouts and aborts', () => {
   });
 });
 
-describe('judge evidence never carries provider secrets (§3.5)', () => {
+describe('judge evidence never carries provider secrets', () => {
   const secret = 'sk-SECRET-1234567890';
 
   it('keeps headers, bodies, raw usage and request data out of the result', async () => {
-    const model = scriptedModel([
-      jsonAnswer(
+    const model = mockJudge({
+      answer: judgeReply(
         { verdict: 'yes', confidence: 0.9 },
         {
-          usageRaw: { api_key: secret },
+          rawUsage: { api_key: secret },
           response: {
             id: 'resp',
             modelId: 'm',
@@ -209,17 +208,19 @@ describe('judge evidence never carries provider secrets (§3.5)', () => {
           request: { body: { key: secret } },
         },
       ),
-    ]);
+    });
     const result = await analyzeScorer({ model, instructions: 'i' }).run({ output: 'o' });
     expect(JSON.stringify(result)).not.toContain(secret);
     expect(JSON.stringify(result)).not.toContain('SECRET');
   });
 
   it('keeps a failing APICallError (headers, body, request) out of the snapshot and the serialised error', async () => {
-    const model = scriptedModel([
-      jsonAnswer({ verdict: 'yes', confidence: 0.9 }, { usageRaw: { token: secret }, response: { headers: { 'x-key': secret }, body: secret } }),
-      apiError(401, { responseBody: `{"error":"bad key ${secret}"}`, headers: { 'set-cookie': secret } }),
-    ]);
+    const model = mockJudge({
+      answers: [
+        judgeReply({ verdict: 'yes', confidence: 0.9 }, { rawUsage: { token: secret }, response: { headers: { 'x-key': secret }, body: secret } }),
+        providerError(401, { body: `{"error":"bad key ${secret}"}`, headers: { 'set-cookie': secret } }),
+      ],
+    });
     const error = await failure(
       createScorer({ id: 's', description: 'd', judge: { model, instructions: 'i' } })
         .analyze({ description: 'Decide', outputSchema: schema, createPrompt: () => 'p' })
@@ -237,11 +238,9 @@ describe('judge evidence never carries provider secrets (§3.5)', () => {
 describe('judge records fit the score-record contract', () => {
   it('validates success and failure executions against judgeResultsSchema', async () => {
     const { judgeResultsSchema } = await import('../../../../src/contracts/judge-execution.ts');
-    const model = scriptedModel([
-      jsonAnswer({ verdict: 'yes', confidence: 0.9 }, { response: { id: 'r', timestamp: new Date(0), modelId: 'm' } }),
-      answer('bad'),
-      answer('still bad'),
-    ]);
+    const model = mockJudge({
+      answers: [judgeReply({ verdict: 'yes', confidence: 0.9 }, { response: { id: 'r', timestamp: new Date(0), modelId: 'm' } }), 'bad', 'still bad'],
+    });
     const error = await failure(
       createScorer({ id: 's', description: 'd', judge: { model, instructions: 'i' } })
         .analyze({ description: 'Decide', outputSchema: schema, createPrompt: () => 'p' })

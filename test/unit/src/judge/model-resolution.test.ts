@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProviderRegistry, customProvider } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
+import { mockJudge } from '../../../../src/testing/mock-judge.ts';
 import { ScorestreamError } from '../../../../src/errors.ts';
 import { getDefaultJudgeModels, resolveJudgeModel, setDefaultJudgeModels } from '../../../../src/judge/index.ts';
 
 afterEach(() => setDefaultJudgeModels(undefined));
 
-const model = new MockLanguageModelV4({ modelId: 'small', provider: 'local.chat' });
+const model = mockJudge({ modelId: 'small', provider: 'local.chat' });
 const registry = createProviderRegistry({ local: customProvider({ languageModels: { small: model } }) });
 
 describe('resolveJudgeModel', () => {
@@ -58,8 +58,8 @@ describe('resolveJudgeModel', () => {
 
 describe('resolveJudgeModel with prepareModel', () => {
   it('wraps a model object given directly, and leaves models resolved by id to the resolver', () => {
-    const direct = new MockLanguageModelV4({ modelId: 'direct-judge' });
-    const wrapped = new MockLanguageModelV4({ modelId: 'direct-judge' });
+    const direct = mockJudge({ modelId: 'direct-judge' });
+    const wrapped = mockJudge({ modelId: 'direct-judge' });
     const seen: unknown[] = [];
     const prepareModel = (model: unknown) => {
       seen.push(model);
@@ -68,7 +68,7 @@ describe('resolveJudgeModel with prepareModel', () => {
     expect(resolveJudgeModel(direct, undefined, prepareModel as never).model).toBe(wrapped);
     expect(seen).toEqual([direct]);
 
-    const byId = new MockLanguageModelV4({ modelId: 'by-id' });
+    const byId = mockJudge({ modelId: 'by-id' });
     const resolved = resolveJudgeModel('by-id', { languageModel: () => byId }, prepareModel as never);
     expect(resolved.model).toBe(byId);
     expect(seen).toHaveLength(1);

@@ -1,7 +1,6 @@
 // buildScoreRecord: every outcome becomes a record that passes the wire contract, with a
 // deterministic id, the run's identity and evidence, and no score unless it was scored.
 import { APICallError } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { parseScoreRecord } from '../../../../src/contracts/parse.ts';
 import { scoreIdFor } from '../../../../src/contracts/score-id.ts';
@@ -12,8 +11,9 @@ import { runScorerToOutcome } from '../../../../src/pipeline/scorer-outcome.ts';
 import type { ScorerOutcome } from '../../../../src/pipeline/scorer-outcome.ts';
 import { buildScorerInput } from '../../../../src/pipeline/scorer-input.ts';
 import { createScorer, notScorable } from '../../../../src/scorer/index.ts';
+import { mockJudge, providerError } from '../../../../src/testing/mock-judge.ts';
 import { traceFor } from '../../../helpers/runs.ts';
-import { judgeAnswer, runFacts, source } from './fixtures.ts';
+import { runFacts, source } from './fixtures.ts';
 
 const facts = runFacts({ runId: 'run-7', trace: true });
 const { traceId, spanId } = traceFor('run-7');
@@ -142,7 +142,7 @@ describe('buildScoreRecord', () => {
   });
 
   it('carries the judge evidence and prompts of an LLM-judge scorer, valid against the contract', async () => {
-    const model = new MockLanguageModelV4({ modelId: 'mock-judge', provider: 'mock-provider', doGenerate: async () => judgeAnswer({ score: 0.7 }) });
+    const model = mockJudge({ answer: { score: 0.7 } });
     const scorer = createScorer({ id: 'answer-quality', description: 'd', judge: { model, instructions: 'Grade support answers.' } }).generateScore({
       description: 'Score the answer',
       createPrompt: ({ run }) => `Rate run ${String(run.runId)} from 0 to 1`,
@@ -154,12 +154,7 @@ describe('buildScoreRecord', () => {
   });
 
   it('keeps the judge evidence of a failed judge call in a failed record', async () => {
-    const model = new MockLanguageModelV4({
-      modelId: 'mock-judge',
-      doGenerate: async () => {
-        throw new APICallError({ message: 'Unauthorized', url: 'http://judge', requestBodyValues: {}, statusCode: 401, isRetryable: false });
-      },
-    });
+    const model = mockJudge({ answer: providerError(401) });
     const scorer = createScorer({ id: 'answer-quality', description: 'd', judge: { model, instructions: 'Grade.' } })
       .preprocess(() => 'ok')
       .generateScore({ description: 'Score', createPrompt: () => 'Rate it' });

@@ -1,6 +1,5 @@
 // Shared pieces for the pipeline tests: parsed run events, their run facts, bindings resolved
-// the way the service resolves them, and judge answers for MockLanguageModelV4.
-import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider';
+// the way the service resolves them, and hand-completed promises. (Judges: mockJudge().)
 import { resolveConfig } from '../../../../src/config/resolve-config.ts';
 import type { ResolvedBinding } from '../../../../src/config/resolve-config.ts';
 import type { ScorerBindingInput } from '../../../../src/config/config-types.ts';
@@ -37,17 +36,6 @@ export function bindings<Event = unknown>(...inputs: ScorerBindingInput<Event>[]
 
 export function binding<Event = unknown>(input: ScorerBindingInput<Event>): ResolvedBinding<Event> {
   return bindings(input)[0]!;
-}
-
-/** A judge answer carrying `value` as JSON text, with usage, as a provider would return it. */
-export function judgeAnswer(value: unknown, modelId = 'mock-judge'): LanguageModelV4GenerateResult {
-  return {
-    content: [{ type: 'text', text: JSON.stringify(value) }],
-    finishReason: { unified: 'stop', raw: 'stop' },
-    usage: { inputTokens: { total: 40, noCache: 40, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 6, text: 6, reasoning: 0 } },
-    warnings: [],
-    response: { id: 'resp-1', modelId, timestamp: new Date('2026-11-29T12:00:00.500Z') },
-  };
 }
 
 /** A promise with its resolve/reject handed out, for steps the test completes by hand. */

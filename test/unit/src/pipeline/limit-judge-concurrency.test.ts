@@ -1,19 +1,16 @@
 // Judge concurrency caps: at most N calls in flight per model id, waiting calls served in
-// arrival order, models independent. Calls are MockLanguageModelV4 calls that wait on gates
-// the test opens, so "in flight" is exact and no timing is involved.
+// arrival order, models independent. Calls are mock judge calls that wait on gates the test
+// opens, so "in flight" is exact and no timing is involved.
 import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { generateText } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { CallLimiter, limitJudgeConcurrency } from '../../../../src/pipeline/limit-judge-concurrency.ts';
-import { deferred, judgeAnswer } from './fixtures.ts';
+import { mockJudge } from '../../../../src/testing/mock-judge.ts';
+import type { MockJudge } from '../../../../src/testing/mock-judge.ts';
+import { deferred } from './fixtures.ts';
 
+/** A call whose user turn is `label`; the gated models below name their calls by it. */
 const callOptions = (label: string): LanguageModelV4CallOptions => ({ prompt: [{ role: 'user', content: [{ type: 'text', text: label }] }] });
-
-const labelOf = (options: LanguageModelV4CallOptions) => {
-  const part = options.prompt.at(-1)?.content[0];
-  return typeof part === 'object' && part !== null && 'text' in part ? part.text : '';
-};
 
 /** Models whose calls wait until the test opens their gate; counts what is in flight. */
 function gatedModels() {
@@ -21,12 +18,12 @@ function gatedModels() {
   const peak = new Map<string, number>();
   const started: string[] = [];
   const gates = new Map<string, ReturnType<typeof deferred<void>>>();
+  // Counted per provider and id, not per object: a registry hands out a new object per lookup.
   const model = (modelId: string, provider = 'mock-provider') =>
-    new MockLanguageModelV4({
+    mockJudge({
       modelId,
       provider,
-      doGenerate: async (options) => {
-        const label = labelOf(options);
+      answer: async ({ user: label }) => {
         const key = `${provider}:${modelId}`;
         started.push(label);
         inFlight.set(key, (inFlight.get(key) ?? 0) + 1);
@@ -38,7 +35,7 @@ function gatedModels() {
         } finally {
           inFlight.set(key, inFlight.get(key)! - 1);
         }
-        return judgeAnswer({ score: 1 }, modelId);
+        return { score: 1 };
       },
     });
   const open = async (label: string) => {
@@ -118,7 +115,7 @@ describe('limitJudgeConcurrency', () => {
     await Promise.all(calls);
     expect(peak.get('mock-provider:judge-a')).toBe(2);
     expect(inFlight.get('mock-provider:judge-a')).toBe(0);
-    expect(judge.doGenerateCalls).toHaveLength(5);
+    expect(judge.calls).toHaveLength(5);
   });
 
   it("puts other models' calls (a classifier's decision model) under the cap of the same provider and id", async () => {
@@ -143,7 +140,7 @@ describe('limitJudgeConcurrency', () => {
 
   it('caps each model id independently', async () => {
     const { model, started, peak, open } = gatedModels();
-    const byId: Record<string, MockLanguageModelV4> = { 'judge-a': model('judge-a'), 'judge-b': model('judge-b') };
+    const byId: Record<string, MockJudge> = { 'judge-a': model('judge-a'), 'judge-b': model('judge-b') };
     const models = limitJudgeConcurrency({ languageModel: (id) => byId[id]! }, 1);
     const a = models.languageModel('judge-a') as LanguageModelV4;
     const b = models.languageModel('judge-b') as LanguageModelV4;
@@ -192,7 +189,7 @@ describe('limitJudgeConcurrency', () => {
 
   it('wraps a model object once and keeps its identity', () => {
     const models = limitJudgeConcurrency(undefined, 3);
-    const judge = new MockLanguageModelV4({ modelId: 'judge-a' });
+    const judge = mockJudge({ modelId: 'judge-a' });
     const limited = models.limit(judge) as LanguageModelV4;
     expect(models.limit(judge)).toBe(limited);
     expect(limited.modelId).toBe('judge-a');

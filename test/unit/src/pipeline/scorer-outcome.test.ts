@@ -1,7 +1,6 @@
 // runScorerToOutcome (the pipeline's): whatever a scorer does — score, notScorable, throw, hang — becomes
 // an outcome; nothing escapes. Real createScorer scorers where the behaviour is the scorer's own.
 import { APICallError } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ScorerLike } from '../../../../src/config/config-types.ts';
 import { ScorestreamError } from '../../../../src/errors.ts';
@@ -9,6 +8,7 @@ import { deadlineWindowMs } from '../../../../src/pipeline/deadline-cohorts.ts';
 import { runScorerToOutcome, ScorerTimeoutError } from '../../../../src/pipeline/scorer-outcome.ts';
 import type { ScorerOutcome } from '../../../../src/pipeline/scorer-outcome.ts';
 import { createScorer, notScorable } from '../../../../src/scorer/index.ts';
+import { mockJudge } from '../../../../src/testing/mock-judge.ts';
 import { deferred } from './fixtures.ts';
 
 const input = { runId: 'run-1', input: { inputMessages: [] }, output: [] };
@@ -266,11 +266,7 @@ describe('runScorerToOutcome', () => {
     });
 
     it('lets a scorer that honours the signal report the step it was in', async () => {
-      const model = new MockLanguageModelV4({
-        modelId: 'slow-judge',
-        doGenerate: (callOptions) =>
-          new Promise((_, reject) => callOptions.abortSignal?.addEventListener('abort', () => reject(callOptions.abortSignal?.reason), { once: true })),
-      });
+      const model = mockJudge({ modelId: 'slow-judge', answer: { score: 1 }, delayMs: Infinity });
       const scorer = createScorer({ id: 'judged', description: 'd', judge: { model, instructions: 'Grade.', modelSettings: { maxRetries: 0 } } })
         .preprocess(() => 'ready')
         .generateScore({ description: 'Score it', createPrompt: () => 'Score this answer' });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createScorer, isNotScorable, notScorable } from '../../../../src/scorer/index.ts';
-import { jsonAnswer, scriptedModel } from '../judge/mock-judge.ts';
+import { mockJudge } from '../../../../src/testing/mock-judge.ts';
 
 const base = { id: 'ns', description: 'not scorable tests' };
 const brand = Symbol.for('mastra.evals.notScorable');
 
-describe('notScorable() and isNotScorable() (§4.5)', () => {
+describe('notScorable() and isNotScorable()', () => {
   it('brands a plain, unfrozen object and omits reason when not given', () => {
     const bare = notScorable();
     expect((bare as Record<symbol, unknown>)[brand]).toBe(true);
@@ -88,14 +88,14 @@ describe('a step returning notScorable()', () => {
   });
 
   it('keeps judge records of prompt steps that ran before it, and makes no judge call after it', async () => {
-    const model = scriptedModel([jsonAnswer({ verdict: 'yes' })]);
+    const model = mockJudge({ answer: { verdict: 'yes' } });
     const { z } = await import('zod');
     const result = await createScorer({ ...base, judge: { model, instructions: 'judge' } })
       .analyze({ description: 'verdict', outputSchema: z.object({ verdict: z.string() }), createPrompt: () => 'p' })
       .generateScore(() => notScorable('verdict unusable'))
       .generateReason({ description: 'why', createPrompt: () => 'why?' })
       .run({ output: 'x' });
-    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(model.calls).toHaveLength(1);
     expect(result.judge?.analyze?.executions).toHaveLength(1);
     expect(result.judge?.generateReason).toBeUndefined();
     expect(result.analyzeStepResult).toEqual({ verdict: 'yes' });

@@ -3,16 +3,27 @@ import { createProviderRegistry, customProvider } from 'ai';
 import { z } from 'zod';
 import { createScorer, ScorerError } from '../../../../src/scorer/index.ts';
 import { setDefaultJudgeModels } from '../../../../src/judge/index.ts';
-import { answer, jsonAnswer, promptTexts, scriptedModel, steppingClock } from '../judge/mock-judge.ts';
+import { judgeReply, mockJudge } from '../../../../src/testing/mock-judge.ts';
+import type { MockJudge } from '../../../../src/testing/mock-judge.ts';
 import { scorerFailure as failure } from '../../../helpers/scorer-failure.ts';
+
+/** A clock that advances by `step` ms on every read. */
+function steppingClock(step: number): () => number {
+  let now = 1_000;
+  return () => {
+    const value = now;
+    now += step;
+    return value;
+  };
+}
 
 const verdictSchema = z.object({ verdict: z.enum(['yes', 'no']), confidence: z.number() });
 
 afterEach(() => setDefaultJudgeModels(undefined));
 
-describe('structured prompt steps (§3.1, §3.3)', () => {
+describe('structured prompt steps', () => {
   it('sends instructions as the system prompt and createPrompt output as the user turn, with the schema as response format', async () => {
-    const model = scriptedModel([jsonAnswer({ verdict: 'yes', confidence: 0.9 })]);
+    const model = mockJudge({ answer: { verdict: 'yes', confidence: 0.9 } });
     const result = await createScorer({ id: 's', description: 'd', judge: { model, instructions: 'You are a strict judge.' } })
       .analyze({
         description: 'Decide',
@@ -21,31 +32,29 @@ describe('structured prompt steps (§3.1, §3.3)', () => {
       })
       .generateScore(({ results }) => (results.analyzeStepResult.verdict === 'yes' ? 1 : 0))
       .run({ runId: 'r', output: 'thank you' });
-    expect(model.doGenerateCalls).toHaveLength(1);
-    const call = model.doGenerateCalls[0]!;
-    expect(promptTexts(call)).toEqual({ system: 'You are a strict judge.', user: 'Is "thank you" polite?' });
-    expect(call.prompt.map((message) => message.role)).toEqual(['system', 'user']);
-    expect(call.responseFormat).toMatchObject({ type: 'json', schema: { type: 'object' } });
+    expect(model.calls).toHaveLength(1);
+    const call = model.calls[0]!;
+    expect(call).toMatchObject({ system: 'You are a strict judge.', user: 'Is "thank you" polite?' });
+    expect(call.options.prompt.map((message) => message.role)).toEqual(['system', 'user']);
+    expect(call.options.responseFormat).toMatchObject({ type: 'json', schema: { type: 'object' } });
     expect(result.analyzeStepResult).toEqual({ verdict: 'yes', confidence: 0.9 });
     expect(result.analyzePrompt).toBe('Is "thank you" polite?');
     expect(result.score).toBe(1);
   });
 
   it('records one success execution with safe evidence', async () => {
-    const model = scriptedModel(
-      [
-        jsonAnswer(
-          { verdict: 'no', confidence: 0.2 },
-          {
-            inputTokens: 12,
-            outputTokens: 7,
-            response: { id: 'resp-1', timestamp: new Date('2025-01-02T03:04:05Z'), modelId: 'judge-v2' },
-            warnings: [{ type: 'unsupported', feature: 'seed' }],
-          },
-        ),
-      ],
-      { modelId: 'judge-v1', provider: 'acme.chat' },
-    );
+    const model = mockJudge({
+      modelId: 'judge-v1',
+      provider: 'acme.chat',
+      answer: judgeReply(
+        { verdict: 'no', confidence: 0.2 },
+        {
+          usage: { inputTokens: 12, outputTokens: 7 },
+          response: { id: 'resp-1', timestamp: new Date('2025-01-02T03:04:05Z'), modelId: 'judge-v2' },
+          warnings: [{ type: 'unsupported', feature: 'seed' }],
+        },
+      ),
+    });
     const result = await createScorer({ id: 's', description: 'd', judge: { model, instructions: 'i' } })
       .analyze({ description: 'Decide', outputSchema: verdictSchema, createPrompt: () => 'the prompt' })
       .generateScore(() => 0)
@@ -74,7 +83,7 @@ describe('structured prompt steps (§3.1, §3.3)', () => {
   });
 
   it('accepts a plain JSON Schema as outputSchema', async () => {
-    const model = scriptedModel([jsonAnswer({ label: 'ok' })]);
+    const model = mockJudge({ answer: { label: 'ok' } });
     const result = await createScorer({ id: 's', description: 'd', judge: { model, instructions: 'i' } })
       .preprocess({
         description: 'label',
@@ -84,11 +93,11 @@ describe('structured prompt steps (§3.1, §3.3)', () => {
       .generateScore(() => 1)
       .run({ output: 'o' });
     expect(result.preprocessStepResult).toEqual({ label: 'ok' });
-    expect(model.doGenerateCalls[0]!.responseFormat).toMatchObject({ type: 'json', schema: { required: ['label'] } });
+    expect(model.calls[0]!.options.responseFormat).toMatchObject({ type: 'json', schema: { required: ['label'] } });
   });
 
   it('a createPrompt failure fails the step before any judge call and leaves no judge record', async () => {
-    const model = scriptedModel([jsonAnswer({ verdict: 'yes', confidence: 1 })]);
+    const model = mockJudge({ answer: { verdict: 'yes', confidence: 1 } });
     const boom = new Error('prompt builder failed');
     const error = await failure(
       createScorer({ id: 's', description: 'd', judge: { model, instructions: 'i' } })
@@ -105,28 +114,28 @@ describe('structured prompt steps (§3.1, §3.3)', () => {
     );
     expect(error.cause).toBe(boom);
     expect(error.failedStep).toBe('analyze');
-    expect(model.doGenerateCalls).toHaveLength(0);
+    expect(model.calls).toHaveLength(0);
     expect(error.result).toEqual({ runId: 'r', output: 'o', preprocessStepResult: 'pre' });
   });
 });
 
-describe('generateScore and generateReason prompt objects (§3.3)', () => {
+describe('generateScore and generateReason prompt objects', () => {
   it('takes the score from the judge {score}, without range checks', async () => {
-    const model = scriptedModel([jsonAnswer({ score: 5 })]);
+    const model = mockJudge({ answer: { score: 5 } });
     const result = await createScorer({ id: 's', description: 'd', judge: { model, instructions: 'i' } })
       .generateScore({ description: 'score', createPrompt: () => 'score it' })
       .run({ output: 'o' });
     expect(result.score).toBe(5);
     expect(result.generateScorePrompt).toBe('score it');
     expect(result.judge?.generateScore?.executions[0]).toMatchObject({ status: 'success', output: 5 });
-    expect(model.doGenerateCalls[0]!.responseFormat).toMatchObject({
+    expect(model.calls[0]!.options.responseFormat).toMatchObject({
       type: 'json',
       schema: { properties: { score: { type: 'number' } } },
     });
   });
 
   it('honours calculateScore when given; the record keeps the judge number', async () => {
-    const model = scriptedModel([jsonAnswer({ score: 0.3 })]);
+    const model = mockJudge({ answer: { score: 0.3 } });
     let seen: Record<string, unknown> | undefined;
     const result = await createScorer({ id: 's', description: 'd', judge: { model, instructions: 'i' } })
       .analyze(() => 'analysis')
@@ -145,7 +154,7 @@ describe('generateScore and generateReason prompt objects (§3.3)', () => {
   });
 
   it('fails generateScore when calculateScore throws, recording the judge number on a failed execution', async () => {
-    const model = scriptedModel([jsonAnswer({ score: 0.3 })]);
+    const model = mockJudge({ answer: { score: 0.3 } });
     const boom = new Error('cannot calculate');
     const error = await failure(
       createScorer({ id: 's', description: 'd', judge: { model, instructions: 'i' } })
@@ -167,7 +176,7 @@ describe('generateScore and generateReason prompt objects (§3.3)', () => {
   });
 
   it('fails generateScore when calculateScore returns a non-finite number', async () => {
-    const model = scriptedModel([jsonAnswer({ score: 0.3 })]);
+    const model = mockJudge({ answer: { score: 0.3 } });
     const error = await failure(
       createScorer({ id: 's', description: 'd', judge: { model, instructions: 'i' } })
         .generateScore({ description: 'score', createPrompt: () => 'p', calculateScore: () => Number.NaN })
@@ -178,7 +187,7 @@ describe('generateScore and generateReason prompt objects (§3.3)', () => {
   });
 
   it('generateReason returns the judge text, gets the score, and ignores an outputSchema', async () => {
-    const model = scriptedModel([jsonAnswer({ score: 0.5 }), answer('Because it is half right.')]);
+    const model = mockJudge({ answers: [{ score: 0.5 }, 'Because it is half right.'] });
     const result = await createScorer({ id: 's', description: 'd', judge: { model, instructions: 'i' } })
       .generateScore({ description: 'score', createPrompt: () => 'score it' })
       .generateReason({
@@ -189,7 +198,7 @@ describe('generateScore and generateReason prompt objects (§3.3)', () => {
       .run({ output: 'o' });
     expect(result.reason).toBe('Because it is half right.');
     expect(result.generateReasonPrompt).toBe('explain 0.5 / 0.5');
-    expect(model.doGenerateCalls[1]!.responseFormat?.type).not.toBe('json');
+    expect(model.calls[1]!.options.responseFormat?.type).not.toBe('json');
     expect(result.judge?.generateReason?.executions[0]).toMatchObject({
       status: 'success',
       output: 'Because it is half right.',
@@ -198,31 +207,31 @@ describe('generateScore and generateReason prompt objects (§3.3)', () => {
   });
 
   it('rejects a non-string createPrompt result', async () => {
-    const model = scriptedModel([jsonAnswer({ score: 1 })]);
+    const model = mockJudge({ answer: { score: 1 } });
     const error = await failure(
       createScorer({ id: 's', description: 'd', judge: { model, instructions: 'i' } })
         .generateScore({ description: 'score', createPrompt: () => 42 as unknown as string })
         .run({ output: 'o' }),
     );
     expect(error.cause).toBeInstanceOf(TypeError);
-    expect(model.doGenerateCalls).toHaveLength(0);
+    expect(model.calls).toHaveLength(0);
   });
 });
 
-describe('judge resolution per step (§3.2)', () => {
+describe('judge resolution per step', () => {
   it('resolves field by field: a step judge with only a model inherits the scorer instructions', async () => {
-    const scorerModel = scriptedModel([jsonAnswer({ score: 0 })], { modelId: 'scorer-model' });
-    const stepModel = scriptedModel([jsonAnswer({ score: 1 })], { modelId: 'step-model' });
+    const scorerModel = mockJudge({ modelId: 'scorer-model', answer: { score: 0 } });
+    const stepModel = mockJudge({ modelId: 'step-model', answer: { score: 1 } });
     const result = await createScorer({ id: 's', description: 'd', judge: { model: scorerModel, instructions: 'scorer instructions' } })
       .generateScore({ description: 'score', createPrompt: () => 'p', judge: { model: stepModel } })
       .run({ output: 'o' });
-    expect(scorerModel.doGenerateCalls).toHaveLength(0);
-    expect(promptTexts(stepModel.doGenerateCalls[0]!).system).toBe('scorer instructions');
+    expect(scorerModel.calls).toHaveLength(0);
+    expect(stepModel.calls[0]!.system).toBe('scorer instructions');
     expect(result.judge?.generateScore?.executions[0]?.judgeModelId).toBe('step-model');
   });
 
   it('replaces modelSettings as a whole object', async () => {
-    const model = scriptedModel([jsonAnswer({ score: 1 })]);
+    const model = mockJudge({ answer: { score: 1 } });
     await createScorer({
       id: 's',
       description: 'd',
@@ -230,14 +239,14 @@ describe('judge resolution per step (§3.2)', () => {
     })
       .generateScore({ description: 'score', createPrompt: () => 'p', judge: { modelSettings: { topP: 0.5 } } })
       .run({ output: 'o' });
-    const call = model.doGenerateCalls[0]!;
+    const call = model.calls[0]!.options;
     expect(call.topP).toBe(0.5);
     expect(call.temperature).toBeUndefined();
     expect(call.maxOutputTokens).toBeUndefined();
   });
 
   it('passes scorer modelSettings through to the model call', async () => {
-    const model = scriptedModel([jsonAnswer({ score: 1 })]);
+    const model = mockJudge({ answer: { score: 1 } });
     await createScorer({
       id: 's',
       description: 'd',
@@ -245,7 +254,7 @@ describe('judge resolution per step (§3.2)', () => {
     })
       .generateScore({ description: 'score', createPrompt: () => 'p' })
       .run({ output: 'o' });
-    const call = model.doGenerateCalls[0]!;
+    const call = model.calls[0]!.options;
     expect(call).toMatchObject({ temperature: 0, maxOutputTokens: 64, seed: 7 });
     expect(call.headers?.['x-team']).toBe('evals');
   });
@@ -269,12 +278,12 @@ describe('judge resolution per step (§3.2)', () => {
 });
 
 describe('string model ids', () => {
-  function registry(model: ReturnType<typeof scriptedModel>) {
+  function registry(model: MockJudge) {
     return createProviderRegistry({ local: customProvider({ languageModels: { judge: model } }) });
   }
 
   it('resolves through the models passed to run()', async () => {
-    const model = scriptedModel([jsonAnswer({ score: 0.4 })]);
+    const model = mockJudge({ answer: { score: 0.4 } });
     const result = await createScorer({ id: 's', description: 'd', judge: { model: 'local:judge', instructions: 'i' } })
       .generateScore({ description: 'score', createPrompt: () => 'p' })
       .run({ output: 'o' }, { models: registry(model) });
@@ -282,7 +291,7 @@ describe('string model ids', () => {
   });
 
   it('accepts Mastra-style provider/model ids on a provider:model registry', async () => {
-    const model = scriptedModel([jsonAnswer({ score: 0.4 })]);
+    const model = mockJudge({ answer: { score: 0.4 } });
     const result = await createScorer({ id: 's', description: 'd', judge: { model: 'local/judge', instructions: 'i' } })
       .generateScore({ description: 'score', createPrompt: () => 'p' })
       .run({ output: 'o' }, { models: registry(model) });
@@ -290,7 +299,7 @@ describe('string model ids', () => {
   });
 
   it('falls back to the application default resolver', async () => {
-    const model = scriptedModel([jsonAnswer({ score: 0.6 })]);
+    const model = mockJudge({ answer: { score: 0.6 } });
     setDefaultJudgeModels(registry(model));
     const result = await createScorer({ id: 's', description: 'd', judge: { model: 'local:judge', instructions: 'i' } })
       .generateScore({ description: 'score', createPrompt: () => 'p' })
@@ -313,7 +322,7 @@ describe('string model ids', () => {
   });
 
   it('fails the step clearly when the resolver does not know the id', async () => {
-    const model = scriptedModel([jsonAnswer({ score: 0.4 })]);
+    const model = mockJudge({ answer: { score: 0.4 } });
     const error = await failure(
       createScorer({ id: 's', description: 'd', judge: { model: 'other:judge', instructions: 'i' } })
         .generateScore({ description: 'score', createPrompt: () => 'p' })
@@ -326,13 +335,12 @@ describe('string model ids', () => {
 
 describe('concurrency', () => {
   it('keeps concurrent prompt-step runs isolated', async () => {
-    const model = scriptedModel([]);
-    model.doGenerate = async (options) => {
-      const user = JSON.stringify(options.prompt);
-      const index = Number(/item (\d+)/.exec(user)![1]);
-      await new Promise((resolve) => setTimeout(resolve, index % 3));
-      return jsonAnswer({ score: index / 100 }, { inputTokens: index, outputTokens: 1 });
-    };
+    const model = mockJudge({
+      answer: ({ user }) => {
+        const index = Number(/item (\d+)/.exec(user)![1]);
+        return judgeReply({ score: index / 100 }, { usage: { inputTokens: index, outputTokens: 1 }, delayMs: index % 3 });
+      },
+    });
     const scorer = createScorer({ id: 's', description: 'd', judge: { model, instructions: 'i' } }).generateScore({
       description: 'score',
       createPrompt: ({ run }) => `item ${run.output}`,

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ScorestreamError } from '../../../../src/errors.ts';
 import { createScorer, ScorerError, ScorerRunError } from '../../../../src/scorer/index.ts';
-import { answer, jsonAnswer, scriptedModel, apiError } from '../judge/mock-judge.ts';
+import { mockJudge, providerError } from '../../../../src/testing/mock-judge.ts';
 import { scorerFailure as failure } from '../../../helpers/scorer-failure.ts';
 
 const base = { id: 'failing', description: 'failing scorer' };
 
-describe('ScorerRunError (§4.6)', () => {
+describe('ScorerRunError', () => {
   it('carries the failed step, no completed steps, no result, and the original error as cause when the first step throws', async () => {
     const boom = new RangeError('preprocess exploded');
     const error = await failure(
@@ -121,7 +121,7 @@ describe('ScorerRunError (§4.6)', () => {
   });
 
   it('seed example: a reason judge failing after a score of 0 keeps the score and both judge records', async () => {
-    const model = scriptedModel([jsonAnswer({ score: 0 }), apiError(401)]);
+    const model = mockJudge({ answers: [{ score: 0 }, providerError(401)] });
     const error = await failure(
       createScorer({ ...base, judge: { model, instructions: 'grade it' } })
         .generateScore({ description: 'score', createPrompt: () => 'score it' })
@@ -137,7 +137,7 @@ describe('ScorerRunError (§4.6)', () => {
   });
 
   it('a prompt failure on the first step gives a snapshot of run identity and the failed judge entry only', async () => {
-    const model = scriptedModel([answer('not json'), answer('still not json')]);
+    const model = mockJudge({ answers: ['not json', 'still not json'] });
     const error = await failure(
       createScorer({ ...base, judge: { model, instructions: 'judge' } })
         .analyze({ description: 'a', outputSchema: z.object({ ok: z.boolean() }), createPrompt: () => 'p' })

@@ -6,7 +6,7 @@ import { registerTelemetry } from 'ai';
 import { OpenTelemetry } from '@ai-sdk/otel';
 import { z } from 'zod';
 import { createScorer, ScorerRunError } from '../../../../src/scorer/index.ts';
-import { jsonAnswer, scriptedModel } from '../judge/mock-judge.ts';
+import { mockJudge } from '../../../../src/testing/mock-judge.ts';
 
 const exporter = new InMemorySpanExporter();
 const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
@@ -26,7 +26,7 @@ afterEach(() => {
 
 const schema = z.object({ verdict: z.string(), confidence: z.number() });
 
-function promptScorer(model = scriptedModel([jsonAnswer({ verdict: 'yes', confidence: 0.5 })])) {
+function promptScorer(model = mockJudge({ answer: { verdict: 'yes', confidence: 0.5 } })) {
   return createScorer({ id: 'traced', description: 'd', judge: { model, instructions: 'secret instructions' } })
     .preprocess(() => 'pre')
     .analyze({ description: 'Decide', outputSchema: schema, createPrompt: () => 'user content: my password is hunter2' })

@@ -1,8 +1,8 @@
 // Realistic agent runs for the built-in scorer tests, in Mastra's message shape: a user turn,
 // then assistant messages whose parts hold step starts, tool invocations and text.
 import type { DbMessage, MessagePart, ToolInvocation } from '../../../../src/utils/index.ts';
-import { createAgentTestRun, createTestMessage, createToolInvocation } from '../../../../src/utils/testing.ts';
-import type { AgentTestRun } from '../../../../src/utils/testing.ts';
+import { createAgentTestRun, createTestMessage, createToolInvocation } from '../../../../src/testing/agent-test-run.ts';
+import type { AgentTestRun } from '../../../../src/testing/agent-test-run.ts';
 
 export function userMessage(text: string, id = 'user-1'): DbMessage {
   return createTestMessage({ role: 'user', content: text, id });

@@ -7,7 +7,7 @@ import {
   getUserMessageFromRunInput,
   isScorerRunInputForAgent,
 } from '../../../../src/utils/run-input.ts';
-import { createAgentTestRun, createTestMessage } from '../../../../src/utils/testing.ts';
+import { createAgentTestRun, createTestMessage } from '../../../../src/testing/agent-test-run.ts';
 
 const user = (content: string, id = content) => createTestMessage({ content, role: 'user', id });
 const assistant = (content: string, id = content) => createTestMessage({ content, role: 'assistant', id });

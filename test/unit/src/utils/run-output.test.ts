@@ -4,7 +4,7 @@ import {
   getAssistantMessageFromRunOutput,
   getReasoningFromRunOutput,
 } from '../../../../src/utils/run-output.ts';
-import { createTestMessage, createToolInvocation } from '../../../../src/utils/testing.ts';
+import { createTestMessage, createToolInvocation } from '../../../../src/testing/agent-test-run.ts';
 
 const assistant = (content: string, id = content) => createTestMessage({ content, role: 'assistant', id });
 const toolOnlyAssistant = () =>

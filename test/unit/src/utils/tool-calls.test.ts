@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractToolCalls, mergeToolInvocations } from '../../../../src/utils/tool-calls.ts';
-import { createToolInvocation } from '../../../../src/utils/testing.ts';
+import { createToolInvocation } from '../../../../src/testing/agent-test-run.ts';
 import type { ToolInvocation } from '../../../../src/utils/message-types.ts';
 
 const call = (toolCallId: string, toolName = toolCallId, state: ToolInvocation['state'] = 'result') =>

@@ -6,7 +6,7 @@ import {
   getReferenceText,
   getResponseText,
 } from '../../../../../src/scorers/shared/run-text.ts';
-import { createAgentTestRun } from '../../../../../src/utils/testing.ts';
+import { createAgentTestRun } from '../../../../../src/testing/agent-test-run.ts';
 import { assistantMessage, toolCall, userMessage } from '../agent-runs.ts';
 
 const output = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCompletenessScorer } from '../../../../../../src/scorers/code/completeness/index.ts';
-import { createAgentTestRun } from '../../../../../../src/utils/testing.ts';
+import { createAgentTestRun } from '../../../../../../src/testing/agent-test-run.ts';
 import { agentTurn, assistantMessage, toolCall, userMessage } from '../../agent-runs.ts';
 
 describe('createCompletenessScorer', () => {

@@ -4,7 +4,7 @@ import {
   createToolCallAccuracyScorer,
   isOrderedSubsequence,
 } from '../../../../../../src/scorers/code/tool-call-accuracy/index.ts';
-import { createTestMessage } from '../../../../../../src/utils/testing.ts';
+import { createTestMessage } from '../../../../../../src/testing/agent-test-run.ts';
 import { agentTurn, assistantMessage, toolCall } from '../../agent-runs.ts';
 
 const bookingTurn = agentTurn('Book me a flight to Lisbon and a hotel near the airport.', [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createToolErrorRateScorer } from '../../../../../../src/scorers/code/tool-error-rate/index.ts';
-import { createTestMessage } from '../../../../../../src/utils/testing.ts';
+import { createTestMessage } from '../../../../../../src/testing/agent-test-run.ts';
 import { agentTurn, assistantMessage, toolCall } from '../../agent-runs.ts';
 
 describe('createToolErrorRateScorer', () => {

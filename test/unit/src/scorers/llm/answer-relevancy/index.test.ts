@@ -6,7 +6,7 @@ import {
 } from '../../../../../../src/scorers/llm/answer-relevancy/index.ts';
 import { answerRelevancyInstructions } from '../../../../../../src/scorers/llm/answer-relevancy/prompts.ts';
 import { agentTurn, assistantMessage, toolCall } from '../../agent-runs.ts';
-import { promptOf, scriptedJudge } from '../judge-model.ts';
+import { mockJudge } from '../../../../../../src/testing/mock-judge.ts';
 
 const question = 'How long does standard shipping to Germany take?';
 const answer =
@@ -27,7 +27,7 @@ const reasonText = 'The score is 0.43 because the answer gives the delivery time
 
 describe('createAnswerRelevancyScorer', () => {
   it('computes the score in code from the verdicts and asks the judge for a reason', async () => {
-    const model = scriptedJudge([verdicts, reasonText]);
+    const model = mockJudge({ answers: [verdicts, reasonText] });
     const result = await createAnswerRelevancyScorer({ model }).run(run);
 
     // (1 + 0.3 · 1 + 0) / 3 = 0.4333 → 0.43
@@ -35,16 +35,16 @@ describe('createAnswerRelevancyScorer', () => {
     expect(result.reason).toBe(reasonText);
     expect(result.preprocessStepResult).toEqual({ question, answer });
     expect(result.analyzeStepResult).toEqual(verdicts);
-    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(model.calls).toHaveLength(2);
 
-    const analyze = promptOf(model.doGenerateCalls[0]);
+    const analyze = model.calls[0]!;
     expect(analyze.system).toBe(answerRelevancyInstructions);
     expect(analyze.user).toContain(`<question>\n${question}\n</question>`);
     expect(analyze.user).toContain(`<answer>\n${answer}\n</answer>`);
     // The judge may append the answer format to the prompt, never change it.
     expect(analyze.user.startsWith(result.analyzePrompt!)).toBe(true);
 
-    const reason = promptOf(model.doGenerateCalls[1]).user;
+    const reason = model.calls[1]!.user;
     expect(reason).toContain('The score is 0.43 on a scale from 0 to 1');
     expect(reason).toContain('[no] The company was founded in 1998. (Unrelated to shipping.)');
     expect(reason).toContain(question);
@@ -52,43 +52,43 @@ describe('createAnswerRelevancyScorer', () => {
   });
 
   it('applies the uncertainty weight and the scale', async () => {
-    const model = scriptedJudge([verdicts, 'fine']);
+    const model = mockJudge({ answers: [verdicts, 'fine'] });
     const result = await createAnswerRelevancyScorer({ model, options: { uncertaintyWeight: 1, scale: 10 } }).run(run);
     // (1 + 1) / 3 · 10 = 6.67
     expect(result.score).toBe(6.67);
-    expect(promptOf(model.doGenerateCalls[1]).user).toContain('on a scale from 0 to 10');
+    expect(model.calls[1]!.user).toContain('on a scale from 0 to 10');
   });
 
   it('scores 0 when the judge finds no statements', async () => {
-    const result = await createAnswerRelevancyScorer({ model: scriptedJudge([{ statements: [] }, 'nothing said']) }).run(run);
+    const result = await createAnswerRelevancyScorer({ model: mockJudge({ answers: [{ statements: [] }, 'nothing said'] }) }).run(run);
     expect(result.score).toBe(0);
   });
 
   it('is not scorable without an assistant text, and never calls the judge', async () => {
-    const model = scriptedJudge([]);
+    const model = mockJudge();
     const toolOnly = agentTurn(question, [assistantMessage('', [toolCall('lookupShipping')])]);
     const result = await createAnswerRelevancyScorer({ model }).run(toolOnly);
     expect('score' in result).toBe(false);
     expect(result.notScorable).toEqual({ step: 'preprocess', reason: 'The agent gave no text answer.' });
-    expect(model.doGenerateCalls).toHaveLength(0);
+    expect(model.calls).toHaveLength(0);
   });
 
   it('is not scorable without a user message', async () => {
-    const result = await createAnswerRelevancyScorer({ model: scriptedJudge([]) }).run(agentTurn(undefined, [assistantMessage(answer)]));
+    const result = await createAnswerRelevancyScorer({ model: mockJudge() }).run(agentTurn(undefined, [assistantMessage(answer)]));
     expect(result.notScorable?.reason).toBe('The run input has no user message to judge relevance against.');
   });
 
   it('resolves a string model id through the run options and passes model settings', async () => {
-    const model = scriptedJudge([verdicts, reasonText]);
+    const model = mockJudge({ answers: [verdicts, reasonText] });
     const scorer = createAnswerRelevancyScorer({ model: 'test/judge', modelSettings: { temperature: 0 } });
     const result = await scorer.run(run, { models: { languageModel: (id) => (id === 'test/judge' ? model : undefined!) } });
     expect(result.score).toBe(0.43);
-    expect(model.doGenerateCalls[0]?.temperature).toBe(0);
+    expect(model.calls[0]?.options.temperature).toBe(0);
   });
 
   it('fails the run when the judge returns a verdict outside the schema', async () => {
     const bad = { statements: [{ statement: 'x', verdict: 'maybe', reason: 'r' }] };
-    const scorer = createAnswerRelevancyScorer({ model: scriptedJudge([bad, bad]) });
+    const scorer = createAnswerRelevancyScorer({ model: mockJudge({ answers: [bad, bad] }) });
     await expect(scorer.run(run)).rejects.toMatchObject({ failedStep: 'analyze' });
   });
 
@@ -98,7 +98,7 @@ describe('createAnswerRelevancyScorer', () => {
     [{ scale: 0 }, 'option "scale" must be a number > 0; got 0.'],
     [{ scale: Number.NaN }, 'option "scale" must be a number > 0; got NaN.'],
   ])('rejects options %j', (options, message) => {
-    const create = () => createAnswerRelevancyScorer({ model: scriptedJudge([]), options });
+    const create = () => createAnswerRelevancyScorer({ model: mockJudge(), options });
     expect(create).toThrow(ScorestreamError);
     expect(create).toThrow(message);
   });

@@ -6,7 +6,7 @@ import {
 } from '../../../../../../src/scorers/llm/faithfulness/index.ts';
 import { faithfulnessInstructions } from '../../../../../../src/scorers/llm/faithfulness/prompts.ts';
 import { agentTurn, assistantMessage, toolCall } from '../../agent-runs.ts';
-import { promptOf, scriptedJudge } from '../judge-model.ts';
+import { mockJudge } from '../../../../../../src/testing/mock-judge.ts';
 
 const question = 'What is the status of order 1234?';
 const answer = 'Order 1234 shipped on 2 May with DHL and will arrive on 6 May. It contains two items.';
@@ -29,7 +29,7 @@ const verdicts = {
 
 describe('createFaithfulnessScorer', () => {
   it("checks the answer against the run's successful tool results and computes supported / claims", async () => {
-    const model = scriptedJudge([verdicts, 'The score is 0.5 because two of four claims are backed by the order data.']);
+    const model = mockJudge({ answers: [verdicts, 'The score is 0.5 because two of four claims are backed by the order data.'] });
     const result = await createFaithfulnessScorer({ model }).run(run);
 
     expect(result.score).toBe(0.5);
@@ -40,33 +40,33 @@ describe('createFaithfulnessScorer', () => {
       contextSource: 'tool-results',
     });
 
-    const analyze = promptOf(model.doGenerateCalls[0]);
+    const analyze = model.calls[0]!;
     expect(analyze.system).toBe(faithfulnessInstructions);
     expect(analyze.user).toContain(`<answer>\n${answer}\n</answer>`);
     expect(analyze.user).toContain('<context>\n1. getOrder: {"id":1234');
     expect(analyze.user).not.toContain('tracking service down');
 
-    const reason = promptOf(model.doGenerateCalls[1]).user;
+    const reason = model.calls[1]!.user;
     expect(reason).toContain('The score is 0.5 on a scale from 0 to 1');
     expect(reason).toContain('[unsupported] Order 1234 will arrive on 6 May. (No delivery date in the context.)');
   });
 
   it('uses the configured context instead of tool results, and the scale', async () => {
-    const model = scriptedJudge([verdicts, 'ok']);
+    const model = mockJudge({ answers: [verdicts, 'ok'] });
     const context = ['Order 1234 shipped on 2 May 2024 with DHL.', '  '];
     const result = await createFaithfulnessScorer({ model, options: { context, scale: 100 } }).run(run);
     expect(result.score).toBe(50);
     expect(result.preprocessStepResult?.context).toEqual(['Order 1234 shipped on 2 May 2024 with DHL.']);
     expect(result.preprocessStepResult?.contextSource).toBe('options');
-    expect(promptOf(model.doGenerateCalls[0]).user).not.toContain('getOrder');
+    expect(model.calls[0]!.user).not.toContain('getOrder');
   });
 
   it('is not scorable when the answer makes no claims, without asking for a reason', async () => {
-    const model = scriptedJudge([{ claims: [] }]);
+    const model = mockJudge({ answers: [{ claims: [] }] });
     const result = await createFaithfulnessScorer({ model }).run(run);
     expect('score' in result).toBe(false);
     expect(result.notScorable).toEqual({ step: 'generateScore', reason: 'The answer makes no factual claims to check.' });
-    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(model.calls).toHaveLength(1);
   });
 
   it.each([
@@ -79,14 +79,14 @@ describe('createFaithfulnessScorer', () => {
     ['an empty configured context', run, [' '], 'The configured context is empty.'],
     ['no assistant text', agentTurn(question, [assistantMessage('', [toolCall('getOrder')])]), undefined, 'The agent gave no text answer.'],
   ])('is not scorable with %s, and never calls the judge', async (_case, scoredRun, context, reason) => {
-    const model = scriptedJudge([]);
+    const model = mockJudge();
     const result = await createFaithfulnessScorer({ model, options: context === undefined ? {} : { context } }).run(scoredRun);
     expect(result.notScorable).toEqual({ step: 'preprocess', reason });
-    expect(model.doGenerateCalls).toHaveLength(0);
+    expect(model.calls).toHaveLength(0);
   });
 
   it('cuts very long tool results', async () => {
-    const model = scriptedJudge([verdicts, 'ok']);
+    const model = mockJudge({ answers: [verdicts, 'ok'] });
     const huge = agentTurn(question, [assistantMessage(answer, [toolCall('fetchPage', { result: 'a'.repeat(20_000) })])]);
     const result = await createFaithfulnessScorer({ model }).run(huge);
     const [item] = result.preprocessStepResult!.context;
@@ -98,8 +98,8 @@ describe('createFaithfulnessScorer', () => {
     [{ context: 'not a list' as unknown as string[] }, 'option "context" must be an array of strings.'],
     [{ scale: -1 }, 'option "scale" must be a number > 0; got -1.'],
   ])('rejects options %j', (options, message) => {
-    expect(() => createFaithfulnessScorer({ model: scriptedJudge([]), options })).toThrow(ScorestreamError);
-    expect(() => createFaithfulnessScorer({ model: scriptedJudge([]), options })).toThrow(message);
+    expect(() => createFaithfulnessScorer({ model: mockJudge(), options })).toThrow(ScorestreamError);
+    expect(() => createFaithfulnessScorer({ model: mockJudge(), options })).toThrow(message);
   });
 });
 

@@ -5,7 +5,7 @@ import {
 } from '../../../../../../src/scorers/llm/hallucination/index.ts';
 import { hallucinationInstructions } from '../../../../../../src/scorers/llm/hallucination/prompts.ts';
 import { agentTurn, assistantMessage, toolCall } from '../../agent-runs.ts';
-import { promptOf, scriptedJudge } from '../judge-model.ts';
+import { mockJudge } from '../../../../../../src/testing/mock-judge.ts';
 
 const answer = 'The Eiffel Tower is 330 metres tall, opened in 1889 and is the most visited monument in the world.';
 const context = ['The Eiffel Tower is 330 metres tall.', 'It opened to the public in 1889.'];
@@ -21,16 +21,16 @@ const verdicts = {
 
 describe('createHallucinationScorer', () => {
   it('scores the share of contradicted or unsupported claims', async () => {
-    const model = scriptedJudge([verdicts, 'The score is 0.33 because one claim is not in the context.']);
+    const model = mockJudge({ answers: [verdicts, 'The score is 0.33 because one claim is not in the context.'] });
     const result = await createHallucinationScorer({ model, options: { context } }).run(run);
 
     expect(result.score).toBe(0.33);
     expect(result.reason).toBe('The score is 0.33 because one claim is not in the context.');
-    const analyze = promptOf(model.doGenerateCalls[0]);
+    const analyze = model.calls[0]!;
     expect(analyze.system).toBe(hallucinationInstructions);
     expect(analyze.user).toContain(`<answer>\n${answer}\n</answer>`);
     expect(analyze.user).toContain('1. The Eiffel Tower is 330 metres tall.\n2. It opened to the public in 1889.');
-    const reason = promptOf(model.doGenerateCalls[1]).user;
+    const reason = model.calls[1]!.user;
     expect(reason).toContain('The score is 0.33 on a scale from 0 to 1');
     expect(reason).toContain('[unsupported] It is the most visited monument in the world.');
   });
@@ -45,27 +45,27 @@ describe('createHallucinationScorer', () => {
         { claim: 'The Eiffel Tower opened in 1889.', verdict: 'unsupported', reason: 'No date in the context.' },
       ],
     };
-    const model = scriptedJudge([contradicted, 'bad']);
+    const model = mockJudge({ answers: [contradicted, 'bad'] });
     const result = await createHallucinationScorer({ model, options: { scale: 10 } }).run(withTools);
     expect(result.score).toBe(10);
     expect(result.preprocessStepResult?.context).toEqual(['wiki: The Eiffel Tower is 300 metres tall.']);
   });
 
   it('scores 0 for an answer without claims', async () => {
-    const result = await createHallucinationScorer({ model: scriptedJudge([{ claims: [] }, 'nothing claimed']), options: { context } }).run(run);
+    const result = await createHallucinationScorer({ model: mockJudge({ answers: [{ claims: [] }, 'nothing claimed'] }), options: { context } }).run(run);
     expect(result.score).toBe(0);
     expect(result.reason).toBe('nothing claimed');
   });
 
   it('is not scorable without context or without an answer', async () => {
-    const model = scriptedJudge([]);
+    const model = mockJudge();
     expect((await createHallucinationScorer({ model }).run(run)).notScorable?.reason).toBe(
       'No context to check the answer against: no tool returned a result and no context is configured.',
     );
     expect((await createHallucinationScorer({ model, options: { context } }).run(agentTurn('Hi', []))).notScorable?.reason).toBe(
       'The agent gave no text answer.',
     );
-    expect(model.doGenerateCalls).toHaveLength(0);
+    expect(model.calls).toHaveLength(0);
   });
 });
 

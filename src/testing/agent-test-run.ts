@@ -1,5 +1,5 @@
-// Builders for scorer tests (Mastra's scorer test utils): messages, tool invocations and
-// whole agent runs in Mastra's shape. Exposed through the testing entry point, not the main index.
+// Builders for scorer tests, as Mastra's scorer test utils: messages, tool invocations and whole
+// agent runs in Mastra's shape. Exposed through the `scorestream/testing` entry, not the main one.
 import { randomUUID } from 'node:crypto';
 import type {
   CoreSystemMessage,
@@ -10,7 +10,7 @@ import type {
   ScorerRunOutputForAgent,
   ToolInvocation,
   ToolInvocationState,
-} from './message-types.ts';
+} from '../utils/message-types.ts';
 
 export type CreateTestMessageOptions = {
   /** The message text; also the single text part unless `parts` is given. */

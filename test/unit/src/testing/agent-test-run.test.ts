@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAgentTestRun, createTestMessage, createToolInvocation } from '../../../../src/utils/testing.ts';
+import { createAgentTestRun, createTestMessage, createToolInvocation } from '../../../../src/testing/agent-test-run.ts';
 
 describe('createTestMessage', () => {
   it('builds a DbMessage with one text part and the flattened content', () => {

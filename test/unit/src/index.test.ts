@@ -1,0 +1,110 @@
+// The public runtime API, pinned: adding or dropping an export of 'scorestream' (or of
+// 'scorestream/testing') must be a decision, made here and in the entry file together. Types
+// are erased at run time; `npm run typecheck` checks the ones the example config uses.
+import { describe, expect, it } from 'vitest';
+import * as publicApi from '../../../src/index.ts';
+import * as testingApi from '../../../src/testing/index.ts';
+
+const publicRuntimeNames = [
+  // Configuring a deployment
+  'defineConfig',
+  // Writing scorers
+  'createScorer',
+  'filterRun',
+  'isNotScorable',
+  'notScorable',
+  // Mastra's scorer utils
+  'extractAgentResponseMessages',
+  'extractInputMessages',
+  'extractToolCalls',
+  'getAssistantMessageFromRunOutput',
+  'getCombinedSystemPrompt',
+  'getConversationHistoryFromRunInput',
+  'getReasoningFromRunOutput',
+  'getSystemMessagesFromRunInput',
+  'getTextContentFromMastraDBMessage',
+  'getUserMessageFromRunInput',
+  'isCloserTo',
+  'isScorerRunInputForAgent',
+  'roundToTwoDecimals',
+  // LLM judges
+  'createOpenAICompatibleJudgeProvider',
+  'judgeModelsFromEnv',
+  'setDefaultJudgeModels',
+  // Classifiers
+  'Classifier',
+  'createClassifierScorer',
+  // Built-in scorers
+  'answerRelevancyScorerId',
+  'biasScorerId',
+  'builtInScorers',
+  'completenessScorerId',
+  'contentSimilarityScorerId',
+  'createAnswerRelevancyScorer',
+  'createBiasScorer',
+  'createCompletenessScorer',
+  'createContentSimilarityScorer',
+  'createDefaultBuiltInScorers',
+  'createFaithfulnessScorer',
+  'createHallucinationScorer',
+  'createKeywordCoverageScorer',
+  'createTextualDifferenceScorer',
+  'createToolCallAccuracyScorer',
+  'createToolErrorRateScorer',
+  'createToxicityScorer',
+  'faithfulnessScorerId',
+  'hallucinationScorerId',
+  'keywordCoverageScorerId',
+  'textualDifferenceScorerId',
+  'toolCallAccuracyScorerId',
+  'toolErrorRateScorerId',
+  'toxicityScorerId',
+  // Wire contracts
+  'AGENT_RUN_EVENT_SCHEMA_VERSION',
+  'AGENT_RUN_EVENT_TYPE',
+  'DEAD_LETTER_CODES',
+  'DEAD_LETTER_SCHEMA_VERSION',
+  'DECISION_RECORD_SCHEMA_VERSION',
+  'PIPELINE_STAGES',
+  'SCORER_STEPS',
+  'SCORE_RECORD_SCHEMA_VERSION',
+  'SCORE_STATUSES',
+  'SKIP_REASONS',
+  'agentRunEventSchema',
+  'contractJsonSchemas',
+  'deadLetterSchema',
+  'decisionRecordSchema',
+  'decodeAgentRunEvent',
+  'decodeBytes',
+  'parseAgentRunEvent',
+  'parseDeadLetter',
+  'parseDecisionRecord',
+  'parseScoreRecord',
+  'scoreIdFor',
+  'scoreRecordSchema',
+  // Errors
+  'ConfigError',
+  'JudgeTimeoutError',
+  'ScorerError',
+  'ScorerRunError',
+  'ScorestreamError',
+];
+
+describe("the public API ('scorestream')", () => {
+  it('exports exactly the listed names', () => {
+    expect(Object.keys(publicApi).sort()).toEqual([...publicRuntimeNames].sort());
+  });
+
+  it('lists each name once and exports nothing undefined', () => {
+    expect(new Set(publicRuntimeNames).size).toBe(publicRuntimeNames.length);
+    for (const name of publicRuntimeNames) expect(publicApi[name as keyof typeof publicApi], name).toBeDefined();
+  });
+});
+
+describe("the testing entry ('scorestream/testing')", () => {
+  it('exports exactly the test helpers', () => {
+    expect(Object.keys(testingApi).sort()).toEqual(
+      ['createAgentTestRun', 'createTestMessage', 'createToolInvocation', 'judgeReply', 'mockJudge', 'providerError'].sort(),
+    );
+  });
+});
