@@ -62,5 +62,6 @@ export async function processRunMessage(message: KafkaMessage, source: Source, o
     services: context.services,
     onRecord: (record) => publishScoreRecord(record, eventTime, source, output, context),
   });
-  await publishDecisionRecords(scoring.decisions, source, output, context);
+  // Checked here, not inside: most runs skip no binding, and they should not pay for an await.
+  if (scoring.decisions.length > 0) await publishDecisionRecords(scoring.decisions, source, output, context);
 }
