@@ -1,7 +1,7 @@
 // `scorer.run()` (docs/scorers.md): strip `_internal`, require generateScore, prepareRun, fill in
 // runId, then run the steps in order, each in its own span, each step context carrying the run's
-// services and abort signal. A step returning notScorable() ends the run
-// without a score; a step failing rejects with ScorerRunError; a score must be a finite number.
+// services and abort signal. A step returning notScorable() ends the run without a score; a step
+// failing rejects with ScorerRunError; a score must be a finite number.
 // Hot path: synchronous step functions are not awaited and spans cost nothing when tracing is off.
 import { randomUUID } from 'node:crypto';
 import { isTransientJudgeError } from '../judge/judge-errors.ts';
