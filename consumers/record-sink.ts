@@ -5,11 +5,8 @@
 //     committed with the consumer, behind the acknowledged records (the contiguous prefix);
 //   - exactly-once (transactional-sink.ts): records are held until their message is in the
 //     prefix, then published together with the prefix's offset in one Kafka transaction.
-//
-// A claim is one partition under one assignment. When the assignment ends (a rebalance, a new
-// join) every claim ends with it: work of an ended claim may still finish, but its offsets are
-// never committed by this instance (ServiceStats.staleCompletions counts those messages); the
-// partition's new owner re-scores from the last commit.
+// A claim is one partition under one assignment; what ending an assignment means is
+// RecordSink.assignmentEnded's rule, below.
 import type { Consumer } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { DeliveryMode } from '../src/config/config-types.ts';
@@ -48,7 +45,15 @@ export type RecordSink = {
   claim(topic: string, partition: number): Promise<PartitionClaim>;
   /** Commits what finished (called periodically). */
   commit(): Promise<void>;
-  /** The assignment ended: every claim ends; nothing of it is committed from now on. */
+  /**
+   * The assignment ended (a rebalance, a new join): every claim ends with it. Work of an ended
+   * claim may still finish — and, at-least-once, publish its records: a duplicate with the same
+   * scoreId — but its offsets are never committed by this instance; such a message counts as a
+   * stale completion (ServiceStats.staleCompletions) and the partition's owner scores it again
+   * from the last commit. That is the rule that keeps a commit from outrunning its records when
+   * partitions move (docs/delivery.md, offsets, claims and rebalances). Both sinks enforce it
+   * here and in their tickets' `finished()`.
+   */
   assignmentEnded(): void;
   /** At shutdown, once in-flight work settled: the final commit, then resources are released. */
   close(): Promise<void>;

@@ -6,24 +6,24 @@
 //   2. an offset is committed only when every message before it in its partition finished
 //      (PartitionProgress), by the record sink: at-least-once commits behind acknowledged records,
 //      exactly-once publishes a prefix's records and its offset in one transaction (record-sink.ts);
-//   3. each partition is claimed per assignment; a rebalance or a new join ends every claim, and
-//      work of an ended claim may still finish (and, at-least-once, publish: a duplicate with the
-//      same scoreId) but is never committed by us (ServiceStats.staleCompletions).
-// Each message is processed inside a consumer `process {topic}` span: a root span (messaging
-// conventions for consumers that do their own work) linked to the producing context, which the
-// score spans in turn link to while their parent is the agent run's span.
+//   3. each partition is claimed per assignment, and a rebalance or a new join ends every claim:
+//      work of an ended claim is never committed by us (RecordSink.assignmentEnded).
+// Each message is processed inside its consumer `process {topic}` span (startMessageTrace), which
+// the score spans link to while their parent is the agent run's span. A message whose processing
+// throws is dead-lettered (deadLetterUnexpected) so the partition keeps moving.
 import { context as otelContext, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Tracer } from '@opentelemetry/api';
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
-import type { RecordPublisher } from '../producers/record-publisher.ts';
-import { buildDeadLetter } from '../src/contracts/build-dead-letter.ts';
 import type { ScoreRecord } from '../src/contracts/score-record.ts';
+import type { ScorerServices } from '../src/scorer-services.ts';
+import type { RecordPublisher } from '../producers/record-publisher.ts';
+import { deadLetterUnexpected } from './dead-letter.ts';
+import type { MessageContext } from './message-context.ts';
+import { startMessageTrace } from './message-trace.ts';
 import { processRunMessage } from './process-run-message.ts';
-import type { MessageContext } from './process-run-message.ts';
-import { extractHeaderTraceContext } from '../otel/run-trace-context.ts';
-import { startProcessSpan } from './process-span.ts';
+import { defaultPublishRetry } from './publish-until-acknowledged.ts';
 import { createAtLeastOnceSink } from './record-sink.ts';
 import type { MessageTicket, PartitionClaim, RecordSink } from './record-sink.ts';
 import { RunSlots } from './run-slots.ts';
@@ -39,13 +39,15 @@ export type ScoringConsumerOptions = {
   logger: Logger;
   tracer?: Tracer;
   now?: () => number;
-  runOptions?: Record<string, unknown>;
+  /** What every scorer run gets for its steps (judge models, caps); built by service/start-service.ts. */
+  services?: ScorerServices;
   stats?: ServiceStats;
   /** How often finished prefixes are committed. */
   commitIntervalMs?: number;
   /** Start from the earliest offset when the group has no committed offset (default true). */
   fromBeginning?: boolean;
   sessionTimeoutMs?: number;
+  /** The first pause before a failed publish is retried (default 200 ms; it doubles up to 10 s). */
   publishRetryDelayMs?: number;
   /** Per acknowledged record, the event-to-result latency (fed to the metrics histogram). */
   recordLatency?: (latencyMs: number, record: ScoreRecord) => void;
@@ -88,16 +90,16 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   let resolveCrash!: (error: Error) => void;
   const crashed = new Promise<Error>((resolve) => (resolveCrash = resolve));
 
-  const messageContext: Omit<MessageContext, 'publisher'> = {
+  const messageContext: MessageContext = {
     config,
     stats,
     logger,
     tracer,
     now,
     hardStop: hardStop.signal,
-    ...(options.runOptions === undefined ? {} : { runOptions: options.runOptions }),
-    ...(options.publishRetryDelayMs === undefined ? {} : { publishRetryDelayMs: options.publishRetryDelayMs }),
-    ...(options.recordLatency === undefined ? {} : { recordLatency: options.recordLatency }),
+    publishRetry: { ...defaultPublishRetry, firstDelayMs: options.publishRetryDelayMs ?? defaultPublishRetry.firstDelayMs },
+    services: options.services,
+    recordLatency: options.recordLatency,
   };
 
   function createSink(): RecordSink {
@@ -114,38 +116,17 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     if (stats.inFlight === 0) while (idleWaiters.length > 0) idleWaiters.shift()!();
   };
 
-  /** A bug or a hard stop. On a hard stop the offset must stay uncommitted; otherwise the message is parked in the dead-letter topic so the partition keeps moving and nothing is lost. */
-  const deadLetterUnexpected = async (message: BatchMessage, source: { topic: string; partition: number; offset: string }, error: unknown, ticket: MessageTicket): Promise<boolean> => {
-    if (hardStop.signal.aborted) return false;
-    logger.error({ err: error, source }, 'processing a run failed unexpectedly; dead-lettering it');
-    try {
-      const deadLetter = buildDeadLetter({
-        message: { key: message.key, value: message.value, headers: message.headers as never },
-        source,
-        error: { code: 'processing_failed', message: error instanceof Error ? error.message : String(error) },
-        now: new Date(now()),
-      });
-      await ticket.output.publish([{ topic: config.topics.deadLetter, key: null, value: JSON.stringify(deadLetter) }]);
-      stats.countDeadLetter('processing_failed');
-      return true;
-    } catch (publishError) {
-      logger.error({ err: publishError, source }, 'could not dead-letter the message; its offset stays uncommitted');
-      return false;
-    }
-  };
-
   const processOne = async (topic: string, partition: number, message: BatchMessage, ticket: MessageTicket) => {
     const source = { topic, partition, offset: message.offset };
-    const fromHeaders = extractHeaderTraceContext(message.headers);
-    const span = startProcessSpan(tracer, message, { topic, partition, groupId: config.groupId }, fromHeaders);
+    const messageTrace = startMessageTrace(tracer, message, { topic, partition, groupId: config.groupId });
+    const { span } = messageTrace;
     let outcome: 'finished' | 'abandoned' = 'finished';
     try {
-      const context: MessageContext = { ...messageContext, publisher: ticket.output };
-      await otelContext.with(trace.setSpan(ROOT_CONTEXT, span), () => processRunMessage(message, source, context, span, fromHeaders));
+      await otelContext.with(trace.setSpan(ROOT_CONTEXT, span), () => processRunMessage(message, source, ticket.output, messageTrace, messageContext));
     } catch (error) {
       span.recordException(error instanceof Error ? error : String(error));
       span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-      if (!(await deadLetterUnexpected(message, source, error, ticket))) outcome = 'abandoned';
+      if (!(await deadLetterUnexpected(message, source, error, ticket.output, messageContext))) outcome = 'abandoned';
     } finally {
       span.end();
     }

@@ -17,11 +17,7 @@ export class ServiceStats {
   /** Consumer lag per `topic[partition]`, from the latest fetched batch. */
   readonly lagByPartition = new Map<string, number>();
   commits = 0;
-  /**
-   * Messages that finished after their partition's assignment ended (a rebalance, or under
-   * exactly-once a failed transaction reset the partition): their offsets were not committed by
-   * this instance, and the partition's owner re-scores them.
-   */
+  /** Messages that finished after their claim ended: not committed by us (RecordSink.assignmentEnded; also an exactly-once partition reset). */
   staleCompletions = 0;
   /** Exactly-once: transactions committed (records plus offsets), and those that failed and were aborted. */
   transactions = 0;

@@ -14,8 +14,9 @@
 //             dropped, the consumer seeks back to the last committed offset, and the next batch
 //             claims the partition afresh (new producer, fencing the failed one). The runs are
 //             scored again; only the committed transaction's records are ever visible.
-//   rebalance every claim ends; a transaction in flight may still commit (it was started while
-//             we owned the partition) unless the new owner's claim fenced it first.
+//   rebalance every claim ends (RecordSink.assignmentEnded); a transaction in flight may still
+//             commit (it was started while we owned the partition) unless the new owner's claim
+//             fenced it first.
 //
 // The consumer never commits offsets itself in this mode: sendOffsets inside the transaction does.
 import type { Consumer } from 'kafkajs';

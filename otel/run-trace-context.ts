@@ -1,6 +1,7 @@
-// The agent run's trace context, taken from the Kafka message: W3C traceparent/tracestate/
-// baggage headers first, else the event's `trace` body field (for producers that cannot set
-// headers). Uses W3C propagators directly rather than the global one, because sampling and
+// The W3C extraction of an agent run's trace context from a Kafka message: the traceparent/
+// tracestate/baggage headers first, else the event's `trace` body field (for producers that cannot
+// set headers). consumers/message-trace.ts puts the two together for each message, once. Uses W3C
+// propagators directly rather than the global one, because sampling and
 // the records' trace ids need the context even when no OpenTelemetry SDK is running.
 // Never throws: a missing or malformed header means "no parent". Baggage from the headers is kept
 // even when no span context came along (it is the run's, whatever its trace).
@@ -28,10 +29,6 @@ function factsOf(context: Context): RunTraceFacts | undefined {
     spanId: spanContext.spanId,
     sampled: (spanContext.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED,
   };
-}
-
-export function extractRunTraceContext(headers: IHeaders | undefined, bodyTrace?: { traceparent: string; tracestate?: string }): RunTraceContext {
-  return withBodyTraceContext(extractHeaderTraceContext(headers), bodyTrace);
 }
 
 /** The headers' part alone: what the consumer knows before the body is decoded (its process span's link). */

@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
 import { limitJudgeConcurrency } from '../src/pipeline/limit-judge-concurrency.ts';
 import type { LimitedModels } from '../src/pipeline/limit-judge-concurrency.ts';
+import type { LimitDecisionCall, ScorerServices } from '../src/scorer-services.ts';
 import { createJudgeMetrics, instrumentJudgeModels } from '../otel/judge-metrics.ts';
 import { registerServiceMetrics } from '../otel/service-metrics.ts';
 import { keyPartitioner } from '../producers/key-partitioner.ts';
@@ -87,8 +88,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   // Model objects given directly in a scorer's judge config get the same cap and measurements.
   const prepareModel = (model: Parameters<typeof judgeMetrics.instrument>[0]) => models.limit(judgeMetrics.instrument(model));
   // Classifier scorers' decision-model calls share the cap (by provider and model id) and the metrics.
-  const limitDecisionCall = <T>(model: { provider: string; modelId: string }, call: () => PromiseLike<T>) => models.run(model, () => judgeMetrics.measureCall(model, call));
-  const runOptions: Record<string, unknown> = { models, prepareModel, limitDecisionCall, ...(options.recordInputs === true ? { recordInputs: true } : {}) };
+  const limitDecisionCall: LimitDecisionCall = (model, call) => models.run(model, () => judgeMetrics.measureCall(model, call));
+  const services: ScorerServices = { models, prepareModel, limitDecisionCall, recordInputs: options.recordInputs };
   const stats = new ServiceStats();
   const serviceMetrics = registerServiceMetrics(meter, stats);
   const consumer = createScoringConsumer({
@@ -96,10 +97,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     config,
     ...sinkOptions,
     logger,
-    runOptions,
+    services,
     stats,
     recordLatency: serviceMetrics.recordLatency,
-    ...(options.tracer === undefined ? {} : { tracer: options.tracer }),
+    tracer: options.tracer,
     ...options.consumer,
   });
   await consumer.start();

@@ -16,9 +16,9 @@ import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { TracerProvider } from '@opentelemetry/sdk-trace';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import type { KafkaMessage } from 'kafkajs';
+import { runTraceContext, startMessageTrace, untracedMessage } from '../../consumers/message-trace.ts';
 import { processRunMessage } from '../../consumers/process-run-message.ts';
-import { startProcessSpan } from '../../consumers/process-span.ts';
-import { extractHeaderTraceContext, withBodyTraceContext } from '../../otel/run-trace-context.ts';
+import type { MessageOutput } from '../../consumers/record-sink.ts';
 import type { ScorerLike } from '../../src/config/config-types.ts';
 import { decodeAgentRunEvent } from '../../src/contracts/parse.ts';
 import { collectRunFacts } from '../../src/pipeline/run-facts.ts';
@@ -74,10 +74,13 @@ async function perUnit(passes: number, units: number, work: () => void | Promise
 /** The score records the service publishes for these messages, as objects again. */
 async function publishedRecords(messages: readonly KafkaMessage[], scorers: readonly ScorerLike[]): Promise<unknown[]> {
   const records: unknown[] = [];
-  const messageContext = serviceMessageContext(scorers, async (batch) => {
-    for (const record of batch) records.push(JSON.parse(String(record.value)));
-  });
-  for (const message of messages) await processRunMessage(message, { ...source, offset: message.offset }, messageContext);
+  const messageContext = serviceMessageContext(scorers);
+  const output: MessageOutput = {
+    publish: async (batch) => {
+      for (const record of batch) records.push(JSON.parse(String(record.value)));
+    },
+  };
+  for (const message of messages) await processRunMessage(message, { ...source, offset: message.offset }, output, untracedMessage(message), messageContext);
   return records;
 }
 
@@ -96,8 +99,7 @@ export async function measureFloors(options: FloorsOptions): Promise<FloorsResul
   const inputs = messages.map((message) => {
     const decoded = decodeAgentRunEvent(message.value);
     if (!decoded.success) throw new Error(`benchmark event ${message.offset} does not decode`);
-    const traceContext = withBodyTraceContext(extractHeaderTraceContext(message.headers), decoded.data.trace);
-    return buildScorerInput(collectRunFacts(decoded.data, source, traceContext.facts));
+    return buildScorerInput(collectRunFacts(decoded.data, source, runTraceContext(untracedMessage(message), decoded.data).facts));
   });
   const scorersSeconds = await perUnit(options.passes, events, async () => {
     for (const input of inputs) for (const scorer of options.scorers) await scorer.run(input);
@@ -136,14 +138,14 @@ async function recordServiceSpans(messages: readonly KafkaMessage[], scorers: re
     if (!context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable()) || !trace.setGlobalTracerProvider(provider)) {
       throw new Error('benchmark floors: an OpenTelemetry global was already registered; run them in a clean process');
     }
-    const messageContext = serviceMessageContext(scorers, async () => undefined);
+    const messageContext = serviceMessageContext(scorers);
+    const output: MessageOutput = { publish: async () => undefined };
     const tracer = trace.getTracer('scorestream.consumer');
     for (const message of messages) {
       const where = { ...source, offset: message.offset };
-      const fromHeaders = extractHeaderTraceContext(message.headers);
-      const span = startProcessSpan(tracer, message, { topic: where.topic, partition: where.partition, groupId: messageContext.config.groupId }, fromHeaders);
-      await context.with(trace.setSpan(ROOT_CONTEXT, span), () => processRunMessage(message, where, messageContext, span, fromHeaders));
-      span.end();
+      const messageTrace = startMessageTrace(tracer, message, { topic: where.topic, partition: where.partition, groupId: messageContext.config.groupId });
+      await context.with(trace.setSpan(ROOT_CONTEXT, messageTrace.span), () => processRunMessage(message, where, output, messageTrace, messageContext));
+      messageTrace.span.end();
     }
     return ended;
   } finally {

@@ -5,8 +5,11 @@
 // with the client's own cost per event (scenario (a3)) it estimates what a single-threaded
 // consumer can reach on this machine, which is how the report explains (c).
 import pino from 'pino';
+import type { MessageContext } from '../../consumers/message-context.ts';
+import { untracedMessage } from '../../consumers/message-trace.ts';
 import { processRunMessage } from '../../consumers/process-run-message.ts';
-import type { MessageContext } from '../../consumers/process-run-message.ts';
+import { defaultPublishRetry } from '../../consumers/publish-until-acknowledged.ts';
+import type { MessageOutput } from '../../consumers/record-sink.ts';
 import { ServiceStats } from '../../consumers/service-stats.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import type { ScorerLike } from '../../src/config/config-types.ts';
@@ -36,22 +39,23 @@ export type PipelineAloneResult = {
 
 /**
  * What processRunMessage needs to run as in the service, without Kafka: the benchmark's scorers,
- * the given publisher, fresh counters, and warnings only.
+ * fresh counters, and warnings only.
  */
-export function serviceMessageContext(scorers: readonly ScorerLike[], publish: MessageContext['publisher']['publish']): MessageContext {
+export function serviceMessageContext(scorers: readonly ScorerLike[]): MessageContext {
   const config = resolveConfig({
     kafka: { brokers: ['127.0.0.1:9'] },
     groupId: 'bench-without-kafka',
     topics: { runs: 'runs', results: 'scores', deadLetter: 'dlq' },
     scorers: scorers.map((scorer) => ({ scorer })),
   });
-  return { config, publisher: { publish }, stats: new ServiceStats(), logger: pino({ level: 'warn' }, pino.destination(2)), now: Date.now, hardStop: new AbortController().signal };
+  return { config, stats: new ServiceStats(), logger: pino({ level: 'warn' }, pino.destination(2)), now: Date.now, hardStop: new AbortController().signal, publishRetry: defaultPublishRetry };
 }
 
 export async function measurePipelineAlone(options: PipelineAloneOptions): Promise<PipelineAloneResult> {
   const messages = asConsumedMessages(options.pool);
   let records = 0;
-  const context = serviceMessageContext(options.scorers, async (batch) => void (records += batch.length));
+  const context = serviceMessageContext(options.scorers);
+  const output: MessageOutput = { publish: async (batch) => void (records += batch.length) };
   const { config, stats } = context;
 
   const pass = async () => {
@@ -60,7 +64,7 @@ export async function measurePipelineAlone(options: PipelineAloneOptions): Promi
       while (next < messages.length) {
         const index = next++;
         const message = messages[index]!;
-        await processRunMessage(message, { topic: config.topics.runs, partition: 0, offset: message.offset }, context);
+        await processRunMessage(message, { topic: config.topics.runs, partition: 0, offset: message.offset }, output, untracedMessage(message), context);
       }
     };
     await Promise.all(Array.from({ length: Math.min(options.inFlight, messages.length) }, lane));

@@ -1,24 +1,22 @@
-// createClassifierScorer (SCORER_SPEC §7.2–7.4): an ordinary scorer with three function steps.
-// analyze asks the classifier every configured question and keeps the selected answer as
-// evidence; generateScore projects that answer to [0, 1]; generateReason states it in words.
+// createClassifierScorer (docs/scorers.md, the classifier): an ordinary scorer with three
+// function steps. analyze asks the classifier every configured question and keeps the selected
+// answer as evidence; generateScore projects that answer to [0, 1]; generateReason states it in
+// words.
 //
 // A classifier named by id is looked up at run time. Scorestream has no Mastra instance to
-// hold classifiers, so the registry comes from run(input, { classifiers }) or, failing that,
-// from the scorer's own `classifiers` option. The run's options reach the steps through an
-// AsyncLocalStorage scope because the scorer pipeline hands steps only the run and results.
+// hold classifiers, so the registry comes from the run's services (run(input, { classifiers }))
+// or, failing that, from the scorer's own `classifiers` option. The steps read the run's
+// services, abort signal and decision-call cap from their step context.
 
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
 import { createScorer } from '../scorer/index.ts';
 import type {
   AnyValue,
   Scorer,
   ScorerConfig,
-  ScorerRun,
   ScorerRunInputForAgent,
   ScorerRunOptions,
   ScorerRunOutputForAgent,
-  ScorerRunResult,
   ScorerType,
   StepContext,
 } from '../scorer/index.ts';
@@ -28,6 +26,7 @@ import type { AnsweredEvidence } from './classifier-projection.ts';
 import { resolveRegisteredClassifier } from './classifier-registry.ts';
 import type { ClassifierRegistry } from './classifier-registry.ts';
 import { assertScorerQuestion } from './scorer-question-checks.ts';
+import type { ScorerServices } from '../scorer-services.ts';
 import type { ClassifierState, Question } from './types.ts';
 
 export type ClassifierScorerOptions<TInput = AnyValue, TOutput = AnyValue> = {
@@ -58,24 +57,10 @@ export type ClassifierScorerResults = {
   generateReasonStepResult: string;
 };
 
-export type ClassifierScorerRunOptions = ScorerRunOptions & {
-  /** Classifiers for this run; takes precedence over the scorer's `classifiers` option. */
-  classifiers?: ClassifierRegistry;
-};
+/** A classifier scorer's run options are any scorer's: `classifiers` is one of the run's services. */
+export type ClassifierScorerRunOptions = ScorerRunOptions;
 
-export type ClassifierScorer<TInput = AnyValue, TOutput = AnyValue> = Omit<
-  Scorer<TInput, TOutput, ClassifierScorerResults>,
-  'run'
-> & {
-  run(
-    input: ScorerRun<TInput, TOutput>,
-    options?: ClassifierScorerRunOptions,
-  ): Promise<ScorerRunResult<TInput, TOutput, ClassifierScorerResults>>;
-};
-
-type RunScope = { classifiers: ClassifierRegistry | undefined; abortSignal: AbortSignal | undefined; limitDecisionCall: ScorerRunOptions['limitDecisionCall'] };
-
-const runScope = new AsyncLocalStorage<RunScope>();
+export type ClassifierScorer<TInput = AnyValue, TOutput = AnyValue> = Scorer<TInput, TOutput, ClassifierScorerResults>;
 
 export function createClassifierScorer(
   options: ClassifierScorerOptions<ScorerRunInputForAgent, ScorerRunOutputForAgent> & { type: 'agent' },
@@ -98,25 +83,23 @@ export function createClassifierScorer(options: ClassifierScorerOptions): Classi
   if (inline !== undefined) assertScorerQuestion(inline, scorerId, questionId, scores);
 
   /** The classifier and the checked question for this run (a registry may hold anything). */
-  const resolve = (): { classifier: Classifier; question: Question } => {
+  const resolve = (services: ScorerServices | undefined): { classifier: Classifier; question: Question } => {
     const classifier =
-      inline ??
-      resolveRegisteredClassifier(options.classifier as string, scorerId, runScope.getStore()?.classifiers ?? options.classifiers);
+      inline ?? resolveRegisteredClassifier(options.classifier as string, scorerId, services?.classifiers ?? options.classifiers);
     return { classifier, question: assertScorerQuestion(classifier, scorerId, questionId, scores) };
   };
 
-  const scorer = base
+  return base
     .analyze(async (context: StepContext): Promise<AnsweredEvidence> => {
-      const { classifier } = resolve();
+      const { classifier } = resolve(context.services);
       const state = await options.state(context);
-      const scope = runScope.getStore();
-      const limit = scope?.limitDecisionCall;
+      const limit = context.services?.limitDecisionCall;
       const result = await classifier.decide({
         state,
         maxRetries: options.maxRetries,
         providerOptions: options.providerOptions,
-        abortSignal: scope?.abortSignal,
-        ...(limit === undefined ? {} : { callModel: <T>(call: () => PromiseLike<T>) => limit(classifier.model, call) }),
+        abortSignal: context.abortSignal,
+        callModel: limit === undefined ? undefined : (call) => limit(classifier.model, call),
       });
       return selectEvidence(result, {
         classifierId: classifier.id,
@@ -125,15 +108,8 @@ export function createClassifierScorer(options: ClassifierScorerOptions): Classi
         provider: classifier.model?.provider ?? 'unknown',
       });
     })
-    .generateScore(({ results }) => projectScore(resolve().question, results.analyzeStepResult.answer, scores))
+    .generateScore(({ results, services }) => projectScore(resolve(services).question, results.analyzeStepResult.answer, scores))
     .generateReason(({ results, score }) => classifierReason(questionId, results.analyzeStepResult.answer, score));
-
-  const runSteps = scorer.run.bind(scorer);
-  const run: ClassifierScorer['run'] = (input, runOptions = {}) => {
-    const { classifiers, ...scorerRunOptions } = runOptions;
-    return runScope.run({ classifiers, abortSignal: scorerRunOptions.abortSignal, limitDecisionCall: scorerRunOptions.limitDecisionCall }, () => runSteps(input, scorerRunOptions));
-  };
-  return Object.defineProperty(scorer, 'run', { value: run, enumerable: false }) as unknown as ClassifierScorer;
 }
 
 /** Mistakes that could only fail every run are reported when the scorer is created. */

@@ -1,4 +1,4 @@
-// Turns a scorer outcome into the ScoreRecord published on the results topic (DESIGN.md §2).
+// Turns a scorer outcome into the ScoreRecord published on the results topic (docs/contracts.md, the score record).
 // Pure: the caller brings the clock readings and the span ids.
 import type { RecordTrace, Sampling } from '../contracts/common.ts';
 import type { JudgeResults } from '../contracts/judge-execution.ts';

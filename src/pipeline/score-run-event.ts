@@ -9,6 +9,7 @@ import type { DecisionRecord } from '../contracts/decision-record.ts';
 import type { JudgeResults } from '../contracts/judge-execution.ts';
 import type { ScoreRecord } from '../contracts/score-record.ts';
 import type { ResolvedBinding } from '../config/resolve-config.ts';
+import type { ScorerServices } from '../scorer-services.ts';
 import { buildScoreRecord } from './build-score-record.ts';
 import { decideEligibility } from './decide-eligibility.ts';
 import type { Eligibility } from './decide-eligibility.ts';
@@ -28,8 +29,8 @@ export type ScoreRunEventOptions<Event> = {
   now?: () => number;
   /** Aborted when the service shuts down hard. */
   signal?: AbortSignal;
-  /** Extra options for every scorer.run() call (e.g. `models`). */
-  runOptions?: Record<string, unknown>;
+  /** What every scorer run gets for its steps (judge models, caps; src/scorer-services.ts). */
+  services?: ScorerServices;
   /**
    * Called with each record as soon as its scorer finished (fast scorers need not wait for a slow
    * judge before their record goes out); the returned promise is awaited before this resolves.
@@ -133,24 +134,21 @@ async function scoreWithBinding<Event>(facts: RunFacts, binding: ResolvedBinding
   const started = now();
   const input = buildScorerInput(facts);
   const outcome = await otelContext.with(trace.setSpan(parent, span), () =>
-    runScorerToOutcome(binding.scorer, input, {
-      timeoutMs: binding.timeoutMs,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.runOptions === undefined ? {} : { runOptions: options.runOptions }),
-    }),
+    runScorerToOutcome(binding.scorer, input, { timeoutMs: binding.timeoutMs, signal: options.signal, services: options.services }),
   );
   const finished = now();
   // Read before end(): an ended span reports isRecording() false, and its id would be lost.
   const traceFields = recordTrace(facts, span);
   endSpan(span, outcome);
+  const scorerName = binding.scorer.name;
   return buildScoreRecord({
     scorerId: binding.scorerId,
-    ...(binding.scorer.name === undefined || binding.scorer.name === binding.scorerId ? {} : { scorerName: binding.scorer.name }),
-    ...(binding.version === undefined ? {} : { scorerVersion: binding.version }),
+    scorerName: scorerName === binding.scorerId ? undefined : scorerName,
+    scorerVersion: binding.version,
     facts,
     outcome,
-    ...(traceFields === undefined ? {} : { trace: traceFields }),
-    ...(eligibility.sampling === undefined ? {} : { sampling: eligibility.sampling }),
+    trace: traceFields,
+    sampling: eligibility.sampling,
     scoredAt: new Date(finished).toISOString(),
     durationMs: Math.max(0, Math.round(finished - started)),
   });

@@ -7,6 +7,8 @@ import type { NotScorableOutcome } from '../contracts/score-record.ts';
 import { isPipelineStage } from '../contracts/scorer-steps.ts';
 import type { PipelineStage } from '../contracts/scorer-steps.ts';
 import type { ScorerLike } from '../config/config-types.ts';
+import type { ScorerServices } from '../scorer-services.ts';
+import type { ScorerRunOptions } from '../scorer/types.ts';
 import { joinDeadlineCohort } from './deadline-cohorts.ts';
 
 export type ScorerOutcome =
@@ -22,8 +24,8 @@ export type ScorerOutcomeOptions = {
   timeoutMs: number;
   /** Aborted at shutdown; the scorer's own timeout is added to it. */
   signal?: AbortSignal;
-  /** Passed through to scorer.run() (e.g. `models`, the provider registry). */
-  runOptions?: Record<string, unknown>;
+  /** Handed to scorer.run() with the run's own options (its abort signal, onStepStart). */
+  services?: ScorerServices;
 };
 
 const timeoutMarker = Symbol.for('scorestream.error.ScorerTimeoutError');
@@ -115,17 +117,18 @@ export async function runScorerToOutcome(scorer: ScorerLike, input: Record<strin
   const cohort = joinDeadlineCohort(scorer.id, {
     timeoutMs: options.timeoutMs,
     timeoutReason: () => new ScorerTimeoutError(scorer.id, options.timeoutMs),
-    ...(options.signal === undefined ? {} : { shutdown: options.signal }),
+    shutdown: options.signal,
   });
   try {
-    const running = scorer.run(input, {
-      ...options.runOptions,
+    const runOptions: ScorerRunOptions = {
+      ...options.services,
       abortSignal: cohort.signal,
       onStepStart: (step: string) => {
         currentStep = stageOr(step, 'preprocess');
         if (!startedSteps.includes(currentStep)) startedSteps.push(currentStep);
       },
-    });
+    };
+    const running = scorer.run(input, runOptions);
     const result = await Promise.race([running, cohort.abandoned]);
     return successOutcome(result as Record<string, unknown>);
   } catch (error) {

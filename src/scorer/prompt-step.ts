@@ -10,11 +10,13 @@ import { addJudgeExecution } from './run-state.ts';
 import type { RunState } from './run-state.ts';
 import type { StepSpan } from './step-span.ts';
 import type { PromptStepEntry } from './step-definition.ts';
-import type { ScorerRunOptions } from './types.ts';
+import type { ScorerServices } from '../scorer-services.ts';
 
+/** What every prompt step of one run shares: made once per run, at its first prompt step. */
 export type PromptStepEnvironment = {
   scorerJudge: JudgeConfig | undefined;
-  options: ScorerRunOptions;
+  services: ScorerServices;
+  abortSignal: AbortSignal | undefined;
   now: () => number;
 };
 
@@ -27,12 +29,12 @@ export async function runPromptStep(
 ): Promise<unknown> {
   const startedAt = environment.now();
   const judge = resolveJudgeConfig(step.name, environment.scorerJudge, step.judge);
-  const model = resolveJudgeModel(judge.model, environment.options.models, environment.options.prepareModel);
+  const model = resolveJudgeModel(judge.model, environment.services.models, environment.services.prepareModel);
   const prompt = await step.createPrompt(stepContext as never);
   if (typeof prompt !== 'string') {
     throw new TypeError(`The ${step.name} prompt object's createPrompt must return a string; it returned ${typeof prompt}.`);
   }
-  const recordInputs = environment.options.recordInputs === true;
+  const recordInputs = environment.services.recordInputs === true;
   if (span !== undefined) {
     span.setAttribute('scorestream.judge.model_id', model.modelId);
     if (model.provider !== undefined) span.setAttribute('scorestream.judge.provider', model.provider);
@@ -46,7 +48,7 @@ export async function runPromptStep(
     format: step.format,
     jsonPromptInjection: judge.jsonPromptInjection,
     modelSettings: judge.modelSettings,
-    abortSignal: environment.options.abortSignal,
+    abortSignal: environment.abortSignal,
     recordInputs,
   });
   const durationMs = () => Math.round(environment.now() - startedAt);

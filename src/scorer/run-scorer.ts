@@ -1,6 +1,7 @@
-// `scorer.run()` (spec §4.1): strip `_internal`, require generateScore, prepareRun, fill in runId,
-// then run the steps in order, each in its own span. A step returning notScorable() ends the run
-// without a score; a step failing rejects with ScorerRunError; a score must be a finite number.
+// `scorer.run()` (docs/scorers.md): strip `_internal`, require generateScore, prepareRun, fill in
+// runId, then run the steps in order, each in its own span, each step context carrying the run's
+// services and abort signal. A step returning notScorable() ends the run without a score; a step
+// failing rejects with ScorerRunError; a score must be a finite number.
 // Hot path: synchronous step functions are not awaited and spans cost nothing when tracing is off.
 import { randomUUID } from 'node:crypto';
 import { isTransientJudgeError } from '../judge/judge-errors.ts';
@@ -18,6 +19,7 @@ import { asError, ScorerRunError } from './scorer-run-error.ts';
 import { activeTraceId, getDefaultTracer, markFailed, startStepSpan, withSpan } from './step-span.ts';
 import type { StepSpan } from './step-span.ts';
 import type { StepEntry } from './step-definition.ts';
+import type { ScorerServices } from '../scorer-services.ts';
 import type { PreparedScorerRun, ScorerConfig, ScorerRun, ScorerRunOptions, ScorerRunResult, StepResults } from './types.ts';
 
 export type ScorerDefinition = {
@@ -29,7 +31,7 @@ export type ScorerDefinition = {
   hasGenerateScore: boolean;
 };
 
-const noOptions: ScorerRunOptions = {};
+const noOptions: ScorerRunOptions = Object.freeze({});
 const defaultNow = () => performance.now();
 
 export async function runScorer(
@@ -51,9 +53,9 @@ export async function runScorer(
       options.onStepStart?.(step.name);
       span = startStepSpan(tracer, scorer.id, step.name, step.kind);
       if (step.kind === 'prompt') {
-        environment ??= { scorerJudge: scorer.judge, options, now: options.now ?? defaultNow };
+        environment ??= { scorerJudge: scorer.judge, services: options, abortSignal: options.abortSignal, now: options.now ?? defaultNow };
       }
-      value = span === undefined ? executeStep(step, state, environment, span) : withSpan(span, () => executeStep(step, state, environment, span));
+      value = span === undefined ? executeStep(step, state, options, environment, span) : withSpan(span, () => executeStep(step, state, options, environment, span));
       if (isThenable(value)) value = await value;
       if (step.name === 'generateScore' && !isNotScorable(value) && !isFiniteNumber(value)) throw invalidScore(scorer.id, value);
     } catch (error) {
@@ -93,20 +95,30 @@ function prepareIdentity(prepared: Record<string, unknown>, options: ScorerRunOp
   return identity as PreparedScorerRun;
 }
 
-/** The step's value, or a promise of it: synchronous step functions stay synchronous. */
+/**
+ * The step's value, or a promise of it: synchronous step functions stay synchronous. The run's
+ * options serve as its services (ScorerRunOptions extends ScorerServices), so no services object
+ * is copied per run.
+ */
 function executeStep(
   step: StepEntry,
   state: RunState,
+  options: ScorerRunOptions,
   environment: PromptStepEnvironment | undefined,
   span: StepSpan,
 ): unknown {
   const { run, results } = state;
+  const services: ScorerServices = options;
+  const abortSignal = options.abortSignal;
   let stepContext: Record<string, unknown>;
   if (step.name === 'generateReason') {
     const score = results.generateScoreStepResult;
-    stepContext = span === undefined ? { run, results, score } : { run, results, score, tracingContext: { currentSpan: span } };
+    stepContext =
+      span === undefined
+        ? { run, results, score, services, abortSignal }
+        : { run, results, score, services, abortSignal, tracingContext: { currentSpan: span } };
   } else {
-    stepContext = span === undefined ? { run, results } : { run, results, tracingContext: { currentSpan: span } };
+    stepContext = span === undefined ? { run, results, services, abortSignal } : { run, results, services, abortSignal, tracingContext: { currentSpan: span } };
   }
   if (step.kind === 'function') return step.execute(stepContext as never);
   return runPromptStep(step, stepContext, state, environment!, span);

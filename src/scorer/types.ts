@@ -5,13 +5,12 @@ import type { FlexibleSchema, JSONSchema7 } from 'ai';
 import type { Span, Tracer } from '@opentelemetry/api';
 import type {
   JudgeConfig,
-  JudgeModelResolver,
   JudgeResults,
   StepJudgeConfig,
 } from '../judge/types.ts';
 import type { NotScorableOutcome } from '../contracts/score-record.ts';
 import type { StepName } from '../contracts/scorer-steps.ts';
-import type { PrepareJudgeModel } from '../judge/model-resolution.ts';
+import type { ScorerServices } from '../scorer-services.ts';
 import type { NotScorable } from './not-scorable.ts';
 import type {
   ScorerRunInputForAgent,
@@ -77,6 +76,13 @@ export type StepContext<TInput = AnyValue, TOutput = AnyValue, TResults = StepRe
   results: TResults;
   /** The registry the scorer is registered with; Scorestream has none, so it is always undefined. */
   mastra?: unknown;
+  /**
+   * What the run brought for its steps (judge models, caps, classifiers; src/scorer-services.ts).
+   * run() always sets it; optional so that step functions can be called directly, e.g. in tests.
+   */
+  services?: ScorerServices;
+  /** The run's abort signal (timeout, shutdown): long work in a step should stop when it aborts. */
+  abortSignal?: AbortSignal;
   tracingContext?: { currentSpan?: Span };
 };
 
@@ -128,7 +134,7 @@ export type StepDefinition =
 
 export type StepInfo = { name: StepName; type: 'function' | 'prompt'; description?: string };
 
-/** Typing only; nothing is validated at run time. */
+/** Typing only; nothing is validated at run time (docs/scorers.md). */
 export type ScorerType = 'agent' | 'trajectory' | { input: unknown; output: unknown };
 
 export type ScorerConfig<TInput = AnyValue, TOutput = AnyValue> = {
@@ -142,22 +148,16 @@ export type ScorerConfig<TInput = AnyValue, TOutput = AnyValue> = {
   prepareRun?: (run: ScorerRun<TInput, TOutput>) => MaybePromise<ScorerRun<TInput, TOutput>>;
 };
 
-export type ScorerRunOptions = {
-  /** Resolves string judge model ids, e.g. `createProviderRegistry(...)`; falls back to the application default. */
-  models?: JudgeModelResolver;
+/**
+ * What `scorer.run(input, options)` accepts: the run's services (models, prepareModel,
+ * limitDecisionCall, classifiers, recordInputs; see ScorerServices) at the top level, as always,
+ * and the options of this one run.
+ */
+export type ScorerRunOptions = ScorerServices & {
   /** Aborts the running step (including an in-flight judge call); the run fails at that step. */
   abortSignal?: AbortSignal;
-  /** Wraps judge model objects given directly in a judge config (e.g. the service's per-model cap and metrics). */
-  prepareModel?: PrepareJudgeModel;
-  /**
-   * Runs each call a classifier scorer makes to its decision model (e.g. the service's per-model
-   * cap and metrics, shared with judge models of the same provider and id).
-   */
-  limitDecisionCall?: <T>(model: { provider: string; modelId: string }, call: () => PromiseLike<T>) => Promise<T>;
   /** Called as each step starts, e.g. so a caller that abandons a hung run can say which step hung. */
   onStepStart?: (step: StepName) => void;
-  /** Record prompts on spans (ours and the AI SDK's). Off by default: prompts can carry user content. */
-  recordInputs?: boolean;
   /** Defaults to the global `@opentelemetry/api` tracer. */
   tracer?: Tracer;
   /** Clock for `durationMs` (ms). Defaults to `performance.now`. */

@@ -1,15 +1,21 @@
-// extractRunTraceContext additions: header baggage survives when no span context came along (and
-// when the span context comes from the body), and `source` says where the span context came from,
-// so the consumer can link its process span to a context it could only find in the body.
+// The run's trace context (headers, then the body's fallback), continued: header baggage survives
+// when no span context came along (and when the span context comes from the body), and `source`
+// says where the span context came from, so the consumer can link its process span to a context it
+// could only find in the body.
 import { propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
-import { extractRunTraceContext } from '../../../otel/run-trace-context.ts';
+import type { IHeaders } from 'kafkajs';
+import { extractHeaderTraceContext, withBodyTraceContext } from '../../../otel/run-trace-context.ts';
+
+/** Both stages, as consumers/message-trace.ts puts them together: the headers, then the body's fallback. */
+const extractRunTraceContext = (headers: IHeaders | undefined, bodyTrace?: { traceparent: string; tracestate?: string }) =>
+  withBodyTraceContext(extractHeaderTraceContext(headers), bodyTrace);
 
 const traceId = '0af7651916cd43dd8448eb211c80319c';
 const spanId = 'b7ad6b7169203331';
 const traceparent = `00-${traceId}-${spanId}-01`;
 
-describe('extractRunTraceContext: baggage and source', () => {
+describe('run trace context: baggage and source', () => {
   it('keeps header baggage when there is no traceparent at all', () => {
     const result = extractRunTraceContext({ baggage: Buffer.from('tenant=acme') });
     expect(result.facts).toEqual({});

@@ -4,7 +4,11 @@
 import { propagation, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import type { IHeaders } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
-import { extractRunTraceContext } from '../../../otel/run-trace-context.ts';
+import { extractHeaderTraceContext, withBodyTraceContext } from '../../../otel/run-trace-context.ts';
+
+/** Both stages, as consumers/message-trace.ts puts them together: the headers, then the body's fallback. */
+const extractRunTraceContext = (headers: IHeaders | undefined, bodyTrace?: { traceparent: string; tracestate?: string }) =>
+  withBodyTraceContext(extractHeaderTraceContext(headers), bodyTrace);
 
 const traceId = '0af7651916cd43dd8448eb211c80319c';
 const spanId = 'b7ad6b7169203331';
@@ -13,7 +17,7 @@ const otherTraceId = '4bf92f3577b34da6a3ce929d0e0e4736';
 const otherSpanId = '00f067aa0ba902b7';
 const other = `00-${otherTraceId}-${otherSpanId}-01`;
 
-describe('extractRunTraceContext', () => {
+describe('extractHeaderTraceContext, then withBodyTraceContext', () => {
   it('reads a string traceparent header into facts and a remote parent context', () => {
     const { context, facts } = extractRunTraceContext({ traceparent: sampled });
     expect(facts).toEqual({ traceId, spanId, sampled: true });

@@ -115,6 +115,17 @@ describe('createClassifierScorer: a run', () => {
     expect(calls[0]!.state).toEqual([{ type: 'json', value: { tenant: 'acme' } }]);
   });
 
+  it("hands the state function the run's services and abort signal in its step context", async () => {
+    const seen: Array<{ services: unknown; abortSignal: unknown }> = [];
+    const { scorer, classifier } = toneScorer({ state: ({ services, abortSignal }) => (seen.push({ services, abortSignal }), 'x') });
+    const controller = new AbortController();
+    const classifiers = { quality: classifier };
+    await scorer.run(run, { classifiers, abortSignal: controller.signal });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.services).toMatchObject({ classifiers });
+    expect(seen[0]!.abortSignal).toBe(controller.signal);
+  });
+
   it('forwards maxRetries, providerOptions and the run abort signal to the classifier', async () => {
     const retryable = apiError({ isRetryable: true });
     const { classifier, calls } = setup([retryable, retryable, decisionResult()]);

@@ -1,5 +1,6 @@
-// decideEligibility (SCORER_SPEC §5.2): a declined trace, the declarative filter, the function
-// filter, then deterministic sampling, in that order; filters fail closed.
+// decideEligibility (docs/scorers.md, eligibility filters and deterministic sampling): a declined
+// trace, the declarative filter, the function filter, then deterministic sampling, in that order;
+// filters fail closed.
 import { describe, expect, it, vi } from 'vitest';
 import { parseDecisionRecord } from '../../../../src/contracts/parse.ts';
 import { samplingBucket } from '../../../../src/eligibility/index.ts';
@@ -143,7 +144,7 @@ describe('decideEligibility', () => {
     });
 
     it('hashes the run id when there is no trace id', async () => {
-      // u('run-2') = 0.7258..., u('run-3') = 0.0798... (SCORER_SPEC §5.2 reference values).
+      // u('run-2') = 0.7258..., u('run-3') = 0.0798... (reference values of the sampling hash).
       expect(await decideEligibility(binding({ scorer, sampling: { type: 'ratio', rate: 0.5 } }), runFacts({ runId: 'run-2' }))).toEqual({
         eligible: false,
         reason: 'sampling',

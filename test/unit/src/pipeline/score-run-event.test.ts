@@ -31,7 +31,7 @@ const throwing = createScorer({ id: 'always-throws', description: 'd' })
   })
   .generateScore(() => 0);
 
-/** The agent run's propagated context, as extractRunTraceContext hands it over. */
+/** The agent run's propagated context, as runTraceContext (consumers/message-trace.ts) hands it over. */
 function agentContext(runId: string) {
   const { traceId, spanId } = traceFor(runId);
   return { traceId, spanId, context: trace.setSpanContext(ROOT_CONTEXT, { traceId, spanId, traceFlags: TraceFlags.SAMPLED, isRemote: true }) };

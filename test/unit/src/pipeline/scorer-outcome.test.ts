@@ -54,10 +54,10 @@ describe('runScorerToOutcome', () => {
       expect(outcome).toMatchObject({ status: 'scored', score: 0.75, result: { runId: 'run-1', score: 0.75, reason: 'three words', preprocessStepResult: { words: 3 } } });
     });
 
-    it('passes the run options through and adds its own abort signal', async () => {
+    it("passes the run's services through (at the top level of the run options) and adds its own abort signal", async () => {
       const { scorer, calls, resolve } = manualScorer();
-      const models = { languageModel: () => undefined };
-      const running = runScorerToOutcome(scorer, input, { ...options, runOptions: { models, recordInputs: true } });
+      const models = { languageModel: () => undefined as never };
+      const running = runScorerToOutcome(scorer, input, { ...options, services: { models, recordInputs: true } });
       resolve({ score: 1 });
       await running;
       expect(calls[0]!.input).toBe(input);

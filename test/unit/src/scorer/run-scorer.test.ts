@@ -43,6 +43,26 @@ describe('step contexts (§2.4)', () => {
     expect('score' in seen.generateScore!).toBe(false);
     expect(seen.preprocess!.run).toEqual({ runId: 'r1', input: 'q', output: 'a b c' });
   });
+
+  it("gives every step the run's services (given at the top level of the run options) and its abort signal", async () => {
+    const seen: Record<string, StepContext & { score?: number }> = {};
+    const models = { languageModel: () => undefined as never };
+    const limitDecisionCall = async <T>(_model: unknown, call: () => PromiseLike<T>) => call();
+    const classifiers = {};
+    const controller = new AbortController();
+    await fullScorer(seen).run({ output: 'a b' }, { models, limitDecisionCall, classifiers, recordInputs: true, abortSignal: controller.signal });
+    for (const step of ['preprocess', 'analyze', 'generateScore', 'generateReason']) {
+      expect(seen[step]!.services).toMatchObject({ models, limitDecisionCall, classifiers, recordInputs: true });
+      expect(seen[step]!.abortSignal).toBe(controller.signal);
+    }
+  });
+
+  it('gives steps an empty set of services when the run brings none', async () => {
+    const seen: Record<string, StepContext & { score?: number }> = {};
+    await fullScorer(seen).run({ output: 'a b' });
+    expect(seen.preprocess!.services).toEqual({});
+    expect(seen.preprocess!.abortSignal).toBeUndefined();
+  });
 });
 
 describe('run result (§4.4)', () => {

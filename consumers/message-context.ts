@@ -1,0 +1,28 @@
+// What every part of the per-message path (processRunMessage and the parts it calls) shares
+// across messages: built once by the scoring consumer, never copied per message. What differs per
+// message — the message, its source, its output and its trace — is passed alongside.
+import type { Tracer } from '@opentelemetry/api';
+import type { Logger } from 'pino';
+import type { ResolvedConfig } from '../src/config/resolve-config.ts';
+import type { ScoreRecord } from '../src/contracts/score-record.ts';
+import type { ScorerServices } from '../src/scorer-services.ts';
+import type { PublishRetry } from './publish-until-acknowledged.ts';
+import type { ServiceStats } from './service-stats.ts';
+
+export type MessageContext = {
+  config: ResolvedConfig;
+  stats: ServiceStats;
+  logger: Logger;
+  /** The tracer of the score spans (default: the global one). */
+  tracer?: Tracer;
+  /** Wall clock in ms: record times, dead letters and the event-to-result latency. */
+  now: () => number;
+  /** Aborted on a hard stop: in-flight scorers stop and publishing gives up. */
+  hardStop: AbortSignal;
+  /** Pacing of the retries of a publish that failed. */
+  publishRetry: PublishRetry;
+  /** What every scorer run gets for its steps (built once by service/start-service.ts). */
+  services?: ScorerServices;
+  /** Called per acknowledged record with the event-to-result latency (metrics). */
+  recordLatency?: (latencyMs: number, record: ScoreRecord) => void;
+};

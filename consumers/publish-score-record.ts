@@ -1,0 +1,23 @@
+// Score → publish: each score record goes out as soon as its scorer finished (a fast scorer's
+// record does not wait for a slow judge), keyed by run id, serialised with the fallback for
+// results that cannot be written (serialize-score-record.ts) and published until acknowledged.
+// Only then is it counted, and the event-to-result latency recorded.
+import type { Source } from '../src/contracts/common.ts';
+import type { ScoreRecord } from '../src/contracts/score-record.ts';
+import { originHeaders } from './loop-guard.ts';
+import type { MessageContext } from './message-context.ts';
+import { publishUntilAcknowledged } from './publish-until-acknowledged.ts';
+import type { MessageOutput } from './record-sink.ts';
+import { serializeScoreRecord } from './serialize-score-record.ts';
+
+/** `eventTime`: the run event's timestamp in ms (NaN when unreadable: then no latency is recorded). */
+export async function publishScoreRecord(record: ScoreRecord, eventTime: number, source: Source, output: MessageOutput, context: MessageContext): Promise<void> {
+  const outgoing = { topic: context.config.topics.results, key: record.runId, value: serializeScoreRecord(record), headers: originHeaders };
+  await publishUntilAcknowledged(output, [outgoing], source, context);
+  context.stats.countRecord(record);
+  if (Number.isFinite(eventTime)) {
+    const latencyMs = context.now() - eventTime;
+    context.stats.recordLatency(latencyMs);
+    context.recordLatency?.(latencyMs, record);
+  }
+}

@@ -1,0 +1,28 @@
+// What a scorer's steps may use from whoever runs them: judge model resolution and wrapping,
+// the cap on classifier decision calls, the classifier registry and whether prompts may be
+// recorded. Mastra's steps reach such things through the Mastra instance; Scorestream has none,
+// so they come with the run: `scorer.run(input, { models, ... })` from a user, one object built
+// by the service's composition root (service/start-service.ts) for every run it scores. Each step
+// context carries them as `services` (docs/scorers.md).
+import type { ClassifierRegistry } from './classifier/classifier-registry.ts';
+import type { PrepareJudgeModel } from './judge/model-resolution.ts';
+import type { JudgeModelResolver } from './judge/types.ts';
+
+/** Runs one call to a decision model, e.g. inside the service's per-model cap and metrics. */
+export type LimitDecisionCall = <T>(model: { provider: string; modelId: string }, call: () => PromiseLike<T>) => Promise<T>;
+
+export type ScorerServices = {
+  /** Resolves string judge model ids, e.g. `createProviderRegistry(...)`; falls back to the application default. */
+  models?: JudgeModelResolver;
+  /** Wraps judge model objects given directly in a judge config (e.g. the service's per-model cap and metrics). */
+  prepareModel?: PrepareJudgeModel;
+  /**
+   * Runs each call a classifier scorer makes to its decision model (e.g. the service's per-model
+   * cap and metrics, shared with judge models of the same provider and id).
+   */
+  limitDecisionCall?: LimitDecisionCall;
+  /** Where a classifier scorer finds a classifier it names by id; takes precedence over the scorer's own `classifiers`. */
+  classifiers?: ClassifierRegistry;
+  /** Record prompts on spans (ours and the AI SDK's). Off by default: prompts can carry user content. */
+  recordInputs?: boolean;
+};

@@ -1,0 +1,85 @@
+// The scoring consumer's caller of the dead-letter path: a message whose processing throws (a
+// bug, here a scorer object whose name getter throws) is dead-lettered like any other — key kept,
+// origin header, counted — and its offset committed; after the hard stop it is abandoned instead,
+// its offset uncommitted. A fake kafkajs consumer hands the batch over; nothing talks to Kafka.
+import type { EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { ORIGIN_HEADER } from '../../../consumers/loop-guard.ts';
+import { createScoringConsumer } from '../../../consumers/scoring-consumer.ts';
+import { resolveConfig } from '../../../src/config/resolve-config.ts';
+import type { OutgoingRecord, RecordPublisher } from '../../../producers/record-publisher.ts';
+import { runMessage, valueOf } from './message-fixtures.ts';
+
+const brokenScorer = {
+  id: 'broken-object',
+  get name(): string {
+    throw new Error('name getter exploded');
+  },
+  run: async () => ({ score: 1 }),
+};
+
+function setup(options: { publishFails?: boolean } = {}) {
+  let eachBatch: ((payload: EachBatchPayload) => Promise<void>) | undefined;
+  const commits: unknown[] = [];
+  const consumer = {
+    events: { REBALANCING: 'rebalancing', GROUP_JOIN: 'group-join', CRASH: 'crash' },
+    on: () => undefined,
+    connect: async () => undefined,
+    subscribe: async () => undefined,
+    run: async (config: { eachBatch: typeof eachBatch }) => void (eachBatch = config.eachBatch),
+    pause: () => undefined,
+    disconnect: async () => undefined,
+    commitOffsets: async (offsets: unknown) => void commits.push(offsets),
+  };
+  const published: OutgoingRecord[] = [];
+  let attempts = 0;
+  const publisher: RecordPublisher = {
+    publish: async (records) => {
+      attempts += 1;
+      if (options.publishFails) throw new Error('broker unavailable');
+      published.push(...records);
+    },
+    flush: async () => undefined,
+    pendingRecords: 0,
+  };
+  const config = resolveConfig({ kafka: { brokers: ['127.0.0.1:9'] }, groupId: 'unit', topics: { runs: 'runs', deadLetter: 'dead-letters' }, scorers: [{ scorer: brokenScorer }] });
+  const scoring = createScoringConsumer({ kafka: { consumer: () => consumer } as unknown as Kafka, config, publisher, logger: pino({ level: 'silent' }), publishRetryDelayMs: 1 });
+  const deliver = (messages: KafkaMessage[]) =>
+    eachBatch!({
+      batch: { topic: 'runs', partition: 0, messages, highWatermark: String(messages.length), firstOffset: () => messages[0]!.offset },
+      heartbeat: async () => undefined,
+      isRunning: () => true,
+      isStale: () => false,
+      resolveOffset: () => undefined,
+      pause: () => () => undefined,
+    } as unknown as EachBatchPayload);
+  return { scoring, deliver, published, commits, attempts: () => attempts };
+}
+
+describe('scoring consumer: a message whose processing throws', () => {
+  it('is dead-lettered as processing_failed with its key and the origin header, and its offset committed', async () => {
+    const { scoring, deliver, published, commits } = setup();
+    await scoring.start();
+    await deliver([{ ...runMessage({ runId: 'odd-1' }), offset: '0' }]);
+    await expect.poll(() => scoring.stats.completed).toBe(1);
+    expect(published).toHaveLength(1);
+    expect(published[0]).toMatchObject({ topic: 'dead-letters', key: 'odd-1', headers: { [ORIGIN_HEADER]: 'scorestream' } });
+    expect(valueOf(published[0])).toMatchObject({ source: { topic: 'runs', partition: 0, offset: '0' }, error: { code: 'processing_failed', message: 'name getter exploded' } });
+    expect(scoring.stats.deadLettersByCode.get('processing_failed')).toBe(1);
+    await scoring.stop({ timeoutMs: 1_000 });
+    expect(commits).toEqual([[{ topic: 'runs', partition: 0, offset: '1' }]]);
+  });
+
+  it('is abandoned, its offset uncommitted, when its dead letter cannot be published before the hard stop', async () => {
+    const { scoring, deliver, commits, attempts } = setup({ publishFails: true });
+    await scoring.start();
+    await deliver([{ ...runMessage({ runId: 'odd-2' }), offset: '0' }]);
+    await expect.poll(attempts).toBeGreaterThan(1); // retried, as every publish is
+    expect(await scoring.stop({ timeoutMs: 0 })).toEqual({ unfinished: 1 });
+    await expect.poll(() => scoring.stats.inFlight).toBe(0);
+    expect(scoring.stats.completed).toBe(0);
+    expect(scoring.stats.deadLettered).toBe(0);
+    expect(commits).toEqual([]);
+  });
+});
