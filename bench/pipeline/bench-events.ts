@@ -22,7 +22,7 @@ export type EventPool = {
 
 /** `count` distinct sample runs from a fixed seed: the same events in every run of the benchmark. */
 export function createEventPool(count: number, seed = 'pipeline-bench'): EventPool {
-  // Every trace sampled: a declined trace skips all scorers (spec), and the baselines cannot
+  // Every trace sampled: a declined trace skips all scorers (docs/scorers.md, sampling), and the baselines cannot
   // skip anything, so the comparison is only fair when every event is scored.
   const generator = createSampleRunGenerator({ seed, clock: () => new Date(placeholderTime), sampledRatio: 1 });
   const events: BenchEvent[] = [];

@@ -4,7 +4,7 @@ import { ScorestreamError } from '../../../../src/errors.ts';
 
 const base = { id: 'demo', description: 'demo scorer' };
 
-describe('createScorer config (§2.1)', () => {
+describe('createScorer config', () => {
   it('exposes id, name (defaulting to id), description, type and judge', () => {
     const judge = { model: 'judge:m', instructions: 'be fair' };
     const scorer = createScorer({ ...base, type: 'agent', judge });
@@ -38,7 +38,7 @@ describe('createScorer config (§2.1)', () => {
   });
 });
 
-describe('the builder (§2.2)', () => {
+describe('the builder', () => {
   it('returns a new scorer per step and never changes the receiver', async () => {
     const partial = createScorer(base).preprocess(() => 'shared');
     const high = partial.generateScore(() => 1);

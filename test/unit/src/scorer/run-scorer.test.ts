@@ -24,7 +24,7 @@ function fullScorer(seen: Record<string, unknown> = {}) {
     });
 }
 
-describe('step contexts (§2.4)', () => {
+describe('step contexts', () => {
   it('gives each step the prepared run and the results completed so far; only generateReason gets score', async () => {
     const seen: Record<string, StepContext & { score?: number }> = {};
     await fullScorer(seen).run({ runId: 'r1', input: 'q', output: 'a b c' });
@@ -65,7 +65,7 @@ describe('step contexts (§2.4)', () => {
   });
 });
 
-describe('run result (§4.4)', () => {
+describe('run result', () => {
   it('has the run keys, runId, then all eight step-derived keys in Mastra order', async () => {
     const result = await fullScorer().run({ runId: 'r1', input: 'q', output: 'a b c', source: 'LIVE' });
     expect(Object.keys(result)).toEqual([
@@ -127,7 +127,7 @@ describe('run result (§4.4)', () => {
     expect('output' in result).toBe(true);
   });
 
-  it('passes requestContext through untouched: plain object or Map-like instance, identity preserved (§4.2)', async () => {
+  it('passes requestContext through untouched: plain object or Map-like instance, identity preserved', async () => {
     const plain = { tenant: 'acme' };
     const mapLike = new Map<string, unknown>([['tenant', 'acme']]);
     const seen: unknown[] = [];
@@ -173,7 +173,7 @@ describe('run result (§4.4)', () => {
   });
 });
 
-describe('runId, _internal and prepareRun (§4.1, §4.3)', () => {
+describe('runId, _internal and prepareRun', () => {
   it('keeps the caller runId', async () => {
     const result = await createScorer(base).generateScore(() => 1).run({ runId: 'mine', output: 'x' });
     expect(result.runId).toBe('mine');

@@ -4,7 +4,7 @@ import { createScorer, isPromptObject } from '../../../../src/scorer/index.ts';
 
 const scorer = () => createScorer({ id: 'defs', description: 'd' });
 
-describe('prompt-object detection (§2.3)', () => {
+describe('prompt-object detection', () => {
   it('follows Mastra: description and createPrompt, with a truthy outputSchema or no outputSchema key', () => {
     const createPrompt = () => 'p';
     expect(isPromptObject({ description: 'd', createPrompt })).toBe(true);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createScorer } from '../../../../src/scorer/index.ts';
 import type { ScorerRunInputForAgent, ScorerRunOutputForAgent } from '../../../../src/scorer/index.ts';
 
-describe('typing (compile-time; nothing is validated at runtime, §1.2)', () => {
+describe('typing (compile-time; nothing is validated at runtime)', () => {
   it("types run input/output from type: 'agent' and from zod schemas, and accumulates step results", async () => {
     const agent = createScorer({ id: 'a', description: 'd', type: 'agent' }).generateScore(({ run }) => {
       expectTypeOf(run.input).toEqualTypeOf<ScorerRunInputForAgent | undefined>();

@@ -3,7 +3,7 @@ import { findMessageText, getMessageRole, getMessageText, lastTextPart } from '.
 
 const text = (value: string) => ({ type: 'text', text: value });
 
-describe('getMessageText (the §8 "message text")', () => {
+describe('getMessageText (the text of a message, docs/scorers.md)', () => {
   it('returns a string content as is', () => {
     expect(getMessageText({ role: 'user', content: 'plain' })).toBe('plain');
   });
