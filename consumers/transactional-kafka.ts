@@ -51,7 +51,7 @@ export function createTransactionalKafka(kafka: Kafka, options: TransactionalKaf
         // disconnect). A short first delay because the commonest retry is benign: a transaction
         // begun right after the previous one committed meets CONCURRENT_TRANSACTIONS until the
         // coordinator has written the markers (a few ms); kafkajs' default 300 ms, paid by every
-        // back-to-back transaction, halved exactly-once throughput.
+        // back-to-back transaction, costs exactly-once much of its throughput (docs/benchmarks.md).
         retry: { retries: 10, initialRetryTime: 10, maxRetryTime: 5_000 },
       });
     },

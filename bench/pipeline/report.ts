@@ -137,7 +137,7 @@ export function formatReport(report: BenchReport): string[] {
     `  ${mark(report.judge.peakRssMb <= 300)} (d-backlog) peak RSS ≤ 300 MB: ${report.judge.peakRssMb.toFixed(0)} MB as shipped (scripts/node-flags); ${report.judgeFlagged.result.peakRssMb.toFixed(0)} MB with ${report.judgeFlagged.flag} (which changes (c) by ${signedPercent(flagged / c - 1)})`,
     ...floorLines,
     '',
-    `benchmark took ${report.seconds.toFixed(0)} s${sizes.quick ? ' (--quick: small sizes, not for the README)' : ''}`,
+    `benchmark took ${report.seconds.toFixed(0)} s${sizes.quick ? ' (--quick: small sizes, not for docs/benchmarks.md)' : ''}`,
   ];
   return lines;
 }

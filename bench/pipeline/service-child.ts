@@ -14,7 +14,7 @@ const reply = (message: ChildMessage) => new Promise<void>((resolve) => process.
 
 async function runCode(spec: Extract<ChildSpec, { kind: 'code' }>): Promise<ChildResult> {
   // Registered before the service starts, as a deployment's telemetry set-up would be. Imported
-  // only here, so the other children's memory is the service's alone (the SDK adds ~14 MB RSS).
+  // only here, so the other children's memory is the service's alone (the SDK adds RSS of its own; docs/benchmarks.md).
   if (spec.tracing !== 'off' && spec.otlpUrl === undefined) throw new Error(`a tracing child needs the sink's otlpUrl`);
   const tracing = spec.tracing === 'off' ? undefined : (await import('./tracing.ts')).startBenchTracing({ url: spec.otlpUrl!, stepSpans: spec.tracing === 'on' });
   let throughput: ServiceThroughput;

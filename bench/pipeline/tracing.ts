@@ -24,8 +24,8 @@ export type BenchTracing = {
 };
 
 /**
- * Sized so a few thousand events per second (≈14 spans each) are exported, not dropped: with the
- * SDK's defaults (queue 2,048, 5 s delay) about 70% of the spans were dropped at this rate.
+ * Sized so a few thousand events per second (≈14 spans each) are exported, not dropped: the SDK's
+ * defaults (queue 2,048, 5 s delay) drop most of them at this rate (docs/benchmarks.md).
  */
 const batchOptions = { maxQueueSize: 65_536, maxExportBatchSize: 2_048, scheduledDelayMillis: 1_000 };
 
