@@ -10,7 +10,7 @@ import type { ScoreRecord } from '../../../src/index.ts';
 import { startService } from '../../../service/start-service.ts';
 import { answerLengthScorer, delayedJudgeModel, judgeScorer } from '../../fixtures/scorers.ts';
 import { useRestartableBroker } from '../../helpers/restartable-broker.ts';
-import { silentLogger } from '../../helpers/service.ts';
+import { silentLogger, testServiceKafka } from '../../helpers/service.ts';
 
 const pairs = (records: ScoreRecord[]) => new Set(records.map((record) => `${record.runId}/${record.scorerId}`));
 
@@ -50,7 +50,8 @@ describe.skipIf(process.env.KAFKA_BROKERS !== undefined)('broker restart', () =>
       topics,
       scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('slow-judge', delayedJudgeModel(1500)) }],
     });
-    const service = await startService({ config, logger: silentLogger(), consumer: { commitIntervalMs: 200, publishRetryDelayMs: 100 } });
+    const logger = silentLogger();
+    const service = await startService({ config, logger, kafka: testServiceKafka(config, logger), consumer: { commitIntervalMs: 200, publishRetryDelayMs: 100 } });
     onTestFinished(async () => {
       await service.stop({ timeoutMs: 5_000 });
     });

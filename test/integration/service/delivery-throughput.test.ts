@@ -23,7 +23,7 @@ async function measure(runsTopic: string, delivery: DeliveryMode) {
   const groupId = uniqueGroupId(`measure-${delivery}`);
   const service = await startTestService(
     { topics: { runs: runsTopic, results, deadLetter }, groupId, delivery, scorers: [{ scorer: answerLengthScorer }, { scorer: refundOnlyScorer }] },
-    { consumer: { commitIntervalMs: 1000 } }, // the production default
+    { consumer: { commitIntervalMs: 1000 }, productionFetchWait: true }, // the production defaults
   );
   const waitFor = async (what: string, condition: () => boolean | Promise<boolean>, everyMs: number) => {
     const deadline = Date.now() + 180_000;

@@ -9,7 +9,7 @@ import type { ScoreRecord } from '../../../src/index.ts';
 import { startService } from '../../../service/start-service.ts';
 import { answerLengthScorer, delayedJudgeModel, judgeScorer } from '../../fixtures/scorers.ts';
 import { useRestartableBroker } from '../../helpers/restartable-broker.ts';
-import { silentLogger } from '../../helpers/service.ts';
+import { silentLogger, testServiceKafka } from '../../helpers/service.ts';
 import { expectExactlyOnce, pairCounts, readAll } from './delivery-helpers.ts';
 
 describe.skipIf(process.env.KAFKA_BROKERS !== undefined)('exactly-once across a broker restart', () => {
@@ -26,7 +26,8 @@ describe.skipIf(process.env.KAFKA_BROKERS !== undefined)('exactly-once across a 
       concurrency: { runsInFlight: 8 },
       scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('slow-judge', delayedJudgeModel(500)) }],
     });
-    const service = await startService({ config, logger: silentLogger(), consumer: { commitIntervalMs: 200 } });
+    const logger = silentLogger();
+    const service = await startService({ config, logger, kafka: testServiceKafka(config, logger), consumer: { commitIntervalMs: 200 } });
     onTestFinished(async () => {
       await service.stop({ timeoutMs: 5_000 });
     });
