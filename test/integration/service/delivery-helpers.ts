@@ -1,5 +1,5 @@
 // Helpers of the delivery tests (rebalance revocation, exactly-once): read a whole topic at a
-// chosen isolation level, count (run, scorer) pairs, and map the runs topic's offsets to run ids.
+// chosen isolation level, count (run, scorer) pairs, and watch a group's committed offsets.
 import type { Kafka } from 'kafkajs';
 import { expect } from 'vitest';
 import type { ScoreRecord } from '../../../src/index.ts';
@@ -26,39 +26,39 @@ export function expectExactlyOnce(records: ReadonlyArray<Pick<ScoreRecord, 'runI
 }
 
 /**
- * Reads `topic` from the beginning at the given isolation level until the records stop coming
- * (`idleMs` without a message after the first fetch), then returns them parsed. Meant for topics
- * nobody writes to any more (the service was stopped or killed).
+ * Reads `topic` from the beginning at the given isolation level up to the end offsets it has when
+ * the read starts, then returns the records parsed. Meant for topics nobody writes to any more
+ * (the service was stopped or killed): the end is known, so there is no waiting for quiet. At
+ * read_committed a transaction still open would hold the reader before its first record; the
+ * read then times out naming the partitions that did not reach their end.
  */
-export async function readAll<T = Record<string, unknown>>(topic: string, options: { isolation: Isolation; idleMs?: number; timeoutMs?: number; kafka?: Kafka }): Promise<T[]> {
-  const consumer = (options.kafka ?? testKafka('scorestream-test-read-all')).consumer({
-    groupId: uniqueGroupId('read-all'),
-    maxWaitTimeInMs: 100,
-    readUncommitted: options.isolation === 'read_uncommitted',
-  });
+export async function readAll<T = Record<string, unknown>>(topic: string, options: { isolation: Isolation; timeoutMs?: number; kafka?: Kafka }): Promise<T[]> {
+  const kafka = options.kafka ?? testKafka('scorestream-test-read-all');
+  const ends = await highWatermarks(topic, kafka);
+  const consumer = kafka.consumer({ groupId: uniqueGroupId('read-all'), maxWaitTimeInMs: 100, readUncommitted: options.isolation === 'read_uncommitted' });
+  /** Per partition, the offset after the last one a fetch passed. */
+  const position = new Map<number, number>();
   const records: T[] = [];
-  const idleMs = options.idleMs ?? 2_000;
-  let lastActivity = Date.now();
-  let fetched = false;
+  const behind = () => [...ends].filter(([partition, end]) => (position.get(partition) ?? 0) < end);
   await consumer.connect();
   try {
-    consumer.on(consumer.events.FETCH, (event) => {
-      // Idle time counts from the first fetch (joining the group takes a while), and a fetch
-      // that brought batches is activity even before eachMessage ran.
-      if (!fetched || event.payload.numberOfBatches > 0) lastActivity = Date.now();
-      fetched = true;
-    });
+    // Batch events, unlike eachMessage, also pass over transaction markers and aborted records,
+    // which take offsets too; they come after the batch's messages were handled.
+    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => position.set(payload.partition, Number(payload.lastOffset) + 1));
     await consumer.subscribe({ topics: [topic], fromBeginning: true });
     await consumer.run({
       eachMessage: async ({ message }) => {
-        lastActivity = Date.now();
         records.push(JSON.parse(message.value!.toString('utf8')) as T);
       },
     });
-    const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-    while (!fetched || Date.now() - lastActivity < idleMs) {
-      if (Date.now() > deadline) throw new Error(`readAll(${topic}): still receiving after ${options.timeoutMs ?? 60_000} ms (${records.length} records)`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    const deadline = Date.now() + timeoutMs;
+    while (behind().length > 0) {
+      if (Date.now() > deadline) {
+        const where = behind().map(([partition, end]) => `partition ${partition} at ${position.get(partition) ?? 0} of ${end}`);
+        throw new Error(`readAll(${topic}, ${options.isolation}): not at the end within ${timeoutMs} ms (${where.join(', ')}; ${records.length} records)`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
     return records;
   } finally {
@@ -79,8 +79,8 @@ export async function committedOffsets(groupId: string, topic: string): Promise<
 }
 
 /** The high watermark per partition of `topic`. */
-export async function highWatermarks(topic: string): Promise<Map<number, number>> {
-  const admin = testKafka('scorestream-test-admin').admin();
+export async function highWatermarks(topic: string, kafka: Kafka = testKafka('scorestream-test-admin')): Promise<Map<number, number>> {
+  const admin = kafka.admin();
   await admin.connect();
   try {
     const offsets = await admin.fetchTopicOffsets(topic);
