@@ -1,6 +1,7 @@
 // Kafka helpers for integration tests: the run's broker (from test/setup/kafka.global.ts), unique
 // topic and group names, a topic per test that is deleted when the test finishes, a quiet kafkajs
-// client, and a reader that collects messages from the beginning of a topic.
+// client, a reader that collects messages from the beginning of a topic, and a consumer group as
+// its coordinator sees it.
 import { randomBytes } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
 import { inject, onTestFinished } from 'vitest';
@@ -117,5 +118,18 @@ export async function readMessages(topic: string, options: { count: number; time
   } finally {
     clearTimeout(timer);
     await consumer.disconnect();
+  }
+}
+
+/** What the group coordinator knows of a consumer group now: its state and its members' ids. */
+export async function describeGroup(groupId: string): Promise<{ state: string; memberIds: string[] }> {
+  const admin = testKafka('scorestream-test-admin').admin();
+  await admin.connect();
+  try {
+    const { groups } = await admin.describeGroups([groupId]);
+    const group = groups.find((candidate) => candidate.groupId === groupId);
+    return { state: group?.state ?? 'Dead', memberIds: (group?.members ?? []).map((member) => member.memberId) };
+  } finally {
+    await admin.disconnect();
   }
 }
