@@ -1,11 +1,9 @@
-// Helpers of the delivery tests (rebalance revocation, exactly-once): read a whole topic at a
-// chosen isolation level, count (run, scorer) pairs, and watch a group's committed offsets.
-import type { Kafka } from 'kafkajs';
+// Helpers of the delivery tests (rebalance revocation, exactly-once): count (run, scorer) pairs,
+// check them against exactly once, and watch a group's committed offsets.
 import { expect } from 'vitest';
 import type { ScoreRecord } from '../../../src/index.ts';
 import { testKafka, uniqueGroupId } from '../../helpers/kafka.ts';
-
-export type Isolation = 'read_committed' | 'read_uncommitted';
+import { highWatermarks } from '../../helpers/read-all.ts';
 
 export const pairOf = (record: Pick<ScoreRecord, 'runId' | 'scorerId'>) => `${record.runId}/${record.scorerId}`;
 
@@ -25,47 +23,6 @@ export function expectExactlyOnce(records: ReadonlyArray<Pick<ScoreRecord, 'runI
   expect({ duplicated, missing, total: records.length }).toEqual({ duplicated: [], missing: [], total: expected.length });
 }
 
-/**
- * Reads `topic` from the beginning at the given isolation level up to the end offsets it has when
- * the read starts, then returns the records parsed. Meant for topics nobody writes to any more
- * (the service was stopped or killed): the end is known, so there is no waiting for quiet. At
- * read_committed a transaction still open would hold the reader before its first record; the
- * read then times out naming the partitions that did not reach their end.
- */
-export async function readAll<T = Record<string, unknown>>(topic: string, options: { isolation: Isolation; timeoutMs?: number; kafka?: Kafka }): Promise<T[]> {
-  const kafka = options.kafka ?? testKafka('scorestream-test-read-all');
-  const ends = await highWatermarks(topic, kafka);
-  const consumer = kafka.consumer({ groupId: uniqueGroupId('read-all'), maxWaitTimeInMs: 100, readUncommitted: options.isolation === 'read_uncommitted' });
-  /** Per partition, the offset after the last one a fetch passed. */
-  const position = new Map<number, number>();
-  const records: T[] = [];
-  const behind = () => [...ends].filter(([partition, end]) => (position.get(partition) ?? 0) < end);
-  await consumer.connect();
-  try {
-    // Batch events, unlike eachMessage, also pass over transaction markers and aborted records,
-    // which take offsets too; they come after the batch's messages were handled.
-    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => position.set(payload.partition, Number(payload.lastOffset) + 1));
-    await consumer.subscribe({ topics: [topic], fromBeginning: true });
-    await consumer.run({
-      eachMessage: async ({ message }) => {
-        records.push(JSON.parse(message.value!.toString('utf8')) as T);
-      },
-    });
-    const timeoutMs = options.timeoutMs ?? 60_000;
-    const deadline = Date.now() + timeoutMs;
-    while (behind().length > 0) {
-      if (Date.now() > deadline) {
-        const where = behind().map(([partition, end]) => `partition ${partition} at ${position.get(partition) ?? 0} of ${end}`);
-        throw new Error(`readAll(${topic}, ${options.isolation}): not at the end within ${timeoutMs} ms (${where.join(', ')}; ${records.length} records)`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    return records;
-  } finally {
-    await consumer.disconnect();
-  }
-}
-
 /** The group's committed offset per partition of `topic` (-1 when none). */
 export async function committedOffsets(groupId: string, topic: string): Promise<Map<number, number>> {
   const admin = testKafka('scorestream-test-admin').admin();
@@ -73,18 +30,6 @@ export async function committedOffsets(groupId: string, topic: string): Promise<
   try {
     const [entry] = await admin.fetchOffsets({ groupId, topics: [topic] });
     return new Map((entry?.partitions ?? []).map(({ partition, offset }) => [partition, Number(offset)]));
-  } finally {
-    await admin.disconnect();
-  }
-}
-
-/** The high watermark per partition of `topic`. */
-export async function highWatermarks(topic: string, kafka: Kafka = testKafka('scorestream-test-admin')): Promise<Map<number, number>> {
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    const offsets = await admin.fetchTopicOffsets(topic);
-    return new Map(offsets.map(({ partition, high }) => [partition, Number(high)]));
   } finally {
     await admin.disconnect();
   }

@@ -10,9 +10,10 @@ import type { ScoreRecord } from '../../../src/index.ts';
 import type { DeliveryMode } from '../../../src/config/config-types.ts';
 import { answerLengthScorer, refundOnlyScorer } from '../../fixtures/scorers.ts';
 import { uniqueGroupId, useTopic } from '../../helpers/kafka.ts';
+import { readAll } from '../../helpers/read-all.ts';
 import { testRun } from '../../helpers/runs.ts';
 import { committedTotal, produceRaw, startTestService, useServiceTopics } from '../../helpers/service.ts';
-import { expectExactlyOnce, readAll } from './delivery-helpers.ts';
+import { expectExactlyOnce } from './delivery-helpers.ts';
 
 const runCount = Number(process.env.SCORESTREAM_MEASURE_RUNS ?? '20000');
 const rounds = Number(process.env.SCORESTREAM_MEASURE_ROUNDS ?? '2');

@@ -8,9 +8,10 @@ import { resolveConfig } from '../../../src/config/resolve-config.ts';
 import type { ScoreRecord } from '../../../src/index.ts';
 import { startService } from '../../../service/start-service.ts';
 import { answerLengthScorer, delayedJudgeModel, judgeScorer } from '../../fixtures/scorers.ts';
+import { readAll } from '../../helpers/read-all.ts';
 import { useRestartableBroker } from '../../helpers/restartable-broker.ts';
 import { silentLogger, testServiceKafka } from '../../helpers/service.ts';
-import { expectExactlyOnce, pairCounts, readAll } from './delivery-helpers.ts';
+import { expectExactlyOnce, pairCounts } from './delivery-helpers.ts';
 
 describe.skipIf(process.env.KAFKA_BROKERS !== undefined)('exactly-once across a broker restart', () => {
   it('publishes every (run, scorer) exactly once when the broker goes away mid-stream and comes back', async () => {
