@@ -78,7 +78,7 @@ export async function createTopicsWithLeaders(kafka: Kafka, topics: ITopicConfig
   const admin = kafka.admin();
   await admin.connect();
   try {
-    await admin.createTopics({ topics, timeout: timeoutMs });
+    await admin.createTopics({ topics, timeout: timeoutMs, waitForLeaders: false });
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const { missing, error } = await topicsWithoutLeaders(admin, topics);
