@@ -4,7 +4,8 @@
 // read_committed reader — at-least-once: all acknowledged (stats, polled every 5 ms);
 // exactly-once: all committed (group offsets, polled every 20 ms) — and until every offset is
 // committed. Opt-in (SCORESTREAM_MEASURE_DELIVERY=1): it prints numbers, and checks only
-// that every run was committed and, for exactly-once, that every record is there once.
+// that every run was committed and, for exactly-once, that every record is there once. Run this
+// file alone (name it): in a full run, other integration files share the CPU.
 import { describe, expect, it } from 'vitest';
 import type { ScoreRecord } from '../../../src/index.ts';
 import type { DeliveryMode } from '../../../src/config/config-types.ts';
