@@ -21,6 +21,9 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+          // Every core (vitest's default leaves one free, i.e. a single worker on 2 cores): unit
+          // tests keep the CPU busy, and nothing else runs during them but the broker's start.
+          maxWorkers: '100%',
         },
       },
       {
