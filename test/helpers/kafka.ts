@@ -1,7 +1,7 @@
 // Kafka helpers for integration tests: the run's broker (from test/setup/kafka.global.ts), unique
-// topic and group names, a topic per test that is deleted when the test finishes, a quiet kafkajs
-// client, a reader that collects messages from the beginning of a topic, and a consumer group as
-// its coordinator sees it.
+// topic and group names, a topic per test that is deleted when the test finishes (created only
+// once the broker's metadata shows its leaders), a quiet kafkajs client, a reader that collects
+// messages from the beginning of a topic, and a consumer group as its coordinator sees it.
 import { randomBytes } from 'node:crypto';
 import { KafkaJSNumberOfRetriesExceeded, KafkaJSProtocolError } from 'kafkajs';
 import type { Admin, ITopicConfig, Kafka } from 'kafkajs';

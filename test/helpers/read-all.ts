@@ -31,7 +31,8 @@ const commitsTransaction = (marker: FetchedRecord) => marker.key !== null && mar
 export async function readAll<T = Record<string, unknown>>(topic: string, options: { isolation: Isolation; timeoutMs?: number; kafka?: Kafka }): Promise<T[]> {
   const kafka = options.kafka ?? testKafka('scorestream-test-read-all');
   const ends = await highWatermarks(topic, kafka);
-  // Big fetches: kafkajs hands a fetched batch holding markers only to no eachBatch (see below).
+  // Big fetches, so that a fetch seldom brings markers only: kafkajs passes such a batch to no
+  // eachBatch, and the outcome of the transactions it ends stays unknown (checked below).
   const fetchBytes = 50 * 1024 * 1024;
   const consumer = kafka.consumer({ groupId: uniqueGroupId('read-all'), maxWaitTimeInMs: 100, readUncommitted: true, maxBytes: fetchBytes, maxBytesPerPartition: fetchBytes });
   const visible: T[] = [];
@@ -50,7 +51,9 @@ export async function readAll<T = Record<string, unknown>>(topic: string, option
       if (options.isolation === 'read_committed' && commitsTransaction(record)) visible.push(...(pending.get(transaction) ?? []));
       pending.delete(transaction);
     } else if (options.isolation === 'read_committed' && record.batchContext.inTransaction) {
-      pending.set(transaction, [...(pending.get(transaction) ?? []), parse(record)]);
+      const records = pending.get(transaction) ?? [];
+      records.push(parse(record));
+      pending.set(transaction, records);
     } else {
       visible.push(parse(record));
     }
