@@ -1,7 +1,18 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: unit tests never touch the network; integration tests get one real
-// Kafka broker for the whole run (test/setup/kafka.global.ts) and unique topics per test.
+/**
+ * Integration files running at once. Their tests mostly wait (on the broker, on mock judges that
+ * take seconds, on child processes), so more files than cores fit: on 2 cores with the broker's
+ * JVM beside them, 3 finished well ahead of 2, and 4 barely ahead of 3 while crowding the CPU
+ * that timing-sensitive tests (heartbeats, shutdown deadlines) share with the broker.
+ */
+const integrationWorkers = 3;
+
+// Two projects: unit tests never touch the network; integration tests get one real Kafka broker
+// for the whole run (test/setup/kafka.global.ts) and unique topics and groups per test
+// (test/helpers/kafka.ts), so their files run side by side. Tests that stop, restart or kill a
+// broker use a broker of their own (test/helpers/restartable-broker.ts, local/kafka), never the
+// shared one.
 export default defineConfig({
   test: {
     projects: [
@@ -10,6 +21,9 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+          // Every core (vitest's default leaves one free, i.e. a single worker on 2 cores): unit
+          // tests keep the CPU busy, and nothing else runs during them but the broker's start.
+          maxWorkers: '100%',
         },
       },
       {
@@ -20,7 +34,13 @@ export default defineConfig({
           globalSetup: ['test/setup/kafka.global.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // A process per file: some tests install OpenTelemetry's process-wide globals or stub
+          // environment variables, which must not leak into files running beside them.
+          pool: 'forks',
+          maxWorkers: integrationWorkers,
+          // After the unit tests (vitest runs projects with different worker counts in turn), so
+          // CPU-bound unit tests do not slow the broker down.
+          sequence: { groupOrder: 1 },
         },
       },
     ],

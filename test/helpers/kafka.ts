@@ -1,8 +1,10 @@
 // Kafka helpers for integration tests: the run's broker (from test/setup/kafka.global.ts), unique
-// topic and group names, a topic per test that is deleted when the test finishes, a quiet kafkajs
-// client, and a reader that collects messages from the beginning of a topic.
+// topic and group names, a topic per test that is deleted when the test finishes (created only
+// once the broker's metadata shows its leaders), a quiet kafkajs client, a reader that collects
+// messages from the beginning of a topic, and a consumer group as its coordinator sees it.
 import { randomBytes } from 'node:crypto';
-import type { Kafka } from 'kafkajs';
+import { KafkaJSNumberOfRetriesExceeded, KafkaJSProtocolError } from 'kafkajs';
+import type { Admin, ITopicConfig, Kafka } from 'kafkajs';
 import { inject, onTestFinished } from 'vitest';
 import { quietKafka } from '../../local/kafka/index.ts';
 
@@ -55,25 +57,54 @@ export async function useTopic(options: { prefix?: string; partitions?: number; 
       await admin.disconnect();
     }
   });
+  await createTopicsWithLeaders(kafka, [
+    {
+      topic,
+      numPartitions: options.partitions ?? 1,
+      replicationFactor: 1,
+      configEntries: Object.entries(options.config ?? {}).map(([name, value]) => ({ name, value })),
+    },
+  ]);
+  return topic;
+}
+
+/**
+ * Creates topics and waits until the broker's metadata shows a leader for each of their
+ * partitions. Not kafkajs' `waitForLeaders`: that gives up at once when the metadata, which on a
+ * busy KRaft broker lags the controller by a moment, does not know a new topic yet
+ * ("This server does not host this topic-partition").
+ */
+export async function createTopicsWithLeaders(kafka: Kafka, topics: ITopicConfig[], timeoutMs = 30_000): Promise<void> {
   const admin = kafka.admin();
+  await admin.connect();
   try {
-    await admin.connect();
-    await admin.createTopics({
-      waitForLeaders: true,
-      timeout: 30_000,
-      topics: [
-        {
-          topic,
-          numPartitions: options.partitions ?? 1,
-          replicationFactor: 1,
-          configEntries: Object.entries(options.config ?? {}).map(([name, value]) => ({ name, value })),
-        },
-      ],
-    });
+    await admin.createTopics({ topics, timeout: timeoutMs, waitForLeaders: false });
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { missing, error } = await topicsWithoutLeaders(admin, topics);
+      if (missing.length === 0) return;
+      if (Date.now() > deadline) throw new Error(`no leader for every partition of ${missing.join(', ')} within ${timeoutMs} ms${error === undefined ? '' : ` (${error})`}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   } finally {
     await admin.disconnect();
   }
-  return topic;
+}
+
+async function topicsWithoutLeaders(admin: Admin, topics: ITopicConfig[]): Promise<{ missing: string[]; error?: string }> {
+  const names = topics.map((topic) => topic.topic);
+  try {
+    const metadata = await admin.fetchTopicMetadata({ topics: names });
+    const ready = (config: ITopicConfig) => {
+      const partitions = metadata.topics.find((candidate) => candidate.name === config.topic)?.partitions ?? [];
+      return partitions.length === (config.numPartitions ?? 1) && partitions.every((partition) => partition.leader >= 0);
+    };
+    return { missing: topics.filter((config) => !ready(config)).map((config) => config.topic) };
+  } catch (error) {
+    // A topic the metadata does not know yet fails at once; one without leaders after kafkajs' retries.
+    if ((error instanceof KafkaJSProtocolError && error.retriable) || error instanceof KafkaJSNumberOfRetriesExceeded) return { missing: names, error: error.message };
+    throw error;
+  }
 }
 
 export type ReadMessage = {
@@ -117,5 +148,18 @@ export async function readMessages(topic: string, options: { count: number; time
   } finally {
     clearTimeout(timer);
     await consumer.disconnect();
+  }
+}
+
+/** What the group coordinator knows of a consumer group now: its state and its members' ids. */
+export async function describeGroup(groupId: string): Promise<{ state: string; memberIds: string[] }> {
+  const admin = testKafka('scorestream-test-admin').admin();
+  await admin.connect();
+  try {
+    const { groups } = await admin.describeGroups([groupId]);
+    const group = groups.find((candidate) => candidate.groupId === groupId);
+    return { state: group?.state ?? 'Dead', memberIds: (group?.members ?? []).map((member) => member.memberId) };
+  } finally {
+    await admin.disconnect();
   }
 }

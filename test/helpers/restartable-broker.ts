@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { onTestFinished } from 'vitest';
 import { ensureLocalBroker, stopLocalBroker } from '../../local/kafka/index.ts';
+import { createTopicsWithLeaders } from './kafka.ts';
 import { testRun } from './runs.ts';
 
 export type RestartableBroker = {
@@ -27,10 +28,7 @@ export async function useRestartableBroker(prefix: string): Promise<RestartableB
   });
   const kafka = new Kafka({ clientId: `${prefix}-test`, brokers: broker.brokers, logLevel: logLevel.NOTHING, retry: { retries: 20 } });
   const topics = { runs: 'runs', results: 'scores', deadLetter: 'dlq' };
-  const admin = kafka.admin();
-  await admin.connect();
-  await admin.createTopics({ waitForLeaders: true, topics: [{ topic: topics.runs, numPartitions: 2 }, { topic: topics.results }, { topic: topics.deadLetter }] });
-  await admin.disconnect();
+  await createTopicsWithLeaders(kafka, [{ topic: topics.runs, numPartitions: 2 }, { topic: topics.results }, { topic: topics.deadLetter }]);
   return {
     brokers: broker.brokers,
     kafka,

@@ -1,10 +1,13 @@
 // Runs the scoring service in-process against the test broker, with a test config, and stops it
 // when the test finishes. Also: produce raw messages, and collect parsed records from a topic.
-import type { IHeaders } from 'kafkajs';
+import type { IHeaders, Kafka } from 'kafkajs';
 import { onTestFinished } from 'vitest';
 import pino from 'pino';
+import type { Logger } from 'pino';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
+import type { ResolvedConfig } from '../../src/config/resolve-config.ts';
 import type { ScorestreamConfigInput } from '../../src/config/config-types.ts';
+import { createKafkaClient } from '../../service/kafka-client.ts';
 import { startService } from '../../service/start-service.ts';
 import type { RunningService, ServiceOptions } from '../../service/start-service.ts';
 import { readMessages, testBrokers, testKafka, uniqueGroupId, useTopic } from './kafka.ts';
@@ -24,14 +27,34 @@ export async function useServiceTopics(partitions = 1): Promise<ServiceTopics> {
 
 export const silentLogger = () => pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
+/** How long a test service's fetch waits for data when there is none (kafkajs' default: 5 s). */
+const testFetchWaitMs = 100;
+
+/**
+ * The service's own kafkajs client (createKafkaClient), except that its consumers' fetches wait at
+ * most 100 ms for data. kafkajs' consumer.disconnect() waits for the fetch in progress, so with the
+ * default wait every stop() of an idle test service took 5 s.
+ */
+export function testServiceKafka(config: ResolvedConfig, logger: Logger): Kafka {
+  const kafka = createKafkaClient(config, logger);
+  const consumer = kafka.consumer.bind(kafka);
+  kafka.consumer = (consumerConfig) => consumer({ maxWaitTimeInMs: testFetchWaitMs, ...consumerConfig });
+  return kafka;
+}
+
 export async function startTestService(
   input: Omit<ScorestreamConfigInput, 'kafka' | 'groupId' | 'topics'> & { topics: Partial<ServiceTopics> & { runs: string; results: string; deadLetter: string }; groupId?: string },
-  options: Partial<Omit<ServiceOptions, 'config'>> = {},
+  options: Partial<Omit<ServiceOptions, 'config' | 'kafka'>> & {
+    /** Keep kafkajs' 5 s fetch wait (what the service runs with) instead of testServiceKafka's 100 ms. */
+    productionFetchWait?: boolean;
+  } = {},
 ): Promise<RunningService> {
   const config = resolveConfig({ ...input, kafka: { brokers: testBrokers(), clientId: 'scorestream-test-service' }, groupId: input.groupId ?? uniqueGroupId('service') });
+  const logger = options.logger ?? silentLogger();
   const service = await startService({
     config,
-    logger: options.logger ?? silentLogger(),
+    logger,
+    kafka: options.productionFetchWait === true ? createKafkaClient(config, logger) : testServiceKafka(config, logger),
     consumer: { commitIntervalMs: 200, publishRetryDelayMs: 50, ...options.consumer },
     ...(options.tracer === undefined ? {} : { tracer: options.tracer }),
   });

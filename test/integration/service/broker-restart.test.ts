@@ -11,7 +11,7 @@ import { startService } from '../../../service/start-service.ts';
 import { answerLengthScorer, judgeScorer } from '../../fixtures/scorers.ts';
 import { mockJudge } from '../../../src/testing/mock-judge.ts';
 import { useRestartableBroker } from '../../helpers/restartable-broker.ts';
-import { silentLogger } from '../../helpers/service.ts';
+import { silentLogger, testServiceKafka } from '../../helpers/service.ts';
 
 const pairs = (records: ScoreRecord[]) => new Set(records.map((record) => `${record.runId}/${record.scorerId}`));
 
@@ -51,7 +51,8 @@ describe.skipIf(process.env.KAFKA_BROKERS !== undefined)('broker restart', () =>
       topics,
       scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('slow-judge', mockJudge({ answer: { score: 0.8 }, delayMs: 1500 })) }],
     });
-    const service = await startService({ config, logger: silentLogger(), consumer: { commitIntervalMs: 200, publishRetryDelayMs: 100 } });
+    const logger = silentLogger();
+    const service = await startService({ config, logger, kafka: testServiceKafka(config, logger), consumer: { commitIntervalMs: 200, publishRetryDelayMs: 100 } });
     onTestFinished(async () => {
       await service.stop({ timeoutMs: 5_000 });
     });

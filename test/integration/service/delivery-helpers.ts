@@ -1,11 +1,9 @@
-// Helpers of the delivery tests (rebalance revocation, exactly-once): read a whole topic at a
-// chosen isolation level, count (run, scorer) pairs, and map the runs topic's offsets to run ids.
-import type { Kafka } from 'kafkajs';
+// Helpers of the delivery tests (rebalance revocation, exactly-once): count (run, scorer) pairs,
+// check them against exactly once, and watch a group's committed offsets.
 import { expect } from 'vitest';
 import type { ScoreRecord } from '../../../src/index.ts';
 import { testKafka, uniqueGroupId } from '../../helpers/kafka.ts';
-
-export type Isolation = 'read_committed' | 'read_uncommitted';
+import { highWatermarks } from '../../helpers/read-all.ts';
 
 export const pairOf = (record: Pick<ScoreRecord, 'runId' | 'scorerId'>) => `${record.runId}/${record.scorerId}`;
 
@@ -25,47 +23,6 @@ export function expectExactlyOnce(records: ReadonlyArray<Pick<ScoreRecord, 'runI
   expect({ duplicated, missing, total: records.length }).toEqual({ duplicated: [], missing: [], total: expected.length });
 }
 
-/**
- * Reads `topic` from the beginning at the given isolation level until the records stop coming
- * (`idleMs` without a message after the first fetch), then returns them parsed. Meant for topics
- * nobody writes to any more (the service was stopped or killed).
- */
-export async function readAll<T = Record<string, unknown>>(topic: string, options: { isolation: Isolation; idleMs?: number; timeoutMs?: number; kafka?: Kafka }): Promise<T[]> {
-  const consumer = (options.kafka ?? testKafka('scorestream-test-read-all')).consumer({
-    groupId: uniqueGroupId('read-all'),
-    maxWaitTimeInMs: 100,
-    readUncommitted: options.isolation === 'read_uncommitted',
-  });
-  const records: T[] = [];
-  const idleMs = options.idleMs ?? 2_000;
-  let lastActivity = Date.now();
-  let fetched = false;
-  await consumer.connect();
-  try {
-    consumer.on(consumer.events.FETCH, (event) => {
-      // Idle time counts from the first fetch (joining the group takes a while), and a fetch
-      // that brought batches is activity even before eachMessage ran.
-      if (!fetched || event.payload.numberOfBatches > 0) lastActivity = Date.now();
-      fetched = true;
-    });
-    await consumer.subscribe({ topics: [topic], fromBeginning: true });
-    await consumer.run({
-      eachMessage: async ({ message }) => {
-        lastActivity = Date.now();
-        records.push(JSON.parse(message.value!.toString('utf8')) as T);
-      },
-    });
-    const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-    while (!fetched || Date.now() - lastActivity < idleMs) {
-      if (Date.now() > deadline) throw new Error(`readAll(${topic}): still receiving after ${options.timeoutMs ?? 60_000} ms (${records.length} records)`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    return records;
-  } finally {
-    await consumer.disconnect();
-  }
-}
-
 /** The group's committed offset per partition of `topic` (-1 when none). */
 export async function committedOffsets(groupId: string, topic: string): Promise<Map<number, number>> {
   const admin = testKafka('scorestream-test-admin').admin();
@@ -73,18 +30,6 @@ export async function committedOffsets(groupId: string, topic: string): Promise<
   try {
     const [entry] = await admin.fetchOffsets({ groupId, topics: [topic] });
     return new Map((entry?.partitions ?? []).map(({ partition, offset }) => [partition, Number(offset)]));
-  } finally {
-    await admin.disconnect();
-  }
-}
-
-/** The high watermark per partition of `topic`. */
-export async function highWatermarks(topic: string): Promise<Map<number, number>> {
-  const admin = testKafka('scorestream-test-admin').admin();
-  await admin.connect();
-  try {
-    const offsets = await admin.fetchTopicOffsets(topic);
-    return new Map(offsets.map(({ partition, high }) => [partition, Number(high)]));
   } finally {
     await admin.disconnect();
   }

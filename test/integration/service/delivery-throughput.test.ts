@@ -4,15 +4,17 @@
 // read_committed reader — at-least-once: all acknowledged (stats, polled every 5 ms);
 // exactly-once: all committed (group offsets, polled every 20 ms) — and until every offset is
 // committed. Opt-in (SCORESTREAM_MEASURE_DELIVERY=1): it prints numbers, and checks only
-// that every run was committed and, for exactly-once, that every record is there once.
+// that every run was committed and, for exactly-once, that every record is there once. Run this
+// file alone (name it): in a full run, other integration files share the CPU.
 import { describe, expect, it } from 'vitest';
 import type { ScoreRecord } from '../../../src/index.ts';
 import type { DeliveryMode } from '../../../src/config/config-types.ts';
 import { answerLengthScorer, refundOnlyScorer } from '../../fixtures/scorers.ts';
 import { uniqueGroupId, useTopic } from '../../helpers/kafka.ts';
+import { readAll } from '../../helpers/read-all.ts';
 import { testRun } from '../../helpers/runs.ts';
 import { committedTotal, produceRaw, startTestService, useServiceTopics } from '../../helpers/service.ts';
-import { expectExactlyOnce, readAll } from './delivery-helpers.ts';
+import { expectExactlyOnce } from './delivery-helpers.ts';
 
 const runCount = Number(process.env.SCORESTREAM_MEASURE_RUNS ?? '20000');
 const rounds = Number(process.env.SCORESTREAM_MEASURE_ROUNDS ?? '2');
@@ -23,7 +25,7 @@ async function measure(runsTopic: string, delivery: DeliveryMode) {
   const groupId = uniqueGroupId(`measure-${delivery}`);
   const service = await startTestService(
     { topics: { runs: runsTopic, results, deadLetter }, groupId, delivery, scorers: [{ scorer: answerLengthScorer }, { scorer: refundOnlyScorer }] },
-    { consumer: { commitIntervalMs: 1000 } }, // the production default
+    { consumer: { commitIntervalMs: 1000 }, productionFetchWait: true }, // the production defaults
   );
   const waitFor = async (what: string, condition: () => boolean | Promise<boolean>, everyMs: number) => {
     const deadline = Date.now() + 180_000;

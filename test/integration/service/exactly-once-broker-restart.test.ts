@@ -9,9 +9,10 @@ import type { ScoreRecord } from '../../../src/index.ts';
 import { startService } from '../../../service/start-service.ts';
 import { answerLengthScorer, judgeScorer } from '../../fixtures/scorers.ts';
 import { mockJudge } from '../../../src/testing/mock-judge.ts';
+import { readAll } from '../../helpers/read-all.ts';
 import { useRestartableBroker } from '../../helpers/restartable-broker.ts';
-import { silentLogger } from '../../helpers/service.ts';
-import { expectExactlyOnce, pairCounts, readAll } from './delivery-helpers.ts';
+import { silentLogger, testServiceKafka } from '../../helpers/service.ts';
+import { expectExactlyOnce, pairCounts } from './delivery-helpers.ts';
 
 describe.skipIf(process.env.KAFKA_BROKERS !== undefined)('exactly-once across a broker restart', () => {
   it('publishes every (run, scorer) exactly once when the broker goes away mid-stream and comes back', async () => {
@@ -27,7 +28,8 @@ describe.skipIf(process.env.KAFKA_BROKERS !== undefined)('exactly-once across a 
       concurrency: { runsInFlight: 8 },
       scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('slow-judge', mockJudge({ answer: { score: 0.8 }, delayMs: 500 })) }],
     });
-    const service = await startService({ config, logger: silentLogger(), consumer: { commitIntervalMs: 200 } });
+    const logger = silentLogger();
+    const service = await startService({ config, logger, kafka: testServiceKafka(config, logger), consumer: { commitIntervalMs: 200 } });
     onTestFinished(async () => {
       await service.stop({ timeoutMs: 5_000 });
     });

@@ -5,10 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ScoreRecord } from '../../../src/index.ts';
 import { uniqueGroupId } from '../../helpers/kafka.ts';
+import { readAll } from '../../helpers/read-all.ts';
 import { testRun } from '../../helpers/runs.ts';
 import { committedTotal, produceRaw, readUntil, useServiceTopics } from '../../helpers/service.ts';
 import { spawnService, waitForLog } from '../../helpers/service-process.ts';
-import { expectExactlyOnce, pairCounts, readAll } from './delivery-helpers.ts';
+import { expectExactlyOnce, pairCounts } from './delivery-helpers.ts';
 
 const scorerIds = ['answer-length', 'slow-judge'];
 // TEST_DELIVERY=at-least-once shows the test can fail: the same crash then yields duplicates.

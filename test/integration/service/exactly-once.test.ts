@@ -6,10 +6,11 @@ import type { ScoreRecord } from '../../../src/index.ts';
 import { answerLengthScorer, judgeScorer } from '../../fixtures/scorers.ts';
 import { mockJudge } from '../../../src/testing/mock-judge.ts';
 import { testKafka, uniqueGroupId } from '../../helpers/kafka.ts';
+import { readAll } from '../../helpers/read-all.ts';
 import { testRun } from '../../helpers/runs.ts';
 import { committedTotal, produceRaw, readUntil, startTestService, useServiceTopics } from '../../helpers/service.ts';
 import type { ServiceTopics } from '../../helpers/service.ts';
-import { expectExactlyOnce, pairCounts, readAll } from './delivery-helpers.ts';
+import { expectExactlyOnce, pairCounts } from './delivery-helpers.ts';
 
 const scorerIds = ['answer-length', 'quick-judge'];
 

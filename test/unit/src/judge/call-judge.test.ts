@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { APICallError, RetryError } from 'ai';
 import { z } from 'zod';
 import { createScorer } from '../../../../src/scorer/index.ts';
@@ -156,10 +156,17 @@ describe('timeouts and aborts', () => {
   });
 
   it('aborts the provider request on timeout and retries it as a transient error', async () => {
+    // Fake timers: the 20 ms timeout, and the SDK's back-off before its retry (2 s), pass at once.
+    vi.useFakeTimers();
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const model = mockJudge({ answers: [judgeReply('never sent', { delayMs: Infinity }), { verdict: 'yes', confidence: 0.5 }] });
-    const result = await analyzeScorer({ model, instructions: 'i', modelSettings: { timeout: 20, maxRetries: 1 } }).run({
+    const running = analyzeScorer({ model, instructions: 'i', modelSettings: { timeout: 20, maxRetries: 1 } }).run({
       output: 'o',
     });
+    await vi.runAllTimersAsync();
+    const result = await running;
     expect(result.score).toBe(0.5);
     expect(model.calls).toHaveLength(2);
     expect(model.calls[0]!.options.abortSignal?.aborted).toBe(true);
