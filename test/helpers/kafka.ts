@@ -124,6 +124,9 @@ export async function readMessages(topic: string, options: { count: number; time
   const timeoutMs = options.timeoutMs ?? 30_000;
   const consumer = testKafka('scorestream-test-reader').consumer({ groupId: options.groupId ?? uniqueGroupId('read-messages'), maxWaitTimeInMs: 100 });
   const received: ReadMessage[] = [];
+  // A rebalance while reading (a busy broker, files running side by side) re-delivers what was not
+  // committed yet: count each (partition, offset) once, or duplicates fill the count.
+  const seen = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   try {
     await consumer.connect();
@@ -137,7 +140,8 @@ export async function readMessages(topic: string, options: { count: number; time
       consumer
         .run({
           eachMessage: async ({ partition, message }) => {
-            if (received.length >= options.count) return;
+            if (received.length >= options.count || seen.has(`${partition}:${message.offset}`)) return;
+            seen.add(`${partition}:${message.offset}`);
             received.push({ partition, offset: message.offset, key: message.key, value: message.value, headers: { ...message.headers } });
             if (received.length >= options.count) resolve();
           },
