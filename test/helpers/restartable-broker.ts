@@ -34,7 +34,8 @@ export async function useRestartableBroker(prefix: string): Promise<RestartableB
     kafka,
     topics,
     async produce(runIds) {
-      const producer = kafka.producer();
+      // Idempotent: retries across the restart must not write a run twice (offsets are counted).
+      const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
       await producer.connect();
       await producer.send({ topic: topics.runs, acks: -1, messages: runIds.map((runId) => ({ key: runId, value: JSON.stringify(testRun({ runId })) })) });
       await producer.disconnect();

@@ -67,7 +67,9 @@ export async function startTestService(
 export type RawRun = { key?: string | null; value: string | Buffer | null; headers?: IHeaders; partition?: number };
 
 export async function produceRaw(topic: string, messages: RawRun[]): Promise<void> {
-  const producer = testKafka('scorestream-test-producer').producer({ retry: { retries: 10, initialRetryTime: 200 } });
+  // Idempotent: a retried request (the broker wrote the batch but its answer did not come through)
+  // must not write the runs twice, which tests counting runs and offsets would take for a bug.
+  const producer = testKafka('scorestream-test-producer').producer({ idempotent: true, maxInFlightRequests: 1, retry: { retries: 10, initialRetryTime: 200 } });
   await producer.connect();
   try {
     // A topic created a moment ago may not be in every broker's metadata yet.
