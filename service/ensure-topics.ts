@@ -2,6 +2,7 @@
 // cluster. The runs topic is the agents' to create (its partition count is their scaling choice);
 // it is created only when asked (the demo and tests).
 import type { Kafka } from 'kafkajs';
+import { createTopicsWithLeaders } from './create-topics-with-leaders.ts';
 
 export type TopicSpec = { topic: string; numPartitions?: number };
 
@@ -12,10 +13,10 @@ export async function ensureTopics(kafka: Kafka, topics: TopicSpec[]): Promise<s
     const existing = new Set(await admin.listTopics());
     const missing = topics.filter(({ topic }) => !existing.has(topic));
     if (missing.length === 0) return [];
-    await admin.createTopics({
-      waitForLeaders: true,
-      topics: missing.map(({ topic, numPartitions }) => ({ topic, numPartitions: numPartitions ?? 6 })),
-    });
+    await createTopicsWithLeaders(
+      admin,
+      missing.map(({ topic, numPartitions }) => ({ topic, numPartitions: numPartitions ?? 6 })),
+    );
     return missing.map(({ topic }) => topic);
   } catch (error) {
     // Another instance may have created it between list and create.

@@ -3,10 +3,10 @@
 // once the broker's metadata shows its leaders), a quiet kafkajs client, a reader that collects
 // messages from the beginning of a topic, and a consumer group as its coordinator sees it.
 import { randomBytes } from 'node:crypto';
-import { KafkaJSNumberOfRetriesExceeded, KafkaJSProtocolError } from 'kafkajs';
-import type { Admin, ITopicConfig, Kafka } from 'kafkajs';
+import type { ITopicConfig, Kafka } from 'kafkajs';
 import { inject, onTestFinished } from 'vitest';
 import { quietKafka } from '../../local/kafka/index.ts';
+import { createTopicsWithLeaders as createTopicsWithLeadersOn } from '../../service/create-topics-with-leaders.ts';
 
 /** The integration broker's bootstrap addresses; throws outside the `integration` project. */
 export function testBrokers(): string[] {
@@ -68,42 +68,14 @@ export async function useTopic(options: { prefix?: string; partitions?: number; 
   return topic;
 }
 
-/**
- * Creates topics and waits until the broker's metadata shows a leader for each of their
- * partitions. Not kafkajs' `waitForLeaders`: that gives up at once when the metadata, which on a
- * busy KRaft broker lags the controller by a moment, does not know a new topic yet
- * ("This server does not host this topic-partition").
- */
+/** Creates topics and waits for their leaders (service/create-topics-with-leaders.ts), with a client of its own. */
 export async function createTopicsWithLeaders(kafka: Kafka, topics: ITopicConfig[], timeoutMs = 30_000): Promise<void> {
   const admin = kafka.admin();
   await admin.connect();
   try {
-    await admin.createTopics({ topics, timeout: timeoutMs, waitForLeaders: false });
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const { missing, error } = await topicsWithoutLeaders(admin, topics);
-      if (missing.length === 0) return;
-      if (Date.now() > deadline) throw new Error(`no leader for every partition of ${missing.join(', ')} within ${timeoutMs} ms${error === undefined ? '' : ` (${error})`}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await createTopicsWithLeadersOn(admin, topics, { timeoutMs });
   } finally {
     await admin.disconnect();
-  }
-}
-
-async function topicsWithoutLeaders(admin: Admin, topics: ITopicConfig[]): Promise<{ missing: string[]; error?: string }> {
-  const names = topics.map((topic) => topic.topic);
-  try {
-    const metadata = await admin.fetchTopicMetadata({ topics: names });
-    const ready = (config: ITopicConfig) => {
-      const partitions = metadata.topics.find((candidate) => candidate.name === config.topic)?.partitions ?? [];
-      return partitions.length === (config.numPartitions ?? 1) && partitions.every((partition) => partition.leader >= 0);
-    };
-    return { missing: topics.filter((config) => !ready(config)).map((config) => config.topic) };
-  } catch (error) {
-    // A topic the metadata does not know yet fails at once; one without leaders after kafkajs' retries.
-    if ((error instanceof KafkaJSProtocolError && error.retriable) || error instanceof KafkaJSNumberOfRetriesExceeded) return { missing: names, error: error.message };
-    throw error;
   }
 }
 
