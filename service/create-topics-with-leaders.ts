@@ -3,7 +3,6 @@
 // `waitForLeaders`: that gives up at once when the metadata, which on a busy KRaft broker lags the
 // controller by a moment, does not know the new topic yet ("This server does not host this
 // topic-partition") — seen by `demo` and the tests on a loaded 2-core machine.
-import { KafkaJSNumberOfRetriesExceeded, KafkaJSProtocolError } from 'kafkajs';
 import type { Admin, ITopicConfig } from 'kafkajs';
 
 export type LeaderWait = {
@@ -43,7 +42,17 @@ async function topicsWithoutLeaders(admin: Admin, topics: ITopicConfig[]): Promi
     return { missing: topics.filter((config) => !ready(config)).map((config) => config.topic) };
   } catch (error) {
     // A topic the metadata does not know yet fails at once; one without leaders after kafkajs' retries.
-    if ((error instanceof KafkaJSProtocolError && error.retriable) || error instanceof KafkaJSNumberOfRetriesExceeded) return { missing: names, error: error.message };
+    if (isLeaderNotYetKnown(error)) return { missing: names, error: (error as Error).message };
     throw error;
   }
+}
+
+/**
+ * kafkajs' errors for "not known yet", matched by name as cli/kafka-error-hint.ts does: instanceof
+ * fails across two copies of kafkajs, and Node's ESM loader cannot import these classes by name
+ * from kafkajs' CommonJS build (test/unit/modules-load-in-node.test.ts).
+ */
+function isLeaderNotYetKnown(error: unknown): boolean {
+  const { name, retriable } = (error ?? {}) as { name?: unknown; retriable?: unknown };
+  return (name === 'KafkaJSProtocolError' && retriable === true) || name === 'KafkaJSNumberOfRetriesExceeded';
 }
