@@ -5,7 +5,9 @@
 import { MockLanguageModelV4 } from 'ai/test';
 import type { JudgeModelResolver } from '../../src/judge/types.ts';
 import { createScorer } from '../../src/scorer/index.ts';
-import { createCompletenessScorer, createContentSimilarityScorer, createKeywordCoverageScorer } from '../../src/scorers/index.ts';
+import { createCompletenessScorer } from '../../src/scorers/code/completeness/index.ts';
+import { createContentSimilarityScorer } from '../../src/scorers/code/content-similarity/index.ts';
+import { createKeywordCoverageScorer } from '../../src/scorers/code/keyword-coverage/index.ts';
 
 export function createCodeScorers() {
   return [createCompletenessScorer(), createKeywordCoverageScorer(), createContentSimilarityScorer()];
