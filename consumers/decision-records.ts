@@ -1,6 +1,6 @@
 // Decision records: one per scorer binding that skipped the run (its filter, sampling, an
-// unsampled trace). When a decisions topic is configured they are published together, until
-// acknowledged, after the run's score records; either way each skip is counted by its reason.
+// unsampled trace). Each skip is counted by its reason; when a decisions topic is configured the
+// records are also published together, until acknowledged, after the run's score records.
 import type { DecisionRecord } from '../src/contracts/decision-record.ts';
 import type { Source } from '../src/contracts/common.ts';
 import { originHeaders } from './loop-guard.ts';
@@ -8,12 +8,14 @@ import type { MessageContext } from './message-context.ts';
 import { publishUntilAcknowledged } from './publish-until-acknowledged.ts';
 import type { MessageOutput } from './record-sink.ts';
 
-export async function publishDecisionRecords(decisions: readonly DecisionRecord[], source: Source, output: MessageOutput, context: MessageContext): Promise<void> {
-  if (decisions.length === 0) return;
-  const topic = context.config.topics.decisions;
-  if (topic !== undefined) {
-    const records = decisions.map((decision) => ({ topic, key: decision.runId, value: JSON.stringify(decision), headers: originHeaders }));
-    await publishUntilAcknowledged(output, records, source, context);
-  }
+/** Counts each skip; without a decisions topic that is all, so the caller need not await. */
+export function countDecisions(decisions: readonly DecisionRecord[], context: Pick<MessageContext, 'stats'>): void {
   for (const decision of decisions) context.stats.countSkip(decision.reason);
+}
+
+/** Publishes the decisions until acknowledged (the decisions topic must be configured), then counts them. */
+export async function publishDecisionRecords(decisions: readonly DecisionRecord[], topic: string, source: Source, output: MessageOutput, context: MessageContext): Promise<void> {
+  const records = decisions.map((decision) => ({ topic, key: decision.runId, value: JSON.stringify(decision), headers: originHeaders }));
+  await publishUntilAcknowledged(output, records, source, context);
+  countDecisions(decisions, context);
 }

@@ -10,7 +10,7 @@ import type { Source } from '../src/contracts/common.ts';
 import { collectRunFacts } from '../src/pipeline/run-facts.ts';
 import { scoreRunEvent } from '../src/pipeline/score-run-event.ts';
 import { publishDeadLetter } from './dead-letter.ts';
-import { publishDecisionRecords } from './decision-records.ts';
+import { countDecisions, publishDecisionRecords } from './decision-records.ts';
 import { decodeRunMessage } from './decode-run-message.ts';
 import { isOwnOutput, isScorestreamRun } from './loop-guard.ts';
 import type { MessageContext } from './message-context.ts';
@@ -62,6 +62,10 @@ export async function processRunMessage(message: KafkaMessage, source: Source, o
     services: context.services,
     onRecord: (record) => publishScoreRecord(record, eventTime, source, output, context),
   });
-  // Checked here, not inside: most runs skip no binding, and they should not pay for an await.
-  if (scoring.decisions.length > 0) await publishDecisionRecords(scoring.decisions, source, output, context);
+  // Decided here, not inside: with sampling or filters most runs skip some binding, and without a
+  // decisions topic counting them must not cost an await per message.
+  if (scoring.decisions.length === 0) return;
+  const topic = config.topics.decisions;
+  if (topic === undefined) countDecisions(scoring.decisions, context);
+  else await publishDecisionRecords(scoring.decisions, topic, source, output, context);
 }

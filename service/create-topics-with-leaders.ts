@@ -35,9 +35,11 @@ async function topicsWithoutLeaders(admin: Admin, topics: ITopicConfig[]): Promi
   const names = topics.map((topic) => topic.topic);
   try {
     const metadata = await admin.fetchTopicMetadata({ topics: names });
+    // Any partition count: the broker's default applies when none was asked for, and a topic that
+    // already existed keeps its own (createTopics leaves it as it is).
     const ready = (config: ITopicConfig) => {
       const partitions = metadata.topics.find((candidate) => candidate.name === config.topic)?.partitions ?? [];
-      return partitions.length === (config.numPartitions ?? 1) && partitions.every((partition) => partition.leader >= 0);
+      return partitions.length > 0 && partitions.every((partition) => partition.leader >= 0);
     };
     return { missing: topics.filter((config) => !ready(config)).map((config) => config.topic) };
   } catch (error) {

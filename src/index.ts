@@ -116,7 +116,7 @@ export type {
 export { Classifier } from './classifier/classifier.ts';
 export type { ClassifierOptions } from './classifier/classifier.ts';
 export { createClassifierScorer } from './classifier/classifier-scorer.ts';
-export type { ClassifierScorer, ClassifierScorerOptions, ClassifierScorerResults } from './classifier/classifier-scorer.ts';
+export type { ClassifierScorer, ClassifierScorerOptions, ClassifierScorerResults, ClassifierScorerRunOptions } from './classifier/classifier-scorer.ts';
 export type { ClassifierRegistry } from './classifier/classifier-registry.ts';
 export type { AnsweredEvidence, ClassifierEvidence } from './classifier/classifier-projection.ts';
 export type { RetryPolicy } from './classifier/retry.ts';
@@ -206,6 +206,7 @@ export type { DeadLetter, DeadLetterCode, EncodedBytes } from './contracts/dead-
 export type { Entity, RecordTrace, RunMetadata, Sampling, Source } from './contracts/common.ts';
 export { decodeAgentRunEvent, parseAgentRunEvent, parseDeadLetter, parseDecisionRecord, parseScoreRecord } from './contracts/parse.ts';
 export type { DecodeFailureCode, DecodeOptions, DecodeResult, ParseResult } from './contracts/parse.ts';
+export { formatProblems } from './contracts/problems.ts';
 export type { Problem } from './contracts/problems.ts';
 export { decodeBytes } from './contracts/encoded-bytes.ts';
 export { scoreIdFor } from './contracts/score-id.ts';

@@ -1,11 +1,14 @@
-// The one error a failing step turns into (docs/scorers.md, failures): which step failed, which completed before
-// it, the partial result, and the original thrown value as `cause`.
+// The one error a failing step turns into (docs/scorers.md, failures): which step failed, which
+// completed before it, the partial result, and the original thrown value as `cause`.
 import { hasErrorMarker } from '../errors.ts';
 import { ScorerError } from './scorer-error.ts';
 import type { StepName } from '../contracts/scorer-steps.ts';
 import type { ScorerRunResultSnapshot } from './types.ts';
 
 const marker = Symbol.for('scorestream.error.ScorerRunError');
+// The marker of releases before every error class had its own: carried and recognised too, so a
+// ScorerRunError crossing between an older and a newer copy of the library is still one.
+const legacyMarker = Symbol.for('scorestream.scorerRunError');
 
 export type ScorerRunErrorOptions = {
   scorerId: string;
@@ -19,6 +22,7 @@ export type ScorerRunErrorOptions = {
 
 export class ScorerRunError extends ScorerError {
   readonly [marker] = true;
+  readonly [legacyMarker] = true;
   readonly failedStep: StepName;
   readonly completedSteps: StepName[];
   readonly result: ScorerRunResultSnapshot | undefined;
@@ -44,7 +48,7 @@ export class ScorerRunError extends ScorerError {
 
   /** True for a ScorerRunError from any copy of this library. */
   static override isInstance(value: unknown): value is ScorerRunError {
-    return hasErrorMarker(value, marker);
+    return hasErrorMarker(value, marker) || hasErrorMarker(value, legacyMarker);
   }
 }
 

@@ -1,7 +1,7 @@
 // Decision records: published together to the decisions topic when there is one (keyed by run
 // id, origin header, until acknowledged), and counted per reason either way.
 import { describe, expect, it } from 'vitest';
-import { publishDecisionRecords } from '../../../consumers/decision-records.ts';
+import { countDecisions, publishDecisionRecords } from '../../../consumers/decision-records.ts';
 import { ORIGIN_HEADER } from '../../../consumers/loop-guard.ts';
 import type { DecisionRecord } from '../../../src/contracts/decision-record.ts';
 import { fakeOutput, messageContext, source, valueOf } from './message-fixtures.ts';
@@ -22,7 +22,7 @@ describe('publishDecisionRecords', () => {
     const { context } = messageContext({ decisionsTopic: 'decisions' });
     const output = fakeOutput();
     output.fail(1);
-    await publishDecisionRecords(decisions, source, output.output, context);
+    await publishDecisionRecords(decisions, 'decisions', source, output.output, context);
     expect(output.accepted).toHaveLength(1);
     expect(output.records().map((record) => ({ topic: record.topic, key: record.key, headers: record.headers }))).toEqual([
       { topic: 'decisions', key: 'run-1', headers: { [ORIGIN_HEADER]: 'scorestream' } },
@@ -32,19 +32,9 @@ describe('publishDecisionRecords', () => {
     expect(Object.fromEntries(context.stats.skipsByReason)).toEqual({ filter: 1, sampling: 1 });
   });
 
-  it('only counts the skips when no decisions topic is configured', async () => {
+  it('countDecisions only counts the skips, by reason (no decisions topic: nothing to publish)', () => {
     const { context } = messageContext();
-    const output = fakeOutput();
-    await publishDecisionRecords(decisions, source, output.output, context);
-    expect(output.attempts()).toBe(0);
+    countDecisions(decisions, context);
     expect(Object.fromEntries(context.stats.skipsByReason)).toEqual({ filter: 1, sampling: 1 });
-  });
-
-  it('publishes nothing when no binding skipped the run', async () => {
-    const { context } = messageContext({ decisionsTopic: 'decisions' });
-    const output = fakeOutput();
-    await publishDecisionRecords([], source, output.output, context);
-    expect(output.attempts()).toBe(0);
-    expect(context.stats.skipsByReason.size).toBe(0);
   });
 });

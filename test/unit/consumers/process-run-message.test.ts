@@ -142,6 +142,14 @@ describe('processRunMessage: a run', () => {
     expect(stats.skipsByReason.get('when')).toBe(1);
   });
 
+  it('without a decisions topic counts the skips and publishes only the score records', async () => {
+    const { output, stats } = await process(runMessage({ runId: 'run-7' }), {
+      scorers: [{ scorer: fixedScorer }, { scorer: createScorer({ id: 'never', description: 'd' }).generateScore(() => 0), when: () => false }],
+    });
+    expect(output.records().map((record) => record.topic)).toEqual(['scores']);
+    expect(stats.skipsByReason.get('when')).toBe(1);
+  });
+
   it("hands every scorer run the service's services, with the run's own abort signal", async () => {
     const seen: Array<Record<string, unknown>> = [];
     const spy: ScorerLike = { id: 'spy', run: async (_input, options = {}) => (seen.push(options), { score: 1 }) };

@@ -40,6 +40,12 @@ describe('createTopicsWithLeaders', () => {
     expect(slept).toEqual([100, 100]);
   });
 
+  it('takes the partitions the broker made, whatever their count (its default, or a topic that existed)', async () => {
+    const { admin, polls } = scriptedAdmin([{ leaders: [1, 1, 1] }]);
+    await createTopicsWithLeaders(admin, [{ topic: 'runs' }], { sleep: async () => {} });
+    expect(polls()).toBe(1);
+  });
+
   it('gives up after its timeout, naming the topic and the last metadata error', async () => {
     const { admin } = scriptedAdmin([notHostedYet()]);
     let clock = 0;

@@ -65,6 +65,13 @@ describe('error identity', () => {
     expect(ScorerError.isInstance(fromAnotherCopy)).toBe(false);
   });
 
+  it('keeps recognising ScorerRunErrors of releases before per-class markers, and carries their marker too', () => {
+    const fromAnOlderCopy = { [Symbol.for('scorestream.error')]: true, [Symbol.for('scorestream.scorerRunError')]: true };
+    expect(ScorerRunError.isInstance(fromAnOlderCopy)).toBe(true);
+    const current = new ScorerRunError({ scorerId: 's', stepNames: [], failedStep: 'analyze', completedSteps: [], result: undefined, cause: new Error('x'), canRetry: false });
+    expect((current as unknown as Record<symbol, unknown>)[Symbol.for('scorestream.scorerRunError')]).toBe(true);
+  });
+
   it('recognises errors of a second, separately loaded copy of the modules, where instanceof fails', async () => {
     vi.resetModules();
     const copy = {

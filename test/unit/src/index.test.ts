@@ -75,6 +75,7 @@ const publicRuntimeNames = [
   'deadLetterSchema',
   'decisionRecordSchema',
   'decodeAgentRunEvent',
+  'formatProblems',
   'decodeBytes',
   'parseAgentRunEvent',
   'parseDeadLetter',
