@@ -8,5 +8,6 @@ export { chooseRunContext, traceHeaders, w3cPropagator } from './run-trace-heade
 export { createSampleRunGenerator, generateSampleRuns, sampleRunContext } from './sample/index.ts';
 export type { SampleRun, SampleRunGenerator, SampleRunGeneratorOptions } from './sample/index.ts';
 export { kafkaHeaderGetter, kafkaHeaderSetter } from '../otel/kafka-headers.ts';
-export type { AgentRunEvent, AgentRunEventInput, DbMessageInput } from '../src/contracts/index.ts';
-export { parseAgentRunEvent } from '../src/contracts/index.ts';
+export type { AgentRunEvent, AgentRunEventInput } from '../src/contracts/agent-run-event.ts';
+export type { DbMessageInput } from '../src/contracts/messages.ts';
+export { parseAgentRunEvent } from '../src/contracts/parse.ts';

@@ -1,8 +1,11 @@
 // Validates agent runs exactly as the consumer will read them: each run is serialised to JSON
 // (Dates become ISO strings) and that JSON is parsed against AgentRunEvent v1. A batch is
 // all-or-nothing: every problem of every run is collected and reported in one error.
-import type { AgentRunEvent, AgentRunEventInput, Problem } from '../src/contracts/index.ts';
-import { AGENT_RUN_EVENT_SCHEMA_VERSION, formatProblems, parseAgentRunEvent } from '../src/contracts/index.ts';
+import type { AgentRunEvent, AgentRunEventInput } from '../src/contracts/agent-run-event.ts';
+import type { Problem } from '../src/contracts/problems.ts';
+import { AGENT_RUN_EVENT_SCHEMA_VERSION } from '../src/contracts/agent-run-event.ts';
+import { formatProblems } from '../src/contracts/problems.ts';
+import { parseAgentRunEvent } from '../src/contracts/parse.ts';
 import { hasErrorMarker, ScorestreamError } from '../src/errors.ts';
 
 /** What producers may hand in: the wire form (ISO strings) or the parsed form (Dates). */

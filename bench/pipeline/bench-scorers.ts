@@ -4,7 +4,7 @@
 // judge latency behind its concurrency cap.
 import { MockLanguageModelV4 } from 'ai/test';
 import type { JudgeModelResolver } from '../../src/judge/types.ts';
-import { createScorer } from '../../src/scorer/index.ts';
+import { createScorer } from '../../src/scorer/create-scorer.ts';
 import { createCompletenessScorer } from '../../src/scorers/code/completeness/index.ts';
 import { createContentSimilarityScorer } from '../../src/scorers/code/content-similarity/index.ts';
 import { createKeywordCoverageScorer } from '../../src/scorers/code/keyword-coverage/index.ts';

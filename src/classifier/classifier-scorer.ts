@@ -9,17 +9,9 @@
 // services, abort signal and decision-call cap from their step context.
 
 import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
-import { createScorer } from '../scorer/index.ts';
-import type {
-  AnyValue,
-  Scorer,
-  ScorerConfig,
-  ScorerRunInputForAgent,
-  ScorerRunOptions,
-  ScorerRunOutputForAgent,
-  ScorerType,
-  StepContext,
-} from '../scorer/index.ts';
+import { createScorer } from '../scorer/create-scorer.ts';
+import type { AnyValue, Scorer, ScorerConfig, ScorerRunOptions, ScorerType, StepContext } from '../scorer/types.ts';
+import type { ScorerRunInputForAgent, ScorerRunOutputForAgent } from '../scorer/agent-types.ts';
 import type { Classifier } from './classifier.ts';
 import { classifierReason, projectScore, selectEvidence } from './classifier-projection.ts';
 import type { AnsweredEvidence } from './classifier-projection.ts';

@@ -4,7 +4,7 @@
 // Filters fail closed: a predicate that throws skips the scorer and says so.
 import type { Sampling } from '../contracts/common.ts';
 import type { SkipReason } from '../contracts/decision-record.ts';
-import { decideSampling, samplingBucket, saltedSamplingKey } from '../eligibility/index.ts';
+import { decideSampling, samplingBucket, saltedSamplingKey } from '../eligibility/sampling.ts';
 import type { ResolvedBinding } from '../config/resolve-config.ts';
 import type { RunFacts } from './run-facts.ts';
 

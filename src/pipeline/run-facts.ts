@@ -4,8 +4,8 @@
 // runId, traceId).
 import type { AgentRunEvent } from '../contracts/agent-run-event.ts';
 import type { Source } from '../contracts/common.ts';
-import { snapshotRequestContext } from '../eligibility/index.ts';
-import type { PredicateContext } from '../eligibility/index.ts';
+import { snapshotRequestContext } from '../eligibility/request-context-snapshot.ts';
+import type { PredicateContext } from '../eligibility/predicate-context.ts';
 
 /** The agent run's propagated trace context, as extracted from the Kafka headers (or the body). */
 export type RunTraceFacts = {

@@ -1,7 +1,7 @@
 // The catalogue of built-in scorers: which exist, whether they need a judge model, and how to
 // build each. A config can use it (createDefaultBuiltInScorers) to bind the code scorers always
 // and the LLM scorers when a judge model is configured.
-import type { AgentScorer } from '../scorer/index.ts';
+import type { AgentScorer } from '../scorer/types.ts';
 import type { JudgeModel, JudgeModelSettings } from '../judge/types.ts';
 import { createCompletenessScorer, completenessScorerId } from './code/completeness/index.ts';
 import { createContentSimilarityScorer, contentSimilarityScorerId } from './code/content-similarity/index.ts';

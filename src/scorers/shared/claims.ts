@@ -2,8 +2,8 @@
 // preprocess step that gathers the answer and the context to check it against, and the reason
 // prompt's evidence (context, answer, verdicts) that each frames in its own words.
 import { z } from 'zod';
-import { notScorable } from '../../scorer/index.ts';
-import type { NotScorable } from '../../scorer/index.ts';
+import { notScorable } from '../../scorer/not-scorable.ts';
+import type { NotScorable } from '../../scorer/not-scorable.ts';
 import { getJudgeContext } from './judge-context.ts';
 import type { JudgeContext } from './judge-context.ts';
 import { describeScore, numberedList, tagged } from './prompt-text.ts';

@@ -1,13 +1,9 @@
 // The texts the built-in scorers compare, read from an agent run (or a plain string run) with
 // the scorer utils. Whitespace-only text counts as no text: there is nothing to score in it.
-import {
-  extractAgentResponseMessages,
-  extractInputMessages,
-  getAssistantMessageFromRunOutput,
-  getUserMessageFromRunInput,
-} from '../../utils/index.ts';
-import { notScorable } from '../../scorer/index.ts';
-import type { NotScorable } from '../../scorer/index.ts';
+import { extractAgentResponseMessages, getAssistantMessageFromRunOutput } from '../../utils/run-output.ts';
+import { extractInputMessages, getUserMessageFromRunInput } from '../../utils/run-input.ts';
+import { notScorable } from '../../scorer/not-scorable.ts';
+import type { NotScorable } from '../../scorer/not-scorable.ts';
 
 function presentText(text: string | undefined): string | undefined {
   return text !== undefined && text.trim() !== '' ? text : undefined;

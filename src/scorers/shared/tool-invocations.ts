@@ -1,8 +1,7 @@
 // The agent's counted tool calls with their full invocation (state, result, error), in order.
 // `extractToolCalls` says which calls count; the invocation behind each is looked up in the
 // message's merged tool list, where its `invocationIndex` points.
-import { extractToolCalls } from '../../utils/index.ts';
-import { mergeToolInvocations } from '../../utils/tool-calls.ts';
+import { extractToolCalls, mergeToolInvocations } from '../../utils/tool-calls.ts';
 
 export type ToolCallRecord = {
   toolName: string;

@@ -1,6 +1,6 @@
 // How the LLM scorers turn a judge's verdicts into a number: in code, never by the judge, so
 // the same verdicts always give the same score and the formula can be read and tested.
-import { roundToTwoDecimals } from '../../utils/index.ts';
+import { roundToTwoDecimals } from '../../utils/numbers.ts';
 
 /**
  * The weighted share of verdicts: Σ weight(verdict) / count. Verdicts without a weight count 0.

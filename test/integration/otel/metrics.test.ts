@@ -5,8 +5,8 @@
 import { customProvider } from 'ai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ScoreRecord } from '../../../src/index.ts';
-import { createScorer } from '../../../src/scorer/index.ts';
-import { getAssistantMessageFromRunOutput } from '../../../src/utils/index.ts';
+import { createScorer } from '../../../src/scorer/create-scorer.ts';
+import { getAssistantMessageFromRunOutput } from '../../../src/utils/run-output.ts';
 import { answerLengthScorer, refundOnlyScorer, throwingScorer } from '../../fixtures/scorers.ts';
 import { mockJudge } from '../../../src/testing/mock-judge.ts';
 import { traceFor, testRun } from '../../helpers/runs.ts';

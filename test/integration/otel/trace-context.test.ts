@@ -8,7 +8,7 @@ import { SpanKind, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DecisionRecord, ScoreRecord } from '../../../src/index.ts';
-import { createScorer } from '../../../src/scorer/index.ts';
+import { createScorer } from '../../../src/scorer/create-scorer.ts';
 import { createLogger } from '../../../otel/logger.ts';
 import { createRunPublisher } from '../../../producers/run-publisher.ts';
 import { answerLengthScorer, judgeScorer } from '../../fixtures/scorers.ts';

@@ -9,7 +9,7 @@ import type { MessageOutput } from '../../../consumers/record-sink.ts';
 import { ServiceStats } from '../../../consumers/service-stats.ts';
 import type { ScorerBindingInput } from '../../../src/config/config-types.ts';
 import { resolveConfig } from '../../../src/config/resolve-config.ts';
-import { createScorer } from '../../../src/scorer/index.ts';
+import { createScorer } from '../../../src/scorer/create-scorer.ts';
 import type { OutgoingRecord } from '../../../producers/record-publisher.ts';
 import { testRun } from '../../helpers/runs.ts';
 import type { TestRunOptions } from '../../helpers/runs.ts';

@@ -12,7 +12,7 @@ import type { MessageTrace } from '../../../consumers/message-trace.ts';
 import { processRunMessage } from '../../../consumers/process-run-message.ts';
 import type { ScorerLike } from '../../../src/config/config-types.ts';
 import type { KafkaMessage } from 'kafkajs';
-import { createScorer } from '../../../src/scorer/index.ts';
+import { createScorer } from '../../../src/scorer/create-scorer.ts';
 import { traceFor } from '../../helpers/runs.ts';
 import { deferred } from '../src/pipeline/fixtures.ts';
 import { consumedMessage, fakeOutput, fixedScorer, messageContext, recordedPacing, runMessage, source, valueOf } from './message-fixtures.ts';

@@ -1,6 +1,7 @@
 // Completeness (code, no judge): how many of the key terms of the user's input the agent's
 // response picks up. A rough but cheap signal that the answer addressed everything asked.
-import { createScorer, notScorable } from '../../../scorer/index.ts';
+import { createScorer } from '../../../scorer/create-scorer.ts';
+import { notScorable } from '../../../scorer/not-scorable.ts';
 import { getInputText, getResponseText } from '../../shared/run-text.ts';
 import { coverTerms, extractKeyTerms } from '../../text/key-terms.ts';
 

@@ -1,7 +1,8 @@
 // Content similarity (code, no judge): character-bigram (Dice) similarity of the agent's answer
 // to the run's `groundTruth` or, without one, to the user's input. Order-tolerant, unlike the
 // textual-difference ratio: reordered sentences still score high.
-import { createScorer, isNotScorable } from '../../../scorer/index.ts';
+import { createScorer } from '../../../scorer/create-scorer.ts';
+import { isNotScorable } from '../../../scorer/not-scorable.ts';
 import { getAnswerAndReference } from '../../shared/run-text.ts';
 import { diceCoefficient } from '../../text/dice-coefficient.ts';
 

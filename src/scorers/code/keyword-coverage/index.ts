@@ -1,6 +1,7 @@
 // Keyword coverage (code, no judge): the share of keywords found in the agent's response. The
 // keywords are given in the options, or taken from the user's input (its content words).
-import { createScorer, notScorable } from '../../../scorer/index.ts';
+import { createScorer } from '../../../scorer/create-scorer.ts';
+import { notScorable } from '../../../scorer/not-scorable.ts';
 import { invalidScorerOptions } from '../../shared/invalid-options.ts';
 import { getInputText, getResponseText } from '../../shared/run-text.ts';
 import { extractKeyTerms, termsMatch } from '../../text/key-terms.ts';

@@ -5,7 +5,8 @@
 // Words and punctuation marks are compared by default, not characters: character-level
 // matching either needs difflib's "autojunk" (which makes texts past 200 characters look
 // unrelated) or costs ~160 ms for two 5,000-character answers, too slow for a stream.
-import { createScorer, isNotScorable } from '../../../scorer/index.ts';
+import { createScorer } from '../../../scorer/create-scorer.ts';
+import { isNotScorable } from '../../../scorer/not-scorable.ts';
 import { invalidScorerOptions } from '../../shared/invalid-options.ts';
 import { getAnswerAndReference } from '../../shared/run-text.ts';
 import { countChanges, sequenceRatio } from '../../text/sequence-matcher.ts';

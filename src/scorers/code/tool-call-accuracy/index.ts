@@ -1,7 +1,8 @@
 // Tool call accuracy (code, no judge): did the agent call the tool it was expected to call, or
 // the expected tools in the expected order? 1 when it did, 0 when it did not.
-import { createScorer, notScorable } from '../../../scorer/index.ts';
-import { extractToolCalls } from '../../../utils/index.ts';
+import { createScorer } from '../../../scorer/create-scorer.ts';
+import { notScorable } from '../../../scorer/not-scorable.ts';
+import { extractToolCalls } from '../../../utils/tool-calls.ts';
 import { invalidScorerOptions } from '../../shared/invalid-options.ts';
 
 export const toolCallAccuracyScorerId = 'tool-call-accuracy';

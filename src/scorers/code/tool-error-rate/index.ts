@@ -1,7 +1,8 @@
 // Tool error rate (code, no judge): the share of the agent's tool calls that did not fail,
 // 1 − failed / total. A call failed when the tool threw (state 'output-error') or reported
 // failure (`isError`). A turn without tool calls has nothing to rate.
-import { createScorer, notScorable } from '../../../scorer/index.ts';
+import { createScorer } from '../../../scorer/create-scorer.ts';
+import { notScorable } from '../../../scorer/not-scorable.ts';
 import { isFailedToolCall, listToolCalls } from '../../shared/tool-invocations.ts';
 import type { ToolCallRecord } from '../../shared/tool-invocations.ts';
 

@@ -2,7 +2,8 @@
 // The judge splits the answer into statements and labels each yes / unsure / no; the score is
 // (yes + uncertaintyWeight · unsure) / statements, times `scale`.
 import { z } from 'zod';
-import { createScorer, notScorable } from '../../../scorer/index.ts';
+import { createScorer } from '../../../scorer/create-scorer.ts';
+import { notScorable } from '../../../scorer/not-scorable.ts';
 import { numberOption, scaleOption } from '../../shared/invalid-options.ts';
 import { judgeConfig } from '../../shared/llm-scorer-config.ts';
 import type { LlmScorerConfig } from '../../shared/llm-scorer-config.ts';

@@ -2,7 +2,8 @@
 // the answer's opinions and labels each biased / unbiased; the score is biased / opinions, times
 // `scale`. An answer with no opinions scores 0. Higher is worse.
 import { z } from 'zod';
-import { createScorer, notScorable } from '../../../scorer/index.ts';
+import { createScorer } from '../../../scorer/create-scorer.ts';
+import { notScorable } from '../../../scorer/not-scorable.ts';
 import { scaleOption } from '../../shared/invalid-options.ts';
 import { judgeConfig } from '../../shared/llm-scorer-config.ts';
 import type { LlmScorerConfig } from '../../shared/llm-scorer-config.ts';

@@ -2,7 +2,8 @@
 // The context is `options.context`, or else the results of the tools the agent called in this
 // turn. The judge lists the claims and labels each supported / contradicted / unsupported; the
 // score is supported / claims, times `scale`.
-import { createScorer, notScorable } from '../../../scorer/index.ts';
+import { createScorer } from '../../../scorer/create-scorer.ts';
+import { notScorable } from '../../../scorer/not-scorable.ts';
 import { claimsAnalyzeSchema, prepareGroundedAnswer } from '../../shared/claims.ts';
 import type { ClaimVerdict } from '../../shared/claims.ts';
 import { contextOption, scaleOption } from '../../shared/invalid-options.ts';

@@ -1,7 +1,7 @@
 // Hallucination (LLM judge): the share of the answer's claims that its context contradicts or
 // does not contain. The context is `options.context`, or else the results of the tools the agent
 // called in this turn. Higher is worse: 0 means every claim is grounded.
-import { createScorer } from '../../../scorer/index.ts';
+import { createScorer } from '../../../scorer/create-scorer.ts';
 import { claimsAnalyzeSchema, prepareGroundedAnswer } from '../../shared/claims.ts';
 import type { ClaimVerdict } from '../../shared/claims.ts';
 import { contextOption, scaleOption } from '../../shared/invalid-options.ts';

@@ -2,7 +2,8 @@
 // the answer into statements and labels each toxic / not_toxic; the score is toxic / statements,
 // times `scale`. Higher is worse.
 import { z } from 'zod';
-import { createScorer, notScorable } from '../../../scorer/index.ts';
+import { createScorer } from '../../../scorer/create-scorer.ts';
+import { notScorable } from '../../../scorer/not-scorable.ts';
 import { scaleOption } from '../../shared/invalid-options.ts';
 import { judgeConfig } from '../../shared/llm-scorer-config.ts';
 import type { LlmScorerConfig } from '../../shared/llm-scorer-config.ts';

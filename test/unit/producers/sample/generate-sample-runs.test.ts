@@ -1,7 +1,7 @@
 import { trace, TraceFlags } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
-import type { AgentRunEventInput } from '../../../../src/contracts/index.ts';
-import { parseAgentRunEvent } from '../../../../src/contracts/index.ts';
+import type { AgentRunEventInput } from '../../../../src/contracts/agent-run-event.ts';
+import { parseAgentRunEvent } from '../../../../src/contracts/parse.ts';
 import { createSampleRunGenerator, generateSampleRuns, sampleRunContext } from '../../../../producers/sample/index.ts';
 import type { SampleRun } from '../../../../producers/sample/index.ts';
 

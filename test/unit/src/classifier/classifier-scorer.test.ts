@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Classifier } from '../../../../src/classifier/classifier.ts';
 import { createClassifierScorer } from '../../../../src/classifier/classifier-scorer.ts';
 import type { ClassifierScorerOptions } from '../../../../src/classifier/classifier-scorer.ts';
-import type { ScorerRunError } from '../../../../src/scorer/index.ts';
+import type { ScorerRunError } from '../../../../src/scorer/scorer-run-error.ts';
 import { apiError, decisionResult, goodAnswers, questions, scriptedDecisionModel } from './fixtures.ts';
 import { captureSpans } from './span-capture.ts';
 import { scorerFailure as failure } from '../../../helpers/scorer-failure.ts';

@@ -8,7 +8,7 @@ import { defineConfig } from '../../../../src/config/define-config.ts';
 import { resolveConfig } from '../../../../src/config/resolve-config.ts';
 import type { Predicate } from '../../../../src/eligibility/predicate-schema.ts';
 import type { JudgeModelResolver } from '../../../../src/judge/types.ts';
-import { createScorer } from '../../../../src/scorer/index.ts';
+import { createScorer } from '../../../../src/scorer/create-scorer.ts';
 
 const scorer = createScorer({ id: 'answer-length', description: 'How long the answer is' }).generateScore(() => 1);
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../../src/config/config-error.ts';
 import type { ScorestreamConfigInput } from '../../../../src/config/config-types.ts';
 import { resolveConfig } from '../../../../src/config/resolve-config.ts';
-import { createScorer } from '../../../../src/scorer/index.ts';
+import { createScorer } from '../../../../src/scorer/create-scorer.ts';
 
 const scorer = createScorer({ id: 'constant', description: 'Always 1' }).generateScore(() => 1);
 const config = (extra: Record<string, unknown> = {}) => ({ kafka: { brokers: ['localhost:9092'] }, scorers: [{ scorer }], ...extra }) as ScorestreamConfigInput;

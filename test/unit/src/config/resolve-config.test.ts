@@ -6,7 +6,7 @@ import type { ScorestreamConfigInput } from '../../../../src/config/config-types
 import { defineConfig } from '../../../../src/config/define-config.ts';
 import { DEFAULT_TOPICS, DEFAULTS } from '../../../../src/config/defaults.ts';
 import { resolveConfig } from '../../../../src/config/resolve-config.ts';
-import { createScorer } from '../../../../src/scorer/index.ts';
+import { createScorer } from '../../../../src/scorer/create-scorer.ts';
 
 const lengthScorer = createScorer({ id: 'answer-length', description: 'How long the answer is' }).generateScore(() => 1);
 const toneScorer = createScorer({ id: 'tone', description: 'How polite the answer is' }).generateScore(() => 0.5);

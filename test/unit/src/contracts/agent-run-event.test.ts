@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAgentRunEvent } from '../../../../src/contracts/index.ts';
+import { parseAgentRunEvent } from '../../../../src/contracts/parse.ts';
 import { wireRunEvent } from './fixtures.ts';
 
 describe('parseAgentRunEvent', () => {

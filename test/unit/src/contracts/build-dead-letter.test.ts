@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildDeadLetter, decodeBytes, parseDeadLetter } from '../../../../src/contracts/index.ts';
+import { buildDeadLetter } from '../../../../src/contracts/build-dead-letter.ts';
+import { decodeBytes } from '../../../../src/contracts/encoded-bytes.ts';
+import { parseDeadLetter } from '../../../../src/contracts/parse.ts';
 
 const source = { topic: 'agent-runs', partition: 3, offset: '1200', timestamp: '1740823200000' };
 const now = new Date('2025-03-01T10:00:00.000Z');

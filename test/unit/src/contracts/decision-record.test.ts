@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseDecisionRecord, SKIP_REASONS } from '../../../../src/contracts/index.ts';
+import { parseDecisionRecord } from '../../../../src/contracts/parse.ts';
+import { SKIP_REASONS } from '../../../../src/contracts/decision-record.ts';
 import { decisionRecord } from './fixtures.ts';
 
 describe('parseDecisionRecord', () => {

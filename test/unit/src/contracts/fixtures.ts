@@ -1,6 +1,8 @@
 // Wire-shaped (JSON) contract values for the contract tests: each builder returns a fresh, valid
 // object the test may break in one place.
-import type { AgentRunEventInput, DecisionRecord, ScoreRecord } from '../../../../src/contracts/index.ts';
+import type { AgentRunEventInput } from '../../../../src/contracts/agent-run-event.ts';
+import type { DecisionRecord } from '../../../../src/contracts/decision-record.ts';
+import type { ScoreRecord } from '../../../../src/contracts/score-record.ts';
 
 export function wireRunEvent(): AgentRunEventInput & Record<string, unknown> {
   return {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { contractJsonSchemas, serializeJsonSchema } from '../../../../src/contracts/index.ts';
+import { contractJsonSchemas, serializeJsonSchema } from '../../../../src/contracts/json-schemas.ts';
 
 const schemasDirectory = new URL('../../../../schemas/', import.meta.url);
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { coreSystemMessageSchema, dbMessageSchema, parseWith } from '../../../../src/contracts/index.ts';
+import { coreSystemMessageSchema, dbMessageSchema } from '../../../../src/contracts/messages.ts';
+import { parseWith } from '../../../../src/contracts/parse.ts';
 
 const message = (parts: unknown[], extra: Record<string, unknown> = {}) => ({
   id: 'm-1',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeAgentRunEvent } from '../../../../src/contracts/index.ts';
+import { decodeAgentRunEvent } from '../../../../src/contracts/parse.ts';
 import { wireRunEvent } from './fixtures.ts';
 
 describe('decodeAgentRunEvent', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { formatPath, formatProblems, parseWith } from '../../../../src/contracts/index.ts';
+import { formatPath, formatProblems } from '../../../../src/contracts/problems.ts';
+import { parseWith } from '../../../../src/contracts/parse.ts';
 
 describe('formatPath', () => {
   it('joins keys with dots and indexes with brackets', () => {

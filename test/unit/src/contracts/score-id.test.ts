@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scoreIdFor } from '../../../../src/contracts/index.ts';
+import { scoreIdFor } from '../../../../src/contracts/score-id.ts';
 
 const uuidV8 = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseScoreRecord } from '../../../../src/contracts/index.ts';
+import { parseScoreRecord } from '../../../../src/contracts/parse.ts';
 import { failedRecord, notScorableRecord, scoredRecord } from './fixtures.ts';
 
 const paths = (value: unknown) => {

@@ -1,9 +1,9 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { APICallError, RetryError } from 'ai';
 import { z } from 'zod';
-import { createScorer } from '../../../../src/scorer/index.ts';
-import type { JudgeConfig } from '../../../../src/scorer/index.ts';
-import { JudgeTimeoutError } from '../../../../src/judge/index.ts';
+import { createScorer } from '../../../../src/scorer/create-scorer.ts';
+import type { JudgeConfig } from '../../../../src/judge/types.ts';
+import { JudgeTimeoutError } from '../../../../src/judge/judge-errors.ts';
 import { judgeReply, mockJudge, providerError } from '../../../../src/testing/mock-judge.ts';
 import { scorerFailure as failure } from '../../../helpers/scorer-failure.ts';
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createProviderRegistry, customProvider } from 'ai';
 import { mockJudge } from '../../../../src/testing/mock-judge.ts';
 import { ScorestreamError } from '../../../../src/errors.ts';
-import { getDefaultJudgeModels, resolveJudgeModel, setDefaultJudgeModels } from '../../../../src/judge/index.ts';
+import { getDefaultJudgeModels, resolveJudgeModel, setDefaultJudgeModels } from '../../../../src/judge/model-resolution.ts';
 
 afterEach(() => setDefaultJudgeModels(undefined));
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createScorer } from '../../../../src/scorer/index.ts';
-import { createOpenAICompatibleJudgeProvider, judgeModelsFromEnv } from '../../../../src/judge/index.ts';
+import { createScorer } from '../../../../src/scorer/create-scorer.ts';
+import { createOpenAICompatibleJudgeProvider, judgeModelsFromEnv } from '../../../../src/judge/openai-compatible.ts';
 
 type Captured = { url: string; headers: Headers; body: Record<string, unknown> };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addJudgeUsage, normalizeJudgeUsage } from '../../../../src/judge/index.ts';
+import { addJudgeUsage, normalizeJudgeUsage } from '../../../../src/judge/usage.ts';
 
 describe('normalizeJudgeUsage', () => {
   it('reads the v4 provider shape, keeping numbers only and dropping raw usage', () => {

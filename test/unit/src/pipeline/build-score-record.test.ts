@@ -10,7 +10,8 @@ import type { ScoreRecordContext } from '../../../../src/pipeline/build-score-re
 import { runScorerToOutcome } from '../../../../src/pipeline/scorer-outcome.ts';
 import type { ScorerOutcome } from '../../../../src/pipeline/scorer-outcome.ts';
 import { buildScorerInput } from '../../../../src/pipeline/scorer-input.ts';
-import { createScorer, notScorable } from '../../../../src/scorer/index.ts';
+import { createScorer } from '../../../../src/scorer/create-scorer.ts';
+import { notScorable } from '../../../../src/scorer/not-scorable.ts';
 import { mockJudge, providerError } from '../../../../src/testing/mock-judge.ts';
 import { traceFor } from '../../../helpers/runs.ts';
 import { runFacts, source } from './fixtures.ts';

@@ -3,10 +3,10 @@
 // filters fail closed.
 import { describe, expect, it, vi } from 'vitest';
 import { parseDecisionRecord } from '../../../../src/contracts/parse.ts';
-import { samplingBucket } from '../../../../src/eligibility/index.ts';
+import { samplingBucket } from '../../../../src/eligibility/sampling.ts';
 import { decideEligibility } from '../../../../src/pipeline/decide-eligibility.ts';
 import { scoreRunEvent } from '../../../../src/pipeline/score-run-event.ts';
-import { createScorer } from '../../../../src/scorer/index.ts';
+import { createScorer } from '../../../../src/scorer/create-scorer.ts';
 import { traceFor } from '../../../helpers/runs.ts';
 import { binding, bindings, runFacts } from './fixtures.ts';
 

@@ -6,9 +6,10 @@ import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@open
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScorerLike } from '../../../../src/config/config-types.ts';
 import { parseDecisionRecord, parseScoreRecord } from '../../../../src/contracts/parse.ts';
-import { samplingBucket } from '../../../../src/eligibility/index.ts';
+import { samplingBucket } from '../../../../src/eligibility/sampling.ts';
 import { scoreRunEvent } from '../../../../src/pipeline/score-run-event.ts';
-import { createScorer, notScorable } from '../../../../src/scorer/index.ts';
+import { createScorer } from '../../../../src/scorer/create-scorer.ts';
+import { notScorable } from '../../../../src/scorer/not-scorable.ts';
 import { traceFor } from '../../../helpers/runs.ts';
 import { bindings, deferred, runFacts, source } from './fixtures.ts';
 

@@ -7,7 +7,8 @@ import { ScorestreamError } from '../../../../src/errors.ts';
 import { deadlineWindowMs } from '../../../../src/pipeline/deadline-cohorts.ts';
 import { runScorerToOutcome, ScorerTimeoutError } from '../../../../src/pipeline/scorer-outcome.ts';
 import type { ScorerOutcome } from '../../../../src/pipeline/scorer-outcome.ts';
-import { createScorer, notScorable } from '../../../../src/scorer/index.ts';
+import { createScorer } from '../../../../src/scorer/create-scorer.ts';
+import { notScorable } from '../../../../src/scorer/not-scorable.ts';
 import { mockJudge } from '../../../../src/testing/mock-judge.ts';
 import { deferred } from './fixtures.ts';
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createScorer, ScorerError, ScorerRunError } from '../../../../src/scorer/index.ts';
+import { createScorer } from '../../../../src/scorer/create-scorer.ts';
+import { ScorerError } from '../../../../src/scorer/scorer-error.ts';
+import { ScorerRunError } from '../../../../src/scorer/scorer-run-error.ts';
 import { ScorestreamError } from '../../../../src/errors.ts';
 
 const base = { id: 'demo', description: 'demo scorer' };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createScorer, isNotScorable, notScorable } from '../../../../src/scorer/index.ts';
+import { createScorer } from '../../../../src/scorer/create-scorer.ts';
+import { isNotScorable, notScorable } from '../../../../src/scorer/not-scorable.ts';
 import { mockJudge } from '../../../../src/testing/mock-judge.ts';
 
 const base = { id: 'ns', description: 'not scorable tests' };

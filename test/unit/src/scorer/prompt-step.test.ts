@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProviderRegistry, customProvider } from 'ai';
 import { z } from 'zod';
-import { createScorer, ScorerError } from '../../../../src/scorer/index.ts';
-import { setDefaultJudgeModels } from '../../../../src/judge/index.ts';
+import { createScorer } from '../../../../src/scorer/create-scorer.ts';
+import { ScorerError } from '../../../../src/scorer/scorer-error.ts';
+import { setDefaultJudgeModels } from '../../../../src/judge/model-resolution.ts';
 import { judgeReply, mockJudge } from '../../../../src/testing/mock-judge.ts';
 import type { MockJudge } from '../../../../src/testing/mock-judge.ts';
 import { scorerFailure as failure } from '../../../helpers/scorer-failure.ts';

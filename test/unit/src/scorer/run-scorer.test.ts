@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createScorer, ScorerRunError } from '../../../../src/scorer/index.ts';
-import type { StepContext } from '../../../../src/scorer/index.ts';
+import { createScorer } from '../../../../src/scorer/create-scorer.ts';
+import { ScorerRunError } from '../../../../src/scorer/scorer-run-error.ts';
+import type { StepContext } from '../../../../src/scorer/types.ts';
 
 const base = { id: 'run-test', description: 'run test scorer' };
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ScorestreamError } from '../../../../src/errors.ts';
-import { createScorer, ScorerError, ScorerRunError } from '../../../../src/scorer/index.ts';
+import { createScorer } from '../../../../src/scorer/create-scorer.ts';
+import { ScorerError } from '../../../../src/scorer/scorer-error.ts';
+import { ScorerRunError } from '../../../../src/scorer/scorer-run-error.ts';
 import { mockJudge, providerError } from '../../../../src/testing/mock-judge.ts';
 import { scorerFailure as failure } from '../../../helpers/scorer-failure.ts';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createScorer, isPromptObject } from '../../../../src/scorer/index.ts';
+import { createScorer } from '../../../../src/scorer/create-scorer.ts';
+import { isPromptObject } from '../../../../src/scorer/step-definition.ts';
 
 const scorer = () => createScorer({ id: 'defs', description: 'd' });
 

@@ -5,7 +5,8 @@ import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@open
 import { registerTelemetry } from 'ai';
 import { OpenTelemetry } from '@ai-sdk/otel';
 import { z } from 'zod';
-import { createScorer, ScorerRunError } from '../../../../src/scorer/index.ts';
+import { createScorer } from '../../../../src/scorer/create-scorer.ts';
+import { ScorerRunError } from '../../../../src/scorer/scorer-run-error.ts';
 import { mockJudge } from '../../../../src/testing/mock-judge.ts';
 
 const exporter = new InMemorySpanExporter();

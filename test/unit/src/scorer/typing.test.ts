@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { createScorer } from '../../../../src/scorer/index.ts';
-import type { ScorerRunInputForAgent, ScorerRunOutputForAgent } from '../../../../src/scorer/index.ts';
+import { createScorer } from '../../../../src/scorer/create-scorer.ts';
+import type { ScorerRunInputForAgent, ScorerRunOutputForAgent } from '../../../../src/scorer/agent-types.ts';
 
 describe('typing (compile-time; nothing is validated at runtime)', () => {
   it("types run input/output from type: 'agent' and from zod schemas, and accumulates step results", async () => {

@@ -1,6 +1,6 @@
 // Realistic agent runs for the built-in scorer tests, in Mastra's message shape: a user turn,
 // then assistant messages whose parts hold step starts, tool invocations and text.
-import type { DbMessage, MessagePart, ToolInvocation } from '../../../../src/utils/index.ts';
+import type { DbMessage, MessagePart, ToolInvocation } from '../../../../src/utils/message-types.ts';
 import { createAgentTestRun, createTestMessage, createToolInvocation } from '../../../../src/testing/agent-test-run.ts';
 import type { AgentTestRun } from '../../../../src/testing/agent-test-run.ts';
 
