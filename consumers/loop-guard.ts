@@ -15,9 +15,6 @@ export const originHeaders: IHeaders = Object.freeze({ [ORIGIN_HEADER]: 'scorest
 /** Tag that marks a run event as Scorestream's own work (with or instead of `metadata.source`). */
 export const SCORESTREAM_RUN_TAG = 'scorestream:judge';
 
-/** Why the loop guard skipped a message (the `skipsByReason` counter and the span attribute). */
-export type LoopGuardSkip = 'own_output' | 'scorestream_origin';
-
 /** A record we published ourselves (checked before decoding). */
 export function isOwnOutput(headers: IHeaders | undefined): boolean {
   return headers !== undefined && headers[ORIGIN_HEADER] !== undefined;

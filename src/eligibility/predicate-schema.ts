@@ -7,14 +7,14 @@ import { z } from 'zod';
 import { PREDICATE_ROOTS } from './predicate-context.ts';
 import { parsePath } from './predicate-paths.ts';
 
-export const COMPARISON_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte'] as const;
+const COMPARISON_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte'] as const;
 const membershipOperators = ['in', 'notIn'] as const;
 const presenceOperators = ['exists', 'notExists'] as const;
 const truthinessOperators = ['truthy', 'falsy'] as const;
 const logicalOperators = ['and', 'or'] as const;
 
 /** Every operator, in the order the schema (and its messages) list them. */
-export const PREDICATE_OPERATORS = [
+const PREDICATE_OPERATORS = [
   ...COMPARISON_OPERATORS,
   ...membershipOperators,
   ...presenceOperators,
@@ -121,7 +121,7 @@ function tooDeepAt(node: unknown, depth: number, at: readonly PropertyKey[]): Pr
  * The predicate schema for paths under `roots`. Its input is `unknown` (a filter is JSON written by
  * hand), its output the typed {@link Predicate}.
  */
-export function createPredicateSchema(roots: readonly string[]) {
+function createPredicateSchema(roots: readonly string[]) {
   const path = pathSchema(roots);
   const ref = refSchema(path);
   const predicate = z.discriminatedUnion(
@@ -179,7 +179,5 @@ export function predicateSchemaFor(roots: readonly string[] = PREDICATE_ROOTS): 
 
 /** A filter predicate, as the schema returns it (its output type). */
 export type Predicate = z.output<PredicateSchema>;
-export type PredicateOperator = Predicate['op'];
-export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];
 /** A value: `{ path }` read from the context, or `{ literal }` given as is. */
 export type Ref = Extract<Predicate, { left: unknown }>['left'];
