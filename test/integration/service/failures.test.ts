@@ -7,6 +7,7 @@ import type { ScoreRecord } from '../../../src/index.ts';
 import { answerLengthScorer, hangingScorer, judgeScorer } from '../../fixtures/scorers.ts';
 import { mockJudge } from '../../../src/testing/mock-judge.ts';
 import { testRun } from '../../helpers/runs.ts';
+import { readMessages } from '../../helpers/kafka.ts';
 import { produceRaw, readRecords, startTestService, useServiceTopics } from '../../helpers/service.ts';
 
 describe('failing scorers', () => {
@@ -55,5 +56,9 @@ describe('unexpected processing errors', () => {
     expect(deadLetters[0]!.error.message).toMatch(/name getter exploded/);
     expect(parseDeadLetter(deadLetters[0]).success).toBe(true);
     await expect.poll(() => service.stats.completed, { timeout: 10_000 }).toBe(2);
+    // As every dead letter: the message's own key, and the origin header of the loop guard.
+    const raw = await readMessages(topics.deadLetter, { count: 2 });
+    expect(raw.map((message) => message.key?.toString()).sort()).toEqual(['odd-1', 'odd-2']);
+    expect(raw.every((message) => message.headers['scorestream-origin']?.toString() === 'scorestream')).toBe(true);
   });
 });
