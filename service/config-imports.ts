@@ -5,18 +5,40 @@
 // loaded, a resolve hook (module.registerHooks, in-thread) answers:
 //   - `scorestream` and `scorestream/...` always with this installation's modules: the config's
 //     scorers must be built by the very library the service runs, not by another copy;
-//   - this installation's own dependencies (zod, ai, @ai-sdk/..., ...) with the user's copy when
-//     the config's folder has one, else with ours, so a config needs no npm install of its own.
-// Everything else resolves as Node would.
-import { readFileSync } from 'node:fs';
+//   - this installation's own dependencies and peers (zod, ai, @ai-sdk/..., ...) with the user's
+//     copy when the config's folder has one, else with ours, so a config needs no npm install of
+//     its own.
+// Everything else resolves as Node would. Run from the sources (bin/scorestream, tests), our own
+// entries resolve with the `scorestream-source` export condition (package.json), i.e. to the
+// TypeScript files, so a fresh clone needs no build; run from the package, to dist/.
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire, registerHooks } from 'node:module';
 import type { ResolveFnOutput, ResolveHookContext } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; dependencies?: Record<string, string> };
+type Manifest = {
+  name: string;
+  exports?: Record<string, string | Record<string, string>>;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+};
+
+/** Our package.json and its folder: the nearest one above this module (service/ in the sources, dist/service/ in the package). */
+function readOwnManifest(): { manifest: Manifest; root: URL } {
+  for (let folder = new URL('./', import.meta.url); ; folder = new URL('../', folder)) {
+    const file = new URL('package.json', folder);
+    if (existsSync(file)) return { manifest: JSON.parse(readFileSync(file, 'utf8')) as Manifest, root: folder };
+    if (folder.pathname === '/') throw new Error(`no package.json above ${import.meta.url}`);
+  }
+}
+
+const { manifest, root } = readOwnManifest();
 /** The name configs import us by, and the packages we fall back to: both from our package.json. */
 const ownName = manifest.name;
-const dependencies = new Set(Object.keys(manifest.dependencies ?? {}));
+const dependencies = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+/** The export condition that maps our entries to their TypeScript sources (package.json "exports"). */
+export const SOURCE_CONDITION = 'scorestream-source';
+const runsFromSources = import.meta.url.endsWith('.ts');
 
 /** `@scope/name/sub` → `@scope/name`, `name/sub` → `name`; undefined for relative, absolute and URL specifiers. */
 export function packageNameOf(specifier: string): string | undefined {
@@ -33,14 +55,34 @@ let resolvingHere = false;
  * `specifier` as if this module imported (or required) it: our own exports by self-reference, our
  * dependencies from our node_modules. Errors name the config's file, not this module.
  */
+/**
+ * The TypeScript source of one of our entries (`scorestream`, `scorestream/producer`, ...), by the
+ * `scorestream-source` condition of package.json's exports. Read here rather than through Node's
+ * resolver, whose CommonJS side does not take conditions from a hook.
+ */
+function sourceEntry(specifier: string): string {
+  const subpath = `.${specifier.slice(ownName.length)}`;
+  const target = manifest.exports?.[subpath];
+  const file = typeof target === 'object' ? target[SOURCE_CONDITION] : undefined;
+  if (file === undefined) {
+    throw Object.assign(new Error(`Package subpath '${subpath}' is not defined by "exports" in ${fileURLToPath(new URL('package.json', root))}`), {
+      code: 'ERR_PACKAGE_PATH_NOT_EXPORTED',
+    });
+  }
+  return new URL(file, root).href;
+}
+
 function resolveFromHere(specifier: string, context: ResolveHookContext): ResolveFnOutput {
+  // Read before resolving: the loader may reuse the context object for the nested resolution.
+  const importedFrom = context.parentURL ?? 'the config';
   resolvingHere = true;
   try {
+    if (runsFromSources && packageNameOf(specifier) === ownName) return { url: sourceEntry(specifier), shortCircuit: true };
     const url = context.conditions.includes('require') ? pathToFileURL(requireHere.resolve(specifier)).href : import.meta.resolve(specifier);
     return { url, shortCircuit: true };
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw Object.assign(new Error(`cannot resolve '${specifier}' imported from ${context.parentURL ?? 'the config'} with this Scorestream installation: ${reason}`), { code: (error as { code?: unknown }).code });
+    throw Object.assign(new Error(`cannot resolve '${specifier}' imported from ${importedFrom} with this Scorestream installation: ${reason}`), { code: (error as { code?: unknown }).code });
   } finally {
     resolvingHere = false;
   }

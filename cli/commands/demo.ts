@@ -19,7 +19,11 @@ import { startLiveView } from '../live-view.ts';
 import { startSampleTraffic } from '../sample-traffic.ts';
 import { parseCommandArgs } from '../command-args.ts';
 
-const exampleConfig = fileURLToPath(new URL('../../examples/scorestream.config.ts', import.meta.url));
+// From the sources (bin/scorestream) the example is the TypeScript file; from the installed package
+// it is its compiled twin in dist/examples/ (Node does not strip types under node_modules).
+const runsCompiled = import.meta.url.endsWith('.js');
+const exampleConfig = fileURLToPath(new URL(`../../examples/scorestream.config.${runsCompiled ? 'js' : 'ts'}`, import.meta.url));
+const command = runsCompiled ? 'npx scorestream' : './bin/scorestream';
 
 const usage = `usage: scorestream demo [--rate R] [--count N] [--config FILE] [--brokers LIST]
 
@@ -101,7 +105,7 @@ export async function run(argv: string[]): Promise<number> {
   });
 
   console.log(`Scorestream demo — brokers ${brokers.join(',')}, runs on '${config.topics.runs}', scores on '${config.topics.results}', ${config.scorers.length} scorers`);
-  console.log(`Logs: ${logFile}    Watch the records: ./bin/scorestream tail    Stop: Ctrl-C\n`);
+  console.log(`Logs: ${logFile}    Watch the records: ${command} tail    Stop: Ctrl-C\n`);
   const view = startLiveView(service.stats, { header: () => [`sample runs sent ${traffic.sent}${traffic.failed > 0 ? ` (${traffic.failed} failed to send)` : ''}`] });
 
   const code = await new Promise<number>((resolve) => {
@@ -116,7 +120,7 @@ export async function run(argv: string[]): Promise<number> {
         await service.stop();
         await telemetry.shutdown();
         view.stop();
-        console.log(`\nThe broker keeps running (its topics hold the runs and scores): ./bin/scorestream kafka stop`);
+        console.log(`\nThe broker keeps running (its topics hold the runs and scores): ${command} kafka stop`);
         resolve(0);
       })().catch((error: unknown) => {
         console.error(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
