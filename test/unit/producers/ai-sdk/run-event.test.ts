@@ -2,52 +2,17 @@
 // by `ai/test` models — not against hand-built results: what the app passed and got back becomes a
 // run event that passes the contract, and the scorer utils read the answer, reasoning and tool calls
 // out of it as from a Mastra agent's run.
-import type { LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { generateText, stepCountIs, streamText, tool, ToolLoopAgent } from 'ai';
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { generateText, stepCountIs, streamText, ToolLoopAgent } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { scriptedModel, toolLoop, tools, usage } from '../../../helpers/ai-sdk-app.ts';
 import { aiSdkRunEvent, settleAiSdkResult } from '../../../../producers/ai-sdk/index.ts';
 import { parseAgentRunEvent } from '../../../../src/contracts/parse.ts';
 import { getAssistantMessageFromRunOutput, getReasoningFromRunOutput } from '../../../../src/utils/run-output.ts';
 import { getUserMessageFromRunInput } from '../../../../src/utils/run-input.ts';
 import { extractToolCalls } from '../../../../src/utils/tool-calls.ts';
 import { createToolErrorRateScorer } from '../../../../src/scorers/code/tool-error-rate/index.ts';
-
-const usage = { inputTokens: { total: 12, noCache: 10, cacheRead: 2, cacheWrite: 0 }, outputTokens: { total: 7, text: 4, reasoning: 3 } };
-
-/** A model answering each call with the next of `replies` (content parts of one step). */
-function scriptedModel(replies: Array<LanguageModelV4GenerateResult['content']>): MockLanguageModelV4 {
-  let call = 0;
-  return new MockLanguageModelV4({
-    modelId: 'support-model',
-    doGenerate: async () => {
-      const content = replies[Math.min(call++, replies.length - 1)]!;
-      const finish = content.some((part) => part.type === 'tool-call') ? 'tool-calls' : 'stop';
-      return { content, finishReason: { unified: finish, raw: finish }, usage, warnings: [] };
-    },
-  });
-}
-
-const tools = {
-  lookupOrder: tool({ description: 'find an order', inputSchema: z.object({ orderId: z.string() }), execute: async ({ orderId }) => ({ orderId, status: 'shipped' }) }),
-  refund: tool({
-    description: 'refund an order',
-    inputSchema: z.object({ orderId: z.string() }),
-    execute: async (): Promise<{ refunded: boolean }> => {
-      throw new Error('refund service unavailable');
-    },
-  }),
-};
-
-const toolLoop: Array<LanguageModelV4GenerateResult['content']> = [
-  [
-    { type: 'reasoning', text: 'The user wants order 42; look it up and refund it.' },
-    { type: 'tool-call', toolCallId: 'call-1', toolName: 'lookupOrder', input: JSON.stringify({ orderId: '42' }) },
-    { type: 'tool-call', toolCallId: 'call-2', toolName: 'refund', input: JSON.stringify({ orderId: '42' }) },
-  ],
-  [{ type: 'text', text: 'Order 42 has shipped; the refund failed, a colleague will follow up.' }],
-];
 
 function parsed(event: unknown) {
   const result = parseAgentRunEvent(event);
