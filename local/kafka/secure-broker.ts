@@ -15,6 +15,9 @@ import type { SecurityMaterials } from './secure-materials.ts';
 
 export type SaslMechanismName = 'plain' | 'scram-sha-256' | 'scram-sha-512';
 
+/** SASL settings as both kafkajs and the scorestream config take them. */
+export type UserSasl = { mechanism: SaslMechanismName; username: string; password: string };
+
 export type SecureBrokerHandle = BrokerHandle & {
   /** The mutual-TLS listener (client certificate required); `brokers` is the SASL_SSL one. */
   mtlsBrokers: string[];
@@ -27,7 +30,7 @@ export type SecureBrokerHandle = BrokerHandle & {
   /** The super user's client settings, for setup (topics, ACLs) only. */
   adminSecurity: ClientSecurity;
   /** A user's SASL settings; throws for a user the broker was not started with. */
-  sasl(user: string, mechanism?: SaslMechanismName): SASLOptions & { mechanism: SaslMechanismName; username: string; password: string };
+  sasl(user: string, mechanism?: SaslMechanismName): UserSasl;
   /** kafkajs client settings for `user` over SASL_SSL (default SCRAM-SHA-512). */
   clientConfig(user: string, mechanism?: SaslMechanismName): Pick<KafkaConfig, 'brokers' | 'ssl' | 'sasl'>;
 };
@@ -49,7 +52,7 @@ export async function startSecureEphemeralBroker(options: StartSecureBrokerOptio
   if (materials === undefined || handle.mtlsBrokers === undefined) throw new Error('the secured broker started without its security materials');
   const ready = materials;
   const caPem = readFileSync(ready.caCertificate, 'utf8');
-  const sasl = (user: string, mechanism: SaslMechanismName = 'scram-sha-512') => {
+  const sasl = (user: string, mechanism: SaslMechanismName = 'scram-sha-512'): UserSasl => {
     const password = ready.users[user];
     if (password === undefined) throw new Error(`the secured broker has no user '${user}'; start it with users: ['${user}', …]`);
     return { mechanism, username: user, password };
@@ -63,6 +66,6 @@ export async function startSecureEphemeralBroker(options: StartSecureBrokerOptio
     clientKeyPem: readFileSync(ready.clientKey, 'utf8'),
     adminSecurity: adminSecurity(ready),
     sasl,
-    clientConfig: (user, mechanism) => ({ brokers: handle.brokers, ssl: { ca: [caPem] }, sasl: sasl(user, mechanism) }),
+    clientConfig: (user, mechanism) => ({ brokers: handle.brokers, ssl: { ca: [caPem] }, sasl: sasl(user, mechanism) as SASLOptions }),
   };
 }
