@@ -8,12 +8,10 @@ import { parseScoreRecord } from '../../src/contracts/parse.ts';
 import { DEFAULT_TOPICS } from '../../src/config/defaults.ts';
 import { resolveCliBrokers } from '../brokers.ts';
 import { kafkaSecurityFromEnvironment } from '../../service/kafka-security.ts';
+import { TAIL_GROUP_PREFIX } from '../../service/acl-roles.ts';
 import { explainKafkaError, kafkaPreflight } from '../../service/kafka-preflight.ts';
 import { formatScoreLine } from '../format-record.ts';
 import { parseCommandArgs } from '../command-args.ts';
-
-/** tail's throwaway groups share this prefix: the one READ ACL a tailing principal needs on groups. */
-export const TAIL_GROUP_PREFIX = 'scorestream-tail-';
 
 const usage = 'usage: scorestream tail [--topic agent-scores] [--from-beginning] [--trace-url http://localhost:16686/trace/{traceId}] [--brokers host:port] [--json]';
 
