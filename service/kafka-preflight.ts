@@ -22,6 +22,21 @@ export function explainKafkaError(error: unknown, context: AccessContext): unkno
   return kafkaAccessError(error, context) ?? error;
 }
 
+/**
+ * kafkajs reports a coordinator lookup the broker refused (FindCoordinator answered
+ * GROUP_AUTHORIZATION_FAILED or TRANSACTIONAL_ID_AUTHORIZATION_FAILED) only as "Failed to find group
+ * coordinator", the broker's answer dropped. The pre-flight has just seen the cluster answer, so
+ * in this step that means the ACL: the error is given the refusal's type back.
+ */
+function coordinatorRefused(type: 'GROUP_AUTHORIZATION_FAILED' | 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED'): (error: unknown) => never {
+  return (error) => {
+    if ((error as { name?: unknown }).name === 'KafkaJSGroupCoordinatorNotFound') {
+      throw Object.assign(new Error(`no coordinator found (the broker answered ${type}, or none is available)`, { cause: error }), { name: 'KafkaJSGroupCoordinatorNotFound', type });
+    }
+    throw error;
+  };
+}
+
 export async function kafkaPreflight(kafka: Kafka, needs: KafkaNeeds, context: AccessContext): Promise<void> {
   const admin = kafka.admin({ retry: { retries: 2, initialRetryTime: 200 } });
   try {
@@ -38,7 +53,7 @@ export async function kafkaPreflight(kafka: Kafka, needs: KafkaNeeds, context: A
         'topic_missing',
       );
     }
-    if (needs.group !== undefined) await admin.describeGroups([needs.group]);
+    if (needs.group !== undefined) await admin.describeGroups([needs.group]).catch(coordinatorRefused('GROUP_AUTHORIZATION_FAILED'));
   } catch (error) {
     throw explainKafkaError(error, context);
   } finally {
@@ -49,7 +64,7 @@ export async function kafkaPreflight(kafka: Kafka, needs: KafkaNeeds, context: A
     const producer = kafka.producer({ transactionalId: `${needs.transactionalIdPrefix}scorestream-preflight`, idempotent: true, maxInFlightRequests: 1, retry: { retries: 2 } });
     try {
       await producer.connect();
-      const transaction = await producer.transaction();
+      const transaction = await producer.transaction().catch(coordinatorRefused('TRANSACTIONAL_ID_AUTHORIZATION_FAILED'));
       await transaction.abort();
     } catch (error) {
       throw explainKafkaError(error, context);

@@ -212,7 +212,7 @@ export function kafkaAccessError(error: unknown, context: AccessContext): KafkaA
     return make(
       'cluster_authorization',
       `Kafka (${broker}) denied ${context.principal} a cluster-level operation (${said(cluster)}). An idempotent producer needs WRITE on at least one topic ` +
-        '(Kafka 3.0 and newer) or IDEMPOTENT_WRITE on the cluster on older brokers: grant the ACLs of docs/security.md.',
+        `(Kafka 3.0 and newer) or IDEMPOTENT_WRITE on the cluster on older brokers: grant ${topicList(context)} (docs/security.md lists the kafka-acls.sh commands per role).`,
       cluster,
     );
   }
