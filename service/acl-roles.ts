@@ -85,13 +85,17 @@ export function creationAcls(topics: readonly string[]): AclGrant[] {
 
 const resourceFlag: Record<AclGrant['resource'], string> = { topic: '--topic', group: '--group', 'transactional-id': '--transactional-id', cluster: '--cluster' };
 
-/** kafka-acls.sh commands granting `grants` to `principal` (e.g. 'User:scorestream'). */
-export function renderKafkaAcls(principal: string, grants: readonly AclGrant[], connection = '--bootstrap-server "$BOOTSTRAP" --command-config admin.properties'): string[] {
-  return grants.map((grant) => {
+/**
+ * kafka-acls.sh commands granting `grants` to `principal` (e.g. 'User:scorestream'), each after a
+ * comment saying why. `$ADMIN` stands for the admin connection, e.g.
+ * `--bootstrap-server "$BOOTSTRAP" --command-config admin.properties`.
+ */
+export function renderKafkaAcls(principal: string, grants: readonly AclGrant[]): string[] {
+  return grants.flatMap((grant) => {
     const operations = grant.operations.map((operation) => `--operation ${operation}`).join(' ');
     const resource = grant.resource === 'cluster' ? '--cluster' : `${resourceFlag[grant.resource]} '${grant.name}'`;
     const pattern = grant.pattern === 'prefixed' ? ' --resource-pattern-type prefixed' : '';
-    return `kafka-acls.sh ${connection} --add --allow-principal '${principal}' ${operations} ${resource}${pattern}   # ${grant.why}`;
+    return [`# ${grant.why}`, `kafka-acls.sh $ADMIN --add --allow-principal '${principal}' ${operations} ${resource}${pattern}`];
   });
 }
 

@@ -120,7 +120,9 @@ export function kafkaAccessError(error: unknown, context: AccessContext): KafkaA
   const make = (reason: KafkaAccessReason, message: string, cause: Cause) => new KafkaAccessError(mask(message, secrets), reason, cause);
   const said = (cause: Cause) => (typeof cause.message === 'string' ? mask(cause.message, secrets) : '');
 
-  const sasl = has((cause) => cause.name === 'KafkaJSSASLAuthenticationError' || cause.type === 'SASL_AUTHENTICATION_FAILED');
+  // kafkajs reports a mechanism the listener does not enable as a failed login too: tell them apart.
+  const unsupportedMechanism = (cause: Cause) => typeof cause.message === 'string' && /mechanism is not supported by the server/.test(cause.message);
+  const sasl = has((cause) => (cause.name === 'KafkaJSSASLAuthenticationError' || cause.type === 'SASL_AUTHENTICATION_FAILED') && !unsupportedMechanism(cause));
   if (sasl !== undefined) {
     return make(
       'sasl_authentication',
@@ -129,7 +131,7 @@ export function kafkaAccessError(error: unknown, context: AccessContext): KafkaA
       sasl,
     );
   }
-  const mechanism = ofType('UNSUPPORTED_SASL_MECHANISM') ?? ofType('ILLEGAL_SASL_STATE');
+  const mechanism = ofType('UNSUPPORTED_SASL_MECHANISM') ?? ofType('ILLEGAL_SASL_STATE') ?? has(unsupportedMechanism);
   if (mechanism !== undefined) {
     return make(
       'sasl_mechanism',

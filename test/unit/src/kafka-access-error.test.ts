@@ -31,6 +31,7 @@ describe('kafkaAccessError', () => {
   it.each([
     ['a failed SASL login', kafkajsError('KafkaJSSASLAuthenticationError', 'SASL SCRAM SHA512 authentication failed: invalid credentials'), 'sasl_authentication', ['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', "user 'svc'"]],
     ['an unsupported SASL mechanism', protocolError('UNSUPPORTED_SASL_MECHANISM'), 'sasl_mechanism', ['KAFKA_SASL_MECHANISM']],
+    ['a mechanism the listener does not enable', kafkajsError('KafkaJSSASLAuthenticationError', 'SASL SCRAM-SHA-256 mechanism is not supported by the server'), 'sasl_mechanism', ['KAFKA_SASL_MECHANISM']],
     ['an unknown CA (leaf)', tlsError('UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'unable to verify the first certificate'), 'tls_unknown_ca', ['KAFKA_SSL_CA_FILE', 'kafka-1:9093']],
     ['an unknown CA (chain)', tlsError('SELF_SIGNED_CERT_IN_CHAIN', 'self-signed certificate in certificate chain'), 'tls_unknown_ca', ['KAFKA_SSL_CA_FILE']],
     ['a hostname mismatch', tlsError('ERR_TLS_CERT_ALTNAME_INVALID', "Hostname/IP does not match certificate's altnames"), 'tls_hostname', ['KAFKA_SSL_SERVERNAME', 'altnames']],
