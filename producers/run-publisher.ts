@@ -93,6 +93,7 @@ export function createRunPublisher(options: RunPublisherOptions = {}): RunPublis
   const access: AccessContext = {
     brokers: options.brokers ?? [],
     principal: options.kafka === undefined ? describePrincipal({ sasl: saslNamed, ssl: options.ssl }) : 'the principal of the given kafkajs client',
+    ...(saslNamed === undefined || options.kafka !== undefined ? {} : { aclPrincipal: `User:${saslNamed.username}` }),
     secrets: settingSecrets({ sasl: saslNamed, ssl: options.ssl }),
     topics: [{ topic, operations: 'WRITE' }],
   };

@@ -9,7 +9,7 @@ import { saslSchema, tlsSchema } from '../src/config/config-schema.ts';
 import type { ScorestreamConfigInput } from '../src/config/config-types.ts';
 import { applyEnvironmentOverrides } from '../src/config/env-overrides.ts';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
-import { describePrincipal, settingSecrets } from '../src/kafka-access-error.ts';
+import { aclPrincipalOf, describePrincipal, settingSecrets } from '../src/kafka-access-error.ts';
 
 export type KafkaSecuritySettings = Pick<ResolvedConfig['kafka'], 'ssl' | 'sasl'>;
 export type ClientSecurity = Pick<KafkaConfig, 'ssl' | 'sasl'>;
@@ -53,7 +53,7 @@ export function kafkaClientSecurity(settings: KafkaSecuritySettings): ClientSecu
  * same KAFKA_SSL* and KAFKA_SASL_* variables the service reads, checked by the same schemas.
  * Throws a ConfigError (exit 2) for a bad value. Also says who connects, for error messages.
  */
-export function kafkaSecurityFromEnvironment(environment: Record<string, string | undefined>): { security: ClientSecurity; principal: string; secrets: string[] } {
+export function kafkaSecurityFromEnvironment(environment: Record<string, string | undefined>): { security: ClientSecurity; principal: string; aclPrincipal?: string; secrets: string[] } {
   const problems: ConfigProblem[] = [];
   const overridden = applyEnvironmentOverrides({ scorers: [] } as ScorestreamConfigInput<unknown>, environment, problems);
   const settings: KafkaSecuritySettings = {};
@@ -69,5 +69,6 @@ export function kafkaSecurityFromEnvironment(environment: Record<string, string 
     else problems.push(...sasl.error.issues.map((issue) => ({ path: `env KAFKA_SASL_${String(issue.path[0] ?? 'MECHANISM').toUpperCase()}`, message: issue.code === 'invalid_value' ? "expected 'plain', 'scram-sha-256' or 'scram-sha-512'" : 'missing or empty (KAFKA_SASL_MECHANISM, KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD go together)' })));
   }
   if (problems.length > 0) throw new ConfigError(problems, 'the environment');
-  return { security: kafkaClientSecurity(settings), principal: describePrincipal(settings), secrets: settingSecrets(settings) };
+  const aclPrincipal = aclPrincipalOf(settings);
+  return { security: kafkaClientSecurity(settings), principal: describePrincipal(settings), ...(aclPrincipal === undefined ? {} : { aclPrincipal }), secrets: settingSecrets(settings) };
 }

@@ -4,7 +4,7 @@
 // missing ACL (docs/security.md has the same list as kafka-acls.sh commands).
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
 import { transactionalIdPrefix } from '../consumers/transactional-kafka.ts';
-import { describePrincipal, settingSecrets } from '../src/kafka-access-error.ts';
+import { aclPrincipalOf, describePrincipal, settingSecrets } from '../src/kafka-access-error.ts';
 import type { AccessContext } from '../src/kafka-access-error.ts';
 import type { KafkaNeeds } from './kafka-preflight.ts';
 
@@ -16,6 +16,7 @@ export function serviceAccess(config: ResolvedConfig, options: { createRunsTopic
     context: {
       brokers: config.kafka.brokers,
       principal: describePrincipal(config.kafka),
+      ...optionalPrincipal(aclPrincipalOf(config.kafka)),
       secrets: settingSecrets(config.kafka),
       topics: [{ topic: topics.runs, operations: 'READ' }, ...outputs.map((topic) => ({ topic, operations: 'WRITE (and CREATE while it does not exist)' }))],
       group: config.groupId,
@@ -27,4 +28,8 @@ export function serviceAccess(config: ResolvedConfig, options: { createRunsTopic
       ...(exactlyOnce ? { transactionalIdPrefix: transactionalIdPrefix(config.groupId) } : {}),
     },
   };
+}
+
+function optionalPrincipal(aclPrincipal: string | undefined): { aclPrincipal?: string } {
+  return aclPrincipal === undefined ? {} : { aclPrincipal };
 }

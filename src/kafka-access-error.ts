@@ -13,6 +13,8 @@ export type AccessContext = {
   brokers: readonly string[];
   /** e.g. "user 'svc' (SCRAM-SHA-512)", "the client certificate", "an unauthenticated client". */
   principal: string;
+  /** The principal as ACLs name it ('User:svc'), when known; commands in messages use it. */
+  aclPrincipal?: string;
   /** Values never to print (the SASL password, a private key). */
   secrets?: readonly string[];
   /** Topics involved and what the client needs on them, for ACL messages. */
@@ -194,7 +196,7 @@ export function kafkaAccessError(error: unknown, context: AccessContext): KafkaA
     return make(
       'group_authorization',
       `Kafka (${broker}) denied ${context.principal} access to the consumer group${context.group === undefined ? '' : ` '${context.group}'${context.groupIsPrefix === true ? ' (a prefix)' : ''}`}: ` +
-        `grant READ on that group (kafka-acls.sh --add --allow-principal User:NAME --operation Read --group ${context.group ?? 'GROUP'}` +
+        `grant READ on that group (kafka-acls.sh --add --allow-principal ${context.aclPrincipal ?? 'User:NAME'} --operation Read --group ${context.group ?? 'GROUP'}` +
         `${context.groupIsPrefix === true ? ' --resource-pattern-type prefixed' : ''}), or use a group it may use${context.groupIsPrefix === true ? '' : ' (SCORESTREAM_GROUP_ID)'}.`,
       group,
     );
@@ -204,7 +206,7 @@ export function kafkaAccessError(error: unknown, context: AccessContext): KafkaA
     return make(
       'transactional_id_authorization',
       `Kafka (${broker}) denied ${context.principal} the transactional ids exactly-once delivery uses${context.transactionalIdPrefix === undefined ? '' : ` (prefix '${context.transactionalIdPrefix}')`}: ` +
-        `grant WRITE and DESCRIBE on them (kafka-acls.sh --add --allow-principal User:NAME --operation Write --operation Describe --transactional-id '${context.transactionalIdPrefix ?? 'PREFIX'}' --resource-pattern-type prefixed), ` +
+        `grant WRITE and DESCRIBE on them (kafka-acls.sh --add --allow-principal ${context.aclPrincipal ?? 'User:NAME'} --operation Write --operation Describe --transactional-id '${context.transactionalIdPrefix ?? 'PREFIX'}' --resource-pattern-type prefixed), ` +
         'or run with SCORESTREAM_DELIVERY=at-least-once.',
       transactional,
     );
@@ -227,6 +229,11 @@ export function describePrincipal(settings: { sasl?: { mechanism: string; userna
   const ssl = settings.ssl;
   if (typeof ssl === 'object' && ssl !== null && (ssl as { cert?: unknown }).cert !== undefined) return 'the client certificate (mutual TLS)';
   return 'this client (no SASL user, no client certificate)';
+}
+
+/** The principal as ACLs name it, for SASL users ('User:svc'); undefined when it depends on a certificate. */
+export function aclPrincipalOf(settings: { sasl?: { username: string } | undefined }): string | undefined {
+  return settings.sasl === undefined ? undefined : `User:${settings.sasl.username}`;
 }
 
 /** The secrets of a client's settings, to mask should one ever appear in a broker's message. */

@@ -194,8 +194,8 @@ export async function run(argv: string[]): Promise<number> {
 
   const brokers = await resolveCliBrokers({ brokers: parsed.brokers, start: true, onProgress: (line) => console.error(`kafka: ${line}`) });
   // TLS and SASL from the KAFKA_SSL* / KAFKA_SASL_* variables, as for the service.
-  const { security, principal, secrets } = kafkaSecurityFromEnvironment(process.env);
-  const kafkaAccess = { brokers, principal, secrets, topics: [{ topic, operations: 'WRITE (and CREATE while it does not exist)' }] };
+  const { security, ...who } = kafkaSecurityFromEnvironment(process.env);
+  const kafkaAccess = { brokers, ...who, topics: [{ topic, operations: 'WRITE (and CREATE while it does not exist)' }] };
   const kafka = quietKafka({ clientId: 'scorestream-produce', brokers, ...security });
   await kafkaPreflight(kafka, {}, kafkaAccess);
   const created = await ensureTopics(kafka, [{ topic, numPartitions: parsed.partitions }]).catch((error: unknown) => {

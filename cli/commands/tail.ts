@@ -35,10 +35,10 @@ export async function run(argv: string[]): Promise<number> {
   const brokers = await resolveCliBrokers({ brokers: values.brokers });
   const topic = values.topic ?? process.env.SCORESTREAM_TOPIC_RESULTS ?? DEFAULT_TOPICS.results;
   // TLS and SASL from the KAFKA_SSL* / KAFKA_SASL_* variables, as for the service.
-  const { security, principal, secrets } = kafkaSecurityFromEnvironment(process.env);
+  const { security, ...who } = kafkaSecurityFromEnvironment(process.env);
   const kafka = new Kafka({ clientId: 'scorestream-tail', brokers, logLevel: logLevel.NOTHING, ...security });
   const groupId = `${TAIL_GROUP_PREFIX}${randomUUID()}`;
-  const access = { brokers, principal, secrets, topics: [{ topic, operations: 'READ' }], group: TAIL_GROUP_PREFIX, groupIsPrefix: true };
+  const access = { brokers, ...who, topics: [{ topic, operations: 'READ' }], group: TAIL_GROUP_PREFIX, groupIsPrefix: true };
   await kafkaPreflight(kafka, { existingTopics: [topic], group: groupId }, access);
   const consumer = kafka.consumer({ groupId });
   // Refusals after the pre-flight (joining the group, fetching) arrive as a crash kafkajs will not restart.

@@ -107,3 +107,18 @@ export async function ensureSecurityMaterials(directory: string, users: readonly
   for (const file of [ca.key, broker.key, client.key]) await chmod(file, 0o600);
   return materials;
 }
+
+/** The materials a secured broker's directory holds, or undefined when it holds none. */
+export async function readSecurityMaterials(directory: string): Promise<SecurityMaterials | undefined> {
+  try {
+    const parsed = materialsSchema.safeParse(JSON.parse(await readFile(materialsFile(directory), 'utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where a secured broker's directory keeps its materials (users' passwords included; mode 0600). */
+export function securityMaterialsFile(directory: string): string {
+  return materialsFile(directory);
+}

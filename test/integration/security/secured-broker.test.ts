@@ -174,7 +174,7 @@ describe('a missing ACL stops the start with exit 2 and says which', () => {
     const refused = await endedWith(spawnSecureService(broker, topics, groupId, 'svc-no-group'));
     expect(refused.code).toBe(2);
     expect(refused.output).toContain(`consumer group '${groupId}'`);
-    expect(refused.output).toContain(`--operation Read --group ${groupId}`);
+    expect(refused.output).toContain(`--allow-principal User:svc-no-group --operation Read --group ${groupId}`);
   });
 
   it('no ACL at all: the runs topic is not visible', async () => {
