@@ -1,6 +1,7 @@
 // The `scorestream` command line: picks a subcommand and hands it the remaining arguments.
 // Each subcommand lives in cli/commands/<name>.ts and is loaded only when used, so
 // `scorestream kafka status` does not pay for loading the scoring stack.
+import { ScorestreamError } from '../src/errors.ts';
 import { kafkaUnreachableHint } from './kafka-error-hint.ts';
 
 type Command = { summary: string; load: () => Promise<{ run: (argv: string[]) => Promise<number> }> };
@@ -39,6 +40,12 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
+    // Refused by Kafka (TLS, SASL, an ACL) or misconfigured: the message says what to fix; exit 2.
+    if (ScorestreamError.isInstance(error) && (error.code === 'kafka_access' || error.code === 'invalid_config')) {
+      console.error(`scorestream: ${error.message}`);
+      process.exitCode = 2;
+      return;
+    }
     const hint = kafkaUnreachableHint(error);
     console.error(`scorestream: ${error instanceof Error ? error.message : String(error)}${hint === undefined ? '' : `\n${hint}`}`);
     if (process.env.SCORESTREAM_DEBUG) console.error(error);

@@ -1,9 +1,10 @@
 // Keeps a started service running until SIGTERM or SIGINT, then stops it gracefully. A second
 // signal exits at once, which is safe: the record sinks commit an offset only after its records
 // were accepted (docs/delivery.md, graceful shutdown). A consumer crash exits non-zero for the
-// supervisor.
+// supervisor; a crash because Kafka refused access (a missing ACL) exits 2, a configuration problem.
 import type { Logger } from 'pino';
 import type { RunningService } from '../service/start-service.ts';
+import { KafkaAccessError } from '../src/kafka-access-error.ts';
 
 export async function runUntilSignal(service: RunningService, logger: Logger, onStop?: () => void): Promise<number> {
   return new Promise<number>((resolve) => {
@@ -28,6 +29,13 @@ export async function runUntilSignal(service: RunningService, logger: Logger, on
     process.on('SIGINT', onSignal);
     void service.crashed.then((error) => {
       if (stopping) return;
+      if (KafkaAccessError.isInstance(error)) {
+        // Not something a restart fixes: a configuration problem, exit 2 like any other.
+        logger.fatal({ err: { type: error.name, reason: error.reason } }, error.message);
+        console.error(`scorestream: ${error.message}`);
+        resolve(2);
+        return;
+      }
       logger.fatal({ err: error }, 'the Kafka consumer crashed and will not restart; exiting so the supervisor restarts the service');
       resolve(1);
     });

@@ -30,8 +30,11 @@ export type TransactionalKafkaOptions = {
   transactionTimeoutMs?: number;
 };
 
+/** What every transactional id of a group starts with: the prefix its ACL is granted on (docs/security.md). */
+export const transactionalIdPrefix = (groupId: string): string => `${groupId}-`;
+
 /** The transactional id of an input partition: stable across restarts, one per (group, partition). */
-export const transactionalIdFor = (groupId: string, topic: string, partition: number): string => `${groupId}-${topic}-${partition}`;
+export const transactionalIdFor = (groupId: string, topic: string, partition: number): string => `${transactionalIdPrefix(groupId)}${topic}-${partition}`;
 
 export function createTransactionalKafka(kafka: Kafka, options: TransactionalKafkaOptions): TransactionalKafka {
   const admin = kafka.admin();

@@ -9,8 +9,10 @@
 // many runs into one request instead of parallel requests.
 import type { Context, TextMapPropagator } from '@opentelemetry/api';
 import { Kafka, logLevel } from 'kafkajs';
-import type { CompressionTypes, Message, Producer, ProducerConfig } from 'kafkajs';
+import type { CompressionTypes, KafkaConfig, Message, Producer, ProducerConfig } from 'kafkajs';
 import { ScorestreamError } from '../src/errors.ts';
+import { describePrincipal, kafkaAccessError, settingSecrets } from '../src/kafka-access-error.ts';
+import type { AccessContext } from '../src/kafka-access-error.ts';
 import { keyPartitioner } from './key-partitioner.ts';
 import { chooseRunContext, traceHeaders, w3cPropagator } from './run-trace-headers.ts';
 import type { PublishableRun, ValidatedRun } from './run-validation.ts';
@@ -27,6 +29,10 @@ export type RunPublisherOptions = {
   topic?: string;
   /** Client id when the publisher creates the client; default 'scorestream-run-publisher'. */
   clientId?: string;
+  /** TLS when the publisher creates the client: `true`, or Node TLS options (`ca`, `cert`, `key`, `servername`) as PEM text. */
+  ssl?: KafkaConfig['ssl'];
+  /** SASL when the publisher creates the client, e.g. `{ mechanism: 'scram-sha-512', username, password }`. */
+  sasl?: KafkaConfig['sasl'];
   /** Extra producer settings; `idempotent: true` and `maxInFlightRequests: 1` always apply. */
   producerConfig?: ProducerConfig;
   compression?: CompressionTypes;
@@ -72,7 +78,25 @@ export function createRunPublisher(options: RunPublisherOptions = {}): RunPublis
   const maxRequestRuns = options.maxRequestRuns ?? 1000;
   const propagator = options.propagator ?? w3cPropagator;
   const kafka =
-    options.kafka ?? new Kafka({ clientId: options.clientId ?? 'scorestream-run-publisher', brokers: options.brokers ?? [], logLevel: logLevel.WARN });
+    options.kafka ??
+    new Kafka({
+      clientId: options.clientId ?? 'scorestream-run-publisher',
+      brokers: options.brokers ?? [],
+      logLevel: logLevel.WARN,
+      ...(options.ssl === undefined ? {} : { ssl: options.ssl }),
+      ...(options.sasl === undefined ? {} : { sasl: options.sasl }),
+    });
+  // A secured cluster refusing the publisher (TLS, SASL, WRITE on the topic) gets a KafkaAccessError
+  // (code 'kafka_access') that names what to fix, and never the password.
+  const sasl = options.sasl as { mechanism: string; username?: string; password?: string } | undefined;
+  const saslNamed = sasl?.username === undefined ? undefined : { mechanism: sasl.mechanism, username: sasl.username, ...(sasl.password === undefined ? {} : { password: sasl.password }) };
+  const access: AccessContext = {
+    brokers: options.brokers ?? [],
+    principal: options.kafka === undefined ? describePrincipal({ sasl: saslNamed, ssl: options.ssl }) : 'the principal of the given kafkajs client',
+    ...(saslNamed === undefined || options.kafka !== undefined ? {} : { aclPrincipal: `User:${saslNamed.username}` }),
+    secrets: settingSecrets({ sasl: saslNamed, ssl: options.ssl }),
+    topics: [{ topic, operations: 'WRITE' }],
+  };
   const producer: Producer = kafka.producer({
     // The Java client's partitioner (murmur2 of the runId), without kafkajs' Long arithmetic.
     createPartitioner: keyPartitioner,
@@ -88,6 +112,8 @@ export function createRunPublisher(options: RunPublisherOptions = {}): RunPublis
   const connect = (): Promise<void> => {
     connecting ??= producer.connect().catch((error: unknown) => {
       connecting = undefined;
+      const refused = kafkaAccessError(error, access);
+      if (refused !== undefined) throw refused;
       throw new ScorestreamError(`could not connect the run publisher to Kafka: ${(error as Error).message}. Check the brokers and that Kafka is running`, {
         code: 'kafka_unavailable',
         canRetry: true,
@@ -111,6 +137,8 @@ export function createRunPublisher(options: RunPublisherOptions = {}): RunPublis
         const metadata = await producer.send({ topic, messages: chunk, acks: -1, ...(options.compression === undefined ? {} : { compression: options.compression }) });
         for (const entry of metadata) report.partitions.push({ partition: entry.partition, ...(entry.baseOffset === undefined ? {} : { baseOffset: entry.baseOffset }) });
       } catch (error) {
+        const refused = kafkaAccessError(error, access);
+        if (refused !== undefined) throw refused;
         const retriable = (error as { retriable?: boolean }).retriable === true;
         throw new ScorestreamError(
           `publishing runs to topic "${topic}" failed after ${report.count} of ${messages.length} runs were acknowledged: ${(error as Error).message}. ` +

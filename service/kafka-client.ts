@@ -1,9 +1,10 @@
-// Builds the kafkajs client from a resolved config: brokers, TLS, SASL, and kafkajs' own log
+// Builds the kafkajs client from a resolved config: brokers, TLS (PEM files read by kafka-security.ts), SASL, and kafkajs' own log
 // lines routed into our logger at warn level and above (its info chatter is noise here).
 import { Kafka, logLevel } from 'kafkajs';
 import type { LogEntry } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
+import { kafkaClientSecurity } from './kafka-security.ts';
 
 // Lines that describe expected behaviour of exactly-once delivery, not problems: its
 // transactional producers bound their retries on purpose (a failed transaction is aborted and the
@@ -19,8 +20,7 @@ export function createKafkaClient(config: ResolvedConfig, logger: Logger): Kafka
   return new Kafka({
     clientId: kafka.clientId,
     brokers: kafka.brokers,
-    ...(kafka.ssl === undefined ? {} : { ssl: kafka.ssl }),
-    ...(kafka.sasl === undefined ? {} : { sasl: kafka.sasl as never }),
+    ...kafkaClientSecurity(kafka),
     logLevel: logLevel.WARN,
     logCreator:
       () =>

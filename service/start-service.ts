@@ -20,6 +20,8 @@ import { keyPartitioner } from '../producers/key-partitioner.ts';
 import { createRecordPublisher } from '../producers/record-publisher.ts';
 import { ensureTopics } from './ensure-topics.ts';
 import { createKafkaClient } from './kafka-client.ts';
+import { explainKafkaError, kafkaPreflight } from './kafka-preflight.ts';
+import { serviceAccess } from './service-access.ts';
 import { createScoringConsumer } from '../consumers/scoring-consumer.ts';
 import { createTransactionalKafka } from '../consumers/transactional-kafka.ts';
 import { createTransactionalSink } from '../consumers/transactional-sink.ts';
@@ -52,12 +54,17 @@ export type RunningService = {
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { config, logger } = options;
   const kafka = options.kafka ?? createKafkaClient(config, logger);
+  // A cluster refusing TLS, SASL or an ACL stops the start here, with what to fix (exit 2).
+  const access = serviceAccess(config, options);
+  await kafkaPreflight(kafka, access.needs, access.context);
   const created = await ensureTopics(kafka, [
     ...(options.createRunsTopic ? [{ topic: config.topics.runs }] : []),
     { topic: config.topics.results },
     { topic: config.topics.deadLetter },
     ...(config.topics.decisions === undefined ? [] : [{ topic: config.topics.decisions }]),
-  ]);
+  ]).catch((error: unknown) => {
+    throw explainKafkaError(error, access.context);
+  });
   if (created.length > 0) logger.info({ topics: created }, 'created missing topics');
 
   // At-least-once publishes through one shared idempotent producer; exactly-once through one
@@ -78,7 +85,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     };
   } else {
     producer = kafka.producer({ createPartitioner: keyPartitioner, idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
-    await producer.connect();
+    await producer.connect().catch((error: unknown) => {
+      throw explainKafkaError(error, access.context);
+    });
     sinkOptions = { publisher: createRecordPublisher(producer) };
   }
   const meter = options.meter ?? metrics.getMeter('scorestream');
@@ -103,7 +112,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     tracer: options.tracer,
     ...options.consumer,
   });
-  await consumer.start();
+  await consumer.start().catch((error: unknown) => {
+    throw explainKafkaError(error, access.context);
+  });
   logger.info(
     { groupId: config.groupId, topics: config.topics, scorers: config.scorers.map((binding) => binding.scorerId), runsInFlight: config.concurrency.runsInFlight, delivery: config.delivery },
     'scorestream is consuming',
@@ -113,7 +124,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   return {
     stats: consumer.stats,
     models,
-    crashed: consumer.crashed,
+    // A crash because an ACL was missing (say READ on the runs topic) says which one.
+    crashed: consumer.crashed.then((error) => explainKafkaError(error, access.context) as Error),
     stop(stopOptions) {
       stopped ??= (async () => {
         const result = await consumer.stop(stopOptions);

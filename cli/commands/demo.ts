@@ -14,6 +14,7 @@ import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts
 import { createRunPublisher } from '../../producers/run-publisher.ts';
 import { createSampleRunGenerator, sampleRunContext } from '../../producers/sample/index.ts';
 import { resolveCliBrokers } from '../brokers.ts';
+import { kafkaClientSecurity } from '../../service/kafka-security.ts';
 import { applyJudgeEnvironment } from '../judge-environment.ts';
 import { startLiveView } from '../live-view.ts';
 import { startSampleTraffic } from '../sample-traffic.ts';
@@ -88,7 +89,7 @@ export async function run(argv: string[]): Promise<number> {
     recordInputs: recordInputsFromEnvironment(process.env),
     consumer: { commitIntervalMs: 500 },
   }).finally(() => clearTimeout(slowStart));
-  const publisher = createRunPublisher({ brokers, topic: config.topics.runs, clientId: 'scorestream-demo-traffic' });
+  const publisher = createRunPublisher({ brokers, topic: config.topics.runs, clientId: 'scorestream-demo-traffic', ...kafkaClientSecurity(config.kafka) });
   const generator = createSampleRunGenerator({ seed: Date.now() });
   const traffic = startSampleTraffic({
     rate,

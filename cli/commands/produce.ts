@@ -2,7 +2,8 @@
 // each run in its own trace) or runs from a JSON Lines file (`--file`) — optionally paced to a
 // rate. Brokers: --brokers, else KAFKA_BROKERS, else the local default broker (started if needed).
 // Progress goes to stderr, the summary to stdout. Exit codes: 0 all sent, 1 failure or invalid
-// lines in the file (the valid ones are still sent), 2 usage error, 130 interrupted.
+// lines in the file (the valid ones are still sent), 2 usage error or Kafka refusing access (TLS,
+// SASL or ACL: KAFKA_SSL* and KAFKA_SASL_* are read as by the service), 130 interrupted.
 import { access } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Context } from '@opentelemetry/api';
@@ -16,6 +17,9 @@ import type { Problem } from '../../src/contracts/problems.ts';
 import { formatProblems } from '../../src/contracts/problems.ts';
 import { quietKafka } from '../../local/kafka/index.ts';
 import { resolveCliBrokers } from '../brokers.ts';
+import { kafkaSecurityFromEnvironment } from '../../service/kafka-security.ts';
+import { explainKafkaError, kafkaPreflight } from '../../service/kafka-preflight.ts';
+import { kafkaAccessError } from '../../src/kafka-access-error.ts';
 
 export const usage = `usage: scorestream produce --sample [--count N] [--seed S] [options]
        scorestream produce --file runs.jsonl [options]
@@ -189,8 +193,14 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   const brokers = await resolveCliBrokers({ brokers: parsed.brokers, start: true, onProgress: (line) => console.error(`kafka: ${line}`) });
-  const kafka = quietKafka({ clientId: 'scorestream-produce', brokers });
-  const created = await ensureTopics(kafka, [{ topic, numPartitions: parsed.partitions }]);
+  // TLS and SASL from the KAFKA_SSL* / KAFKA_SASL_* variables, as for the service.
+  const { security, ...who } = kafkaSecurityFromEnvironment(process.env);
+  const kafkaAccess = { brokers, ...who, topics: [{ topic, operations: 'WRITE (and CREATE while it does not exist)' }] };
+  const kafka = quietKafka({ clientId: 'scorestream-produce', brokers, ...security });
+  await kafkaPreflight(kafka, {}, kafkaAccess);
+  const created = await ensureTopics(kafka, [{ topic, numPartitions: parsed.partitions }]).catch((error: unknown) => {
+    throw explainKafkaError(error, kafkaAccess);
+  });
   if (created.length > 0) console.error(`produce: created topic ${topic} (${parsed.partitions} partitions)`);
   const what = source.kind === 'sample' ? `${source.count} sample runs (seed ${source.seed})` : `runs from ${source.path}`;
   console.error(`produce: publishing ${what} to ${topic} on ${brokers.join(',')}${parsed.rate === undefined ? '' : ` at ${parsed.rate}/s`}`);
@@ -213,6 +223,11 @@ export async function run(argv: string[]): Promise<number> {
   const perSecond = result.seconds > 0 ? Math.round(result.sent / result.seconds) : result.sent;
   console.log(`sent ${result.sent} runs to ${topic} in ${result.seconds.toFixed(1)} s (${perSecond} runs/s)${source.kind === 'sample' ? `; seed ${source.seed}` : ''}`);
   if (invalid.length > 0) console.log(describeInvalid(invalid));
+  const refused = result.error === undefined ? undefined : kafkaAccessError(result.error, kafkaAccess);
+  if (refused !== undefined) {
+    console.error(`scorestream produce: stopped after ${result.sent} runs: ${refused.message}`);
+    return 2;
+  }
   if (result.error !== undefined) {
     console.error(`scorestream produce: stopped after ${result.sent} runs: ${result.error instanceof Error ? result.error.message : String(result.error)}`);
     return 1;

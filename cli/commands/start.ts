@@ -1,12 +1,14 @@
 // `scorestream start --config <file>`: runs the scoring service until SIGTERM/SIGINT.
 // The config is validated (with the environment's overrides) before anything touches Kafka;
-// a bad config prints every problem and exits 2. OpenTelemetry starts first (from the OTEL_*
+// a bad config prints every problem and exits 2, and so does a cluster refusing TLS, SASL or an
+// ACL (service/kafka-preflight.ts). OpenTelemetry starts first (from the OTEL_*
 // variables; not at all when every exporter is `none` or OTEL_SDK_DISABLED=true) and is flushed
 // after the service stopped.
 import { ConfigError } from '../../src/config/config-error.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import { loadConfigFile } from '../../service/load-config-file.ts';
 import { startService } from '../../service/start-service.ts';
+import { KafkaAccessError } from '../../src/kafka-access-error.ts';
 import { createLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
 import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
 import { applyJudgeEnvironment } from '../judge-environment.ts';
@@ -37,7 +39,17 @@ export async function run(argv: string[]): Promise<number> {
       }
       throw error;
     }
-    const service = await startService({ config, logger, recordInputs: recordInputsFromEnvironment(process.env) });
+    let service;
+    try {
+      service = await startService({ config, logger, recordInputs: recordInputsFromEnvironment(process.env) });
+    } catch (error) {
+      // TLS, SASL or ACL refused (or a PEM file unreadable): what to fix, exit 2, nothing secret.
+      if (KafkaAccessError.isInstance(error) || ConfigError.isInstance(error)) {
+        console.error(`scorestream: ${error.message}`);
+        return 2;
+      }
+      throw error;
+    }
     return await runUntilSignal(service, logger);
   } finally {
     await telemetry.shutdown();

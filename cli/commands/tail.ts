@@ -1,11 +1,15 @@
 // `scorestream tail [--topic agent-scores] [--from-beginning] [--trace-url URL]`: prints score
 // records as they arrive, one line each. Reads without committing (a throwaway group), so tailing
-// never moves anyone's offsets.
+// never moves anyone's offsets. On a secured cluster it reads KAFKA_SSL* and KAFKA_SASL_* like the
+// service, checks its access first, and exits 2 naming what to fix when refused.
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { parseScoreRecord } from '../../src/contracts/parse.ts';
 import { DEFAULT_TOPICS } from '../../src/config/defaults.ts';
 import { resolveCliBrokers } from '../brokers.ts';
+import { kafkaSecurityFromEnvironment } from '../../service/kafka-security.ts';
+import { TAIL_GROUP_PREFIX } from '../../service/acl-roles.ts';
+import { explainKafkaError, kafkaPreflight } from '../../service/kafka-preflight.ts';
 import { formatScoreLine } from '../format-record.ts';
 import { parseCommandArgs } from '../command-args.ts';
 
@@ -30,11 +34,22 @@ export async function run(argv: string[]): Promise<number> {
   const { values } = args;
   const brokers = await resolveCliBrokers({ brokers: values.brokers });
   const topic = values.topic ?? process.env.SCORESTREAM_TOPIC_RESULTS ?? DEFAULT_TOPICS.results;
-  const kafka = new Kafka({ clientId: 'scorestream-tail', brokers, logLevel: logLevel.NOTHING });
-  const consumer = kafka.consumer({ groupId: `scorestream-tail-${randomUUID()}` });
+  // TLS and SASL from the KAFKA_SSL* / KAFKA_SASL_* variables, as for the service.
+  const { security, ...who } = kafkaSecurityFromEnvironment(process.env);
+  const kafka = new Kafka({ clientId: 'scorestream-tail', brokers, logLevel: logLevel.NOTHING, ...security });
+  const groupId = `${TAIL_GROUP_PREFIX}${randomUUID()}`;
+  const access = { brokers, ...who, topics: [{ topic, operations: 'READ' }], group: TAIL_GROUP_PREFIX, groupIsPrefix: true };
+  await kafkaPreflight(kafka, { existingTopics: [topic], group: groupId }, access);
+  const consumer = kafka.consumer({ groupId });
+  // Refusals after the pre-flight (joining the group, fetching) arrive as a crash kafkajs will not restart.
+  const crashed = new Promise<unknown>((resolve) => {
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (!payload.restart) resolve(explainKafkaError(payload.error, access));
+    });
+  });
+  const traceUrl = values['trace-url'];
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: values['from-beginning'] ?? false });
-  const traceUrl = values['trace-url'];
   await consumer.run({
     autoCommit: false,
     eachMessage: async ({ message }) => {
@@ -58,10 +73,12 @@ export async function run(argv: string[]): Promise<number> {
     },
   });
   console.error(`tailing ${topic} on ${brokers.join(',')} (Ctrl-C to stop)`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
+  const ended = await new Promise<{ error?: unknown }>((resolve) => {
+    process.once('SIGINT', () => resolve({}));
+    process.once('SIGTERM', () => resolve({}));
+    void crashed.then((error) => resolve({ error }));
   });
   await consumer.disconnect();
+  if (ended.error !== undefined) throw ended.error;
   return 0;
 }

@@ -34,6 +34,11 @@ export function renderServerProperties(options: { ports: BrokerPorts; dataDirect
     'log.dirs': options.dataDirectory,
     ...singleNodeSettings,
   };
+  return renderProperties(settings);
+}
+
+/** A properties file of the given settings (the plain broker's above, or the secured one's). */
+export function renderProperties(settings: Readonly<Record<string, string>>): string {
   const lines = Object.entries(settings).map(([key, value]) => `${key}=${escapePropertyValue(value)}`);
   return `# Written by scorestream (local/kafka): a single-node KRaft broker for local use.\n${lines.join('\n')}\n`;
 }

@@ -5,8 +5,10 @@ import { dockerEngineAnswers } from './prerequisites.ts';
 export type BrokerMode = 'env' | 'docker' | 'jvm';
 
 export type BrokerHandle = {
-  /** Bootstrap addresses for clients, e.g. ['127.0.0.1:39092']. */
+  /** Bootstrap addresses for clients, e.g. ['127.0.0.1:39092']; a secured broker's SASL_SSL listener. */
   brokers: string[];
+  /** A secured broker's mutual-TLS listener. */
+  mtlsBrokers?: string[];
   mode: BrokerMode;
   /** True when the broker was already running (or given by KAFKA_BROKERS) rather than started by this call. */
   reused: boolean;

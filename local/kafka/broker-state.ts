@@ -9,8 +9,11 @@ const brokerStateSchema = z.object({
   mode: z.enum(['docker', 'jvm']),
   kafkaVersion: z.string(),
   clusterId: z.string(),
-  ports: z.object({ broker: z.number().int(), controller: z.number().int() }),
+  ports: z.object({ broker: z.number().int(), controller: z.number().int(), mtls: z.number().int().optional() }),
   brokers: z.array(z.string()),
+  /** A secured broker (`kafka start --secure`): `brokers` is its SASL_SSL listener, `mtlsBrokers` its mutual-TLS one. */
+  secure: z.boolean().optional(),
+  mtlsBrokers: z.array(z.string()).optional(),
   pid: z.number().int().optional(),
   container: z.string().optional(),
   startedAt: z.string().optional(),

@@ -11,7 +11,7 @@ import { isAddressInUse } from './broker-handle.ts';
 import type { BrokerEngine, BrokerHandle } from './broker-handle.ts';
 import { removeContainer, startDockerBroker } from './docker-broker.ts';
 import { startJvmBroker } from './jvm-broker.ts';
-import type { StartedJvmBroker } from './jvm-broker.ts';
+import type { StartedJvmBroker, StartJvmBrokerOptions } from './jvm-broker.ts';
 import { startOwnerWatchdog } from './owner-watchdog.ts';
 import { freePort, pickBrokerPorts } from './ports.ts';
 import { terminateProcess } from './processes.ts';
@@ -21,11 +21,22 @@ function once(action: () => Promise<void>): () => Promise<void> {
   return () => (running ??= action());
 }
 
-async function startJvmInTemporaryDirectory(onProgress?: (line: string) => void): Promise<{ started: StartedJvmBroker; directory: string }> {
+/** Makes a secured broker's certificates and users in its directory (secure-broker.ts). */
+export type PrepareSecurity = (directory: string) => Promise<StartJvmBrokerOptions['security']>;
+
+async function startJvmInTemporaryDirectory(onProgress?: (line: string) => void, prepareSecurity?: PrepareSecurity): Promise<{ started: StartedJvmBroker; directory: string }> {
   for (let attempt = 1; ; attempt++) {
     const directory = await mkdtemp(join(tmpdir(), 'scorestream-kafka-'));
     try {
-      const started = await startJvmBroker({ directory, ports: await pickBrokerPorts(), clusterId: newClusterId(), detached: false, onProgress });
+      const security = await prepareSecurity?.(directory);
+      const started = await startJvmBroker({
+        directory,
+        ports: await pickBrokerPorts(),
+        clusterId: newClusterId(),
+        detached: false,
+        onProgress,
+        ...(security === undefined ? {} : { security }),
+      });
       return { started, directory };
     } catch (error) {
       await rm(directory, { recursive: true, force: true });
@@ -35,8 +46,9 @@ async function startJvmInTemporaryDirectory(onProgress?: (line: string) => void)
   }
 }
 
-async function startEphemeralJvmBroker(onProgress?: (line: string) => void): Promise<BrokerHandle> {
-  const { started, directory } = await startJvmInTemporaryDirectory(onProgress);
+/** An ephemeral broker on the local JVM, plain or (with `prepareSecurity`) secured. */
+export async function startEphemeralJvmBroker(onProgress?: (line: string) => void, prepareSecurity?: PrepareSecurity): Promise<BrokerHandle & { mtlsBrokers?: string[] }> {
+  const { started, directory } = await startJvmInTemporaryDirectory(onProgress, prepareSecurity);
   const watchdog = startOwnerWatchdog({ brokerPid: started.pid, directory });
   const onExit = () => {
     try {
@@ -48,6 +60,7 @@ async function startEphemeralJvmBroker(onProgress?: (line: string) => void): Pro
   process.on('exit', onExit);
   return {
     brokers: started.brokers,
+    ...(started.mtlsBrokers === undefined ? {} : { mtlsBrokers: started.mtlsBrokers }),
     mode: 'jvm',
     reused: false,
     pid: started.pid,

@@ -4,10 +4,10 @@
 // API answers. A failed start kills the JVM and reports the tail of the broker's own log.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, openSync, closeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { renderLog4j2Properties, renderServerProperties } from './broker-config.ts';
+import { renderLog4j2Properties, renderProperties, renderServerProperties } from './broker-config.ts';
 import type { BrokerPorts } from './broker-config.ts';
 import { localBrokerError } from './errors.ts';
 import { fetchKafkaJars } from './kafka-jars.ts';
@@ -15,6 +15,10 @@ import { tailFile } from './log-tail.ts';
 import { findJava } from './prerequisites.ts';
 import { isProcessAlive, terminateProcess } from './processes.ts';
 import { waitForBroker } from './readiness.ts';
+import type { ClientSecurity } from './readiness.ts';
+import { scramFormatArguments, secureServerSettings } from './secure-config.ts';
+import { ADMIN_USER } from './secure-materials.ts';
+import type { SecurityMaterials } from './secure-materials.ts';
 import { warmUpCoordinators } from './warm-up.ts';
 import { lastLines, runCommand } from './run-command.ts';
 
@@ -59,9 +63,28 @@ export type StartJvmBrokerOptions = {
   onProgress?: (line: string) => void;
   /** Called as soon as the JVM runs, before it is ready: lets a named broker record its pid early. */
   onSpawned?: (pid: number) => Promise<void>;
+  /** A secured broker (secure-config.ts): its certificates and users, and the mutual-TLS port. */
+  security?: { materials: SecurityMaterials; mtlsPort: number };
 };
 
-export type StartedJvmBroker = { pid: number; brokers: string[]; child: ChildProcess; files: JvmBrokerFiles; readyAfterMs: number };
+export type StartedJvmBroker = {
+  pid: number;
+  /** Bootstrap addresses; for a secured broker, its SASL_SSL listener. */
+  brokers: string[];
+  /** A secured broker's mutual-TLS listener. */
+  mtlsBrokers?: string[];
+  child: ChildProcess;
+  files: JvmBrokerFiles;
+  readyAfterMs: number;
+};
+
+/** How the admin user of a secured broker connects: SCRAM-SHA-512 over TLS with the broker's CA. */
+export function adminSecurity(materials: SecurityMaterials): ClientSecurity {
+  return {
+    ssl: { ca: [readFileSync(materials.caCertificate, 'utf8')] },
+    sasl: { mechanism: 'scram-sha-512', username: ADMIN_USER, password: materials.users[ADMIN_USER] ?? '' },
+  };
+}
 
 async function brokerLogTail(files: JvmBrokerFiles): Promise<string> {
   const log = await tailFile(files.logFile, 40);
@@ -72,19 +95,24 @@ async function brokerLogTail(files: JvmBrokerFiles): Promise<string> {
   return parts.length === 0 ? '(the broker wrote no log)' : parts.join('\n');
 }
 
-async function formatStorage(java: string, classpath: string, files: JvmBrokerFiles, clusterId: string): Promise<void> {
+async function formatStorage(java: string, classpath: string, files: JvmBrokerFiles, clusterId: string, extraArguments: string[]): Promise<void> {
   if (existsSync(join(files.dataDirectory, 'meta.properties'))) return;
   const result = await runCommand(
     java,
-    ['-Xmx256m', '-XX:TieredStopAtLevel=1', `-Dlog4j2.configurationFile=${files.log4jProperties}`, '-cp', classpath, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '--config', files.serverProperties],
+    ['-Xmx256m', '-XX:TieredStopAtLevel=1', `-Dlog4j2.configurationFile=${files.log4jProperties}`, '-cp', classpath, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '--config', files.serverProperties, ...extraArguments],
     { timeoutMs: 120_000 },
   );
   if (result.code !== 0) {
     throw localBrokerError(
       'KAFKA_BROKER_START_FAILED',
-      `Formatting the Kafka storage in ${files.dataDirectory} failed; remove that directory and retry. StorageTool said:\n${lastLines(result.stdout + '\n' + result.stderr, 20)}`,
+      `Formatting the Kafka storage in ${files.dataDirectory} failed; remove that directory and retry. StorageTool said:\n${redactScram(lastLines(result.stdout + '\n' + result.stderr, 20))}`,
     );
   }
+}
+
+// StorageTool may echo its arguments, SCRAM passwords included.
+function redactScram(text: string): string {
+  return text.replace(/password=[^\]\s]*/g, 'password=[redacted]');
 }
 
 export async function startJvmBroker(options: StartJvmBrokerOptions): Promise<StartedJvmBroker> {
@@ -93,9 +121,18 @@ export async function startJvmBroker(options: StartJvmBrokerOptions): Promise<St
   const classpath = join(jars, '*');
   const files = jvmBrokerFiles(options.directory);
   await mkdir(files.dataDirectory, { recursive: true });
-  await writeFile(files.serverProperties, renderServerProperties({ ports: options.ports, dataDirectory: files.dataDirectory }));
+  const { security } = options;
+  await writeFile(
+    files.serverProperties,
+    security === undefined
+      ? renderServerProperties({ ports: options.ports, dataDirectory: files.dataDirectory })
+      : renderProperties(secureServerSettings({ ports: { ...options.ports, mtls: security.mtlsPort }, dataDirectory: files.dataDirectory, materials: security.materials })),
+    // A secured broker's properties hold its PLAIN users' passwords.
+    { mode: 0o600 },
+  );
   await writeFile(files.log4jProperties, renderLog4j2Properties(files.logFile));
-  await formatStorage(java.command, classpath, files, options.clusterId);
+  await formatStorage(java.command, classpath, files, options.clusterId, security === undefined ? [] : scramFormatArguments(security.materials));
+  const clientSecurity = security === undefined ? {} : adminSecurity(security.materials);
 
   const brokers = [`127.0.0.1:${options.ports.broker}`];
   options.onProgress?.(`starting Kafka on the local JVM (Java ${java.major}) at ${brokers[0]}; log: ${files.logFile}`);
@@ -125,6 +162,7 @@ export async function startJvmBroker(options: StartJvmBrokerOptions): Promise<St
   const readiness = await waitForBroker(brokers, {
     timeoutMs: options.readyTimeoutMs ?? 90_000,
     isAlive: () => !exited && isProcessAlive(pid),
+    security: clientSecurity,
   });
   if (!readiness.ready) {
     await terminateProcess(pid, 5_000);
@@ -134,7 +172,8 @@ export async function startJvmBroker(options: StartJvmBrokerOptions): Promise<St
     );
   }
   // A failed warm-up is not a failed start: clients retry the same way, only noisier.
-  await warmUpCoordinators(brokers).catch(() => undefined);
+  await warmUpCoordinators(brokers, clientSecurity).catch(() => undefined);
   options.onProgress?.(`Kafka ${brokers[0]} ready after ${((Date.now() - spawnedAt) / 1000).toFixed(1)} s (pid ${pid})`);
-  return { pid, brokers, child, files, readyAfterMs: Date.now() - spawnedAt };
+  const mtlsBrokers = security === undefined ? {} : { mtlsBrokers: [`127.0.0.1:${security.mtlsPort}`] };
+  return { pid, brokers, ...mtlsBrokers, child, files, readyAfterMs: Date.now() - spawnedAt };
 }

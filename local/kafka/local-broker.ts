@@ -14,9 +14,12 @@ export type EnsureLocalBrokerOptions = {
   ephemeral?: boolean;
   /** Progress lines for humans (download, start, ready). */
   onProgress?: (line: string) => void;
+  /** A secured named broker (TLS, SASL, mTLS, deny-by-default ACLs; docs/security.md); KAFKA_BROKERS is ignored. */
+  secure?: boolean;
 };
 
 export async function ensureLocalBroker(options: EnsureLocalBrokerOptions = {}): Promise<BrokerHandle> {
+  if (options.secure === true) return ensureNamedBroker(options.name ?? 'secure', options.onProgress, { secure: true });
   const configured = brokersFromEnvironment();
   if (configured !== undefined) {
     options.onProgress?.(`using KAFKA_BROKERS=${configured.join(',')}; no local broker started`);

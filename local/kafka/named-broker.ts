@@ -2,7 +2,8 @@
 // its state lives in ${XDG_STATE_HOME:-~/.local/state}/scorestream/brokers/<name>/ (broker.json,
 // server.properties, data/, broker.log). Starting reuses it when its process is alive AND its
 // admin API answers; a live but unresponsive one is stopped and started afresh. Data is kept
-// between stop and start (JVM mode); `purge` removes it.
+// between stop and start (JVM mode); `purge` removes it. A secured one (`kafka start --secure`,
+// secure-config.ts) keeps its certificates and users' passwords in tls/ beside its data.
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,9 +17,12 @@ import { brokerContainerName, containerRunning, removeContainer, startDockerBrok
 import { localBrokerError } from './errors.ts';
 import { jvmBrokerFiles, startJvmBroker } from './jvm-broker.ts';
 import { brokerStateDirectory, isValidBrokerName } from './paths.ts';
-import { pickBrokerPorts } from './ports.ts';
+import { freePort, pickBrokerPorts } from './ports.ts';
 import { isBrokerProcess, terminateProcess } from './processes.ts';
 import { brokerAnswers, waitForBroker } from './readiness.ts';
+import type { ClientSecurity } from './readiness.ts';
+import { adminSecurity } from './jvm-broker.ts';
+import { ensureSecurityMaterials, readSecurityMaterials } from './secure-materials.ts';
 import { KAFKA_VERSION } from './versions.ts';
 
 export const defaultBrokerName = 'default';
@@ -39,9 +43,16 @@ async function processRuns(directory: string, state: BrokerState): Promise<boole
   return state.container !== undefined && (await containerRunning(state.container));
 }
 
+/** How setup and probes connect: as the admin user of a secured broker; plainly otherwise. */
+async function probeSecurity(directory: string, state: BrokerState): Promise<ClientSecurity> {
+  if (state.secure !== true) return {};
+  const materials = await readSecurityMaterials(directory);
+  return materials === undefined ? {} : adminSecurity(materials);
+}
+
 async function liveness(directory: string, state: BrokerState): Promise<Liveness> {
   if (!(await processRuns(directory, state))) return 'stopped';
-  return (await brokerAnswers(state.brokers, 5_000)) ? 'running' : 'unresponsive';
+  return (await brokerAnswers(state.brokers, 5_000, await probeSecurity(directory, state))) ? 'running' : 'unresponsive';
 }
 
 async function stopByState(directory: string, state: BrokerState): Promise<void> {
@@ -52,8 +63,12 @@ async function stopByState(directory: string, state: BrokerState): Promise<void>
   }
 }
 
-async function startFresh(name: string, directory: string, previous: BrokerState | undefined, onProgress?: (line: string) => void): Promise<BrokerState> {
-  const engine = await chooseEngine();
+/** The SASL users of a secured named broker besides `admin`: one per role (docs/security.md). */
+export const secureBrokerUsers = ['scorestream', 'producer', 'tail', 'dashboard', 'replay'] as const;
+
+async function startFresh(name: string, directory: string, previous: BrokerState | undefined, secure: boolean, onProgress?: (line: string) => void): Promise<BrokerState> {
+  // A secured broker runs on the JVM: its certificates need openssl and its setup Java's tools.
+  const engine = secure ? 'jvm' : await chooseEngine();
   const clusterId = previous?.clusterId ?? newClusterId();
   const preferredPorts = previous?.ports ?? (name === defaultBrokerName ? defaultBrokerPorts : undefined);
   for (let attempt = 1; ; attempt++) {
@@ -66,10 +81,12 @@ async function startFresh(name: string, directory: string, previous: BrokerState
         return { ...base, mode: 'docker', brokers: started.brokers, container };
       }
       const brokers = [`127.0.0.1:${ports.broker}`];
+      const security = secure ? { materials: await ensureSecurityMaterials(directory, secureBrokerUsers), mtlsPort: previous?.ports.mtls ?? (await freePort()) } : undefined;
+      const secured = security === undefined ? {} : { secure: true, ports: { ...ports, mtls: security.mtlsPort }, mtlsBrokers: [`127.0.0.1:${security.mtlsPort}`] };
       // Recorded before readiness: if this command is interrupted, the next one finds the JVM.
-      const onSpawned = (pid: number) => writeBrokerState(directory, { ...base, mode: 'jvm', brokers, pid });
-      const started = await startJvmBroker({ directory, ports, clusterId, detached: true, onProgress, onSpawned });
-      return { ...base, mode: 'jvm', brokers: started.brokers, pid: started.pid };
+      const onSpawned = (pid: number) => writeBrokerState(directory, { ...base, ...secured, mode: 'jvm', brokers, pid });
+      const started = await startJvmBroker({ directory, ports, clusterId, detached: true, onProgress, onSpawned, ...(security === undefined ? {} : { security }) });
+      return { ...base, ...secured, mode: 'jvm', brokers: started.brokers, pid: started.pid };
     } catch (error) {
       if (attempt >= 2 || !isAddressInUse(error)) throw error;
       onProgress?.('a picked port was taken meanwhile; retrying with new ports');
@@ -81,6 +98,7 @@ function namedHandle(name: string, directory: string, state: BrokerState, reused
   let stopping: Promise<void> | undefined;
   return {
     brokers: state.brokers,
+    ...(state.mtlsBrokers === undefined ? {} : { mtlsBrokers: state.mtlsBrokers }),
     mode: state.mode,
     reused,
     ...(state.pid === undefined ? {} : { pid: state.pid }),
@@ -89,13 +107,20 @@ function namedHandle(name: string, directory: string, state: BrokerState, reused
   };
 }
 
-export async function ensureNamedBroker(name: string, onProgress?: (line: string) => void): Promise<BrokerHandle> {
+export async function ensureNamedBroker(name: string, onProgress?: (line: string) => void, options: { secure?: boolean } = {}): Promise<BrokerHandle> {
+  const secure = options.secure === true;
   const directory = stateDirectory(name);
   await mkdir(directory, { recursive: true });
   return withDirectoryLock(
     join(directory, '.lock'),
     async () => {
       const previous = await readBrokerState(directory);
+      if (previous !== undefined && (previous.secure === true) !== secure) {
+        throw localBrokerError(
+          'KAFKA_INVALID_BROKER_NAME',
+          `The '${name}' broker was made ${previous.secure === true ? 'secured' : 'without security'}: use another --name, or remove it first with \`scorestream kafka stop --name ${name} --purge\`.`,
+        );
+      }
       if (previous !== undefined) {
         const state = await liveness(directory, previous);
         if (state === 'running') {
@@ -105,13 +130,13 @@ export async function ensureNamedBroker(name: string, onProgress?: (line: string
         if (state === 'unresponsive') {
           // Perhaps still starting (its starter was interrupted): give it the usual start-up time.
           onProgress?.(`the '${name}' broker runs but does not answer yet; waiting for it`);
-          const answer = await waitForBroker(previous.brokers, { timeoutMs: 60_000, isAlive: () => processRuns(directory, previous) });
+          const answer = await waitForBroker(previous.brokers, { timeoutMs: 60_000, isAlive: () => processRuns(directory, previous), security: await probeSecurity(directory, previous) });
           if (answer.ready) return namedHandle(name, directory, previous, true);
           onProgress?.(`the '${name}' broker did not answer (${answer.reason}); restarting it`);
           await stopByState(directory, previous);
         }
       }
-      const started = await startFresh(name, directory, previous, onProgress);
+      const started = await startFresh(name, directory, previous, secure, onProgress);
       await writeBrokerState(directory, started);
       return namedHandle(name, directory, started, false);
     },

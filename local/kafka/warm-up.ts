@@ -4,10 +4,11 @@
 // crashes and restarts once. Doing it here, once, quietly, keeps the first real client's logs clean.
 import { randomBytes } from 'node:crypto';
 import { quietKafka } from './quiet.ts';
+import type { ClientSecurity } from './readiness.ts';
 
-export async function warmUpCoordinators(brokers: string[]): Promise<void> {
+export async function warmUpCoordinators(brokers: string[], security: ClientSecurity = {}): Promise<void> {
   const suffix = randomBytes(4).toString('hex');
-  const kafka = quietKafka({ clientId: 'scorestream-broker-warm-up', brokers, retry: { retries: 20, initialRetryTime: 100, maxRetryTime: 1_000 } });
+  const kafka = quietKafka({ clientId: 'scorestream-broker-warm-up', brokers, ...security, retry: { retries: 20, initialRetryTime: 100, maxRetryTime: 1_000 } });
   const admin = kafka.admin();
   const producer = kafka.producer({ transactionalId: `scorestream-warm-up-${suffix}`, idempotent: true, maxInFlightRequests: 1 });
   try {

@@ -59,12 +59,21 @@ export const bindingSchema = z
     ...(binding.filter === undefined ? {} : { matchesFilter: compileParsedPredicate(binding.filter) }),
   }));
 
+/**
+ * TLS to the brokers: `true` (the system's CAs), or settings. `ca`, `cert` and `key` are PEM text;
+ * the `*File` fields name PEM files read when the client is made (docs/security.md).
+ * `servername`: the name expected in the brokers' certificates, when connecting through another one.
+ */
 export const tlsSchema = z.union([
   z.boolean(),
   z.strictObject({
     ca: z.union([z.string(), z.array(z.string())]).optional(),
     cert: z.string().optional(),
     key: z.string().optional(),
+    caFile: z.string().min(1).optional(),
+    certFile: z.string().min(1).optional(),
+    keyFile: z.string().min(1).optional(),
+    servername: z.string().min(1).optional(),
     rejectUnauthorized: z.boolean().optional(),
   }),
 ]);

@@ -3,6 +3,7 @@
 // environment is reported against the variable that carried it.
 import type { ConfigProblem } from './config-error.ts';
 import { deliveryModes } from './config-schema.ts';
+import { applyTlsEnvironment } from './tls-env-overrides.ts';
 import type { DeliveryMode, SaslConfig, ScorestreamConfigInput } from './config-types.ts';
 
 export type Environment = Record<string, string | undefined>;
@@ -83,6 +84,7 @@ export function applyEnvironmentOverrides<Event>(
       ...(password === undefined ? {} : { password }),
     } as SaslConfig;
   }
+  applyTlsEnvironment(result.kafka!, environment);
   const ssl = value('KAFKA_SSL')?.toLowerCase();
   if (ssl !== undefined) {
     if (trueWords.has(ssl)) {

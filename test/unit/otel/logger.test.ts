@@ -114,6 +114,10 @@ describe('createLogger', () => {
       ['kafka.sasl.password', { kafka: { sasl: { mechanism: 'plain', username: 'svc', password: secret } } }, ['kafka', 'sasl', 'password']],
       ['config.kafka.sasl.password', { config: { kafka: { sasl: { password: secret } } } }, ['config', 'kafka', 'sasl', 'password']],
       ['sasl.password', { sasl: { password: secret } }, ['sasl', 'password']],
+      ['kafka.ssl.key (a client certificate key)', { kafka: { ssl: { cert: 'CERT', key: secret } } }, ['kafka', 'ssl', 'key']],
+      ['config.kafka.ssl.key', { config: { kafka: { ssl: { key: secret } } } }, ['config', 'kafka', 'ssl', 'key']],
+      ['ssl.key', { ssl: { key: secret } }, ['ssl', 'key']],
+      ['a TLS key passphrase', { ssl: { passphrase: secret } }, ['ssl', 'passphrase']],
       ['a token', { token: secret }, ['token']],
       ['a nested secret', { oauth: { secret } }, ['oauth', 'secret']],
     ])('censors %s', (_label, fields, path) => {

@@ -1,0 +1,301 @@
+// Scorestream against a secured broker of this file's own (TLS with a private CA, SCRAM-SHA-512/256
+// and PLAIN users, mutual TLS, the StandardAuthorizer denying whatever no ACL allows): each role
+// runs with exactly the ACLs of service/acl-roles.ts (docs/security.md) and nothing more, and each
+// misconfiguration — wrong password, unknown CA, hostname mismatch, a missing ACL, no client
+// certificate — ends with exit 2 and a message naming what to fix, with no secret in the output.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { createRunPublisher } from '../../../producers/run-publisher.ts';
+import { producerAcls, serviceAcls, tailAcls } from '../../../service/acl-roles.ts';
+import type { ServiceAclOptions } from '../../../service/acl-roles.ts';
+import { KafkaAccessError } from '../../../src/kafka-access-error.ts';
+import { CLIENT_CERTIFICATE_NAME } from '../../../local/kafka/secure-materials.ts';
+import type { SecureBrokerHandle } from '../../../local/kafka/secure-broker.ts';
+import { uniqueName } from '../../helpers/kafka.ts';
+import { readAll } from '../../helpers/read-all.ts';
+import { testRun } from '../../helpers/runs.ts';
+import { adminKafka, createTopicsAsAdmin, grantAcls, useSecureBroker } from '../../helpers/secure-broker.ts';
+import { spawnService, waitForLog } from '../../helpers/service-process.ts';
+import type { ServiceProcess } from '../../helpers/service-process.ts';
+import type { ServiceTopics } from '../../helpers/service.ts';
+
+const users = ['svc', 'svc-eos', 'svc-no-txn', 'svc-no-group', 'producer', 'tail', 'tail-no-group', 'nobody'] as const;
+const secureBroker = useSecureBroker(users);
+const cli = fileURLToPath(new URL('../../../cli/main.ts', import.meta.url));
+/** The fixture config's two scorers: one record each per run. */
+const scorersPerRun = 2;
+
+async function useSecureTopics(broker: SecureBrokerHandle): Promise<ServiceTopics> {
+  const topics = { runs: uniqueName('runs'), results: uniqueName('scores'), deadLetter: uniqueName('dlq'), decisions: uniqueName('decisions') };
+  await createTopicsAsAdmin(broker, Object.values(topics));
+  return topics;
+}
+
+const aclOptions = (topics: ServiceTopics, groupId: string, delivery: ServiceAclOptions['delivery']): ServiceAclOptions => ({ topics, groupId, delivery });
+
+/** The service as a child process, connecting as `user` over SASL_SSL with the CA from a file. */
+function spawnSecureService(broker: SecureBrokerHandle, topics: ServiceTopics, groupId: string, user: string, env: Record<string, string> = {}): ServiceProcess {
+  const sasl = broker.sasl(user);
+  return spawnService({
+    topics,
+    groupId,
+    env: {
+      KAFKA_BROKERS: broker.brokers.join(','),
+      KAFKA_SASL_MECHANISM: sasl.mechanism,
+      KAFKA_SASL_USERNAME: sasl.username,
+      KAFKA_SASL_PASSWORD: sasl.password,
+      KAFKA_SSL_CA_FILE: broker.materials.caCertificate,
+      SCORESTREAM_TOPIC_DECISIONS: topics.decisions,
+      ...env,
+    },
+  });
+}
+
+async function publishRuns(broker: SecureBrokerHandle, topic: string, runIds: string[]): Promise<void> {
+  // The producer SDK as its own principal, over SASL/PLAIN (the service uses SCRAM-SHA-512).
+  const publisher = createRunPublisher({ brokers: broker.brokers, topic, ssl: { ca: [broker.caPem] }, sasl: broker.sasl('producer', 'plain') as never });
+  try {
+    await publisher.publish(runIds.map((runId) => testRun({ runId })));
+  } finally {
+    await publisher.close();
+  }
+}
+
+async function waitForRecords(broker: SecureBrokerHandle, topic: string, count: number, isolation: 'read_committed' | 'read_uncommitted'): Promise<Array<Record<string, unknown>>> {
+  const kafka = adminKafka(broker);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const records = await readAll(topic, { isolation, kafka });
+    if (records.length >= count || Date.now() > deadline) return records;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function stopService(service: ServiceProcess): Promise<void> {
+  service.child.kill('SIGTERM');
+  expect((await service.exited).code).toBe(0);
+}
+
+/** The whole output of a process that is expected to end by itself (a refused start). */
+async function endedWith(service: ServiceProcess): Promise<{ code: number | null; output: string }> {
+  const { code } = await service.exited;
+  if (process.env.DEBUG_SECURED) console.error(service.output.join('\n'));
+  return { code, output: service.output.join('\n') };
+}
+
+function expectNoSecret(output: string, broker: SecureBrokerHandle): void {
+  for (const password of Object.values(broker.materials.users)) expect(output).not.toContain(password);
+  expect(output).not.toContain(broker.clientKeyPem.split('\n')[1]);
+}
+
+function runCli(args: string[], env: Record<string, string>): { output: string[]; exited: Promise<number | null>; kill: () => void } {
+  const output: string[] = [];
+  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '--disable-warning=TimeoutNegativeWarning', cli, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const collect = (chunk: Buffer) => output.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return { output, exited, kill: () => child.kill('SIGTERM') };
+}
+
+describe('each role with exactly its ACLs', () => {
+  it('the service (at-least-once, SCRAM-SHA-512) scores runs the producer SDK (PLAIN) published, and tail shows them', async () => {
+    const broker = secureBroker();
+    const topics = await useSecureTopics(broker);
+    const groupId = uniqueName('svc');
+    await grantAcls(broker, 'User:svc', serviceAcls(aclOptions(topics, groupId, 'at-least-once')));
+    await grantAcls(broker, 'User:producer', producerAcls({ runsTopic: topics.runs }));
+    await grantAcls(broker, 'User:tail', tailAcls({ resultsTopic: topics.results }));
+
+    const service = spawnSecureService(broker, topics, groupId, 'svc');
+    await waitForLog(service, /scorestream is consuming/);
+    const runIds = ['secure-1', 'secure-2', 'secure-3'];
+    await publishRuns(broker, topics.runs, runIds);
+    const records = await waitForRecords(broker, topics.results, runIds.length * scorersPerRun, 'read_uncommitted');
+    expect(new Set(records.map((record) => record.runId))).toEqual(new Set(runIds));
+
+    const tail = broker.sasl('tail', 'scram-sha-256');
+    const tailing = runCli(['tail', '--topic', topics.results, '--from-beginning', '--json'], {
+      KAFKA_BROKERS: broker.brokers.join(','),
+      KAFKA_SASL_MECHANISM: tail.mechanism,
+      KAFKA_SASL_USERNAME: tail.username,
+      KAFKA_SASL_PASSWORD: tail.password,
+      // PEM text in the environment, line breaks escaped as secret stores hand them over.
+      KAFKA_SSL_CA: broker.caPem.replaceAll('\n', '\\n'),
+    });
+    const deadline = Date.now() + 30_000;
+    while (tailing.output.filter((line) => line.includes('"runId"')).length < runIds.length * scorersPerRun && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(tailing.output.filter((line) => line.includes('"runId"'))).toHaveLength(runIds.length * scorersPerRun);
+    tailing.kill();
+    expect(await tailing.exited).toBe(0);
+
+    await stopService(service);
+    expectNoSecret(service.output.join('\n') + tailing.output.join('\n'), broker);
+  });
+
+  it('the service (exactly-once) scores runs with its transactional-id ACL, and exits 2 naming it when that is missing', async () => {
+    const broker = secureBroker();
+    const topics = await useSecureTopics(broker);
+    const groupId = uniqueName('svc-eos');
+    await grantAcls(broker, 'User:svc-eos', serviceAcls(aclOptions(topics, groupId, 'exactly-once')));
+    await grantAcls(broker, 'User:producer', producerAcls({ runsTopic: topics.runs }));
+    const service = spawnSecureService(broker, topics, groupId, 'svc-eos', { SCORESTREAM_DELIVERY: 'exactly-once' });
+    await waitForLog(service, /scorestream is consuming/);
+    await publishRuns(broker, topics.runs, ['eos-1', 'eos-2']);
+    const records = await waitForRecords(broker, topics.results, 2 * scorersPerRun, 'read_committed');
+    expect(new Set(records.map((record) => record.runId))).toEqual(new Set(['eos-1', 'eos-2']));
+    await stopService(service);
+
+    const otherGroup = uniqueName('svc-no-txn');
+    await grantAcls(broker, 'User:svc-no-txn', serviceAcls(aclOptions(topics, otherGroup, 'at-least-once')));
+    const refused = await endedWith(spawnSecureService(broker, topics, otherGroup, 'svc-no-txn', { SCORESTREAM_DELIVERY: 'exactly-once' }));
+    expect(refused.code).toBe(2);
+    expect(refused.output).toContain('transactional ids');
+    expect(refused.output).toContain(`--transactional-id '${otherGroup}-' --resource-pattern-type prefixed`);
+    expectNoSecret(refused.output, broker);
+  });
+});
+
+describe('a missing ACL stops the start with exit 2 and says which', () => {
+  it('no READ on the consumer group', async () => {
+    const broker = secureBroker();
+    const topics = await useSecureTopics(broker);
+    const groupId = uniqueName('svc-no-group');
+    await grantAcls(broker, 'User:svc-no-group', serviceAcls(aclOptions(topics, groupId, 'at-least-once')).filter((grant) => grant.resource !== 'group'));
+    const refused = await endedWith(spawnSecureService(broker, topics, groupId, 'svc-no-group'));
+    expect(refused.code).toBe(2);
+    expect(refused.output).toContain(`consumer group '${groupId}'`);
+    expect(refused.output).toContain(`--allow-principal User:svc-no-group --operation Read --group ${groupId}`);
+  });
+
+  it('no ACL at all: the runs topic is not visible', async () => {
+    const broker = secureBroker();
+    const topics = await useSecureTopics(broker);
+    const refused = await endedWith(spawnSecureService(broker, topics, uniqueName('nobody'), 'nobody'));
+    expect(refused.code).toBe(2);
+    expect(refused.output).toContain(`user 'nobody' (SCRAM-SHA-512) no topic '${topics.runs}'`);
+    expect(refused.output).toContain(`READ on topic '${topics.runs}'`);
+  });
+
+  it('output topics that do not exist and may not be created', async () => {
+    const broker = secureBroker();
+    const topics = await useSecureTopics(broker);
+    const missing = { ...topics, results: uniqueName('missing-scores') };
+    const groupId = uniqueName('svc');
+    await grantAcls(broker, 'User:svc', serviceAcls(aclOptions(missing, groupId, 'at-least-once')));
+    const refused = await endedWith(spawnSecureService(broker, missing, groupId, 'svc'));
+    expect(refused.code).toBe(2);
+    expect(refused.output).toContain(`WRITE (and CREATE while it does not exist) on topic '${missing.results}'`);
+    // The last line is ours, not kafkajs' bare "Topic creation errors".
+    expect(refused.output.split('\n').at(-1)).toMatch(/^scorestream: Kafka \(.*\) denied user 'svc'/);
+  });
+
+  it('the producer SDK without WRITE on the runs topic', async () => {
+    const broker = secureBroker();
+    const topics = await useSecureTopics(broker);
+    const publisher = createRunPublisher({ brokers: broker.brokers, topic: topics.runs, ssl: { ca: [broker.caPem] }, sasl: broker.sasl('nobody') as never });
+    const error = await publisher.publish(testRun({ runId: 'denied' })).then(() => undefined, (thrown: unknown) => thrown);
+    await publisher.close();
+    expect(KafkaAccessError.isInstance(error)).toBe(true);
+    // Its idempotent producer is refused first: a producer id needs WRITE on some topic.
+    expect((error as KafkaAccessError).reason).toBe('cluster_authorization');
+    expect((error as Error).message).toContain(`grant WRITE on topic '${topics.runs}'`);
+    expectNoSecret((error as Error).message, broker);
+  });
+
+  it('tail without READ on its group prefix', async () => {
+    const broker = secureBroker();
+    const topics = await useSecureTopics(broker);
+    await grantAcls(broker, 'User:tail-no-group', tailAcls({ resultsTopic: topics.results }).filter((grant) => grant.resource !== 'group'));
+    const sasl = broker.sasl('tail-no-group');
+    const tailing = runCli(['tail', '--topic', topics.results], {
+      KAFKA_BROKERS: broker.brokers.join(','),
+      KAFKA_SASL_MECHANISM: sasl.mechanism,
+      KAFKA_SASL_USERNAME: sasl.username,
+      KAFKA_SASL_PASSWORD: sasl.password,
+      KAFKA_SSL_CA_FILE: broker.materials.caCertificate,
+    });
+    expect(await tailing.exited).toBe(2);
+    expect(tailing.output.join('\n')).toContain('--group scorestream-tail- --resource-pattern-type prefixed');
+  });
+});
+
+describe('a wrong connection setting stops the start with exit 2 and says which', () => {
+  it('a wrong password: named, fast, and not printed', async () => {
+    const broker = secureBroker();
+    const topics = await useSecureTopics(broker);
+    const wrongPassword = 'not-the-password-of-svc';
+    const started = Date.now();
+    const refused = await endedWith(spawnSecureService(broker, topics, uniqueName('svc'), 'svc', { KAFKA_SASL_PASSWORD: wrongPassword }));
+    expect(refused.code).toBe(2);
+    expect(refused.output).toContain("rejected the SASL login of user 'svc' (SCRAM-SHA-512)");
+    expect(refused.output).toContain('KAFKA_SASL_PASSWORD');
+    expect(refused.output).not.toContain(wrongPassword);
+    expectNoSecret(refused.output, broker);
+    console.error(`[secured] wrong password refused after ${Date.now() - started} ms (process start included)`);
+  });
+
+  it('an unknown CA (TLS on, the private CA not given)', async () => {
+    const broker = secureBroker();
+    const topics = await useSecureTopics(broker);
+    const refused = await endedWith(spawnSecureService(broker, topics, uniqueName('svc'), 'svc', { KAFKA_SSL_CA_FILE: '', KAFKA_SSL: 'true' }));
+    expect(refused.code).toBe(2);
+    expect(refused.output).toContain('signed by a CA this client does not trust');
+    expect(refused.output).toContain('KAFKA_SSL_CA_FILE');
+  });
+
+  it('a hostname the certificate does not list', async () => {
+    const broker = secureBroker();
+    const topics = await useSecureTopics(broker);
+    const refused = await endedWith(spawnSecureService(broker, topics, uniqueName('svc'), 'svc', { KAFKA_SSL_SERVERNAME: 'kafka.wrong.example' }));
+    expect(refused.code).toBe(2);
+    expect(refused.output).toContain('is not valid for the name this client connected to');
+    expect(refused.output).toContain('kafka.wrong.example');
+  });
+
+  it('a CA file that cannot be read', async () => {
+    const broker = secureBroker();
+    const topics = await useSecureTopics(broker);
+    const refused = await endedWith(spawnSecureService(broker, topics, uniqueName('svc'), 'svc', { KAFKA_SSL_CA_FILE: '/nonexistent/ca.pem' }));
+    expect(refused.code).toBe(2);
+    expect(refused.output).toContain("kafka.ssl.caFile: cannot read '/nonexistent/ca.pem' (ENOENT)");
+  });
+});
+
+describe('mutual TLS', () => {
+  it('the producer SDK publishes with a client certificate, whose CN is its principal', async () => {
+    const broker = secureBroker();
+    const topics = await useSecureTopics(broker);
+    await grantAcls(broker, `User:${CLIENT_CERTIFICATE_NAME}`, producerAcls({ runsTopic: topics.runs }));
+    const publisher = createRunPublisher({
+      brokers: broker.mtlsBrokers,
+      topic: topics.runs,
+      ssl: { ca: [broker.caPem], cert: broker.clientCertificatePem, key: broker.clientKeyPem },
+    });
+    const report = await publisher.publish([testRun({ runId: 'mtls-1' }), testRun({ runId: 'mtls-2' })]);
+    await publisher.close();
+    expect(report.count).toBe(2);
+    const runs = await readAll(topics.runs, { isolation: 'read_uncommitted', kafka: adminKafka(broker) });
+    expect(runs.map((run) => run.runId).sort()).toEqual(['mtls-1', 'mtls-2']);
+  });
+
+  it('without a client certificate the listener refuses, and the error says to set one', async () => {
+    const broker = secureBroker();
+    const topics = await useSecureTopics(broker);
+    const publisher = createRunPublisher({ brokers: broker.mtlsBrokers, topic: topics.runs, ssl: { ca: [broker.caPem] }, producerConfig: { retry: { retries: 1 } } });
+    const error = await publisher.publish(testRun({ runId: 'no-cert' })).then(() => undefined, (thrown: unknown) => thrown);
+    await publisher.close();
+    expect(KafkaAccessError.isInstance(error)).toBe(true);
+    expect((error as KafkaAccessError).reason).toBe('tls_client_certificate');
+    expect((error as Error).message).toContain('KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE');
+  });
+});
