@@ -58,6 +58,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     { topic: config.topics.results },
     { topic: config.topics.deadLetter },
     ...(config.topics.decisions === undefined ? [] : [{ topic: config.topics.decisions }]),
+    ...(config.retries.enabled ? [{ topic: config.topics.retry }] : []),
   ]);
   if (created.length > 0) logger.info({ topics: created }, 'created missing topics');
 
