@@ -17,6 +17,10 @@ export function renderLiveView(stats: ServiceStats, previous: LiveViewSample, cu
   const lines = [
     `events/s ${formatRate(rate).padStart(7)}   consumed ${stats.consumed}   lag ${stats.totalLag()}   in flight ${stats.inFlight}   paused partitions ${stats.pausedPartitions.size}`,
     `scored ${totals.scored}   not scorable ${totals.notScorable}   failed ${totals.failed}   skipped ${totals.skipped} (${skips})   dead-lettered ${stats.deadLettered}${deadLetters ? ` (${deadLetters})` : ''}`,
+    // Only once the retry topic saw any work, so a healthy judge's view stays as it was.
+    ...(stats.retriesDeferred + stats.retriesAttempted === 0
+      ? []
+      : [`waiting for retry ${stats.retriesWaiting()}   deferred ${stats.retriesDeferred}   retried ${stats.retriesAttempted}   failed after retries ${stats.retriesExhausted}`]),
     '',
     `${'scorer'.padEnd(28)} ${'mean'.padStart(6)} ${'scored'.padStart(8)} ${'n/s'.padStart(6)} ${'failed'.padStart(7)}`,
   ];

@@ -16,8 +16,8 @@ import { isOwnOutput, isScorestreamRun } from './loop-guard.ts';
 import type { MessageContext } from './message-context.ts';
 import { runTraceContext } from './message-trace.ts';
 import type { MessageTrace } from './message-trace.ts';
-import { publishScoreRecord } from './publish-score-record.ts';
 import type { MessageOutput } from './record-sink.ts';
+import { noHistory, publishOrDefer } from './retry-deferral.ts';
 
 /**
  * `output` is where this message's records go (its MessageTicket's); `trace` its trace context as
@@ -51,7 +51,6 @@ export async function processRunMessage(message: KafkaMessage, source: Source, o
     return;
   }
   const runTrace = runTraceContext(trace, event);
-  const eventTime = Date.parse(event.timestamp);
   const scoring = await scoreRunEvent(collectRunFacts(event, source, runTrace.facts), {
     bindings: config.scorers,
     parentContext: runTrace.context,
@@ -60,7 +59,8 @@ export async function processRunMessage(message: KafkaMessage, source: Source, o
     now: context.now,
     signal: context.hardStop,
     services: context.services,
-    onRecord: (record) => publishScoreRecord(record, eventTime, source, output, context),
+    // A transient failure may go to the retry topic instead of out as `failed` (retry-deferral.ts).
+    onRecord: (record) => publishOrDefer({ record, event, trace: runTrace.facts, history: noHistory, source }, output, context),
   });
   // Decided here, not inside: with sampling or filters most runs skip some binding, and without a
   // decisions topic counting them must not cost an await per message.

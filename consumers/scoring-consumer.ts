@@ -11,6 +11,9 @@
 // Each message is processed inside its consumer `process {topic}` span (startMessageTrace), which
 // the score spans link to while their parent is the agent run's span. A message whose processing
 // throws is dead-lettered (deadLetterUnexpected) so the partition keeps moving.
+// With retries on, the same member also consumes the retry topic under the same claims, sink and
+// run slots (so offsets and transactions work alike): a retry message is dispatched to
+// processRetryMessage once due, and until then its partition is paused (retry-gate.ts).
 import { context as otelContext, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Tracer } from '@opentelemetry/api';
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
@@ -22,10 +25,12 @@ import type { RecordPublisher } from '../producers/record-publisher.ts';
 import { deadLetterUnexpected } from './dead-letter.ts';
 import type { MessageContext } from './message-context.ts';
 import { startMessageTrace } from './message-trace.ts';
+import { processRetryMessage } from './process-retry-message.ts';
 import { processRunMessage } from './process-run-message.ts';
 import { defaultPublishRetry } from './publish-until-acknowledged.ts';
 import { createAtLeastOnceSink } from './record-sink.ts';
 import type { MessageTicket, PartitionClaim, RecordSink } from './record-sink.ts';
+import { createRetryGate } from './retry-gate.ts';
 import { RunSlots } from './run-slots.ts';
 import { ServiceStats } from './service-stats.ts';
 
@@ -82,6 +87,8 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     retry: { retries: 10 },
   });
   const sink = createSink();
+  const retryTopic = config.retries.enabled ? config.topics.retry : undefined;
+  const retryGate = createRetryGate({ now });
 
   let assignment = 0;
   let stopping = false;
@@ -122,7 +129,9 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     const { span } = messageTrace;
     let outcome: 'finished' | 'abandoned' = 'finished';
     try {
-      await otelContext.with(trace.setSpan(ROOT_CONTEXT, span), () => processRunMessage(message, source, ticket.output, messageTrace, messageContext));
+      await otelContext.with(trace.setSpan(ROOT_CONTEXT, span), () =>
+        topic === retryTopic ? processRetryMessage(message, source, ticket.output, messageContext) : processRunMessage(message, source, ticket.output, messageTrace, messageContext),
+      );
     } catch (error) {
       span.recordException(error instanceof Error ? error : String(error));
       span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
@@ -154,18 +163,23 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     const { batch, heartbeat, isRunning, isStale, resolveOffset } = payload;
     const key = partitionKey(batch.topic, batch.partition);
     const claim = await sink.claim(batch.topic, batch.partition);
-    stats.lagByPartition.set(key, Math.max(0, Number(batch.highWatermark) - Number(batch.firstOffset() ?? batch.highWatermark)));
+    const isRetry = batch.topic === retryTopic;
+    // The retry topic's backlog is pairs waiting for their due time, not lag.
+    const lag = isRetry ? stats.retryWaitingByPartition : stats.lagByPartition;
+    lag.set(key, Math.max(0, Number(batch.highWatermark) - Number(batch.firstOffset() ?? batch.highWatermark)));
     for (const message of batch.messages) {
       if (stopping || !isRunning() || isStale() || !claim.active) break;
       if (claim.fromOffset !== undefined && Number(message.offset) < claim.fromOffset) {
         resolveOffset(message.offset); // committed by the partition's previous owner after we fetched
         continue;
       }
+      // Not yet due: the partition pauses until it is, and this message is fetched again then.
+      if (isRetry && !retryGate.admit(batch.topic, batch.partition, message, payload.pause)) break;
       if (!slots.tryAcquire() && !(await waitForSlot(payload, claim, key))) break;
       const ticket = claim.open(message.offset, () => slots.release());
       resolveOffset(message.offset);
       stats.inFlight += 1;
-      stats.lagByPartition.set(key, Math.max(0, Number(batch.highWatermark) - Number(message.offset) - 1));
+      lag.set(key, Math.max(0, Number(batch.highWatermark) - Number(message.offset) - 1));
       void processOne(batch.topic, batch.partition, message, ticket);
     }
     await heartbeat().catch((error: unknown) => {
@@ -177,6 +191,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     assignment += 1;
     sink.assignmentEnded();
     stats.lagByPartition.clear();
+    stats.retryWaitingByPartition.clear();
     slots.wakeAll();
     logger.info({ assignment, reason }, 'assignment ended: uncommitted work of the previous assignment is re-scored by its partitions’ owners');
   };
@@ -200,7 +215,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     crashed,
     async start() {
       await consumer.connect();
-      await consumer.subscribe({ topics: [config.topics.runs], fromBeginning: options.fromBeginning ?? true });
+      await consumer.subscribe({ topics: retryTopic === undefined ? [config.topics.runs] : [config.topics.runs, retryTopic], fromBeginning: options.fromBeginning ?? true });
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
@@ -213,7 +228,8 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
       const timeoutMs = stopOptions.timeoutMs ?? config.shutdownTimeoutMs;
       stopping = true;
       slots.wakeAll();
-      consumer.pause([{ topic: config.topics.runs }]);
+      consumer.pause(retryTopic === undefined ? [{ topic: config.topics.runs }] : [{ topic: config.topics.runs }, { topic: retryTopic }]);
+      retryGate.close();
       if (stats.inFlight > 0) {
         logger.info({ inFlight: stats.inFlight, timeoutMs }, 'stopping: letting in-flight runs finish');
         await Promise.race([

@@ -23,6 +23,12 @@ export class ServiceStats {
   transactions = 0;
   transactionFailures = 0;
   publishRetries = 0;
+  /** Retry topic (docs/delivery.md, retries): pairs deferred to it, attempts made from it, pairs failed for good after retries.maxAgeMs. */
+  retriesDeferred = 0;
+  retriesAttempted = 0;
+  retriesExhausted = 0;
+  /** Pairs waiting on the retry topic per `topic[partition]`: behind its high watermark at the latest fetch or due check. */
+  readonly retryWaitingByPartition = new Map<string, number>();
   /** Event timestamp → record acknowledged, in ms; the last few thousand, for percentiles. */
   readonly latenciesMs: number[] = [];
   private latencyCursor = 0;
@@ -66,6 +72,12 @@ export class ServiceStats {
     let skipped = 0;
     for (const count of this.skipsByReason.values()) skipped += count;
     return { scored, notScorable, failed, skipped };
+  }
+
+  retriesWaiting(): number {
+    let waiting = 0;
+    for (const value of this.retryWaitingByPartition.values()) waiting += value;
+    return waiting;
   }
 
   totalLag(): number {

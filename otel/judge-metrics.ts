@@ -19,9 +19,11 @@ export type JudgeMetrics = {
   instrument(model: ModelObject): ModelObject;
   /** Measures one call to a model that is not a language model (a classifier's decision model). */
   measureCall<T>(model: { provider: string; modelId: string }, call: () => PromiseLike<T>): Promise<T>;
+  /** One call's wait for a judge slot (the per-model cap), 0 when a slot was free. */
+  recordSlotWait(model: { provider: string; modelId: string }, waitedMs: number): void;
 };
 
-type Instruments = { calls: Counter; errors: Counter; tokens: Counter; duration: Histogram };
+type Instruments = { calls: Counter; errors: Counter; tokens: Counter; duration: Histogram; slotWait: Histogram };
 
 function createInstruments(meter: Meter): Instruments {
   return {
@@ -32,6 +34,12 @@ function createInstruments(meter: Meter): Instruments {
       description: 'Duration of one judge model call',
       unit: 's',
       advice: { explicitBucketBoundaries: [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 128] },
+    }),
+    // Beside the duration: a slow provider shows in `duration`, a full queue (judgeCallsPerModel) here.
+    slotWait: meter.createHistogram('scorestream.judge.slot_wait', {
+      description: 'Time a judge call waited for a slot of its model (concurrency.judgeCallsPerModel)',
+      unit: 's',
+      advice: { explicitBucketBoundaries: [0, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64] },
     }),
   };
 }
@@ -110,6 +118,9 @@ export function createJudgeMetrics(meter: Meter, now: () => number = performance
       const result = wrapLanguageModel({ model: model as never, middleware: middleware(instruments, model, now) }) as ModelObject;
       wrapped.set(model, result);
       return result;
+    },
+    recordSlotWait(model, waitedMs) {
+      instruments.slotWait.record(waitedMs / 1000, { 'gen_ai.request.model': model.modelId, 'gen_ai.provider.name': model.provider });
     },
     measureCall(model, call) {
       const { measure, countUsage } = measurer(instruments, model, now);

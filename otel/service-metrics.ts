@@ -15,6 +15,11 @@ export type ServiceCounters = {
   readonly pausedPartitions: ReadonlySet<string>;
   /** Keyed `topic[partition]`. */
   readonly lagByPartition: ReadonlyMap<string, number>;
+  /** Retry topic: pairs deferred to it, attempts made from it, pairs failed for good; pairs waiting per `topic[partition]`. */
+  readonly retriesDeferred: number;
+  readonly retriesAttempted: number;
+  readonly retriesExhausted: number;
+  readonly retryWaitingByPartition: ReadonlyMap<string, number>;
 };
 
 export type ServiceMetrics = {
@@ -40,6 +45,11 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters):
   const inFlight = meter.createObservableUpDownCounter('scorestream.runs.in_flight', { description: 'Runs being scored right now', unit: '{run}' });
   const paused = meter.createObservableUpDownCounter('scorestream.partitions.paused', { description: 'Partitions paused because every run slot is busy', unit: '{partition}' });
   const lag = meter.createObservableGauge('scorestream.consumer.lag', { description: 'Messages behind the high watermark, per partition (from the latest fetch)', unit: '{message}' });
+  const retries = meter.createObservableCounter('scorestream.retries', {
+    description: 'Pairs that failed transiently, by what happened: deferred to the retry topic, attempted again from it, exhausted (failed for good after retries.maxAgeMs)',
+    unit: '{pair}',
+  });
+  const retryWaiting = meter.createObservableGauge('scorestream.retries.waiting', { description: 'Pairs waiting on the retry topic, per partition (from the latest fetch or due check)', unit: '{pair}' });
   const latency: Histogram = meter.createHistogram('scorestream.event_to_result.duration', {
     description: "Time from the run event's timestamp until its score record was acknowledged",
     unit: 's',
@@ -66,8 +76,18 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters):
       lagReported.add(key);
     }
     for (const key of lagReported) if (!counters.lagByPartition.has(key)) result.observe(lag, 0, partitionAttributes(key));
+    result.observe(retries, counters.retriesDeferred, { 'scorestream.retry.outcome': 'deferred' });
+    result.observe(retries, counters.retriesAttempted, { 'scorestream.retry.outcome': 'attempted' });
+    result.observe(retries, counters.retriesExhausted, { 'scorestream.retry.outcome': 'exhausted' });
+    for (const [key, waiting] of counters.retryWaitingByPartition) {
+      result.observe(retryWaiting, waiting, partitionAttributes(key));
+      lagReported.add(`retry:${key}`);
+    }
+    for (const key of lagReported) {
+      if (key.startsWith('retry:') && !counters.retryWaitingByPartition.has(key.slice(6))) result.observe(retryWaiting, 0, partitionAttributes(key.slice(6)));
+    }
   };
-  const observables: Observable[] = [consumed, records, skips, deadLetters, inFlight, paused, lag];
+  const observables: Observable[] = [consumed, records, skips, deadLetters, inFlight, paused, lag, retries, retryWaiting];
   meter.addBatchObservableCallback(observe, observables);
 
   return {

@@ -10,6 +10,7 @@ import { metrics } from '@opentelemetry/api';
 import type { Meter, Tracer } from '@opentelemetry/api';
 import type { Kafka, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
+import { DEFAULTS } from '../src/config/defaults.ts';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
 import { limitJudgeConcurrency } from '../src/pipeline/limit-judge-concurrency.ts';
 import type { LimitedModels } from '../src/pipeline/limit-judge-concurrency.ts';
@@ -62,6 +63,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     { topic: config.topics.results },
     { topic: config.topics.deadLetter },
     ...(config.topics.decisions === undefined ? [] : [{ topic: config.topics.decisions }]),
+    ...(config.retries.enabled ? [{ topic: config.topics.retry }] : []),
   ]).catch((error: unknown) => {
     throw explainKafkaError(error, access.context);
   });
@@ -93,7 +95,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const meter = options.meter ?? metrics.getMeter('scorestream');
   const judgeMetrics = createJudgeMetrics(meter);
   // The limiter wraps the measured model, so judge durations exclude time queued for a slot.
-  const models = limitJudgeConcurrency(instrumentJudgeModels(config.judge?.models, judgeMetrics), config.concurrency.judgeCallsPerModel);
+  // Inside each slot a request gets its own timeout; slot waits go to the evidence and a metric.
+  const models = limitJudgeConcurrency(instrumentJudgeModels(config.judge?.models, judgeMetrics), config.concurrency.judgeCallsPerModel, {
+    callTimeoutMs: config.judge?.callTimeoutMs ?? DEFAULTS.judgeCallTimeoutMs,
+    onSlotWait: judgeMetrics.recordSlotWait,
+  });
   // Model objects given directly in a scorer's judge config get the same cap and measurements.
   const prepareModel = (model: Parameters<typeof judgeMetrics.instrument>[0]) => models.limit(judgeMetrics.instrument(model));
   // Classifier scorers' decision-model calls share the cap (by provider and model id) and the metrics.

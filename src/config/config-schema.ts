@@ -94,6 +94,18 @@ const judgeModelResolverSchema = z.custom<JudgeModelResolver>(
   { message: 'expected a provider registry with languageModel(id), e.g. createProviderRegistry({...})' },
 );
 
+/**
+ * Non-blocking retries (docs/delivery.md): a pair that failed for a transient reason is scored
+ * again after `delaysMs[attempt - 1]` (the last delay repeats) through the retry topic, until
+ * `maxAgeMs` after its first failure; then its `failed` record is final.
+ */
+export const retriesSchema = z.strictObject({
+  /** Off: transient failures are published as `failed` at once, as before retry topics. */
+  enabled: z.boolean().default(true),
+  delaysMs: z.array(positiveInt).min(1, 'expected at least one delay').default([...DEFAULTS.retryDelaysMs]),
+  maxAgeMs: positiveInt.default(DEFAULTS.retryMaxAgeMs),
+});
+
 // A section left out is parsed as `{}` (prefault), so its fields get their own defaults; a field set
 // to undefined (say from an unset environment variable) counts as left out.
 export const configSchema = z.strictObject({
@@ -115,8 +127,11 @@ export const configSchema = z.strictObject({
       results: z.string().min(1).default(DEFAULT_TOPICS.results),
       deadLetter: z.string().min(1).default(DEFAULT_TOPICS.deadLetter),
       decisions: z.string().min(1).optional(),
+      /** Pairs waiting to be scored again after a transient failure (default `{runs}-retry`; docs/delivery.md). */
+      retry: z.string().min(1).optional(),
     })
-    .prefault({}),
+    .prefault({})
+    .transform((topics) => ({ ...topics, retry: topics.retry ?? `${topics.runs}${DEFAULTS.retryTopicSuffix}` })),
   scorers: z
     .array(bindingSchema)
     .min(1, 'expected at least one scorer binding { scorer, sampling?, filter?, when?, version? }'),
@@ -126,7 +141,15 @@ export const configSchema = z.strictObject({
       judgeCallsPerModel: positiveInt.default(DEFAULTS.judgeCallsPerModel),
     })
     .prefault({}),
-  judge: z.strictObject({ model: judgeModelSchema.optional(), models: judgeModelResolverSchema.optional() }).optional(),
+  judge: z
+    .strictObject({
+      model: judgeModelSchema.optional(),
+      models: judgeModelResolverSchema.optional(),
+      /** Bound on one judge request (one HTTP attempt) inside its slot; default 30 s. Keep it well below the bindings' timeoutMs. */
+      callTimeoutMs: positiveInt.optional(),
+    })
+    .optional(),
+  retries: retriesSchema.prefault({}),
   shutdownTimeoutMs: positiveInt.default(DEFAULTS.shutdownTimeoutMs),
   maxMessageBytes: positiveInt.default(DEFAULTS.maxMessageBytes),
   /** Default 'at-least-once'; env SCORESTREAM_DELIVERY. */

@@ -15,4 +15,9 @@ export const DEFAULTS = {
   maxMessageBytes: 1_048_576,
   scorerTimeoutMs: 120_000,
   delivery: 'at-least-once',
+  /** judge.callTimeoutMs: one judge request; well below scorerTimeoutMs so a hung request costs one attempt. */
+  judgeCallTimeoutMs: 30_000,
+  retryTopicSuffix: '-retry',
+  retryDelaysMs: [10_000, 60_000, 600_000, 3_600_000],
+  retryMaxAgeMs: 86_400_000,
 } as const;

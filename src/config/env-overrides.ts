@@ -13,6 +13,7 @@ const topicVariables = {
   SCORESTREAM_TOPIC_RESULTS: 'results',
   SCORESTREAM_TOPIC_DEAD_LETTER: 'deadLetter',
   SCORESTREAM_TOPIC_DECISIONS: 'decisions',
+  SCORESTREAM_TOPIC_RETRY: 'retry',
 } as const;
 
 const trueWords = new Set(['true', '1', 'yes', 'on']);
@@ -63,6 +64,13 @@ export function applyEnvironmentOverrides<Event>(
     const parsed = Number(shutdown);
     if (!Number.isInteger(parsed) || parsed <= 0) problems.push({ path: 'env SCORESTREAM_SHUTDOWN_TIMEOUT_MS', message: `expected a positive integer, got '${shutdown}'` });
     else result.shutdownTimeoutMs = parsed;
+  }
+
+  const callTimeout = value('SCORESTREAM_JUDGE_CALL_TIMEOUT_MS');
+  if (callTimeout !== undefined) {
+    const parsed = Number(callTimeout);
+    if (!Number.isInteger(parsed) || parsed <= 0) problems.push({ path: 'env SCORESTREAM_JUDGE_CALL_TIMEOUT_MS', message: `expected a positive integer, got '${callTimeout}'` });
+    else result.judge = { ...objectOrNothing(config.judge), callTimeoutMs: parsed };
   }
 
   const delivery = value('SCORESTREAM_DELIVERY')?.toLowerCase();

@@ -9,18 +9,26 @@ export const DECISION_RECORD_SCHEMA_VERSION = 1;
 export const SKIP_REASONS = ['trace_not_sampled', 'filter', 'when', 'sampling', 'predicate_error'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
+/** Why a pair was put off: it failed transiently and waits on the retry topic (docs/delivery.md, retries). */
+export const DEFER_REASONS = ['deferred_retry'] as const;
+
+/** `skipped`: never scored; `deferred`: scored later, its record comes after the retry. */
+export const DECISIONS = ['skipped', 'deferred'] as const;
+
 export const decisionRecordSchema = z.object({
   schemaVersion: z.literal(DECISION_RECORD_SCHEMA_VERSION),
   runId: idSchema,
   scorerId: idSchema,
   scorerVersion: z.string().optional(),
-  decision: z.literal('skipped'),
-  reason: z.enum(SKIP_REASONS),
+  decision: z.enum(DECISIONS),
+  reason: z.enum([...SKIP_REASONS, ...DEFER_REASONS]),
   /** Human-readable detail, e.g. which filter rejected the run or the predicate's error message. */
   detail: z.string().optional(),
   sampling: samplingSchema.optional(),
   trace: recordTraceSchema.optional(),
   source: sourceSchema,
   decidedAt: isoTimestampSchema,
+  /** `deferred_retry` only: the failed attempts so far and when the next one is due. */
+  retry: z.object({ attempt: z.number().int().min(1), dueAt: isoTimestampSchema }).optional(),
 });
 export type DecisionRecord = z.infer<typeof decisionRecordSchema>;

@@ -25,6 +25,12 @@ const judgeExecutionBase = {
   modelCallCount: z.number().int().nonnegative(),
   /** Whole prompt step, rounded; the clock starts before createPrompt runs. */
   durationMs: z.number().int().nonnegative(),
+  /**
+   * Of that, the time its requests waited for a judge slot (the service's per-model cap), summed
+   * over attempts and rounded; absent when no cap applied. High values mean a full queue, not a
+   * slow provider.
+   */
+  queuedMs: z.number().int().nonnegative().optional(),
   finishReason: z.string().optional(),
   warnings: z.array(z.unknown()).optional(),
   /** Safe response identity; never headers or bodies. */

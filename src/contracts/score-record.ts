@@ -42,6 +42,8 @@ const scoreRecordBase = z.object({
   sampling: samplingSchema.optional(),
   scoredAt: isoTimestampSchema,
   durationMs: z.number().nonnegative(),
+  /** Present when the pair failed transiently before and was scored again from the retry topic. */
+  retries: z.lazy(() => retryHistorySchema).optional(),
 });
 
 const onlyWhen = (field: string, status: ScoreStatus) =>
@@ -61,6 +63,24 @@ export const scoreErrorSchema = z.object({
   retryable: z.boolean(),
 }).meta({ id: 'ScoreError' });
 export type ScoreError = z.infer<typeof scoreErrorSchema>;
+
+/** One failed attempt of a pair that was retried later through the retry topic (docs/delivery.md, retries). */
+export const retryAttemptSchema = z.object({
+  failedAt: isoTimestampSchema,
+  durationMs: z.number().nonnegative(),
+  error: scoreErrorSchema,
+  /** The attempt's judge evidence, when a prompt step reached a model. */
+  judge: judgeResultsSchema.optional(),
+}).meta({ id: 'RetryAttempt' });
+export type RetryAttempt = z.infer<typeof retryAttemptSchema>;
+
+/** The earlier failed attempts of a pair scored through the retry topic; the record itself is the last attempt. */
+export const retryHistorySchema = z.object({
+  firstFailedAt: isoTimestampSchema,
+  /** Oldest first. */
+  attempts: z.array(retryAttemptSchema).min(1),
+}).meta({ id: 'RetryHistory' });
+export type RetryHistory = z.infer<typeof retryHistorySchema>;
 
 export const scoreRecordSchema = z.discriminatedUnion('status', [
   scoreRecordBase.extend({

@@ -142,6 +142,7 @@ function identity(call: JudgeCall, tally: CallTally) {
 
 function evidence(tally: CallTally) {
   return {
+    ...(tally.queuedMs === undefined ? {} : { queuedMs: Math.round(tally.queuedMs) }),
     ...(tally.finishReason === undefined ? {} : { finishReason: tally.finishReason }),
     ...(tally.warnings.length === 0 ? {} : { warnings: tally.warnings }),
     ...(tally.response === undefined ? {} : { response: tally.response }),

@@ -2,9 +2,10 @@
 // response, their usage and identity. It also bounds each request with a timeout, racing the model
 // so that one ignoring its abort signal still cannot hang a run.
 import { wrapLanguageModel } from 'ai';
-import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4GenerateResult } from '@ai-sdk/provider';
 import type { JSONValue } from 'ai';
-import { JudgeTimeoutError } from './judge-errors.ts';
+import { generateWithTimeout } from './request-timeout.ts';
+import { slotWaitScope } from './slot-wait.ts';
 import { addJudgeUsage, normalizeJudgeUsage } from './usage.ts';
 import type { JudgeResponseIdentity, JudgeUsage } from './types.ts';
 
@@ -16,6 +17,8 @@ export type CallTally = {
   warnings: JSONValue[];
   response: JudgeResponseIdentity | undefined;
   lastText: string | undefined;
+  /** Time the requests waited for a judge slot (the service's per-model cap), summed; undefined when none reported. */
+  queuedMs: number | undefined;
 };
 
 export function newCallTally(): CallTally {
@@ -27,6 +30,7 @@ export function newCallTally(): CallTally {
     warnings: [],
     response: undefined,
     lastText: undefined,
+    queuedMs: undefined,
   };
 }
 
@@ -39,7 +43,8 @@ export function tallyModel(model: AnyLanguageModel, tally: CallTally, timeoutMs:
       specificationVersion: 'v4',
       wrapGenerate: async ({ params, model: inner }) => {
         tally.requests += 1;
-        const result = await generateWithTimeout(inner, params, timeoutMs);
+        // The scope lets a concurrency cap below report how long this request queued (slot-wait.ts).
+        const result = await slotWaitScope(tally, () => generateWithTimeout(inner, params, timeoutMs));
         record(tally, result);
         return result;
       },
@@ -73,36 +78,4 @@ function safeWarning(warning: unknown): JSONValue {
     if (typeof value === 'string') safe[key] = value;
   }
   return safe;
-}
-
-async function generateWithTimeout(
-  model: LanguageModelV4,
-  params: LanguageModelV4CallOptions,
-  timeoutMs: number,
-): Promise<LanguageModelV4GenerateResult> {
-  const parent = params.abortSignal;
-  parent?.throwIfAborted();
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
-  const interrupted = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      const error = new JudgeTimeoutError({ modelId: model.modelId, timeoutMs });
-      controller.abort(error);
-      reject(error);
-    }, timeoutMs);
-    if (parent !== undefined) {
-      onAbort = () => {
-        controller.abort(parent.reason);
-        reject(parent.reason);
-      };
-      parent.addEventListener('abort', onAbort, { once: true });
-    }
-  });
-  try {
-    return await Promise.race([model.doGenerate({ ...params, abortSignal: controller.signal }), interrupted]);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort !== undefined) parent?.removeEventListener('abort', onAbort);
-  }
 }

@@ -14,11 +14,12 @@ export class JudgeTimeoutError extends APICallError {
   readonly [timeoutMarker] = true;
   readonly timeoutMs: number;
 
-  constructor(options: { modelId: string; timeoutMs: number }) {
+  /** `setting`: the option that set the timeout, named in the message (default modelSettings.timeout). */
+  constructor(options: { modelId: string; timeoutMs: number; setting?: string }) {
     super({
       message:
         `Judge model '${options.modelId}' did not answer within ${options.timeoutMs} ms. ` +
-        'Raise modelSettings.timeout on the judge if the model is just slow.',
+        `Raise ${options.setting ?? 'modelSettings.timeout on the judge'} if the model is just slow.`,
       url: '',
       requestBodyValues: undefined,
       isRetryable: true,

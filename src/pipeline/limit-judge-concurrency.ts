@@ -1,8 +1,15 @@
 // Caps concurrent calls per judge model: a provider's rate limit is per model, and a backlog
 // of thousands of runs must not become thousands of simultaneous requests. Applied to the
 // models a resolver hands out, so every scorer that names a model by id shares one cap.
+// Inside a slot, each request (one HTTP attempt) may get its own timeout (`callTimeoutMs`): a hung
+// request then holds its slot for that long, not for the scorer's whole deadline, and is retried
+// by the AI SDK like a 5xx. The time spent waiting for a slot is reported to the judge call's
+// evidence (slot-wait.ts) and to `onSlotWait` (a metric), so a full queue can be told from a slow
+// provider.
 import { wrapLanguageModel } from 'ai';
 import type { LanguageModel } from 'ai';
+import { generateWithTimeout } from '../judge/request-timeout.ts';
+import { reportSlotWait } from '../judge/slot-wait.ts';
 import type { JudgeModelResolver } from '../judge/types.ts';
 
 type ModelObject = Exclude<LanguageModel, string>;
@@ -25,9 +32,16 @@ export class CallLimiter {
     return this.queue.length;
   }
 
-  async run<T>(call: () => PromiseLike<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.queue.push(resolve));
-    else this.active += 1;
+  /** `onWaited` hears how long the call waited for its slot (0 when one was free). */
+  async run<T>(call: () => PromiseLike<T>, onWaited?: (waitedMs: number) => void): Promise<T> {
+    if (this.active >= this.limit) {
+      const queuedAt = performance.now();
+      await new Promise<void>((resolve) => this.queue.push(resolve));
+      onWaited?.(performance.now() - queuedAt);
+    } else {
+      this.active += 1;
+      onWaited?.(0);
+    }
     try {
       return await call();
     } finally {
@@ -46,7 +60,14 @@ export type LimitedModels = JudgeModelResolver & {
   readonly limiters: ReadonlyMap<string, CallLimiter>;
 };
 
-export function limitJudgeConcurrency(resolver: JudgeModelResolver | undefined, callsPerModel: number): LimitedModels {
+export type JudgeCallOptions = {
+  /** Bound on one model request inside its slot (judge.callTimeoutMs); none when undefined. */
+  callTimeoutMs?: number;
+  /** Each call's wait for a slot, by the model's provider and id (the slot-wait metric). */
+  onSlotWait?: (model: { provider: string; modelId: string }, waitedMs: number) => void;
+};
+
+export function limitJudgeConcurrency(resolver: JudgeModelResolver | undefined, callsPerModel: number, options: JudgeCallOptions = {}): LimitedModels {
   const limiters = new Map<string, CallLimiter>();
   const wrapped = new WeakMap<object, ModelObject>();
   const limiterFor = (key: string) => {
@@ -54,16 +75,27 @@ export function limitJudgeConcurrency(resolver: JudgeModelResolver | undefined, 
     if (limiter === undefined) limiters.set(key, (limiter = new CallLimiter(callsPerModel)));
     return limiter;
   };
-  const keyOf = (model: { provider?: unknown; modelId: string }) => `${typeof model.provider === 'string' ? model.provider : 'model'}:${model.modelId}`;
+  const providerOf = (model: { provider?: unknown }) => (typeof model.provider === 'string' ? model.provider : 'model');
+  const keyOf = (model: { provider?: unknown; modelId: string }) => `${providerOf(model)}:${model.modelId}`;
+  const waitListener = (model: { provider?: unknown; modelId: string }) => {
+    const identity = { provider: providerOf(model), modelId: model.modelId };
+    return (waitedMs: number) => {
+      reportSlotWait(waitedMs);
+      options.onSlotWait?.(identity, waitedMs);
+    };
+  };
+  const { callTimeoutMs } = options;
   const limit = (model: ModelObject): ModelObject => {
     const existing = wrapped.get(model);
     if (existing !== undefined) return existing;
     const limiter = limiterFor(keyOf(model));
+    const onWaited = waitListener(model);
     const result = wrapLanguageModel({
       model: model as never,
       middleware: {
-        wrapGenerate: ({ doGenerate }) => limiter.run(doGenerate),
-        wrapStream: ({ doStream }) => limiter.run(doStream),
+        wrapGenerate: ({ doGenerate, params, model: inner }) =>
+          limiter.run(() => (callTimeoutMs === undefined ? doGenerate() : generateWithTimeout(inner, params, callTimeoutMs, 'judge.callTimeoutMs')), onWaited),
+        wrapStream: ({ doStream }) => limiter.run(doStream, onWaited),
       },
     }) as ModelObject;
     wrapped.set(model, result);
@@ -72,7 +104,7 @@ export function limitJudgeConcurrency(resolver: JudgeModelResolver | undefined, 
   return {
     limiters,
     limit,
-    run: (model, call) => limiterFor(keyOf(model)).run(call),
+    run: (model, call) => limiterFor(keyOf(model)).run(call, waitListener(model)),
     languageModel(id: string) {
       if (resolver === undefined) throw new Error(`no judge model resolver is configured, so '${id}' cannot be resolved`);
       return limit(resolver.languageModel(id) as ModelObject);

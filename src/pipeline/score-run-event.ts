@@ -115,7 +115,8 @@ function endSpan(span: Span, outcome: ScorerOutcome): void {
   span.end();
 }
 
-async function scoreWithBinding<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event>): Promise<ScoreRecord> {
+/** One eligible binding scored in its own `score {scorerId}` span; also the retry of a deferred pair (consumers/process-retry-message.ts). */
+export async function scoreWithBinding<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event>): Promise<ScoreRecord> {
   const now = options.now ?? Date.now;
   const tracer = options.tracer ?? defaultTracer();
   const parent = options.parentContext ?? ROOT_CONTEXT;

@@ -132,7 +132,11 @@ export async function runScorerToOutcome(scorer: ScorerLike, input: Record<strin
     const result = await Promise.race([running, cohort.abandoned]);
     return successOutcome(result as Record<string, unknown>);
   } catch (error) {
-    return failedOutcome(error, currentStep, startedSteps);
+    const outcome = failedOutcome(error, currentStep, startedSteps);
+    // Stopped by its own deadline, the run fails however the step reports the abort (an
+    // AbortError, an AI_RetryError cut short): a timeout, transient like any other.
+    if (outcome.status === 'failed' && cohort.signal.aborted && ScorerTimeoutError.isInstance(cohort.signal.reason)) outcome.error.retryable = true;
+    return outcome;
   } finally {
     cohort.release();
   }

@@ -22,6 +22,9 @@ describe('failing scorers', () => {
         { scorer: hangingScorer, timeoutMs: 500 },
         { scorer: answerLengthScorer },
       ],
+      // Timeouts are transient: with retries on they would wait on the retry topic
+      // (retry-topic.test.ts); off, the failure is final at once, which is what this test is about.
+      retries: { enabled: false },
     });
     const records = await readRecords<ScoreRecord>(topics.results, runIds.length * 3, 60_000);
     const byScorer = (id: string) => records.filter((record) => record.scorerId === id);

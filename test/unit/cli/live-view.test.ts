@@ -45,6 +45,16 @@ describe('renderLiveView', () => {
     ]);
   });
 
+  it('adds a retry line once the retry topic saw work: pairs waiting, deferred, retried, failed after retries', () => {
+    const stats = new ServiceStats();
+    stats.retriesDeferred = 9;
+    stats.retriesAttempted = 4;
+    stats.retriesExhausted = 1;
+    stats.retryWaitingByPartition.set('agent-runs-retry[0]', 3).set('agent-runs-retry[1]', 2);
+    const text = renderLiveView(stats, { at: 0, consumed: 0 }, { at: 1000, consumed: 0 });
+    expect(text.split('\n')[2]).toBe('waiting for retry 5   deferred 9   retried 4   failed after retries 1');
+  });
+
   it('prints rates of 100/s and more without decimals', () => {
     const text = renderLiveView(new ServiceStats(), { at: 0, consumed: 0 }, { at: 500, consumed: 1234 });
     expect(text.split('\n')[0]).toBe('events/s    2468   consumed 0   lag 0   in flight 0   paused partitions 0');

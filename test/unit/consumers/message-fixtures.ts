@@ -7,7 +7,7 @@ import type { MessageContext } from '../../../consumers/message-context.ts';
 import type { PublishRetry } from '../../../consumers/publish-until-acknowledged.ts';
 import type { MessageOutput } from '../../../consumers/record-sink.ts';
 import { ServiceStats } from '../../../consumers/service-stats.ts';
-import type { ScorerBindingInput } from '../../../src/config/config-types.ts';
+import type { ScorerBindingInput, ScorestreamConfigInput } from '../../../src/config/config-types.ts';
 import { resolveConfig } from '../../../src/config/resolve-config.ts';
 import { createScorer } from '../../../src/scorer/create-scorer.ts';
 import type { OutgoingRecord } from '../../../producers/record-publisher.ts';
@@ -99,6 +99,7 @@ export type TestContextOptions = {
   now?: () => number;
   publishRetry?: PublishRetry;
   services?: MessageContext['services'];
+  retries?: ScorestreamConfigInput['retries'];
 };
 
 /** The service's per-message context, with a fixed clock, fresh counters and a logger that writes nothing. */
@@ -110,6 +111,7 @@ export function messageContext(options: TestContextOptions = {}) {
     topics: { runs: source.topic, results: 'scores', deadLetter: 'dead-letters', decisions: options.decisionsTopic },
     scorers: options.scorers ?? [{ scorer: fixedScorer }],
     maxMessageBytes: options.maxMessageBytes,
+    retries: options.retries,
   });
   const latencies: number[] = [];
   const context: MessageContext = {

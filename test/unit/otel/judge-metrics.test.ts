@@ -46,6 +46,15 @@ describe('createJudgeMetrics', () => {
     expect(histogramTotals(metrics, 'scorestream.judge.duration', model('judge-a'))).toEqual({ count: 2, sum: 0.5 });
   });
 
+  it('records each call’s wait for a judge slot per model, in seconds', async () => {
+    const { meter, collect } = meterWithReader();
+    const judge = createJudgeMetrics(meter);
+    judge.recordSlotWait({ provider: 'mock-provider', modelId: 'judge-a' }, 0);
+    judge.recordSlotWait({ provider: 'mock-provider', modelId: 'judge-a' }, 1500);
+    const metrics = await collect();
+    expect(histogramTotals(metrics, 'scorestream.judge.slot_wait', model('judge-a'))).toEqual({ count: 2, sum: 1.5 });
+  });
+
   it('counts every attempt of a retried call, and the failed ones as errors by type', async () => {
     const { meter, collect } = meterWithReader();
     const judge = createJudgeMetrics(meter);

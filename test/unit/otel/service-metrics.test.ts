@@ -58,6 +58,24 @@ describe('registerServiceMetrics', () => {
     expect(metricValue(metrics, 'scorestream.consumer.lag', { 'messaging.destination.partition.id': '1' })).toBe(4);
   });
 
+  it('reports the retry topic: pairs deferred, attempted and exhausted, and those waiting per retry partition', async () => {
+    const stats = new ServiceStats();
+    const { collect } = setup(stats);
+    stats.retriesDeferred = 5;
+    stats.retriesAttempted = 3;
+    stats.retriesExhausted = 1;
+    stats.retryWaitingByPartition.set('agent-runs-retry[0]', 2);
+    let metrics = await collect();
+    expect(metricValue(metrics, 'scorestream.retries', { 'scorestream.retry.outcome': 'deferred' })).toBe(5);
+    expect(metricValue(metrics, 'scorestream.retries', { 'scorestream.retry.outcome': 'attempted' })).toBe(3);
+    expect(metricValue(metrics, 'scorestream.retries', { 'scorestream.retry.outcome': 'exhausted' })).toBe(1);
+    expect(metricValue(metrics, 'scorestream.retries.waiting', { 'messaging.destination.name': 'agent-runs-retry', 'messaging.destination.partition.id': '0' })).toBe(2);
+    // A partition no longer ours reports 0 rather than its last count.
+    stats.retryWaitingByPartition.clear();
+    metrics = await collect();
+    expect(metricValue(metrics, 'scorestream.retries.waiting', { 'messaging.destination.partition.id': '0' })).toBe(0);
+  });
+
   it('follows the counters between collections (cumulative counters, current gauges)', async () => {
     const stats = new ServiceStats();
     const { collect } = setup(stats);

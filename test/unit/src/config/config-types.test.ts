@@ -28,6 +28,8 @@ describe('config types', () => {
     expectTypeOf<ResolvedConfig['concurrency']>().toEqualTypeOf<{ runsInFlight: number; judgeCallsPerModel: number }>();
     expectTypeOf<ResolvedConfig['delivery']>().toEqualTypeOf<'at-least-once' | 'exactly-once'>();
     expectTypeOf<ResolvedBinding['timeoutMs']>().toEqualTypeOf<number>();
+    expectTypeOf<ResolvedConfig['retries']>().toEqualTypeOf<{ enabled: boolean; delaysMs: number[]; maxAgeMs: number }>();
+    expectTypeOf<ResolvedConfig['topics']['retry']>().toEqualTypeOf<string>();
     expectTypeOf<ResolvedBinding['scorerId']>().toEqualTypeOf<string>();
   });
 
@@ -42,6 +44,6 @@ describe('config types', () => {
   });
 
   it('type the judge with the one model-resolver type', () => {
-    expectTypeOf<NonNullable<ResolvedConfig['judge']>>().toEqualTypeOf<{ model?: LanguageModel; models?: JudgeModelResolver }>();
+    expectTypeOf<NonNullable<ResolvedConfig['judge']>>().toEqualTypeOf<{ model?: LanguageModel; models?: JudgeModelResolver; callTimeoutMs?: number }>();
   });
 });

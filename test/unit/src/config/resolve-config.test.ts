@@ -44,14 +44,15 @@ describe('resolveConfig', () => {
       expect(resolved).toEqual({
         kafka: { brokers: ['localhost:9092'], clientId: 'scorestream' },
         groupId: 'scorestream',
-        topics: { runs: 'agent-runs', results: 'agent-scores', deadLetter: 'agent-runs-dlq' },
+        topics: { runs: 'agent-runs', results: 'agent-scores', deadLetter: 'agent-runs-dlq', retry: 'agent-runs-retry' },
         scorers: [{ scorer: lengthScorer, scorerId: 'answer-length', timeoutMs: 120_000 }],
         concurrency: { runsInFlight: 256, judgeCallsPerModel: 16 },
         shutdownTimeoutMs: 30_000,
         maxMessageBytes: 1_048_576,
         delivery: 'at-least-once',
+        retries: { enabled: true, delaysMs: [10_000, 60_000, 600_000, 3_600_000], maxAgeMs: 86_400_000 },
       });
-      expect(resolved.topics).toEqual(DEFAULT_TOPICS);
+      expect(resolved.topics).toEqual({ ...DEFAULT_TOPICS, retry: `${DEFAULT_TOPICS.runs}-retry` });
       expect(resolved.concurrency.runsInFlight).toBe(DEFAULTS.runsInFlight);
     });
 
@@ -68,10 +69,17 @@ describe('resolveConfig', () => {
       );
       expect(resolved.kafka).toEqual({ brokers: ['a:1', 'b:2'], clientId: 'scorer-eu' });
       expect(resolved.groupId).toBe('scorers-eu');
-      expect(resolved.topics).toEqual({ runs: 'agent-runs', results: 'scores-eu', deadLetter: 'agent-runs-dlq', decisions: 'decisions-eu' });
+      expect(resolved.topics).toEqual({ runs: 'agent-runs', results: 'scores-eu', deadLetter: 'agent-runs-dlq', decisions: 'decisions-eu', retry: 'agent-runs-retry' });
       expect(resolved.concurrency).toEqual({ runsInFlight: 256, judgeCallsPerModel: 4 });
       expect(resolved.shutdownTimeoutMs).toBe(5000);
       expect(resolved.maxMessageBytes).toBe(2048);
+    });
+
+    it('retries: each field defaults alone; a delay list must not be empty', () => {
+      expect(resolveConfig(minimal({ retries: { delaysMs: [5] } })).retries).toEqual({ enabled: true, delaysMs: [5], maxAgeMs: 86_400_000 });
+      expect(resolveConfig(minimal({ retries: { enabled: false } })).retries.enabled).toBe(false);
+      expect(pathsOf(problemsOf(minimal({ retries: { delaysMs: [] } })))).toEqual(['retries.delaysMs']);
+      expect(pathsOf(problemsOf(minimal({ retries: { maxAgeMs: 0 } })))).toEqual(['retries.maxAgeMs']);
     });
 
     it('treats optional fields set to undefined (e.g. from an unset env variable) as left out', () => {
@@ -84,7 +92,7 @@ describe('resolveConfig', () => {
         }),
       );
       expect(resolved.kafka.clientId).toBe('scorestream');
-      expect(resolved.topics).toEqual({ runs: 'agent-runs', results: 'scores', deadLetter: 'agent-runs-dlq' });
+      expect(resolved.topics).toEqual({ runs: 'agent-runs', results: 'scores', deadLetter: 'agent-runs-dlq', retry: 'agent-runs-retry' });
       expect(resolved.concurrency).toEqual({ runsInFlight: 256, judgeCallsPerModel: 2 });
       expect(resolved.shutdownTimeoutMs).toBe(30_000);
     });
@@ -140,7 +148,7 @@ describe('resolveConfig', () => {
         },
         minimal({ topics: { runs: 'from-file' } }),
       );
-      expect(resolved.topics).toEqual({ runs: 'runs-eu', results: 'scores-eu', deadLetter: 'dlq-eu', decisions: 'decisions-eu' });
+      expect(resolved.topics).toEqual({ runs: 'runs-eu', results: 'scores-eu', deadLetter: 'dlq-eu', decisions: 'decisions-eu', retry: 'runs-eu-retry' });
     });
 
     it('SCORESTREAM_RUNS_IN_FLIGHT, SCORESTREAM_JUDGE_CONCURRENCY and SCORESTREAM_SHUTDOWN_TIMEOUT_MS', () => {
@@ -150,6 +158,16 @@ describe('resolveConfig', () => {
       );
       expect(resolved.concurrency).toEqual({ runsInFlight: 64, judgeCallsPerModel: 3 });
       expect(resolved.shutdownTimeoutMs).toBe(9000);
+    });
+
+    it('SCORESTREAM_JUDGE_CALL_TIMEOUT_MS sets judge.callTimeoutMs, keeping the judge section of the config', () => {
+      const models = { languageModel: () => 'unused' };
+      const resolved = resolveWith({ SCORESTREAM_JUDGE_CALL_TIMEOUT_MS: '2000' }, minimal({ judge: { models, callTimeoutMs: 30_000 } }));
+      expect(resolved.judge).toEqual({ models, callTimeoutMs: 2000 });
+    });
+
+    it('SCORESTREAM_TOPIC_RETRY names the retry topic', () => {
+      expect(resolveWith({ SCORESTREAM_TOPIC_RETRY: 'pairs-retry' }).topics.retry).toBe('pairs-retry');
     });
 
     it('blank variables are ignored', () => {
@@ -190,7 +208,7 @@ describe('resolveConfig', () => {
       expect(error.problems).toEqual([{ path: 'env KAFKA_SSL', message: expect.stringContaining("'enabled'") }]);
     });
 
-    it.each(['SCORESTREAM_RUNS_IN_FLIGHT', 'SCORESTREAM_JUDGE_CONCURRENCY', 'SCORESTREAM_SHUTDOWN_TIMEOUT_MS'])('reports a bad %s against the variable', (name) => {
+    it.each(['SCORESTREAM_RUNS_IN_FLIGHT', 'SCORESTREAM_JUDGE_CONCURRENCY', 'SCORESTREAM_SHUTDOWN_TIMEOUT_MS', 'SCORESTREAM_JUDGE_CALL_TIMEOUT_MS'])('reports a bad %s against the variable', (name) => {
       for (const value of ['many', '0', '-2', '1.5', '12abc']) {
         const error = problemsOf(minimal(), { [name]: value });
         expect(error.problems).toEqual([{ path: `env ${name}`, message: `expected a positive integer, got '${value}'` }]);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { createScorer } from '../../../../src/scorer/create-scorer.ts';
 import type { JudgeConfig } from '../../../../src/judge/types.ts';
 import { JudgeTimeoutError } from '../../../../src/judge/judge-errors.ts';
+import { limitJudgeConcurrency } from '../../../../src/pipeline/limit-judge-concurrency.ts';
 import { judgeReply, mockJudge, providerError } from '../../../../src/testing/mock-judge.ts';
 import { scorerFailure as failure } from '../../../helpers/scorer-failure.ts';
 
@@ -257,5 +258,28 @@ describe('judge records fit the score-record contract', () => {
     const parsed = judgeResultsSchema.safeParse(JSON.parse(JSON.stringify(error.result?.judge)));
     expect(parsed.success).toBe(true);
     expect(error.result?.judge?.generateScore?.executions[0]).toMatchObject({ status: 'failed', attemptCount: 2, rawOutput: 'still bad' });
+  });
+});
+
+describe('slot-wait evidence', () => {
+  it('records queuedMs: the time the step waited for a judge slot of the per-model cap, none without a cap', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const model = mockJudge({ answer: async () => (await gate, { verdict: 'yes', confidence: 0.5 }) });
+    const models = limitJudgeConcurrency({ languageModel: () => model }, 1);
+    const scorer = analyzeScorer({ model: 'judge', instructions: 'i' });
+    const first = scorer.run({ output: 'o' }, { models });
+    const second = scorer.run({ output: 'o' }, { models });
+    // The second run's request waits for the first's slot until the gate opens.
+    await vi.waitFor(() => expect(model.calls).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    const [firstResult, secondResult] = await Promise.all([first, second]);
+    const queued = (result: typeof firstResult) => result.judge?.analyze?.executions[0]?.queuedMs;
+    expect(queued(firstResult)).toBe(0);
+    expect(queued(secondResult)).toBeGreaterThanOrEqual(15);
+
+    const uncapped = await analyzeScorer({ model: mockJudge({ answer: { verdict: 'no', confidence: 0.1 } }), instructions: 'i' }).run({ output: 'o' });
+    expect(uncapped.judge?.analyze?.executions[0]).not.toHaveProperty('queuedMs');
   });
 });

@@ -5,7 +5,10 @@ import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provid
 import { generateText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { CallLimiter, limitJudgeConcurrency } from '../../../../src/pipeline/limit-judge-concurrency.ts';
-import { mockJudge } from '../../../../src/testing/mock-judge.ts';
+import { JudgeTimeoutError } from '../../../../src/judge/judge-errors.ts';
+import { slotWaitScope } from '../../../../src/judge/slot-wait.ts';
+import type { SlotWaitTally } from '../../../../src/judge/slot-wait.ts';
+import { judgeReply, mockJudge } from '../../../../src/testing/mock-judge.ts';
 import type { MockJudge } from '../../../../src/testing/mock-judge.ts';
 import { deferred } from './fixtures.ts';
 
@@ -213,5 +216,52 @@ describe('limitJudgeConcurrency', () => {
 
   it('explains that a string model id needs a resolver', () => {
     expect(() => limitJudgeConcurrency(undefined, 2).languageModel('openai:gpt-4o-mini')).toThrow("no judge model resolver is configured, so 'openai:gpt-4o-mini' cannot be resolved");
+  });
+});
+
+describe('limitJudgeConcurrency: per-request timeout and slot waits', () => {
+  it('aborts a hung request after callTimeoutMs inside its slot, frees the slot, and the SDK retries it like a 5xx', async () => {
+    // The first request hangs (until aborted); the retry answers. One slot: the retry can only
+    // run because the hung request gave its slot back.
+    const judge = mockJudge({ modelId: 'judge-a', answers: [judgeReply({ score: 0 }, { delayMs: Infinity }), { score: 1 }] });
+    const models = limitJudgeConcurrency({ languageModel: () => judge }, 1, { callTimeoutMs: 20 });
+    const result = await generateText({ model: models.languageModel('judge-a'), prompt: 'rate it', maxRetries: 1 });
+    expect(result.text).toBe('{"score":1}');
+    expect(judge.calls).toHaveLength(2);
+    expect(judge.calls[0]!.options.abortSignal?.aborted).toBe(true);
+    expect(judge.calls[0]!.options.abortSignal?.reason).toBeInstanceOf(JudgeTimeoutError);
+    expect(models.limiters.get('mock-provider:judge-a')!.activeCalls).toBe(0);
+  });
+
+  it('fails with a JudgeTimeoutError naming judge.callTimeoutMs when every attempt hangs', async () => {
+    const judge = mockJudge({ modelId: 'judge-a', answer: judgeReply({ score: 0 }, { delayMs: Infinity }) });
+    const models = limitJudgeConcurrency({ languageModel: () => judge }, 1, { callTimeoutMs: 10 });
+    const failure = await generateText({ model: models.languageModel('judge-a'), prompt: 'rate it', maxRetries: 1 }).catch((error: unknown) => error);
+    expect(judge.calls).toHaveLength(2);
+    const last = (failure as { lastError?: unknown }).lastError;
+    expect(JudgeTimeoutError.isInstance(last)).toBe(true);
+    expect((last as Error).message).toContain('judge.callTimeoutMs');
+  });
+
+  it('reports each call’s wait for a slot: 0 when one is free, the queued time otherwise, to onSlotWait and the enclosing scope', async () => {
+    const { model, open } = gatedModels();
+    const waits: Array<{ key: string; waitedMs: number }> = [];
+    const models = limitJudgeConcurrency({ languageModel: () => model('judge-a') }, 1, {
+      onSlotWait: (identity, waitedMs) => waits.push({ key: `${identity.provider}:${identity.modelId}`, waitedMs }),
+    });
+    const limited = models.languageModel('judge-a') as LanguageModelV4;
+    const first = limited.doGenerate(callOptions('first'));
+    await settle();
+    const tally: SlotWaitTally = { queuedMs: undefined };
+    const second = slotWaitScope(tally, async () => limited.doGenerate(callOptions('second')));
+    await settle();
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    await open('first');
+    await open('second');
+    await Promise.all([first, second]);
+    expect(waits.map((wait) => wait.key)).toEqual(['mock-provider:judge-a', 'mock-provider:judge-a']);
+    expect(waits[0]!.waitedMs).toBe(0);
+    expect(waits[1]!.waitedMs).toBeGreaterThan(0);
+    expect(tally.queuedMs).toBe(waits[1]!.waitedMs);
   });
 });

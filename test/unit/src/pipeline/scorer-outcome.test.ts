@@ -162,6 +162,16 @@ describe('runScorerToOutcome', () => {
       expect(failed(await runScorerToOutcome(scorer, input, options)).error.code).toBe('MASTRA_TOOL_FAILED');
     });
 
+    it('is retryable when its own deadline stopped it, however the step reported the abort', async () => {
+      // The step rethrows the abort as a plain AbortError, as fetch does when its signal aborts.
+      const scorer = createScorer({ id: 'cut-short', description: 'd' }).analyze(
+        ({ abortSignal }) =>
+          new Promise((_resolve, reject) => abortSignal?.addEventListener('abort', () => reject(Object.assign(new Error('This operation was aborted'), { name: 'AbortError' })))),
+      ).generateScore(() => 1);
+      const outcome = failed(await runScorerToOutcome(scorer, input, { timeoutMs: 20 }));
+      expect(outcome.error).toMatchObject({ name: 'AbortError', failedStep: 'analyze', retryable: true });
+    });
+
     it('is retryable when the root cause says canRetry: true', async () => {
       const scorer = createScorer({ id: 'flaky', description: 'd' }).generateScore(() => {
         throw new ScorestreamError('rate limited by the knowledge base', { code: 'kb_rate_limited', canRetry: true });

@@ -1,0 +1,152 @@
+// A fault-injecting OpenAI-compatible judge server for tests and benchmarks (node:http): answers
+// POST …/chat/completions in the OpenAI format, or fails the way real providers brown out — 429
+// with Retry-After, 500/503, or a request that hangs until the client gives up. Structured calls
+// (`response_format: json_schema`) get the smallest JSON instance of the requested schema (one
+// item per array, mid-range numbers); text calls get a short sentence. Every request is counted
+// by what it got, so a test can assert how many attempts the service made.
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type FaultMode = 'ok' | '429' | '500' | '503' | 'hang';
+
+/** Decides each request's fate by its 1-based number (over the server's life). */
+export type FaultPlan = (requestNumber: number) => FaultMode;
+
+export type FaultJudgeServer = {
+  /** e.g. http://127.0.0.1:PORT/v1, for SCORESTREAM_JUDGE_BASE_URL or createOpenAICompatibleJudgeProvider. */
+  readonly baseURL: string;
+  /** Requests received, by the mode they were answered with. */
+  readonly counts: Record<FaultMode, number>;
+  readonly requests: number;
+  /** Requests hanging right now. */
+  readonly hanging: number;
+  /** Every following request gets `mode` (or the plan's decision). */
+  setPlan(plan: FaultMode | FaultPlan): void;
+  close(): Promise<void>;
+};
+
+/** The issue's brownout: every 11th request 429 (Retry-After: 1), every 13th 500, every 37th hangs. */
+export const brownoutPlan: FaultPlan = (n) => (n % 37 === 0 ? 'hang' : n % 13 === 0 ? '500' : n % 11 === 0 ? '429' : 'ok');
+
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+};
+
+/** The smallest plausible instance of a JSON Schema (the subset zod and the AI SDK emit). */
+export function instanceOf(schema: JsonSchema | undefined): unknown {
+  if (schema === undefined) return null;
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum !== undefined) return schema.enum[0];
+  const variant = schema.anyOf?.[0] ?? schema.oneOf?.[0];
+  if (variant !== undefined) return instanceOf(variant);
+  const type = Array.isArray(schema.type) ? schema.type.find((candidate) => candidate !== 'null') : schema.type;
+  switch (type) {
+    case 'object': {
+      const result: Record<string, unknown> = {};
+      for (const [key, property] of Object.entries(schema.properties ?? {})) result[key] = instanceOf(property);
+      return result;
+    }
+    case 'array':
+      return Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => instanceOf(schema.items));
+    case 'number':
+    case 'integer': {
+      const low = schema.minimum ?? 0;
+      const high = schema.maximum ?? 1;
+      return type === 'integer' ? Math.ceil((low + high) / 2) : (low + high) / 2;
+    }
+    case 'boolean':
+      return true;
+    case 'string':
+      return 'yes';
+    default:
+      return null;
+  }
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+function completion(model: string, content: string) {
+  return {
+    id: `chatcmpl-${Math.random().toString(36).slice(2)}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
+  };
+}
+
+export async function startFaultJudgeServer(initial: FaultMode | FaultPlan = 'ok'): Promise<FaultJudgeServer> {
+  let plan: FaultPlan = typeof initial === 'function' ? initial : () => initial;
+  let requests = 0;
+  const counts: Record<FaultMode, number> = { ok: 0, '429': 0, '500': 0, '503': 0, hang: 0 };
+  const hanging = new Set<ServerResponse>();
+
+  const server = createServer((request, response) => {
+    void (async () => {
+      if (request.method !== 'POST' || !request.url?.endsWith('/chat/completions')) {
+        response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${request.method} ${request.url}` } }));
+        return;
+      }
+      const body = JSON.parse(await readBody(request)) as { model?: string; response_format?: { type?: string; json_schema?: { schema?: JsonSchema } } };
+      requests += 1;
+      const mode = plan(requests);
+      counts[mode] += 1;
+      if (mode === 'hang') {
+        // Never answers; the client's abort closes the socket.
+        hanging.add(response);
+        response.on('close', () => hanging.delete(response));
+        return;
+      }
+      if (mode !== 'ok') {
+        const status = Number(mode);
+        const headers: Record<string, string> = { 'content-type': 'application/json', ...(status === 429 ? { 'retry-after': '1' } : {}) };
+        response.writeHead(status, headers).end(JSON.stringify({ error: { message: status === 429 ? 'Rate limit reached' : 'The server had an error', type: status === 429 ? 'rate_limit' : 'server_error' } }));
+        return;
+      }
+      const format = body.response_format;
+      const content = format?.type === 'json_schema' ? JSON.stringify(instanceOf(format.json_schema?.schema)) : format?.type === 'json_object' ? '{}' : 'The answer addresses the question.';
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(body.model ?? 'judge', content)));
+    })().catch((error: unknown) => {
+      if (!response.headersSent) response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: String(error) } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    counts,
+    get requests() {
+      return requests;
+    },
+    get hanging() {
+      return hanging.size;
+    },
+    setPlan(next) {
+      plan = typeof next === 'function' ? next : () => next;
+    },
+    async close() {
+      for (const response of hanging) response.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
