@@ -17,6 +17,9 @@ export function renderLiveView(stats: ServiceStats, previous: LiveViewSample, cu
   const lines = [
     `events/s ${formatRate(rate).padStart(7)}   consumed ${stats.consumed}   lag ${stats.totalLag()}   in flight ${stats.inFlight}   paused partitions ${stats.pausedPartitions.size}`,
     `scored ${totals.scored}   not scorable ${totals.notScorable}   failed ${totals.failed}   skipped ${totals.skipped} (${skips})   dead-lettered ${stats.deadLettered}${deadLetters ? ` (${deadLetters})` : ''}`,
+    ...(stats.budgetExhaustedByBudget.size === 0
+      ? []
+      : [`budget exhausted ${[...stats.budgetExhaustedByBudget].map(([budget, count]) => `${budget} ${count}`).join(', ')}   (skipped, recorded as budget_exhausted; re-score with scorestream replay)`]),
     '',
     `${'scorer'.padEnd(28)} ${'mean'.padStart(6)} ${'scored'.padStart(8)} ${'n/s'.padStart(6)} ${'failed'.padStart(7)}`,
   ];

@@ -52,6 +52,7 @@ export async function processRunMessage(message: KafkaMessage, source: Source, o
   }
   const runTrace = runTraceContext(trace, event);
   const eventTime = Date.parse(event.timestamp);
+  const replay = context.replay;
   const scoring = await scoreRunEvent(collectRunFacts(event, source, runTrace.facts), {
     bindings: config.scorers,
     parentContext: runTrace.context,
@@ -60,12 +61,14 @@ export async function processRunMessage(message: KafkaMessage, source: Source, o
     now: context.now,
     signal: context.hardStop,
     services: context.services,
-    onRecord: (record) => publishScoreRecord(record, eventTime, source, output, context),
+    spend: context.spend,
+    onRecord: (record) => publishScoreRecord(replay === undefined ? record : { ...record, replay }, eventTime, source, output, context),
   });
   // Decided here, not inside: with sampling or filters most runs skip some binding, and without a
   // decisions topic counting them must not cost an await per message.
   if (scoring.decisions.length === 0) return;
+  const decisions = replay === undefined ? scoring.decisions : scoring.decisions.map((decision) => ({ ...decision, replay }));
   const topic = config.topics.decisions;
-  if (topic === undefined) countDecisions(scoring.decisions, context);
-  else await publishDecisionRecords(scoring.decisions, topic, source, output, context);
+  if (topic === undefined) countDecisions(decisions, context);
+  else await publishDecisionRecords(decisions, topic, source, output, context);
 }

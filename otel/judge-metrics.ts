@@ -19,6 +19,8 @@ export type JudgeMetrics = {
   instrument(model: ModelObject): ModelObject;
   /** Measures one call to a model that is not a language model (a classifier's decision model). */
   measureCall<T>(model: { provider: string; modelId: string }, call: () => PromiseLike<T>): Promise<T>;
+  /** Adds a judge execution's cost (priced from its usage, src/budget/prices.ts) to `scorestream.judge.cost`. */
+  recordCost(amount: number, attributes: { modelId: string; currency: string }): void;
 };
 
 type Instruments = { calls: Counter; errors: Counter; tokens: Counter; duration: Histogram };
@@ -102,6 +104,7 @@ function middleware(instruments: Instruments, model: ModelObject, now: () => num
 
 export function createJudgeMetrics(meter: Meter, now: () => number = performance.now.bind(performance)): JudgeMetrics {
   const instruments = createInstruments(meter);
+  const cost = meter.createCounter('scorestream.judge.cost', { description: "Cost of judge calls: their reported usage priced with the config's price table, by model and currency" });
   const wrapped = new WeakMap<object, ModelObject>();
   return {
     instrument(model) {
@@ -110,6 +113,9 @@ export function createJudgeMetrics(meter: Meter, now: () => number = performance
       const result = wrapLanguageModel({ model: model as never, middleware: middleware(instruments, model, now) }) as ModelObject;
       wrapped.set(model, result);
       return result;
+    },
+    recordCost(amount, attributes) {
+      if (amount > 0) cost.add(amount, { 'gen_ai.request.model': attributes.modelId, 'scorestream.currency': attributes.currency });
     },
     measureCall(model, call) {
       const { measure, countUsage } = measurer(instruments, model, now);
