@@ -40,7 +40,8 @@ export class RollingCounter {
    */
   adjust(mark: number, delta: number): void {
     const index = mark % slotCount;
-    if (this.slotEpochs[index] === mark) this.slots[index] = this.slots[index]! + delta;
+    const inWindow = mark > Math.floor(this.now() / this.slotMs) - slotCount;
+    if (inWindow && this.slotEpochs[index] === mark) this.slots[index] = this.slots[index]! + delta;
     else if (delta > 0) this.add(delta);
   }
 
