@@ -21,6 +21,9 @@ export function renderLiveView(stats: ServiceStats, previous: LiveViewSample, cu
     ...(stats.retriesDeferred + stats.retriesAttempted === 0
       ? []
       : [`waiting for retry ${stats.retriesWaiting()}   deferred ${stats.retriesDeferred}   retried ${stats.retriesAttempted}   failed after retries ${stats.retriesExhausted}`]),
+    ...(stats.budgetExhaustedByBudget.size === 0
+      ? []
+      : [`budget exhausted ${[...stats.budgetExhaustedByBudget].map(([budget, count]) => `${budget} ${count}`).join(', ')}   (skipped, recorded as budget_exhausted; re-score with scorestream replay)`]),
     '',
     `${'scorer'.padEnd(28)} ${'mean'.padStart(6)} ${'scored'.padStart(8)} ${'n/s'.padStart(6)} ${'failed'.padStart(7)}`,
   ];

@@ -10,7 +10,10 @@ import type { MessageOutput } from './record-sink.ts';
 
 /** Counts each skip; without a decisions topic that is all, so the caller need not await. */
 export function countDecisions(decisions: readonly DecisionRecord[], context: Pick<MessageContext, 'stats'>): void {
-  for (const decision of decisions) context.stats.countSkip(decision.reason);
+  for (const decision of decisions) {
+    context.stats.countSkip(decision.reason);
+    if (decision.budget !== undefined) context.stats.countBudgetExhausted(decision.budget.name);
+  }
 }
 
 /** Publishes the decisions until acknowledged (the decisions topic must be configured), then counts them. */

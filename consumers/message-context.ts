@@ -3,7 +3,9 @@
 // message — the message, its source, its output and its trace — is passed alongside.
 import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
+import type { JudgeSpend } from '../src/budget/judge-spend.ts';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
+import type { Replay } from '../src/contracts/common.ts';
 import type { ScoreRecord } from '../src/contracts/score-record.ts';
 import type { ScorerServices } from '../src/scorer-services.ts';
 import type { PublishRetry } from './publish-until-acknowledged.ts';
@@ -23,6 +25,10 @@ export type MessageContext = {
   publishRetry: PublishRetry;
   /** What every scorer run gets for its steps (built once by service/start-service.ts). */
   services?: ScorerServices;
+  /** Judge budgets and cost (src/budget/judge-spend.ts), built once by service/start-service.ts. */
+  spend?: JudgeSpend;
+  /** Set by a replay (service/replay.ts): every score and decision record is marked with it. */
+  replay?: Replay;
   /** Called per acknowledged record with the event-to-result latency (metrics). */
   recordLatency?: (latencyMs: number, record: ScoreRecord) => void;
 };

@@ -51,6 +51,7 @@ export async function processRunMessage(message: KafkaMessage, source: Source, o
     return;
   }
   const runTrace = runTraceContext(trace, event);
+  const replay = context.replay;
   const scoring = await scoreRunEvent(collectRunFacts(event, source, runTrace.facts), {
     bindings: config.scorers,
     parentContext: runTrace.context,
@@ -59,13 +60,15 @@ export async function processRunMessage(message: KafkaMessage, source: Source, o
     now: context.now,
     signal: context.hardStop,
     services: context.services,
+    spend: context.spend,
     // A transient failure may go to the retry topic instead of out as `failed` (retry-deferral.ts).
-    onRecord: (record) => publishOrDefer({ record, event, trace: runTrace.facts, history: noHistory, source }, output, context),
+    onRecord: (record) => publishOrDefer({ record: replay === undefined ? record : { ...record, replay }, event, trace: runTrace.facts, history: noHistory, source }, output, context),
   });
   // Decided here, not inside: with sampling or filters most runs skip some binding, and without a
   // decisions topic counting them must not cost an await per message.
   if (scoring.decisions.length === 0) return;
+  const decisions = replay === undefined ? scoring.decisions : scoring.decisions.map((decision) => ({ ...decision, replay }));
   const topic = config.topics.decisions;
-  if (topic === undefined) countDecisions(scoring.decisions, context);
-  else await publishDecisionRecords(scoring.decisions, topic, source, output, context);
+  if (topic === undefined) countDecisions(decisions, context);
+  else await publishDecisionRecords(decisions, topic, source, output, context);
 }

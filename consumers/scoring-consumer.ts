@@ -56,6 +56,15 @@ export type ScoringConsumerOptions = {
   publishRetryDelayMs?: number;
   /** Per acknowledged record, the event-to-result latency (fed to the metrics histogram). */
   recordLatency?: (latencyMs: number, record: ScoreRecord) => void;
+  /** On every join of the group: the partitions this member now owns, by topic (judge budget shares). */
+  onAssignment?: (assignment: Record<string, number[] | undefined>) => void;
+  /** What the per-message path shares besides the above (judge spend, replay marking). */
+  messageContext?: Pick<MessageContext, 'spend' | 'replay'>;
+  /**
+   * Per partition of the runs topic, the offset to stop before (a replay's end): messages from it
+   * on are not dispatched, and the partition is paused once reached.
+   */
+  endOffsets?: ReadonlyMap<number, number>;
 };
 
 export type StopOptions = { timeoutMs?: number };
@@ -107,6 +116,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     publishRetry: { ...defaultPublishRetry, firstDelayMs: options.publishRetryDelayMs ?? defaultPublishRetry.firstDelayMs },
     services: options.services,
     recordLatency: options.recordLatency,
+    ...options.messageContext,
   };
 
   function createSink(): RecordSink {
@@ -167,8 +177,13 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     // The retry topic's backlog is pairs waiting for their due time, not lag.
     const lag = isRetry ? stats.retryWaitingByPartition : stats.lagByPartition;
     lag.set(key, Math.max(0, Number(batch.highWatermark) - Number(batch.firstOffset() ?? batch.highWatermark)));
+      const endOffset = isRetry ? undefined : options.endOffsets?.get(batch.partition);
     for (const message of batch.messages) {
       if (stopping || !isRunning() || isStale() || !claim.active) break;
+      if (endOffset !== undefined && Number(message.offset) >= endOffset) {
+        consumer.pause([{ topic: batch.topic, partitions: [batch.partition] }]); // the range ends here
+        break;
+      }
       if (claim.fromOffset !== undefined && Number(message.offset) < claim.fromOffset) {
         resolveOffset(message.offset); // committed by the partition's previous owner after we fetched
         continue;
@@ -202,6 +217,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   consumer.on(consumer.events.REBALANCING, () => endAssignment('rebalancing'));
   consumer.on(consumer.events.GROUP_JOIN, (event) => {
     endAssignment('joined');
+    options.onAssignment?.(event.payload.memberAssignment);
     logger.info({ assignment: event.payload.memberAssignment, delivery: sink.delivery }, 'joined the consumer group');
   });
   consumer.on(consumer.events.CRASH, (event) => {

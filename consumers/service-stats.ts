@@ -9,6 +9,8 @@ export class ServiceStats {
   deadLettered = 0;
   readonly deadLettersByCode = new Map<string, number>();
   readonly skipsByReason = new Map<string, number>();
+  /** (run, scorer) pairs skipped because a budget was exhausted, by the budget's name. */
+  readonly budgetExhaustedByBudget = new Map<string, number>();
   readonly byScorer = new Map<string, ScorerTally>();
   /** Events whose records were all acknowledged. */
   completed = 0;
@@ -35,6 +37,10 @@ export class ServiceStats {
 
   countSkip(reason: string): void {
     this.skipsByReason.set(reason, (this.skipsByReason.get(reason) ?? 0) + 1);
+  }
+
+  countBudgetExhausted(budget: string): void {
+    this.budgetExhaustedByBudget.set(budget, (this.budgetExhaustedByBudget.get(budget) ?? 0) + 1);
   }
 
   countDeadLetter(code: string): void {

@@ -10,6 +10,7 @@ export type ServiceCounters = {
   readonly consumed: number;
   readonly deadLettersByCode: ReadonlyMap<string, number>;
   readonly skipsByReason: ReadonlyMap<string, number>;
+  readonly budgetExhaustedByBudget: ReadonlyMap<string, number>;
   readonly byScorer: ReadonlyMap<string, { scored: number; notScorable: number; failed: number }>;
   readonly inFlight: number;
   readonly pausedPartitions: ReadonlySet<string>;
@@ -41,6 +42,7 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters):
   const consumed = meter.createObservableCounter('scorestream.runs.consumed', { description: 'Run messages consumed (including skipped and dead-lettered ones)', unit: '{run}' });
   const records = meter.createObservableCounter('scorestream.records', { description: 'Score records published, by scorer and status', unit: '{record}' });
   const skips = meter.createObservableCounter('scorestream.skips', { description: 'Runs or scorer bindings skipped, by reason', unit: '{skip}' });
+  const budgetSkips = meter.createObservableCounter('scorestream.budget.exhausted', { description: '(run, scorer) pairs skipped because a judge budget was exhausted, by budget', unit: '{skip}' });
   const deadLetters = meter.createObservableCounter('scorestream.dead_letters', { description: 'Messages sent to the dead-letter topic, by reason', unit: '{message}' });
   const inFlight = meter.createObservableUpDownCounter('scorestream.runs.in_flight', { description: 'Runs being scored right now', unit: '{run}' });
   const paused = meter.createObservableUpDownCounter('scorestream.partitions.paused', { description: 'Partitions paused because every run slot is busy', unit: '{partition}' });
@@ -68,6 +70,7 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters):
       result.observe(records, tally.failed, { 'scorestream.scorer.id': scorerId, 'scorestream.status': 'failed' });
     }
     for (const [reason, count] of counters.skipsByReason) result.observe(skips, count, { 'scorestream.skip.reason': reason });
+    for (const [budget, count] of counters.budgetExhaustedByBudget) result.observe(budgetSkips, count, { 'scorestream.budget.name': budget });
     for (const [reason, count] of counters.deadLettersByCode) result.observe(deadLetters, count, { 'scorestream.dead_letter.reason': reason });
     result.observe(inFlight, counters.inFlight);
     result.observe(paused, counters.pausedPartitions.size);
@@ -87,7 +90,7 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters):
       if (key.startsWith('retry:') && !counters.retryWaitingByPartition.has(key.slice(6))) result.observe(retryWaiting, 0, partitionAttributes(key.slice(6)));
     }
   };
-  const observables: Observable[] = [consumed, records, skips, deadLetters, inFlight, paused, lag, retries, retryWaiting];
+  const observables: Observable[] = [consumed, records, skips, budgetSkips, deadLetters, inFlight, paused, lag, retries, retryWaiting];
   meter.addBatchObservableCallback(observe, observables);
 
   return {

@@ -11,6 +11,8 @@ import type { Meter, Tracer } from '@opentelemetry/api';
 import type { Kafka, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { DEFAULTS } from '../src/config/defaults.ts';
+import { createJudgeSpend } from '../src/budget/judge-spend.ts';
+import type { JudgeSpend } from '../src/budget/judge-spend.ts';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
 import { limitJudgeConcurrency } from '../src/pipeline/limit-judge-concurrency.ts';
 import type { LimitedModels } from '../src/pipeline/limit-judge-concurrency.ts';
@@ -19,6 +21,7 @@ import { createJudgeMetrics, instrumentJudgeModels } from '../otel/judge-metrics
 import { registerServiceMetrics } from '../otel/service-metrics.ts';
 import { keyPartitioner } from '../producers/key-partitioner.ts';
 import { createRecordPublisher } from '../producers/record-publisher.ts';
+import { trackBudgetShare } from './budget-share.ts';
 import { ensureTopics } from './ensure-topics.ts';
 import { createKafkaClient } from './kafka-client.ts';
 import { explainKafkaError, kafkaPreflight } from './kafka-preflight.ts';
@@ -41,12 +44,16 @@ export type ServiceOptions = {
   /** Create the runs topic too when it is missing (demo, tests). */
   createRunsTopic?: boolean;
   /** Passed to the consumer (tests shorten intervals). */
-  consumer?: Pick<ScoringConsumerOptions, 'commitIntervalMs' | 'sessionTimeoutMs' | 'publishRetryDelayMs' | 'fromBeginning' | 'now'>;
+  consumer?: Pick<ScoringConsumerOptions, 'commitIntervalMs' | 'sessionTimeoutMs' | 'publishRetryDelayMs' | 'fromBeginning' | 'now' | 'endOffsets'>;
+  /** Set by a replay (service/replay.ts): its records are marked with it. */
+  replay?: { id: string };
 };
 
 export type RunningService = {
   readonly stats: ServiceStats;
   readonly models: LimitedModels;
+  /** Judge budgets and prices (src/budget/judge-spend.ts). */
+  readonly spend: JudgeSpend;
   /** Resolves when the consumer crashed for good. */
   readonly crashed: Promise<Error>;
   stop(options?: { timeoutMs?: number }): Promise<{ unfinished: number }>;
@@ -104,7 +111,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const prepareModel = (model: Parameters<typeof judgeMetrics.instrument>[0]) => models.limit(judgeMetrics.instrument(model));
   // Classifier scorers' decision-model calls share the cap (by provider and model id) and the metrics.
   const limitDecisionCall: LimitDecisionCall = (model, call) => models.run(model, () => judgeMetrics.measureCall(model, call));
-  const services: ScorerServices = { models, prepareModel, limitDecisionCall, recordInputs: options.recordInputs };
+  const spend = createJudgeSpend({
+    pricing: config.pricing,
+    budgets: config.budgets,
+    now: options.consumer?.now ?? Date.now,
+    onCost: (cost, modelId) => judgeMetrics.recordCost(cost.amount, { modelId, currency: cost.unit }),
+  });
+  const budgetShare = spend.ledger === undefined ? undefined : await trackBudgetShare(kafka, spend.ledger, config.topics.runs, logger);
+  const services: ScorerServices = { models, prepareModel, limitDecisionCall, recordInputs: options.recordInputs, judgeCalls: spend.gate };
   const stats = new ServiceStats();
   const serviceMetrics = registerServiceMetrics(meter, stats);
   const consumer = createScoringConsumer({
@@ -116,6 +130,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     stats,
     recordLatency: serviceMetrics.recordLatency,
     tracer: options.tracer,
+    messageContext: { spend, ...(options.replay === undefined ? {} : { replay: options.replay }) },
+    ...(budgetShare === undefined ? {} : { onAssignment: budgetShare.assigned }),
     ...options.consumer,
   });
   await consumer.start().catch((error: unknown) => {
@@ -130,6 +146,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   return {
     stats: consumer.stats,
     models,
+    spend,
     // A crash because an ACL was missing (say READ on the runs topic) says which one.
     crashed: consumer.crashed.then((error) => explainKafkaError(error, access.context) as Error),
     stop(stopOptions) {

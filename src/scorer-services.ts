@@ -5,11 +5,24 @@
 // by the service's composition root (service/start-service.ts) for every run it scores. Each step
 // context carries them as `services` (docs/scorers.md).
 import type { ClassifierRegistry } from './classifier/classifier-registry.ts';
+import type { JudgeCost, JudgeUsage } from './contracts/judge-execution.ts';
 import type { PrepareJudgeModel } from './judge/model-resolution.ts';
 import type { JudgeModelResolver } from './judge/types.ts';
 
 /** Runs one call to a decision model, e.g. inside the service's per-model cap and metrics. */
 export type LimitDecisionCall = <T>(model: { provider: string; modelId: string }, call: () => PromiseLike<T>) => Promise<T>;
+
+/** A prompt step's judge call about to be made: what a gate checks it by. */
+export type PlannedJudgeCall = { modelId: string; provider?: string; instructions: string; prompt: string; maxOutputTokens?: number };
+/** What the judge call reported once made. */
+export type MadeJudgeCall = { judgeModelId: string; usage?: JudgeUsage; modelCallCount: number };
+
+/**
+ * Asked before every judge call of a prompt step (src/scorer/prompt-step.ts); `before` throws to
+ * refuse the call (a budget is exhausted, src/budget/), and `after` settles it with the real usage
+ * and returns its cost for the step's judge evidence.
+ */
+export type JudgeCallGate = { before(call: PlannedJudgeCall): { after(made: MadeJudgeCall): JudgeCost | undefined } };
 
 export type ScorerServices = {
   /** Resolves string judge model ids, e.g. `createProviderRegistry(...)`; falls back to the application default. */
@@ -23,6 +36,8 @@ export type ScorerServices = {
   limitDecisionCall?: LimitDecisionCall;
   /** Where a classifier scorer finds a classifier it names by id; takes precedence over the scorer's own `classifiers`. */
   classifiers?: ClassifierRegistry;
+  /** Budgets and cost of judge calls (the service's, src/budget/judge-spend.ts). */
+  judgeCalls?: JudgeCallGate;
   /** Record prompts on spans (ours and the AI SDK's). Off by default: prompts can carry user content. */
   recordInputs?: boolean;
 };

@@ -4,6 +4,7 @@
 // described by JSON Schema, so they are checked by shape.
 import type { LanguageModel } from 'ai';
 import { z } from 'zod';
+import { budgetsSchema, pricingSchema } from '../budget/budget-schema.ts';
 import { compileParsedPredicate } from '../eligibility/compile-predicate.ts';
 import { predicateSchemaFor } from '../eligibility/predicate-schema.ts';
 import { samplingSchema } from '../eligibility/sampling-schema.ts';
@@ -150,6 +151,10 @@ export const configSchema = z.strictObject({
     })
     .optional(),
   retries: retriesSchema.prefault({}),
+  /** Judge budgets per rolling window (src/budget/; docs/configuration.md). */
+  budgets: budgetsSchema.default([]),
+  /** The price table and the estimate of judge calls (src/budget/prices.ts). */
+  pricing: pricingSchema,
   shutdownTimeoutMs: positiveInt.default(DEFAULTS.shutdownTimeoutMs),
   maxMessageBytes: positiveInt.default(DEFAULTS.maxMessageBytes),
   /** Default 'at-least-once'; env SCORESTREAM_DELIVERY. */

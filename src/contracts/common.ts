@@ -35,6 +35,10 @@ export const runMetadataSchema = z.looseObject({
 }).meta({ id: 'RunMetadata' });
 export type RunMetadata = z.infer<typeof runMetadataSchema>;
 
+/** Marks a record made by a replay (`scorestream replay`): its id names the replay and its consumer group. */
+export const replaySchema = z.object({ id: z.string().min(1) }).meta({ id: 'Replay' });
+export type Replay = z.infer<typeof replaySchema>;
+
 /** Where a record's input came from in Kafka; offsets are strings as kafkajs reports them (64-bit). */
 export const sourceSchema = z.object({
   topic: z.string().min(1),

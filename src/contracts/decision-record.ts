@@ -1,12 +1,13 @@
 // DecisionRecord v1: why a (run, scorer) pair was not scored. Published when decisions are on,
 // so "this run has no score" is explainable from the topic alone.
 import { z } from 'zod';
-import { idSchema, isoTimestampSchema, recordTraceSchema, samplingSchema, sourceSchema } from './common.ts';
+import { BUDGET_WINDOWS } from '../budget/rolling-window.ts';
+import { idSchema, isoTimestampSchema, recordTraceSchema, replaySchema, samplingSchema, sourceSchema } from './common.ts';
 
 export const DECISION_RECORD_SCHEMA_VERSION = 1;
 
 /** Why a pair was skipped; the one list every producer and reader of decisions uses. */
-export const SKIP_REASONS = ['trace_not_sampled', 'filter', 'when', 'sampling', 'predicate_error'] as const;
+export const SKIP_REASONS = ['trace_not_sampled', 'filter', 'when', 'sampling', 'predicate_error', 'budget_exhausted'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** Why a pair was put off: it failed transiently and waits on the retry topic (docs/delivery.md, retries). */
@@ -25,6 +26,10 @@ export const decisionRecordSchema = z.object({
   /** Human-readable detail, e.g. which filter rejected the run or the predicate's error message. */
   detail: z.string().optional(),
   sampling: samplingSchema.optional(),
+  /** For `budget_exhausted`: the budget that refused, by its config name and window. */
+  budget: z.object({ name: z.string().min(1), window: z.enum(BUDGET_WINDOWS) }).optional(),
+  /** Set when a replay (scorestream replay) made this decision. */
+  replay: replaySchema.optional(),
   trace: recordTraceSchema.optional(),
   source: sourceSchema,
   decidedAt: isoTimestampSchema,

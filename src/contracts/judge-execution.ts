@@ -39,7 +39,13 @@ const judgeExecutionBase = {
     .optional(),
 };
 
-export const judgeCostSchema = z.object({ amount: z.number().nonnegative(), unit: z.string(), source: z.string() });
+/**
+ * What a judge execution cost: `amount` in `unit` (a currency such as `USD`). `source` says where
+ * the figure comes from: `price-table` = the reported usage priced with the config's price table
+ * (src/budget/prices.ts), or a provider's name when it reported the cost itself.
+ */
+export const judgeCostSchema = z.object({ amount: z.number().nonnegative(), unit: z.string(), source: z.string() }).meta({ id: 'JudgeCost' });
+export type JudgeCost = z.infer<typeof judgeCostSchema>;
 
 export const judgeExecutionSuccessSchema = z.object({
   status: z.literal('success'),
@@ -47,7 +53,7 @@ export const judgeExecutionSuccessSchema = z.object({
   /** The validated object; for generateScore the number; for generateReason the text. */
   output: z.unknown(),
   usage: judgeUsageSchema,
-  /** Only when the provider reported an authoritative cost; never estimated. */
+  /** The reported usage priced (never an estimate); absent when the model has no price or no usage was reported. */
   cost: judgeCostSchema.optional(),
 });
 

@@ -8,6 +8,7 @@ import {
   idSchema,
   isoTimestampSchema,
   recordTraceSchema,
+  replaySchema,
   runMetadataSchema,
   samplingSchema,
   sourceSchema,
@@ -40,6 +41,8 @@ const scoreRecordBase = z.object({
   trace: recordTraceSchema.optional(),
   source: sourceSchema,
   sampling: samplingSchema.optional(),
+  /** Set when a replay (scorestream replay) scored the run: dashboards tell backfills from live scores. */
+  replay: replaySchema.optional(),
   scoredAt: isoTimestampSchema,
   durationMs: z.number().nonnegative(),
   /** Present when the pair failed transiently before and was scored again from the retry topic. */

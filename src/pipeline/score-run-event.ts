@@ -4,12 +4,15 @@
 // DecisionRecord per skipped binding. Transport-free: the consumer publishes what it returns.
 import { context as otelContext, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Attributes, Context, Link, Span, Tracer } from '@opentelemetry/api';
+import type { BudgetRefusal } from '../budget/budget-ledger.ts';
+import type { JudgeSpend } from '../budget/judge-spend.ts';
 import type { RecordTrace } from '../contracts/common.ts';
 import type { DecisionRecord } from '../contracts/decision-record.ts';
 import type { JudgeResults } from '../contracts/judge-execution.ts';
 import type { ScoreRecord } from '../contracts/score-record.ts';
 import type { ResolvedBinding } from '../config/resolve-config.ts';
 import type { ScorerServices } from '../scorer-services.ts';
+import { describeRefusal } from '../budget/budget-exhausted-error.ts';
 import { buildScoreRecord } from './build-score-record.ts';
 import { decideEligibility } from './decide-eligibility.ts';
 import type { Eligibility } from './decide-eligibility.ts';
@@ -36,9 +39,18 @@ export type ScoreRunEventOptions<Event> = {
    * judge before their record goes out); the returned promise is awaited before this resolves.
    */
   onRecord?: (record: ScoreRecord) => Promise<void>;
+  /**
+   * Judge budgets and cost (src/budget/judge-spend.ts): a binding whose `runs` budget is exhausted
+   * is not run, and one whose judge call a budget refused is recorded as skipped, not failed; both
+   * become `budget_exhausted` decisions.
+   */
+  spend?: JudgeSpend;
 };
 
 export type EventScoring = { records: ScoreRecord[]; decisions: DecisionRecord[] };
+
+/** Why a binding was not scored: what its eligibility said, or the budget that refused it. */
+type Skip = Pick<Extract<Eligibility, { eligible: false }>, 'reason' | 'detail' | 'sampling'> & { budget?: BudgetRefusal };
 
 const defaultTracer = () => trace.getTracer('scorestream');
 const internalSpan = { kind: SpanKind.INTERNAL };
@@ -55,7 +67,11 @@ function recordTrace(facts: RunFacts, span: Span | undefined): RecordTrace | und
   };
 }
 
-function decisionRecord(facts: RunFacts, binding: ResolvedBinding<unknown>, eligibility: Extract<Eligibility, { eligible: false }>, decidedAt: string): DecisionRecord {
+function budgetSkip(refusal: BudgetRefusal): Skip {
+  return { reason: 'budget_exhausted', detail: describeRefusal(refusal), budget: refusal };
+}
+
+function decisionRecord(facts: RunFacts, binding: ResolvedBinding<unknown>, eligibility: Skip, decidedAt: string): DecisionRecord {
   const traceFields = recordTrace(facts, undefined);
   return {
     schemaVersion: 1,
@@ -66,6 +82,7 @@ function decisionRecord(facts: RunFacts, binding: ResolvedBinding<unknown>, elig
     reason: eligibility.reason,
     ...(eligibility.detail === undefined ? {} : { detail: eligibility.detail }),
     ...(eligibility.sampling === undefined ? {} : { sampling: eligibility.sampling }),
+    ...(eligibility.budget === undefined ? {} : { budget: { name: eligibility.budget.name, window: eligibility.budget.window } }),
     ...(traceFields === undefined ? {} : { trace: traceFields }),
     source: facts.source,
     decidedAt,
@@ -115,8 +132,14 @@ function endSpan(span: Span, outcome: ScorerOutcome): void {
   span.end();
 }
 
-/** One eligible binding scored in its own `score {scorerId}` span; also the retry of a deferred pair (consumers/process-retry-message.ts). */
-export async function scoreWithBinding<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event>): Promise<ScoreRecord> {
+/**
+ * One eligible binding scored in its own `score {scorerId}` span; also the retry of a deferred pair
+ * (consumers/process-retry-message.ts), which passes no `spend`: budgets are decided once, at a
+ * pair's first attempt, so without `spend` the result is always a record.
+ */
+export function scoreWithBinding<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event> & { spend?: undefined }): Promise<ScoreRecord>;
+export function scoreWithBinding<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event>): Promise<ScoreRecord | Skip>;
+export async function scoreWithBinding<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event>): Promise<ScoreRecord | Skip> {
   const now = options.now ?? Date.now;
   const tracer = options.tracer ?? defaultTracer();
   const parent = options.parentContext ?? ROOT_CONTEXT;
@@ -134,10 +157,18 @@ export async function scoreWithBinding<Event>(facts: RunFacts, binding: Resolved
   }
   const started = now();
   const input = buildScorerInput(facts);
+  const gate = options.spend?.ledger === undefined ? undefined : options.spend.runGate(binding.scorerId, facts.event.metadata?.tenantId);
+  const services = gate === undefined ? options.services : { ...options.services, judgeCalls: gate };
   const outcome = await otelContext.with(trace.setSpan(parent, span), () =>
-    runScorerToOutcome(binding.scorer, input, { timeoutMs: binding.timeoutMs, signal: options.signal, services: options.services }),
+    runScorerToOutcome(binding.scorer, input, { timeoutMs: binding.timeoutMs, signal: options.signal, services }),
   );
   const finished = now();
+  // A judge call refused by a budget: the pair is skipped for budget (a replay can score it later), not failed.
+  if (gate?.refusal !== undefined && outcome.status === 'failed') {
+    span.setAttribute('scorestream.skip.reason', 'budget_exhausted');
+    span.end();
+    return budgetSkip(gate.refusal);
+  }
   // Read before end(): an ended span reports isRecording() false, and its id would be lost.
   const traceFields = recordTrace(facts, span);
   endSpan(span, outcome);
@@ -159,17 +190,31 @@ export async function scoreRunEvent<Event>(facts: RunFacts, options: ScoreRunEve
   const now = options.now ?? Date.now;
   const eligibilities = await Promise.all(options.bindings.map((binding) => decideEligibility(binding, facts)));
   const decisions: DecisionRecord[] = [];
-  const scoring: Promise<ScoreRecord>[] = [];
+  const scoring: Promise<ScoreRecord | undefined>[] = [];
+  const skips: (Skip | undefined)[] = eligibilities.map((eligibility) => (eligibility.eligible ? undefined : eligibility));
   eligibilities.forEach((eligibility, index) => {
     const binding = options.bindings[index]!;
     if (!eligibility.eligible) return;
-    const scored = scoreWithBinding(facts, binding, eligibility, options);
+    const refusal = options.spend?.admitRun(binding.scorerId, facts.event.metadata?.tenantId);
+    if (refusal !== undefined) {
+      skips[index] = budgetSkip(refusal);
+      return;
+    }
     const onRecord = options.onRecord;
-    scoring.push(onRecord === undefined ? scored : scored.then(async (record) => (await onRecord(record), record)));
+    scoring.push(
+      scoreWithBinding(facts, binding, eligibility, options).then(async (result) => {
+        if (!('schemaVersion' in result)) {
+          skips[index] = result;
+          return undefined;
+        }
+        if (onRecord !== undefined) await onRecord(result);
+        return result;
+      }),
+    );
   });
-  eligibilities.forEach((eligibility, index) => {
-    const binding = options.bindings[index]!;
-    if (!eligibility.eligible) decisions.push(decisionRecord(facts, binding as ResolvedBinding<unknown>, eligibility, new Date(now()).toISOString()));
+  const records = (await Promise.all(scoring)).filter((record) => record !== undefined);
+  skips.forEach((skip, index) => {
+    if (skip !== undefined) decisions.push(decisionRecord(facts, options.bindings[index] as ResolvedBinding<unknown>, skip, new Date(now()).toISOString()));
   });
-  return { records: await Promise.all(scoring), decisions };
+  return { records, decisions };
 }

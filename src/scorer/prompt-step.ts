@@ -40,6 +40,14 @@ export async function runPromptStep(
     if (model.provider !== undefined) span.setAttribute('scorestream.judge.provider', model.provider);
     if (recordInputs) span.setAttribute('scorestream.judge.prompt', prompt);
   }
+  // Budgets may refuse the call (it throws); the permit prices and settles it afterwards.
+  const permit = environment.services.judgeCalls?.before({
+    modelId: model.modelId,
+    provider: model.provider,
+    instructions: judge.instructions,
+    prompt,
+    maxOutputTokens: judge.modelSettings?.maxOutputTokens,
+  });
   const outcome = await callJudge({
     step: step.name,
     model,
@@ -51,6 +59,8 @@ export async function runPromptStep(
     abortSignal: environment.abortSignal,
     recordInputs,
   });
+  const cost = permit?.after(outcome.record);
+  if (cost !== undefined) outcome.record.cost = cost;
   const durationMs = () => Math.round(environment.now() - startedAt);
   if (outcome.status === 'failed') {
     record(state, step, span, { prompt, durationMs: durationMs(), ...outcome.record });

@@ -47,6 +47,8 @@ describe('resolveConfig', () => {
         topics: { runs: 'agent-runs', results: 'agent-scores', deadLetter: 'agent-runs-dlq', retry: 'agent-runs-retry' },
         scorers: [{ scorer: lengthScorer, scorerId: 'answer-length', timeoutMs: 120_000 }],
         concurrency: { runsInFlight: 256, judgeCallsPerModel: 16 },
+        budgets: [],
+        pricing: { currency: 'USD', models: {}, estimate: { charsPerToken: 4, outputTokensPerCall: 256 } },
         shutdownTimeoutMs: 30_000,
         maxMessageBytes: 1_048_576,
         delivery: 'at-least-once',

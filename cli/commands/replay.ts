@@ -1,0 +1,121 @@
+// `scorestream replay --config f.ts --from <time> [--to <time>] [--scorer id …] [--dry-run]`:
+// scores the runs of a time range again through the live pipeline, in a consumer group of its own
+// (service/replay.ts), with a progress bar on stderr; Ctrl-C stops cleanly and the same command
+// continues later. --dry-run calls no judge and prints, per scorer, the eligible runs and the
+// estimated judge calls, tokens and cost (service/replay-dry-run.ts). Times: ISO 8601, epoch
+// milliseconds, or a duration ago (`90m`, `6h`, `2d`).
+import { ConfigError } from '../../src/config/config-error.ts';
+import { resolveConfig } from '../../src/config/resolve-config.ts';
+import { loadConfigFile } from '../../service/load-config-file.ts';
+import { dryRunReplay } from '../../service/replay-dry-run.ts';
+import type { DryRunReport } from '../../service/replay-dry-run.ts';
+import { startReplay } from '../../service/replay.ts';
+import { createLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
+import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
+import { parseCommandArgs } from '../command-args.ts';
+import { applyJudgeEnvironment } from '../judge-environment.ts';
+import { progressWriter } from '../replay-progress.ts';
+
+const usage = 'usage: scorestream replay --config <file> --from <time> [--to <time>] [--scorer <id> ...] [--dry-run]\n  <time>: ISO 8601 (2026-12-01T09:00:00Z), epoch ms, or a duration ago (90m, 6h, 2d)';
+
+const units: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A time argument as a Date, or undefined when it is not one. */
+export function parseReplayTime(text: string, now: number): Date | undefined {
+  const ago = /^(\d+(?:\.\d+)?)([smhd])$/.exec(text.trim());
+  if (ago !== null) return new Date(now - Number(ago[1]) * units[ago[2]!]!);
+  if (/^\d{10,}$/.test(text.trim())) return new Date(Number(text));
+  const parsed = Date.parse(text);
+  return Number.isNaN(parsed) ? undefined : new Date(parsed);
+}
+
+export function formatDryRunReport(report: DryRunReport): string {
+  const money = (amount: number) => `${amount.toFixed(amount < 1 ? 4 : 2)} ${report.currency}`;
+  const lines = [
+    `dry run of ${report.range.id}: ${report.runs} runs in range (${report.range.partitions.map(({ partition, start, end }) => `p${partition} ${start}..${end}`).join(', ')}); no judge was called`,
+    `${'scorer'.padEnd(28)} ${'eligible'.padStart(9)} ${'skipped'.padStart(8)} ${'calls'.padStart(7)} ${'in tokens'.padStart(11)} ${'out tokens'.padStart(11)} ${'est. cost'.padStart(14)}`,
+  ];
+  let cost = 0;
+  for (const [scorerId, estimate] of report.byScorer) {
+    cost += estimate.cost;
+    lines.push(
+      `${scorerId.padEnd(28)} ${String(estimate.eligible).padStart(9)} ${String(estimate.skipped).padStart(8)} ${String(estimate.judgeCalls).padStart(7)} ${String(estimate.inputTokens).padStart(11)} ${String(estimate.outputTokens).padStart(11)} ${money(estimate.cost).padStart(14)}`,
+    );
+  }
+  lines.push(`total estimated cost ${money(cost)} (input from prompt length, output from maxOutputTokens or pricing.estimate.outputTokensPerCall; unpriced models count 0)`);
+  return lines.join('\n');
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const args = parseCommandArgs(
+    {
+      args: argv,
+      options: {
+        config: { type: 'string', short: 'c' },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        scorer: { type: 'string', multiple: true },
+        'dry-run': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    },
+    usage,
+  );
+  if ('exitCode' in args) return args.exitCode;
+  const { values } = args;
+  const now = Date.now();
+  const from = values.from === undefined ? undefined : parseReplayTime(values.from, now);
+  const to = values.to === undefined ? undefined : parseReplayTime(values.to, now);
+  if (values.config === undefined || from === undefined || (values.to !== undefined && to === undefined)) {
+    console.error(`${values.config === undefined ? '--config is required' : from === undefined ? `--from is required and must be a time, got ${values.from ?? 'nothing'}` : `--to must be a time, got ${values.to}`}\n${usage}`);
+    return 2;
+  }
+  const logger = createLogger(loggerSettingsFromEnvironment(process.env));
+  const telemetry = values['dry-run'] === true ? undefined : await startTelemetry(process.env, { logger });
+  try {
+    let config;
+    try {
+      const input = applyJudgeEnvironment(await loadConfigFile(values.config), process.env);
+      config = resolveConfig(input, { environment: process.env, source: values.config });
+    } catch (error) {
+      if (error instanceof ConfigError) {
+        console.error(error.message);
+        return 2;
+      }
+      throw error;
+    }
+    const progress = progressWriter();
+    const replayOptions = { config, logger, from, ...(to === undefined ? {} : { to }), ...(values.scorer === undefined ? {} : { scorers: values.scorer }), onProgress: progress.update };
+    try {
+      if (values['dry-run'] === true) {
+        const report = await dryRunReplay(replayOptions);
+        progress.end();
+        console.log(formatDryRunReport(report));
+        return 0;
+      }
+      const replay = await startReplay({ ...replayOptions, recordInputs: recordInputsFromEnvironment(process.env) });
+      const onSignal = () => {
+        process.stderr.write('\nstopping: finishing in-flight runs; run the same command again to continue\n');
+        void replay.stop();
+      };
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      const outcome = await replay.outcome;
+      progress.end();
+      const totals = outcome.stats?.totals();
+      console.log(
+        `${replay.range.id}: ${outcome.finished ? 'finished' : 'stopped'} at ${outcome.progress.done}/${outcome.progress.total} runs` +
+          (totals === undefined ? ' (nothing left to do)' : `; this run: scored ${totals.scored}, not scorable ${totals.notScorable}, failed ${totals.failed}, skipped ${totals.skipped}`),
+      );
+      return outcome.finished ? 0 : 130;
+    } catch (error) {
+      if (error instanceof ConfigError) {
+        console.error(error.message);
+        return 2;
+      }
+      throw error;
+    }
+  } finally {
+    await telemetry?.shutdown();
+  }
+}

@@ -1,0 +1,49 @@
+// Keeps this instance's share of every judge budget right in a consumer group: on every
+// assignment (each join after a rebalance) the share becomes the partitions of the runs topic this
+// instance owns / the topic's partitions, so instances that split the partitions split each budget
+// the same way (docs/configuration.md, budgets). The topic's partition count is read at start and
+// again on every assignment, as partitions may have been added.
+import type { Kafka } from 'kafkajs';
+import type { Logger } from 'pino';
+import type { BudgetLedger } from '../src/budget/budget-ledger.ts';
+
+export type BudgetShareTracker = {
+  /** For the scoring consumer's `onAssignment`. */
+  assigned(assignment: Record<string, number[] | undefined>): void;
+};
+
+export async function trackBudgetShare(kafka: Kafka, ledger: BudgetLedger, topic: string, logger: Logger): Promise<BudgetShareTracker> {
+  const partitionCount = async (): Promise<number> => {
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
+      return topics[0]?.partitions.length ?? 0;
+    } finally {
+      await admin.disconnect();
+    }
+  };
+  let total = await partitionCount();
+  let owned = 0;
+  const apply = () => {
+    ledger.setShare(total === 0 ? 0 : owned / total);
+    logger.info({ ownedPartitions: owned, topicPartitions: total, share: ledger.share }, 'judge budgets: this instance enforces its share');
+  };
+  // Before the first assignment nothing is consumed; the share is 0 so nothing could be spent.
+  ledger.setShare(0);
+  return {
+    assigned(assignment) {
+      owned = assignment[topic]?.length ?? 0;
+      apply();
+      partitionCount().then(
+        (count) => {
+          if (count !== total) {
+            total = count;
+            apply();
+          }
+        },
+        (error: unknown) => logger.warn({ err: error }, 'judge budgets: could not re-read the runs topic’s partition count; keeping the last one'),
+      );
+    },
+  };
+}

@@ -1,0 +1,146 @@
+// `scorestream replay --dry-run`: reads the replay's range and, per scorer, counts the runs the
+// replay would score (same decoding, loop guards, filters and sampling) and estimates their judge
+// calls, tokens and cost — without calling any judge. Each judge model is replaced by an
+// estimating stand-in with its identity (src/budget/estimating-model.ts), so a scorer runs every
+// prompt step it would, and the estimate is priced with the config's price table. Nothing is
+// published and no offset of the replay's group is committed: the dry run reads in a throwaway
+// group, deleted afterwards.
+import { randomBytes } from 'node:crypto';
+import { trace } from '@opentelemetry/api';
+import type { Kafka } from 'kafkajs';
+import type { LanguageModel } from 'ai';
+import { createEstimatingModel } from '../src/budget/estimating-model.ts';
+import { createJudgeSpend } from '../src/budget/judge-spend.ts';
+import type { JudgeResults } from '../src/contracts/judge-execution.ts';
+import { collectRunFacts } from '../src/pipeline/run-facts.ts';
+import { scoreRunEvent } from '../src/pipeline/score-run-event.ts';
+import type { ScorerServices } from '../src/scorer-services.ts';
+import { decodeRunMessage } from '../consumers/decode-run-message.ts';
+import { isOwnOutput, isScorestreamRun } from '../consumers/loop-guard.ts';
+import { runTraceContext, untracedMessage } from '../consumers/message-trace.ts';
+import { createKafkaClient } from './kafka-client.ts';
+import { replayProgress } from './replay-range.ts';
+import type { ReplayRange } from './replay-range.ts';
+import { replayRequest, resolveRange, selectScorers } from './replay.ts';
+import type { ReplayOptions, ReplayProgress } from './replay.ts';
+
+export type ScorerEstimate = { eligible: number; skipped: number; failed: number; judgeCalls: number; inputTokens: number; outputTokens: number; cost: number };
+
+export type DryRunReport = {
+  range: ReplayRange;
+  /** Run messages read in the range (including invalid ones and Scorestream's own). */
+  runs: number;
+  currency: string;
+  byScorer: Map<string, ScorerEstimate>;
+};
+
+type ModelObject = Exclude<LanguageModel, string>;
+
+/** Judge models as the dry run sees them: every model, by id or object, answered by an estimating stand-in. */
+function estimatingServices(options: ReplayOptions): ScorerServices {
+  const { config } = options;
+  const estimate = config.pricing.estimate;
+  const standIns = new Map<string, ModelObject>();
+  const standIn = (model: { provider?: unknown; modelId: string }): ModelObject => {
+    const provider = typeof model.provider === 'string' ? model.provider : 'model';
+    const key = `${provider}:${model.modelId}`;
+    let found = standIns.get(key);
+    if (found === undefined) standIns.set(key, (found = createEstimatingModel({ provider, modelId: model.modelId }, estimate)));
+    return found;
+  };
+  return {
+    // Resolving an id only builds a model object (no request), which gives the stand-in its identity.
+    models: {
+      languageModel(id: string) {
+        const real = config.judge?.models?.languageModel(id);
+        return standIn(typeof real === 'object' && real !== null ? real : { modelId: id });
+      },
+    },
+    prepareModel: (model) => standIn(model),
+    limitDecisionCall: () => Promise.reject(new Error('a dry run does not estimate classifier decision calls')),
+    judgeCalls: createJudgeSpend({ pricing: config.pricing, now: Date.now }).gate,
+  };
+}
+
+function addJudgeUsage(estimate: ScorerEstimate, judge: JudgeResults | undefined): void {
+  for (const step of Object.values(judge ?? {})) {
+    for (const execution of step?.executions ?? []) {
+      estimate.judgeCalls += execution.modelCallCount;
+      estimate.inputTokens += execution.usage?.inputTokens ?? 0;
+      estimate.outputTokens += execution.usage?.outputTokens ?? 0;
+      estimate.cost += execution.cost?.amount ?? 0;
+    }
+  }
+}
+
+export async function dryRunReplay(options: ReplayOptions & { kafka?: Kafka }): Promise<DryRunReport> {
+  const { config, logger } = options;
+  const bindings = selectScorers(config, options.scorers);
+  const request = replayRequest(config, options);
+  const kafka = options.kafka ?? createKafkaClient(config, logger);
+  const { range } = await resolveRange(kafka, request, false);
+  const services = estimatingServices(options);
+  const tracer = trace.getTracer('scorestream-dry-run'); // no spans are wanted; without an SDK this is a no-op
+  const byScorer = new Map(bindings.map((binding) => [binding.scorerId, { eligible: 0, skipped: 0, failed: 0, judgeCalls: 0, inputTokens: 0, outputTokens: 0, cost: 0 }]));
+  const reached = new Map(range.partitions.map(({ partition, start }) => [partition, start]));
+  const report: DryRunReport = { range, runs: 0, currency: config.pricing.currency, byScorer };
+  const progress = (): ReplayProgress => replayProgress(range, reached);
+  options.onProgress?.(progress());
+  if (progress().finished) return report;
+
+  const groupId = `${range.groupId}.dry-run-${randomBytes(4).toString('hex')}`;
+  const admin = kafka.admin();
+  await admin.connect();
+  const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 500 });
+  try {
+    await admin.setOffsets({ groupId, topic: request.topic, partitions: range.partitions.map(({ partition, start }) => ({ partition, offset: String(start) })) });
+    await consumer.connect();
+    await consumer.subscribe({ topics: [request.topic] });
+    await new Promise<void>((resolve, reject) => {
+      const endOf = new Map(range.partitions.map(({ partition, end }) => [partition, end]));
+      consumer
+        .run({
+          autoCommit: false,
+          eachBatch: async ({ batch, heartbeat }) => {
+            const end = endOf.get(batch.partition) ?? 0;
+            for (const message of batch.messages) {
+              const offset = Number(message.offset);
+              if (offset >= end) {
+                consumer.pause([{ topic: batch.topic, partitions: [batch.partition] }]);
+                break;
+              }
+              if (offset < (reached.get(batch.partition) ?? 0)) continue; // fetched again after a rebalance
+              report.runs += 1;
+              await estimateMessage(message, { topic: batch.topic, partition: batch.partition, offset: message.offset });
+              reached.set(batch.partition, offset + 1);
+            }
+            await heartbeat();
+            const now = progress();
+            options.onProgress?.(now);
+            if (now.finished) resolve();
+          },
+        })
+        .catch(reject);
+    });
+  } finally {
+    await consumer.disconnect();
+    await admin.deleteGroups([groupId]).catch((error: unknown) => logger.warn({ err: error, groupId }, 'dry run: could not delete its throwaway consumer group'));
+    await admin.disconnect();
+  }
+  return report;
+
+  async function estimateMessage(message: Parameters<typeof decodeRunMessage>[0], source: { topic: string; partition: number; offset: string }): Promise<void> {
+    if (isOwnOutput(message.headers)) return;
+    const decoded = decodeRunMessage(message, config.maxMessageBytes);
+    if (!decoded.success || isScorestreamRun(decoded.data.metadata)) return;
+    const runTrace = runTraceContext(untracedMessage(message), decoded.data);
+    const scoring = await scoreRunEvent(collectRunFacts(decoded.data, source, runTrace.facts), { bindings, tracer, services });
+    for (const record of scoring.records) {
+      const estimate = byScorer.get(record.scorerId)!;
+      estimate.eligible += 1;
+      if (record.status === 'failed') estimate.failed += 1;
+      addJudgeUsage(estimate, record.judge);
+    }
+    for (const decision of scoring.decisions) byScorer.get(decision.scorerId)!.skipped += 1;
+  }
+}

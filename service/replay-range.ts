@@ -1,0 +1,84 @@
+// What a replay reads: its id and consumer group (deterministic from what it replays, so the same
+// command run again continues where it stopped), and per partition of the runs topic the offset
+// range [start, end): start = the first offset at or after `from` (Kafka's offsets for a
+// timestamp), end = the first offset at or after `to`, or the high watermark taken at start.
+import { createHash } from 'node:crypto';
+import type { Admin } from 'kafkajs';
+
+export type ReplayRequest = {
+  /** The live service's group; the replay's own group is named after it. */
+  groupId: string;
+  topic: string;
+  from: Date;
+  to?: Date;
+  /** Scorer ids replayed; empty = every scorer of the config. */
+  scorers: readonly string[];
+};
+
+export type PartitionRange = { partition: number; start: number; end: number };
+
+export type ReplayRange = {
+  id: string;
+  groupId: string;
+  partitions: PartitionRange[];
+  /** Runs in the range (sum of end − start). */
+  total: number;
+};
+
+/** `replay-<12 hex>` from the live group, topic, from, to and the sorted scorer ids. */
+export function replayId(request: ReplayRequest): string {
+  const identity = JSON.stringify([request.groupId, request.topic, request.from.toISOString(), request.to?.toISOString() ?? null, [...request.scorers].sort()]);
+  return `replay-${createHash('sha256').update(identity).digest('hex').slice(0, 12)}`;
+}
+
+export function replayGroupId(request: ReplayRequest): string {
+  return `${request.groupId}.${replayId(request)}`;
+}
+
+export async function resolveReplayRange(admin: Admin, request: ReplayRequest): Promise<ReplayRange> {
+  const starts = await admin.fetchTopicOffsetsByTimestamp(request.topic, request.from.getTime());
+  const ends =
+    request.to === undefined
+      ? (await admin.fetchTopicOffsets(request.topic)).map(({ partition, high }) => ({ partition, offset: high }))
+      : await admin.fetchTopicOffsetsByTimestamp(request.topic, request.to.getTime());
+  const endOf = new Map(ends.map(({ partition, offset }) => [partition, Number(offset)]));
+  const partitions = starts
+    .map(({ partition, offset }) => {
+      const start = Number(offset);
+      return { partition, start, end: Math.max(start, endOf.get(partition) ?? start) };
+    })
+    .sort((a, b) => a.partition - b.partition);
+  return { id: replayId(request), groupId: replayGroupId(request), partitions, total: partitions.reduce((sum, range) => sum + range.end - range.start, 0) };
+}
+
+/**
+ * Gives the replay's group its start offsets where it has none committed yet; a partition with a
+ * committed offset (an earlier run of the same replay) continues from there. The group must have
+ * no members (the replay's consumer has not started).
+ */
+export async function seedReplayOffsets(admin: Admin, groupId: string, topic: string, range: ReplayRange): Promise<void> {
+  const committed = await committedOffsets(admin, groupId, topic);
+  const missing = range.partitions.filter(({ partition }) => committed.get(partition) === undefined);
+  if (missing.length === 0) return;
+  await admin.setOffsets({ groupId, topic, partitions: missing.map(({ partition, start }) => ({ partition, offset: String(start) })) });
+}
+
+/** The group's committed offset per partition; absent when it has none. */
+export async function committedOffsets(admin: Admin, groupId: string, topic: string): Promise<Map<number, number>> {
+  const [entry] = await admin.fetchOffsets({ groupId, topics: [topic] });
+  const offsets = new Map<number, number>();
+  for (const { partition, offset } of entry?.partitions ?? []) if (Number(offset) >= 0) offsets.set(partition, Number(offset));
+  return offsets;
+}
+
+/** How far the replay got: runs done (committed within the range) of the total. */
+export function replayProgress(range: ReplayRange, committed: ReadonlyMap<number, number>): { done: number; total: number; finished: boolean } {
+  let done = 0;
+  let finished = true;
+  for (const { partition, start, end } of range.partitions) {
+    const at = Math.min(end, Math.max(start, committed.get(partition) ?? start));
+    done += at - start;
+    if (at < end) finished = false;
+  }
+  return { done, total: range.total, finished };
+}

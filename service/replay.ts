@@ -1,0 +1,127 @@
+// `scorestream replay`, the service side: re-reads the runs topic from `from` (to `to`, or to the
+// end offsets taken at start) through the same pipeline as the live service — the same consumer,
+// filters, sampling, budgets and deterministic scoreIds — in a consumer group of its own named
+// after the replay, so it never moves the live group's offsets and a rerun of the same replay
+// continues from what it committed. Its records are marked `replay: { id }`. It finishes when the
+// group's committed offset reached the end of every partition's range.
+import type { Kafka } from 'kafkajs';
+import { ConfigError } from '../src/config/config-error.ts';
+import type { ResolvedConfig } from '../src/config/resolve-config.ts';
+import { createKafkaClient } from './kafka-client.ts';
+import { committedOffsets, replayProgress, resolveReplayRange, seedReplayOffsets } from './replay-range.ts';
+import type { ReplayRange, ReplayRequest } from './replay-range.ts';
+import { startService } from './start-service.ts';
+import type { RunningService, ServiceOptions } from './start-service.ts';
+import type { ServiceStats } from '../consumers/service-stats.ts';
+
+export type ReplayOptions = Omit<ServiceOptions, 'replay' | 'createRunsTopic'> & {
+  from: Date;
+  to?: Date;
+  /** Scorer ids to replay; default every scorer of the config. */
+  scorers?: readonly string[];
+  /** How often the committed offsets are read for progress and the end (default 500 ms). */
+  pollIntervalMs?: number;
+  onProgress?: (progress: ReplayProgress) => void;
+};
+
+export type ReplayProgress = { done: number; total: number; finished: boolean };
+
+export type ReplayOutcome = { finished: boolean; progress: ReplayProgress; stats: ServiceStats | undefined };
+
+export type RunningReplay = {
+  readonly range: ReplayRange;
+  /** Resolves when the range is done, or after stop(). */
+  readonly outcome: Promise<ReplayOutcome>;
+  /** Graceful, like the service's: in-flight runs finish and are committed, so a rerun continues after them. */
+  stop(): Promise<ReplayOutcome>;
+};
+
+/** The config's bindings of the given scorer ids; a ConfigError names every unknown id. */
+export function selectScorers<Event>(config: ResolvedConfig<Event>, ids: readonly string[] | undefined): ResolvedConfig<Event>['scorers'] {
+  if (ids === undefined || ids.length === 0) return config.scorers;
+  const known = new Set(config.scorers.map((binding) => binding.scorerId));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    throw new ConfigError(unknown.map((id) => ({ path: '--scorer', message: `no scorer '${id}' in the config; known: ${[...known].join(', ')}` })));
+  }
+  return config.scorers.filter((binding) => ids.includes(binding.scorerId));
+}
+
+export function replayRequest(config: ResolvedConfig, options: Pick<ReplayOptions, 'from' | 'to' | 'scorers'>): ReplayRequest {
+  if (options.to !== undefined && options.to.getTime() <= options.from.getTime()) {
+    throw new ConfigError([{ path: '--to', message: `--to (${options.to.toISOString()}) must be after --from (${options.from.toISOString()})` }]);
+  }
+  return { groupId: config.groupId, topic: config.topics.runs, from: options.from, scorers: options.scorers ?? [], ...(options.to === undefined ? {} : { to: options.to }) };
+}
+
+export async function resolveRange(kafka: Kafka, request: ReplayRequest, seed: boolean): Promise<{ range: ReplayRange; committed: Map<number, number> }> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const range = await resolveReplayRange(admin, request);
+    if (seed) await seedReplayOffsets(admin, range.groupId, request.topic, range);
+    return { range, committed: await committedOffsets(admin, range.groupId, request.topic) };
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+export async function startReplay(options: ReplayOptions): Promise<RunningReplay> {
+  const { config, logger } = options;
+  const scorers = selectScorers(config, options.scorers);
+  const request = replayRequest(config, options);
+  const kafka = options.kafka ?? createKafkaClient(config, logger);
+  const { range, committed } = await resolveRange(kafka, request, true);
+  const initial = replayProgress(range, committed);
+  options.onProgress?.(initial);
+  logger.info({ replay: range.id, groupId: range.groupId, partitions: range.partitions, done: initial.done, total: range.total }, initial.done > 0 ? 'replay continues where it stopped' : 'replay starts');
+  if (initial.finished) {
+    const outcome = { finished: true, progress: initial, stats: undefined };
+    return { range, outcome: Promise.resolve(outcome), stop: () => Promise.resolve(outcome) };
+  }
+
+  const service: RunningService = await startService({
+    ...options,
+    kafka,
+    config: { ...config, groupId: range.groupId, scorers },
+    replay: { id: range.id },
+    consumer: { ...options.consumer, endOffsets: new Map(range.partitions.map(({ partition, end }) => [partition, end])) },
+  });
+
+  const admin = kafka.admin();
+  await admin.connect();
+  let progress = initial;
+  let settled: Promise<ReplayOutcome> | undefined;
+  let resolveOutcome!: (outcome: ReplayOutcome) => void;
+  const outcome = new Promise<ReplayOutcome>((resolve) => (resolveOutcome = resolve));
+  let timer: NodeJS.Timeout | undefined;
+  const finish = (finished: boolean) => {
+    settled ??= (async () => {
+      clearTimeout(timer);
+      await service.stop();
+      // What the stop committed counts too (a Ctrl-C near the end may have finished the range).
+      progress = replayProgress(range, await committedOffsets(admin, range.groupId, request.topic).catch(() => new Map<number, number>()));
+      await admin.disconnect();
+      options.onProgress?.(progress);
+      const result = { finished: finished || progress.finished, progress, stats: service.stats };
+      logger.info({ replay: range.id, ...progress }, result.finished ? 'replay finished' : 'replay stopped; run the same command again to continue');
+      resolveOutcome(result);
+      return result;
+    })();
+    return settled;
+  };
+  const poll = async () => {
+    try {
+      progress = replayProgress(range, await committedOffsets(admin, range.groupId, request.topic));
+      options.onProgress?.(progress);
+    } catch (error) {
+      logger.warn({ err: error }, 'replay: could not read the committed offsets; trying again');
+    }
+    if (settled !== undefined) return;
+    if (progress.finished) void finish(true);
+    else timer = setTimeout(() => void poll(), options.pollIntervalMs ?? 500);
+  };
+  timer = setTimeout(() => void poll(), options.pollIntervalMs ?? 500);
+  void service.crashed.then(() => finish(false));
+  return { range, outcome, stop: () => finish(false) };
+}

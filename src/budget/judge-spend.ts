@@ -1,0 +1,91 @@
+// Judge spend of one service: prices every judge call's reported usage (its `cost` evidence and
+// the cost metric) and enforces the budgets (budget-ledger.ts). Scoring asks it twice: before a
+// scorer runs (`admitRun`: `runs` budgets), and through a per-run gate before each judge call
+// (`runGate`: calls, tokens, cost — reserved with an estimate, settled with the real usage). The
+// gate remembers a refusal, so the pipeline records the pair as `budget_exhausted`, not failed.
+import type { JudgeCost } from '../contracts/judge-execution.ts';
+import type { JudgeCallGate, MadeJudgeCall, PlannedJudgeCall } from '../scorer-services.ts';
+import { BudgetExhaustedError } from './budget-exhausted-error.ts';
+import { createBudgetLedger, isBudgetRefusal } from './budget-ledger.ts';
+import type { BudgetLedger, BudgetRefusal } from './budget-ledger.ts';
+import type { BudgetConfig, PricingConfig } from './budget-schema.ts';
+import { costOf, createPriceTable, judgeUsageCost } from './prices.ts';
+import type { PriceTable } from './prices.ts';
+import { estimateJudgeCall } from './token-estimate.ts';
+
+/** A gate for the judge calls of one (run, scorer), which remembers the budget that refused one. */
+export type RunJudgeGate = JudgeCallGate & { readonly refusal: BudgetRefusal | undefined };
+
+export type JudgeSpend = {
+  readonly prices: PriceTable;
+  readonly ledger: BudgetLedger | undefined;
+  /** Prices calls without budgets: for runs outside any (run, scorer) scope. */
+  readonly gate: JudgeCallGate;
+  /** Before a scorer runs on a run: a refusal when a `runs` budget is exhausted (counted otherwise). */
+  admitRun(scorerId: string, tenant: string | undefined): BudgetRefusal | undefined;
+  runGate(scorerId: string, tenant: string | undefined): RunJudgeGate;
+};
+
+export type JudgeSpendOptions = {
+  pricing: PricingConfig;
+  budgets?: readonly BudgetConfig[];
+  now: () => number;
+  /** Each priced call (the `scorestream.judge.cost` metric). */
+  onCost?: (cost: JudgeCost, modelId: string) => void;
+};
+
+export function createJudgeSpend(options: JudgeSpendOptions): JudgeSpend {
+  const prices = createPriceTable(options.pricing.models, options.pricing.currency);
+  const budgets = options.budgets ?? [];
+  const ledger = budgets.length === 0 ? undefined : createBudgetLedger(budgets, options.now);
+
+  const price = (made: MadeJudgeCall): JudgeCost | undefined => {
+    const cost = judgeUsageCost(prices, made.judgeModelId, made.usage);
+    if (cost !== undefined) options.onCost?.(cost, made.judgeModelId);
+    return cost;
+  };
+
+  const makeGate = (scope: { scorerId: string; tenant: string | undefined } | undefined): RunJudgeGate => {
+    let refusal: BudgetRefusal | undefined;
+    return {
+      get refusal() {
+        return refusal;
+      },
+      before(call: PlannedJudgeCall) {
+        if (ledger === undefined || scope === undefined) return { after: price };
+        const estimate = estimateJudgeCall(call, options.pricing.estimate);
+        const modelPrice = prices.priceOf(call.modelId);
+        const reserved = ledger.reserveJudgeCall(
+          { ...scope, modelId: call.modelId },
+          { calls: 1, tokens: estimate.inputTokens + estimate.outputTokens, cost: modelPrice === undefined ? 0 : costOf(modelPrice, estimate.inputTokens, estimate.outputTokens) },
+        );
+        if (isBudgetRefusal(reserved)) {
+          refusal = reserved;
+          throw new BudgetExhaustedError(reserved);
+        }
+        return {
+          after(made: MadeJudgeCall) {
+            const cost = price(made);
+            const usage = made.usage;
+            const reported = usage?.totalTokens ?? (usage?.inputTokens === undefined && usage?.outputTokens === undefined ? undefined : (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0));
+            // Without reported usage (the call failed before any response) the estimate stays booked.
+            reserved.settle({
+              calls: Math.max(1, made.modelCallCount),
+              tokens: reported ?? estimate.inputTokens + estimate.outputTokens,
+              cost: cost?.amount ?? (modelPrice === undefined ? 0 : costOf(modelPrice, estimate.inputTokens, estimate.outputTokens)),
+            });
+            return cost;
+          },
+        };
+      },
+    };
+  };
+
+  return {
+    prices,
+    ledger,
+    gate: makeGate(undefined),
+    admitRun: (scorerId, tenant) => ledger?.admitRun(scorerId, tenant),
+    runGate: (scorerId, tenant) => makeGate({ scorerId, tenant }),
+  };
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { formatDryRunReport, parseReplayTime } from '../../../../cli/commands/replay.ts';
+import { renderReplayProgress } from '../../../../cli/replay-progress.ts';
+
+describe('replay arguments', () => {
+  const now = Date.parse('2026-12-01T12:00:00.000Z');
+  it('reads ISO times, epoch milliseconds and durations ago', () => {
+    expect(parseReplayTime('2026-12-01T09:30:00Z', now)?.toISOString()).toBe('2026-12-01T09:30:00.000Z');
+    expect(parseReplayTime(String(now), now)?.getTime()).toBe(now);
+    expect(parseReplayTime('90m', now)?.toISOString()).toBe('2026-12-01T10:30:00.000Z');
+    expect(parseReplayTime('2d', now)?.toISOString()).toBe('2026-11-29T12:00:00.000Z');
+    expect(parseReplayTime('yesterday-ish', now)).toBeUndefined();
+  });
+});
+
+describe('the progress line', () => {
+  it('shows the bar, the count, the rate so far and the time left', () => {
+    expect(renderReplayProgress({ done: 50, total: 200 }, { at: 0, done: 0 }, { at: 10_000, done: 50 }, 10)).toBe('[###-------] 50/200 runs  25%  5.0 runs/s  ETA 30s');
+    expect(renderReplayProgress({ done: 200, total: 200 }, { at: 0, done: 0 }, { at: 10_000, done: 200 }, 10)).toMatch(/100%.*done$/);
+    expect(renderReplayProgress({ done: 0, total: 10 }, { at: 0, done: 0 }, { at: 0, done: 0 }, 10)).toMatch(/ETA \?$/);
+  });
+});
+
+describe('the dry-run report', () => {
+  it('prints per scorer the eligible runs and the estimate, and the total', () => {
+    const text = formatDryRunReport({
+      range: { id: 'replay-abc', groupId: 'g', total: 5, partitions: [{ partition: 0, start: 3, end: 8 }] },
+      runs: 5,
+      currency: 'USD',
+      byScorer: new Map([['judged', { eligible: 5, skipped: 0, failed: 0, judgeCalls: 5, inputTokens: 500, outputTokens: 250, cost: 0.0123 }]]),
+    });
+    expect(text).toContain('dry run of replay-abc: 5 runs in range (p0 3..8); no judge was called');
+    expect(text).toMatch(/judged\s+5\s+0\s+5\s+500\s+250\s+0\.0123 USD/);
+    expect(text).toContain('total estimated cost 0.0123 USD');
+  });
+});
