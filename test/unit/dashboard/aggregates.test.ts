@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NO_TENANT, OTHER, ScoreAggregates } from '../../../dashboard/aggregates.ts';
 import { SCORE_BIN_COUNT, scoreBinIndex } from '../../../dashboard/score-bins.ts';
-import { decisionRecord, scoreRecord } from './records.ts';
+import { decisionRecord, scoreRecord } from '../../helpers/dashboard-records.ts';
 
 const minute = 60_000;
 const now = 100 * minute;

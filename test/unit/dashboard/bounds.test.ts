@@ -3,7 +3,7 @@ import { BoundedSet } from '../../../dashboard/bounded-set.ts';
 import { RecordRing } from '../../../dashboard/record-ring.ts';
 import { summarize } from '../../../dashboard/record-summary.ts';
 import { RunIndex } from '../../../dashboard/run-index.ts';
-import { scoreRecord } from './records.ts';
+import { scoreRecord } from '../../helpers/dashboard-records.ts';
 
 const entry = (scoreId: string, bytes = 100) => {
   const record = scoreRecord({ status: 'scored', score: 0.5 }, { scoreId });

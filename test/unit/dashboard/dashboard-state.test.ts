@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DashboardEvent, DashboardLimits } from '../../../dashboard/dashboard-state.ts';
 import { DashboardState, DEFAULT_LIMITS } from '../../../dashboard/dashboard-state.ts';
 import { jaegerLink } from '../../../dashboard/trace-link.ts';
-import { decisionRecord, scoreRecord } from './records.ts';
+import { decisionRecord, scoreRecord } from '../../helpers/dashboard-records.ts';
 
 const minute = 60_000;
 const now = 1_000 * minute;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ScoreAggregates } from '../../../dashboard/aggregates.ts';
 import { SCORE_BIN_EDGES } from '../../../dashboard/score-bins.ts';
-import { scoreRecord, decisionRecord } from './records.ts';
+import { scoreRecord, decisionRecord } from '../../helpers/dashboard-records.ts';
 
 type Filters = Record<string, unknown> & { min?: number; max?: number };
 type FiltersModule = {

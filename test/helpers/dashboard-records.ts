@@ -1,6 +1,6 @@
-// Score and decision records for the dashboard's unit tests, valid by the contracts.
-import type { DecisionRecord } from '../../../src/contracts/decision-record.ts';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
+// Score and decision records for the dashboard tests, valid by the contracts (docs/contracts.md).
+import type { DecisionRecord } from '../../src/contracts/decision-record.ts';
+import type { ScoreRecord } from '../../src/contracts/score-record.ts';
 
 type Outcome = { status: 'scored'; score: number } | { status: 'not_scorable' } | { status: 'failed' };
 
