@@ -1,7 +1,7 @@
 // Feeds the dashboard from Kafka: the results topic and, when there is one, the decisions topic,
 // from `sinceMs` on. It reads in a consumer group of its own (unique per process, since every
-// dashboard needs every partition), whose start offsets are set from the offsets for that
-// timestamp before it joins; it never commits, and deletes the group when it stops. Reads only
+// dashboard needs every partition), seeking each partition to the offset for that timestamp; it
+// never commits, and deletes the group when it stops. Reads only
 // committed transactions; records of aborted ones that still slip through after a crash are
 // counted once by their scoreId (DashboardState).
 import { randomBytes } from 'node:crypto';
@@ -35,6 +35,7 @@ export async function startKafkaReader(options: KafkaReaderOptions): Promise<Kaf
   const topics: string[] = [];
   // Where each partition stood at start: caught up once a batch reaches it.
   const pending = new Map<string, bigint>();
+  const starts: { topic: string; partition: number; offset: string }[] = [];
   try {
     const existing = new Set(await admin.listTopics());
     for (const topic of [options.resultsTopic, options.decisionsTopic]) {
@@ -43,11 +44,11 @@ export async function startKafkaReader(options: KafkaReaderOptions): Promise<Kaf
         options.onWarning?.(`topic '${topic}' does not exist (yet); the dashboard does not read it — restart the dashboard once it exists`);
         continue;
       }
-      const starts = await admin.fetchTopicOffsetsByTimestamp(topic, options.sinceMs);
+      const fromTimestamp = await admin.fetchTopicOffsetsByTimestamp(topic, options.sinceMs);
       const highs = await admin.fetchTopicOffsets(topic);
-      await admin.setOffsets({ groupId, topic, partitions: starts.map(({ partition, offset }) => ({ partition, offset })) });
+      for (const { partition, offset } of fromTimestamp) starts.push({ topic, partition, offset });
       for (const { partition, high } of highs) {
-        const start = BigInt(starts.find((entry) => entry.partition === partition)?.offset ?? high);
+        const start = BigInt(fromTimestamp.find((entry) => entry.partition === partition)?.offset ?? high);
         if (BigInt(high) > start) pending.set(`${topic}\u0000${partition}`, BigInt(high));
       }
       topics.push(topic);
@@ -62,13 +63,15 @@ export async function startKafkaReader(options: KafkaReaderOptions): Promise<Kaf
   }
 
   let markCaughtUp!: () => void;
-  const caughtUp = new Promise<void>((resolve) => (markCaughtUp = resolve));
+  const readToStart = new Promise<void>((resolve) => (markCaughtUp = resolve));
   if (pending.size === 0) markCaughtUp();
 
   const consumer = kafka.consumer({ groupId, readUncommitted: false, maxWaitTimeInMs: 250, allowAutoTopicCreation: false });
   await consumer.connect();
   await consumer.subscribe({ topics, fromBeginning: false });
-  await consumer.run({
+  // Not awaited: joining the group takes seconds (the broker's initial rebalance delay), and the
+  // page can open meanwhile and fill in as the records arrive.
+  const running = consumer.run({
     autoCommit: false,
     eachBatch: async ({ batch }) => {
       for (const message of batch.messages) {
@@ -99,10 +102,15 @@ export async function startKafkaReader(options: KafkaReaderOptions): Promise<Kaf
     },
   });
 
+  // Seeking right after run() (kafkajs applies it when the partition is first fetched) rather
+  // than committing start offsets: admin.setOffsets joins the group itself, seconds more.
+  for (const start of starts) consumer.seek(start);
+  running.catch((error: unknown) => options.onWarning?.(`the dashboard's Kafka consumer failed: ${error instanceof Error ? error.message : String(error)}`));
   return {
     groupId,
-    caughtUp,
+    caughtUp: running.then(() => readToStart),
     async stop() {
+      await running.catch(() => undefined);
       await consumer.disconnect();
       // The group existed only for this process; leave nothing behind on the broker.
       await admin.deleteGroups([groupId]).catch(() => undefined);

@@ -55,6 +55,17 @@ export async function launchDashboard(options: DashboardCliOptions, onWarning: (
   });
 }
 
+/** The demo's dashboard: on the default port when it is free, else on any free one; 6 hours back. */
+export async function startDemoDashboard(topics: { brokers: string[]; resultsTopic: string; decisionsTopic: string | undefined }, onWarning: (message: string) => void): Promise<Dashboard> {
+  const options = { ...topics, sinceMs: 6 * 3_600_000, host: '127.0.0.1', port: DEFAULT_DASHBOARD_PORT, token: undefined, traceUrl: process.env.SCORESTREAM_TRACE_URL };
+  try {
+    return await launchDashboard(options, onWarning);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    return launchDashboard({ ...options, port: 0 }, onWarning);
+  }
+}
+
 export function pageUrl(dashboard: Dashboard, token: string | undefined): string {
   return token === undefined ? dashboard.url : `${dashboard.url}?token=${encodeURIComponent(token)}`;
 }
