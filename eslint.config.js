@@ -1,7 +1,9 @@
 // Lint: typescript-eslint's recommended rules; type-aware checks stay in `tsc`. The layout's
 // one-way import rule (docs/architecture.md) is enforced here: each folder may import only the
 // folders below it — src ← otel ← producers ← consumers ← service ← cli, and local/ (the embedded
-// local parts) from src only.
+// local parts) from src only. dashboard/ (the web dashboard's server) sits beside service/: it may
+// import src, otel, producers, consumers and service/kafka-client; cli imports it. Its page
+// (dashboard/public/) is plain browser JavaScript.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -24,10 +26,21 @@ export default tseslint.config(
   },
   ...layers.slice(0, -1).map((layer) => ({
     files: [`${layer}/**/*.ts`],
-    rules: forbid([...above(layer), 'local'], `${layer}/ may import only the layers below it (docs/architecture.md): src ← otel ← producers ← consumers ← service ← cli`),
+    rules: forbid([...above(layer), 'local', 'dashboard'], `${layer}/ may import only the layers below it (docs/architecture.md): src ← otel ← producers ← consumers ← service ← dashboard ← cli`),
   })),
   {
+    files: ['dashboard/**/*.ts'],
+    rules: forbid(['cli', 'local'], 'dashboard/ may import src, otel, producers, consumers and service (docs/architecture.md); cli imports it'),
+  },
+  {
+    files: ['dashboard/public/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(['window', 'document', 'EventSource', 'fetch', 'URL', 'URLSearchParams', 'Node', 'setTimeout', 'clearTimeout', 'console'].map((name) => [name, 'readonly'])),
+    },
+  },
+  {
     files: ['local/**/*.ts'],
-    rules: forbid(layers.slice(1), 'local/ (the embedded local parts) may import only src/ (docs/architecture.md)'),
+    rules: forbid([...layers.slice(1), 'dashboard'], 'local/ (the embedded local parts) may import only src/ (docs/architecture.md)'),
   },
 );

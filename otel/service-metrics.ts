@@ -4,6 +4,8 @@
 // read when a reader collects. The event-to-result latency is a histogram fed per record.
 // Instruments come from a Meter; with `metrics.getMeter()` and no SDK they are no-ops.
 import type { BatchObservableCallback, Histogram, Meter, Observable } from '@opentelemetry/api';
+import type { ScoredRecordFields } from './score-metric.ts';
+import { registerScoreMetric } from './score-metric.ts';
 
 /** What the instruments read; ServiceStats has this shape. */
 export type ServiceCounters = {
@@ -26,6 +28,8 @@ export type ServiceCounters = {
 export type ServiceMetrics = {
   /** One record acknowledged: the time from the run event's timestamp to now. */
   recordLatency(latencyMs: number, record: { scorerId: string; status: string }): void;
+  /** One record acknowledged: its score into the `scorestream.score` histogram (score-metric.ts), when it has one. */
+  recordScore(record: ScoredRecordFields): void;
   /** Stops observing (the service stopped); the histogram stays usable but unobserved gauges vanish. */
   unregister(): void;
 };
@@ -90,12 +94,16 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters):
       if (key.startsWith('retry:') && !counters.retryWaitingByPartition.has(key.slice(6))) result.observe(retryWaiting, 0, partitionAttributes(key.slice(6)));
     }
   };
+  const scores = registerScoreMetric(meter);
   const observables: Observable[] = [consumed, records, skips, budgetSkips, deadLetters, inFlight, paused, lag, retries, retryWaiting];
   meter.addBatchObservableCallback(observe, observables);
 
   return {
     recordLatency(latencyMs, record) {
       latency.record(Math.max(0, latencyMs) / 1000, { 'scorestream.scorer.id': record.scorerId, 'scorestream.status': record.status });
+    },
+    recordScore(record) {
+      scores.record(record);
     },
     unregister() {
       meter.removeBatchObservableCallback(observe, observables);

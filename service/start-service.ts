@@ -128,7 +128,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     logger,
     services,
     stats,
-    recordLatency: serviceMetrics.recordLatency,
+    recordLatency: (latencyMs, record) => {
+      serviceMetrics.recordLatency(latencyMs, record);
+      serviceMetrics.recordScore(record);
+    },
     tracer: options.tracer,
     messageContext: { spend, ...(options.replay === undefined ? {} : { replay: options.replay }) },
     ...(budgetShare === undefined ? {} : { onAssignment: budgetShare.assigned }),

@@ -19,6 +19,7 @@ import { applyJudgeEnvironment } from '../judge-environment.ts';
 import { startLiveView } from '../live-view.ts';
 import { startSampleTraffic } from '../sample-traffic.ts';
 import { parseCommandArgs } from '../command-args.ts';
+import { startDemoDashboard } from './dashboard.ts';
 
 // From the sources (bin/scorestream) the example is the TypeScript file; from the installed package
 // it is its compiled twin in dist/examples/ (Node does not strip types under node_modules).
@@ -105,9 +106,11 @@ export async function run(argv: string[]): Promise<number> {
     onError: (error) => logger.error({ err: error }, 'publishing sample traffic failed'),
   });
 
+  const dashboard = await startDemoDashboard({ brokers, resultsTopic: config.topics.results, decisionsTopic: config.topics.decisions }, (message) => logger.warn(message));
   console.log(`Scorestream demo — brokers ${brokers.join(',')}, runs on '${config.topics.runs}', scores on '${config.topics.results}', ${config.scorers.length} scorers`);
-  console.log(`Logs: ${logFile}    Watch the records: ${command} tail    Stop: Ctrl-C\n`);
-  const view = startLiveView(service.stats, { header: () => [`sample runs sent ${traffic.sent}${traffic.failed > 0 ? ` (${traffic.failed} failed to send)` : ''}`] });
+  console.log(`Logs: ${logFile}    Watch the records: ${command} tail    Stop: Ctrl-C`);
+  console.log(`Dashboard: ${dashboard.url}\n`);
+  const view = startLiveView(service.stats, { header: () => [`dashboard ${dashboard.url}`, `sample runs sent ${traffic.sent}${traffic.failed > 0 ? ` (${traffic.failed} failed to send)` : ''}`] });
 
   const code = await new Promise<number>((resolve) => {
     let stopping = false;
@@ -119,6 +122,7 @@ export async function run(argv: string[]): Promise<number> {
         await traffic.stop();
         await publisher.close();
         await service.stop();
+        await dashboard.close();
         await telemetry.shutdown();
         view.stop();
         console.log(`\nThe broker keeps running (its topics hold the runs and scores): ${command} kafka stop`);

@@ -46,6 +46,11 @@ describe('scorestream demo', () => {
     console.log(`demo: first scores on screen after ${((Date.now() - started) / 1000).toFixed(1)} s`);
     expect(demo.stdout()).toMatch(/^scorer +mean +scored/m);
     expect(demo.stdout()).toMatch(/^completeness +\d\.\d{3} +\d+/m);
+    // The demo starts the dashboard and prints its URL; the page's data answers there.
+    const dashboardUrl = /^Dashboard: (http:\/\/127\.0\.0\.1:\d+\/)$/m.exec(demo.stdout())?.[1];
+    expect(dashboardUrl).toBeDefined();
+    const snapshot = (await (await fetch(`${dashboardUrl}api/snapshot`)).json()) as { windowMs: number };
+    expect(snapshot.windowMs).toBe(6 * 3_600_000);
 
     demo.child.kill('SIGINT');
     expect(await demo.exited).toBe(0);

@@ -68,6 +68,15 @@ describe('service metrics', () => {
     expect(latency.sum).toBeGreaterThan(0);
     expect(histogramTotals(metrics, 'scorestream.event_to_result.duration', { 'scorestream.scorer.id': 'always-throws', 'scorestream.status': 'failed' }).count).toBe(3);
 
+    // Scores per scorer and agent: exactly the scored records, with their values.
+    for (const scorerId of ['answer-length', 'judge-by-id']) {
+      const scored = records.filter((record) => record.scorerId === scorerId && record.status === 'scored');
+      const totals = histogramTotals(metrics, 'scorestream.score', { 'scorestream.scorer.id': scorerId, 'scorestream.agent.id': scored[0]!.entity.id });
+      expect(totals.count).toBe(scored.length);
+      expect(totals.sum).toBeCloseTo(scored.reduce((sum, record) => sum + (record.status === 'scored' ? record.score : 0), 0));
+    }
+    expect(histogramTotals(metrics, 'scorestream.score', { 'scorestream.scorer.id': 'always-throws' }).count).toBe(0);
+
     const grader = { 'gen_ai.request.model': 'mock-judge' };
     expect(metricValue(metrics, 'scorestream.judge.calls', { ...grader, outcome: 'success' })).toBe(3);
     expect(metricValue(metrics, 'scorestream.judge.errors')).toBe(0);

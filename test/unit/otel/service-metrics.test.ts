@@ -113,6 +113,17 @@ describe('registerServiceMetrics', () => {
     expect(histogramTotals(collected, 'scorestream.event_to_result.duration', { 'scorestream.scorer.id': 'judge' })).toEqual({ count: 1, sum: 0 });
   });
 
+  it('records scores by scorer and agent, never a not_scorable or failed record', async () => {
+    const { metrics, collect } = setup(new ServiceStats());
+    metrics.recordScore({ scorerId: 'answer-length', status: 'scored', score: 0.25, entity: { id: 'support-agent' } });
+    metrics.recordScore({ scorerId: 'answer-length', status: 'scored', score: 0.75, entity: { id: 'support-agent' } });
+    metrics.recordScore({ scorerId: 'answer-length', status: 'not_scorable', entity: { id: 'support-agent' } });
+    metrics.recordScore({ scorerId: 'judge', status: 'failed', entity: { id: 'support-agent' } });
+    const collected = await collect();
+    expect(histogramTotals(collected, 'scorestream.score', { 'scorestream.scorer.id': 'answer-length', 'scorestream.agent.id': 'support-agent' })).toEqual({ count: 2, sum: 1 });
+    expect(histogramTotals(collected, 'scorestream.score', { 'scorestream.scorer.id': 'judge' })).toEqual({ count: 0, sum: 0 });
+  });
+
   it('stops observing after unregister()', async () => {
     const stats = new ServiceStats();
     const { metrics, collect } = setup(stats);

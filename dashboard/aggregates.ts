@@ -1,0 +1,155 @@
+// Time-bucketed aggregates of score records and skip decisions, bounded whatever the traffic:
+// buckets of a fixed width over the look-back window only (older ones are dropped), and at most
+// `maxSeriesPerBucket` scorer × agent × tenant series per bucket (further combinations share one
+// `(other)` series). `not_scorable` and `failed` are counted as states, never as scores: only
+// `scored` records enter the sum and the histogram.
+import type { DecisionRecord } from '../src/contracts/decision-record.ts';
+import type { ScoreRecord } from '../src/contracts/score-record.ts';
+import { SCORE_BIN_COUNT, scoreBinIndex } from './score-bins.ts';
+
+export const OTHER = '(other)';
+export const NO_TENANT = '(none)';
+
+export type SeriesTally = {
+  scorer: string;
+  agent: string;
+  tenant: string;
+  scored: number;
+  notScorable: number;
+  failed: number;
+  /** Sum of the scored records' scores. */
+  sum: number;
+  /** Scored records per score bin (score-bins.ts), and the sum of their scores per bin. */
+  bins: number[];
+  binSums: number[];
+};
+
+export type SkipTally = { scorer: string; reason: string; count: number };
+
+export type BucketView = { start: number; series: SeriesTally[]; skips: SkipTally[] };
+
+type Bucket = { start: number; series: Map<string, SeriesTally>; skips: Map<string, SkipTally> };
+
+export type AggregateOptions = {
+  bucketMs: number;
+  windowMs: number;
+  maxSeriesPerBucket: number;
+  /** Distinct (scorer, reason) skip tallies per bucket; skip reasons are a short list, scorers are not. */
+  maxSkipKeysPerBucket?: number;
+};
+
+export function seriesOf(record: ScoreRecord): { scorer: string; agent: string; tenant: string } {
+  const tenant = record.metadata?.tenantId;
+  return { scorer: record.scorerId, agent: record.entity.id, tenant: tenant === undefined || tenant === '' ? NO_TENANT : tenant };
+}
+
+export class ScoreAggregates {
+  readonly bucketMs: number;
+  readonly windowMs: number;
+  private readonly maxSeries: number;
+  private readonly maxSkipKeys: number;
+  private readonly buckets = new Map<number, Bucket>();
+
+  constructor(options: AggregateOptions) {
+    if (!(options.bucketMs > 0) || !(options.windowMs >= options.bucketMs)) throw new RangeError('aggregates: bucketMs must be positive and at most windowMs');
+    this.bucketMs = options.bucketMs;
+    this.windowMs = options.windowMs;
+    this.maxSeries = Math.max(1, options.maxSeriesPerBucket);
+    this.maxSkipKeys = Math.max(1, options.maxSkipKeysPerBucket ?? 200);
+  }
+
+  /** Buckets kept at most: the window plus the bucket being filled and one of clock skew. */
+  get maxBuckets(): number {
+    return Math.ceil(this.windowMs / this.bucketMs) + 2;
+  }
+
+  get bucketCount(): number {
+    return this.buckets.size;
+  }
+
+  /** Counts a record at `atMs`; returns the series tally it changed, or undefined when it is older than the window. */
+  addRecord(record: ScoreRecord, atMs: number, nowMs: number): { start: number; tally: SeriesTally } | undefined {
+    const bucket = this.bucketFor(atMs, nowMs);
+    if (bucket === undefined) return undefined;
+    const names = seriesOf(record);
+    let key = `${names.scorer}\u0000${names.agent}\u0000${names.tenant}`;
+    let tally = bucket.series.get(key);
+    if (tally === undefined) {
+      if (bucket.series.size >= this.maxSeries) {
+        key = `${OTHER}\u0000${OTHER}\u0000${OTHER}`;
+        tally = bucket.series.get(key) ?? emptyTally(OTHER, OTHER, OTHER);
+      } else {
+        tally = emptyTally(names.scorer, names.agent, names.tenant);
+      }
+      bucket.series.set(key, tally);
+    }
+    if (record.status === 'scored') {
+      tally.scored += 1;
+      tally.sum += record.score;
+      const bin = scoreBinIndex(record.score);
+      tally.bins[bin]! += 1;
+      tally.binSums[bin]! += record.score;
+    } else if (record.status === 'not_scorable') {
+      tally.notScorable += 1;
+    } else {
+      tally.failed += 1;
+    }
+    return { start: bucket.start, tally };
+  }
+
+  /** Counts a skip decision at `atMs`; returns the tally it changed, or undefined when older than the window. */
+  addDecision(decision: DecisionRecord, atMs: number, nowMs: number): { start: number; tally: SkipTally } | undefined {
+    const bucket = this.bucketFor(atMs, nowMs);
+    if (bucket === undefined) return undefined;
+    let key = `${decision.scorerId}\u0000${decision.reason}`;
+    let tally = bucket.skips.get(key);
+    if (tally === undefined) {
+      const full = bucket.skips.size >= this.maxSkipKeys;
+      if (full) key = `${OTHER}\u0000${decision.reason}`;
+      tally = bucket.skips.get(key) ?? { scorer: full ? OTHER : decision.scorerId, reason: decision.reason, count: 0 };
+      bucket.skips.set(key, tally);
+    }
+    tally.count += 1;
+    return { start: bucket.start, tally };
+  }
+
+  /** Drops the buckets that left the window. */
+  prune(nowMs: number): void {
+    const oldest = this.windowStart(nowMs);
+    for (const start of this.buckets.keys()) if (start + this.bucketMs <= oldest) this.buckets.delete(start);
+  }
+
+  windowStart(nowMs: number): number {
+    return nowMs - this.windowMs;
+  }
+
+  view(nowMs: number): BucketView[] {
+    this.prune(nowMs);
+    return [...this.buckets.values()]
+      .sort((a, b) => a.start - b.start)
+      .map((bucket) => ({ start: bucket.start, series: [...bucket.series.values()], skips: [...bucket.skips.values()] }));
+  }
+
+  private bucketFor(atMs: number, nowMs: number): Bucket | undefined {
+    if (!Number.isFinite(atMs) || atMs < this.windowStart(nowMs)) return undefined;
+    const start = Math.floor(atMs / this.bucketMs) * this.bucketMs;
+    let bucket = this.buckets.get(start);
+    if (bucket === undefined) {
+      this.prune(nowMs);
+      // Clock skew (a record dated in the future) must not grow the map past its bound: the
+      // newest buckets by start win, which keeps the recent past.
+      bucket = { start, series: new Map(), skips: new Map() };
+      this.buckets.set(start, bucket);
+      if (this.buckets.size > this.maxBuckets) {
+        const oldest = Math.min(...this.buckets.keys());
+        this.buckets.delete(oldest);
+        if (oldest === start) return undefined;
+      }
+    }
+    return bucket;
+  }
+}
+
+function emptyTally(scorer: string, agent: string, tenant: string): SeriesTally {
+  return { scorer, agent, tenant, scored: 0, notScorable: 0, failed: 0, sum: 0, bins: new Array<number>(SCORE_BIN_COUNT).fill(0), binSums: new Array<number>(SCORE_BIN_COUNT).fill(0) };
+}

@@ -1,0 +1,224 @@
+// Everything the dashboard knows, fed one record at a time by the Kafka reader and read by the
+// HTTP server: the aggregates, the ring of recent records, the run index, and a short log of the
+// events sent to pages, each with an id (`<epoch>.<sequence>`) so a page that reconnects gets
+// exactly what it missed, or — when the log no longer reaches back that far, or the server
+// restarted (a new epoch) — a fresh snapshot. Every part is bounded (DashboardLimits).
+import { randomBytes } from 'node:crypto';
+import type { DecisionRecord } from '../src/contracts/decision-record.ts';
+import type { ScoreRecord } from '../src/contracts/score-record.ts';
+import type { BucketView, SeriesTally, SkipTally } from './aggregates.ts';
+import { ScoreAggregates } from './aggregates.ts';
+import { BoundedSet } from './bounded-set.ts';
+import { RecordRing } from './record-ring.ts';
+import type { RecordSummary } from './record-summary.ts';
+import { summarize, traceUrlOf } from './record-summary.ts';
+import type { RunEntry } from './run-index.ts';
+import { RunIndex } from './run-index.ts';
+import { SCORE_BIN_EDGES } from './score-bins.ts';
+import type { TraceLink } from './trace-link.ts';
+
+export type DashboardLimits = {
+  windowMs: number;
+  bucketMs: number;
+  maxSeriesPerBucket: number;
+  maxRecords: number;
+  maxRecordBytes: number;
+  /** Summaries a page receives in its snapshot. */
+  recentLimit: number;
+  maxRuns: number;
+  maxEntriesPerRun: number;
+  /** Score ids (and decision keys) remembered to count each once. */
+  dedupeCapacity: number;
+  /** Events kept for pages that reconnect. */
+  eventLog: number;
+};
+
+export const DEFAULT_LIMITS: Omit<DashboardLimits, 'windowMs' | 'bucketMs'> = {
+  maxSeriesPerBucket: 200,
+  maxRecords: 2_000,
+  maxRecordBytes: 32 * 1024 * 1024,
+  recentLimit: 1_000,
+  maxRuns: 20_000,
+  maxEntriesPerRun: 64,
+  dedupeCapacity: 100_000,
+  eventLog: 5_000,
+};
+
+export type DecisionSummary = { runId: string; scorer: string; reason: string; detail?: string; at: number };
+
+export type DashboardEvent =
+  | { id: string; type: 'record'; data: { summary: RecordSummary; start: number; tally: SeriesTally } }
+  | { id: string; type: 'decision'; data: { decision: DecisionSummary; start: number; tally: SkipTally } };
+
+export type Snapshot = {
+  epoch: string;
+  lastEventId: string;
+  now: number;
+  windowMs: number;
+  bucketMs: number;
+  binEdges: readonly number[];
+  buckets: BucketView[];
+  recent: RecordSummary[];
+  traceLinks: boolean;
+  counts: DashboardCounts;
+};
+
+export type DashboardCounts = {
+  records: number;
+  decisions: number;
+  duplicates: number;
+  outsideWindow: number;
+  invalid: number;
+  ringRecords: number;
+  ringBytes: number;
+  runs: number;
+  buckets: number;
+};
+
+type Listener = (event: DashboardEvent) => void;
+
+export class DashboardState {
+  readonly epoch = randomBytes(6).toString('hex');
+  private sequence = 0;
+  private readonly aggregates: ScoreAggregates;
+  private readonly ring: RecordRing;
+  private readonly runs: RunIndex;
+  private readonly seen: BoundedSet;
+  private readonly log: DashboardEvent[] = [];
+  private readonly listeners = new Set<Listener>();
+  private readonly tallies = { records: 0, decisions: 0, duplicates: 0, outsideWindow: 0, invalid: 0 };
+
+  readonly limits: DashboardLimits;
+  private readonly options: { now?: () => number; traceLink?: TraceLink | undefined };
+
+  constructor(limits: DashboardLimits, options: { now?: () => number; traceLink?: TraceLink | undefined } = {}) {
+    this.limits = limits;
+    this.options = options;
+    this.aggregates = new ScoreAggregates({ bucketMs: limits.bucketMs, windowMs: limits.windowMs, maxSeriesPerBucket: limits.maxSeriesPerBucket });
+    this.ring = new RecordRing(limits.maxRecords, limits.maxRecordBytes);
+    this.runs = new RunIndex(limits.maxRuns, limits.maxEntriesPerRun);
+    this.seen = new BoundedSet(limits.dedupeCapacity);
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  /** A message that was not a valid record: counted, shown on the page, otherwise ignored. */
+  countInvalid(): void {
+    this.tallies.invalid += 1;
+  }
+
+  ingestScore(record: ScoreRecord, bytes: number): DashboardEvent | undefined {
+    const at = Date.parse(record.scoredAt);
+    if (!this.seen.add(`s\u0000${record.scoreId}`)) {
+      this.tallies.duplicates += 1;
+      if (this.ring.get(record.scoreId) !== undefined) this.ring.add({ record, summary: summarize(record, this.options.traceLink), bytes });
+      return undefined;
+    }
+    const counted = this.aggregates.addRecord(record, at, this.now());
+    if (counted === undefined) {
+      this.tallies.outsideWindow += 1;
+      return undefined;
+    }
+    this.tallies.records += 1;
+    const summary = summarize(record, this.options.traceLink);
+    this.ring.add({ record, summary, bytes });
+    this.runs.add(record.runId, {
+      kind: 'score',
+      scoreId: record.scoreId,
+      scorer: record.scorerId,
+      status: record.status,
+      ...(record.status === 'scored' ? { score: record.score } : {}),
+      detail: summary.reason,
+      at,
+    });
+    return this.emit({ type: 'record', data: { summary, start: counted.start, tally: counted.tally } });
+  }
+
+  ingestDecision(decision: DecisionRecord): DashboardEvent | undefined {
+    const at = Date.parse(decision.decidedAt);
+    if (!this.seen.add(`d\u0000${decision.runId}\u0000${decision.scorerId}\u0000${decision.scorerVersion ?? ''}\u0000${decision.reason}`)) {
+      this.tallies.duplicates += 1;
+      return undefined;
+    }
+    const counted = this.aggregates.addDecision(decision, at, this.now());
+    if (counted === undefined) {
+      this.tallies.outsideWindow += 1;
+      return undefined;
+    }
+    this.tallies.decisions += 1;
+    const summary: DecisionSummary = { runId: decision.runId, scorer: decision.scorerId, reason: decision.reason, at, ...(decision.detail === undefined ? {} : { detail: decision.detail }) };
+    this.runs.add(decision.runId, { kind: 'decision', scorer: decision.scorerId, reason: decision.reason, at, ...(decision.detail === undefined ? {} : { detail: decision.detail }) });
+    return this.emit({ type: 'decision', data: { decision: summary, start: counted.start, tally: counted.tally } });
+  }
+
+  snapshot(): Snapshot {
+    const now = this.now();
+    return {
+      epoch: this.epoch,
+      lastEventId: this.eventId(this.sequence),
+      now,
+      windowMs: this.limits.windowMs,
+      bucketMs: this.limits.bucketMs,
+      binEdges: SCORE_BIN_EDGES,
+      buckets: this.aggregates.view(now),
+      recent: this.ring.recent(this.limits.recentLimit),
+      traceLinks: this.options.traceLink !== undefined,
+      counts: this.counts(),
+    };
+  }
+
+  counts(): DashboardCounts {
+    return { ...this.tallies, ringRecords: this.ring.size, ringBytes: this.ring.bytes, runs: this.runs.size, buckets: this.aggregates.bucketCount };
+  }
+
+  /** The events after `lastEventId`, or undefined when only a snapshot can bring the page up to date. */
+  eventsAfter(lastEventId: string): DashboardEvent[] | undefined {
+    const match = /^([0-9a-f]+)\.(\d+)$/.exec(lastEventId);
+    if (match === null || match[1] !== this.epoch) return undefined;
+    const after = Number(match[2]);
+    if (after > this.sequence) return undefined;
+    if (after === this.sequence) return [];
+    const first = this.log[0];
+    if (first === undefined || Number(first.id.split('.')[1]) > after + 1) return undefined;
+    return this.log.filter((event) => Number(event.id.split('.')[1]) > after);
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  recordDetail(scoreId: string): { record: ScoreRecord; traceUrl?: string } | undefined {
+    const entry = this.ring.get(scoreId);
+    if (entry === undefined) return undefined;
+    const traceUrl = traceUrlOf(entry.record, this.options.traceLink);
+    return { record: entry.record, ...(traceUrl === undefined ? {} : { traceUrl }) };
+  }
+
+  run(runId: string): { entries: RunEntry[]; kept: (string | undefined)[] } | undefined {
+    const entries = this.runs.get(runId);
+    if (entries === undefined) return undefined;
+    // Which score entries can still be opened (their whole record is in the ring).
+    return { entries, kept: entries.map((entry) => (entry.kind === 'score' && this.ring.get(entry.scoreId) !== undefined ? entry.scoreId : undefined)) };
+  }
+
+  traceUrlFor(ids: { traceId?: string; spanId?: string }): string | undefined {
+    return traceUrlOf({ trace: ids }, this.options.traceLink);
+  }
+
+  private eventId(sequence: number): string {
+    return `${this.epoch}.${sequence}`;
+  }
+
+  private emit(event: { type: 'record'; data: Extract<DashboardEvent, { type: 'record' }>['data'] } | { type: 'decision'; data: Extract<DashboardEvent, { type: 'decision' }>['data'] }): DashboardEvent {
+    this.sequence += 1;
+    // The tally is copied: the aggregates keep mutating theirs, and the log must replay what was sent.
+    const withId = { ...event, id: this.eventId(this.sequence), data: { ...event.data, tally: structuredClone(event.data.tally) } } as DashboardEvent;
+    this.log.push(withId);
+    if (this.log.length > this.limits.eventLog) this.log.splice(0, this.log.length - this.limits.eventLog);
+    for (const listener of this.listeners) listener(withId);
+    return withId;
+  }
+}

@@ -1,0 +1,120 @@
+// Feeds the dashboard from Kafka: the results topic and, when there is one, the decisions topic,
+// from `sinceMs` on. It reads in a consumer group of its own (unique per process, since every
+// dashboard needs every partition), seeking each partition to the offset for that timestamp; it
+// never commits, and deletes the group when it stops. Reads only
+// committed transactions; records of aborted ones that still slip through after a crash are
+// counted once by their scoreId (DashboardState).
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Kafka } from 'kafkajs';
+import { parseDecisionRecord, parseScoreRecord } from '../src/contracts/parse.ts';
+import type { DashboardState } from './dashboard-state.ts';
+
+export type KafkaReaderOptions = {
+  kafka: Kafka;
+  resultsTopic: string;
+  decisionsTopic?: string | undefined;
+  sinceMs: number;
+  state: DashboardState;
+  /** Told about a topic that does not exist (it is skipped) and other recoverable trouble. */
+  onWarning?: (message: string) => void;
+};
+
+export type KafkaReader = {
+  readonly groupId: string;
+  /** Resolves once every partition was read up to where it stood when the reader started. */
+  readonly caughtUp: Promise<void>;
+  stop(): Promise<void>;
+};
+
+export async function startKafkaReader(options: KafkaReaderOptions): Promise<KafkaReader> {
+  const { kafka, state } = options;
+  const groupId = `scorestream-dashboard-${hostname().replace(/[^A-Za-z0-9._-]/g, '-')}-${randomBytes(4).toString('hex')}`;
+  const admin = kafka.admin();
+  await admin.connect();
+  const topics: string[] = [];
+  // Where each partition stood at start: caught up once a batch reaches it.
+  const pending = new Map<string, bigint>();
+  const starts: { topic: string; partition: number; offset: string }[] = [];
+  try {
+    const existing = new Set(await admin.listTopics());
+    for (const topic of [options.resultsTopic, options.decisionsTopic]) {
+      if (topic === undefined) continue;
+      if (!existing.has(topic)) {
+        options.onWarning?.(`topic '${topic}' does not exist (yet); the dashboard does not read it — restart the dashboard once it exists`);
+        continue;
+      }
+      const fromTimestamp = await admin.fetchTopicOffsetsByTimestamp(topic, options.sinceMs);
+      const highs = await admin.fetchTopicOffsets(topic);
+      for (const { partition, offset } of fromTimestamp) starts.push({ topic, partition, offset });
+      for (const { partition, high } of highs) {
+        const start = BigInt(fromTimestamp.find((entry) => entry.partition === partition)?.offset ?? high);
+        if (BigInt(high) > start) pending.set(`${topic}\u0000${partition}`, BigInt(high));
+      }
+      topics.push(topic);
+    }
+  } catch (error) {
+    await admin.disconnect();
+    throw error;
+  }
+  if (topics.length === 0) {
+    await admin.disconnect();
+    throw new Error(`none of the topics exist (${[options.resultsTopic, options.decisionsTopic].filter(Boolean).join(', ')}): start the service (or the demo) first, or pass --topic/--decisions-topic`);
+  }
+
+  let markCaughtUp!: () => void;
+  const readToStart = new Promise<void>((resolve) => (markCaughtUp = resolve));
+  if (pending.size === 0) markCaughtUp();
+
+  const consumer = kafka.consumer({ groupId, readUncommitted: false, maxWaitTimeInMs: 250, allowAutoTopicCreation: false });
+  await consumer.connect();
+  await consumer.subscribe({ topics, fromBeginning: false });
+  // Not awaited: joining the group takes seconds (the broker's initial rebalance delay), and the
+  // page can open meanwhile and fill in as the records arrive.
+  const running = consumer.run({
+    autoCommit: false,
+    eachBatch: async ({ batch }) => {
+      for (const message of batch.messages) {
+        if (message.value === null) continue;
+        let value: unknown;
+        try {
+          value = JSON.parse(message.value.toString('utf8'));
+        } catch {
+          state.countInvalid();
+          continue;
+        }
+        if (batch.topic === options.resultsTopic) {
+          const parsed = parseScoreRecord(value);
+          if (parsed.success) state.ingestScore(parsed.data, message.value.length);
+          else state.countInvalid();
+        } else {
+          const parsed = parseDecisionRecord(value);
+          if (parsed.success) state.ingestDecision(parsed.data);
+          else state.countInvalid();
+        }
+      }
+      const key = `${batch.topic}\u0000${batch.partition}`;
+      const target = pending.get(key);
+      if (target !== undefined && BigInt(batch.lastOffset()) + 1n >= target) {
+        pending.delete(key);
+        if (pending.size === 0) markCaughtUp();
+      }
+    },
+  });
+
+  // Seeking right after run() (kafkajs applies it when the partition is first fetched) rather
+  // than committing start offsets: admin.setOffsets joins the group itself, seconds more.
+  for (const start of starts) consumer.seek(start);
+  running.catch((error: unknown) => options.onWarning?.(`the dashboard's Kafka consumer failed: ${error instanceof Error ? error.message : String(error)}`));
+  return {
+    groupId,
+    caughtUp: running.then(() => readToStart),
+    async stop() {
+      await running.catch(() => undefined);
+      await consumer.disconnect();
+      // The group existed only for this process; leave nothing behind on the broker.
+      await admin.deleteGroups([groupId]).catch(() => undefined);
+      await admin.disconnect();
+    },
+  };
+}

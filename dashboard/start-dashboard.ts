@@ -1,0 +1,78 @@
+// Starts a dashboard: its state, the Kafka reader feeding it, and the HTTP server showing it.
+// Used by `scorestream dashboard`, by the demo, and by the tests. The server listens before the
+// reader catches up, so the page opens at once and fills in as the look-back is read.
+import type { Kafka } from 'kafkajs';
+import type { DashboardLimits } from './dashboard-state.ts';
+import { DashboardState, DEFAULT_LIMITS } from './dashboard-state.ts';
+import { bucketWidthFor } from './duration.ts';
+import type { DashboardServer } from './http-server.ts';
+import { startDashboardServer } from './http-server.ts';
+import type { KafkaReader } from './kafka-reader.ts';
+import { startKafkaReader } from './kafka-reader.ts';
+import { defaultAssetRoots } from './static-assets.ts';
+import { traceLinkFrom } from './trace-link.ts';
+
+export type DashboardOptions = {
+  kafka: Kafka;
+  resultsTopic: string;
+  decisionsTopic?: string | undefined;
+  /** The look-back: records from this long ago on. */
+  sinceMs: number;
+  bucketMs?: number;
+  host?: string;
+  port?: number;
+  token?: string | undefined;
+  /** A trace URL template or preset (trace-link.ts); none: no trace links. */
+  traceUrl?: string | undefined;
+  limits?: Partial<Omit<DashboardLimits, 'windowMs' | 'bucketMs'>>;
+  onWarning?: (message: string) => void;
+  now?: () => number;
+};
+
+export type Dashboard = {
+  readonly url: string;
+  readonly state: DashboardState;
+  readonly reader: KafkaReader;
+  readonly server: DashboardServer;
+  close(): Promise<void>;
+};
+
+export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
+  const traceLink = traceLinkFrom(options.traceUrl);
+  const now = options.now ?? Date.now;
+  const state = new DashboardState(
+    { ...DEFAULT_LIMITS, ...options.limits, windowMs: options.sinceMs, bucketMs: options.bucketMs ?? bucketWidthFor(options.sinceMs) },
+    { now, traceLink },
+  );
+  const server = await startDashboardServer({
+    state,
+    assets: defaultAssetRoots(),
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    token: options.token,
+  });
+  let reader: KafkaReader;
+  try {
+    reader = await startKafkaReader({
+      kafka: options.kafka,
+      resultsTopic: options.resultsTopic,
+      decisionsTopic: options.decisionsTopic,
+      sinceMs: now() - options.sinceMs,
+      state,
+      ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
+    });
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  return {
+    url: server.url,
+    state,
+    reader,
+    server,
+    async close() {
+      await server.close();
+      await reader.stop();
+    },
+  };
+}
