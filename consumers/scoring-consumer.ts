@@ -22,10 +22,11 @@ import type { RecordPublisher } from '../producers/record-publisher.ts';
 import { deadLetterUnexpected } from './dead-letter.ts';
 import type { MessageContext } from './message-context.ts';
 import { startMessageTrace } from './message-trace.ts';
-import { processRunMessage } from './process-run-message.ts';
 import { defaultPublishRetry } from './publish-until-acknowledged.ts';
 import { createAtLeastOnceSink } from './record-sink.ts';
 import type { MessageTicket, PartitionClaim, RecordSink } from './record-sink.ts';
+import { runEventInput } from './run-input.ts';
+import type { RunInput } from './run-input.ts';
 import { RunSlots } from './run-slots.ts';
 import { ServiceStats } from './service-stats.ts';
 
@@ -51,6 +52,8 @@ export type ScoringConsumerOptions = {
   publishRetryDelayMs?: number;
   /** Per acknowledged record, the event-to-result latency (fed to the metrics histogram). */
   recordLatency?: (latencyMs: number, record: ScoreRecord) => void;
+  /** How a message becomes scored runs (default: one run event per message; run-input.ts). */
+  input?: RunInput;
 };
 
 export type StopOptions = { timeoutMs?: number };
@@ -73,6 +76,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   const stats = options.stats ?? new ServiceStats();
   const tracer = options.tracer ?? trace.getTracer('scorestream');
   const slots = new RunSlots(config.concurrency.runsInFlight);
+  const input = options.input ?? runEventInput;
   const hardStop = new AbortController();
   const consumer: Consumer = kafka.consumer({
     groupId: config.groupId,
@@ -122,7 +126,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     const { span } = messageTrace;
     let outcome: 'finished' | 'abandoned' = 'finished';
     try {
-      await otelContext.with(trace.setSpan(ROOT_CONTEXT, span), () => processRunMessage(message, source, ticket.output, messageTrace, messageContext));
+      await otelContext.with(trace.setSpan(ROOT_CONTEXT, span), () => input.process(message, source, ticket.output, messageTrace, messageContext));
     } catch (error) {
       span.recordException(error instanceof Error ? error : String(error));
       span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
@@ -176,6 +180,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   const endAssignment = (reason: string) => {
     assignment += 1;
     sink.assignmentEnded();
+    input.assignmentEnded?.();
     stats.lagByPartition.clear();
     slots.wakeAll();
     logger.info({ assignment, reason }, 'assignment ended: uncommitted work of the previous assignment is re-scored by its partitions’ owners');
@@ -227,6 +232,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
         hardStop.abort(new Error('shutdown deadline reached'));
       }
       clearInterval(commitTimer);
+      input.close?.();
       await sink.close();
       await consumer.disconnect();
       return { unfinished };

@@ -20,6 +20,8 @@ import { keyPartitioner } from '../producers/key-partitioner.ts';
 import { createRecordPublisher } from '../producers/record-publisher.ts';
 import { ensureTopics } from './ensure-topics.ts';
 import { createKafkaClient } from './kafka-client.ts';
+import { createRunInput } from '../consumers/create-run-input.ts';
+import type { OtlpAssemblyStats } from '../consumers/otlp-input.ts';
 import { createScoringConsumer } from '../consumers/scoring-consumer.ts';
 import { createTransactionalKafka } from '../consumers/transactional-kafka.ts';
 import { createTransactionalSink } from '../consumers/transactional-sink.ts';
@@ -46,6 +48,8 @@ export type RunningService = {
   readonly models: LimitedModels;
   /** Resolves when the consumer crashed for good. */
   readonly crashed: Promise<Error>;
+  /** The trace assembly's counters when `input.format` is 'otlp'. */
+  readonly otlp?: OtlpAssemblyStats;
   stop(options?: { timeoutMs?: number }): Promise<{ unfinished: number }>;
 };
 
@@ -92,9 +96,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const services: ScorerServices = { models, prepareModel, limitDecisionCall, recordInputs: options.recordInputs };
   const stats = new ServiceStats();
   const serviceMetrics = registerServiceMetrics(meter, stats);
+  const input = createRunInput(config);
   const consumer = createScoringConsumer({
     kafka,
     config,
+    input,
     ...sinkOptions,
     logger,
     services,
@@ -105,7 +111,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   });
   await consumer.start();
   logger.info(
-    { groupId: config.groupId, topics: config.topics, scorers: config.scorers.map((binding) => binding.scorerId), runsInFlight: config.concurrency.runsInFlight, delivery: config.delivery },
+    { groupId: config.groupId, topics: config.topics, scorers: config.scorers.map((binding) => binding.scorerId), runsInFlight: config.concurrency.runsInFlight, delivery: config.delivery, input: config.input.format },
     'scorestream is consuming',
   );
 
@@ -114,6 +120,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     stats: consumer.stats,
     models,
     crashed: consumer.crashed,
+    ...('stats' in input ? { otlp: input.stats } : {}),
     stop(stopOptions) {
       stopped ??= (async () => {
         const result = await consumer.stop(stopOptions);

@@ -6,7 +6,17 @@ import { idSchema, isoTimestampSchema, recordTraceSchema, samplingSchema, source
 export const DECISION_RECORD_SCHEMA_VERSION = 1;
 
 /** Why a pair was skipped; the one list every producer and reader of decisions uses. */
-export const SKIP_REASONS = ['trace_not_sampled', 'filter', 'when', 'sampling', 'predicate_error'] as const;
+export const SKIP_REASONS = [
+  'trace_not_sampled',
+  'filter',
+  'when',
+  'sampling',
+  'predicate_error',
+  // OTLP input (docs/otlp.md): a trace that yielded no run. `runId` is then the trace id.
+  'not_an_agent_trace',
+  'incomplete_trace',
+  'assembly_overflow',
+] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 export const decisionRecordSchema = z.object({

@@ -54,7 +54,7 @@ type MessageType = {
 const requestType = (otlpRoot as unknown as { opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: MessageType } } } } } })
   .opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 
-export type DecodedOtlp = { success: true; spans: OtlpSpan[] } | { success: false; message: string };
+export type DecodedOtlp = { success: true; spans: OtlpSpan[] } | { success: false; code: 'invalid_otlp'; message: string };
 
 /** Bytes of one message in `encoding` → its spans, or why they could not be read. */
 export function decodeOtlpTraces(bytes: Uint8Array, encoding: OtlpEncoding): DecodedOtlp {
@@ -63,12 +63,12 @@ export function decodeOtlpTraces(bytes: Uint8Array, encoding: OtlpEncoding): Dec
     request = encoding === 'otlp_proto' ? requestType.decode(bytes) : requestType.fromObject(hexIdsToBytes(parseJsonObject(bytes)));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { success: false, message: `not an OTLP ExportTraceServiceRequest in ${encoding}: ${reason} (check the Collector's kafka exporter \`encoding\` against input.encoding)` };
+    return { success: false, code: 'invalid_otlp', message: `not an OTLP ExportTraceServiceRequest in ${encoding}: ${reason} (check the Collector's kafka exporter \`encoding\` against input.encoding)` };
   }
   try {
     return { success: true, spans: spansOf(request) };
   } catch (error) {
-    return { success: false, message: `an OTLP span could not be read: ${error instanceof Error ? error.message : String(error)}` };
+    return { success: false, code: 'invalid_otlp', message: `an OTLP span could not be read: ${error instanceof Error ? error.message : String(error)}` };
   }
 }
 

@@ -50,6 +50,7 @@ describe('resolveConfig', () => {
         shutdownTimeoutMs: 30_000,
         maxMessageBytes: 1_048_576,
         delivery: 'at-least-once',
+        input: { format: 'run-event' },
       });
       expect(resolved.topics).toEqual(DEFAULT_TOPICS);
       expect(resolved.concurrency.runsInFlight).toBe(DEFAULTS.runsInFlight);

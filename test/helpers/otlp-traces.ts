@@ -1,0 +1,144 @@
+// OTLP fixtures made by the real parts: AI SDK calls driven by `ai/test` models with the
+// @ai-sdk/otel integration (GenAI conventions) or its legacy `ai.*` telemetry, recorded by the
+// OTel SDK, and encoded by the serializers the OTLP exporters use (protobuf and OTLP/JSON). Plus
+// spans in the shape Mastra's OTel exporter writes, made with a real tracer.
+import { context, SpanStatusCode } from '@opentelemetry/api';
+import type { Attributes, Tracer } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+import { LegacyOpenTelemetry, OpenTelemetry } from '@ai-sdk/otel';
+import { generateText, stepCountIs, tool } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { z } from 'zod';
+import type { OtlpEncoding } from '../../src/otlp/decode-otlp.ts';
+
+export type Recorder = { tracer: Tracer; spans(): ReadableSpan[]; reset(): void; shutdown(): Promise<void> };
+
+/** A tracer provider of its own (not the global one) with an in-memory exporter; installs a context manager. */
+export function spanRecorder(resource: Attributes = { 'service.name': 'weather-service' }): Recorder {
+  const exporter = new InMemorySpanExporter();
+  const provider = new TracerProvider({ resource: resourceFromAttributes(resource), spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  const manager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(manager);
+  return {
+    tracer: provider.getTracer('fixture'),
+    spans: () => exporter.getFinishedSpans(),
+    reset: () => exporter.reset(),
+    async shutdown() {
+      await provider.shutdown();
+      context.disable();
+    },
+  };
+}
+
+const usage = (input: number, output: number) => ({
+  inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: output, text: output, reasoning: undefined },
+});
+
+export type WeatherRunOptions = {
+  telemetry: 'semconv' | 'legacy';
+  tracer: Tracer;
+  /** The tool throws instead of answering. */
+  toolFails?: boolean;
+  agentName?: string;
+  question?: string;
+};
+
+/** One agent run: the model calls the `weather` tool, then answers. Returns the answer text. */
+export async function runWeatherAgent(options: WeatherRunOptions): Promise<string> {
+  let call = 0;
+  const model = new MockLanguageModelV4({
+    doGenerate: async () => {
+      call += 1;
+      if (call === 1) {
+        return { content: [{ type: 'tool-call', toolCallId: `call-${call}`, toolName: 'weather', input: JSON.stringify({ city: 'Paris' }) }], finishReason: { unified: 'tool-calls', raw: undefined }, usage: usage(10, 5), warnings: [] };
+      }
+      return { content: [{ type: 'text', text: 'It is sunny in Paris.' }], finishReason: { unified: 'stop', raw: undefined }, usage: usage(20, 7), warnings: [] };
+    },
+  });
+  const integration = options.telemetry === 'legacy' ? new LegacyOpenTelemetry({ tracer: options.tracer }) : new OpenTelemetry({ tracer: options.tracer });
+  const result = await generateText({
+    model,
+    system: 'You are a weather agent.',
+    prompt: options.question ?? 'Weather in Paris?',
+    tools: {
+      weather: tool({
+        inputSchema: z.object({ city: z.string() }),
+        execute: async ({ city }) => {
+          if (options.toolFails === true) throw new Error('weather service down');
+          return { city, sky: 'sunny' };
+        },
+      }),
+    },
+    stopWhen: stepCountIs(3),
+    telemetry: { functionId: options.agentName ?? 'weather-agent', integrations: [integration] },
+  });
+  return result.text;
+}
+
+/** Spans in the shape Mastra's OTel exporter writes: invoke_agent → chat, execute_tool. */
+export function recordMastraRun(tracer: Tracer, options: { conversationId?: string; fail?: boolean } = {}): void {
+  tracer.startActiveSpan(
+    'invoke_agent Weather Agent',
+    {
+      attributes: {
+        'gen_ai.operation.name': 'invoke_agent',
+        'mastra.span.type': 'agent_run',
+        'gen_ai.agent.id': 'weatherAgent',
+        'gen_ai.agent.name': 'Weather Agent',
+        'gen_ai.system_instructions': 'You answer weather questions.',
+        'mastra.agent_run.input': JSON.stringify([{ role: 'user', content: 'Weather in Oslo?' }]),
+        ...(options.conversationId === undefined ? {} : { 'gen_ai.conversation.id': options.conversationId }),
+      },
+    },
+    (agent) => {
+      const chat = tracer.startSpan('chat gpt-4o-mini', {
+        attributes: {
+          'gen_ai.operation.name': 'chat',
+          'mastra.span.type': 'model_generation',
+          'gen_ai.request.model': 'gpt-4o-mini',
+          'gen_ai.provider.name': 'openai',
+          'gen_ai.usage.input_tokens': 12,
+          'gen_ai.usage.output_tokens': 8,
+          'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Weather in Oslo?' }] }]),
+          'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'Snow in Oslo.' }] }]),
+        },
+      });
+      chat.end();
+      const toolSpan = tracer.startSpan('execute_tool weatherTool', {
+        attributes: {
+          'gen_ai.operation.name': 'execute_tool',
+          'mastra.span.type': 'tool_call',
+          'gen_ai.tool.name': 'weatherTool',
+          'gen_ai.tool.call.id': 'tool-oslo',
+          'gen_ai.tool.call.arguments': JSON.stringify({ city: 'Oslo' }),
+          'gen_ai.tool.call.result': JSON.stringify({ sky: 'snow' }),
+        },
+      });
+      toolSpan.end();
+      if (options.fail === true) agent.setStatus({ code: SpanStatusCode.ERROR, message: 'model refused' });
+      agent.setAttribute('mastra.agent_run.output', JSON.stringify({ text: 'Snow in Oslo.' }));
+      agent.end();
+    },
+  );
+}
+
+/** A trace with no agent span (an HTTP request and a database call). */
+export function recordPlainTrace(tracer: Tracer): void {
+  tracer.startActiveSpan('GET /health', (root) => {
+    tracer.startSpan('SELECT 1', { attributes: { 'db.system': 'postgresql' } }).end();
+    root.end();
+  });
+}
+
+/** The bytes a Collector's kafka exporter writes for these spans, in `encoding`. */
+export function encodeSpans(spans: ReadableSpan[], encoding: OtlpEncoding): Buffer {
+  const bytes = encoding === 'otlp_proto' ? ProtobufTraceSerializer.serializeRequest(spans) : JsonTraceSerializer.serializeRequest(spans);
+  if (bytes === undefined) throw new Error('the OTLP serializer returned nothing');
+  return Buffer.from(bytes);
+}
+
