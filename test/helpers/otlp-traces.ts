@@ -8,25 +8,29 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
 import { LegacyOpenTelemetry, OpenTelemetry } from '@ai-sdk/otel';
 import { generateText, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import type { OtlpEncoding } from '../../src/otlp/decode-otlp.ts';
 
-export type Recorder = { tracer: Tracer; spans(): ReadableSpan[]; reset(): void; shutdown(): Promise<void> };
+export type Recorder = { tracer: Tracer; spans(): ReadableSpan[]; reset(): void; flush(): Promise<void>; shutdown(): Promise<void> };
 
-/** A tracer provider of its own (not the global one) with an in-memory exporter; installs a context manager. */
-export function spanRecorder(resource: Attributes = { 'service.name': 'weather-service' }): Recorder {
+/**
+ * A tracer provider of its own (not the global one) with an in-memory exporter, plus `processors`
+ * (say a batch processor exporting OTLP to a Collector); installs a context manager.
+ */
+export function spanRecorder(resource: Attributes = { 'service.name': 'weather-service' }, processors: SpanProcessor[] = []): Recorder {
   const exporter = new InMemorySpanExporter();
-  const provider = new TracerProvider({ resource: resourceFromAttributes(resource), spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  const provider = new TracerProvider({ resource: resourceFromAttributes(resource), spanProcessors: [new SimpleSpanProcessor({ exporter }), ...processors] });
   const manager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(manager);
   return {
     tracer: provider.getTracer('fixture'),
     spans: () => exporter.getFinishedSpans(),
     reset: () => exporter.reset(),
+    flush: () => provider.forceFlush(),
     async shutdown() {
       await provider.shutdown();
       context.disable();
