@@ -12,6 +12,7 @@ import type { ResolvedBinding } from '../config/resolve-config.ts';
 import type { ScorerServices } from '../scorer-services.ts';
 import { buildScoreRecord } from './build-score-record.ts';
 import { decideEligibility } from './decide-eligibility.ts';
+import { addEvaluationEvent } from './evaluation-event.ts';
 import type { Eligibility } from './decide-eligibility.ts';
 import type { RunFacts } from './run-facts.ts';
 import { buildScorerInput } from './scorer-input.ts';
@@ -98,7 +99,7 @@ function judgeAttributes(outcome: ScorerOutcome): Attributes {
   };
 }
 
-function endSpan(span: Span, outcome: ScorerOutcome): void {
+function endSpan(span: Span, outcome: ScorerOutcome, scorerId: string, withExplanation: boolean): void {
   if (!span.isRecording()) {
     span.end();
     return;
@@ -112,6 +113,7 @@ function endSpan(span: Span, outcome: ScorerOutcome): void {
     span.recordException({ name: outcome.error.name, message: outcome.error.message, ...(outcome.error.code === undefined ? {} : { code: outcome.error.code }) });
     span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error.message });
   }
+  addEvaluationEvent(span, scorerId, outcome, withExplanation);
   span.end();
 }
 
@@ -139,7 +141,7 @@ async function scoreWithBinding<Event>(facts: RunFacts, binding: ResolvedBinding
   const finished = now();
   // Read before end(): an ended span reports isRecording() false, and its id would be lost.
   const traceFields = recordTrace(facts, span);
-  endSpan(span, outcome);
+  endSpan(span, outcome, binding.scorerId, options.services?.recordInputs === true);
   const scorerName = binding.scorer.name;
   return buildScoreRecord({
     scorerId: binding.scorerId,
