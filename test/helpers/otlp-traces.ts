@@ -146,3 +146,69 @@ export function encodeSpans(spans: ReadableSpan[], encoding: OtlpEncoding): Buff
   return Buffer.from(bytes);
 }
 
+
+export type OtlpTraffic = {
+  /** Kafka messages as the Collector's kafka exporter writes them. */
+  messages: Array<{ key: string | null; value: Buffer }>;
+  /** The agent spans: one run each. */
+  agents: Array<{ traceId: string; spanId: string }>;
+  traces: number;
+};
+
+/**
+ * Synthetic traffic made with a real tracer: `traces` traces, every `agentEvery`-th an agent run
+ * (invoke_agent → chat, execute_tool, with GenAI attributes), the others an HTTP request with a
+ * database call. Each agent's tool span is a late descendant: it travels in a later message than
+ * its agent span. `byTrace` writes one message per trace keyed by the trace id (the exporter's
+ * partition_traces_by_id; the late span in a message of its own with the same key); otherwise
+ * batches of `tracesPerMessage` traces without a key, the late spans in the next batch.
+ */
+export function otlpTraffic(options: { traces: number; agentEvery: number; encoding: OtlpEncoding; byTrace?: boolean; tracesPerMessage?: number }): OtlpTraffic {
+  const recorder = spanRecorder({ 'service.name': 'traffic', 'tenant.id': 'acme' });
+  const agents: OtlpTraffic['agents'] = [];
+  const late = new Set<string>();
+  for (let index = 0; index < options.traces; index += 1) {
+    if (index % options.agentEvery === 0) {
+      recorder.tracer.startActiveSpan(
+        `invoke_agent agent-${index}`,
+        { attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': `agent-${index % 7}`, 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: `question ${index}` }] }]) } },
+        (agent) => {
+          recorder.tracer.startSpan('chat model', { attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'model', 'gen_ai.usage.input_tokens': 10, 'gen_ai.usage.output_tokens': 4 } }).end();
+          const toolSpan = recorder.tracer.startSpan('execute_tool lookup', { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup', 'gen_ai.tool.call.id': `call-${index}`, 'gen_ai.tool.call.arguments': '{"q":1}', 'gen_ai.tool.call.result': '"found"' } });
+          toolSpan.end();
+          late.add(toolSpan.spanContext().spanId);
+          agent.setAttribute('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: `The answer to question ${index} is long enough to score.` }] }]));
+          agent.end();
+          agents.push({ traceId: agent.spanContext().traceId, spanId: agent.spanContext().spanId });
+        },
+      );
+    } else recordPlainTrace(recorder.tracer);
+  }
+  const byTraceId = new Map<string, ReadableSpan[]>();
+  for (const span of recorder.spans()) {
+    const list = byTraceId.get(span.spanContext().traceId) ?? [];
+    list.push(span);
+    byTraceId.set(span.spanContext().traceId, list);
+  }
+  const traceSpans = [...byTraceId.values()];
+  const messages: OtlpTraffic['messages'] = [];
+  if (options.byTrace === true) {
+    for (const spans of traceSpans) {
+      const key = spans[0]!.spanContext().traceId;
+      const early = spans.filter((span) => !late.has(span.spanContext().spanId));
+      const lateOnes = spans.filter((span) => late.has(span.spanContext().spanId));
+      messages.push({ key, value: encodeSpans(early, options.encoding) });
+      if (lateOnes.length > 0) messages.push({ key, value: encodeSpans(lateOnes, options.encoding) });
+    }
+  } else {
+    const size = options.tracesPerMessage ?? 100;
+    let carried: ReadableSpan[] = [];
+    for (let start = 0; start < traceSpans.length; start += size) {
+      const spans = traceSpans.slice(start, start + size).flat();
+      messages.push({ key: null, value: encodeSpans([...carried, ...spans.filter((span) => !late.has(span.spanContext().spanId))], options.encoding) });
+      carried = spans.filter((span) => late.has(span.spanContext().spanId));
+    }
+    if (carried.length > 0) messages.push({ key: null, value: encodeSpans(carried, options.encoding) });
+  }
+  return { messages, agents, traces: traceSpans.length };
+}
