@@ -38,7 +38,7 @@ export type EnsureCollectorOptions = {
   environment?: Environment;
   /** Told once when a build starts (it takes minutes). */
   onBuild?: (message: string) => void;
-  /** Bound on the build (default 20 minutes). */
+  /** Bound on the build (default 30 minutes). */
   timeoutMs?: number;
 };
 
@@ -60,9 +60,9 @@ export async function ensureCollectorBinary(options: EnsureCollectorOptions = {}
       await mkdir(source, { recursive: true });
       for (const file of RECIPE_FILES) await copyFile(join(RECIPE, file), join(source, file));
       const partial = `${binary}.partial-${process.pid}`;
-      const result = await runCommand(go, ['build', '-trimpath', '-o', partial, '.'], {
+      const result = await runCommand(go, ['build', '-o', partial, '.'], {
         cwd: source,
-        timeoutMs: options.timeoutMs ?? 20 * 60_000,
+        timeoutMs: options.timeoutMs ?? 30 * 60_000,
         env: { ...process.env, ...environment, GOFLAGS: [environment.GOFLAGS, '-mod=mod'].filter(Boolean).join(' ') },
       });
       if (result.code !== 0) {
@@ -75,7 +75,7 @@ export async function ensureCollectorBinary(options: EnsureCollectorOptions = {}
       await rename(partial, binary);
       return binary;
     },
-    { timeoutMs: options.timeoutMs ?? 20 * 60_000 },
+    { timeoutMs: options.timeoutMs ?? 30 * 60_000 },
   );
 }
 
