@@ -6,6 +6,7 @@
 // lets its offset be committed; every publish is retried until then (publishUntilAcknowledged).
 // It rejects only on the hard stop or a bug; the scoring consumer then calls deadLetterUnexpected.
 import type { KafkaMessage } from 'kafkajs';
+import type { AgentRunEvent } from '../src/contracts/agent-run-event.ts';
 import type { Source } from '../src/contracts/common.ts';
 import { collectRunFacts } from '../src/pipeline/run-facts.ts';
 import { scoreRunEvent } from '../src/pipeline/score-run-event.ts';
@@ -42,7 +43,17 @@ export async function processRunMessage(message: KafkaMessage, source: Source, o
     return;
   }
 
-  const event = decoded.data;
+  await scoreDecodedRun(decoded.data, source, output, trace, context);
+}
+
+/**
+ * A decoded run event, from the body loop guard on: scored, each record published as its scorer
+ * finishes, then its decision records. Shared by every input format (the OTLP input hands it the
+ * runs it assembled, consumers/otlp-input.ts).
+ */
+export async function scoreDecodedRun(event: AgentRunEvent, source: Source, output: MessageOutput, trace: MessageTrace, context: MessageContext): Promise<void> {
+  const { config, stats } = context;
+  const span = trace.span?.isRecording() === true ? trace.span : undefined;
   span?.setAttribute('scorestream.run.id', event.runId);
   if (isScorestreamRun(event.metadata)) {
     stats.countSkip('scorestream_origin');

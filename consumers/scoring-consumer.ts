@@ -26,11 +26,12 @@ import { deadLetterUnexpected } from './dead-letter.ts';
 import type { MessageContext } from './message-context.ts';
 import { startMessageTrace } from './message-trace.ts';
 import { processRetryMessage } from './process-retry-message.ts';
-import { processRunMessage } from './process-run-message.ts';
 import { defaultPublishRetry } from './publish-until-acknowledged.ts';
 import { createAtLeastOnceSink } from './record-sink.ts';
 import type { MessageTicket, PartitionClaim, RecordSink } from './record-sink.ts';
 import { createRetryGate } from './retry-gate.ts';
+import { runEventInput } from './run-input.ts';
+import type { RunInput } from './run-input.ts';
 import { RunSlots } from './run-slots.ts';
 import { ServiceStats } from './service-stats.ts';
 
@@ -65,6 +66,8 @@ export type ScoringConsumerOptions = {
    * on are not dispatched, and the partition is paused once reached.
    */
   endOffsets?: ReadonlyMap<number, number>;
+  /** How a message becomes scored runs (default: one run event per message; run-input.ts). */
+  input?: RunInput;
 };
 
 export type StopOptions = { timeoutMs?: number };
@@ -87,6 +90,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   const stats = options.stats ?? new ServiceStats();
   const tracer = options.tracer ?? trace.getTracer('scorestream');
   const slots = new RunSlots(config.concurrency.runsInFlight);
+  const input = options.input ?? runEventInput;
   const hardStop = new AbortController();
   const consumer: Consumer = kafka.consumer({
     groupId: config.groupId,
@@ -140,7 +144,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     let outcome: 'finished' | 'abandoned' = 'finished';
     try {
       await otelContext.with(trace.setSpan(ROOT_CONTEXT, span), () =>
-        topic === retryTopic ? processRetryMessage(message, source, ticket.output, messageContext) : processRunMessage(message, source, ticket.output, messageTrace, messageContext),
+        topic === retryTopic ? processRetryMessage(message, source, ticket.output, messageContext) : input.process(message, source, ticket.output, messageTrace, messageContext),
       );
     } catch (error) {
       span.recordException(error instanceof Error ? error : String(error));
@@ -205,6 +209,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   const endAssignment = (reason: string) => {
     assignment += 1;
     sink.assignmentEnded();
+    input.assignmentEnded?.();
     stats.lagByPartition.clear();
     stats.retryWaitingByPartition.clear();
     slots.wakeAll();
@@ -259,6 +264,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
         hardStop.abort(new Error('shutdown deadline reached'));
       }
       clearInterval(commitTimer);
+      input.close?.();
       await sink.close();
       await consumer.disconnect();
       return { unfinished };

@@ -26,6 +26,8 @@ import { ensureTopics } from './ensure-topics.ts';
 import { createKafkaClient } from './kafka-client.ts';
 import { explainKafkaError, kafkaPreflight } from './kafka-preflight.ts';
 import { serviceAccess } from './service-access.ts';
+import { createRunInput } from '../consumers/create-run-input.ts';
+import type { OtlpAssemblyStats } from '../consumers/otlp-input.ts';
 import { createScoringConsumer } from '../consumers/scoring-consumer.ts';
 import { createTransactionalKafka } from '../consumers/transactional-kafka.ts';
 import { createTransactionalSink } from '../consumers/transactional-sink.ts';
@@ -56,6 +58,8 @@ export type RunningService = {
   readonly spend: JudgeSpend;
   /** Resolves when the consumer crashed for good. */
   readonly crashed: Promise<Error>;
+  /** The trace assembly's counters when `input.format` is 'otlp'. */
+  readonly otlp?: OtlpAssemblyStats;
   stop(options?: { timeoutMs?: number }): Promise<{ unfinished: number }>;
 };
 
@@ -121,9 +125,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const services: ScorerServices = { models, prepareModel, limitDecisionCall, recordInputs: options.recordInputs, judgeCalls: spend.gate };
   const stats = new ServiceStats();
   const serviceMetrics = registerServiceMetrics(meter, stats);
+  const input = createRunInput(config);
   const consumer = createScoringConsumer({
     kafka,
     config,
+    input,
     ...sinkOptions,
     logger,
     services,
@@ -141,7 +147,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     throw explainKafkaError(error, access.context);
   });
   logger.info(
-    { groupId: config.groupId, topics: config.topics, scorers: config.scorers.map((binding) => binding.scorerId), runsInFlight: config.concurrency.runsInFlight, delivery: config.delivery },
+    { groupId: config.groupId, topics: config.topics, scorers: config.scorers.map((binding) => binding.scorerId), runsInFlight: config.concurrency.runsInFlight, delivery: config.delivery, input: config.input.format },
     'scorestream is consuming',
   );
 
@@ -152,6 +158,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     spend,
     // A crash because an ACL was missing (say READ on the runs topic) says which one.
     crashed: consumer.crashed.then((error) => explainKafkaError(error, access.context) as Error),
+    ...('stats' in input ? { otlp: input.stats } : {}),
     stop(stopOptions) {
       stopped ??= (async () => {
         const result = await consumer.stop(stopOptions);

@@ -17,7 +17,9 @@ import { resolveCliBrokers } from '../brokers.ts';
 import { kafkaClientSecurity } from '../../service/kafka-security.ts';
 import { applyJudgeEnvironment } from '../judge-environment.ts';
 import { startLiveView } from '../live-view.ts';
+import { startOtlpAgentApp } from '../otlp-agent-app.ts';
 import { startSampleTraffic } from '../sample-traffic.ts';
+import { startCollector } from '../../local/collector/index.ts';
 import { parseCommandArgs } from '../command-args.ts';
 import { startDemoDashboard } from './dashboard.ts';
 
@@ -27,18 +29,31 @@ const runsCompiled = import.meta.url.endsWith('.js');
 const exampleConfig = fileURLToPath(new URL(`../../examples/scorestream.config.${runsCompiled ? 'js' : 'ts'}`, import.meta.url));
 const command = runsCompiled ? 'npx scorestream' : './bin/scorestream';
 
-const usage = `usage: scorestream demo [--rate R] [--count N] [--config FILE] [--brokers LIST]
+const usage = `usage: scorestream demo [--otlp] [--rate R] [--count N] [--config FILE] [--brokers LIST]
 
+  --otlp          the OpenTelemetry path: an AI SDK app with @ai-sdk/otel exports its traces over
+                  OTLP/HTTP to a local OpenTelemetry Collector (built with Go once), whose kafka
+                  exporter writes them to 'otlp_spans'; the service reads that topic in otlp mode
   --rate R        sample runs per second (default 25)
   --count N       stop producing after N runs (default: until Ctrl-C)
   --config FILE   scorer config (default examples/scorestream.config.ts)
   --brokers LIST  use these brokers instead of the local one (or set KAFKA_BROKERS)`;
 
+/** The Collector kafka exporter's default topic. */
+const OTLP_DEMO_TOPIC = 'otlp_spans';
+
+/** `--otlp`: the Collector (built once with Go) between an instrumented agent app and Kafka. */
+async function startOtlpPath(brokers: string[]) {
+  console.error('[otlp] starting the OpenTelemetry Collector (the first run builds it with Go: a few minutes)');
+  const collector = await startCollector({ brokers, topic: OTLP_DEMO_TOPIC, encoding: 'otlp_proto', partitionTracesById: true, build: { onBuild: (line) => console.error(`[otlp] ${line}`) } });
+  return { collector, app: startOtlpAgentApp({ tracesUrl: collector.tracesUrl }) };
+}
+
 export async function run(argv: string[]): Promise<number> {
   const args = parseCommandArgs(
     {
       args: argv,
-      options: { rate: { type: 'string' }, count: { type: 'string' }, config: { type: 'string' }, brokers: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { otlp: { type: 'boolean' }, rate: { type: 'string' }, count: { type: 'string' }, config: { type: 'string' }, brokers: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     },
     usage,
   );
@@ -52,6 +67,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   const brokers = await resolveCliBrokers({ brokers: values.brokers, start: true, onProgress: (line) => console.error(`[kafka] ${line}`) });
+  const otlp = values.otlp === true ? await startOtlpPath(brokers) : undefined;
   const configFile = values.config ?? exampleConfig;
   const logDirectory = join(tmpdir(), 'scorestream');
   mkdirSync(logDirectory, { recursive: true });
@@ -62,12 +78,19 @@ export async function run(argv: string[]): Promise<number> {
   try {
     const input = applyJudgeEnvironment(await loadConfigFile(configFile), process.env);
     config = resolveConfig(
-      { ...input, kafka: { ...input.kafka, brokers }, groupId: input.groupId ?? 'scorestream-demo', topics: { decisions: 'agent-score-decisions', ...input.topics } },
+      {
+        ...input,
+        kafka: { ...input.kafka, brokers },
+        groupId: input.groupId ?? (otlp === undefined ? 'scorestream-demo' : 'scorestream-demo-otlp'),
+        topics: { decisions: 'agent-score-decisions', ...input.topics, ...(otlp === undefined ? {} : { runs: OTLP_DEMO_TOPIC }) },
+        ...(otlp === undefined ? {} : { input: { format: 'otlp' } }),
+      },
       { environment: { ...process.env, KAFKA_BROKERS: undefined }, source: configFile },
     );
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
+      await otlp?.collector.stop();
       return 2;
     }
     throw error;
@@ -90,13 +113,17 @@ export async function run(argv: string[]): Promise<number> {
     recordInputs: recordInputsFromEnvironment(process.env),
     consumer: { commitIntervalMs: 500 },
   }).finally(() => clearTimeout(slowStart));
-  const publisher = createRunPublisher({ brokers, topic: config.topics.runs, clientId: 'scorestream-demo-traffic', ...kafkaClientSecurity(config.kafka) });
+  const publisher = otlp === undefined ? createRunPublisher({ brokers, topic: config.topics.runs, clientId: 'scorestream-demo-traffic', ...kafkaClientSecurity(config.kafka) }) : undefined;
   const generator = createSampleRunGenerator({ seed: Date.now() });
   const traffic = startSampleTraffic({
     rate,
     count,
     publish: async (batchSize) => {
       const samples = Array.from({ length: batchSize }, () => generator.next());
+      if (publisher === undefined) {
+        await Promise.all(samples.map((sample) => otlp!.app.run(sample.event)));
+        return;
+      }
       const contexts = new Map(samples.map((sample) => [sample.event, sampleRunContext(sample)]));
       await publisher.publish(
         samples.map((sample) => sample.event),
@@ -108,6 +135,7 @@ export async function run(argv: string[]): Promise<number> {
 
   const dashboard = await startDemoDashboard({ brokers, resultsTopic: config.topics.results, decisionsTopic: config.topics.decisions }, (message) => logger.warn(message));
   console.log(`Scorestream demo — brokers ${brokers.join(',')}, runs on '${config.topics.runs}', scores on '${config.topics.results}', ${config.scorers.length} scorers`);
+  if (otlp !== undefined) console.log(`OTLP path: agent app → OTLP/HTTP ${otlp.collector.tracesUrl} → Collector → Kafka '${OTLP_DEMO_TOPIC}' (otlp_proto, keyed by trace id) → Scorestream (input.format 'otlp')`);
   console.log(`Logs: ${logFile}    Watch the records: ${command} tail    Stop: Ctrl-C`);
   console.log(`Dashboard: ${dashboard.url}\n`);
   const view = startLiveView(service.stats, { header: () => [`dashboard ${dashboard.url}`, `sample runs sent ${traffic.sent}${traffic.failed > 0 ? ` (${traffic.failed} failed to send)` : ''}`] });
@@ -120,7 +148,9 @@ export async function run(argv: string[]): Promise<number> {
       console.error('\nstopping: finishing in-flight runs (Ctrl-C again to exit at once)');
       void (async () => {
         await traffic.stop();
-        await publisher.close();
+        await publisher?.close();
+        await otlp?.app.close();
+        await otlp?.collector.stop();
         await service.stop();
         await dashboard.close();
         await telemetry.shutdown();

@@ -10,6 +10,7 @@ import { predicateSchemaFor } from '../eligibility/predicate-schema.ts';
 import { samplingSchema } from '../eligibility/sampling-schema.ts';
 import type { JudgeModelResolver } from '../judge/types.ts';
 import { DEFAULT_TOPICS, DEFAULTS } from './defaults.ts';
+import { inputSchema } from './input-schema.ts';
 import type { ScorerLike } from './scorer-like.ts';
 
 const positiveInt = z.number().int().positive();
@@ -159,4 +160,6 @@ export const configSchema = z.strictObject({
   maxMessageBytes: positiveInt.default(DEFAULTS.maxMessageBytes),
   /** Default 'at-least-once'; env SCORESTREAM_DELIVERY. */
   delivery: z.enum(deliveryModes, { error: `expected one of ${deliveryModes.map((mode) => `'${mode}'`).join(', ')}` }).default(DEFAULTS.delivery),
+  /** What the runs topic carries: run events (default) or a Collector's OTLP spans; env SCORESTREAM_INPUT_FORMAT / _ENCODING (input-schema.ts). */
+  input: inputSchema,
 });

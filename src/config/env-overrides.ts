@@ -4,6 +4,7 @@
 import type { ConfigProblem } from './config-error.ts';
 import { deliveryModes } from './config-schema.ts';
 import { applyTlsEnvironment } from './tls-env-overrides.ts';
+import { applyInputOverrides } from './input-overrides.ts';
 import type { DeliveryMode, SaslConfig, ScorestreamConfigInput } from './config-types.ts';
 
 export type Environment = Record<string, string | undefined>;
@@ -78,6 +79,8 @@ export function applyEnvironmentOverrides<Event>(
     if ((deliveryModes as readonly string[]).includes(delivery)) result.delivery = delivery as DeliveryMode;
     else problems.push({ path: 'env SCORESTREAM_DELIVERY', message: `expected one of ${deliveryModes.map((mode) => `'${mode}'`).join(', ')}, got '${value('SCORESTREAM_DELIVERY')}'` });
   }
+
+  applyInputOverrides(result, value, problems);
 
   // Each variable overrides its own field, so the secret can come from the environment while
   // the mechanism and username stay in the config file. The password is taken untrimmed.

@@ -13,6 +13,8 @@ export const DEAD_LETTER_CODES = [
   'unsupported_schema_version',
   'oversized',
   'processing_failed',
+  // OTLP input: the value is not an ExportTraceServiceRequest in the configured encoding.
+  'invalid_otlp',
 ] as const;
 export type DeadLetterCode = (typeof DEAD_LETTER_CODES)[number];
 

@@ -7,7 +7,19 @@ import { idSchema, isoTimestampSchema, recordTraceSchema, replaySchema, sampling
 export const DECISION_RECORD_SCHEMA_VERSION = 1;
 
 /** Why a pair was skipped; the one list every producer and reader of decisions uses. */
-export const SKIP_REASONS = ['trace_not_sampled', 'filter', 'when', 'sampling', 'predicate_error', 'budget_exhausted'] as const;
+export const SKIP_REASONS = [
+  'trace_not_sampled',
+  'filter',
+  'when',
+  'sampling',
+  'predicate_error',
+  // Judge budgets (docs/spend-and-replay.md): a budget refused the run or one of its judge calls.
+  'budget_exhausted',
+  // OTLP input (docs/otlp.md): a trace that yielded no run. `runId` is then the trace id.
+  'not_an_agent_trace',
+  'incomplete_trace',
+  'assembly_overflow',
+] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** Why a pair was put off: it failed transiently and waits on the retry topic (docs/delivery.md, retries). */

@@ -15,6 +15,7 @@ import type { ScorerServices } from '../scorer-services.ts';
 import { describeRefusal } from '../budget/budget-exhausted-error.ts';
 import { buildScoreRecord } from './build-score-record.ts';
 import { decideEligibility } from './decide-eligibility.ts';
+import { addEvaluationEvent } from './evaluation-event.ts';
 import type { Eligibility } from './decide-eligibility.ts';
 import type { RunFacts } from './run-facts.ts';
 import { buildScorerInput } from './scorer-input.ts';
@@ -115,7 +116,7 @@ function judgeAttributes(outcome: ScorerOutcome): Attributes {
   };
 }
 
-function endSpan(span: Span, outcome: ScorerOutcome): void {
+function endSpan(span: Span, outcome: ScorerOutcome, scorerId: string, withExplanation: boolean): void {
   if (!span.isRecording()) {
     span.end();
     return;
@@ -129,6 +130,7 @@ function endSpan(span: Span, outcome: ScorerOutcome): void {
     span.recordException({ name: outcome.error.name, message: outcome.error.message, ...(outcome.error.code === undefined ? {} : { code: outcome.error.code }) });
     span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error.message });
   }
+  addEvaluationEvent(span, scorerId, outcome, withExplanation);
   span.end();
 }
 
@@ -171,7 +173,7 @@ export async function scoreWithBinding<Event>(facts: RunFacts, binding: Resolved
   }
   // Read before end(): an ended span reports isRecording() false, and its id would be lost.
   const traceFields = recordTrace(facts, span);
-  endSpan(span, outcome);
+  endSpan(span, outcome, binding.scorerId, options.services?.recordInputs === true);
   const scorerName = binding.scorer.name;
   return buildScoreRecord({
     scorerId: binding.scorerId,

@@ -53,6 +53,7 @@ describe('resolveConfig', () => {
         maxMessageBytes: 1_048_576,
         delivery: 'at-least-once',
         retries: { enabled: true, delaysMs: [10_000, 60_000, 600_000, 3_600_000], maxAgeMs: 86_400_000 },
+        input: { format: 'run-event' },
       });
       expect(resolved.topics).toEqual({ ...DEFAULT_TOPICS, retry: `${DEFAULT_TOPICS.runs}-retry` });
       expect(resolved.concurrency.runsInFlight).toBe(DEFAULTS.runsInFlight);

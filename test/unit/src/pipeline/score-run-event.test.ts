@@ -110,6 +110,20 @@ describe('scoreRunEvent', () => {
     expect(records[0]).toMatchObject({ status: 'not_scorable', notScorable: { step: 'preprocess', reason: 'not a refund' } });
   });
 
+  it('adds the GenAI gen_ai.evaluation.result event to each score span; the explanation only when inputs are recorded', async () => {
+    const reasoned = createScorer({ id: 'polite', description: 'd' })
+      .generateScore(() => 0.9)
+      .generateReason(() => 'says please');
+    await scoreRunEvent(runFacts({ runId: 'run-eval' }), { bindings: bindings({ scorer: reasoned }, { scorer: refusing }, { scorer: throwing }), tracer });
+    const eventOf = (scorerId: string) => exporter.getFinishedSpans().find((span) => span.name === `score ${scorerId}`)!.events.find((event) => event.name === 'gen_ai.evaluation.result')?.attributes;
+    expect(eventOf('polite')).toEqual({ 'gen_ai.evaluation.name': 'polite', 'gen_ai.evaluation.score.value': 0.9 });
+    expect(eventOf('refund-only')).toEqual({ 'gen_ai.evaluation.name': 'refund-only', 'gen_ai.evaluation.score.label': 'not_scorable', 'gen_ai.evaluation.explanation': 'preprocess: not a refund' });
+    expect(eventOf('always-throws')).toMatchObject({ 'gen_ai.evaluation.score.label': 'failed', 'gen_ai.evaluation.explanation': 'analyze: the analyzer exploded' });
+    exporter.reset();
+    await scoreRunEvent(runFacts({ runId: 'run-eval-2' }), { bindings: bindings({ scorer: reasoned }), tracer, services: { recordInputs: true } });
+    expect(eventOf('polite')).toEqual({ 'gen_ai.evaluation.name': 'polite', 'gen_ai.evaluation.score.value': 0.9, 'gen_ai.evaluation.explanation': 'says please' });
+  });
+
   it('returns a record per eligible binding and a valid decision per skipped one', async () => {
     const agent = agentContext('run-2');
     const facts = runFacts({ runId: 'run-2', trace: true, requestContext: { tier: 'free' } });

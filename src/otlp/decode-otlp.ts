@@ -1,0 +1,179 @@
+// Decodes one Kafka message written by the OpenTelemetry Collector's Kafka exporter — an OTLP
+// ExportTraceServiceRequest, in the `otlp_proto` or the `otlp_json` encoding — into spans
+// (otlp-span.ts). Decoding uses protobufjs and the protobufjs root that the OpenTelemetry JS
+// maintainers generated from the official opentelemetry-proto definitions (the npm package
+// @opentelemetry/otlp-transformer 0.200.0, installed under the alias `otlp-transformer-protos`):
+// no hand-written wire parser. OTLP/JSON differs from protobuf's canonical JSON in its ids (hex,
+// not base64), so those are turned into bytes before the same message type reads the object.
+import otlpRoot from 'otlp-transformer-protos/build/src/generated/root.js';
+import type { OtlpAttributes, OtlpSpan, OtlpSpanEvent, OtlpValue } from './otlp-span.ts';
+
+export const OTLP_ENCODINGS = ['otlp_proto', 'otlp_json'] as const;
+export type OtlpEncoding = (typeof OTLP_ENCODINGS)[number];
+
+/** A fixed64 as protobufjs hands it: a Long when the `long` package is present, else a number. */
+type Int64 = number | { toNumber(): number };
+
+// The fields read here of the generated message classes (opentelemetry/proto/trace/v1/trace.proto,
+// common/v1/common.proto, resource/v1/resource.proto). The generated typings declare the root as
+// an untyped protobufjs Root, so the shapes used are declared once, here.
+type AnyValueMessage = {
+  value?: 'stringValue' | 'boolValue' | 'intValue' | 'doubleValue' | 'arrayValue' | 'kvlistValue' | 'bytesValue';
+  stringValue?: string | null;
+  boolValue?: boolean | null;
+  intValue?: Int64 | null;
+  doubleValue?: number | null;
+  arrayValue?: { values?: AnyValueMessage[] | null } | null;
+  kvlistValue?: { values?: KeyValueMessage[] | null } | null;
+  bytesValue?: Uint8Array | null;
+};
+type KeyValueMessage = { key?: string | null; value?: AnyValueMessage | null };
+type SpanMessage = {
+  traceId?: Uint8Array | null;
+  spanId?: Uint8Array | null;
+  parentSpanId?: Uint8Array | null;
+  traceState?: string | null;
+  name?: string | null;
+  startTimeUnixNano?: Int64 | null;
+  endTimeUnixNano?: Int64 | null;
+  attributes?: KeyValueMessage[] | null;
+  events?: Array<{ name?: string | null; timeUnixNano?: Int64 | null; attributes?: KeyValueMessage[] | null }> | null;
+  status?: { code?: number | null; message?: string | null } | null;
+};
+type ExportTraceServiceRequestMessage = {
+  resourceSpans?: Array<{
+    resource?: { attributes?: KeyValueMessage[] | null } | null;
+    scopeSpans?: Array<{ scope?: { name?: string | null } | null; spans?: SpanMessage[] | null }> | null;
+  }> | null;
+};
+type MessageType = {
+  decode(bytes: Uint8Array): ExportTraceServiceRequestMessage;
+  fromObject(object: Record<string, unknown>): ExportTraceServiceRequestMessage;
+};
+
+const requestType = (otlpRoot as unknown as { opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: MessageType } } } } } })
+  .opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+
+export type DecodedOtlp = { success: true; spans: OtlpSpan[] } | { success: false; code: 'invalid_otlp'; message: string };
+
+/** Bytes of one message in `encoding` → its spans, or why they could not be read. */
+export function decodeOtlpTraces(bytes: Uint8Array, encoding: OtlpEncoding): DecodedOtlp {
+  let request: ExportTraceServiceRequestMessage;
+  try {
+    request = encoding === 'otlp_proto' ? requestType.decode(bytes) : requestType.fromObject(hexIdsToBytes(parseJsonObject(bytes)));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { success: false, code: 'invalid_otlp', message: `not an OTLP ExportTraceServiceRequest in ${encoding}: ${reason} (check the Collector's kafka exporter \`encoding\` against input.encoding)` };
+  }
+  try {
+    return { success: true, spans: spansOf(request) };
+  } catch (error) {
+    return { success: false, code: 'invalid_otlp', message: `an OTLP span could not be read: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
+  const parsed: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('expected a JSON object');
+  return parsed as Record<string, unknown>;
+}
+
+const HEX_ID_FIELDS = new Set(['traceId', 'spanId', 'parentSpanId']);
+
+/** OTLP/JSON writes trace and span ids as hex; protobuf JSON means base64 for bytes. */
+function hexIdsToBytes(object: Record<string, unknown>): Record<string, unknown> {
+  const visit = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(visit);
+    if (typeof value !== 'object' || value === null) return value;
+    const copy: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(value)) {
+      if (HEX_ID_FIELDS.has(key) && typeof field === 'string') {
+        if (!/^([0-9a-fA-F]{2})*$/.test(field)) throw new Error(`${key} '${field}' is not hex`);
+        copy[key] = Buffer.from(field, 'hex');
+      } else copy[key] = visit(field);
+    }
+    return copy;
+  };
+  return visit(object) as Record<string, unknown>;
+}
+
+function spansOf(request: ExportTraceServiceRequestMessage): OtlpSpan[] {
+  const spans: OtlpSpan[] = [];
+  for (const resourceSpans of request.resourceSpans ?? []) {
+    const resource = attributesOf(resourceSpans.resource?.attributes);
+    for (const scopeSpans of resourceSpans.scopeSpans ?? []) {
+      const scope = nonEmpty(scopeSpans.scope?.name);
+      for (const span of scopeSpans.spans ?? []) spans.push(spanOf(span, resource, scope));
+    }
+  }
+  return spans;
+}
+
+function spanOf(span: SpanMessage, resource: OtlpAttributes, scope: string | undefined): OtlpSpan {
+  const traceId = hexOf(span.traceId);
+  const spanId = hexOf(span.spanId);
+  if (traceId.length !== 32 || /^0+$/.test(traceId)) throw new Error(`span '${span.name ?? ''}' has no valid trace id`);
+  if (spanId.length !== 16 || /^0+$/.test(spanId)) throw new Error(`span '${span.name ?? ''}' has no valid span id`);
+  const parent = hexOf(span.parentSpanId);
+  const code = span.status?.code ?? 0;
+  const statusMessage = nonEmpty(span.status?.message);
+  return {
+    traceId,
+    spanId,
+    ...(parent === '' || /^0+$/.test(parent) ? {} : { parentSpanId: parent }),
+    ...(nonEmpty(span.traceState) === undefined ? {} : { traceState: span.traceState! }),
+    name: span.name ?? '',
+    startTimeMs: nanosToMs(span.startTimeUnixNano),
+    endTimeMs: nanosToMs(span.endTimeUnixNano),
+    attributes: attributesOf(span.attributes),
+    events: (span.events ?? []).map((event): OtlpSpanEvent => ({ name: event.name ?? '', timeMs: nanosToMs(event.timeUnixNano), attributes: attributesOf(event.attributes) })),
+    status: { code: code === 1 || code === 2 ? code : 0, ...(statusMessage === undefined ? {} : { message: statusMessage }) },
+    resource,
+    ...(scope === undefined ? {} : { scope }),
+  };
+}
+
+function attributesOf(list: KeyValueMessage[] | null | undefined): OtlpAttributes {
+  const attributes: OtlpAttributes = {};
+  for (const { key, value } of list ?? []) if (key) attributes[key] = valueOf(value);
+  return attributes;
+}
+
+function valueOf(value: AnyValueMessage | null | undefined): OtlpValue {
+  switch (value?.value) {
+    case 'stringValue':
+      return value.stringValue ?? '';
+    case 'boolValue':
+      return value.boolValue ?? false;
+    case 'intValue':
+      return int64(value.intValue);
+    case 'doubleValue':
+      return value.doubleValue ?? 0;
+    case 'arrayValue':
+      return (value.arrayValue?.values ?? []).map(valueOf);
+    case 'kvlistValue':
+      return attributesOf(value.kvlistValue?.values);
+    case 'bytesValue':
+      return Buffer.from(value.bytesValue ?? []).toString('base64');
+    default:
+      return null;
+  }
+}
+
+function int64(value: Int64 | null | undefined): number {
+  if (value === null || value === undefined) return 0;
+  return typeof value === 'number' ? value : value.toNumber();
+}
+
+/** Nanoseconds since the epoch → milliseconds (a double keeps far more than millisecond precision). */
+function nanosToMs(value: Int64 | null | undefined): number {
+  return int64(value) / 1e6;
+}
+
+function hexOf(bytes: Uint8Array | null | undefined): string {
+  return bytes === null || bytes === undefined ? '' : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+}
+
+function nonEmpty(text: string | null | undefined): string | undefined {
+  return text === null || text === undefined || text === '' ? undefined : text;
+}

@@ -1,0 +1,171 @@
+// Trace assembly for the OTLP input: spans arrive in batches, a trace's spans spread over several
+// batches (and Kafka messages), and an agent run is only complete once its agent span and its
+// descendants are in. This buffers spans per trace and says when each trace is closed:
+//   - ready:    a run-defining span (agent span or root span) arrived, plus the grace period for
+//               descendants exported in later batches; a later such span extends it;
+//   - idle:     no span for `idleTimeoutMs` and none of the above (a trace that never finishes);
+//   - overflow: the open-trace cap was reached (the oldest trace is closed to make room) or the
+//               trace reached its span cap.
+// Spans of a trace closed a short while ago are late: they are counted and dropped rather than
+// opening a new trace that could only ever time out. Everything is bounded: open traces, spans per
+// trace, and the memory of closed trace ids. Pure: no timers; the caller passes `now` and calls
+// closeDue() when nextDeadline() comes (consumers/otlp-input.ts). Each add names an `owner` (the
+// Kafka message the spans came from); a closed trace lists its owners so their offsets can be
+// committed once the trace's runs are done (docs/delivery.md).
+import type { OtlpSpan } from './otlp-span.ts';
+
+export type TraceAssemblyLimits = {
+  /** Wait after a run-defining span for descendants exported in later batches. */
+  gracePeriodMs: number;
+  /** Close a trace that saw no span for this long and never became ready. */
+  idleTimeoutMs: number;
+  maxOpenTraces: number;
+  maxSpansPerTrace: number;
+};
+
+export type CloseReason = 'ready' | 'idle' | 'overflow';
+
+export type ClosedTrace<Owner> = {
+  traceId: string;
+  reason: CloseReason;
+  /** In arrival order; a span delivered twice (a re-read message) is kept once. */
+  spans: OtlpSpan[];
+  /** Every owner that contributed spans, in order of first contribution. */
+  owners: Owner[];
+  /** The owner whose spans included each span id (the run's records go out with the agent span's message). */
+  ownerOf(spanId: string): Owner | undefined;
+  /** Whether the trace's root span (no parent) arrived. */
+  rootArrived: boolean;
+};
+
+export type AddResult<Owner> = {
+  /** Traces this add touched that are still open (the owner now waits for them). */
+  openedOrJoined: string[];
+  /** Spans dropped as late: their trace was closed already. */
+  lateSpans: number;
+  /** Traces closed by this add because a cap was reached. */
+  overflowed: ClosedTrace<Owner>[];
+};
+
+type OpenTrace<Owner> = {
+  traceId: string;
+  spans: Map<string, { span: OtlpSpan; owner: Owner }>;
+  owners: Owner[];
+  lastArrivalAt: number;
+  /** When the latest agent or root span arrived; the trace is ready `gracePeriodMs` after. */
+  readyAt: number | undefined;
+  rootArrived: boolean;
+};
+
+export class TraceAssembler<Owner> {
+  private readonly open = new Map<string, OpenTrace<Owner>>();
+  /** Recently closed trace ids, oldest first, at most maxOpenTraces of them. */
+  private readonly closed = new Set<string>();
+  private spanCount = 0;
+
+  private readonly limits: TraceAssemblyLimits;
+  private readonly isRunSpan: (span: OtlpSpan) => boolean;
+
+  /** `isRunSpan`: whether a span defines a run (an agent span); such a span starts the grace period. */
+  constructor(limits: TraceAssemblyLimits, isRunSpan: (span: OtlpSpan) => boolean) {
+    this.limits = limits;
+    this.isRunSpan = isRunSpan;
+  }
+
+  get openTraces(): number {
+    return this.open.size;
+  }
+
+  get bufferedSpans(): number {
+    return this.spanCount;
+  }
+
+  add(spans: readonly OtlpSpan[], owner: Owner, now: number): AddResult<Owner> {
+    const touched = new Set<string>();
+    const overflowed: ClosedTrace<Owner>[] = [];
+    let lateSpans = 0;
+    for (const span of spans) {
+      if (this.closed.has(span.traceId)) {
+        lateSpans += 1;
+        continue;
+      }
+      let trace = this.open.get(span.traceId);
+      if (trace === undefined) {
+        if (this.open.size >= this.limits.maxOpenTraces) {
+          const oldest = this.open.values().next().value!;
+          overflowed.push(this.close(oldest, 'overflow'));
+          touched.delete(oldest.traceId);
+        }
+        trace = { traceId: span.traceId, spans: new Map(), owners: [], lastArrivalAt: now, readyAt: undefined, rootArrived: false };
+        this.open.set(span.traceId, trace);
+      }
+      if (!trace.owners.includes(owner)) trace.owners.push(owner);
+      trace.lastArrivalAt = now;
+      if (!trace.spans.has(span.spanId)) {
+        trace.spans.set(span.spanId, { span, owner });
+        this.spanCount += 1;
+      }
+      if (span.parentSpanId === undefined) trace.rootArrived = true;
+      if (span.parentSpanId === undefined || this.isRunSpan(span)) trace.readyAt = now;
+      touched.add(span.traceId);
+      if (trace.spans.size >= this.limits.maxSpansPerTrace) {
+        overflowed.push(this.close(trace, 'overflow'));
+        touched.delete(trace.traceId);
+      }
+    }
+    return { openedOrJoined: [...touched], lateSpans, overflowed };
+  }
+
+  /** When the next open trace is due (epoch ms), or undefined when none is open. */
+  nextDeadline(): number | undefined {
+    let next: number | undefined;
+    for (const trace of this.open.values()) {
+      const due = this.dueAt(trace);
+      if (next === undefined || due < next) next = due;
+    }
+    return next;
+  }
+
+  /** Closes and returns every trace due at `now`. */
+  closeDue(now: number): ClosedTrace<Owner>[] {
+    const due: ClosedTrace<Owner>[] = [];
+    for (const trace of [...this.open.values()]) {
+      if (this.dueAt(trace) <= now) due.push(this.close(trace, trace.readyAt === undefined ? 'idle' : 'ready'));
+    }
+    return due;
+  }
+
+  /** Closes every open trace at once (nothing to wait for any more: e.g. a drain in a test or benchmark). */
+  closeAll(): ClosedTrace<Owner>[] {
+    return [...this.open.values()].map((trace) => this.close(trace, trace.readyAt === undefined ? 'idle' : 'ready'));
+  }
+
+  /**
+   * The consumer's assignment ended: its partitions may be read again from their committed offsets
+   * (by us or another instance), so spans of traces closed so far are no longer late — a re-read
+   * must be able to rebuild them. Open traces stay: re-read spans join them (kept once).
+   */
+  forgetClosed(): void {
+    this.closed.clear();
+  }
+
+  private dueAt(trace: OpenTrace<Owner>): number {
+    return trace.readyAt === undefined ? trace.lastArrivalAt + this.limits.idleTimeoutMs : trace.readyAt + this.limits.gracePeriodMs;
+  }
+
+  private close(trace: OpenTrace<Owner>, reason: CloseReason): ClosedTrace<Owner> {
+    this.open.delete(trace.traceId);
+    this.spanCount -= trace.spans.size;
+    this.closed.add(trace.traceId);
+    if (this.closed.size > this.limits.maxOpenTraces) this.closed.delete(this.closed.values().next().value!);
+    const entries = trace.spans;
+    return {
+      traceId: trace.traceId,
+      reason,
+      spans: [...entries.values()].map((entry) => entry.span),
+      owners: trace.owners,
+      ownerOf: (spanId) => entries.get(spanId)?.owner,
+      rootArrived: trace.rootArrived,
+    };
+  }
+}

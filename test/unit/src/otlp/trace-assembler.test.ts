@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { isAgentSpan } from '../../../../src/otlp/agent-spans.ts';
+import type { OtlpSpan } from '../../../../src/otlp/otlp-span.ts';
+import { TraceAssembler } from '../../../../src/otlp/trace-assembler.ts';
+import type { TraceAssemblyLimits } from '../../../../src/otlp/trace-assembler.ts';
+
+const limits: TraceAssemblyLimits = { gracePeriodMs: 2_000, idleTimeoutMs: 10_000, maxOpenTraces: 100, maxSpansPerTrace: 50 };
+const trace = (n: number) => n.toString(16).padStart(32, '0');
+const spanId = (n: number) => n.toString(16).padStart(16, '0');
+
+function span(traceNo: number, id: number, parent?: number, agent = false): OtlpSpan {
+  return {
+    traceId: trace(traceNo),
+    spanId: spanId(id),
+    ...(parent === undefined ? {} : { parentSpanId: spanId(parent) }),
+    name: agent ? 'invoke_agent' : 'work',
+    startTimeMs: 0,
+    endTimeMs: 1,
+    attributes: agent ? { 'gen_ai.operation.name': 'invoke_agent' } : {},
+    events: [],
+    status: { code: 0 },
+    resource: {},
+  };
+}
+
+const assembler = (overrides: Partial<TraceAssemblyLimits> = {}) => new TraceAssembler<string>({ ...limits, ...overrides }, isAgentSpan);
+
+describe('TraceAssembler', () => {
+  it('closes a trace the grace period after its agent span arrived, with descendants from later batches', () => {
+    const a = assembler();
+    expect(a.add([span(1, 2, 1)], 'm1', 0).openedOrJoined).toEqual([trace(1)]);
+    a.add([span(1, 1, 9, true)], 'm2', 1_000);
+    expect(a.nextDeadline()).toBe(3_000);
+    a.add([span(1, 3, 1)], 'm3', 2_500);
+    expect(a.closeDue(2_999)).toEqual([]);
+    const [closed] = a.closeDue(3_000);
+    expect(closed).toMatchObject({ traceId: trace(1), reason: 'ready', owners: ['m1', 'm2', 'm3'], rootArrived: false });
+    expect(closed!.spans.map((s) => s.spanId)).toEqual([spanId(2), spanId(1), spanId(3)]);
+    expect(closed!.ownerOf(spanId(1))).toBe('m2');
+    expect(a.openTraces).toBe(0);
+    expect(a.bufferedSpans).toBe(0);
+  });
+
+  it('a later agent or root span extends the grace period', () => {
+    const a = assembler();
+    a.add([span(1, 2, 1, true)], 'm1', 0);
+    a.add([span(1, 1)], 'm2', 1_500);
+    expect(a.closeDue(2_000)).toEqual([]);
+    expect(a.closeDue(3_500)).toHaveLength(1);
+  });
+
+  it('closes a trace without an agent span once its root ended plus the grace period', () => {
+    const a = assembler();
+    a.add([span(1, 2, 1), span(1, 1)], 'm1', 0);
+    expect(a.closeDue(2_000)).toMatchObject([{ reason: 'ready', rootArrived: true }]);
+  });
+
+  it('closes a trace that never shows a root or agent span after the idle timeout since its last span', () => {
+    const a = assembler();
+    a.add([span(1, 2, 1)], 'm1', 0);
+    a.add([span(1, 3, 1)], 'm2', 5_000);
+    expect(a.closeDue(14_999)).toEqual([]);
+    expect(a.closeDue(15_000)).toMatchObject([{ reason: 'idle', owners: ['m1', 'm2'] }]);
+  });
+
+  it('keeps a span delivered twice once (a re-read message)', () => {
+    const a = assembler();
+    a.add([span(1, 1, undefined, true)], 'm1', 0);
+    a.add([span(1, 1, undefined, true)], 'm1-again', 0);
+    expect(a.bufferedSpans).toBe(1);
+    expect(a.closeDue(2_000)[0]!.owners).toEqual(['m1', 'm1-again']);
+  });
+
+  it('on too many open traces closes the oldest as an overflow', () => {
+    const a = assembler({ maxOpenTraces: 2 });
+    a.add([span(1, 1, 9)], 'm1', 0);
+    a.add([span(2, 1, 9)], 'm2', 1);
+    const added = a.add([span(3, 1, 9)], 'm3', 2);
+    expect(added.overflowed).toMatchObject([{ traceId: trace(1), reason: 'overflow', owners: ['m1'] }]);
+    expect(added.openedOrJoined).toEqual([trace(3)]);
+    expect(a.openTraces).toBe(2);
+  });
+
+  it('closes a trace that reaches its span cap at once, and counts its later spans as late', () => {
+    const a = assembler({ maxSpansPerTrace: 3 });
+    const added = a.add([span(1, 1, 9), span(1, 2, 9), span(1, 3, 9), span(1, 4, 9)], 'm1', 0);
+    expect(added.overflowed).toHaveLength(1);
+    expect(added.overflowed[0]!.spans).toHaveLength(3);
+    expect(added.lateSpans).toBe(1);
+    expect(added.openedOrJoined).toEqual([]);
+  });
+
+  it('drops spans of a closed trace as late until the assignment ends, then lets a re-read rebuild it', () => {
+    const a = assembler();
+    a.add([span(1, 1, undefined, true)], 'm1', 0);
+    a.closeDue(2_000);
+    expect(a.add([span(1, 2, 1)], 'm2', 2_100)).toMatchObject({ lateSpans: 1, openedOrJoined: [] });
+    a.forgetClosed();
+    expect(a.add([span(1, 1, undefined, true)], 'm1-reread', 3_000)).toMatchObject({ lateSpans: 0, openedOrJoined: [trace(1)] });
+  });
+
+  it('remembers at most maxOpenTraces closed trace ids', () => {
+    const a = assembler({ maxOpenTraces: 2 });
+    for (const n of [1, 2, 3]) a.add([span(n, 1, undefined, true)], `m${n}`, 0);
+    a.closeAll();
+    // trace 1 was the first one closed (by overflow), so it is forgotten first
+    expect(a.add([span(1, 5, 1)], 'late', 10).lateSpans).toBe(0);
+    expect(a.add([span(3, 5, 1)], 'late', 10).lateSpans).toBe(1);
+  });
+
+  it('does not treat Scorestream judge agent spans as run spans', () => {
+    const a = assembler();
+    const judge = { ...span(1, 2, 1, true), attributes: { 'gen_ai.operation.name': 'invoke_agent', 'scorestream.origin': 'judge' } };
+    a.add([judge], 'm1', 0);
+    expect(a.nextDeadline()).toBe(10_000);
+  });
+});
