@@ -11,6 +11,7 @@ const commands: Record<string, Command> = {
   produce: { summary: 'publish agent runs: --sample --count N [--rate R] | --file runs.jsonl [--topic T]', load: () => import('./commands/produce.ts') },
   tail: { summary: 'print score records as they arrive [--topic agent-scores] [--trace-url URL]', load: () => import('./commands/tail.ts') },
   kafka: { summary: 'local single-node broker: kafka start | stop | status', load: () => import('./commands/kafka.ts') },
+  models: { summary: 'local judge models: models fetch [name] | list', load: () => import('./commands/models.ts') },
 };
 
 function usage(): string {

@@ -14,25 +14,35 @@ import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts
 import { createRunPublisher } from '../../producers/run-publisher.ts';
 import { createSampleRunGenerator, sampleRunContext } from '../../producers/sample/index.ts';
 import { resolveCliBrokers } from '../brokers.ts';
-import { applyJudgeEnvironment } from '../judge-environment.ts';
+import { applyJudgeEnvironment, setUpJudgeModels } from '../judge-environment.ts';
+import { prepareLocalJudge } from '../local-judge-demo.ts';
 import { startLiveView } from '../live-view.ts';
 import { startSampleTraffic } from '../sample-traffic.ts';
 import { parseCommandArgs } from '../command-args.ts';
 
 const exampleConfig = fileURLToPath(new URL('../../examples/scorestream.config.ts', import.meta.url));
 
-const usage = `usage: scorestream demo [--rate R] [--count N] [--config FILE] [--brokers LIST]
+const usage = `usage: scorestream demo [--rate R] [--count N] [--config FILE] [--brokers LIST] [--local-judge]
 
   --rate R        sample runs per second (default 25)
   --count N       stop producing after N runs (default: until Ctrl-C)
   --config FILE   scorer config (default examples/scorestream.config.ts)
-  --brokers LIST  use these brokers instead of the local one (or set KAFKA_BROKERS)`;
+  --brokers LIST  use these brokers instead of the local one (or set KAFKA_BROKERS)
+  --local-judge   run the LLM-judge and classifier scorers on a small model on this machine
+                  (Gemma 3 270M, fetched once into the cache: about 330 MB with its runtime)`;
 
 export async function run(argv: string[]): Promise<number> {
   const args = parseCommandArgs(
     {
       args: argv,
-      options: { rate: { type: 'string' }, count: { type: 'string' }, config: { type: 'string' }, brokers: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        rate: { type: 'string' },
+        count: { type: 'string' },
+        config: { type: 'string' },
+        brokers: { type: 'string' },
+        'local-judge': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     },
     usage,
   );
@@ -45,6 +55,11 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
 
+  // Before the broker and the live view: the first run downloads the model with a progress bar.
+  const localJudge = values['local-judge'] === true ? await prepareLocalJudge(process.env) : undefined;
+  if (localJudge !== undefined) Object.assign(process.env, localJudge.environment);
+  const judge = setUpJudgeModels(process.env);
+
   const brokers = await resolveCliBrokers({ brokers: values.brokers, start: true, onProgress: (line) => console.error(`[kafka] ${line}`) });
   const configFile = values.config ?? exampleConfig;
   const logDirectory = join(tmpdir(), 'scorestream');
@@ -54,7 +69,7 @@ export async function run(argv: string[]): Promise<number> {
 
   let config;
   try {
-    const input = applyJudgeEnvironment(await loadConfigFile(configFile), process.env);
+    const input = applyJudgeEnvironment(await loadConfigFile(configFile), judge);
     config = resolveConfig(
       { ...input, kafka: { ...input.kafka, brokers }, groupId: input.groupId ?? 'scorestream-demo', topics: { decisions: 'agent-score-decisions', ...input.topics } },
       { environment: { ...process.env, KAFKA_BROKERS: undefined }, source: configFile },
@@ -66,8 +81,11 @@ export async function run(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  if (process.env.SCORESTREAM_JUDGE_BASE_URL === undefined || process.env.SCORESTREAM_JUDGE_MODEL === undefined) {
-    console.error('LLM-judge and classifier scorers are off: set SCORESTREAM_JUDGE_BASE_URL and SCORESTREAM_JUDGE_MODEL (any OpenAI-compatible server, e.g. Ollama at http://localhost:11434/v1) to enable them.');
+  if (judge.defaultModelId === undefined) {
+    console.error(
+      'LLM-judge and classifier scorers are off. Turn them on with a model on this machine (./bin/scorestream demo --local-judge), ' +
+        'or any OpenAI-compatible server: SCORESTREAM_JUDGE_BASE_URL=http://localhost:11434/v1 SCORESTREAM_JUDGE_MODEL=llama3.1 (Ollama).',
+    );
   }
 
   // Telemetry only when asked for: by default the SDK would export to localhost:4318, which a
@@ -102,7 +120,9 @@ export async function run(argv: string[]): Promise<number> {
 
   console.log(`Scorestream demo — brokers ${brokers.join(',')}, runs on '${config.topics.runs}', scores on '${config.topics.results}', ${config.scorers.length} scorers`);
   console.log(`Logs: ${logFile}    Watch the records: ./bin/scorestream tail    Stop: Ctrl-C\n`);
-  const view = startLiveView(service.stats, { header: () => [`sample runs sent ${traffic.sent}${traffic.failed > 0 ? ` (${traffic.failed} failed to send)` : ''}`] });
+  const view = startLiveView(service.stats, {
+    header: () => [`sample runs sent ${traffic.sent}${traffic.failed > 0 ? ` (${traffic.failed} failed to send)` : ''}`, ...(localJudge?.notice ?? [])],
+  });
 
   const code = await new Promise<number>((resolve) => {
     let stopping = false;
@@ -115,6 +135,7 @@ export async function run(argv: string[]): Promise<number> {
         await publisher.close();
         await service.stop();
         await telemetry.shutdown();
+        await judge.local.dispose();
         view.stop();
         console.log(`\nThe broker keeps running (its topics hold the runs and scores): ./bin/scorestream kafka stop`);
         resolve(0);

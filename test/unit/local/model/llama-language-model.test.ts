@@ -70,7 +70,7 @@ describe('toChat', () => {
 
   it('refuses what a text-only local model cannot take', () => {
     expect(() => toChat([{ role: 'assistant', content: [{ type: 'text', text: 'x' }] }])).toThrow(/must end with/);
-    expect(() => toChat([{ role: 'user', content: [{ type: 'file', data: 'AAAA', mediaType: 'image/png' }] }])).toThrow(/text only, not file parts/);
+    expect(() => toChat([{ role: 'user', content: [{ type: 'file', data: { type: 'data', data: new Uint8Array([1]) }, mediaType: 'image/png' }] }])).toThrow(/text only, not file parts/);
   });
 });
 
