@@ -59,6 +59,7 @@ export async function run(argv: string[]): Promise<number> {
   const localJudge = values['local-judge'] === true ? await prepareLocalJudge(process.env) : undefined;
   if (localJudge !== undefined) Object.assign(process.env, localJudge.environment);
   const judge = setUpJudgeModels(process.env);
+  if (localJudge !== undefined) await localJudge.load(judge.local);
 
   const brokers = await resolveCliBrokers({ brokers: values.brokers, start: true, onProgress: (line) => console.error(`[kafka] ${line}`) });
   const configFile = values.config ?? exampleConfig;
