@@ -11,7 +11,8 @@ type JSONSchema7TypeName = Extract<JSONSchema7['type'], string>;
 
 export type GrammarBounds = { maxStringLength: number; maxArrayItems: number };
 
-export const defaultGrammarBounds: GrammarBounds = { maxStringLength: 400, maxArrayItems: 12 };
+/** A judge's reason in a few sentences, a verdict list of a long answer; at most ~1,500 tokens of JSON. */
+export const defaultGrammarBounds: GrammarBounds = { maxStringLength: 240, maxArrayItems: 10 };
 
 /** node-llama-cpp's GbnfJsonSchema, loosely typed (its own types are not installed with the project). */
 export type GrammarSchema = { readonly [key: string]: unknown };

@@ -35,7 +35,7 @@ export type LlamaLanguageModelOptions = {
   threads?: number;
   /** Tokens of context (prompt plus answer). Default 4,096, at most the model's training size. */
   contextSize?: number;
-  /** Answer length when a call sets no `maxOutputTokens`. Default 1,024. */
+  /** Answer length when a call sets no `maxOutputTokens`. Default 2,048: room for the grammar's bounded JSON. */
   defaultMaxOutputTokens?: number;
   bounds?: GrammarBounds;
   loadRuntime: () => Promise<LlamaRuntime>;
@@ -107,7 +107,7 @@ export function createLlamaLanguageModel(options: LlamaLanguageModelOptions): Ll
       try {
         if (history.length > 0) session.setChatHistory([...(systemPrompt === undefined ? [] : [{ type: 'system' as const, text: systemPrompt }]), ...history]);
         const answer = await session.promptWithMeta(prompt, {
-          maxTokens: call.maxOutputTokens ?? options.defaultMaxOutputTokens ?? 1024,
+          maxTokens: call.maxOutputTokens ?? options.defaultMaxOutputTokens ?? 2048,
           ...(grammar === undefined ? {} : { grammar }),
           ...(call.temperature === undefined ? {} : { temperature: call.temperature }),
           ...(call.topK === undefined ? {} : { topK: call.topK }),

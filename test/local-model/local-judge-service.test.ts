@@ -38,6 +38,9 @@ afterAll(async () => {
 
 const context = ['Orders ship within 2 business days.', 'Refunds over $500 need a manager’s approval.'];
 
+/** Generous: the point is what holds whatever the model says, not how fast a loaded CI machine is. */
+const timeoutMs = 600_000;
+
 function judgeScorers() {
   const tone = new Classifier({
     id: 'tone',
@@ -46,19 +49,20 @@ function judgeScorers() {
     questions: { tone: { type: 'choice', instructions: 'How does the assistant address the customer?', criteria: { warm: 'friendly', neutral: 'matter-of-fact', curt: 'rude' } } },
   });
   return [
-    { scorer: createAnswerRelevancyScorer({ model: localJudgeId }) },
-    { scorer: createToxicityScorer({ model: localJudgeId }) },
-    { scorer: createBiasScorer({ model: localJudgeId }) },
-    { scorer: createFaithfulnessScorer({ model: localJudgeId, options: { context } }) },
-    { scorer: createHallucinationScorer({ model: localJudgeId, options: { context } }) },
+    { scorer: createAnswerRelevancyScorer({ model: localJudgeId }), timeoutMs },
+    { scorer: createToxicityScorer({ model: localJudgeId }), timeoutMs },
+    { scorer: createBiasScorer({ model: localJudgeId }), timeoutMs },
+    { scorer: createFaithfulnessScorer({ model: localJudgeId, options: { context } }), timeoutMs },
+    { scorer: createHallucinationScorer({ model: localJudgeId, options: { context } }), timeoutMs },
     {
       scorer: createClassifierScorer({ id: 'tone', classifier: tone, question: 'tone', scores: { warm: 1, neutral: 0.6, curt: 0 }, state: ({ run }) => ({ answer: JSON.stringify(run.output).slice(0, 2000) }) }),
+      timeoutMs,
     },
   ];
 }
 
 describe('the local judge through the service', () => {
-  it('scores every pair with well-formed evidence, inside the agent’s trace', { timeout: 900_000 }, async () => {
+  it('scores every pair with well-formed evidence, inside the agent’s trace', { timeout: 1_500_000 }, async () => {
     const topics = await useServiceTopics();
     await startTestService({ topics, scorers: judgeScorers(), judge: { models }, concurrency: { runsInFlight: 4, judgeCallsPerModel: 1 } });
     const publisher = createRunPublisher({ brokers: testBrokers(), topic: topics.runs });
@@ -69,7 +73,7 @@ describe('the local judge through the service', () => {
     });
     await publisher.close();
 
-    const records = await readRecords<ScoreRecord>(topics.results, 6, 600_000);
+    const records = await readRecords<ScoreRecord>(topics.results, 6, 1_200_000);
     expect(records.map((record) => record.scorerId).sort()).toEqual(['answer-relevancy', 'bias', 'faithfulness', 'hallucination', 'tone', 'toxicity']);
     for (const record of records) {
       expect({ scorer: record.scorerId, status: record.status, error: record.status === 'failed' ? record.error : undefined }).toEqual({ scorer: record.scorerId, status: 'scored', error: undefined });
@@ -100,7 +104,7 @@ describe('the local judge through the service', () => {
     const topics = await useServiceTopics();
     await startTestService({
       topics,
-      scorers: [{ scorer: createToxicityScorer({ model: localJudgeId }), timeoutMs: 300 }, { scorer: createAnswerRelevancyScorer({ model: localJudgeId }) }],
+      scorers: [{ scorer: createToxicityScorer({ model: localJudgeId }), timeoutMs: 300 }, { scorer: createAnswerRelevancyScorer({ model: localJudgeId }), timeoutMs }],
       judge: { models },
       concurrency: { runsInFlight: 2, judgeCallsPerModel: 1 },
     });

@@ -89,8 +89,8 @@ describe('createLlamaLanguageModel', () => {
     expect(result.usage.outputTokens).toBe('{"relevant":true,"reason":"on topic"}'.length);
     expect(result.finishReason).toBe('stop');
     expect(result.response.modelId).toBe('tiny');
-    expect(engine.seen[0]).toMatchObject({ systemPrompt: 'You judge relevance.', clearedBefore: true, options: { maxTokens: 1024 } });
-    expect(engine.grammars[0]).toMatchObject({ type: 'object', properties: { reason: { type: 'string', maxLength: 400 } }, additionalProperties: false });
+    expect(engine.seen[0]).toMatchObject({ systemPrompt: 'You judge relevance.', clearedBefore: true, options: { maxTokens: 2048 } });
+    expect(engine.grammars[0]).toMatchObject({ type: 'object', properties: { reason: { type: 'string', maxLength: 240 } }, additionalProperties: false });
   });
 
   it('serves one call at a time and builds each schema’s grammar once', async () => {
