@@ -43,6 +43,22 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
         },
       },
+      {
+        test: {
+          // The real local judge (node-llama-cpp on the CPU): last and alone, because it takes
+          // every core while it generates, which the integration files' timing-sensitive tests
+          // (heartbeats, shutdown deadlines) must not share. Its own broker, like integration's.
+          name: 'local-model',
+          include: ['test/local-model/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/setup/kafka.global.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+          pool: 'forks',
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
+        },
+      },
     ],
   },
 });

@@ -14,6 +14,7 @@ const commands: Record<string, Command> = {
   dashboard: { summary: 'live web dashboard of the scores [--since 6h] [--port 4680] [--trace-url jaeger|tempo|URL]', load: () => import('./commands/dashboard.ts') },
   tail: { summary: 'print score records as they arrive [--topic agent-scores] [--trace-url URL]', load: () => import('./commands/tail.ts') },
   kafka: { summary: 'local single-node broker: kafka start | stop | status', load: () => import('./commands/kafka.ts') },
+  models: { summary: 'local judge models: models fetch [name] | list', load: () => import('./commands/models.ts') },
 };
 
 function usage(): string {

@@ -1,12 +1,14 @@
 // An example Scorestream deployment — copy it and make it yours. `scorestream demo` runs it.
 //
 // Code scorers always run. The LLM-judge and classifier scorers run when a judge model is
-// configured through the environment (any OpenAI-compatible server: Ollama, vLLM, llama.cpp,
-// or a hosted API):
+// configured through the environment — any OpenAI-compatible server (Ollama, vLLM, llama.cpp,
+// or a hosted API), or a model on this machine (`scorestream demo --local-judge` sets this up):
 //   SCORESTREAM_JUDGE_BASE_URL=http://localhost:11434/v1 SCORESTREAM_JUDGE_MODEL=llama3.1
+//   SCORESTREAM_JUDGE_MODEL=local:gemma3-270m
+// SCORESTREAM_JUDGE_SAMPLE_RATE scales the judges' sampling (default 1: the rates below).
 // Brokers, group and topic names come from the environment too (KAFKA_BROKERS,
 // SCORESTREAM_GROUP_ID, SCORESTREAM_TOPIC_RUNS, ...), so one file serves every environment.
-import { Classifier, createClassifierScorer, defineConfig, judgeModelsFromEnv } from 'scorestream';
+import { Classifier, createClassifierScorer, defineConfig, getDefaultJudgeModels, judgeModelsFromEnv } from 'scorestream';
 import {
   createAnswerRelevancyScorer,
   createCompletenessScorer,
@@ -17,8 +19,12 @@ import {
 } from 'scorestream';
 import type { ScorerBindingInput } from 'scorestream';
 
-const judge = judgeModelsFromEnv(process.env);
-const judgeModelId = judge?.defaultModelId;
+// An OpenAI-compatible server from SCORESTREAM_JUDGE_BASE_URL; else the models the `scorestream`
+// command sets up for the process (it resolves local:… ids).
+const judgeModels = judgeModelsFromEnv(process.env)?.models ?? getDefaultJudgeModels();
+const judgeModelId = process.env.SCORESTREAM_JUDGE_MODEL?.trim() || undefined;
+const judgeSampleRate = Number(process.env.SCORESTREAM_JUDGE_SAMPLE_RATE ?? '1');
+const judgeSampling = (rate: number) => ({ type: 'ratio' as const, rate: rate * judgeSampleRate });
 
 const codeScorers: ScorerBindingInput[] = [
   // Every run: cheap, deterministic checks.
@@ -37,7 +43,7 @@ function judgeScorers(modelId: string): ScorerBindingInput[] {
   const tone = new Classifier({
     id: 'support-tone',
     model: modelId,
-    resolveModel: (id) => judge!.models.languageModel(id) as never,
+    resolveModel: (id) => judgeModels!.languageModel(id) as never,
     questions: {
       tone: {
         type: 'choice',
@@ -50,10 +56,10 @@ function judgeScorers(modelId: string): ScorerBindingInput[] {
     // Judges cost money: score a tenth of the enterprise tenants' traffic.
     {
       scorer: createAnswerRelevancyScorer({ model: modelId }),
-      sampling: { type: 'ratio', rate: 0.1 },
+      sampling: judgeSampling(0.1),
       filter: { op: 'eq', left: { path: 'requestContext.tier' }, right: { literal: 'enterprise' } },
     },
-    { scorer: createToxicityScorer({ model: modelId }), sampling: { type: 'ratio', rate: 0.05 } },
+    { scorer: createToxicityScorer({ model: modelId }), sampling: judgeSampling(0.05) },
     {
       scorer: createClassifierScorer({
         id: 'support-tone',
@@ -62,14 +68,14 @@ function judgeScorers(modelId: string): ScorerBindingInput[] {
         scores: { warm: 1, neutral: 0.6, curt: 0 },
         state: ({ run }) => ({ answer: JSON.stringify(run.output).slice(0, 4000) }),
       }),
-      sampling: { type: 'ratio', rate: 0.1 },
+      sampling: judgeSampling(0.1),
     },
   ];
 }
 
 export default defineConfig({
-  scorers: judgeModelId === undefined ? codeScorers : [...codeScorers, ...judgeScorers(judgeModelId)],
-  ...(judge === undefined ? {} : { judge: { models: judge.models } }),
+  scorers: judgeModelId === undefined || judgeModels === undefined ? codeScorers : [...codeScorers, ...judgeScorers(judgeModelId)],
+  ...(judgeModels === undefined ? {} : { judge: { models: judgeModels } }),
   concurrency: { runsInFlight: 256, judgeCallsPerModel: 8 },
   shutdownTimeoutMs: 30_000,
 });

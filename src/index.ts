@@ -96,7 +96,7 @@ export type {
 // LLM judges: a scorer's or a step's judge, the models behind string ids, and the evidence.
 export { createOpenAICompatibleJudgeProvider, judgeModelsFromEnv } from './judge/openai-compatible.ts';
 export type { JudgeModelsFromEnv, OpenAICompatibleJudgeOptions } from './judge/openai-compatible.ts';
-export { setDefaultJudgeModels } from './judge/model-resolution.ts';
+export { getDefaultJudgeModels, setDefaultJudgeModels } from './judge/model-resolution.ts';
 export type {
   JsonPromptInjection,
   JudgeConfig,

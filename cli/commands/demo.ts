@@ -15,7 +15,8 @@ import { createRunPublisher } from '../../producers/run-publisher.ts';
 import { createSampleRunGenerator, sampleRunContext } from '../../producers/sample/index.ts';
 import { resolveCliBrokers } from '../brokers.ts';
 import { kafkaClientSecurity } from '../../service/kafka-security.ts';
-import { applyJudgeEnvironment } from '../judge-environment.ts';
+import { applyJudgeEnvironment, setUpJudgeModels } from '../judge-environment.ts';
+import { prepareLocalJudge } from '../local-judge-demo.ts';
 import { startLiveView } from '../live-view.ts';
 import { startOtlpAgentApp } from '../otlp-agent-app.ts';
 import { startSampleTraffic } from '../sample-traffic.ts';
@@ -29,7 +30,7 @@ const runsCompiled = import.meta.url.endsWith('.js');
 const exampleConfig = fileURLToPath(new URL(`../../examples/scorestream.config.${runsCompiled ? 'js' : 'ts'}`, import.meta.url));
 const command = runsCompiled ? 'npx scorestream' : './bin/scorestream';
 
-const usage = `usage: scorestream demo [--otlp] [--rate R] [--count N] [--config FILE] [--brokers LIST]
+const usage = `usage: scorestream demo [--otlp] [--rate R] [--count N] [--config FILE] [--brokers LIST] [--local-judge]
 
   --otlp          the OpenTelemetry path: an AI SDK app with @ai-sdk/otel exports its traces over
                   OTLP/HTTP to a local OpenTelemetry Collector (built with Go once), whose kafka
@@ -37,7 +38,9 @@ const usage = `usage: scorestream demo [--otlp] [--rate R] [--count N] [--config
   --rate R        sample runs per second (default 25)
   --count N       stop producing after N runs (default: until Ctrl-C)
   --config FILE   scorer config (default examples/scorestream.config.ts)
-  --brokers LIST  use these brokers instead of the local one (or set KAFKA_BROKERS)`;
+  --brokers LIST  use these brokers instead of the local one (or set KAFKA_BROKERS)
+  --local-judge   run the LLM-judge and classifier scorers on a small model on this machine
+                  (Gemma 3 270M, fetched once into the cache: about 330 MB with its runtime)`;
 
 /** The Collector kafka exporter's default topic. */
 const OTLP_DEMO_TOPIC = 'otlp_spans';
@@ -53,7 +56,15 @@ export async function run(argv: string[]): Promise<number> {
   const args = parseCommandArgs(
     {
       args: argv,
-      options: { otlp: { type: 'boolean' }, rate: { type: 'string' }, count: { type: 'string' }, config: { type: 'string' }, brokers: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        otlp: { type: 'boolean' },
+        rate: { type: 'string' },
+        count: { type: 'string' },
+        config: { type: 'string' },
+        brokers: { type: 'string' },
+        'local-judge': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     },
     usage,
   );
@@ -66,6 +77,12 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
 
+  // Before the broker and the live view: the first run downloads the model with a progress bar.
+  const localJudge = values['local-judge'] === true ? await prepareLocalJudge(process.env) : undefined;
+  if (localJudge !== undefined) Object.assign(process.env, localJudge.environment);
+  const judge = setUpJudgeModels(process.env);
+  if (localJudge !== undefined) await localJudge.load(judge.local);
+
   const brokers = await resolveCliBrokers({ brokers: values.brokers, start: true, onProgress: (line) => console.error(`[kafka] ${line}`) });
   const otlp = values.otlp === true ? await startOtlpPath(brokers) : undefined;
   const configFile = values.config ?? exampleConfig;
@@ -76,7 +93,7 @@ export async function run(argv: string[]): Promise<number> {
 
   let config;
   try {
-    const input = applyJudgeEnvironment(await loadConfigFile(configFile), process.env);
+    const input = applyJudgeEnvironment(await loadConfigFile(configFile), judge);
     config = resolveConfig(
       {
         ...input,
@@ -95,8 +112,11 @@ export async function run(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  if (process.env.SCORESTREAM_JUDGE_BASE_URL === undefined || process.env.SCORESTREAM_JUDGE_MODEL === undefined) {
-    console.error('LLM-judge and classifier scorers are off: set SCORESTREAM_JUDGE_BASE_URL and SCORESTREAM_JUDGE_MODEL (any OpenAI-compatible server, e.g. Ollama at http://localhost:11434/v1) to enable them.');
+  if (judge.defaultModelId === undefined) {
+    console.error(
+      `LLM-judge and classifier scorers are off. Turn them on with a model on this machine (${command} demo --local-judge), ` +
+        'or any OpenAI-compatible server: SCORESTREAM_JUDGE_BASE_URL=http://localhost:11434/v1 SCORESTREAM_JUDGE_MODEL=llama3.1 (Ollama).',
+    );
   }
 
   // Telemetry only when asked for: by default the SDK would export to localhost:4318, which a
@@ -138,7 +158,9 @@ export async function run(argv: string[]): Promise<number> {
   if (otlp !== undefined) console.log(`OTLP path: agent app → OTLP/HTTP ${otlp.collector.tracesUrl} → Collector → Kafka '${OTLP_DEMO_TOPIC}' (otlp_proto, keyed by trace id) → Scorestream (input.format 'otlp')`);
   console.log(`Logs: ${logFile}    Watch the records: ${command} tail    Stop: Ctrl-C`);
   console.log(`Dashboard: ${dashboard.url}\n`);
-  const view = startLiveView(service.stats, { header: () => [`dashboard ${dashboard.url}`, `sample runs sent ${traffic.sent}${traffic.failed > 0 ? ` (${traffic.failed} failed to send)` : ''}`] });
+  const view = startLiveView(service.stats, {
+    header: () => [`dashboard ${dashboard.url}`, `sample runs sent ${traffic.sent}${traffic.failed > 0 ? ` (${traffic.failed} failed to send)` : ''}`, ...(localJudge?.notice ?? [])],
+  });
 
   const code = await new Promise<number>((resolve) => {
     let stopping = false;
@@ -154,6 +176,7 @@ export async function run(argv: string[]): Promise<number> {
         await service.stop();
         await dashboard.close();
         await telemetry.shutdown();
+        await judge.local.dispose();
         view.stop();
         console.log(`\nThe broker keeps running (its topics hold the runs and scores): ${command} kafka stop`);
         resolve(0);

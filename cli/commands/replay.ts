@@ -13,7 +13,7 @@ import { startReplay } from '../../service/replay.ts';
 import { createLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
 import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
 import { parseCommandArgs } from '../command-args.ts';
-import { applyJudgeEnvironment } from '../judge-environment.ts';
+import { applyJudgeEnvironment, setUpJudgeModels } from '../judge-environment.ts';
 import { progressWriter } from '../replay-progress.ts';
 
 const usage = 'usage: scorestream replay --config <file> --from <time> [--to <time>] [--scorer <id> ...] [--dry-run]\n  <time>: ISO 8601 (2026-12-01T09:00:00Z), epoch ms, or a duration ago (90m, 6h, 2d)';
@@ -75,7 +75,8 @@ export async function run(argv: string[]): Promise<number> {
   try {
     let config;
     try {
-      const input = applyJudgeEnvironment(await loadConfigFile(values.config), process.env);
+      const judge = setUpJudgeModels(process.env, (line) => logger.info(`local judge: ${line}`));
+      const input = applyJudgeEnvironment(await loadConfigFile(values.config), judge);
       config = resolveConfig(input, { environment: process.env, source: values.config });
     } catch (error) {
       if (error instanceof ConfigError) {

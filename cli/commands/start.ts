@@ -11,7 +11,7 @@ import { startService } from '../../service/start-service.ts';
 import { KafkaAccessError } from '../../src/kafka-access-error.ts';
 import { createLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
 import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
-import { applyJudgeEnvironment } from '../judge-environment.ts';
+import { applyJudgeEnvironment, setUpJudgeModels } from '../judge-environment.ts';
 import { runUntilSignal } from '../run-until-signal.ts';
 import { parseCommandArgs } from '../command-args.ts';
 
@@ -30,7 +30,8 @@ export async function run(argv: string[]): Promise<number> {
   try {
     let config;
     try {
-      const input = applyJudgeEnvironment(await loadConfigFile(values.config), process.env);
+      const judge = setUpJudgeModels(process.env, (line) => logger.info(`local judge: ${line}`));
+      const input = applyJudgeEnvironment(await loadConfigFile(values.config), judge);
       config = resolveConfig(input, { environment: process.env, source: values.config });
     } catch (error) {
       if (error instanceof ConfigError) {

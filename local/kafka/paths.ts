@@ -13,9 +13,14 @@ function baseDirectory(environment: Environment, variable: string, fallback: str
   return configured !== undefined && configured.trim() !== '' ? configured : join(homedir(), ...fallback);
 }
 
+/** `${XDG_CACHE_HOME:-~/.cache}/scorestream`: every download and build the local parts cache. */
+export function scorestreamCacheDirectory(environment: Environment = process.env): string {
+  return join(baseDirectory(environment, 'XDG_CACHE_HOME', ['.cache']), 'scorestream');
+}
+
 /** `${XDG_CACHE_HOME:-~/.cache}/scorestream/kafka-<version>`: the pom and the `libs` jar folder. */
 export function kafkaCacheDirectory(environment: Environment = process.env): string {
-  return join(baseDirectory(environment, 'XDG_CACHE_HOME', ['.cache']), 'scorestream', `kafka-${KAFKA_VERSION}`);
+  return join(scorestreamCacheDirectory(environment), `kafka-${KAFKA_VERSION}`);
 }
 
 /**
@@ -25,7 +30,7 @@ export function kafkaCacheDirectory(environment: Environment = process.env): str
 export function nodeCompileCacheDirectory(environment: Environment = process.env): string {
   const configured = environment.NODE_COMPILE_CACHE;
   if (configured !== undefined && configured !== '') return configured;
-  return join(baseDirectory(environment, 'XDG_CACHE_HOME', ['.cache']), 'scorestream', 'node-compile-cache');
+  return join(scorestreamCacheDirectory(environment), 'node-compile-cache');
 }
 
 /** `${XDG_STATE_HOME:-~/.local/state}/scorestream/brokers/<name>`: one named broker's files. */

@@ -30,6 +30,7 @@ const publicRuntimeNames = [
   // LLM judges
   'createOpenAICompatibleJudgeProvider',
   'judgeModelsFromEnv',
+  'getDefaultJudgeModels',
   'setDefaultJudgeModels',
   // Classifiers
   'Classifier',
