@@ -76,7 +76,8 @@ export function lockClosure(lock: Lock, names: readonly string[]): Map<string, L
 /** `npm pack` of this repository into `destination` (runs `prepack`, i.e. the build). Returns the tarball's path. */
 export function packRepository(destination: string): string {
   const output = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], { cwd: repositoryRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  const [report] = JSON.parse(output.slice(output.indexOf('['))) as Array<{ filename: string }>;
+  // The build's own output (prepack) comes first; the JSON report starts at the first line that opens an array.
+  const [report] = JSON.parse(output.slice(output.search(/^\[/m))) as Array<{ filename: string }>;
   return join(destination, basename(report!.filename));
 }
 
