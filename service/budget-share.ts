@@ -1,7 +1,7 @@
 // Keeps this instance's share of every judge budget right in a consumer group: on every
 // assignment (each join after a rebalance) the share becomes the partitions of the runs topic this
 // instance owns / the topic's partitions, so instances that split the partitions split each budget
-// the same way (docs/configuration.md, budgets). The topic's partition count is read at start and
+// the same way (docs/spend-and-replay.md). The topic's partition count is read at start and
 // again on every assignment, as partitions may have been added.
 import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
