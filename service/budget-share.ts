@@ -23,7 +23,11 @@ export async function trackBudgetShare(kafka: Kafka, ledger: BudgetLedger, topic
       await admin.disconnect();
     }
   };
-  let total = await partitionCount();
+  // A runs topic that does not exist yet has no partitions to share; the first assignment reads again.
+  let total = await partitionCount().catch((error: unknown) => {
+    logger.warn({ err: error, topic }, 'judge budgets: could not read the runs topic’s partition count yet; reading it again at the first assignment');
+    return 0;
+  });
   let owned = 0;
   const apply = () => {
     ledger.setShare(total === 0 ? 0 : owned / total);
@@ -34,6 +38,9 @@ export async function trackBudgetShare(kafka: Kafka, ledger: BudgetLedger, topic
   return {
     assigned(assignment) {
       owned = assignment[topic]?.length ?? 0;
+      // Until the count is known, owning partitions means at least owning them all (a share of 1
+      // at most); the count read below corrects it.
+      if (total < owned) total = owned;
       apply();
       partitionCount().then(
         (count) => {
