@@ -58,6 +58,17 @@ describe('registerServiceMetrics', () => {
     expect(metricValue(metrics, 'scorestream.consumer.lag', { 'messaging.destination.partition.id': '1' })).toBe(4);
   });
 
+  it('reports the pairs each judge budget skipped, by budget name', async () => {
+    const stats = new ServiceStats();
+    const { collect } = setup(stats);
+    stats.countBudgetExhausted('judge-tokens');
+    stats.countBudgetExhausted('judge-tokens');
+    stats.countBudgetExhausted('runs-per-tenant');
+    const metrics = await collect();
+    expect(metricValue(metrics, 'scorestream.budget.exhausted', { 'scorestream.budget.name': 'judge-tokens' })).toBe(2);
+    expect(metricValue(metrics, 'scorestream.budget.exhausted', { 'scorestream.budget.name': 'runs-per-tenant' })).toBe(1);
+  });
+
   it('follows the counters between collections (cumulative counters, current gauges)', async () => {
     const stats = new ServiceStats();
     const { collect } = setup(stats);
