@@ -4,7 +4,7 @@
 // and cost against what the replay's judge calls really reported. The judge is a mock that
 // reports usage the way a provider would: its own token count (words × 4/3, not the dry run's
 // characters / 4) and an answer length that varies by run.
-//   KAFKA_BROKERS=127.0.0.1:39092 node bench/replay.bench.ts [--runs 4000] [--rounds 2]
+//   KAFKA_BROKERS=127.0.0.1:39092 node bench/replay.bench.ts [--runs 4000] [--rounds 2] [--output-estimate 120]
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
@@ -23,9 +23,11 @@ import { startReplay } from '../service/replay.ts';
 import { startService } from '../service/start-service.ts';
 import { createTopics, deleteTopicsWithPrefix, produceBacklog } from './pipeline/produce-backlog.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '4000' }, rounds: { type: 'string', default: '2' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '4000' }, rounds: { type: 'string', default: '2' }, 'output-estimate': { type: 'string' } } });
 const runCount = Number(values.runs);
-const rounds = Number(values.rounds);
+const rounds = Math.max(1, Number(values.rounds));
+/** pricing.estimate.outputTokensPerCall for the dry run (default: the config default, 256). */
+const outputEstimate = values['output-estimate'] === undefined ? undefined : Number(values['output-estimate']);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const hashOf = (text: string) => createHash('sha256').update(text).digest().readUInt32BE(0);
@@ -76,7 +78,7 @@ try {
         { scorer: quality, sampling: { type: 'ratio', rate: 0.3 } },
       ],
       // gpt-4o-mini's list price, so the figures read as that model's.
-      pricing: { models: { 'mock-judge': { inputPerMillion: 0.15, outputPerMillion: 0.6 } } },
+      pricing: { models: { 'mock-judge': { inputPerMillion: 0.15, outputPerMillion: 0.6 } }, ...(outputEstimate === undefined ? {} : { estimate: { outputTokensPerCall: outputEstimate } }) },
     });
 
   const committed = async (groupId: string) => {
@@ -161,7 +163,7 @@ try {
   console.log(`\n# replay vs live, ${runCount} sample runs, 6 partitions, 6 scorers (2 judge scorers on a mock judge, no delay)`);
   console.log('| path | round | seconds | runs/s |\n|---|---:|---:|---:|');
   for (const m of measurements) console.log(`| ${m.path} | ${m.round} | ${m.seconds.toFixed(2)} | ${m.runsPerSecond.toFixed(0)} |`);
-  console.log(`\n# dry-run estimate vs the replay's reported usage (${lastReplayId}; priced at 0.15 / 0.60 USD per million)`);
+  console.log(`\n# dry-run estimate (output tokens per call: ${outputEstimate ?? 256}) vs the replay's reported usage (${lastReplayId}; priced at 0.15 / 0.60 USD per million)`);
   console.log('| scorer | eligible (dry) | records (real) | calls dry / real | input tokens dry / real | output tokens dry / real | cost dry / real (USD) | cost ratio |\n|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const [scorerId, estimate] of report.byScorer) {
     const actual = real.get(scorerId) ?? { records: 0, calls: 0, inputTokens: 0, outputTokens: 0, cost: 0 };

@@ -77,5 +77,8 @@ export default defineConfig({
   scorers: judgeModelId === undefined || judgeModels === undefined ? codeScorers : [...codeScorers, ...judgeScorers(judgeModelId)],
   ...(judgeModels === undefined ? {} : { judge: { models: judgeModels } }),
   concurrency: { runsInFlight: 256, judgeCallsPerModel: 8 },
+  // A ceiling on judge spend: past it, runs are recorded as budget_exhausted (re-score them later
+  // with `scorestream replay`). Code scorers use no judge and are never affected.
+  budgets: [{ name: 'judge-tokens-per-minute', of: 'tokens', max: 200_000, window: 'minute' }],
   shutdownTimeoutMs: 30_000,
 });

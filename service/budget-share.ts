@@ -1,7 +1,7 @@
 // Keeps this instance's share of every judge budget right in a consumer group: on every
 // assignment (each join after a rebalance) the share becomes the partitions of the runs topic this
 // instance owns / the topic's partitions, so instances that split the partitions split each budget
-// the same way (docs/configuration.md, budgets). The topic's partition count is read at start and
+// the same way (docs/spend-and-replay.md). The topic's partition count is read at start and
 // again on every assignment, as partitions may have been added.
 import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
@@ -23,7 +23,11 @@ export async function trackBudgetShare(kafka: Kafka, ledger: BudgetLedger, topic
       await admin.disconnect();
     }
   };
-  let total = await partitionCount();
+  // A runs topic that does not exist yet has no partitions to share; the first assignment reads again.
+  let total = await partitionCount().catch((error: unknown) => {
+    logger.warn({ err: error, topic }, 'judge budgets: could not read the runs topic’s partition count yet; reading it again at the first assignment');
+    return 0;
+  });
   let owned = 0;
   const apply = () => {
     ledger.setShare(total === 0 ? 0 : owned / total);
@@ -34,6 +38,9 @@ export async function trackBudgetShare(kafka: Kafka, ledger: BudgetLedger, topic
   return {
     assigned(assignment) {
       owned = assignment[topic]?.length ?? 0;
+      // Until the count is known, owning partitions means at least owning them all (a share of 1
+      // at most); the count read below corrects it.
+      if (total < owned) total = owned;
       apply();
       partitionCount().then(
         (count) => {

@@ -11,7 +11,7 @@ import type { Meter, Tracer } from '@opentelemetry/api';
 import type { Kafka, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { DEFAULTS } from '../src/config/defaults.ts';
-import { createJudgeSpend } from '../src/budget/judge-spend.ts';
+import { createJudgeSpend, gateDecisionCalls } from '../src/budget/judge-spend.ts';
 import type { JudgeSpend } from '../src/budget/judge-spend.ts';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
 import { limitJudgeConcurrency } from '../src/pipeline/limit-judge-concurrency.ts';
@@ -114,7 +114,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   // Model objects given directly in a scorer's judge config get the same cap and measurements.
   const prepareModel = (model: Parameters<typeof judgeMetrics.instrument>[0]) => models.limit(judgeMetrics.instrument(model));
   // Classifier scorers' decision-model calls share the cap (by provider and model id) and the metrics.
-  const limitDecisionCall: LimitDecisionCall = (model, call) => models.run(model, () => judgeMetrics.measureCall(model, call));
+  const limitCall: LimitDecisionCall = (model, call) => models.run(model, () => judgeMetrics.measureCall(model, call));
   const spend = createJudgeSpend({
     pricing: config.pricing,
     budgets: config.budgets,
@@ -122,6 +122,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     onCost: (cost, modelId) => judgeMetrics.recordCost(cost.amount, { modelId, currency: cost.unit }),
   });
   const budgetShare = spend.ledger === undefined ? undefined : await trackBudgetShare(kafka, spend.ledger, config.topics.runs, logger);
+  // Without budgets, the decision calls are priced here; with budgets, each run's gate wraps limitCall (score-run-event.ts).
+  const limitDecisionCall = spend.ledger === undefined ? gateDecisionCalls(spend.gate, limitCall) : limitCall;
   const services: ScorerServices = { models, prepareModel, limitDecisionCall, recordInputs: options.recordInputs, judgeCalls: spend.gate };
   const stats = new ServiceStats();
   const serviceMetrics = registerServiceMetrics(meter, stats);

@@ -1,10 +1,10 @@
-// The config of judge budgets and of the price table (docs/configuration.md, budgets and cost):
+// The config of judge budgets and of the price table (docs/spend-and-replay.md):
 // the one declaration of their shape, used by the config schema.
 import { z } from 'zod';
 import { DEFAULT_CURRENCY } from './prices.ts';
 import { BUDGET_WINDOWS } from './rolling-window.ts';
 
-/** What a budget counts: scored (run, scorer) pairs, judge calls, judge tokens, or judge cost in the price table's currency. */
+/** What a budget counts: (run, scorer) pairs a scorer is run on, judge calls, judge tokens, or judge cost in the price table's currency. */
 export const BUDGET_MEASURES = ['runs', 'judgeCalls', 'tokens', 'cost'] as const;
 export type BudgetMeasure = (typeof BUDGET_MEASURES)[number];
 

@@ -4,7 +4,7 @@
 // (`runGate`: calls, tokens, cost — reserved with an estimate, settled with the real usage). The
 // gate remembers a refusal, so the pipeline records the pair as `budget_exhausted`, not failed.
 import type { JudgeCost } from '../contracts/judge-execution.ts';
-import type { JudgeCallGate, MadeJudgeCall, PlannedJudgeCall } from '../scorer-services.ts';
+import type { JudgeCallGate, LimitDecisionCall, MadeJudgeCall, PlannedJudgeCall } from '../scorer-services.ts';
 import { BudgetExhaustedError } from './budget-exhausted-error.ts';
 import { createBudgetLedger, isBudgetRefusal } from './budget-ledger.ts';
 import type { BudgetLedger, BudgetRefusal } from './budget-ledger.ts';
@@ -87,5 +87,33 @@ export function createJudgeSpend(options: JudgeSpendOptions): JudgeSpend {
     gate: makeGate(undefined),
     admitRun: (scorerId, tenant) => ledger?.admitRun(scorerId, tenant),
     runGate: (scorerId, tenant) => makeGate({ scorerId, tenant }),
+  };
+}
+
+/**
+ * Puts a classifier scorer's decision-model calls through a gate, like prompt steps' judge calls:
+ * refused when a budget is exhausted, priced and settled with the usage the decision model
+ * reports (plain token numbers). The prompt is not visible here, so the estimate reserved is the
+ * output expectation alone; the settlement books the real usage.
+ */
+export function gateDecisionCalls(gate: JudgeCallGate, limit: LimitDecisionCall | undefined): LimitDecisionCall {
+  return async (model, call) => {
+    const permit = gate.before({ modelId: model.modelId, provider: model.provider, instructions: '', prompt: '' });
+    try {
+      const result = await (limit === undefined ? call() : limit(model, call));
+      const usage = (result as { usage?: { inputTokens?: unknown; outputTokens?: unknown } } | undefined)?.usage;
+      const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+      const inputTokens = count(usage?.inputTokens);
+      const outputTokens = count(usage?.outputTokens);
+      permit.after({
+        judgeModelId: model.modelId,
+        modelCallCount: 1,
+        ...(inputTokens === undefined && outputTokens === undefined ? {} : { usage: { ...(inputTokens === undefined ? {} : { inputTokens }), ...(outputTokens === undefined ? {} : { outputTokens }) } }),
+      });
+      return result;
+    } catch (error) {
+      permit.after({ judgeModelId: model.modelId, modelCallCount: 1 });
+      throw error;
+    }
   };
 }

@@ -5,6 +5,7 @@
 import { context as otelContext, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Attributes, Context, Link, Span, Tracer } from '@opentelemetry/api';
 import type { BudgetRefusal } from '../budget/budget-ledger.ts';
+import { gateDecisionCalls } from '../budget/judge-spend.ts';
 import type { JudgeSpend } from '../budget/judge-spend.ts';
 import type { RecordTrace } from '../contracts/common.ts';
 import type { DecisionRecord } from '../contracts/decision-record.ts';
@@ -160,7 +161,8 @@ export async function scoreWithBinding<Event>(facts: RunFacts, binding: Resolved
   const started = now();
   const input = buildScorerInput(facts);
   const gate = options.spend?.ledger === undefined ? undefined : options.spend.runGate(binding.scorerId, facts.event.metadata?.tenantId);
-  const services = gate === undefined ? options.services : { ...options.services, judgeCalls: gate };
+  // Classifier scorers' decision-model calls go through the run's gate too (the service's cap inside).
+  const services = gate === undefined ? options.services : { ...options.services, judgeCalls: gate, limitDecisionCall: gateDecisionCalls(gate, options.services?.limitDecisionCall) };
   const outcome = await otelContext.with(trace.setSpan(parent, span), () =>
     runScorerToOutcome(binding.scorer, input, { timeoutMs: binding.timeoutMs, signal: options.signal, services }),
   );

@@ -22,6 +22,18 @@ function busyStats(): ServiceStats {
 }
 
 describe('renderLiveView', () => {
+  it('shows the runs each budget skipped, on a line of their own, only when there are any', () => {
+    const stats = new ServiceStats();
+    expect(renderLiveView(stats, { at: 0, consumed: 0 }, { at: 1000, consumed: 0 })).not.toContain('budget exhausted');
+    for (const budget of ['judge-tokens', 'judge-tokens', 'runs-per-tenant']) {
+      stats.countSkip('budget_exhausted');
+      stats.countBudgetExhausted(budget);
+    }
+    const lines = renderLiveView(stats, { at: 0, consumed: 0 }, { at: 1000, consumed: 0 }).split('\n');
+    expect(lines[1]).toContain('skipped 3 (budget_exhausted 3)');
+    expect(lines[2]).toBe('budget exhausted judge-tokens 2, runs-per-tenant 1   (skipped, recorded as budget_exhausted; re-score with scorestream replay)');
+  });
+
   it('draws rates, totals, skips by reason, dead letters by code and one sorted row per scorer', () => {
     const text = renderLiveView(busyStats(), { at: 10_000, consumed: 1200 }, { at: 12_000, consumed: 1250 });
     expect(text.split('\n')).toEqual([

@@ -142,6 +142,18 @@ describe('processRunMessage: a run', () => {
     expect(stats.skipsByReason.get('when')).toBe(1);
   });
 
+  it('in a replay, marks every score and decision record with the replay id', async () => {
+    const { context } = messageContext({
+      decisionsTopic: 'decisions',
+      scorers: [{ scorer: fixedScorer }, { scorer: createScorer({ id: 'never', description: 'd' }).generateScore(() => 0), when: () => false }],
+    });
+    context.replay = { id: 'replay-0123456789ab' };
+    const output = fakeOutput();
+    const message = runMessage({ runId: 'run-replayed' });
+    await processRunMessage(message, source, output.output, untracedMessage(message), context);
+    expect(output.records().map((record) => valueOf(record).replay)).toEqual([{ id: 'replay-0123456789ab' }, { id: 'replay-0123456789ab' }]);
+  });
+
   it('without a decisions topic counts the skips and publishes only the score records', async () => {
     const { output, stats } = await process(runMessage({ runId: 'run-7' }), {
       scorers: [{ scorer: fixedScorer }, { scorer: createScorer({ id: 'never', description: 'd' }).generateScore(() => 0), when: () => false }],

@@ -76,6 +76,17 @@ describe('registerServiceMetrics', () => {
     expect(metricValue(metrics, 'scorestream.retries.waiting', { 'messaging.destination.partition.id': '0' })).toBe(0);
   });
 
+  it('reports the pairs each judge budget skipped, by budget name', async () => {
+    const stats = new ServiceStats();
+    const { collect } = setup(stats);
+    stats.countBudgetExhausted('judge-tokens');
+    stats.countBudgetExhausted('judge-tokens');
+    stats.countBudgetExhausted('runs-per-tenant');
+    const metrics = await collect();
+    expect(metricValue(metrics, 'scorestream.budget.exhausted', { 'scorestream.budget.name': 'judge-tokens' })).toBe(2);
+    expect(metricValue(metrics, 'scorestream.budget.exhausted', { 'scorestream.budget.name': 'runs-per-tenant' })).toBe(1);
+  });
+
   it('follows the counters between collections (cumulative counters, current gauges)', async () => {
     const stats = new ServiceStats();
     const { collect } = setup(stats);

@@ -5,6 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { budgetSchema, pricingSchema } from '../../../../src/budget/budget-schema.ts';
 import { createJudgeSpend } from '../../../../src/budget/judge-spend.ts';
+import { Classifier } from '../../../../src/classifier/classifier.ts';
+import { createClassifierScorer } from '../../../../src/classifier/classifier-scorer.ts';
+import { decisionResult, questions, scriptedDecisionModel } from '../classifier/fixtures.ts';
 import { parseDecisionRecord } from '../../../../src/contracts/parse.ts';
 import type { ScoreRecord } from '../../../../src/contracts/score-record.ts';
 import { scoreRunEvent } from '../../../../src/pipeline/score-run-event.ts';
@@ -67,5 +70,26 @@ describe('judge spend in scoreRunEvent', () => {
     // Another tenant has its own counter.
     const globex = await scoreRunEvent(runFacts({ runId: 'run-globex', tenantId: 'globex' }), options);
     expect(globex.records).toHaveLength(1);
+  });
+
+  it("puts a classifier scorer's decision-model calls under the same budgets, priced with their reported usage", async () => {
+    const { model, calls } = scriptedDecisionModel([decisionResult({ usage: { inputTokens: 500, outputTokens: 100 } })]);
+    const classifier = new Classifier({ id: 'quality', model, questions, retry: { sleep: async () => {} } });
+    const scorer = createClassifierScorer({ id: 'tone', classifier, question: 'tone', scores: { polite: 1, neutral: 0.5, rude: 0 }, state: () => 'x' });
+    const costs: number[] = [];
+    const spend = createJudgeSpend({
+      pricing: pricingSchema.parse({ models: { 'mock-decider': { inputPerMillion: 2, outputPerMillion: 10 } } }),
+      budgets: [budgetSchema.parse({ name: 'decider-calls', of: 'judgeCalls', max: 2, window: 'minute', model: 'mock-decider' })],
+      now: () => 0,
+      onCost: (cost) => costs.push(cost.amount),
+    });
+    const options = { bindings: bindings({ scorer }), services: { judgeCalls: spend.gate }, spend };
+    const outcomes = [];
+    for (let index = 0; index < 3; index += 1) outcomes.push(await scoreRunEvent(runFacts({ runId: `run-${index}` }), options));
+    expect(outcomes.map((outcome) => outcome.records[0]?.status ?? outcome.decisions[0]?.reason)).toEqual(['scored', 'scored', 'budget_exhausted']);
+    expect(outcomes[2]!.decisions[0]).toMatchObject({ budget: { name: 'decider-calls', window: 'minute' } });
+    expect(calls).toHaveLength(2);
+    // 500 × 2 / 1e6 + 100 × 10 / 1e6 = 0.002 per call
+    expect(costs).toEqual([0.002, 0.002]);
   });
 });
