@@ -37,7 +37,8 @@ function probeScorestream(userNodeOptions: string | undefined, environment: Reco
   return JSON.parse(output.trim().split('\n').at(-1)!) as Probe;
 }
 
-describe("bin/scorestream's Node settings", () => {
+// Each case starts Node (some through bash); a loaded machine takes seconds per start.
+describe("bin/scorestream's Node settings", { timeout: 60_000 }, () => {
   it('are the same in scripts/node-flags and the Dockerfile (in NODE_OPTIONS)', () => {
     expect(shippedFlags.length).toBeGreaterThan(0);
     const nodeOptionsLine = read('Dockerfile').split('\n').find((line) => line.startsWith('ENV NODE_OPTIONS='));

@@ -52,7 +52,8 @@ export default defineConfig({
 });
 `;
 
-describe('loading a config file that lives outside this checkout', () => {
+// Each case loads a config in a fresh Node process; a loaded machine takes seconds per start.
+describe('loading a config file that lives outside this checkout', { timeout: 60_000 }, () => {
   it("resolves 'scorestream' to this installation and 'zod' to ours when the config's folder has none", () => {
     const result = load(configUsing("import { z } from 'zod';", "'user-group'"));
     expect(result).toEqual({ groupId: 'user-group', scorerId: 'answer-length', score: 1, reason: 'checked with zod' });

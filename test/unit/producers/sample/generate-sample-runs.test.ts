@@ -18,7 +18,8 @@ const invocations = (event: AgentRunEventInput) =>
   parts(event).flatMap((part) => (part.type === 'tool-invocation' ? [(part as { toolInvocation: { state: string; isError?: boolean; toolName: string } }).toolInvocation] : []));
 const share = (predicate: (event: AgentRunEventInput) => boolean) => events.filter(predicate).length / events.length;
 
-describe('generateSampleRuns', () => {
+// Validating thousands of runs takes seconds on a loaded machine.
+describe('generateSampleRuns', { timeout: 60_000 }, () => {
   it('is deterministic for a seed and clock', () => {
     const again = generateSampleRuns(50, { seed: 'test', clock: steppingClock() });
     expect(again).toEqual(runs.slice(0, 50));
