@@ -67,6 +67,11 @@ describe('scorestream kafka start --secure', () => {
     expect(refused.stderr).toContain("denied user 'tail' (SCRAM-SHA-512)");
     expect(refused.stderr).not.toContain(materials.users.tail);
 
+    // The same name without --secure is refused, not silently restarted unsecured.
+    const mixed = await scorestream(['kafka', 'start', '--name', 'secure']);
+    expect(mixed.code).toBe(1);
+    expect(mixed.stderr).toContain("The 'secure' broker was made secured: use another --name");
+
     const stopped = await scorestream(['kafka', 'stop', '--secure', '--purge']);
     expect(stopped.code).toBe(0);
     expect(existsSync(directory)).toBe(false);

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createRunPublisher } from '../../../producers/run-publisher.ts';
-import { producerAcls, serviceAcls, tailAcls } from '../../../service/acl-roles.ts';
+import { producerAcls, serviceAcls, tailAcls, toKafkajsAcls } from '../../../service/acl-roles.ts';
 import type { ServiceAclOptions } from '../../../service/acl-roles.ts';
 import { KafkaAccessError } from '../../../src/kafka-access-error.ts';
 import { CLIENT_CERTIFICATE_NAME } from '../../../local/kafka/secure-materials.ts';
@@ -226,6 +226,28 @@ describe('a missing ACL stops the start with exit 2 and says which', () => {
     });
     expect(await tailing.exited).toBe(2);
     expect(tailing.output.join('\n')).toContain('--group scorestream-tail- --resource-pattern-type prefixed');
+  });
+});
+
+describe('an ACL revoked while the service runs', () => {
+  it('ends the service with exit 2 and the ACL to grant, not a restart loop', { timeout: 60_000 }, async () => {
+    const broker = secureBroker();
+    const topics = await useSecureTopics(broker);
+    const groupId = uniqueName('svc-revoked');
+    const grants = serviceAcls(aclOptions(topics, groupId, 'at-least-once'));
+    await grantAcls(broker, 'User:svc', grants);
+    const service = spawnSecureService(broker, topics, groupId, 'svc');
+    await waitForLog(service, /scorestream is consuming/);
+    const admin = adminKafka(broker).admin();
+    await admin.connect();
+    try {
+      await admin.deleteAcls({ filters: toKafkajsAcls('User:svc', grants.filter((grant) => grant.resource === 'topic' && grant.name === topics.runs)) as never });
+    } finally {
+      await admin.disconnect();
+    }
+    const ended = await endedWith(service);
+    expect(ended.code).toBe(2);
+    expect(ended.output).toContain(`denied user 'svc' (SCRAM-SHA-512) access to a topic: it needs READ on topic '${topics.runs}'`);
   });
 });
 
