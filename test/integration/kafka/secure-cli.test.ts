@@ -67,6 +67,11 @@ describe('scorestream kafka start --secure', () => {
     expect(refused.stderr).toContain("denied user 'tail' (SCRAM-SHA-512)");
     expect(refused.stderr).not.toContain(materials.users.tail);
 
+    // replay may read the runs topic (so it exists for it) but not write it: refused at the publish.
+    const notWritable = await scorestream(['produce', '--sample', '--count', '5', '--seed', '1'], as('replay'));
+    expect(notWritable.code).toBe(2);
+    expect(notWritable.stderr).toContain("it needs WRITE on topic 'agent-runs'");
+
     // The same name without --secure is refused, not silently restarted unsecured.
     const mixed = await scorestream(['kafka', 'start', '--name', 'secure']);
     expect(mixed.code).toBe(1);
