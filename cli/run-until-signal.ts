@@ -33,7 +33,14 @@ export async function runUntilSignal(service: RunningService, logger: Logger, on
         // Not something a restart fixes: a configuration problem, exit 2 like any other.
         logger.fatal({ err: { type: error.name, reason: error.reason } }, error.message);
         console.error(`scorestream: ${error.message}`);
-        resolve(2);
+        stopping = true;
+        // Close what can be closed (bounded: a consumer refused its topic may never disconnect
+        // cleanly), exit 2, and make sure the process ends even when kafkajs still holds sockets.
+        const bounded = new Promise((done) => setTimeout(done, 5_000).unref());
+        void Promise.race([service.stop({ timeoutMs: 2_000 }).catch(() => undefined), bounded]).then(() => {
+          resolve(2);
+          setTimeout(() => process.exit(2), 3_000).unref();
+        });
         return;
       }
       logger.fatal({ err: error }, 'the Kafka consumer crashed and will not restart; exiting so the supervisor restarts the service');

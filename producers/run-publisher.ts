@@ -14,6 +14,7 @@ import { ScorestreamError } from '../src/errors.ts';
 import { describePrincipal, kafkaAccessError, settingSecrets } from '../src/kafka-access-error.ts';
 import type { AccessContext } from '../src/kafka-access-error.ts';
 import { keyPartitioner } from './key-partitioner.ts';
+import { probeTls } from './tls-probe.ts';
 import { chooseRunContext, traceHeaders, w3cPropagator } from './run-trace-headers.ts';
 import type { PublishableRun, ValidatedRun } from './run-validation.ts';
 import { validateRuns } from './run-validation.ts';
@@ -109,8 +110,19 @@ export function createRunPublisher(options: RunPublisherOptions = {}): RunPublis
   let closed = false;
   let queue: Promise<unknown> = Promise.resolve();
 
+  // With TLS, one handshake first: a certificate problem is told at once instead of after
+  // kafkajs' connection retries (tls-probe.ts).
+  const connectChecked = async (): Promise<void> => {
+    const firstBroker = options.brokers?.[0];
+    if (options.kafka === undefined && options.ssl !== undefined && options.ssl !== false && firstBroker !== undefined) {
+      const refused = await probeTls(firstBroker, options.ssl === true ? {} : options.ssl);
+      if (refused !== undefined) throw Object.assign(refused, { broker: firstBroker });
+    }
+    await producer.connect();
+  };
+
   const connect = (): Promise<void> => {
-    connecting ??= producer.connect().catch((error: unknown) => {
+    connecting ??= connectChecked().catch((error: unknown) => {
       connecting = undefined;
       const refused = kafkaAccessError(error, access);
       if (refused !== undefined) throw refused;

@@ -5,11 +5,15 @@
 // READ) and, for exactly-once, initialise a transactional producer under its prefix (WRITE on the
 // transactional ids). A refusal becomes a KafkaAccessError naming what to fix (exit 2). WRITE on a
 // topic cannot be checked without writing: a denied publish is reported when it happens.
+import type { ConnectionOptions } from 'node:tls';
 import type { Kafka } from 'kafkajs';
+import { probeTls } from '../producers/tls-probe.ts';
 import { KafkaAccessError, kafkaAccessError } from '../src/kafka-access-error.ts';
 import type { AccessContext } from '../src/kafka-access-error.ts';
 
 export type KafkaNeeds = {
+  /** The client's TLS options, to check the certificates with one handshake first (tls-probe.ts). */
+  tls?: ConnectionOptions | undefined;
   /** Topics that must exist and be visible (to read them, or to write to topics the client does not create). */
   existingTopics?: readonly string[];
   group?: string;
@@ -38,6 +42,10 @@ function coordinatorRefused(type: 'GROUP_AUTHORIZATION_FAILED' | 'TRANSACTIONAL_
 }
 
 export async function kafkaPreflight(kafka: Kafka, needs: KafkaNeeds, context: AccessContext): Promise<void> {
+  if (needs.tls !== undefined && context.brokers[0] !== undefined) {
+    const refused = await probeTls(context.brokers[0], needs.tls);
+    if (refused !== undefined) throw explainKafkaError(Object.assign(refused, { broker: context.brokers[0] }), context);
+  }
   const admin = kafka.admin({ retry: { retries: 2, initialRetryTime: 200 } });
   try {
     await admin.connect();

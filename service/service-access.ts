@@ -2,11 +2,13 @@
 // it connects as, the topics it reads and writes, its consumer group and, for exactly-once, the
 // prefix of its transactional ids — for the pre-flight check and for the messages that name a
 // missing ACL (docs/security.md has the same list as kafka-acls.sh commands).
+import type { ConnectionOptions } from 'node:tls';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
 import { transactionalIdPrefix } from '../consumers/transactional-kafka.ts';
 import { aclPrincipalOf, describePrincipal, settingSecrets } from '../src/kafka-access-error.ts';
 import type { AccessContext } from '../src/kafka-access-error.ts';
 import type { KafkaNeeds } from './kafka-preflight.ts';
+import { kafkaClientSecurity } from './kafka-security.ts';
 
 export function serviceAccess(config: ResolvedConfig, options: { createRunsTopic?: boolean | undefined }): { context: AccessContext; needs: KafkaNeeds } {
   const { topics } = config;
@@ -23,6 +25,7 @@ export function serviceAccess(config: ResolvedConfig, options: { createRunsTopic
       ...(exactlyOnce ? { transactionalIdPrefix: transactionalIdPrefix(config.groupId) } : {}),
     },
     needs: {
+      tls: tlsOptions(kafkaClientSecurity(config.kafka).ssl),
       existingTopics: options.createRunsTopic === true ? [] : [topics.runs],
       group: config.groupId,
       ...(exactlyOnce ? { transactionalIdPrefix: transactionalIdPrefix(config.groupId) } : {}),
@@ -32,4 +35,10 @@ export function serviceAccess(config: ResolvedConfig, options: { createRunsTopic
 
 function optionalPrincipal(aclPrincipal: string | undefined): { aclPrincipal?: string } {
   return aclPrincipal === undefined ? {} : { aclPrincipal };
+}
+
+/** kafkajs' `ssl` as Node TLS options: `true` is the defaults; off is nothing to check. */
+export function tlsOptions(ssl: ConnectionOptions | boolean | undefined): ConnectionOptions | undefined {
+  if (ssl === undefined || ssl === false) return undefined;
+  return ssl === true ? {} : ssl;
 }

@@ -19,6 +19,7 @@ import { quietKafka } from '../../local/kafka/index.ts';
 import { resolveCliBrokers } from '../brokers.ts';
 import { kafkaSecurityFromEnvironment } from '../../service/kafka-security.ts';
 import { explainKafkaError, kafkaPreflight } from '../../service/kafka-preflight.ts';
+import { tlsOptions } from '../../service/service-access.ts';
 import { kafkaAccessError } from '../../src/kafka-access-error.ts';
 
 export const usage = `usage: scorestream produce --sample [--count N] [--seed S] [options]
@@ -197,7 +198,7 @@ export async function run(argv: string[]): Promise<number> {
   const { security, ...who } = kafkaSecurityFromEnvironment(process.env);
   const kafkaAccess = { brokers, ...who, topics: [{ topic, operations: 'WRITE (and CREATE while it does not exist)' }] };
   const kafka = quietKafka({ clientId: 'scorestream-produce', brokers, ...security });
-  await kafkaPreflight(kafka, {}, kafkaAccess);
+  await kafkaPreflight(kafka, { tls: tlsOptions(security.ssl) }, kafkaAccess);
   const created = await ensureTopics(kafka, [{ topic, numPartitions: parsed.partitions }]).catch((error: unknown) => {
     throw explainKafkaError(error, kafkaAccess);
   });

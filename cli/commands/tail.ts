@@ -9,6 +9,7 @@ import { DEFAULT_TOPICS } from '../../src/config/defaults.ts';
 import { resolveCliBrokers } from '../brokers.ts';
 import { kafkaSecurityFromEnvironment } from '../../service/kafka-security.ts';
 import { TAIL_GROUP_PREFIX } from '../../service/acl-roles.ts';
+import { tlsOptions } from '../../service/service-access.ts';
 import { explainKafkaError, kafkaPreflight } from '../../service/kafka-preflight.ts';
 import { formatScoreLine } from '../format-record.ts';
 import { parseCommandArgs } from '../command-args.ts';
@@ -39,7 +40,7 @@ export async function run(argv: string[]): Promise<number> {
   const kafka = new Kafka({ clientId: 'scorestream-tail', brokers, logLevel: logLevel.NOTHING, ...security });
   const groupId = `${TAIL_GROUP_PREFIX}${randomUUID()}`;
   const access = { brokers, ...who, topics: [{ topic, operations: 'READ' }], group: TAIL_GROUP_PREFIX, groupIsPrefix: true };
-  await kafkaPreflight(kafka, { existingTopics: [topic], group: groupId }, access);
+  await kafkaPreflight(kafka, { tls: tlsOptions(security.ssl), existingTopics: [topic], group: groupId }, access);
   const consumer = kafka.consumer({ groupId });
   // Refusals after the pre-flight (joining the group, fetching) arrive as a crash kafkajs will not restart.
   const crashed = new Promise<unknown>((resolve) => {

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createRunPublisher } from '../../../producers/run-publisher.ts';
-import { producerAcls, serviceAcls, tailAcls } from '../../../service/acl-roles.ts';
+import { producerAcls, serviceAcls, tailAcls, toKafkajsAcls } from '../../../service/acl-roles.ts';
 import type { ServiceAclOptions } from '../../../service/acl-roles.ts';
 import { KafkaAccessError } from '../../../src/kafka-access-error.ts';
 import { CLIENT_CERTIFICATE_NAME } from '../../../local/kafka/secure-materials.ts';
@@ -229,6 +229,28 @@ describe('a missing ACL stops the start with exit 2 and says which', () => {
   });
 });
 
+describe('an ACL revoked while the service runs', () => {
+  it('ends the service with exit 2 and the ACL to grant, not a restart loop', { timeout: 60_000 }, async () => {
+    const broker = secureBroker();
+    const topics = await useSecureTopics(broker);
+    const groupId = uniqueName('svc-revoked');
+    const grants = serviceAcls(aclOptions(topics, groupId, 'at-least-once'));
+    await grantAcls(broker, 'User:svc', grants);
+    const service = spawnSecureService(broker, topics, groupId, 'svc');
+    await waitForLog(service, /scorestream is consuming/);
+    const admin = adminKafka(broker).admin();
+    await admin.connect();
+    try {
+      await admin.deleteAcls({ filters: toKafkajsAcls('User:svc', grants.filter((grant) => grant.resource === 'topic' && grant.name === topics.runs)) as never });
+    } finally {
+      await admin.disconnect();
+    }
+    const ended = await endedWith(service);
+    expect(ended.code).toBe(2);
+    expect(ended.output).toContain(`denied user 'svc' (SCRAM-SHA-512) access to a topic: it needs READ on topic '${topics.runs}'`);
+  });
+});
+
 describe('a wrong connection setting stops the start with exit 2 and says which', () => {
   it('a wrong password: named, fast, and not printed', async () => {
     const broker = secureBroker();
@@ -247,7 +269,9 @@ describe('a wrong connection setting stops the start with exit 2 and says which'
   it('an unknown CA (TLS on, the private CA not given)', async () => {
     const broker = secureBroker();
     const topics = await useSecureTopics(broker);
+    const started = Date.now();
     const refused = await endedWith(spawnSecureService(broker, topics, uniqueName('svc'), 'svc', { KAFKA_SSL_CA_FILE: '', KAFKA_SSL: 'true' }));
+    console.error(`[secured] unknown CA refused after ${Date.now() - started} ms (process start included)`);
     expect(refused.code).toBe(2);
     expect(refused.output).toContain('signed by a CA this client does not trust');
     expect(refused.output).toContain('KAFKA_SSL_CA_FILE');
@@ -260,6 +284,42 @@ describe('a wrong connection setting stops the start with exit 2 and says which'
     expect(refused.code).toBe(2);
     expect(refused.output).toContain('is not valid for the name this client connected to');
     expect(refused.output).toContain('kafka.wrong.example');
+  });
+
+  it('the mutual-TLS listener without a client certificate', async () => {
+    const broker = secureBroker();
+    const topics = await useSecureTopics(broker);
+    const refused = await endedWith(
+      spawnService({ topics, groupId: uniqueName('svc'), env: { KAFKA_BROKERS: broker.mtlsBrokers.join(','), KAFKA_SSL_CA_FILE: broker.materials.caCertificate } }),
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.output).toContain('this listener requires mutual TLS');
+    expect(refused.output).toContain('KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE');
+  });
+
+  it('the service over mutual TLS, its certificate and key from files, with exactly its ACLs', async () => {
+    const broker = secureBroker();
+    const topics = await useSecureTopics(broker);
+    const groupId = uniqueName('svc-mtls');
+    await grantAcls(broker, `User:${CLIENT_CERTIFICATE_NAME}`, serviceAcls(aclOptions(topics, groupId, 'at-least-once')));
+    await grantAcls(broker, 'User:producer', producerAcls({ runsTopic: topics.runs }));
+    const service = spawnService({
+      topics,
+      groupId,
+      env: {
+        KAFKA_BROKERS: broker.mtlsBrokers.join(','),
+        KAFKA_SSL_CA_FILE: broker.materials.caCertificate,
+        KAFKA_SSL_CERT_FILE: broker.materials.clientCertificate,
+        KAFKA_SSL_KEY_FILE: broker.materials.clientKey,
+        SCORESTREAM_TOPIC_DECISIONS: topics.decisions,
+      },
+    });
+    await waitForLog(service, /scorestream is consuming/);
+    await publishRuns(broker, topics.runs, ['mtls-service-1']);
+    const records = await waitForRecords(broker, topics.results, scorersPerRun, 'read_uncommitted');
+    expect(records.map((record) => record.runId)).toEqual(['mtls-service-1', 'mtls-service-1']);
+    await stopService(service);
+    expectNoSecret(service.output.join('\n'), broker);
   });
 
   it('a CA file that cannot be read', async () => {
