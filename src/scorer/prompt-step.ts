@@ -49,6 +49,7 @@ export async function runPromptStep(
     jsonPromptInjection: judge.jsonPromptInjection,
     modelSettings: judge.modelSettings,
     abortSignal: environment.abortSignal,
+    ...(environment.services.scorerTimeoutMs === undefined ? {} : { scorerTimeoutMs: environment.services.scorerTimeoutMs }),
     recordInputs,
   });
   const durationMs = () => Math.round(environment.now() - startedAt);
