@@ -121,7 +121,7 @@ const result = {
   plan: values.plan,
   supportsRetries,
   retries: supportsRetries ? values.retries : 'n/a',
-  callTimeoutMs: supportsRetries ? (config as { judge?: { callTimeoutMs?: number } }).judge?.callTimeoutMs ?? 'default (30000)' : 'n/a',
+  callTimeoutMs: supportsRetries ? (config as { judge?: { callTimeoutMs?: number } }).judge?.callTimeoutMs ?? 'default (a quarter of timeoutMs, at most 30000)' : 'n/a',
   pairsExpected,
   pairsRecorded: finals.size,
   scored: count('scored'),

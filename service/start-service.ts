@@ -108,7 +108,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   // The limiter wraps the measured model, so judge durations exclude time queued for a slot.
   // Inside each slot a request gets its own timeout; slot waits go to the evidence and a metric.
   const models = limitJudgeConcurrency(instrumentJudgeModels(config.judge?.models, judgeMetrics), config.concurrency.judgeCallsPerModel, {
-    callTimeoutMs: config.judge?.callTimeoutMs ?? DEFAULTS.judgeCallTimeoutMs,
+    callTimeoutMs: config.judge?.callTimeoutMs,
+    defaultCallTimeoutMs: DEFAULTS.judgeCallTimeoutMs,
     onSlotWait: judgeMetrics.recordSlotWait,
   });
   // Model objects given directly in a scorer's judge config get the same cap and measurements.

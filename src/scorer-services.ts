@@ -40,4 +40,9 @@ export type ScorerServices = {
   judgeCalls?: JudgeCallGate;
   /** Record prompts on spans (ours and the AI SDK's). Off by default: prompts can carry user content. */
   recordInputs?: boolean;
+  /**
+   * The run's deadline in ms (the service sets its binding's timeoutMs): without judge.callTimeoutMs,
+   * the service bounds each judge request by a quarter of it (at most 30 s).
+   */
+  scorerTimeoutMs?: number;
 };

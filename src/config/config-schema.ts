@@ -147,7 +147,7 @@ export const configSchema = z.strictObject({
     .strictObject({
       model: judgeModelSchema.optional(),
       models: judgeModelResolverSchema.optional(),
-      /** Bound on one judge request (one HTTP attempt) inside its slot; default 30 s. Keep it well below the bindings' timeoutMs. */
+      /** Bound on one judge request (one HTTP attempt) inside its slot; default a quarter of the binding's timeoutMs, at most 30 s. */
       callTimeoutMs: positiveInt.optional(),
     })
     .optional(),

@@ -15,7 +15,7 @@ export const DEFAULTS = {
   maxMessageBytes: 1_048_576,
   scorerTimeoutMs: 120_000,
   delivery: 'at-least-once',
-  /** judge.callTimeoutMs: one judge request; well below scorerTimeoutMs so a hung request costs one attempt. */
+  /** Upper bound of judge.callTimeoutMs's default (a quarter of the binding's timeoutMs): one judge request, so a hung one costs one attempt. */
   judgeCallTimeoutMs: 30_000,
   retryTopicSuffix: '-retry',
   retryDelaysMs: [10_000, 60_000, 600_000, 3_600_000],

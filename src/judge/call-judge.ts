@@ -30,6 +30,8 @@ export type JudgeCall = {
   jsonPromptInjection?: JsonPromptInjection;
   modelSettings?: JudgeModelSettings;
   abortSignal?: AbortSignal;
+  /** The scorer run's deadline (the binding's timeoutMs), for the service's default per-request timeout. */
+  scorerTimeoutMs?: number;
   /** Let AI SDK telemetry record prompts and answers. */
   recordInputs?: boolean;
 };
@@ -41,7 +43,7 @@ export type JudgeCallOutcome =
   | { status: 'failed'; error: unknown; record: RecordFields<JudgeExecutionFailure> };
 
 export async function callJudge(call: JudgeCall): Promise<JudgeCallOutcome> {
-  const tally = newCallTally();
+  const tally = newCallTally(call.scorerTimeoutMs);
   const model = tallyModel(call.model.model, tally, call.modelSettings?.timeout ?? defaultJudgeTimeoutMs);
   const injection = call.jsonPromptInjection ?? 'auto';
   const maxAttempts = call.format.kind === 'object' ? 2 : 1;

@@ -19,10 +19,13 @@ export type CallTally = {
   lastText: string | undefined;
   /** Time the requests waited for a judge slot (the service's per-model cap), summed; undefined when none reported. */
   queuedMs: number | undefined;
+  /** The scorer run's deadline, passed down to the concurrency cap (slot-wait.ts). */
+  scorerTimeoutMs?: number;
 };
 
-export function newCallTally(): CallTally {
+export function newCallTally(scorerTimeoutMs?: number): CallTally {
   return {
+    ...(scorerTimeoutMs === undefined ? {} : { scorerTimeoutMs }),
     requests: 0,
     responses: 0,
     usage: undefined,

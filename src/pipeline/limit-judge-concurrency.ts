@@ -1,7 +1,8 @@
 // Caps concurrent calls per judge model: a provider's rate limit is per model, and a backlog
 // of thousands of runs must not become thousands of simultaneous requests. Applied to the
 // models a resolver hands out, so every scorer that names a model by id shares one cap.
-// Inside a slot, each request (one HTTP attempt) may get its own timeout (`callTimeoutMs`): a hung
+// Inside a slot, each request (one HTTP attempt) may get its own timeout (`callTimeoutMs`, else a
+// quarter of the scorer's deadline up to `defaultCallTimeoutMs`): a hung
 // request then holds its slot for that long, not for the scorer's whole deadline, and is retried
 // by the AI SDK like a 5xx. The time spent waiting for a slot is reported to the judge call's
 // evidence (slot-wait.ts) and to `onSlotWait` (a metric), so a full queue can be told from a slow
@@ -9,7 +10,7 @@
 import { wrapLanguageModel } from 'ai';
 import type { LanguageModel } from 'ai';
 import { generateWithTimeout } from '../judge/request-timeout.ts';
-import { reportSlotWait } from '../judge/slot-wait.ts';
+import { reportSlotWait, scopeScorerTimeoutMs } from '../judge/slot-wait.ts';
 import type { JudgeModelResolver } from '../judge/types.ts';
 
 type ModelObject = Exclude<LanguageModel, string>;
@@ -61,8 +62,14 @@ export type LimitedModels = JudgeModelResolver & {
 };
 
 export type JudgeCallOptions = {
-  /** Bound on one model request inside its slot (judge.callTimeoutMs); none when undefined. */
+  /** Bound on one model request inside its slot (judge.callTimeoutMs); wins over the default below. */
   callTimeoutMs?: number;
+  /**
+   * Without `callTimeoutMs`: a request is bounded by a quarter of its scorer's deadline (declared by
+   * the judge call, slot-wait.ts), at most this; by this alone when no deadline is known. None when
+   * both are undefined.
+   */
+  defaultCallTimeoutMs?: number;
   /** Each call's wait for a slot, by the model's provider and id (the slot-wait metric). */
   onSlotWait?: (model: { provider: string; modelId: string }, waitedMs: number) => void;
 };
@@ -84,7 +91,15 @@ export function limitJudgeConcurrency(resolver: JudgeModelResolver | undefined, 
       options.onSlotWait?.(identity, waitedMs);
     };
   };
-  const { callTimeoutMs } = options;
+  /** A quarter of the deadline leaves room for the SDK's retries of a hung request within it. */
+  const requestTimeoutMs = (): number | undefined => {
+    if (options.callTimeoutMs !== undefined) return options.callTimeoutMs;
+    const deadline = scopeScorerTimeoutMs();
+    const fromDeadline = deadline === undefined ? undefined : Math.max(1, Math.floor(deadline / 4));
+    if (options.defaultCallTimeoutMs === undefined) return fromDeadline;
+    return fromDeadline === undefined ? options.defaultCallTimeoutMs : Math.min(fromDeadline, options.defaultCallTimeoutMs);
+  };
+  const settingName = options.callTimeoutMs === undefined ? "judge.callTimeoutMs (default: a quarter of the binding's timeoutMs, at most 30 s)" : 'judge.callTimeoutMs';
   const limit = (model: ModelObject): ModelObject => {
     const existing = wrapped.get(model);
     if (existing !== undefined) return existing;
@@ -93,8 +108,10 @@ export function limitJudgeConcurrency(resolver: JudgeModelResolver | undefined, 
     const result = wrapLanguageModel({
       model: model as never,
       middleware: {
-        wrapGenerate: ({ doGenerate, params, model: inner }) =>
-          limiter.run(() => (callTimeoutMs === undefined ? doGenerate() : generateWithTimeout(inner, params, callTimeoutMs, 'judge.callTimeoutMs')), onWaited),
+        wrapGenerate: ({ doGenerate, params, model: inner }) => {
+          const timeoutMs = requestTimeoutMs();
+          return limiter.run(() => (timeoutMs === undefined ? doGenerate() : generateWithTimeout(inner, params, timeoutMs, settingName)), onWaited);
+        },
         wrapStream: ({ doStream }) => limiter.run(doStream, onWaited),
       },
     }) as ModelObject;

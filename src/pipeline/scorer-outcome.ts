@@ -122,6 +122,7 @@ export async function runScorerToOutcome(scorer: ScorerLike, input: Record<strin
   try {
     const runOptions: ScorerRunOptions = {
       ...options.services,
+      scorerTimeoutMs: options.timeoutMs,
       abortSignal: cohort.signal,
       onStepStart: (step: string) => {
         currentStep = stageOr(step, 'preprocess');

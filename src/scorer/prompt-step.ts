@@ -57,6 +57,7 @@ export async function runPromptStep(
     jsonPromptInjection: judge.jsonPromptInjection,
     modelSettings: judge.modelSettings,
     abortSignal: environment.abortSignal,
+    ...(environment.services.scorerTimeoutMs === undefined ? {} : { scorerTimeoutMs: environment.services.scorerTimeoutMs }),
     recordInputs,
   });
   const cost = permit?.after(outcome.record);

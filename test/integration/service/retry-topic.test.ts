@@ -130,6 +130,11 @@ describe('judge outages and the retry topic', () => {
       const attempts = record.retries!.attempts;
       // Attempts every ~200 ms until 1.5 s after the first failure, the record being the last.
       expect(attempts.length).toBeGreaterThanOrEqual(3);
+      // Due times were honoured: without the gate a failing judge would be asked again at once, many times over.
+      expect(attempts.length).toBeLessThanOrEqual(1_500 / 200 + 1);
+      for (let index = 1; index < attempts.length; index += 1) {
+        expect(Date.parse(attempts[index]!.failedAt) - Date.parse(attempts[index - 1]!.failedAt)).toBeGreaterThanOrEqual(200);
+      }
       for (const attempt of attempts) {
         expect(attempt.error).toMatchObject({ retryable: true, failedStep: expect.any(String) });
         expect(Object.values(attempt.judge ?? {}).flatMap((step) => step?.executions ?? [])[0]).toMatchObject({ status: 'failed', error: { name: 'AI_APICallError' } });

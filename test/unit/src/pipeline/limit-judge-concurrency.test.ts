@@ -243,6 +243,21 @@ describe('limitJudgeConcurrency: per-request timeout and slot waits', () => {
     expect((last as Error).message).toContain('judge.callTimeoutMs');
   });
 
+  it('without callTimeoutMs, bounds a request by a quarter of the scorer deadline its judge call declared, at most the default', async () => {
+    const judge = mockJudge({ modelId: 'judge-a', answer: judgeReply({ score: 0 }, { delayMs: Infinity }) });
+    const models = limitJudgeConcurrency({ languageModel: () => judge }, 1, { defaultCallTimeoutMs: 60_000 });
+    const model = models.languageModel('judge-a') as LanguageModelV4;
+    // A 40 ms deadline: the request is aborted after 10 ms, far below the 60 s default.
+    const failure = await slotWaitScope({ queuedMs: undefined, scorerTimeoutMs: 40 }, async () => model.doGenerate(callOptions('x'))).catch((error: unknown) => error);
+    expect(JudgeTimeoutError.isInstance(failure)).toBe(true);
+    expect((failure as JudgeTimeoutError).timeoutMs).toBe(10);
+    expect((failure as Error).message).toContain("a quarter of the binding's timeoutMs");
+    // An explicit callTimeoutMs wins over the deadline.
+    const explicit = limitJudgeConcurrency({ languageModel: () => judge }, 1, { callTimeoutMs: 15, defaultCallTimeoutMs: 60_000 });
+    const explicitFailure = await slotWaitScope({ queuedMs: undefined, scorerTimeoutMs: 40_000 }, async () => (explicit.languageModel('judge-a') as LanguageModelV4).doGenerate(callOptions('y'))).catch((error: unknown) => error);
+    expect((explicitFailure as JudgeTimeoutError).timeoutMs).toBe(15);
+  });
+
   it('reports each call’s wait for a slot: 0 when one is free, the queued time otherwise, to onSlotWait and the enclosing scope', async () => {
     const { model, open } = gatedModels();
     const waits: Array<{ key: string; waitedMs: number }> = [];
