@@ -48,7 +48,10 @@ describe('the local model through the grammar path', () => {
   it('answers 50 varied prompts with JSON every step schema accepts', { timeout: 900_000 }, async () => {
     const failures: string[] = [];
     let outputTokens = 0;
+    const latencies: number[] = [];
+    const started = performance.now();
     for (const { index, name, question, answer } of cases) {
+      const callStarted = performance.now();
       try {
         const result = await generateText({
           model,
@@ -62,7 +65,16 @@ describe('the local model through the grammar path', () => {
       } catch (error) {
         failures.push(`#${index} ${name}: ${error instanceof Error ? error.message : String(error)}`);
       }
+      latencies.push(performance.now() - callStarted);
     }
+    // The figures of docs/local-judge.md: this file runs alone, so they are the machine's.
+    const seconds = (performance.now() - started) / 1000;
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const at = (quantile: number) => (sorted[Math.min(sorted.length - 1, Math.floor(quantile * sorted.length))]! / 1000).toFixed(2);
+    console.log(
+      `local judge, grammar path: ${cases.length} calls in ${seconds.toFixed(1)} s = ${(cases.length / seconds).toFixed(2)} calls/s; ` +
+        `latency p50 ${at(0.5)} s, p95 ${at(0.95)} s, max ${at(1)} s; ${outputTokens} output tokens = ${(outputTokens / seconds).toFixed(1)} tokens/s`,
+    );
     expect(failures).toEqual([]);
     expect(outputTokens).toBeGreaterThan(50 * 5);
   });
