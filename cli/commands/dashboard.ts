@@ -16,7 +16,7 @@ export const DEFAULT_DASHBOARD_PORT = 4680;
 const usage = `usage: scorestream dashboard [--since 6h] [--port ${DEFAULT_DASHBOARD_PORT}] [--host 127.0.0.1] [--token T] [--trace-url jaeger|tempo|URL] [--brokers LIST]
 
   --since D             look-back read at start, and the charts' window (default 6h; units s, m, h, d)
-  --bucket D            chart time bucket (default: about 360 buckets over the look-back)
+  --bucket D            chart time bucket (default: about 180 buckets over the look-back, e.g. 2m for 6h)
   --topic T             results topic (default SCORESTREAM_TOPIC_RESULTS or ${DEFAULT_TOPICS.results})
   --decisions-topic T   decisions topic (default SCORESTREAM_TOPIC_DECISIONS or ${DEMO_DECISIONS_TOPIC}; '' for none)
   --host H              address to listen on (default 127.0.0.1); any non-loopback address needs --token
