@@ -6,6 +6,7 @@ import { DEFAULT_TOPICS } from '../../src/config/defaults.ts';
 import { isLoopbackAddress } from '../../dashboard/access.ts';
 import { parseDuration } from '../../dashboard/duration.ts';
 import { startDashboard } from '../../dashboard/start-dashboard.ts';
+import { traceLinkFrom } from '../../dashboard/trace-link.ts';
 import type { Dashboard } from '../../dashboard/start-dashboard.ts';
 import { resolveCliBrokers } from '../brokers.ts';
 import { parseCommandArgs } from '../command-args.ts';
@@ -111,6 +112,13 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`--host ${host} makes the dashboard reachable from other machines: give it an access token (--token or SCORESTREAM_DASHBOARD_TOKEN)`);
     return 2;
   }
+  const traceUrl = values['trace-url'] ?? process.env.SCORESTREAM_TRACE_URL;
+  try {
+    traceLinkFrom(traceUrl);
+  } catch (error) {
+    console.error(`--trace-url: ${(error as Error).message}`);
+    return 2;
+  }
   const decisionsSetting = values['decisions-topic'] ?? process.env.SCORESTREAM_TOPIC_DECISIONS ?? DEMO_DECISIONS_TOPIC;
   const options: DashboardCliOptions = {
     brokers: await resolveCliBrokers({ brokers: values.brokers }),
@@ -121,18 +129,9 @@ export async function run(argv: string[]): Promise<number> {
     host,
     port,
     token,
-    traceUrl: values['trace-url'] ?? process.env.SCORESTREAM_TRACE_URL,
+    traceUrl,
   };
-  let dashboard: Dashboard;
-  try {
-    dashboard = await launchDashboard(options, (message) => console.error(`[dashboard] ${message}`));
-  } catch (error) {
-    if (error instanceof RangeError) {
-      console.error(error.message);
-      return 2;
-    }
-    throw error;
-  }
+  const dashboard = await launchDashboard(options, (message) => console.error(`[dashboard] ${message}`));
   console.log(`Scorestream dashboard: ${pageUrl(dashboard, token)}  (reading ${options.resultsTopic}${options.decisionsTopic ? ` and ${options.decisionsTopic}` : ''} from ${values.since ?? '6h'} ago; Ctrl-C to stop)`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
