@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { DecisionRecord } from '../src/contracts/decision-record.ts';
 import type { ScoreRecord } from '../src/contracts/score-record.ts';
-import type { BucketView, SeriesTally, SkipTally } from './aggregates.ts';
+import type { SeriesTally, SkipTally } from './aggregates.ts';
 import { ScoreAggregates } from './aggregates.ts';
 import { BoundedSet } from './bounded-set.ts';
 import { RecordRing } from './record-ring.ts';
@@ -16,6 +16,8 @@ import type { RunEntry } from './run-index.ts';
 import { RunIndex } from './run-index.ts';
 import { SCORE_BIN_EDGES } from './score-bins.ts';
 import type { TraceLink } from './trace-link.ts';
+import type { WireBuckets } from './wire-buckets.ts';
+import { encodeBuckets } from './wire-buckets.ts';
 
 export type DashboardLimits = {
   windowMs: number;
@@ -57,7 +59,7 @@ export type Snapshot = {
   windowMs: number;
   bucketMs: number;
   binEdges: readonly number[];
-  buckets: BucketView[];
+  buckets: WireBuckets;
   recent: RecordSummary[];
   traceLinks: boolean;
   counts: DashboardCounts;
@@ -162,7 +164,7 @@ export class DashboardState {
       windowMs: this.limits.windowMs,
       bucketMs: this.limits.bucketMs,
       binEdges: SCORE_BIN_EDGES,
-      buckets: this.aggregates.view(now),
+      buckets: encodeBuckets(this.aggregates.view(now)),
       recent: this.ring.recent(this.limits.recentLimit),
       traceLinks: this.options.traceLink !== undefined,
       counts: this.counts(),

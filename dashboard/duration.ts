@@ -11,8 +11,8 @@ export function parseDuration(text: string, what: string): number {
 }
 
 /** A bucket width giving about `target` buckets over `windowMs`, rounded to a readable step. */
-export function bucketWidthFor(windowMs: number, target = 360): number {
-  const steps = [1_000, 5_000, 10_000, 30_000, 60_000, 300_000, 600_000, 1_800_000, 3_600_000, 21_600_000, 86_400_000];
+export function bucketWidthFor(windowMs: number, target = 180): number {
+  const steps = [1_000, 5_000, 10_000, 20_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000, 21_600_000, 86_400_000];
   const ideal = windowMs / target;
   return steps.find((step) => step >= ideal) ?? steps[steps.length - 1]!;
 }

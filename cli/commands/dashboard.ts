@@ -6,6 +6,7 @@ import { DEFAULT_TOPICS } from '../../src/config/defaults.ts';
 import { isLoopbackAddress } from '../../dashboard/access.ts';
 import { parseDuration } from '../../dashboard/duration.ts';
 import { startDashboard } from '../../dashboard/start-dashboard.ts';
+import { traceLinkFrom } from '../../dashboard/trace-link.ts';
 import type { Dashboard } from '../../dashboard/start-dashboard.ts';
 import { resolveCliBrokers } from '../brokers.ts';
 import { parseCommandArgs } from '../command-args.ts';
@@ -16,7 +17,7 @@ export const DEFAULT_DASHBOARD_PORT = 4680;
 const usage = `usage: scorestream dashboard [--since 6h] [--port ${DEFAULT_DASHBOARD_PORT}] [--host 127.0.0.1] [--token T] [--trace-url jaeger|tempo|URL] [--brokers LIST]
 
   --since D             look-back read at start, and the charts' window (default 6h; units s, m, h, d)
-  --bucket D            chart time bucket (default: about 360 buckets over the look-back)
+  --bucket D            chart time bucket (default: about 180 buckets over the look-back, e.g. 2m for 6h)
   --topic T             results topic (default SCORESTREAM_TOPIC_RESULTS or ${DEFAULT_TOPICS.results})
   --decisions-topic T   decisions topic (default SCORESTREAM_TOPIC_DECISIONS or ${DEMO_DECISIONS_TOPIC}; '' for none)
   --host H              address to listen on (default 127.0.0.1); any non-loopback address needs --token
@@ -111,6 +112,13 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`--host ${host} makes the dashboard reachable from other machines: give it an access token (--token or SCORESTREAM_DASHBOARD_TOKEN)`);
     return 2;
   }
+  const traceUrl = values['trace-url'] ?? process.env.SCORESTREAM_TRACE_URL;
+  try {
+    traceLinkFrom(traceUrl);
+  } catch (error) {
+    console.error(`--trace-url: ${(error as Error).message}`);
+    return 2;
+  }
   const decisionsSetting = values['decisions-topic'] ?? process.env.SCORESTREAM_TOPIC_DECISIONS ?? DEMO_DECISIONS_TOPIC;
   const options: DashboardCliOptions = {
     brokers: await resolveCliBrokers({ brokers: values.brokers }),
@@ -121,18 +129,9 @@ export async function run(argv: string[]): Promise<number> {
     host,
     port,
     token,
-    traceUrl: values['trace-url'] ?? process.env.SCORESTREAM_TRACE_URL,
+    traceUrl,
   };
-  let dashboard: Dashboard;
-  try {
-    dashboard = await launchDashboard(options, (message) => console.error(`[dashboard] ${message}`));
-  } catch (error) {
-    if (error instanceof RangeError) {
-      console.error(error.message);
-      return 2;
-    }
-    throw error;
-  }
+  const dashboard = await launchDashboard(options, (message) => console.error(`[dashboard] ${message}`));
   console.log(`Scorestream dashboard: ${pageUrl(dashboard, token)}  (reading ${options.resultsTopic}${options.decisionsTopic ? ` and ${options.decisionsTopic}` : ''} from ${values.since ?? '6h'} ago; Ctrl-C to stop)`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

@@ -26,11 +26,20 @@ function bucketAt(store, start) {
   return bucket;
 }
 
-export function loadBuckets(store, buckets) {
+/** Loads a snapshot's buckets (the compact form of dashboard/wire-buckets.ts). */
+export function loadBuckets(store, { names, buckets }, binCount) {
   store.clear();
   for (const bucket of buckets) {
-    for (const tally of bucket.series) setSeriesTally(store, bucket.start, tally);
-    for (const tally of bucket.skips) setSkipTally(store, bucket.start, tally);
+    for (const [scorer, agent, tenant, scored, notScorable, failed, sum, sparse] of bucket.series) {
+      const bins = new Array(binCount).fill(0);
+      const binSums = new Array(binCount).fill(0);
+      for (let at = 0; at < sparse.length; at += 3) {
+        bins[sparse[at]] = sparse[at + 1];
+        binSums[sparse[at]] = sparse[at + 2];
+      }
+      setSeriesTally(store, bucket.start, { scorer: names[scorer], agent: names[agent], tenant: names[tenant], scored, notScorable, failed, sum, bins, binSums });
+    }
+    for (const [scorer, reason, count] of bucket.skips) setSkipTally(store, bucket.start, { scorer: names[scorer], reason: names[reason], count });
   }
 }
 

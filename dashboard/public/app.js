@@ -30,7 +30,7 @@ const now = () => Date.now() + page.serverOffset;
 function applySnapshot(snapshot) {
   page.config = { windowMs: snapshot.windowMs, bucketMs: snapshot.bucketMs, binEdges: snapshot.binEdges, traceLinks: snapshot.traceLinks };
   page.serverOffset = snapshot.now - Date.now();
-  loadBuckets(page.store, snapshot.buckets);
+  loadBuckets(page.store, snapshot.buckets, snapshot.binEdges.length + 1);
   page.records = new Map(snapshot.recent.map((summary) => [summary.scoreId, summary]));
   page.counts = snapshot.counts;
   page.live = 0;

@@ -47,8 +47,8 @@ describe('durations', () => {
     expect(() => parseDuration(text, '--since')).toThrow(/--since: expected a positive duration such as 30m/);
   });
 
-  it('picks a readable bucket width of about 360 buckets', () => {
-    expect(bucketWidthFor(21_600_000)).toBe(60_000);
-    expect(bucketWidthFor(3_600_000)).toBe(10_000);
+  it('picks a readable bucket width of about 180 buckets', () => {
+    expect(bucketWidthFor(21_600_000)).toBe(120_000);
+    expect(bucketWidthFor(3_600_000)).toBe(20_000);
   });
 });

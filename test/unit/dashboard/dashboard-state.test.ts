@@ -18,7 +18,7 @@ describe('DashboardState', () => {
     expect(dashboard.ingestScore(record, 100)).toBeDefined();
     expect(dashboard.ingestScore(record, 100)).toBeUndefined();
     const snapshot = dashboard.snapshot();
-    expect(snapshot.buckets[0]!.series[0]!.scored).toBe(1);
+    expect(snapshot.buckets.buckets[0]!.series[0]![3]).toBe(1);
     expect(snapshot.counts).toMatchObject({ records: 1, duplicates: 1, ringRecords: 1 });
     expect(events).toHaveLength(1);
   });
@@ -27,7 +27,8 @@ describe('DashboardState', () => {
     const dashboard = state();
     dashboard.ingestDecision(decisionRecord({ at: now - minute }));
     dashboard.ingestDecision(decisionRecord({ at: now - minute }));
-    expect(dashboard.snapshot().buckets[0]!.skips).toEqual([{ scorer: 'completeness', reason: 'sampling', count: 1 }]);
+    const { names, buckets } = dashboard.snapshot().buckets;
+    expect(buckets[0]!.skips.map(([scorer, reason, count]) => [names[scorer!], names[reason!], count])).toEqual([['completeness', 'sampling', 1]]);
   });
 
   it('leaves records older than the look-back out of everything', () => {

@@ -2,7 +2,8 @@
 // per-scorer views computed from the server's buckets.
 import { describe, expect, it } from 'vitest';
 import { ScoreAggregates } from '../../../dashboard/aggregates.ts';
-import { SCORE_BIN_EDGES } from '../../../dashboard/score-bins.ts';
+import { SCORE_BIN_COUNT, SCORE_BIN_EDGES } from '../../../dashboard/score-bins.ts';
+import { encodeBuckets } from '../../../dashboard/wire-buckets.ts';
 import { scoreRecord, decisionRecord } from '../../helpers/dashboard-records.ts';
 
 type Filters = Record<string, unknown> & { min?: number; max?: number };
@@ -15,7 +16,7 @@ type FiltersModule = {
 type View = { scorer: string; x: number[]; mean: (number | null)[]; count: number[]; notScorable: number[]; failed: number[]; distribution: number[]; skips: Map<string, number>; totals: Record<string, number | null> };
 type ViewModule = {
   createBucketStore(): Map<number, unknown>;
-  loadBuckets(store: Map<number, unknown>, buckets: unknown[]): void;
+  loadBuckets(store: Map<number, unknown>, buckets: unknown, binCount: number): void;
   binsInRange(edges: readonly number[], filters: Filters): boolean[];
   scorerViews(store: Map<number, unknown>, config: { binEdges: readonly number[]; bucketMs: number }, filters: Filters, window: { start: number; end: number }): View[];
   knownNames(store: Map<number, unknown>): Record<string, string[]>;
@@ -68,7 +69,7 @@ describe('per-scorer views', () => {
   add({ status: 'failed' }, { scorerId: 'completeness', tenant: 'acme', at: now - 5 * minute });
   aggregates.addDecision(decisionRecord({ scorerId: 'toxicity', reason: 'sampling' }), now - 5 * minute, now);
   const store = viewModule.createBucketStore();
-  viewModule.loadBuckets(store, JSON.parse(JSON.stringify(aggregates.view(now))));
+  viewModule.loadBuckets(store, JSON.parse(JSON.stringify(encodeBuckets(aggregates.view(now)))), SCORE_BIN_COUNT);
   const config = { binEdges: SCORE_BIN_EDGES, bucketMs: minute };
   const all = filtersModule.filtersFromSearch('');
   const window = { start: now - 60 * minute, end: Infinity };
@@ -99,6 +100,12 @@ describe('per-scorer views', () => {
     const kept = viewModule.binsInRange(SCORE_BIN_EDGES, { min: 0.3, max: 0.5 });
     expect(kept.map((value, bin) => (value ? bin : -1)).filter((bin) => bin >= 0)).toEqual([4, 5]);
     expect(viewModule.binsInRange(SCORE_BIN_EDGES, {}).every(Boolean)).toBe(true);
+  });
+
+  it('decodes the compact snapshot buckets into the tallies the server keeps', () => {
+    const decoded = [...store.values()].flatMap((bucket) => [...(bucket as { series: Map<string, unknown> }).series.values()]);
+    const original = aggregates.view(now).flatMap((bucket) => bucket.series);
+    expect(decoded).toEqual(original);
   });
 
   it('lists the names for the filter menus', () => {

@@ -18,6 +18,8 @@ describe('scorestream dashboard', () => {
     [['--bucket', '0s'], /--bucket: expected a positive duration/],
     [['--port', '70000'], /--port must be a port number/],
     [['--bogus'], /usage: scorestream dashboard/],
+    [['--trace-url', 'javascript:alert({traceId})'], /--trace-url: .*only http and https/],
+    [['--trace-url', 'https://traces.example/'], /--trace-url: .*no \{traceId\} placeholder/],
   ])('exits 2 for %j', async (argv, message) => {
     expect(await run(argv)).toBe(2);
     expect(vi.mocked(console.error).mock.calls.join('\n')).toMatch(message);

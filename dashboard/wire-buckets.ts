@@ -1,0 +1,41 @@
+// The buckets as a page receives them in a snapshot: compact, because a 6-hour look-back holds
+// up to (buckets × series) tallies. Names are sent once in a table and referred to by index; each
+// tally is [scorer, agent, tenant, scored, notScorable, failed, sum, bins], where bins lists only
+// the non-empty bins as flat (bin, count, sum) triples; each skip tally is [scorer, reason, count].
+// The page decodes them (public/aggregate-view.js: loadBuckets).
+import type { BucketView } from './aggregates.ts';
+
+export type WireBuckets = {
+  names: string[];
+  buckets: { start: number; series: (number | number[])[][]; skips: number[][] }[];
+};
+
+const round = (value: number) => Math.round(value * 1e6) / 1e6;
+
+export function encodeBuckets(view: BucketView[]): WireBuckets {
+  const names: string[] = [];
+  const index = new Map<string, number>();
+  const ref = (name: string) => {
+    let at = index.get(name);
+    if (at === undefined) {
+      at = names.length;
+      names.push(name);
+      index.set(name, at);
+    }
+    return at;
+  };
+  return {
+    names,
+    buckets: view.map((bucket) => ({
+      start: bucket.start,
+      series: bucket.series.map((tally) => {
+        const bins: number[] = [];
+        tally.bins.forEach((count, bin) => {
+          if (count > 0) bins.push(bin, count, round(tally.binSums[bin]!));
+        });
+        return [ref(tally.scorer), ref(tally.agent), ref(tally.tenant), tally.scored, tally.notScorable, tally.failed, round(tally.sum), bins];
+      }),
+      skips: bucket.skips.map((tally) => [ref(tally.scorer), ref(tally.reason), tally.count]),
+    })),
+  };
+}

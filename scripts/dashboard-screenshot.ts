@@ -1,0 +1,82 @@
+// Takes the README's picture of the dashboard during the demo: runs `bin/scorestream demo` on
+// topics of its own (so it disturbs no other user of the broker), lets it score sample traffic
+// for a few minutes, opens `bin/scorestream dashboard --since 10m` on the demo's topics in
+// Debian's chromium, and writes a screenshot of the page and one of a record's detail view.
+// Usage: KAFKA_BROKERS=host:port node scripts/dashboard-screenshot.ts [seconds of traffic] [out.png]
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Kafka, logLevel } from 'kafkajs';
+import { chromium } from 'playwright-core';
+
+const seconds = Number(process.argv[2] ?? 180);
+const out = process.argv[3] ?? fileURLToPath(new URL('../docs/images/dashboard.png', import.meta.url));
+const cli = fileURLToPath(new URL('../bin/scorestream', import.meta.url));
+const suffix = Date.now().toString(36);
+const topics = { runs: `screenshot-runs-${suffix}`, results: `screenshot-scores-${suffix}`, decisions: `screenshot-decisions-${suffix}`, deadLetter: `screenshot-dlq-${suffix}` };
+const env = {
+  ...process.env,
+  OTEL_SDK_DISABLED: 'true',
+  SCORESTREAM_GROUP_ID: `screenshot-${suffix}`,
+  SCORESTREAM_TOPIC_RUNS: topics.runs,
+  SCORESTREAM_TOPIC_RESULTS: topics.results,
+  SCORESTREAM_TOPIC_DECISIONS: topics.decisions,
+  SCORESTREAM_TOPIC_DEAD_LETTER: topics.deadLetter,
+};
+
+function run(args: string[], waitFor: RegExp): { child: ChildProcess; match: Promise<RegExpExecArray> } {
+  const child = spawn(cli, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  const match = new Promise<RegExpExecArray>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const found = waitFor.exec(output);
+      if (found) resolve(found);
+    });
+    child.once('exit', (code) => reject(new Error(`scorestream ${args[0]} exited (${code}):\n${output.slice(-2000)}`)));
+  });
+  return { child, match };
+}
+
+const stop = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : (child.once('exit', resolve), child.kill('SIGINT'))));
+
+const demo = run(['demo', '--rate', '25'], /^Dashboard: (\S+)$/m);
+await demo.match;
+console.error(`demo running on ${topics.runs}; scoring sample traffic for ${seconds} s`);
+await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+const dashboard = run(['dashboard', '--since', '10m', '--port', '0', '--trace-url', 'jaeger'], /dashboard: (http:\/\/\S+\/)/);
+const url = (await dashboard.match)[1]!;
+const profile = mkdtempSync(join(tmpdir(), 'screenshot-chromium-'));
+const browser = await chromium.launchPersistentContext(profile, {
+  executablePath: process.env.SCORESTREAM_CHROMIUM ?? '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  viewport: { width: 1280, height: 1250 },
+});
+try {
+  const page = await browser.newPage();
+  await page.goto(`${url}?scorer=`);
+  await page.waitForSelector('#records tbody tr');
+  await page.waitForTimeout(3000);
+  await page.screenshot({ path: out });
+  await page.locator('#records tbody tr').first().click();
+  await page.waitForSelector('#detail-outcome');
+  await page.screenshot({ path: out.replace(/\.png$/, '-detail.png') });
+  console.error(`wrote ${out}`);
+} finally {
+  await browser.close();
+  rmSync(profile, { recursive: true, force: true });
+  await stop(dashboard.child);
+  await stop(demo.child);
+  // The demo's topics were this script's own: delete them (KAFKA_BROKERS, or leave them with the local broker).
+  const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').filter(Boolean);
+  if (brokers.length > 0) {
+    const admin = new Kafka({ clientId: 'screenshot-cleanup', brokers, logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    await admin.deleteTopics({ topics: Object.values(topics) }).catch(() => undefined);
+    await admin.disconnect();
+  }
+}
