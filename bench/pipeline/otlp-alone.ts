@@ -15,9 +15,20 @@ import { OTLP_DEFAULTS } from '../../src/config/input-schema.ts';
 import { otlpTraffic } from '../../test/helpers/otlp-traces.ts';
 import { createEventPool } from './bench-events.ts';
 import { createCodeScorers } from './bench-scorers.ts';
+import { coresUsed, sampleCpu } from './cpu-usage.ts';
 import { measurePipelineAlone, serviceMessageContext } from './pipeline-alone.ts';
 
-export type OtlpAloneResult = { runs: number; traces: number; spans: number; seconds: number; runsPerSecond: number; records: number; peakBufferedSpans: number };
+export type OtlpAloneResult = {
+  runs: number;
+  traces: number;
+  spans: number;
+  seconds: number;
+  runsPerSecond: number;
+  records: number;
+  peakBufferedSpans: number;
+  /** Cores this process kept busy meanwhile (as in (p)). */
+  cores: { node: number; mainThread: number; broker: undefined };
+};
 
 export async function measureOtlpAlone(options: { runs: number; inFlight: number; passes: number }): Promise<OtlpAloneResult> {
   const traffic = otlpTraffic({ traces: options.runs * 10, agentEvery: 10, encoding: 'otlp_proto', tracesPerMessage: 100 });
@@ -43,6 +54,7 @@ export async function measureOtlpAlone(options: { runs: number; inFlight: number
   };
   await pass();
   const recordsBefore = records;
+  const cpuBefore = sampleCpu(undefined);
   const startedAt = performance.now();
   let runs = 0;
   let spans = 0;
@@ -54,7 +66,8 @@ export async function measureOtlpAlone(options: { runs: number; inFlight: number
     peak = Math.max(peak, stats.peakBufferedSpans);
   }
   const seconds = (performance.now() - startedAt) / 1000;
-  return { runs, traces: traffic.traces * (options.passes - 1), spans, seconds, runsPerSecond: runs / seconds, records: records - recordsBefore, peakBufferedSpans: peak };
+  const { node, mainThread } = coresUsed(cpuBefore, sampleCpu(undefined));
+  return { runs, traces: traffic.traces * (options.passes - 1), spans, seconds, runsPerSecond: runs / seconds, records: records - recordsBefore, peakBufferedSpans: peak, cores: { node, mainThread, broker: undefined } };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
