@@ -63,7 +63,7 @@ describe('OTLP input delivery', () => {
         scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('slow-judge', mockJudge({ answer: { score: 0.8 }, delayMs })) }],
       });
     // A slow first instance, so that work is left when the second one joins.
-    const first = await service(1_500, 8);
+    const first = await service(3_000, 8);
     await readUntil<ScoreRecord>(topics.results, (records) => pairs(records).size >= 10);
     const second = await service(50, 32);
     const expected = traffic.agents.length * 2;
