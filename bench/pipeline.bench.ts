@@ -6,6 +6,7 @@
 //   (c) the service with three code scorers; (c+tracing) the same with the OTel SDK exporting;
 //   (c0) the service with three scorers that do no work: the pipeline's own cost;
 //   (p) the service's per-message work without Kafka (one thread's scoring rate);
+//   (o) the same for the OTLP input: spans decoded and assembled into runs (assembled runs/s);
 //   latency of (c) at half its peak rate; (d) one 200 ms judge scorer, C concurrent calls,
 //   draining a 200,000-event backlog with RSS sampled.
 // (a), (c), (c+tracing) run in interleaved rounds so machine noise hits them alike; the
@@ -29,6 +30,7 @@ import { createPacedProducer } from './pipeline/paced-producer.ts';
 import { runPassthrough } from './pipeline/passthrough.ts';
 import type { FloorsResult } from './pipeline/floors.ts';
 import type { PipelineAloneResult } from './pipeline/pipeline-alone.ts';
+import type { OtlpAloneResult } from './pipeline/otlp-alone.ts';
 import { startOtlpSink } from './pipeline/otlp-sink.ts';
 import { createTopics, deleteTopicsWithPrefix, produceBacklog } from './pipeline/produce-backlog.ts';
 import { formatReport, median } from './pipeline/report.ts';
@@ -86,6 +88,7 @@ try {
   const codeNoOp: ServiceThroughput[] = [];
   const codeFlagged: ServiceThroughput[] = [];
   const pipelineAlone: PipelineAloneResult[] = [];
+  const otlpAlone: OtlpAloneResult[] = [];
   const floors: FloorsResult[] = [];
   const traced: TracedRun[] = [];
   const tracedWithoutSteps: TracedRun[] = [];
@@ -128,6 +131,11 @@ try {
         const { result } = await childResult({ kind: 'pipeline-alone', poolEvents: sizes.poolEvents, passes: 3, inFlight: DEFAULTS.runsInFlight });
         pipelineAlone.push(result);
         progress(`round ${round + 1} (p) pipeline without Kafka: ${rate(result)}, ${result.records} records, ${result.failedRecords} failed`);
+      },
+      async () => {
+        const { result } = await childResult({ kind: 'otlp-alone', runs: Math.max(1, Math.round(sizes.poolEvents / 10)), passes: 3, inFlight: DEFAULTS.runsInFlight });
+        otlpAlone.push(result);
+        progress(`round ${round + 1} (o) OTLP input without Kafka: ${Math.round(result.runsPerSecond)} assembled runs/s (${result.runs} runs from ${result.traces} traces in ${result.seconds.toFixed(1)} s)`);
       },
       async () => {
         const { result } = await childResult({ kind: 'floors', poolEvents: sizes.poolEvents, passes: 3, tracedEvents: Math.min(2_000, sizes.poolEvents) });
@@ -212,6 +220,7 @@ try {
     codeNoOp,
     codeFlagged: { flag: nodeFlag, runs: codeFlagged },
     pipelineAlone,
+    otlpAlone,
     floors,
     traced,
     tracedWithoutSteps,

@@ -139,7 +139,7 @@ export function createOtlpInput(options: OtlpInputOptions): OtlpInput {
       await decide(trace, reason, detail, trace.owners[0]!, messageContext);
       return;
     }
-    if (trace.reason === 'overflow') messageContext.logger.warn({ traceId: trace.traceId, runs: runs.length }, 'OTLP assembly overflow: a trace with agent runs was closed early; its runs are scored with the spans that arrived');
+    if (trace.reason === 'overflow') messageContext.logger.debug({ traceId: trace.traceId, runs: runs.length }, 'OTLP assembly overflow: a trace with agent runs was closed early; its runs are scored with the spans that arrived');
     await Promise.all(runs.map((run) => scoreRun(run, trace, messageContext)));
   };
 

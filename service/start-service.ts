@@ -128,7 +128,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const services: ScorerServices = { models, prepareModel, limitDecisionCall, recordInputs: options.recordInputs, judgeCalls: spend.gate };
   const stats = new ServiceStats();
   const serviceMetrics = registerServiceMetrics(meter, stats);
-  const input = createRunInput(config);
+  const input = await createRunInput(config);
   const consumer = createScoringConsumer({
     kafka,
     config,

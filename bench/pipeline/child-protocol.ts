@@ -5,6 +5,7 @@
 import { fork } from 'node:child_process';
 import { nodeCompileCacheDirectory } from '../../local/kafka/index.ts';
 import type { FloorsResult } from './floors.ts';
+import type { OtlpAloneResult } from './otlp-alone.ts';
 import type { PipelineAloneResult } from './pipeline-alone.ts';
 import type { ServiceThroughput } from './scorestream-run.ts';
 import type { TracingTotals } from './tracing.ts';
@@ -16,6 +17,7 @@ export type ChildSpec =
   | (ChildBase & { kind: 'latency' })
   // No broker: the child regenerates the same seeded pool of `poolEvents` runs.
   | { kind: 'pipeline-alone'; poolEvents: number; passes: number; inFlight: number }
+  | { kind: 'otlp-alone'; runs: number; passes: number; inFlight: number }
   | { kind: 'floors'; poolEvents: number; passes: number; tracedEvents: number }
   | (ChildBase & { kind: 'judge-backlog'; judgeDelayMs: number; judgeCallsPerModel: number; runsInFlight: number; warmUpSeconds: number; seconds: number; rssIntervalMs: number });
 
@@ -51,6 +53,7 @@ export type ChildResult =
   | { kind: 'code'; throughput: ServiceThroughput; tracing?: TracingTotals }
   | { kind: 'latency'; latency: LatencyResult; completed: number }
   | { kind: 'pipeline-alone'; result: PipelineAloneResult }
+  | { kind: 'otlp-alone'; result: OtlpAloneResult }
   | { kind: 'floors'; result: FloorsResult }
   | { kind: 'judge-backlog'; result: JudgeBacklogResult };
 

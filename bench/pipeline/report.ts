@@ -5,6 +5,7 @@ import type { BenchSizes } from './bench-options.ts';
 import type { JudgeBacklogResult, LatencyResult } from './child-protocol.ts';
 import type { Throughput } from './measurement.ts';
 import type { FloorsResult } from './floors.ts';
+import type { OtlpAloneResult } from './otlp-alone.ts';
 import type { PipelineAloneResult } from './pipeline-alone.ts';
 import type { ServiceThroughput } from './scorestream-run.ts';
 import type { TracingTotals } from './tracing.ts';
@@ -26,6 +27,8 @@ export type BenchReport = {
   codeFlagged: { flag: string; runs: ServiceThroughput[] };
   /** (p): the per-message work of (c) without Kafka, in a child process of its own. */
   pipelineAlone: PipelineAloneResult[];
+  /** (o): the OTLP input without Kafka, in assembled runs per second. */
+  otlpAlone: OtlpAloneResult[];
   traced: TracedRun[];
   /** (f): decode, scorers, records JSON and OTLP serialisation, each measured alone. */
   floors: FloorsResult[];
@@ -75,6 +78,7 @@ export function formatReport(report: BenchReport): string[] {
     { label: '(c) Scorestream, 3 code scorers', ...serviceRow(report.code) },
     { label: '(c0) Scorestream, 3 scorers that do no work (the pipeline’s own cost)', ...serviceRow(report.codeNoOp) },
     { label: '(p) the per-message work of (c) without Kafka: decode, score, serialise; instant publisher', rates: report.pipelineAlone.map((run) => run.eventsPerSecond), cores: report.pipelineAlone.map((run) => run.cores) },
+    { label: '(o) (p) for the OTLP input: spans decoded and assembled (10% agent traces), runs scored; runs/s', rates: report.otlpAlone.map((run) => run.runsPerSecond), cores: report.otlpAlone.map((run) => run.cores) },
     { label: '(c+tracing) same as (c), OTel SDK + OTLP/HTTP protobuf export', ...serviceRow(report.traced.map((run) => run.throughput)) },
     { label: '(c+tracing) without step spans (what-if)', ...serviceRow(report.tracedWithoutSteps.map((run) => run.throughput)) },
     { label: `(c) with ${report.codeFlagged.flag} (what-if)`, ...serviceRow(report.codeFlagged.runs) },

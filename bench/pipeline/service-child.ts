@@ -49,6 +49,10 @@ async function run(spec: ChildSpec): Promise<ChildResult> {
     const pool = createEventPool(spec.poolEvents);
     return { kind: 'pipeline-alone', result: await measurePipelineAlone({ pool, scorers: createCodeScorers(), inFlight: spec.inFlight, passes: spec.passes }) };
   }
+  if (spec.kind === 'otlp-alone') {
+    const { measureOtlpAlone } = await import('./otlp-alone.ts');
+    return { kind: 'otlp-alone', result: await measureOtlpAlone(spec) };
+  }
   if (spec.kind === 'floors') {
     // Imported here only: it loads the tracing SDK, which the other children must not carry.
     const { measureFloors } = await import('./floors.ts');

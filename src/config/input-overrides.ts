@@ -4,7 +4,7 @@
 // the format (from the config or the environment) is 'otlp'.
 import type { ConfigProblem } from './config-error.ts';
 import type { ScorestreamConfigInput } from './config-types.ts';
-import { OTLP_ENCODINGS } from '../otlp/decode-otlp.ts';
+import { OTLP_ENCODINGS } from '../otlp/otlp-encodings.ts';
 import { INPUT_FORMATS } from './input-schema.ts';
 
 const listed = (values: readonly string[]) => values.map((value) => `'${value}'`).join(', ');

@@ -4,7 +4,7 @@
 //     OTLP trace batches in `otlp_proto` or `otlp_json`, assembled into agent runs per trace
 //     (src/otlp/, docs/otlp.md). The assembly's bounds and its grace period are set here.
 import { z } from 'zod';
-import { OTLP_ENCODINGS } from '../otlp/decode-otlp.ts';
+import { OTLP_ENCODINGS } from '../otlp/otlp-encodings.ts';
 import { NESTED_AGENT_MODES } from '../otlp/run-from-trace.ts';
 
 export const INPUT_FORMATS = ['run-event', 'otlp'] as const;

@@ -8,8 +8,9 @@
 import otlpRoot from 'otlp-transformer-protos/build/src/generated/root.js';
 import type { OtlpAttributes, OtlpSpan, OtlpSpanEvent, OtlpValue } from './otlp-span.ts';
 
-export const OTLP_ENCODINGS = ['otlp_proto', 'otlp_json'] as const;
-export type OtlpEncoding = (typeof OTLP_ENCODINGS)[number];
+import type { OtlpEncoding } from './otlp-encodings.ts';
+
+export type { OtlpEncoding } from './otlp-encodings.ts';
 
 /** A fixed64 as protobufjs hands it: a Long when the `long` package is present, else a number. */
 type Int64 = number | { toNumber(): number };

@@ -9,6 +9,7 @@ import { answerLengthScorer, judgeScorer } from '../../fixtures/scorers.ts';
 import { mockJudge } from '../../../src/testing/mock-judge.ts';
 import { uniqueGroupId } from '../../helpers/kafka.ts';
 import { otlpTraffic } from '../../helpers/otlp-traces.ts';
+import { readAll } from '../../helpers/read-all.ts';
 import { committedTotal, produceRaw, readUntil, startTestService, useServiceTopics } from '../../helpers/service.ts';
 import { spawnService } from '../../helpers/service-process.ts';
 
@@ -62,7 +63,7 @@ describe('OTLP input delivery', () => {
         scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('slow-judge', mockJudge({ answer: { score: 0.8 }, delayMs })) }],
       });
     // A slow first instance, so that work is left when the second one joins.
-    const first = await service(1_500, 8);
+    const first = await service(3_000, 8);
     await readUntil<ScoreRecord>(topics.results, (records) => pairs(records).size >= 10);
     const second = await service(50, 32);
     const expected = traffic.agents.length * 2;
@@ -73,5 +74,20 @@ describe('OTLP input delivery', () => {
     // both instances assembled runs: the partitions really moved
     expect(first.otlp!.runsAssembled).toBeGreaterThan(0);
     expect(second.otlp!.runsAssembled).toBeGreaterThan(0);
+  });
+
+  it('works with exactly-once delivery: each run scored once for read_committed readers, every message committed', async () => {
+    const topics = await useServiceTopics(2);
+    const groupId = uniqueGroupId('otlp-eos');
+    const traffic = otlpTraffic({ traces: 60, agentEvery: 3, encoding: 'otlp_proto', byTrace: true });
+    await produceRaw(topics.runs, traffic.messages);
+    await startTestService({ topics, groupId, delivery: 'exactly-once', input: { format: 'otlp', gracePeriodMs: 200 }, scorers: [{ scorer: answerLengthScorer }] });
+    const records = await readUntil<ScoreRecord>(topics.results, (all) => all.length >= traffic.agents.length);
+    await expect.poll(() => committedTotal(groupId, topics.runs), { timeout: 30_000 }).toBe(traffic.messages.length);
+    expect(records.length).toBeGreaterThanOrEqual(traffic.agents.length);
+    // Everything committed so far, read to the end with the abort markers applied: once each.
+    const all = await readAll<ScoreRecord>(topics.results, { isolation: 'read_committed' });
+    expect(all).toHaveLength(traffic.agents.length);
+    expect(pairs(all).size).toBe(traffic.agents.length);
   });
 });

@@ -46,6 +46,7 @@ function report(overrides: Partial<BenchReport> = {}): BenchReport {
     codeNoOp: [service(8_200)],
     codeFlagged: { flag: '--flag', runs: [service(7_900)] },
     pipelineAlone: [{ events: 4000, seconds: 0.2, eventsPerSecond: 20_000, records: 12_000, failedRecords: 0, cores: { node: 1.3, mainThread: 1, broker: undefined } }],
+    otlpAlone: [{ runs: 400, traces: 4000, spans: 8400, seconds: 0.1, runsPerSecond: 4_000, records: 1200, peakBufferedSpans: 4200, cores: { node: 1.2, mainThread: 1, broker: undefined } }],
     floors: [floors],
     traced: [traced(7_000)],
     tracedWithoutSteps: [traced(7_500)],
