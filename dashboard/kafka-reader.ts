@@ -9,6 +9,7 @@ import { hostname } from 'node:os';
 import type { Kafka } from 'kafkajs';
 import { parseDecisionRecord, parseScoreRecord } from '../src/contracts/parse.ts';
 import type { DashboardState } from './dashboard-state.ts';
+import { DASHBOARD_GROUP_PREFIX } from '../service/acl-roles.ts';
 
 export type KafkaReaderOptions = {
   kafka: Kafka;
@@ -29,7 +30,7 @@ export type KafkaReader = {
 
 export async function startKafkaReader(options: KafkaReaderOptions): Promise<KafkaReader> {
   const { kafka, state } = options;
-  const groupId = `scorestream-dashboard-${hostname().replace(/[^A-Za-z0-9._-]/g, '-')}-${randomBytes(4).toString('hex')}`;
+  const groupId = `${DASHBOARD_GROUP_PREFIX}-${hostname().replace(/[^A-Za-z0-9._-]/g, '-')}-${randomBytes(4).toString('hex')}`;
   const admin = kafka.admin();
   await admin.connect();
   const topics: string[] = [];

@@ -16,6 +16,9 @@ export type AclGrant = {
   why: string;
 };
 
+/** The dashboard's consumer groups (`scorestream-dashboard-<host>-<hex>`, dashboard/kafka-reader.ts) share this prefix. */
+export const DASHBOARD_GROUP_PREFIX = 'scorestream-dashboard';
+
 /** tail's throwaway consumer groups (`scorestream-tail-<uuid>`) share this prefix. */
 export const TAIL_GROUP_PREFIX = 'scorestream-tail-';
 
@@ -67,15 +70,23 @@ export function dashboardAcls(options: { resultsTopic: string; decisionsTopic: s
   return [
     topic(options.resultsTopic, ['Read'], 'read score records'),
     topic(options.decisionsTopic, ['Read'], 'read decision records (skip reasons)'),
-    { resource: 'group', name: options.groupPrefix ?? 'scorestream-dashboard', pattern: 'prefixed', operations: ['Read'], why: 'its own consumer group' },
+    { resource: 'group', name: options.groupPrefix ?? DASHBOARD_GROUP_PREFIX, pattern: 'prefixed', operations: ['Read'], why: 'its own consumer group' },
   ];
 }
 
-/** A replay: the service's topics, with a consumer group per replay under a prefix. */
-export function replayAcls(options: ServiceAclOptions & { groupPrefix?: string }): AclGrant[] {
-  const groupPrefix = options.groupPrefix ?? 'scorestream-replay';
+/**
+ * A replay (`scorestream replay`): the service's topics, and the consumer groups of its replays,
+ * named `<group>.<replay id>` (service/replay-range.ts, replayGroupId; a dry run's throwaway group
+ * too); with exactly-once delivery, the transactional ids of those groups.
+ */
+export function replayAcls(options: ServiceAclOptions): AclGrant[] {
+  const groupPrefix = `${options.groupId}.`;
   const service = serviceAcls({ ...options, delivery: 'at-least-once' }).filter((grant) => grant.resource !== 'group');
-  return [...service, { resource: 'group', name: groupPrefix, pattern: 'prefixed', operations: ['Read'], why: 'one consumer group per replay, named after it' }];
+  const grants: AclGrant[] = [...service, { resource: 'group', name: groupPrefix, pattern: 'prefixed', operations: ['Read'], why: 'one consumer group per replay, <group>.<replay id>' }];
+  if (options.delivery === 'exactly-once') {
+    grants.push({ resource: 'transactional-id', name: groupPrefix, pattern: 'prefixed', operations: ['Write', 'Describe'], why: 'exactly-once: the transactional ids of the replay groups' });
+  }
+  return grants;
 }
 
 /** Optional: CREATE on the output topics, for a service that creates them on first start. */

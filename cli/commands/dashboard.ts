@@ -1,6 +1,7 @@
 // `scorestream dashboard`: the live web dashboard of score records (dashboard/). Reads the results
 // and decisions topics from a look-back on, serves the page on 127.0.0.1 by default, and runs
 // until Ctrl-C. Any other address needs an access token.
+import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { DEFAULT_TOPICS } from '../../src/config/defaults.ts';
 import { isLoopbackAddress } from '../../dashboard/access.ts';
@@ -9,6 +10,10 @@ import { startDashboard } from '../../dashboard/start-dashboard.ts';
 import { traceLinkFrom } from '../../dashboard/trace-link.ts';
 import type { Dashboard } from '../../dashboard/start-dashboard.ts';
 import { resolveCliBrokers } from '../brokers.ts';
+import { kafkaSecurityFromEnvironment } from '../../service/kafka-security.ts';
+import { tlsOptions } from '../../service/service-access.ts';
+import { kafkaPreflight } from '../../service/kafka-preflight.ts';
+import { DASHBOARD_GROUP_PREFIX } from '../../service/acl-roles.ts';
 import { parseCommandArgs } from '../command-args.ts';
 
 export const DEMO_DECISIONS_TOPIC = 'agent-score-decisions';
@@ -41,7 +46,13 @@ export type DashboardCliOptions = {
 
 /** Starts a dashboard from CLI options; the demo uses it too. */
 export async function launchDashboard(options: DashboardCliOptions, onWarning: (message: string) => void): Promise<Dashboard> {
-  const kafka = new Kafka({ clientId: 'scorestream-dashboard', brokers: options.brokers, logLevel: logLevel.NOTHING });
+  // TLS and SASL from the KAFKA_SSL* / KAFKA_SASL_* variables, as for the service; access checked
+  // first, so a refusal exits 2 naming the ACL to grant (docs/security.md, the dashboard's role).
+  const { security, ...who } = kafkaSecurityFromEnvironment(process.env);
+  const kafka = new Kafka({ clientId: 'scorestream-dashboard', brokers: options.brokers, logLevel: logLevel.NOTHING, ...security });
+  const topics = [options.resultsTopic, ...(options.decisionsTopic === undefined ? [] : [options.decisionsTopic])];
+  const access = { brokers: options.brokers, ...who, topics: topics.map((topic) => ({ topic, operations: 'READ' })), group: DASHBOARD_GROUP_PREFIX, groupIsPrefix: true };
+  await kafkaPreflight(kafka, { tls: tlsOptions(security.ssl), existingTopics: [options.resultsTopic], group: `${DASHBOARD_GROUP_PREFIX}-preflight-${randomUUID()}` }, access);
   return startDashboard({
     kafka,
     resultsTopic: options.resultsTopic,

@@ -31,7 +31,8 @@ describe('ACLs per role', () => {
       'Write topic agent-scores',
       'Write topic agent-runs-dlq',
       'Write topic agent-score-decisions',
-      'Read group scorestream-replay*',
+      'Read group scorestream.*',
+      'Write+Describe transactional-id scorestream.*',
     ]);
     expect(summary(creationAcls(['agent-scores']))).toEqual(['Create topic agent-scores']);
   });
