@@ -23,7 +23,8 @@ export const DASHBOARD_GROUP_PREFIX = 'scorestream-dashboard';
 export const TAIL_GROUP_PREFIX = 'scorestream-tail-';
 
 export type ServiceAclOptions = {
-  topics: { runs: string; results: string; deadLetter: string; decisions?: string | undefined };
+  /** `retry`: the retry topic, when retries are on (the service's default; a replay has none). */
+  topics: { runs: string; results: string; deadLetter: string; decisions?: string | undefined; retry?: string | undefined };
   groupId: string;
   delivery: 'at-least-once' | 'exactly-once';
 };
@@ -38,6 +39,7 @@ export function serviceAcls(options: ServiceAclOptions): AclGrant[] {
     topic(topics.results, ['Write'], 'publish score records'),
     topic(topics.deadLetter, ['Write'], 'publish dead letters'),
     ...(topics.decisions === undefined ? [] : [topic(topics.decisions, ['Write'], 'publish decision records')]),
+    ...(topics.retry === undefined ? [] : [topic(topics.retry, ['Read', 'Write'], 'defer transiently failed pairs, and read them back when due (retries)')]),
     { resource: 'group', name: options.groupId, pattern: 'literal', operations: ['Read'], why: 'join its consumer group and commit offsets' } satisfies AclGrant,
   ];
   if (options.delivery === 'exactly-once') {
@@ -81,7 +83,8 @@ export function dashboardAcls(options: { resultsTopic: string; decisionsTopic: s
  */
 export function replayAcls(options: ServiceAclOptions): AclGrant[] {
   const groupPrefix = `${options.groupId}.`;
-  const service = serviceAcls({ ...options, delivery: 'at-least-once' }).filter((grant) => grant.resource !== 'group');
+  // A replay reads no retry topic (service/replay.ts): the live service owns it.
+  const service = serviceAcls({ ...options, topics: { ...options.topics, retry: undefined }, delivery: 'at-least-once' }).filter((grant) => grant.resource !== 'group');
   const grants: AclGrant[] = [...service, { resource: 'group', name: groupPrefix, pattern: 'prefixed', operations: ['Read'], why: 'one consumer group per replay, <group>.<replay id>' }];
   if (options.delivery === 'exactly-once') {
     grants.push({ resource: 'transactional-id', name: groupPrefix, pattern: 'prefixed', operations: ['Write', 'Describe'], why: 'exactly-once: the transactional ids of the replay groups' });

@@ -20,7 +20,11 @@ export function serviceAccess(config: ResolvedConfig, options: { createRunsTopic
       principal: describePrincipal(config.kafka),
       ...optionalPrincipal(aclPrincipalOf(config.kafka)),
       secrets: settingSecrets(config.kafka),
-      topics: [{ topic: topics.runs, operations: 'READ' }, ...outputs.map((topic) => ({ topic, operations: 'WRITE (and CREATE while it does not exist)' }))],
+      topics: [
+        { topic: topics.runs, operations: 'READ' },
+        ...outputs.map((topic) => ({ topic, operations: 'WRITE (and CREATE while it does not exist)' })),
+        ...(config.retries.enabled ? [{ topic: topics.retry, operations: 'READ and WRITE (and CREATE while it does not exist)' }] : []),
+      ],
       group: config.groupId,
       ...(exactlyOnce ? { transactionalIdPrefix: transactionalIdPrefix(config.groupId) } : {}),
     },

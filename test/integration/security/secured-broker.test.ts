@@ -26,13 +26,15 @@ const cli = fileURLToPath(new URL('../../../cli/main.ts', import.meta.url));
 /** The fixture config's two scorers: one record each per run. */
 const scorersPerRun = 2;
 
-async function useSecureTopics(broker: SecureBrokerHandle): Promise<ServiceTopics> {
-  const topics = { runs: uniqueName('runs'), results: uniqueName('scores'), deadLetter: uniqueName('dlq'), decisions: uniqueName('decisions') };
+/** The service's topics, its retry topic (`{runs}-retry`: retries are on by default) included. */
+async function useSecureTopics(broker: SecureBrokerHandle): Promise<ServiceTopics & { retry: string }> {
+  const runs = uniqueName('runs');
+  const topics = { runs, results: uniqueName('scores'), deadLetter: uniqueName('dlq'), decisions: uniqueName('decisions'), retry: `${runs}-retry` };
   await createTopicsAsAdmin(broker, Object.values(topics));
   return topics;
 }
 
-const aclOptions = (topics: ServiceTopics, groupId: string, delivery: ServiceAclOptions['delivery']): ServiceAclOptions => ({ topics, groupId, delivery });
+const aclOptions = (topics: ServiceTopics & { retry?: string }, groupId: string, delivery: ServiceAclOptions['delivery']): ServiceAclOptions => ({ topics, groupId, delivery });
 
 /** The service as a child process, connecting as `user` over SASL_SSL with the CA from a file. */
 function spawnSecureService(broker: SecureBrokerHandle, topics: ServiceTopics, groupId: string, user: string, env: Record<string, string> = {}): ServiceProcess {

@@ -5,13 +5,21 @@ import { describe, expect, it } from 'vitest';
 import { creationAcls, dashboardAcls, producerAcls, renderKafkaAcls, replayAcls, serviceAcls, tailAcls, toKafkajsAcls } from '../../../service/acl-roles.ts';
 import { transactionalIdFor } from '../../../consumers/transactional-kafka.ts';
 
-const topics = { runs: 'agent-runs', results: 'agent-scores', deadLetter: 'agent-runs-dlq', decisions: 'agent-score-decisions' };
+const topics = { runs: 'agent-runs', results: 'agent-scores', deadLetter: 'agent-runs-dlq', decisions: 'agent-score-decisions', retry: 'agent-runs-retry' };
 const summary = (grants: ReturnType<typeof serviceAcls>) => grants.map((grant) => `${grant.operations.join('+')} ${grant.resource} ${grant.name}${grant.pattern === 'prefixed' ? '*' : ''}`);
 
 describe('ACLs per role', () => {
   it('the service reads runs and its group and writes its outputs; exactly-once adds its transactional-id prefix', () => {
     const atLeastOnce = serviceAcls({ topics, groupId: 'scorestream', delivery: 'at-least-once' });
-    expect(summary(atLeastOnce)).toEqual(['Read topic agent-runs', 'Write topic agent-scores', 'Write topic agent-runs-dlq', 'Write topic agent-score-decisions', 'Read group scorestream']);
+    expect(summary(atLeastOnce)).toEqual([
+      'Read topic agent-runs',
+      'Write topic agent-scores',
+      'Write topic agent-runs-dlq',
+      'Write topic agent-score-decisions',
+      'Read+Write topic agent-runs-retry',
+      'Read group scorestream',
+    ]);
+    expect(summary(serviceAcls({ topics: { ...topics, retry: undefined }, groupId: 'scorestream', delivery: 'at-least-once' }))).not.toContain('Read+Write topic agent-runs-retry');
     const exactlyOnce = serviceAcls({ topics, groupId: 'scorestream', delivery: 'exactly-once' });
     expect(summary(exactlyOnce).slice(atLeastOnce.length)).toEqual(['Write+Describe transactional-id scorestream-*']);
     // The prefix covers the ids the transactional sink really uses.
@@ -43,7 +51,7 @@ describe('ACLs per role', () => {
       "kafka-acls.sh $ADMIN --add --allow-principal 'User:svc' --operation Write --operation Describe --transactional-id 'scorestream-' --resource-pattern-type prefixed",
     );
     const entries = toKafkajsAcls('User:svc', grants);
-    expect(entries).toHaveLength(7);
+    expect(entries).toHaveLength(9);
     expect(entries.at(-1)).toEqual({ resourceType: 5, resourceName: 'scorestream-', resourcePatternType: 4, principal: 'User:svc', host: '*', operation: 8, permissionType: 3 });
     expect(entries[0]).toEqual({ resourceType: 2, resourceName: 'agent-runs', resourcePatternType: 3, principal: 'User:svc', host: '*', operation: 3, permissionType: 3 });
   });
