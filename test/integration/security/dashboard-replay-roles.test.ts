@@ -16,7 +16,7 @@ import { testRun } from '../../helpers/runs.ts';
 import { adminKafka, createTopicsAsAdmin, grantAcls, useSecureBroker } from '../../helpers/secure-broker.ts';
 import type { ServiceTopics } from '../../helpers/service.ts';
 
-const users = ['dashboard', 'dashboard-no-group', 'replay', 'replay-dry'] as const;
+const users = ['dashboard', 'dashboard-no-group', 'replay', 'replay-eos', 'replay-dry', 'replay-no-group'] as const;
 const secureBroker = useSecureBroker(users);
 const cli = fileURLToPath(new URL('../../../cli/main.ts', import.meta.url));
 const fixtureConfig = fileURLToPath(new URL('../../fixtures/service.config.ts', import.meta.url));
@@ -177,6 +177,44 @@ describe('a replay with exactly its ACLs', () => {
     expect(new Set(records.map((record) => record.runId))).toEqual(new Set(runIds.slice(3)));
     expect(new Set(records.map((record) => record.replay?.id)).size).toBe(1);
     expectNoSecret(output, broker);
+  });
+
+  it('exactly-once: scores the range with the transactional ids of its replay groups', { timeout: 90_000 }, async () => {
+    const broker = secureBroker();
+    const topics = await useSecureTopics(broker, 2);
+    const groupId = uniqueName('replay-eos');
+    await grantAcls(broker, 'User:replay-eos', replayAcls({ topics, groupId, delivery: 'exactly-once' }));
+    const runIds = await publishTimedRuns(broker, topics.runs, 'secured-replay-eos');
+
+    const replay = runCli(['replay', '--config', fixtureConfig, '--from', new Date(base + 3000).toISOString()], { ...replayEnvironment(broker, 'replay-eos', topics, groupId), SCORESTREAM_DELIVERY: 'exactly-once' });
+    const code = await replay.exited;
+    const output = replay.output.join('\n');
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/finished at 5\/5 runs/);
+    const records = await readAll<{ runId: string }>(topics.results, { isolation: 'read_committed', kafka: adminKafka(broker) });
+    expect(records).toHaveLength(5 * scorersPerRun);
+    expect(new Set(records.map((record) => record.runId))).toEqual(new Set(runIds.slice(3)));
+    expectNoSecret(output, broker);
+  });
+
+  it('without READ on its group prefix it exits 2 naming that ACL, the dry run too', { timeout: 60_000 }, async () => {
+    const broker = secureBroker();
+    const topics = await useSecureTopics(broker, 2);
+    const groupId = uniqueName('replay-no-group');
+    await grantAcls(broker, 'User:replay-no-group', replayAcls({ topics, groupId, delivery: 'at-least-once' }).filter((grant) => grant.resource !== 'group'));
+    await publishTimedRuns(broker, topics.runs, 'secured-replay-no-group');
+    const replay = runCli(['replay', '--config', fixtureConfig, '--from', new Date(base + 3000).toISOString()], replayEnvironment(broker, 'replay-no-group', topics, groupId));
+    const code = await replay.exited;
+    const output = replay.output.join('\n');
+    expect(code, output).toBe(2);
+    expect(output).toContain(`access to the consumer group '${groupId}.' (a prefix)`);
+    expect(output).toContain(`--allow-principal User:replay-no-group --operation Read --group ${groupId}. --resource-pattern-type prefixed`);
+    expect(output).not.toContain('Failed to find group coordinator');
+    expectNoSecret(output, broker);
+
+    const dryRun = runCli(['replay', '--config', fixtureConfig, '--from', new Date(base + 3000).toISOString(), '--dry-run'], replayEnvironment(broker, 'replay-no-group', topics, groupId));
+    expect(await dryRun.exited).toBe(2);
+    expect(dryRun.output.join('\n')).toContain(`--group ${groupId}. --resource-pattern-type prefixed`);
   });
 
   it('--dry-run estimates the range with the same ACLs and removes its throwaway group', { timeout: 90_000 }, async () => {
