@@ -109,9 +109,11 @@ describe('the dashboard with exactly its ACLs', () => {
 
     const dashboard = runCli(['dashboard', '--port', '0', '--since', '1h', '--topic', topics.results, '--decisions-topic', topics.decisions], secureEnvironment(broker, 'dashboard'));
     const [, url] = await waitForLine(dashboard, /Scorestream dashboard: (http:\/\/\S+)/);
-    type Snapshot = { recent: Array<{ scoreId: string }>; counts: { invalid: number } };
+    type Snapshot = { recent: Array<{ scoreId: string }>; counts: { invalid: number; decisions: number } };
     const snapshot = async () => (await (await fetch(`${url}api/snapshot`)).json()) as Snapshot;
     await expect.poll(async () => (await snapshot()).recent.map((summary) => summary.scoreId).sort(), { timeout: 20_000 }).toEqual(['secured-a', 'secured-b']);
+    // The decision record came through the decisions topic (its READ ACL).
+    await expect.poll(async () => (await snapshot()).counts.decisions, { timeout: 10_000 }).toBe(1);
     expect((await snapshot()).counts.invalid).toBe(0);
     const detail = await fetch(`${url}api/records/secured-a`);
     expect(detail.status).toBe(200);
