@@ -6,7 +6,7 @@
 // not exist, see `creation`).
 import { transactionalIdPrefix } from '../consumers/transactional-kafka.ts';
 
-export type AclOperation = 'Read' | 'Write' | 'Describe' | 'Create';
+export type AclOperation = 'Read' | 'Write' | 'Describe' | 'Create' | 'Delete';
 export type AclGrant = {
   resource: 'topic' | 'group' | 'transactional-id' | 'cluster';
   name: string;
@@ -79,13 +79,19 @@ export function dashboardAcls(options: { resultsTopic: string; decisionsTopic: s
 /**
  * A replay (`scorestream replay`): the service's topics, and the consumer groups of its replays,
  * named `<group>.<replay id>` (service/replay-range.ts, replayGroupId; a dry run's throwaway group
- * too); with exactly-once delivery, the transactional ids of those groups.
+ * too, which the dry run deletes when done: DELETE on the same prefix); with exactly-once delivery,
+ * the transactional ids of those groups.
  */
 export function replayAcls(options: ServiceAclOptions): AclGrant[] {
   const groupPrefix = `${options.groupId}.`;
   // A replay reads no retry topic (service/replay.ts): the live service owns it.
   const service = serviceAcls({ ...options, topics: { ...options.topics, retry: undefined }, delivery: 'at-least-once' }).filter((grant) => grant.resource !== 'group');
-  const grants: AclGrant[] = [...service, { resource: 'group', name: groupPrefix, pattern: 'prefixed', operations: ['Read'], why: 'one consumer group per replay, <group>.<replay id>' }];
+  const grants: AclGrant[] = [
+    ...service,
+    { resource: 'group', name: groupPrefix, pattern: 'prefixed', operations: ['Read'], why: 'one consumer group per replay, <group>.<replay id>' },
+    // Without it the dry run still reports, but warns and leaves its group behind (GROUP_AUTHORIZATION_FAILED on DeleteGroups).
+    { resource: 'group', name: groupPrefix, pattern: 'prefixed', operations: ['Delete'], why: 'a dry run deletes its throwaway group, <group>.<replay id>.dry-run-<hex>' },
+  ];
   if (options.delivery === 'exactly-once') {
     grants.push({ resource: 'transactional-id', name: groupPrefix, pattern: 'prefixed', operations: ['Write', 'Describe'], why: 'exactly-once: the transactional ids of the replay groups' });
   }
@@ -116,7 +122,7 @@ export function renderKafkaAcls(principal: string, grants: readonly AclGrant[]):
 // kafkajs' ACL enums (ResourceType, PatternType, Operation, PermissionType), by their protocol values.
 const resourceTypes: Record<AclGrant['resource'], number> = { topic: 2, group: 3, cluster: 4, 'transactional-id': 5 };
 const patternTypes: Record<AclGrant['pattern'], number> = { literal: 3, prefixed: 4 };
-const operationCodes: Record<AclOperation, number> = { Read: 3, Write: 4, Create: 5, Describe: 8 };
+const operationCodes: Record<AclOperation, number> = { Read: 3, Write: 4, Create: 5, Delete: 6, Describe: 8 };
 const ALLOW = 3;
 
 export type KafkajsAcl = {

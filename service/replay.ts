@@ -8,7 +8,9 @@ import type { Kafka } from 'kafkajs';
 import { ConfigError } from '../src/config/config-error.ts';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
 import { createKafkaClient } from './kafka-client.ts';
-import { committedOffsets, replayProgress, resolveReplayRange, seedReplayOffsets } from './replay-range.ts';
+import { explainKafkaError, kafkaPreflight } from './kafka-preflight.ts';
+import { replayAccess } from './replay-access.ts';
+import { committedOffsets, replayGroupId, replayProgress, resolveReplayRange, seedReplayOffsets } from './replay-range.ts';
 import type { ReplayRange, ReplayRequest } from './replay-range.ts';
 import { startService } from './start-service.ts';
 import type { RunningService, ServiceOptions } from './start-service.ts';
@@ -54,13 +56,22 @@ export function replayRequest(config: ResolvedConfig, options: Pick<ReplayOption
   return { groupId: config.groupId, topic: config.topics.runs, from: options.from, scorers: options.scorers ?? [], ...(options.to === undefined ? {} : { to: options.to }) };
 }
 
-export async function resolveRange(kafka: Kafka, request: ReplayRequest, seed: boolean): Promise<{ range: ReplayRange; committed: Map<number, number> }> {
+/**
+ * The range of `request` (and, with `seed`, its group's start offsets set). Checks first that the
+ * cluster lets the replay in and at its topics and groups (replay-access.ts): a refusal is a
+ * KafkaAccessError naming the ACL (exit 2), as for the service.
+ */
+export async function resolveRange(kafka: Kafka, config: ResolvedConfig, request: ReplayRequest, seed: boolean): Promise<{ range: ReplayRange; committed: Map<number, number> }> {
+  const access = replayAccess(config, replayGroupId(request));
+  await kafkaPreflight(kafka, access.needs, access.context);
   const admin = kafka.admin();
-  await admin.connect();
   try {
+    await admin.connect();
     const range = await resolveReplayRange(admin, request);
     if (seed) await seedReplayOffsets(admin, range.groupId, request.topic, range);
     return { range, committed: await committedOffsets(admin, range.groupId, request.topic) };
+  } catch (error) {
+    throw explainKafkaError(error, access.context);
   } finally {
     await admin.disconnect();
   }
@@ -71,7 +82,7 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
   const scorers = selectScorers(config, options.scorers);
   const request = replayRequest(config, options);
   const kafka = options.kafka ?? createKafkaClient(config, logger);
-  const { range, committed } = await resolveRange(kafka, request, true);
+  const { range, committed } = await resolveRange(kafka, config, request, true);
   const initial = replayProgress(range, committed);
   options.onProgress?.(initial);
   logger.info({ replay: range.id, groupId: range.groupId, partitions: range.partitions, done: initial.done, total: range.total }, initial.done > 0 ? 'replay continues where it stopped' : 'replay starts');

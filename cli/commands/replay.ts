@@ -5,6 +5,7 @@
 // estimated judge calls, tokens and cost (service/replay-dry-run.ts). Times: ISO 8601, epoch
 // milliseconds, or a duration ago (`90m`, `6h`, `2d`).
 import { ConfigError } from '../../src/config/config-error.ts';
+import { KafkaAccessError } from '../../src/kafka-access-error.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import { loadConfigFile } from '../../service/load-config-file.ts';
 import { dryRunReplay } from '../../service/replay-dry-run.ts';
@@ -112,6 +113,12 @@ export async function run(argv: string[]): Promise<number> {
     } catch (error) {
       if (error instanceof ConfigError) {
         console.error(error.message);
+        return 2;
+      }
+      // TLS, SASL or an ACL refused: what to fix, exit 2, nothing secret (as `scorestream start`).
+      if (KafkaAccessError.isInstance(error)) {
+        progress.end();
+        console.error(`scorestream: ${error.message}`);
         return 2;
       }
       throw error;

@@ -40,6 +40,7 @@ describe('ACLs per role', () => {
       'Write topic agent-runs-dlq',
       'Write topic agent-score-decisions',
       'Read group scorestream.*',
+      'Delete group scorestream.*',
       'Write+Describe transactional-id scorestream.*',
     ]);
     expect(summary(creationAcls(['agent-scores']))).toEqual(['Create topic agent-scores']);
