@@ -36,9 +36,15 @@ try {
     concurrency: args.concurrency,
     timeoutMs: args.timeoutMs,
     ...(args.limit === undefined ? {} : { limit: args.limit }),
-    onCase: ({ scorerId, caseId, done, of, outcome }) => {
-      const result = outcome.status === 'scored' ? `${outcome.predicted} (reference: ${outcome.expected})` : outcome.status === 'failed' ? `failed: ${outcome.error}` : 'not scorable';
-      log(`${scorerId} ${done}/${of} ${caseId}: ${result}`);
+    modelSettings: {
+      ...(args.callTimeoutMs === undefined ? {} : { timeout: args.callTimeoutMs }),
+      ...(args.retries === undefined ? {} : { maxRetries: args.retries }),
+    },
+    onCase: ({ scorerId, done, of, result }) => {
+      const { outcome } = result;
+      const said = outcome.status === 'scored' ? `${outcome.predicted} (reference: ${outcome.expected})` : outcome.status === 'failed' ? `failed: ${outcome.error}` : 'not scorable';
+      const seconds = result.calls.map((call) => (call.durationMs / 1000).toFixed(1)).join(' + ');
+      log(`${scorerId} ${done}/${of} ${result.caseId}: ${said} · ${result.calls.length} call(s), ${seconds || '0'} s`);
     },
   });
   const header = {

@@ -16,6 +16,9 @@ export type EvalArgs = {
   limit?: number;
   concurrency: number;
   timeoutMs: number;
+  /** Judge model settings beyond the scorers' defaults: per-request timeout and retries. */
+  callTimeoutMs?: number;
+  retries?: number;
   jsonFile?: string;
 };
 
@@ -27,6 +30,8 @@ export const evalUsage = `Usage: npm run eval:judges -- [options]
   --limit <n>           at most n cases per scorer, balanced across labels
   --concurrency <n>     cases scored at once per scorer (default 1; raise it for hosted judges)
   --timeout-ms <ms>     a case taking longer fails (default 180000)
+  --call-timeout-ms <ms>  each judge request's timeout (default: the scorers' 60000)
+  --retries <n>         retries of a failed judge request (default: the scorers' 2)
   --json <file>         also write the figures and every case's outcome as JSON`;
 
 export type ParsedEvalArgs = { ok: true; args: EvalArgs } | { ok: false; help: true } | { ok: false; help: false; message: string };
@@ -43,6 +48,8 @@ export function parseEvalArgs(argv: readonly string[]): ParsedEvalArgs {
         limit: { type: 'string' },
         concurrency: { type: 'string' },
         'timeout-ms': { type: 'string' },
+        'call-timeout-ms': { type: 'string' },
+        retries: { type: 'string' },
         json: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -79,6 +86,10 @@ export function parseEvalArgs(argv: readonly string[]): ParsedEvalArgs {
   if (typeof concurrency === 'string') return failure(concurrency);
   const timeoutMs = positiveInteger('--timeout-ms', values['timeout-ms']);
   if (typeof timeoutMs === 'string') return failure(timeoutMs);
+  const callTimeoutMs = positiveInteger('--call-timeout-ms', values['call-timeout-ms']);
+  if (typeof callTimeoutMs === 'string') return failure(callTimeoutMs);
+  const retries = values.retries === '0' ? 0 : positiveInteger('--retries', values.retries);
+  if (typeof retries === 'string') return failure(retries.replace('a positive whole number', 'a whole number'));
 
   return {
     ok: true,
@@ -88,6 +99,8 @@ export function parseEvalArgs(argv: readonly string[]): ParsedEvalArgs {
       concurrency: concurrency ?? 1,
       timeoutMs: timeoutMs ?? 180_000,
       ...(limit === undefined ? {} : { limit }),
+      ...(callTimeoutMs === undefined ? {} : { callTimeoutMs }),
+      ...(retries === undefined ? {} : { retries }),
       ...(values.json === undefined ? {} : { jsonFile: values.json }),
     },
   };

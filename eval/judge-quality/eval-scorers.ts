@@ -26,7 +26,7 @@ export type EvalScorer = {
 };
 
 // Repeatable verdicts: the eval measures the judge, not its sampling noise.
-const modelSettings: JudgeModelSettings = { temperature: 0 };
+const defaultModelSettings: JudgeModelSettings = { temperature: 0 };
 
 export const supportToneQuestion = {
   type: 'choice',
@@ -34,8 +34,9 @@ export const supportToneQuestion = {
   criteria: { warm: 'friendly and empathetic', neutral: 'matter-of-fact', curt: 'dismissive or rude' },
 } as const;
 
-export function createEvalScorer(id: EvalScorerId, model: LanguageModelV4): EvalScorer {
-  const config = { model, modelSettings };
+/** `settings` add to temperature 0, e.g. a longer timeout for a slow local model. */
+export function createEvalScorer(id: EvalScorerId, model: LanguageModelV4, settings: JudgeModelSettings = {}): EvalScorer {
+  const config = { model, modelSettings: { ...defaultModelSettings, ...settings } };
   switch (id) {
     case 'answer-relevancy':
       return thresholded(createAnswerRelevancyScorer(config), id);
@@ -48,7 +49,7 @@ export function createEvalScorer(id: EvalScorerId, model: LanguageModelV4): Eval
     case 'bias':
       return thresholded(createBiasScorer(config), id);
     case 'support-tone':
-      return supportToneScorer(model);
+      return supportToneScorer(model, settings);
   }
 }
 
@@ -56,7 +57,8 @@ function thresholded(scorer: BuiltInScorer, id: keyof typeof thresholds): EvalSc
   return { scorer, label: (result) => labelForScore(result.score, thresholds[id]) };
 }
 
-function supportToneScorer(model: LanguageModelV4): EvalScorer {
+/** The classifier calls at temperature 0 and retries on its own (maxRetries); the eval's case timeout bounds its calls. */
+function supportToneScorer(model: LanguageModelV4, settings: JudgeModelSettings): EvalScorer {
   const classifier = new Classifier({ id: 'support-tone', model, questions: { tone: supportToneQuestion } });
   const scorer = createClassifierScorer({
     id: 'support-tone',
@@ -64,6 +66,7 @@ function supportToneScorer(model: LanguageModelV4): EvalScorer {
     classifier,
     question: 'tone',
     scores: { warm: 1, neutral: 0.6, curt: 0 },
+    ...(settings.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),
     state: ({ run }) => ({
       customerMessage: getQuestionText(run.input) ?? '',
       assistantAnswer: getAnswerText(run.output) ?? '',

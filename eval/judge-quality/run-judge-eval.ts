@@ -9,6 +9,7 @@ import type { LanguageModelMiddleware } from 'ai';
 import { agentRunEventSchema } from '../../src/contracts/agent-run-event.ts';
 import { collectRunFacts } from '../../src/pipeline/run-facts.ts';
 import { buildScorerInput } from '../../src/pipeline/scorer-input.ts';
+import type { JudgeModelSettings } from '../../src/judge/types.ts';
 import type { ScorerRun } from '../../src/scorer/types.ts';
 import { agreementFigures, costFigures } from './agreement.ts';
 import type { AgreementFigures, CaseOutcome, CostFigures, JudgeCallRecord, Threshold } from './agreement.ts';
@@ -29,10 +30,12 @@ export type RunJudgeEvalOptions = {
   concurrency?: number;
   /** A case whose scorer run takes longer fails. Default 180 000 ms. */
   timeoutMs?: number;
+  /** Judge settings on top of temperature 0, e.g. `{ timeout, maxRetries }` for a slow judge. */
+  modelSettings?: JudgeModelSettings;
   /** Milliseconds, for latencies and wall times. Default performance.now. */
   now?: () => number;
   /** Called after each case, e.g. to show progress. */
-  onCase?: (progress: { scorerId: EvalScorerId; caseId: string; done: number; of: number; outcome: CaseOutcome }) => void;
+  onCase?: (progress: { scorerId: EvalScorerId; done: number; of: number; result: CaseResult }) => void;
 };
 
 export type CaseResult = { caseId: string; score?: number; outcome: CaseOutcome; calls: JudgeCallRecord[] };
@@ -58,7 +61,7 @@ export async function runJudgeEval(options: RunJudgeEvalOptions): Promise<Scorer
     const cases = await mapConcurrently(selected, options.concurrency ?? 1, async (labelled) => {
       const result = await runCase(labelled, scorerId, options, now);
       done += 1;
-      options.onCase?.({ scorerId, caseId: labelled.id, done, of: selected.length, outcome: result.outcome });
+      options.onCase?.({ scorerId, done, of: selected.length, result });
       return result;
     });
     const wallTimeMs = now() - started;
@@ -100,7 +103,7 @@ export function selectCases(cases: readonly LabelledCase[], scorerId: EvalScorer
 async function runCase(labelled: LabelledCase, scorerId: EvalScorerId, options: RunJudgeEvalOptions, now: () => number): Promise<CaseResult> {
   const expected = labelled.labels[scorerId]!;
   const calls: JudgeCallRecord[] = [];
-  const { scorer, label } = createEvalScorer(scorerId, meteredModel(options.model, calls, now));
+  const { scorer, label } = createEvalScorer(scorerId, meteredModel(options.model, calls, now), options.modelSettings);
   try {
     const result = await scorer.run(scorerInput(labelled), { abortSignal: AbortSignal.timeout(options.timeoutMs ?? 180_000) });
     if (result.notScorable !== undefined) {

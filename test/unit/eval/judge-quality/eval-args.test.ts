@@ -19,7 +19,7 @@ describe('parseEvalArgs', () => {
     const parsed = parseEvalArgs([
       '--judge', 'https://api.example.com/v1', '--model', 'judge-large',
       '--scorer', 'toxicity', '--scorer', 'support-tone', '--scorer', 'toxicity',
-      '--limit', '10', '--concurrency', '4', '--timeout-ms', '60000', '--json', 'out.json',
+      '--limit', '10', '--concurrency', '4', '--timeout-ms', '60000', '--call-timeout-ms', '30000', '--retries', '0', '--json', 'out.json',
     ]);
     expect(parsed).toEqual({
       ok: true,
@@ -29,6 +29,8 @@ describe('parseEvalArgs', () => {
         limit: 10,
         concurrency: 4,
         timeoutMs: 60_000,
+        callTimeoutMs: 30_000,
+        retries: 0,
         jsonFile: 'out.json',
       },
     });
@@ -46,6 +48,8 @@ describe('parseEvalArgs', () => {
     expect(messageOf(['--scorer', 'helpfulness'])).toMatch(/'helpfulness' is not one of answer-relevancy/);
     expect(messageOf(['--limit', '0'])).toBe("--limit takes a positive whole number, not '0'.");
     expect(messageOf(['--concurrency', '1.5'])).toMatch(/--concurrency takes a positive whole number/);
+    expect(messageOf(['--retries=-1'])).toBe("--retries takes a whole number, not '-1'.");
+    expect(messageOf(['--retries', 'two'])).toBe("--retries takes a whole number, not 'two'.");
     expect(messageOf(['--bogus'])).toMatch(/bogus/);
   });
 

@@ -14,7 +14,7 @@ import { biasInstructions } from '../../../../src/scorers/llm/bias/prompts.ts';
 import { faithfulnessInstructions } from '../../../../src/scorers/llm/faithfulness/prompts.ts';
 import { hallucinationInstructions } from '../../../../src/scorers/llm/hallucination/prompts.ts';
 import { toxicityInstructions } from '../../../../src/scorers/llm/toxicity/prompts.ts';
-import { mockJudge } from '../../../../src/testing/mock-judge.ts';
+import { mockJudge, providerError } from '../../../../src/testing/mock-judge.ts';
 import type { MockJudgeAnswer, MockJudgeCall } from '../../../../src/testing/mock-judge.ts';
 
 /** Which eval scorer made a call, from its instructions (the classifier's name the tone question). */
@@ -151,6 +151,14 @@ describe('runJudgeEval on mock judges', () => {
     const judge = mockJudge({ answer: { statements: [] }, delayMs: Infinity });
     const [report] = await runJudgeEval({ model: judge as LanguageModelV4, cases: labelledCases, scorerIds: ['bias'], limit: 2, timeoutMs: 20 });
     expect(report!.agreement).toMatchObject({ n: 2, failed: 2, agreements: 0 });
+  });
+
+  it('passes the judge settings to every scorer: no retries means one call per failing case', async () => {
+    const judge = mockJudge({ answer: providerError(503) });
+    const [relevancy, tone] = await runJudgeEval({ model: judge as LanguageModelV4, cases: labelledCases, scorerIds: ['answer-relevancy', 'support-tone'], limit: 2, modelSettings: { maxRetries: 0 } });
+    expect(relevancy!.cost).toMatchObject({ calls: 2, failedCalls: 2 });
+    expect(tone!.cost).toMatchObject({ calls: 2, failedCalls: 2 });
+    expect(relevancy!.agreement.failed + tone!.agreement.failed).toBe(4);
   });
 
   it('gives the same figures when cases run concurrently', async () => {
