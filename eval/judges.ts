@@ -24,7 +24,7 @@ if (!parsed.ok) {
 const { args } = parsed;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
-const { model, judgeName, load, dispose } = judgeModel(args.judge);
+const { model, judgeName, load, dispose } = judgeModel(args.judge, args.threads);
 try {
   // A local model loads (and is fetched, the first time) before the clock starts: the report
   // measures judging, not start-up.
@@ -64,9 +64,9 @@ try {
 
 type EvalJudgeModel = { model: LanguageModelV4; judgeName: string; load: () => Promise<void>; dispose: () => Promise<void> };
 
-function judgeModel(target: EvalJudgeTarget): EvalJudgeModel {
+function judgeModel(target: EvalJudgeTarget, threads: number | undefined): EvalJudgeModel {
   if (target.kind === 'local') {
-    const local = createLocalJudgeModels({ onLine: log });
+    const local = createLocalJudgeModels({ onLine: log, ...(threads === undefined ? {} : { threads }) });
     const model = local.languageModel(target.modelId) as LlamaLanguageModel;
     return { model, judgeName: target.modelId, load: () => model.load(), dispose: () => local.dispose() };
   }

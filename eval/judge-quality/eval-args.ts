@@ -19,6 +19,8 @@ export type EvalArgs = {
   /** Judge model settings beyond the scorers' defaults: per-request timeout and retries. */
   callTimeoutMs?: number;
   retries?: number;
+  /** CPU threads of a local model. Default: the machine's cores. */
+  threads?: number;
   jsonFile?: string;
 };
 
@@ -32,6 +34,7 @@ export const evalUsage = `Usage: npm run eval:judges -- [options]
   --timeout-ms <ms>     a case taking longer fails (default 180000)
   --call-timeout-ms <ms>  each judge request's timeout (default: the scorers' 60000)
   --retries <n>         retries of a failed judge request (default: the scorers' 2)
+  --threads <n>         CPU threads of a local model (default: the cores; 1 on a machine busy with other work)
   --json <file>         also write the figures and every case's outcome as JSON`;
 
 export type ParsedEvalArgs = { ok: true; args: EvalArgs } | { ok: false; help: true } | { ok: false; help: false; message: string };
@@ -50,6 +53,7 @@ export function parseEvalArgs(argv: readonly string[]): ParsedEvalArgs {
         'timeout-ms': { type: 'string' },
         'call-timeout-ms': { type: 'string' },
         retries: { type: 'string' },
+        threads: { type: 'string' },
         json: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -90,6 +94,9 @@ export function parseEvalArgs(argv: readonly string[]): ParsedEvalArgs {
   if (typeof callTimeoutMs === 'string') return failure(callTimeoutMs);
   const retries = values.retries === '0' ? 0 : positiveInteger('--retries', values.retries);
   if (typeof retries === 'string') return failure(retries.replace('a positive whole number', 'a whole number'));
+  const threads = positiveInteger('--threads', values.threads);
+  if (typeof threads === 'string') return failure(threads);
+  if (threads !== undefined && judge.kind !== 'local') return failure('--threads sets the CPU threads of a local model; a server decides its own.');
 
   return {
     ok: true,
@@ -101,6 +108,7 @@ export function parseEvalArgs(argv: readonly string[]): ParsedEvalArgs {
       ...(limit === undefined ? {} : { limit }),
       ...(callTimeoutMs === undefined ? {} : { callTimeoutMs }),
       ...(retries === undefined ? {} : { retries }),
+      ...(threads === undefined ? {} : { threads }),
       ...(values.json === undefined ? {} : { jsonFile: values.json }),
     },
   };

@@ -36,9 +36,10 @@ describe('parseEvalArgs', () => {
     });
   });
 
-  it('takes a local GGUF path', () => {
-    const parsed = parseEvalArgs(['--judge', 'local:/models/judge.gguf']);
-    expect(parsed.ok && parsed.args.judge).toEqual({ kind: 'local', modelId: 'local:/models/judge.gguf' });
+  it('takes a local GGUF path and its threads', () => {
+    const parsed = parseEvalArgs(['--judge', 'local:/models/judge.gguf', '--threads', '1']);
+    expect(parsed.ok && parsed.args).toMatchObject({ judge: { kind: 'local', modelId: 'local:/models/judge.gguf' }, threads: 1 });
+    expect(messageOf(['--judge', 'http://localhost:8000/v1', '--model', 'm', '--threads', '2'])).toMatch(/--threads sets the CPU threads of a local model/);
   });
 
   it('says what to write instead of a mistake', () => {
