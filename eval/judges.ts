@@ -39,6 +39,7 @@ try {
     modelSettings: {
       ...(args.callTimeoutMs === undefined ? {} : { timeout: args.callTimeoutMs }),
       ...(args.retries === undefined ? {} : { maxRetries: args.retries }),
+      ...(args.maxOutputTokens === undefined ? {} : { maxOutputTokens: args.maxOutputTokens }),
     },
     onCase: ({ scorerId, done, of, result }) => {
       const { outcome } = result;

@@ -19,6 +19,8 @@ export type EvalArgs = {
   /** Judge model settings beyond the scorers' defaults: per-request timeout and retries. */
   callTimeoutMs?: number;
   retries?: number;
+  /** The longest answer a judge call may give, in tokens. Default: the model's or server's own. */
+  maxOutputTokens?: number;
   /** CPU threads of a local model. Default: the machine's cores. */
   threads?: number;
   jsonFile?: string;
@@ -34,6 +36,7 @@ export const evalUsage = `Usage: npm run eval:judges -- [options]
   --timeout-ms <ms>     a case taking longer fails (default 180000)
   --call-timeout-ms <ms>  each judge request's timeout (default: the scorers' 60000)
   --retries <n>         retries of a failed judge request (default: the scorers' 2)
+  --max-output-tokens <n>  the longest answer per judge call (a small model's free-text reasons ramble on)
   --threads <n>         CPU threads of a local model (default: the cores; 1 on a machine busy with other work)
   --json <file>         also write the figures and every case's outcome as JSON`;
 
@@ -54,6 +57,7 @@ export function parseEvalArgs(argv: readonly string[]): ParsedEvalArgs {
         'call-timeout-ms': { type: 'string' },
         retries: { type: 'string' },
         threads: { type: 'string' },
+        'max-output-tokens': { type: 'string' },
         json: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -94,6 +98,8 @@ export function parseEvalArgs(argv: readonly string[]): ParsedEvalArgs {
   if (typeof callTimeoutMs === 'string') return failure(callTimeoutMs);
   const retries = values.retries === '0' ? 0 : positiveInteger('--retries', values.retries);
   if (typeof retries === 'string') return failure(retries.replace('a positive whole number', 'a whole number'));
+  const maxOutputTokens = positiveInteger('--max-output-tokens', values['max-output-tokens']);
+  if (typeof maxOutputTokens === 'string') return failure(maxOutputTokens);
   const threads = positiveInteger('--threads', values.threads);
   if (typeof threads === 'string') return failure(threads);
   if (threads !== undefined && judge.kind !== 'local') return failure('--threads sets the CPU threads of a local model; a server decides its own.');
@@ -109,6 +115,7 @@ export function parseEvalArgs(argv: readonly string[]): ParsedEvalArgs {
       ...(callTimeoutMs === undefined ? {} : { callTimeoutMs }),
       ...(retries === undefined ? {} : { retries }),
       ...(threads === undefined ? {} : { threads }),
+      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
       ...(values.json === undefined ? {} : { jsonFile: values.json }),
     },
   };

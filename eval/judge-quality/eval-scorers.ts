@@ -57,7 +57,10 @@ function thresholded(scorer: BuiltInScorer, id: keyof typeof thresholds): EvalSc
   return { scorer, label: (result) => labelForScore(result.score, thresholds[id]) };
 }
 
-/** The classifier calls at temperature 0 and retries on its own (maxRetries); the eval's case timeout bounds its calls. */
+/**
+ * The classifier calls at temperature 0 and retries on its own (maxRetries); the eval's case
+ * timeout bounds its calls, and its answer is one short object (no maxOutputTokens to set).
+ */
 function supportToneScorer(model: LanguageModelV4, settings: JudgeModelSettings): EvalScorer {
   const classifier = new Classifier({ id: 'support-tone', model, questions: { tone: supportToneQuestion } });
   const scorer = createClassifierScorer({

@@ -19,7 +19,7 @@ describe('parseEvalArgs', () => {
     const parsed = parseEvalArgs([
       '--judge', 'https://api.example.com/v1', '--model', 'judge-large',
       '--scorer', 'toxicity', '--scorer', 'support-tone', '--scorer', 'toxicity',
-      '--limit', '10', '--concurrency', '4', '--timeout-ms', '60000', '--call-timeout-ms', '30000', '--retries', '0', '--json', 'out.json',
+      '--limit', '10', '--concurrency', '4', '--timeout-ms', '60000', '--call-timeout-ms', '30000', '--retries', '0', '--max-output-tokens', '300', '--json', 'out.json',
     ]);
     expect(parsed).toEqual({
       ok: true,
@@ -31,6 +31,7 @@ describe('parseEvalArgs', () => {
         timeoutMs: 60_000,
         callTimeoutMs: 30_000,
         retries: 0,
+        maxOutputTokens: 300,
         jsonFile: 'out.json',
       },
     });

@@ -155,7 +155,8 @@ describe('runJudgeEval on mock judges', () => {
 
   it('passes the judge settings to every scorer: no retries means one call per failing case', async () => {
     const judge = mockJudge({ answer: providerError(503) });
-    const [relevancy, tone] = await runJudgeEval({ model: judge as LanguageModelV4, cases: labelledCases, scorerIds: ['answer-relevancy', 'support-tone'], limit: 2, modelSettings: { maxRetries: 0 } });
+    const [relevancy, tone] = await runJudgeEval({ model: judge as LanguageModelV4, cases: labelledCases, scorerIds: ['answer-relevancy', 'support-tone'], limit: 2, modelSettings: { maxRetries: 0, maxOutputTokens: 300 } });
+    expect(judge.calls.filter((call) => call.system.includes('piece by piece')).map((call) => call.options.maxOutputTokens)).toEqual([300, 300]);
     expect(relevancy!.cost).toMatchObject({ calls: 2, failedCalls: 2 });
     expect(tone!.cost).toMatchObject({ calls: 2, failedCalls: 2 });
     expect(relevancy!.agreement.failed + tone!.agreement.failed).toBe(4);
