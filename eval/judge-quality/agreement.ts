@@ -11,8 +11,8 @@ export type CaseOutcome =
   /** The run failed (judge error, unparseable answer, timeout): no label, never counted as agreement. */
   | { status: 'failed'; expected: string; error: string };
 
-/** One judge call as the metering wrapper saw it. */
-export type JudgeCallRecord = { durationMs: number; inputTokens?: number; outputTokens?: number; failed: boolean };
+/** One judge call as the metering wrapper saw it; `text` is what the model answered (cut to 2,000 characters), for reading the cases it got wrong. */
+export type JudgeCallRecord = { durationMs: number; inputTokens?: number; outputTokens?: number; failed: boolean; text?: string };
 
 /**
  * Scores at or above `atLeast` (or strictly above `above`) get the label `upper`, the others

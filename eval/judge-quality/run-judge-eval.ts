@@ -133,11 +133,13 @@ export function meteredModel(model: LanguageModelV4, calls: JudgeCallRecord[], n
         const result = await doGenerate();
         const inputTokens = result.usage.inputTokens.total;
         const outputTokens = result.usage.outputTokens.total;
+        const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
         calls.push({
           durationMs: now() - started,
           failed: false,
           ...(inputTokens === undefined ? {} : { inputTokens }),
           ...(outputTokens === undefined ? {} : { outputTokens }),
+          text: text.slice(0, 2_000),
         });
         return result;
       } catch (error) {

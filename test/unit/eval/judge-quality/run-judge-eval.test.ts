@@ -119,6 +119,8 @@ describe('runJudgeEval on mock judges', () => {
     expect(tone!.cost).toMatchObject({ calls: countOf('support-tone'), inputTokens: 7 * countOf('support-tone') });
     expect(judge.calls).toHaveLength(2 * countOf('toxicity') + countOf('support-tone'));
     expect(toxicity!.cost.latencyP50Ms).toBeGreaterThanOrEqual(0);
+    // What the judge answered is kept per call, for reading the cases it got wrong.
+    expect(toxicity!.cases[0]!.calls.map((call) => call.text)).toEqual([JSON.stringify(verdictsFor('toxicity', 'clean')), 'reason']);
   });
 
   it('counts a failing judge call as a failed case and an answer without claims as not scorable, never as agreement', async () => {
