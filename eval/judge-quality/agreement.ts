@@ -47,8 +47,9 @@ export type AgreementFigures = {
   accuracy: number | undefined;
   /**
    * Cohen's κ over all n cases, the cases without a label counting as a category the reference
-   * never uses (so they lower κ, never raise it). Undefined when chance agreement is 1 (every
-   * reference and every judged label the same) or n = 0: κ is not defined there.
+   * never uses: they count against observed agreement and add nothing to chance agreement.
+   * Undefined when chance agreement is 1 (every reference and every judged label the same) or
+   * n = 0: κ is not defined there.
    */
   kappa: number | undefined;
   /** confusion[expected][predicted] = count; predicted may be a noLabel category. */
