@@ -3,7 +3,7 @@
 // only emit objects of that shape. Two changes on the way: every string gets a `maxLength` and
 // every array a `maxItems` when the schema sets none — a small model constrained to a shape can
 // otherwise stay inside one string or list until the token limit, and the answer never closes —
-// and objects allow no properties beyond the declared ones. Constraints a grammar cannot express
+// and objects hold their required properties and nothing else. Constraints a grammar cannot express
 // (number ranges, patterns) are dropped here and still checked by the step's schema afterwards.
 import type { JSONSchema7, JSONSchema7Definition } from '@ai-sdk/provider';
 
@@ -67,8 +67,14 @@ function convert(schema: JSONSchema7Definition, bounds: GrammarBounds, path: str
 }
 
 function convertObject(schema: JSONSchema7, bounds: GrammarBounds, path: string, described: object): GrammarSchema {
+  // Optional properties are left out: an answer without them is valid, and a small model fills
+  // every property it is offered (a classifier's optional `probabilities` came back as 100s where
+  // the schema wants 0–1, a range no grammar enforces, and failed the step).
+  const required = schema.required === undefined ? undefined : new Set(schema.required);
   const properties = Object.fromEntries(
-    Object.entries(schema.properties ?? {}).map(([name, property]) => [name, convert(property, bounds, `${path}/properties/${name}`)]),
+    Object.entries(schema.properties ?? {})
+      .filter(([name]) => required === undefined || required.has(name))
+      .map(([name, property]) => [name, convert(property, bounds, `${path}/properties/${name}`)]),
   );
   const extra = schema.additionalProperties;
   // A record (no declared properties) keeps its value schema; a declared shape allows nothing else.

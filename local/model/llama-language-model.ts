@@ -37,6 +37,11 @@ export type LlamaLanguageModelOptions = {
   contextSize?: number;
   /** Answer length when a call sets no `maxOutputTokens`. Default 2,048: room for the grammar's bounded JSON. */
   defaultMaxOutputTokens?: number;
+  /**
+   * Answer length of a free-text call (no JSON schema) that sets no `maxOutputTokens`. Default 400:
+   * a judge's reason is a few sentences, and a small model otherwise writes until the limit.
+   */
+  defaultMaxTextTokens?: number;
   bounds?: GrammarBounds;
   loadRuntime: () => Promise<LlamaRuntime>;
   now?: () => Date;
@@ -107,7 +112,7 @@ export function createLlamaLanguageModel(options: LlamaLanguageModelOptions): Ll
       try {
         if (history.length > 0) session.setChatHistory([...(systemPrompt === undefined ? [] : [{ type: 'system' as const, text: systemPrompt }]), ...history]);
         const answer = await session.promptWithMeta(prompt, {
-          maxTokens: call.maxOutputTokens ?? options.defaultMaxOutputTokens ?? 2048,
+          maxTokens: call.maxOutputTokens ?? (grammar === undefined ? (options.defaultMaxTextTokens ?? 400) : (options.defaultMaxOutputTokens ?? 2048)),
           ...(grammar === undefined ? {} : { grammar }),
           ...(call.temperature === undefined ? {} : { temperature: call.temperature }),
           ...(call.topK === undefined ? {} : { topK: call.topK }),

@@ -55,6 +55,11 @@ describe('toGrammarSchema', () => {
     });
   });
 
+  it('leaves optional properties out: an answer without them is valid, and a small model would fill them', () => {
+    const schema = z.toJSONSchema(z.object({ choice: z.enum(['a', 'b']), probabilities: z.record(z.string(), z.number().min(0).max(1)).optional() }));
+    expect(toGrammarSchema(schema as never, bounds)).toEqual({ type: 'object', properties: { choice: { enum: ['a', 'b'] } }, required: ['choice'], additionalProperties: false });
+  });
+
   it('keeps a record’s value schema, bounded in size', () => {
     const converted = toGrammarSchema({ type: 'object', additionalProperties: { type: 'number' } }, bounds);
     expect(converted).toEqual({ type: 'object', properties: {}, additionalProperties: { type: 'number' }, maxProperties: 3 });

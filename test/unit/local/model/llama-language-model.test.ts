@@ -129,6 +129,17 @@ describe('createLlamaLanguageModel', () => {
     expect(engine.seen.map((entry) => entry.prompt)).toEqual(['a']);
   });
 
+  it('keeps a free-text answer short unless the call asks for more', async () => {
+    const engine = scriptedRuntime(() => 'It is on topic.');
+    const model = createLlamaLanguageModel({ modelPath: '/m.gguf', loadRuntime: async () => engine.runtime });
+    await generateText({ model, prompt: 'Why?' });
+    await generateText({ model, prompt: 'Why, at length?', maxOutputTokens: 900 });
+    expect(engine.seen.map((entry) => [entry.options.maxTokens, entry.options.grammar])).toEqual([
+      [400, undefined],
+      [900, undefined],
+    ]);
+  });
+
   it('maps the stop reason: a token limit is a length finish', async () => {
     const engine = scriptedRuntime(() => 'cut');
     engine.runtime.LlamaChatSession.prototype.promptWithMeta = async function () {
