@@ -8,6 +8,7 @@ import { fetchModel } from './fetch-model.ts';
 import { loadLlamaRuntime } from './llama-runtime.ts';
 import { createLlamaLanguageModel } from './llama-language-model.ts';
 import type { LlamaLanguageModel } from './llama-language-model.ts';
+import type { GrammarBounds } from './grammar-schema.ts';
 import { findCatalogModel, modelCatalog } from './model-catalog.ts';
 import { localModelError } from './model-errors.ts';
 import type { ProgressBar } from './progress-bar.ts';
@@ -20,6 +21,10 @@ export type LocalJudgeModelsOptions = {
   onLine?: (line: string) => void;
   progress?: ProgressBar;
   threads?: number;
+  /** The grammar's bounds on strings and lists (default defaultGrammarBounds). */
+  bounds?: GrammarBounds;
+  /** Free-text answer length when a call sets none (default 400 tokens). */
+  defaultMaxTextTokens?: number;
   /** Relative paths resolve against this folder. Default: the working directory. */
   baseDirectory?: string;
 };
@@ -42,7 +47,13 @@ export function createLocalJudgeModels(options: LocalJudgeModelsOptions = {}): L
     languageModel(id: string) {
       const existing = models.get(id);
       if (existing !== undefined) return existing;
-      const model = createLlamaLanguageModel({ ...modelSource(id, options, environment), loadRuntime, ...(options.threads === undefined ? {} : { threads: options.threads }) });
+      const model = createLlamaLanguageModel({
+        ...modelSource(id, options, environment),
+        loadRuntime,
+        ...(options.threads === undefined ? {} : { threads: options.threads }),
+        ...(options.bounds === undefined ? {} : { bounds: options.bounds }),
+        ...(options.defaultMaxTextTokens === undefined ? {} : { defaultMaxTextTokens: options.defaultMaxTextTokens }),
+      });
       models.set(id, model);
       return model;
     },

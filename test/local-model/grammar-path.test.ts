@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createLocalJudgeModels } from '../../local/model/local-judge-models.ts';
 import type { LlamaLanguageModel } from '../../local/model/llama-language-model.ts';
-import { ensureLocalModel, localJudgeId } from './local-model.ts';
+import { ensureLocalModel, localJudgeId, testAnswerBounds } from './local-model.ts';
 
-const models = createLocalJudgeModels();
+const models = createLocalJudgeModels(testAnswerBounds);
 let model: LlamaLanguageModel;
 
 beforeAll(async () => {

@@ -21,9 +21,9 @@ import { testRun } from '../helpers/runs.ts';
 import { readRecords, startTestService, useServiceTopics } from '../helpers/service.ts';
 import { descendantsOf, installTestTelemetry, parentSpanId, waitForSpans } from '../helpers/spans.ts';
 import type { TelemetryCapture } from '../helpers/spans.ts';
-import { ensureLocalModel, localJudgeId } from './local-model.ts';
+import { ensureLocalModel, localJudgeId, testAnswerBounds } from './local-model.ts';
 
-const models = createLocalJudgeModels();
+const models = createLocalJudgeModels(testAnswerBounds);
 let capture: TelemetryCapture;
 
 beforeAll(async () => {
