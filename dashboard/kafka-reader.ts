@@ -10,6 +10,7 @@ import type { Kafka } from 'kafkajs';
 import { parseDecisionRecord, parseScoreRecord } from '../src/contracts/parse.ts';
 import type { DashboardState } from './dashboard-state.ts';
 import { DASHBOARD_GROUP_PREFIX } from '../service/acl-roles.ts';
+import { whileLeadersSettle } from '../service/while-leaders-settle.ts';
 
 export type KafkaReaderOptions = {
   kafka: Kafka;
@@ -45,8 +46,8 @@ export async function startKafkaReader(options: KafkaReaderOptions): Promise<Kaf
         options.onWarning?.(`topic '${topic}' does not exist (yet); the dashboard does not read it — restart the dashboard once it exists`);
         continue;
       }
-      const fromTimestamp = await admin.fetchTopicOffsetsByTimestamp(topic, options.sinceMs);
-      const highs = await admin.fetchTopicOffsets(topic);
+      const fromTimestamp = await whileLeadersSettle(() => admin.fetchTopicOffsetsByTimestamp(topic, options.sinceMs));
+      const highs = await whileLeadersSettle(() => admin.fetchTopicOffsets(topic));
       for (const { partition, offset } of fromTimestamp) starts.push({ topic, partition, offset });
       for (const { partition, high } of highs) {
         const start = BigInt(fromTimestamp.find((entry) => entry.partition === partition)?.offset ?? high);

@@ -4,6 +4,7 @@
 // controller by a moment, does not know the new topic yet ("This server does not host this
 // topic-partition") — seen by `demo` and the tests on a loaded 2-core machine.
 import type { Admin, ITopicConfig } from 'kafkajs';
+import { isLeaderNotYetKnown } from './while-leaders-settle.ts';
 
 export type LeaderWait = {
   timeoutMs?: number;
@@ -47,14 +48,4 @@ async function topicsWithoutLeaders(admin: Admin, topics: ITopicConfig[]): Promi
     if (isLeaderNotYetKnown(error)) return { missing: names, error: (error as Error).message };
     throw error;
   }
-}
-
-/**
- * kafkajs' errors for "not known yet", matched by name as cli/kafka-error-hint.ts does: instanceof
- * fails across two copies of kafkajs, and Node's ESM loader cannot import these classes by name
- * from kafkajs' CommonJS build (test/unit/modules-load-in-node.test.ts).
- */
-function isLeaderNotYetKnown(error: unknown): boolean {
-  const { name, retriable } = (error ?? {}) as { name?: unknown; retriable?: unknown };
-  return (name === 'KafkaJSProtocolError' && retriable === true) || name === 'KafkaJSNumberOfRetriesExceeded';
 }

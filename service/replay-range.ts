@@ -4,6 +4,7 @@
 // timestamp), end = the first offset at or after `to`, or the high watermark taken at start.
 import { createHash } from 'node:crypto';
 import type { Admin } from 'kafkajs';
+import { whileLeadersSettle } from './while-leaders-settle.ts';
 
 export type ReplayRequest = {
   /** The live service's group; the replay's own group is named after it. */
@@ -36,11 +37,12 @@ export function replayGroupId(request: ReplayRequest): string {
 }
 
 export async function resolveReplayRange(admin: Admin, request: ReplayRequest): Promise<ReplayRange> {
-  const starts = await admin.fetchTopicOffsetsByTimestamp(request.topic, request.from.getTime());
+  const starts = await whileLeadersSettle(() => admin.fetchTopicOffsetsByTimestamp(request.topic, request.from.getTime()));
+  const to = request.to;
   const ends =
-    request.to === undefined
-      ? (await admin.fetchTopicOffsets(request.topic)).map(({ partition, high }) => ({ partition, offset: high }))
-      : await admin.fetchTopicOffsetsByTimestamp(request.topic, request.to.getTime());
+    to === undefined
+      ? (await whileLeadersSettle(() => admin.fetchTopicOffsets(request.topic))).map(({ partition, high }) => ({ partition, offset: high }))
+      : await whileLeadersSettle(() => admin.fetchTopicOffsetsByTimestamp(request.topic, to.getTime()));
   const endOf = new Map(ends.map(({ partition, offset }) => [partition, Number(offset)]));
   const partitions = starts
     .map(({ partition, offset }) => {

@@ -153,7 +153,21 @@ export async function run(argv: string[]): Promise<number> {
     onError: (error) => logger.error({ err: error }, 'publishing sample traffic failed'),
   });
 
-  const dashboard = await startDemoDashboard({ brokers, resultsTopic: config.topics.results, decisionsTopic: config.topics.decisions }, (message) => logger.warn(message));
+  let dashboard;
+  try {
+    dashboard = await startDemoDashboard({ brokers, resultsTopic: config.topics.results, decisionsTopic: config.topics.decisions }, (message) => logger.warn(message));
+  } catch (error) {
+    // The service, the traffic and their Kafka clients would keep the process alive after the
+    // error is printed: stop them, so a failed start ends the demo instead of hanging it.
+    await traffic.stop();
+    await publisher?.close();
+    await otlp?.app.close();
+    await otlp?.collector.stop();
+    await service.stop();
+    await telemetry.shutdown();
+    await judge.local.dispose();
+    throw error;
+  }
   console.log(`Scorestream demo — brokers ${brokers.join(',')}, runs on '${config.topics.runs}', scores on '${config.topics.results}', ${config.scorers.length} scorers`);
   if (otlp !== undefined) console.log(`OTLP path: agent app → OTLP/HTTP ${otlp.collector.tracesUrl} → Collector → Kafka '${OTLP_DEMO_TOPIC}' (otlp_proto, keyed by trace id) → Scorestream (input.format 'otlp')`);
   console.log(`Logs: ${logFile}    Watch the records: ${command} tail    Stop: Ctrl-C`);

@@ -107,6 +107,9 @@ describe('the local judge through the service', () => {
       scorers: [{ scorer: createToxicityScorer({ model: localJudgeId }), timeoutMs: 300 }, { scorer: createAnswerRelevancyScorer({ model: localJudgeId }), timeoutMs }],
       judge: { models },
       concurrency: { runsInFlight: 2, judgeCallsPerModel: 1 },
+      // A pair stopped by its deadline is retryable: with retries on it would wait on the retry
+      // topic (10 s, 1 min, 10 min …) instead of being published as failed, which is what this reads.
+      retries: { enabled: false },
     });
     const publisher = createRunPublisher({ brokers: testBrokers(), topic: topics.runs });
     await publisher.publish(testRun({ runId: 'local-deadline', answer: 'It ships tomorrow. '.repeat(20) }));

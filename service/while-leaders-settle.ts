@@ -1,0 +1,41 @@
+// Retries an admin request while a topic's partition leaders settle. Right after a topic is
+// created (or a broker restarts), the metadata can already name a leader that does not yet serve
+// the partition: ListOffsets then fails with "This server is not the leader for that
+// topic-partition", and kafkajs' admin gives up at once on that (fetchTopicOffsets,
+// fetchTopicOffsetsByTimestamp). Seen when the demo started its dashboard on topics the service
+// had created a moment before, on a busy 2-core CI broker.
+
+export type SettleWait = {
+  timeoutMs?: number;
+  /** Pause between attempts (injected in tests). */
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+};
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * kafkajs' errors for "not known or not led yet", matched by name: instanceof fails across two
+ * copies of kafkajs, and Node's ESM loader cannot import these classes by name from kafkajs'
+ * CommonJS build (test/unit/modules-load-in-node.test.ts).
+ */
+export function isLeaderNotYetKnown(error: unknown): boolean {
+  const { name, retriable } = (error ?? {}) as { name?: unknown; retriable?: unknown };
+  return (name === 'KafkaJSProtocolError' && retriable === true) || name === 'KafkaJSNumberOfRetriesExceeded';
+}
+
+/** Runs `request` until it succeeds, retrying leader errors for up to `timeoutMs` (default 30 s); any other error at once. */
+export async function whileLeadersSettle<T>(request: () => Promise<T>, wait: SettleWait = {}): Promise<T> {
+  const timeoutMs = wait.timeoutMs ?? 30_000;
+  const now = wait.now ?? Date.now;
+  const sleep = wait.sleep ?? defaultSleep;
+  const deadline = now() + timeoutMs;
+  for (let pause = 50; ; pause = Math.min(pause * 2, 1_000)) {
+    try {
+      return await request();
+    } catch (error) {
+      if (!isLeaderNotYetKnown(error) || now() + pause > deadline) throw error;
+      await sleep(pause);
+    }
+  }
+}
