@@ -135,8 +135,13 @@ export async function runScorerToOutcome(scorer: ScorerLike, input: Record<strin
   } catch (error) {
     const outcome = failedOutcome(error, currentStep, startedSteps);
     // Stopped by its own deadline, the run fails however the step reports the abort (an
-    // AbortError, an AI_RetryError cut short): a timeout, transient like any other.
-    if (outcome.status === 'failed' && cohort.signal.aborted && ScorerTimeoutError.isInstance(cohort.signal.reason)) outcome.error.retryable = true;
+    // AbortError, the AI SDK's "Delay was aborted" between retries): a timeout, transient like
+    // any other, and the record says so rather than the step's word for it.
+    if (outcome.status === 'failed' && cohort.signal.aborted && ScorerTimeoutError.isInstance(cohort.signal.reason)) {
+      const deadline = describe(cohort.signal.reason);
+      const reported = outcome.error.message === deadline.message ? '' : ` (${outcome.error.failedStep} reported: ${outcome.error.name}: ${outcome.error.message})`;
+      outcome.error = { ...outcome.error, ...deadline, message: `${deadline.message}${reported}`, retryable: true };
+    }
     return outcome;
   } finally {
     cohort.release();

@@ -169,7 +169,8 @@ describe('runScorerToOutcome', () => {
           new Promise((_resolve, reject) => abortSignal?.addEventListener('abort', () => reject(Object.assign(new Error('This operation was aborted'), { name: 'AbortError' })))),
       ).generateScore(() => 1);
       const outcome = failed(await runScorerToOutcome(scorer, input, { timeoutMs: 20 }));
-      expect(outcome.error).toMatchObject({ name: 'AbortError', failedStep: 'analyze', retryable: true });
+      expect(outcome.error).toMatchObject({ name: 'ScorerTimeoutError', code: 'scorer_timeout', failedStep: 'analyze', retryable: true });
+      expect(outcome.error.message).toBe("Scorer 'cut-short' did not finish within 20 ms; raise the binding's timeoutMs if its judge is slow (analyze reported: AbortError: This operation was aborted)");
     });
 
     it('is retryable when the root cause says canRetry: true', async () => {
