@@ -153,27 +153,32 @@ export async function run(argv: string[]): Promise<number> {
     onError: (error) => logger.error({ err: error }, 'publishing sample traffic failed'),
   });
 
-  let dashboard;
-  try {
-    dashboard = await startDemoDashboard({ brokers, resultsTopic: config.topics.results, decisionsTopic: config.topics.decisions }, (message) => logger.warn(message));
-  } catch (error) {
-    // The service, the traffic and their Kafka clients would keep the process alive after the
-    // error is printed: stop them, so a failed start ends the demo instead of hanging it.
+  let dashboard: Awaited<ReturnType<typeof startDemoDashboard>> | undefined;
+  // In order, once: Ctrl-C, and a start that fails after the service runs (its Kafka clients
+  // and the traffic would otherwise keep the process alive after the error is printed).
+  const stopEverything = async () => {
     await traffic.stop();
     await publisher?.close();
     await otlp?.app.close();
     await otlp?.collector.stop();
     await service.stop();
+    await dashboard?.close();
     await telemetry.shutdown();
     await judge.local.dispose();
+  };
+  try {
+    dashboard = await startDemoDashboard({ brokers, resultsTopic: config.topics.results, decisionsTopic: config.topics.decisions }, (message) => logger.warn(message));
+  } catch (error) {
+    await stopEverything();
     throw error;
   }
+  const dashboardUrl = dashboard.url;
   console.log(`Scorestream demo — brokers ${brokers.join(',')}, runs on '${config.topics.runs}', scores on '${config.topics.results}', ${config.scorers.length} scorers`);
   if (otlp !== undefined) console.log(`OTLP path: agent app → OTLP/HTTP ${otlp.collector.tracesUrl} → Collector → Kafka '${OTLP_DEMO_TOPIC}' (otlp_proto, keyed by trace id) → Scorestream (input.format 'otlp')`);
   console.log(`Logs: ${logFile}    Watch the records: ${command} tail    Stop: Ctrl-C`);
-  console.log(`Dashboard: ${dashboard.url}\n`);
+  console.log(`Dashboard: ${dashboardUrl}\n`);
   const view = startLiveView(service.stats, {
-    header: () => [`dashboard ${dashboard.url}`, `sample runs sent ${traffic.sent}${traffic.failed > 0 ? ` (${traffic.failed} failed to send)` : ''}`, ...(localJudge?.notice ?? [])],
+    header: () => [`dashboard ${dashboardUrl}`, `sample runs sent ${traffic.sent}${traffic.failed > 0 ? ` (${traffic.failed} failed to send)` : ''}`, ...(localJudge?.notice ?? [])],
   });
 
   const code = await new Promise<number>((resolve) => {
@@ -183,14 +188,7 @@ export async function run(argv: string[]): Promise<number> {
       stopping = true;
       console.error('\nstopping: finishing in-flight runs (Ctrl-C again to exit at once)');
       void (async () => {
-        await traffic.stop();
-        await publisher?.close();
-        await otlp?.app.close();
-        await otlp?.collector.stop();
-        await service.stop();
-        await dashboard.close();
-        await telemetry.shutdown();
-        await judge.local.dispose();
+        await stopEverything();
         view.stop();
         console.log(`\nThe broker keeps running (its topics hold the runs and scores): ${command} kafka stop`);
         resolve(0);

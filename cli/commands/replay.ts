@@ -6,15 +6,13 @@
 // milliseconds, or a duration ago (`90m`, `6h`, `2d`).
 import { ConfigError } from '../../src/config/config-error.ts';
 import { KafkaAccessError } from '../../src/kafka-access-error.ts';
-import { resolveConfig } from '../../src/config/resolve-config.ts';
-import { loadConfigFile } from '../../service/load-config-file.ts';
 import { dryRunReplay } from '../../service/replay-dry-run.ts';
 import type { DryRunReport } from '../../service/replay-dry-run.ts';
 import { startReplay } from '../../service/replay.ts';
 import { createLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
 import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
 import { parseCommandArgs } from '../command-args.ts';
-import { applyJudgeEnvironment, setUpJudgeModels } from '../judge-environment.ts';
+import { loadCliConfig } from '../load-cli-config.ts';
 import { progressWriter } from '../replay-progress.ts';
 
 const usage = 'usage: scorestream replay --config <file> --from <time> [--to <time>] [--scorer <id> ...] [--dry-run]\n  <time>: ISO 8601 (2026-12-01T09:00:00Z), epoch ms, or a duration ago (90m, 6h, 2d)';
@@ -74,18 +72,8 @@ export async function run(argv: string[]): Promise<number> {
   const logger = createLogger(loggerSettingsFromEnvironment(process.env));
   const telemetry = values['dry-run'] === true ? undefined : await startTelemetry(process.env, { logger });
   try {
-    let config;
-    try {
-      const judge = setUpJudgeModels(process.env, (line) => logger.info(`local judge: ${line}`));
-      const input = applyJudgeEnvironment(await loadConfigFile(values.config), judge);
-      config = resolveConfig(input, { environment: process.env, source: values.config });
-    } catch (error) {
-      if (error instanceof ConfigError) {
-        console.error(error.message);
-        return 2;
-      }
-      throw error;
-    }
+    const config = await loadCliConfig(values.config, logger);
+    if (config === undefined) return 2;
     const progress = progressWriter();
     const replayOptions = { config, logger, from, ...(to === undefined ? {} : { to }), ...(values.scorer === undefined ? {} : { scorers: values.scorer }), onProgress: progress.update };
     try {

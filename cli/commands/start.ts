@@ -5,13 +5,11 @@
 // variables; not at all when every exporter is `none` or OTEL_SDK_DISABLED=true) and is flushed
 // after the service stopped.
 import { ConfigError } from '../../src/config/config-error.ts';
-import { resolveConfig } from '../../src/config/resolve-config.ts';
-import { loadConfigFile } from '../../service/load-config-file.ts';
 import { startService } from '../../service/start-service.ts';
 import { KafkaAccessError } from '../../src/kafka-access-error.ts';
 import { createLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
 import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
-import { applyJudgeEnvironment, setUpJudgeModels } from '../judge-environment.ts';
+import { loadCliConfig } from '../load-cli-config.ts';
 import { runUntilSignal } from '../run-until-signal.ts';
 import { parseCommandArgs } from '../command-args.ts';
 
@@ -28,18 +26,8 @@ export async function run(argv: string[]): Promise<number> {
   const logger = createLogger(loggerSettingsFromEnvironment(process.env));
   const telemetry = await startTelemetry(process.env, { logger });
   try {
-    let config;
-    try {
-      const judge = setUpJudgeModels(process.env, (line) => logger.info(`local judge: ${line}`));
-      const input = applyJudgeEnvironment(await loadConfigFile(values.config), judge);
-      config = resolveConfig(input, { environment: process.env, source: values.config });
-    } catch (error) {
-      if (error instanceof ConfigError) {
-        console.error(error.message);
-        return 2;
-      }
-      throw error;
-    }
+    const config = await loadCliConfig(values.config, logger);
+    if (config === undefined) return 2;
     let service;
     try {
       service = await startService({ config, logger, recordInputs: recordInputsFromEnvironment(process.env) });

@@ -11,10 +11,10 @@ import { testBrokers } from '../../helpers/kafka.ts';
 
 const script = fileURLToPath(new URL('../../../bin/scorestream', import.meta.url));
 
-function runDemo(brokers: string) {
+function runDemo(brokers: string, environment: Record<string, string> = {}) {
   let stdout = '';
   let stderr = '';
-  const child = spawn(script, ['demo', '--rate', '50'], { env: { ...process.env, KAFKA_BROKERS: brokers, OTEL_SDK_DISABLED: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(script, ['demo', '--rate', '50'], { env: { ...process.env, KAFKA_BROKERS: brokers, OTEL_SDK_DISABLED: 'true', ...environment }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   // 'close': the process exited and its output was read to the end.
@@ -57,6 +57,15 @@ describe('scorestream demo', () => {
     expect(demo.stderr()).toContain('stopping: finishing in-flight runs');
     expect(demo.stdout()).toMatch(/failed 0/);
   });
+
+  it('ends, not hangs, when a start step after the service fails', async () => {
+    // The dashboard refuses a non-http trace link once the service already runs: the demo must
+    // stop the service and the traffic it started, or their Kafka clients keep it alive.
+    const demo = runDemo(testBrokers().join(','), { SCORESTREAM_TRACE_URL: 'ftp://traces.example/{traceId}' });
+    const code = await Promise.race([demo.exited, new Promise<string>((resolve) => setTimeout(() => resolve('still running after 60 s'), 60_000))]);
+    expect({ code, stderr: demo.stderr() }).toMatchObject({ code: 1, stderr: expect.stringMatching(/^scorestream: .*only http and https links are allowed, got 'ftp:'/m) });
+    expect(demo.stdout()).not.toContain('Scorestream demo —');
+  }, 90_000);
 
   it('says where to look when Kafka does not answer', async () => {
     // A port that accepts connections and never answers: Kafka requests wait there.
