@@ -4,22 +4,15 @@
 // controller by a moment, does not know the new topic yet ("This server does not host this
 // topic-partition") — seen by `demo` and the tests on a loaded 2-core machine.
 import type { Admin, ITopicConfig } from 'kafkajs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { isLeaderNotYetKnown } from './while-leaders-settle.ts';
-
-export type LeaderWait = {
-  timeoutMs?: number;
-  /** Pause between metadata polls (injected in tests). */
-  sleep?: (ms: number) => Promise<void>;
-  now?: () => number;
-};
-
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+import type { LeaderWait } from './while-leaders-settle.ts';
 
 /** `admin` must be connected. Throws, naming the topics, when leaders are still missing after `timeoutMs` (default 30 s). */
 export async function createTopicsWithLeaders(admin: Admin, topics: ITopicConfig[], wait: LeaderWait = {}): Promise<void> {
   const timeoutMs = wait.timeoutMs ?? 30_000;
   const now = wait.now ?? Date.now;
-  const sleep = wait.sleep ?? defaultSleep;
+  const sleep = wait.sleep ?? delay;
   await admin.createTopics({ topics, timeout: timeoutMs, waitForLeaders: false });
   const deadline = now() + timeoutMs;
   for (;;) {

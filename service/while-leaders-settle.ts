@@ -4,15 +4,15 @@
 // topic-partition", and kafkajs' admin gives up at once on that (fetchTopicOffsets,
 // fetchTopicOffsetsByTimestamp). Seen when the demo started its dashboard on topics the service
 // had created a moment before, on a busy 2-core CI broker.
+import { setTimeout as delay } from 'node:timers/promises';
 
-export type SettleWait = {
+/** How long to wait for leaders, and the clock to wait by (injected in tests). */
+export type LeaderWait = {
   timeoutMs?: number;
-  /** Pause between attempts (injected in tests). */
-  sleep?: (ms: number) => Promise<void>;
+  /** Pause between attempts. */
+  sleep?: (ms: number) => Promise<unknown>;
   now?: () => number;
 };
-
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * kafkajs' errors for "not known or not led yet", matched by name: instanceof fails across two
@@ -25,10 +25,10 @@ export function isLeaderNotYetKnown(error: unknown): boolean {
 }
 
 /** Runs `request` until it succeeds, retrying leader errors for up to `timeoutMs` (default 30 s); any other error at once. */
-export async function whileLeadersSettle<T>(request: () => Promise<T>, wait: SettleWait = {}): Promise<T> {
+export async function whileLeadersSettle<T>(request: () => Promise<T>, wait: LeaderWait = {}): Promise<T> {
   const timeoutMs = wait.timeoutMs ?? 30_000;
   const now = wait.now ?? Date.now;
-  const sleep = wait.sleep ?? defaultSleep;
+  const sleep = wait.sleep ?? delay;
   const deadline = now() + timeoutMs;
   for (let pause = 50; ; pause = Math.min(pause * 2, 1_000)) {
     try {
