@@ -18,7 +18,9 @@ export function countDecisions(decisions: readonly DecisionRecord[], context: Pi
 
 /** Publishes the decisions until acknowledged (the decisions topic must be configured), then counts them. */
 export async function publishDecisionRecords(decisions: readonly DecisionRecord[], topic: string, source: Source, output: MessageOutput, context: MessageContext): Promise<void> {
-  const records = decisions.map((decision) => ({ topic, key: decision.runId, value: JSON.stringify(decision), headers: originHeaders }));
+  // A replay marks every record it publishes (service/replay.ts), whichever path decided it.
+  const replay = context.replay;
+  const records = decisions.map((decision) => ({ topic, key: decision.runId, value: JSON.stringify(replay === undefined ? decision : { ...decision, replay }), headers: originHeaders }));
   await publishUntilAcknowledged(output, records, source, context);
   countDecisions(decisions, context);
 }

@@ -62,7 +62,6 @@ export async function scoreDecodedRun(event: AgentRunEvent, source: Source, outp
     return;
   }
   const runTrace = runTraceContext(trace, event);
-  const replay = context.replay;
   const scoring = await scoreRunEvent(collectRunFacts(event, source, runTrace.facts), {
     bindings: config.scorers,
     parentContext: runTrace.context,
@@ -73,13 +72,12 @@ export async function scoreDecodedRun(event: AgentRunEvent, source: Source, outp
     services: context.services,
     spend: context.spend,
     // A transient failure may go to the retry topic instead of out as `failed` (retry-deferral.ts).
-    onRecord: (record) => publishOrDefer({ record: replay === undefined ? record : { ...record, replay }, event, trace: runTrace.facts, history: noHistory, source }, output, context),
+    onRecord: (record) => publishOrDefer({ record, event, trace: runTrace.facts, history: noHistory, source }, output, context),
   });
   // Decided here, not inside: with sampling or filters most runs skip some binding, and without a
   // decisions topic counting them must not cost an await per message.
   if (scoring.decisions.length === 0) return;
-  const decisions = replay === undefined ? scoring.decisions : scoring.decisions.map((decision) => ({ ...decision, replay }));
   const topic = config.topics.decisions;
-  if (topic === undefined) countDecisions(decisions, context);
-  else await publishDecisionRecords(decisions, topic, source, output, context);
+  if (topic === undefined) countDecisions(scoring.decisions, context);
+  else await publishDecisionRecords(scoring.decisions, topic, source, output, context);
 }

@@ -12,12 +12,14 @@ import { serializeScoreRecord } from './serialize-score-record.ts';
 
 /** `eventTime`: the run event's timestamp in ms (NaN when unreadable: then no latency is recorded). */
 export async function publishScoreRecord(record: ScoreRecord, eventTime: number, source: Source, output: MessageOutput, context: MessageContext): Promise<void> {
-  const outgoing = { topic: context.config.topics.results, key: record.runId, value: serializeScoreRecord(record), headers: originHeaders };
+  // A replay marks every record it publishes (service/replay.ts), whichever path scored it.
+  const marked = context.replay === undefined ? record : { ...record, replay: context.replay };
+  const outgoing = { topic: context.config.topics.results, key: record.runId, value: serializeScoreRecord(marked), headers: originHeaders };
   await publishUntilAcknowledged(output, [outgoing], source, context);
-  context.stats.countRecord(record);
+  context.stats.countRecord(marked);
   if (Number.isFinite(eventTime)) {
     const latencyMs = context.now() - eventTime;
     context.stats.recordLatency(latencyMs);
-    context.recordLatency?.(latencyMs, record);
+    context.recordLatency?.(latencyMs, marked);
   }
 }

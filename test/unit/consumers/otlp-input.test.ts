@@ -74,6 +74,17 @@ describe('createOtlpInput', () => {
     input.close?.();
   });
 
+  it('in a replay, marks a trace decision with the replay id, as the run-event path marks its records', async () => {
+    recordPlainTrace(recorder.tracer);
+    const input = createOtlpInput({ config: config({ gracePeriodMs: 0, encoding: 'otlp_json' }) });
+    const { context } = messageContext({ decisionsTopic: 'decisions' });
+    context.replay = { id: 'replay-0123456789ab' };
+    const output = fakeOutput();
+    await input.process(consumedMessage({ value: encodeSpans(recorder.spans(), 'otlp_json') }), source, output.output, untracedMessage(consumedMessage({ value: null })), context);
+    expect(valueOf(output.accepted[0]![0])).toMatchObject({ reason: 'not_an_agent_trace', replay: { id: 'replay-0123456789ab' } });
+    input.close?.();
+  });
+
   it('decides a trace whose root never arrives as incomplete_trace after the idle timeout, counting it without a decisions topic', async () => {
     recorder.tracer.startActiveSpan('root', (root) => {
       recorder.tracer.startSpan('child').end();
