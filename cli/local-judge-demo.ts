@@ -26,7 +26,7 @@ export type LocalJudgeDemo = {
 export async function prepareLocalJudge(environment: NodeJS.ProcessEnv): Promise<LocalJudgeDemo> {
   const model = findCatalogModel(defaultLocalModelName)!;
   console.error(`[local judge] ${model.name}: ${model.description}. Licence: ${model.licence}.`);
-  await fetchModel(model, { environment, progress: createProgressBar(), onLine: () => {} });
+  await fetchModel(model, { environment, progress: createProgressBar() });
   await installLlamaRuntime(environment, (line) => console.error(`[local judge] ${line}`));
   const id = `local:${model.name}`;
   return {

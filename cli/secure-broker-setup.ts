@@ -9,27 +9,26 @@ import type { SecurityMaterials } from '../local/kafka/index.ts';
 import { dashboardAcls, producerAcls, replayAcls, serviceAcls, tailAcls, toKafkajsAcls } from '../service/acl-roles.ts';
 import type { AclGrant } from '../service/acl-roles.ts';
 import { ensureTopics } from '../service/ensure-topics.ts';
-import { DEFAULT_TOPICS, DEFAULTS } from '../src/config/defaults.ts';
+import { DEFAULT_TOPICS, DEFAULTS, DEMO_DECISIONS_TOPIC } from '../src/config/defaults.ts';
 
-const decisionsTopic = 'agent-score-decisions';
 /** The service's retry topic with the default runs topic (`{runs}-retry`; retries are on by default). */
 const retryTopic = `${DEFAULT_TOPICS.runs}${DEFAULTS.retryTopicSuffix}`;
 
 export function secureRoleGrants(): Array<{ principal: string; grants: AclGrant[] }> {
-  const topics = { ...DEFAULT_TOPICS, decisions: decisionsTopic, retry: retryTopic };
+  const topics = { ...DEFAULT_TOPICS, decisions: DEMO_DECISIONS_TOPIC, retry: retryTopic };
   return [
     { principal: 'User:scorestream', grants: serviceAcls({ topics, groupId: DEFAULTS.groupId, delivery: 'exactly-once' }) },
     { principal: 'User:producer', grants: producerAcls({ runsTopic: topics.runs }) },
     { principal: `User:${CLIENT_CERTIFICATE_NAME}`, grants: producerAcls({ runsTopic: topics.runs }) },
     { principal: 'User:tail', grants: tailAcls({ resultsTopic: topics.results }) },
-    { principal: 'User:dashboard', grants: dashboardAcls({ resultsTopic: topics.results, decisionsTopic }) },
+    { principal: 'User:dashboard', grants: dashboardAcls({ resultsTopic: topics.results, decisionsTopic: DEMO_DECISIONS_TOPIC }) },
     { principal: 'User:replay', grants: replayAcls({ topics, groupId: DEFAULTS.groupId, delivery: 'at-least-once' }) },
   ];
 }
 
 export async function setUpSecureRoles(options: { brokers: string[]; mtlsBrokers: string[]; directory: string; materials: SecurityMaterials; admin: Pick<KafkaConfig, 'ssl' | 'sasl'> }): Promise<string[]> {
   const kafka = quietKafka({ clientId: 'scorestream-secure-setup', brokers: options.brokers, ...options.admin });
-  await ensureTopics(kafka, [DEFAULT_TOPICS.runs, DEFAULT_TOPICS.results, DEFAULT_TOPICS.deadLetter, decisionsTopic, retryTopic].map((topic) => ({ topic })));
+  await ensureTopics(kafka, [DEFAULT_TOPICS.runs, DEFAULT_TOPICS.results, DEFAULT_TOPICS.deadLetter, DEMO_DECISIONS_TOPIC, retryTopic].map((topic) => ({ topic })));
   const admin = kafka.admin();
   await admin.connect();
   try {
@@ -39,7 +38,7 @@ export async function setUpSecureRoles(options: { brokers: string[]; mtlsBrokers
   }
   const { materials } = options;
   return [
-    `topics ${DEFAULT_TOPICS.runs}, ${DEFAULT_TOPICS.results}, ${DEFAULT_TOPICS.deadLetter}, ${decisionsTopic}, ${retryTopic}; users scorestream, producer, tail, dashboard, replay hold the ACLs of docs/security.md`,
+    `topics ${DEFAULT_TOPICS.runs}, ${DEFAULT_TOPICS.results}, ${DEFAULT_TOPICS.deadLetter}, ${DEMO_DECISIONS_TOPIC}, ${retryTopic}; users scorestream, producer, tail, dashboard, replay hold the ACLs of docs/security.md`,
     `passwords (and admin's, for setup only): ${securityMaterialsFile(options.directory)}`,
     `the service: KAFKA_BROKERS=${options.brokers.join(',')} KAFKA_SSL_CA_FILE=${materials.caCertificate} KAFKA_SASL_MECHANISM=scram-sha-512 KAFKA_SASL_USERNAME=scorestream KAFKA_SASL_PASSWORD=<users.scorestream of that file>`,
     `mutual TLS (as User:${CLIENT_CERTIFICATE_NAME}, the producer's ACLs): KAFKA_BROKERS=${options.mtlsBrokers.join(',')} KAFKA_SSL_CA_FILE=${materials.caCertificate} KAFKA_SSL_CERT_FILE=${materials.clientCertificate} KAFKA_SSL_KEY_FILE=${materials.clientKey}`,

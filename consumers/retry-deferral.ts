@@ -15,7 +15,7 @@ import type { RetryMessage } from '../src/contracts/retry-message.ts';
 import type { FailedScoreRecord, RetryAttempt, ScoreRecord } from '../src/contracts/score-record.ts';
 import type { RunTraceFacts } from '../src/pipeline/run-facts.ts';
 import { planRetry } from '../src/pipeline/retry-plan.ts';
-import { ORIGIN_HEADER } from './loop-guard.ts';
+import { originHeaders } from './loop-guard.ts';
 import type { MessageContext } from './message-context.ts';
 import { publishScoreRecord } from './publish-score-record.ts';
 import { publishUntilAcknowledged } from './publish-until-acknowledged.ts';
@@ -57,37 +57,40 @@ function serializeRetry(message: RetryMessage, maxBytes: number): string | undef
 export async function publishOrDefer(pair: FinishedPair, output: MessageOutput, context: MessageContext): Promise<void> {
   const { record, history } = pair;
   const { config, stats } = context;
-  const nowMs = context.now();
-  const firstFailedAt = history.firstFailedAt ?? record.scoredAt;
-  const plan = planRetry(record, config.retries, history.attempts.length, Date.parse(firstFailedAt), nowMs);
-  if (plan.action === 'defer' && record.status === 'failed') {
-    const dueAt = new Date(plan.dueAtMs).toISOString();
-    const message: RetryMessage = {
-      schemaVersion: RETRY_MESSAGE_SCHEMA_VERSION,
-      runId: record.runId,
-      scorerId: record.scorerId,
-      ...(record.scorerVersion === undefined ? {} : { scorerVersion: record.scorerVersion }),
-      attempt: plan.attempt,
-      firstFailedAt,
-      dueAt,
-      source: record.source,
-      trace: pair.trace,
-      ...(record.sampling === undefined ? {} : { sampling: record.sampling }),
-      attempts: [...history.attempts, attemptOf(record)],
-      event: pair.event,
-    };
-    const value = serializeRetry(message, config.maxMessageBytes);
-    if (value !== undefined) {
-      const headers: IHeaders = { [ORIGIN_HEADER]: 'scorestream', [RETRY_DUE_HEADER]: String(plan.dueAtMs) };
-      const records = [{ topic: config.topics.retry, key: record.runId, value, headers }];
-      const decisionsTopic = config.topics.decisions;
-      if (decisionsTopic !== undefined) records.push({ topic: decisionsTopic, key: record.runId, value: JSON.stringify(deferredDecision(record, plan.attempt, dueAt, nowMs)), headers: { [ORIGIN_HEADER]: 'scorestream' } });
-      await publishUntilAcknowledged(output, records, pair.source, context);
-      stats.retriesDeferred += 1;
-      context.logger.debug({ source: pair.source, runId: record.runId, scorerId: record.scorerId, attempt: plan.attempt, dueAt }, 'deferred a transiently failed pair to the retry topic');
-      return;
+  // Only a failure can be deferred: a scored or not-scorable record goes straight out.
+  if (record.status === 'failed') {
+    const nowMs = context.now();
+    const firstFailedAt = history.firstFailedAt ?? record.scoredAt;
+    const plan = planRetry(record, config.retries, history.attempts.length, Date.parse(firstFailedAt), nowMs);
+    if (plan.action === 'defer') {
+      const dueAt = new Date(plan.dueAtMs).toISOString();
+      const message: RetryMessage = {
+        schemaVersion: RETRY_MESSAGE_SCHEMA_VERSION,
+        runId: record.runId,
+        scorerId: record.scorerId,
+        ...(record.scorerVersion === undefined ? {} : { scorerVersion: record.scorerVersion }),
+        attempt: plan.attempt,
+        firstFailedAt,
+        dueAt,
+        source: record.source,
+        trace: pair.trace,
+        ...(record.sampling === undefined ? {} : { sampling: record.sampling }),
+        attempts: [...history.attempts, attemptOf(record)],
+        event: pair.event,
+      };
+      const value = serializeRetry(message, config.maxMessageBytes);
+      if (value !== undefined) {
+        const headers: IHeaders = { ...originHeaders, [RETRY_DUE_HEADER]: String(plan.dueAtMs) };
+        const records = [{ topic: config.topics.retry, key: record.runId, value, headers }];
+        const decisionsTopic = config.topics.decisions;
+        if (decisionsTopic !== undefined) records.push({ topic: decisionsTopic, key: record.runId, value: JSON.stringify(deferredDecision(record, plan.attempt, dueAt, nowMs)), headers: originHeaders });
+        await publishUntilAcknowledged(output, records, pair.source, context);
+        stats.retriesDeferred += 1;
+        context.logger.debug({ source: pair.source, runId: record.runId, scorerId: record.scorerId, attempt: plan.attempt, dueAt }, 'deferred a transiently failed pair to the retry topic');
+        return;
+      }
+      context.logger.warn({ source: pair.source, runId: record.runId, scorerId: record.scorerId }, 'a retry message would exceed maxMessageBytes; publishing the failure as final');
     }
-    context.logger.warn({ source: pair.source, runId: record.runId, scorerId: record.scorerId }, 'a retry message would exceed maxMessageBytes; publishing the failure as final');
   }
   if (record.status === 'failed' && record.error.retryable && history.attempts.length > 0) stats.retriesExhausted += 1;
   await publishScoreRecord(withHistory(record, history), Date.parse(pair.event.timestamp), pair.source, output, context);

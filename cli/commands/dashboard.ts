@@ -3,7 +3,7 @@
 // until Ctrl-C. Any other address needs an access token.
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
-import { DEFAULT_TOPICS } from '../../src/config/defaults.ts';
+import { DEFAULT_TOPICS, DEMO_DECISIONS_TOPIC } from '../../src/config/defaults.ts';
 import { isLoopbackAddress } from '../../dashboard/access.ts';
 import { parseDuration } from '../../dashboard/duration.ts';
 import { startDashboard } from '../../dashboard/start-dashboard.ts';
@@ -16,7 +16,6 @@ import { kafkaPreflight } from '../../service/kafka-preflight.ts';
 import { DASHBOARD_GROUP_PREFIX } from '../../service/acl-roles.ts';
 import { parseCommandArgs } from '../command-args.ts';
 
-export const DEMO_DECISIONS_TOPIC = 'agent-score-decisions';
 export const DEFAULT_DASHBOARD_PORT = 4680;
 
 const usage = `usage: scorestream dashboard [--since 6h] [--port ${DEFAULT_DASHBOARD_PORT}] [--host 127.0.0.1] [--token T] [--trace-url jaeger|tempo|URL] [--brokers LIST]

@@ -22,6 +22,7 @@ import { startOtlpAgentApp } from '../otlp-agent-app.ts';
 import { startSampleTraffic } from '../sample-traffic.ts';
 import { startCollector } from '../../local/collector/index.ts';
 import { parseCommandArgs } from '../command-args.ts';
+import { DEMO_DECISIONS_TOPIC } from '../../src/config/defaults.ts';
 import { startDemoDashboard } from './dashboard.ts';
 
 // From the sources (bin/scorestream) the example is the TypeScript file; from the installed package
@@ -99,7 +100,7 @@ export async function run(argv: string[]): Promise<number> {
         ...input,
         kafka: { ...input.kafka, brokers },
         groupId: input.groupId ?? (otlp === undefined ? 'scorestream-demo' : 'scorestream-demo-otlp'),
-        topics: { decisions: 'agent-score-decisions', ...input.topics, ...(otlp === undefined ? {} : { runs: OTLP_DEMO_TOPIC }) },
+        topics: { decisions: DEMO_DECISIONS_TOPIC, ...input.topics, ...(otlp === undefined ? {} : { runs: OTLP_DEMO_TOPIC }) },
         ...(otlp === undefined ? {} : { input: { format: 'otlp' } }),
       },
       { environment: { ...process.env, KAFKA_BROKERS: undefined }, source: configFile },

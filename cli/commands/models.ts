@@ -46,7 +46,7 @@ async function fetch(name: string): Promise<number> {
   }
   try {
     const started = Date.now();
-    const file = await fetchModel(model, { progress: createProgressBar(), onLine: () => {} });
+    const file = await fetchModel(model, { progress: createProgressBar() });
     await installLlamaRuntime(process.env, (line) => console.error(line));
     console.error(`${model.name} ready in ${((Date.now() - started) / 1000).toFixed(1)} s (licence: ${model.licence})`);
     console.log(file);

@@ -4,9 +4,7 @@
 // ACL (service/kafka-preflight.ts). OpenTelemetry starts first (from the OTEL_*
 // variables; not at all when every exporter is `none` or OTEL_SDK_DISABLED=true) and is flushed
 // after the service stopped.
-import { ConfigError } from '../../src/config/config-error.ts';
 import { startService } from '../../service/start-service.ts';
-import { KafkaAccessError } from '../../src/kafka-access-error.ts';
 import { createLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
 import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
 import { loadCliConfig } from '../load-cli-config.ts';
@@ -28,17 +26,9 @@ export async function run(argv: string[]): Promise<number> {
   try {
     const config = await loadCliConfig(values.config, logger);
     if (config === undefined) return 2;
-    let service;
-    try {
-      service = await startService({ config, logger, recordInputs: recordInputsFromEnvironment(process.env) });
-    } catch (error) {
-      // TLS, SASL or ACL refused (or a PEM file unreadable): what to fix, exit 2, nothing secret.
-      if (KafkaAccessError.isInstance(error) || ConfigError.isInstance(error)) {
-        console.error(`scorestream: ${error.message}`);
-        return 2;
-      }
-      throw error;
-    }
+    // TLS, SASL or an ACL refused (or a PEM file unreadable) rejects here; cli/main.ts prints what
+    // to fix and exits 2.
+    const service = await startService({ config, logger, recordInputs: recordInputsFromEnvironment(process.env) });
     return await runUntilSignal(service, logger);
   } finally {
     await telemetry.shutdown();

@@ -7,10 +7,10 @@
 // environment.
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withDirectoryLock } from '../kafka/directory-lock.ts';
+import { scorestreamCacheDirectory } from '../kafka/paths.ts';
 import { lastLines, runCommand } from '../kafka/run-command.ts';
 import { COLLECTOR_VERSION } from './versions.ts';
 
@@ -26,8 +26,7 @@ export class CollectorBuildError extends Error {
 
 /** `${XDG_CACHE_HOME:-~/.cache}/scorestream/collector-<version>`. */
 export function collectorCacheDirectory(environment: Environment = process.env): string {
-  const base = environment.XDG_CACHE_HOME !== undefined && environment.XDG_CACHE_HOME.trim() !== '' ? environment.XDG_CACHE_HOME : join(homedir(), '.cache');
-  return join(base, 'scorestream', `collector-${COLLECTOR_VERSION}`);
+  return join(scorestreamCacheDirectory(environment), `collector-${COLLECTOR_VERSION}`);
 }
 
 export function collectorBinaryPath(environment: Environment = process.env): string {

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../kafka/ports.ts';
+import { lastLines } from '../kafka/run-command.ts';
 import { ensureCollectorBinary } from './build-collector.ts';
 import type { EnsureCollectorOptions } from './build-collector.ts';
 
@@ -92,7 +93,7 @@ export async function startCollector(options: CollectorOptions): Promise<Running
   while (!(await listening(httpPort))) {
     if (exited || Date.now() > deadline) {
       await stop();
-      throw new Error(`the OpenTelemetry Collector did not start (${exited ? `exited with ${child.exitCode}` : 'no OTLP/HTTP listener after 30 s'}):\n${log.split('\n').slice(-15).join('\n')}`);
+      throw new Error(`the OpenTelemetry Collector did not start (${exited ? `exited with ${child.exitCode}` : 'no OTLP/HTTP listener after 30 s'}):\n${lastLines(log, 15)}`);
     }
     await sleep(100);
   }

@@ -47,7 +47,7 @@ async function startJvmInTemporaryDirectory(onProgress?: (line: string) => void,
 }
 
 /** An ephemeral broker on the local JVM, plain or (with `prepareSecurity`) secured. */
-export async function startEphemeralJvmBroker(onProgress?: (line: string) => void, prepareSecurity?: PrepareSecurity): Promise<BrokerHandle & { mtlsBrokers?: string[] }> {
+export async function startEphemeralJvmBroker(onProgress?: (line: string) => void, prepareSecurity?: PrepareSecurity): Promise<BrokerHandle> {
   const { started, directory } = await startJvmInTemporaryDirectory(onProgress, prepareSecurity);
   const watchdog = startOwnerWatchdog({ brokerPid: started.pid, directory });
   const onExit = () => {

@@ -10,7 +10,7 @@ import { startEphemeralJvmBroker } from './ephemeral-broker.ts';
 import { adminSecurity } from './jvm-broker.ts';
 import { freePort } from './ports.ts';
 import type { ClientSecurity } from './readiness.ts';
-import { ADMIN_USER, ensureSecurityMaterials } from './secure-materials.ts';
+import { ensureSecurityMaterials } from './secure-materials.ts';
 import type { SecurityMaterials } from './secure-materials.ts';
 
 export type SaslMechanismName = 'plain' | 'scram-sha-256' | 'scram-sha-512';
@@ -41,7 +41,6 @@ export type StartSecureBrokerOptions = {
   onProgress?: (line: string) => void;
 };
 
-export { ADMIN_USER };
 
 export async function startSecureEphemeralBroker(options: StartSecureBrokerOptions = {}): Promise<SecureBrokerHandle> {
   let materials: SecurityMaterials | undefined;

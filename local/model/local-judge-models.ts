@@ -11,7 +11,6 @@ import type { LlamaLanguageModel } from './llama-language-model.ts';
 import type { GrammarBounds } from './grammar-schema.ts';
 import { findCatalogModel, modelCatalog } from './model-catalog.ts';
 import { localModelError } from './model-errors.ts';
-import type { ProgressBar } from './progress-bar.ts';
 
 export const localModelPrefix = 'local:';
 
@@ -19,7 +18,6 @@ export type LocalJudgeModelsOptions = {
   environment?: NodeJS.ProcessEnv;
   /** Where first-use downloads and installs report. */
   onLine?: (line: string) => void;
-  progress?: ProgressBar;
   threads?: number;
   /** The grammar's bounds on strings and lists (default defaultGrammarBounds). */
   bounds?: GrammarBounds;
@@ -70,7 +68,7 @@ function modelSource(id: string, options: LocalJudgeModelsOptions, environment: 
   const name = id.slice(localModelPrefix.length).trim();
   const catalogModel = findCatalogModel(name);
   if (catalogModel !== undefined) {
-    return { modelId: name, modelPath: () => fetchModel(catalogModel, { environment, ...(options.onLine ? { onLine: options.onLine } : {}), ...(options.progress ? { progress: options.progress } : {}) }) };
+    return { modelId: name, modelPath: () => fetchModel(catalogModel, { environment, ...(options.onLine ? { onLine: options.onLine } : {}) }) };
   }
   if (!/\.gguf$/i.test(name)) {
     throw localModelError(

@@ -6,6 +6,9 @@ export const DEFAULT_TOPICS = {
   deadLetter: 'agent-runs-dlq',
 } as const;
 
+/** The decisions topic of the demo and the local secured broker; the dashboard reads it by default. Off unless configured. */
+export const DEMO_DECISIONS_TOPIC = 'agent-score-decisions';
+
 export const DEFAULTS = {
   clientId: 'scorestream',
   groupId: 'scorestream',
