@@ -127,7 +127,7 @@ export function createOtlpInput(options: OtlpInputOptions): OtlpInput {
   };
 
   const completeTrace = async (trace: ClosedTrace<PendingMessage>, messageContext: MessageContext): Promise<void> => {
-    const runs = runsFromTrace(trace.spans, config.nestedAgents);
+    const runs = runsFromTrace(trace.spans, { nestedAgents: config.nestedAgents, rootSpanRuns: config.rootSpanRuns });
     if (runs.length === 0) {
       const reason: SkipReason = trace.reason === 'overflow' ? 'assembly_overflow' : trace.rootArrived ? 'not_an_agent_trace' : 'incomplete_trace';
       const detail =

@@ -79,7 +79,7 @@ function chatCompletion(body: { model?: string; messages?: ChatMessage[]; tools?
     return;
   }
   const chunk = (delta: unknown, finish: string | null) => ({ data: { id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] } });
-  const events = [chunk({ role: 'assistant', content: '' }, null)];
+  const events: Array<{ data: unknown }> = [chunk({ role: 'assistant', content: '' }, null)];
   if (toolCall === undefined) for (const piece of SCRIPTED_ANSWER.match(/.{1,8}/gsu) ?? []) events.push(chunk({ content: piece }, null));
   else {
     events.push(chunk({ tool_calls: [{ index: 0, id: toolCall.id, type: 'function', function: { name: toolCall.function.name, arguments: '' } }] }, null));

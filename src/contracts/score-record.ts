@@ -13,6 +13,7 @@ import {
   samplingSchema,
   sourceSchema,
 } from './common.ts';
+import { missingPartSchema } from './agent-run-event.ts';
 import { judgeResultsSchema } from './judge-execution.ts';
 import { fieldPerStep, PIPELINE_STAGES } from './scorer-steps.ts';
 
@@ -34,6 +35,8 @@ const scoreRecordBase = z.object({
   entity: entitySchema,
   /** The run's tenant, environment and tags. */
   metadata: runMetadataSchema.optional(),
+  /** The run's `missing`: parts of the run its producer could not find (docs/otlp.md, "Missing content"). */
+  missing: z.array(missingPartSchema).optional(),
   steps: z.object({ preprocess: z.unknown().optional(), analyze: z.unknown().optional() }),
   prompts: z.object(fieldPerStep(z.string().optional())),
   judge: judgeResultsSchema.optional(),

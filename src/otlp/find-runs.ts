@@ -1,0 +1,138 @@
+// Which spans of a closed trace are agent runs, and which spans each run owns (docs/otlp.md, "What a
+// run is"). Two rules, and each run says which one found it:
+//   - agent_span: an agent span (GenAI invoke_agent, OpenInference AGENT, OpenLLMetry agent, the AI
+//     SDK's ai.generateText / ai.streamText). With nestedAgents 'outermost' only agent spans with
+//     no agent ancestor are runs; with 'each' every agent span is one.
+//   - root_span: in a trace with no agent span at all, each root span whose subtree holds a model
+//     call (a LangChain chain, a plain app around `chat` spans). On by default (rootSpanRuns).
+// Every other span belongs to exactly one run — that of its nearest ancestor that is a run's span —
+// or to none (a span outside every run's subtree, e.g. an HTTP server span above the agent).
+import { classifySpan, isScorestreamSpan } from './agent-spans.ts';
+import type { SpanConvention, SpanRole } from './agent-spans.ts';
+import type { OtlpSpan } from './otlp-span.ts';
+
+export const NESTED_AGENT_MODES = ['outermost', 'each'] as const;
+export type NestedAgentMode = (typeof NESTED_AGENT_MODES)[number];
+
+export const RUN_RULES = ['agent_span', 'root_span'] as const;
+export type RunRule = (typeof RUN_RULES)[number];
+
+export type RunFindingOptions = { nestedAgents: NestedAgentMode; rootSpanRuns: boolean };
+
+export type ClassifiedSpan = { span: OtlpSpan; role: SpanRole; convention: SpanConvention | undefined };
+
+export type FoundRun = {
+  span: OtlpSpan;
+  rule: RunRule;
+  /** Every span the run owns but its own, in start order (inner agents, model calls, tools, the rest). */
+  own: ClassifiedSpan[];
+};
+
+export type TraceRuns = {
+  runs: FoundRun[];
+  /** Spans in no run's subtree. */
+  outside: ClassifiedSpan[];
+  classified: Map<string, ClassifiedSpan>;
+};
+
+const byStart = (a: { span: OtlpSpan }, b: { span: OtlpSpan }) => a.span.startTimeMs - b.span.startTimeMs;
+
+/**
+ * OpenInference marks LangGraph's agent *node* AGENT, once per step, inside the graph's CHAIN spans:
+ * the graph is the run. So an outermost OpenInference AGENT span whose ancestors are CHAIN (or
+ * other non-agent) spans of the same instrumentation scope gives way to the outermost of them.
+ */
+function graphOf(agent: ClassifiedSpan, classified: ReadonlyMap<string, ClassifiedSpan>): OtlpSpan {
+  if (agent.convention !== 'openinference') return agent.span;
+  let top = agent.span;
+  const seen = new Set<string>();
+  for (let parent = top.parentSpanId === undefined ? undefined : classified.get(top.parentSpanId); parent !== undefined && !seen.has(parent.span.spanId); parent = parent.span.parentSpanId === undefined ? undefined : classified.get(parent.span.parentSpanId)) {
+    seen.add(parent.span.spanId);
+    if (parent.convention !== 'openinference' || parent.span.scope !== agent.span.scope) break;
+    top = parent.span;
+  }
+  return top;
+}
+
+export function findRuns(spans: readonly OtlpSpan[], options: RunFindingOptions): TraceRuns {
+  const classified = new Map<string, ClassifiedSpan>();
+  for (const span of spans) classified.set(span.spanId, { span, ...(isScorestreamSpan(span) ? { role: 'other' as const, convention: undefined } : classifySpan(span)) });
+
+  // The nearest agent ancestor of every span, memoised so a deep trace costs one walk per span.
+  const agentAbove = new Map<string, string | null>();
+  const nearestAgent = (span: OtlpSpan): string | null => {
+    const path: string[] = [];
+    let parentId = span.parentSpanId;
+    let result: string | null = null;
+    while (parentId !== undefined) {
+      const cached = agentAbove.get(parentId);
+      if (cached !== undefined) {
+        result = classified.get(parentId)?.role === 'agent' ? parentId : cached;
+        break;
+      }
+      const parent = classified.get(parentId);
+      if (parent === undefined || path.includes(parentId)) break;
+      path.push(parentId);
+      if (parent.role === 'agent') {
+        result = parentId;
+        break;
+      }
+      parentId = parent.span.parentSpanId;
+    }
+    // Every span on the path shares the answer (none of them was an agent, but the last may be).
+    for (const id of path) if (classified.get(id)?.role !== 'agent') agentAbove.set(id, result);
+    return result;
+  };
+
+  const agents = [...classified.values()].filter((entry) => entry.role === 'agent');
+  let runSpans: Array<{ span: OtlpSpan; rule: RunRule }>;
+  if (agents.length > 0) {
+    const chosen = options.nestedAgents === 'each' ? agents.map((entry) => entry.span) : [...new Set(agents.filter((entry) => nearestAgent(entry.span) === null).map((entry) => graphOf(entry, classified)))];
+    runSpans = chosen.map((span) => ({ span, rule: 'agent_span' }));
+  } else if (options.rootSpanRuns) {
+    runSpans = [...classified.values()].filter((entry) => entry.span.parentSpanId === undefined).map((entry) => ({ span: entry.span, rule: 'root_span' }));
+  } else runSpans = [];
+
+  const runIds = new Set(runSpans.map((run) => run.span.spanId));
+  const ownerOf = new Map<string, string | null>();
+  const owner = (span: OtlpSpan): string | null => {
+    const path: string[] = [];
+    let parentId = span.parentSpanId;
+    let result: string | null = null;
+    while (parentId !== undefined) {
+      if (runIds.has(parentId)) {
+        result = parentId;
+        break;
+      }
+      const cached = ownerOf.get(parentId);
+      if (cached !== undefined) {
+        result = cached;
+        break;
+      }
+      const parent = classified.get(parentId);
+      if (parent === undefined || path.includes(parentId)) break;
+      path.push(parentId);
+      parentId = parent.span.parentSpanId;
+    }
+    for (const id of path) ownerOf.set(id, result);
+    return result;
+  };
+
+  const owned = new Map<string, ClassifiedSpan[]>(runSpans.map((run) => [run.span.spanId, []]));
+  const outside: ClassifiedSpan[] = [];
+  for (const entry of classified.values()) {
+    if (runIds.has(entry.span.spanId)) continue;
+    const id = owner(entry.span);
+    if (id === null) outside.push(entry);
+    else owned.get(id)!.push(entry);
+  }
+
+  let runs = runSpans.map((run) => ({ ...run, own: owned.get(run.span.spanId)!.sort(byStart) }));
+  if (agents.length === 0) {
+    // A root is a run only when its subtree holds a model call; the others' spans are outside.
+    const kept = runs.filter((run) => classified.get(run.span.spanId)!.role === 'model' || run.own.some((entry) => entry.role === 'model'));
+    for (const run of runs) if (!kept.includes(run)) outside.push(classified.get(run.span.spanId)!, ...run.own);
+    runs = kept;
+  }
+  return { runs: runs.sort(byStart), outside, classified };
+}
