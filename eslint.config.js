@@ -40,6 +40,11 @@ export default tseslint.config(
     },
   },
   {
+    // The framework agents' JS apps (local/agents/apps/) run in a Node folder of their own.
+    files: ['local/agents/apps/**/*.mjs'],
+    languageOptions: { sourceType: 'module', globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
     files: ['local/**/*.ts'],
     rules: forbid([...layers.slice(1), 'dashboard'], 'local/ (the embedded local parts) may import only src/ (docs/architecture.md)'),
   },

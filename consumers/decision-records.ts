@@ -11,6 +11,8 @@ import type { MessageOutput } from './record-sink.ts';
 /** Counts each skip; without a decisions topic that is all, so the caller need not await. */
 export function countDecisions(decisions: readonly DecisionRecord[], context: Pick<MessageContext, 'stats'>): void {
   for (const decision of decisions) {
+    // A flagged pair was scored: it is no skip (the OTLP input counts its flags, runsMissingContent).
+    if (decision.decision === 'flagged') continue;
     context.stats.countSkip(decision.reason);
     if (decision.budget !== undefined) context.stats.countBudgetExhausted(decision.budget.name);
   }

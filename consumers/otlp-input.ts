@@ -13,7 +13,7 @@
 import type { KafkaMessage } from 'kafkajs';
 import type { OtlpInputConfig } from '../src/config/input-schema.ts';
 import type { Source } from '../src/contracts/common.ts';
-import type { DecisionRecord, SkipReason } from '../src/contracts/decision-record.ts';
+import type { DecisionRecord, FLAG_REASONS, SkipReason } from '../src/contracts/decision-record.ts';
 import { parseAgentRunEvent } from '../src/contracts/parse.ts';
 import { isAgentSpan, isScorestreamSpan } from '../src/otlp/agent-spans.ts';
 import { decodeOtlpTraces } from '../src/otlp/decode-otlp.ts';
@@ -39,6 +39,8 @@ export class OtlpAssemblyStats {
   /** Spans of a trace that had closed already: dropped. */
   lateSpans = 0;
   runsAssembled = 0;
+  /** Runs assembled without a user message or a final answer (scored, and flagged missing_content). */
+  runsMissingContent = 0;
   readonly tracesClosed = { ready: 0, idle: 0, overflow: 0 };
   readonly tracesWithoutRun = new Map<SkipReason, number>();
   peakOpenTraces = 0;
@@ -135,7 +137,7 @@ export function createOtlpInput(options: OtlpInputOptions): OtlpInput {
           ? `closed to stay within maxOpenTraces (${config.maxOpenTraces}) / maxSpansPerTrace (${config.maxSpansPerTrace}) before an agent span arrived`
           : reason === 'incomplete_trace'
             ? `no root or agent span arrived within idleTimeoutMs (${config.idleTimeoutMs})`
-            : 'the trace has no invoke_agent / ai.generateText / ai.streamText span';
+            : `the trace has no agent span (GenAI invoke_agent, OpenInference AGENT, OpenLLMetry agent, ai.generateText / ai.streamText)${config.rootSpanRuns ? ' and its root span holds no model call' : ', and rootSpanRuns is off'}`;
       await decide(trace, reason, detail, trace.owners[0]!, messageContext);
       return;
     }
@@ -155,18 +157,31 @@ export function createOtlpInput(options: OtlpInputOptions): OtlpInput {
     stats.runsAssembled += 1;
     // The run's trace context is the agent span's (its `trace` field), never the message headers'.
     const runTrace: MessageTrace = { span: owner.trace.span, fromHeaders: extractHeaderTraceContext(undefined) };
-    await scoreDecodedRun(parsed.data, owner.source, owner.output, runTrace, messageContext);
+    const missing = parsed.data.missing;
+    if (missing === undefined) return scoreDecodedRun(parsed.data, owner.source, owner.output, runTrace, messageContext);
+    // Scored all the same (code scorers may not need the part), and never silently: a flag per binding.
+    stats.runsMissingContent += 1;
+    const detail = `rule ${run.rule}: ${missing.map((entry) => entry.reason).join('; ')}`;
+    await Promise.all([scoreDecodedRun(parsed.data, owner.source, owner.output, runTrace, messageContext), decide(trace, 'missing_content', detail, owner, messageContext, run.event.runId, 'flagged')]);
   };
 
-  const decide = async (trace: ClosedTrace<PendingMessage>, reason: SkipReason, detail: string, owner: PendingMessage, messageContext: MessageContext, runId = trace.traceId) => {
-    stats.tracesWithoutRun.set(reason, (stats.tracesWithoutRun.get(reason) ?? 0) + 1);
+  const decide = async (
+    trace: ClosedTrace<PendingMessage>,
+    reason: SkipReason | (typeof FLAG_REASONS)[number],
+    detail: string,
+    owner: PendingMessage,
+    messageContext: MessageContext,
+    runId = trace.traceId,
+    decision: 'skipped' | 'flagged' = 'skipped',
+  ) => {
+    if (decision === 'skipped') stats.tracesWithoutRun.set(reason as SkipReason, (stats.tracesWithoutRun.get(reason as SkipReason) ?? 0) + 1);
     const decidedAt = new Date(messageContext.now()).toISOString();
     const decisions: DecisionRecord[] = messageContext.config.scorers.map((binding) => ({
       schemaVersion: 1,
       runId,
       scorerId: binding.scorerId,
       ...(binding.version === undefined ? {} : { scorerVersion: binding.version }),
-      decision: 'skipped',
+      decision,
       reason,
       detail,
       trace: { traceId: trace.traceId },

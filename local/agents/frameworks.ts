@@ -21,6 +21,20 @@ export type FrameworkAgent = {
 };
 
 const PYTHON_OTEL = ['opentelemetry-sdk==1.45.2', 'opentelemetry-exporter-otlp-proto-http==1.45.2'];
+/**
+ * traceloop-sdk 0.62.4 names its instrumentations without versions, and two of them (milvus,
+ * pinecone) at 0.62.x need a opentelemetry-semantic-conventions-ai the registry does not have:
+ * left to itself pip backtracks for ever. So the family is pinned, those two at 0.60.0, with the
+ * OTel SDK release whose contrib instrumentations exist (1.45.1 / 0.66b1).
+ */
+const TRACELOOP_FAMILY = ['agno', 'alephalpha', 'anthropic', 'bedrock', 'chromadb', 'cohere', 'crewai', 'google-generativeai', 'groq', 'haystack', 'lancedb', 'langchain', 'litellm', 'llamaindex', 'marqo', 'mcp', 'milvus', 'mistralai', 'ollama', 'openai', 'openai-agents', 'pinecone', 'qdrant', 'replicate', 'sagemaker', 'together', 'transformers', 'vertexai', 'voyageai', 'watsonx', 'weaviate', 'writer'];
+const TRACELOOP = [
+  'traceloop-sdk==0.62.4',
+  ...TRACELOOP_FAMILY.map((name) => `opentelemetry-instrumentation-${name}==${name === 'milvus' || name === 'pinecone' ? '0.60.0' : '0.62.4'}`),
+  'opentelemetry-semantic-conventions-ai==0.5.1',
+  ...['sdk', 'api', 'exporter-otlp-proto-http', 'exporter-otlp-proto-grpc'].map((name) => `opentelemetry-${name}==1.45.1`),
+  ...['semantic-conventions', 'instrumentation', 'instrumentation-logging', 'instrumentation-redis', 'instrumentation-requests', 'instrumentation-sqlalchemy', 'instrumentation-threading', 'instrumentation-urllib3'].map((name) => `opentelemetry-${name}==0.66b1`),
+];
 const NODE_OTEL = ['@opentelemetry/api@1.9.1', '@opentelemetry/sdk-trace-node@2.12.1', '@opentelemetry/exporter-trace-otlp-proto@0.223.1', '@opentelemetry/resources@2.12.1'];
 
 export const FRAMEWORK_AGENTS: readonly FrameworkAgent[] = [
@@ -60,7 +74,8 @@ export const FRAMEWORK_AGENTS: readonly FrameworkAgent[] = [
     id: 'traceloop-python',
     title: 'traceloop-sdk @agent / @tool (OpenLLMetry)',
     language: 'python',
-    packages: ['traceloop-sdk==0.62.4', 'openai==3.57.0'],
+    // traceloop-sdk imports httpx without naming it, and openai 3 no longer brings it.
+    packages: [...TRACELOOP, 'openai==3.57.0', 'httpx==0.28.1'],
     app: 'traceloop_agent.py',
     env: { TRACELOOP_TELEMETRY: 'false' },
     conventions: 'OpenLLMetry',
@@ -69,7 +84,7 @@ export const FRAMEWORK_AGENTS: readonly FrameworkAgent[] = [
     id: 'langgraph-traceloop-python',
     title: 'LangGraph create_react_agent traced by OpenLLMetry (traceloop-sdk)',
     language: 'python',
-    packages: ['traceloop-sdk==0.62.4', 'langgraph==1.2.24', 'langchain-openai==1.7.4', 'langchain-core==1.8.3'],
+    packages: [...TRACELOOP, 'langgraph==1.2.24', 'langchain-openai==1.7.4', 'langchain-core==1.8.3', 'httpx==0.28.1'],
     app: 'langgraph_traceloop.py',
     env: { TRACELOOP_TELEMETRY: 'false' },
     conventions: 'OpenLLMetry',
@@ -78,7 +93,9 @@ export const FRAMEWORK_AGENTS: readonly FrameworkAgent[] = [
     id: 'openai-v2-python',
     title: 'opentelemetry-instrumentation-openai-v2 (a plain app, no framework)',
     language: 'python',
-    packages: ['opentelemetry-instrumentation-openai-v2==2.4b0', 'openai==3.57.0', ...PYTHON_OTEL],
+    // 2.4b0 imports opentelemetry.util.genai.instruments, which util-genai 1.2b0 renamed; openai 3
+    // no longer brings httpx, which it imports.
+    packages: ['opentelemetry-instrumentation-openai-v2==2.4b0', 'opentelemetry-util-genai==1.1b0', 'openai==3.57.0', 'httpx==0.28.1', ...PYTHON_OTEL],
     app: 'openai_v2.py',
     // Content is opt-in (its README): without it the spans carry no message at all.
     env: { OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true' },
@@ -94,7 +111,7 @@ export const FRAMEWORK_AGENTS: readonly FrameworkAgent[] = [
   },
   {
     id: 'pydantic-ai-python',
-    title: 'pydantic-ai (Agent(instrument=True))',
+    title: 'pydantic-ai (Agent.instrument_all())',
     language: 'python',
     packages: ['pydantic-ai-slim[openai]==2.68.0', ...PYTHON_OTEL],
     app: 'pydantic_ai_agent.py',
