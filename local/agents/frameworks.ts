@@ -97,8 +97,10 @@ export const FRAMEWORK_AGENTS: readonly FrameworkAgent[] = [
     // no longer brings httpx, which it imports.
     packages: ['opentelemetry-instrumentation-openai-v2==2.4b0', 'opentelemetry-util-genai==1.1b0', 'openai==3.57.0', 'httpx==0.28.1', ...PYTHON_OTEL],
     app: 'openai_v2.py',
-    // Content is opt-in (its README): without it the spans carry no message at all.
-    env: { OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true' },
+    // Content is opt-in (its README): without it the spans carry no message at all (the fixture
+    // openai-v2-python-no-content.jsonl). SPAN_ONLY puts it on the spans; EVENT_ONLY would emit
+    // log records, which a traces pipeline never carries.
+    env: { OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'SPAN_ONLY' },
     conventions: 'GenAI',
   },
   {

@@ -90,9 +90,12 @@ const MODEL_KEYS = ['gen_ai.response.model', 'gen_ai.request.model', 'llm.model_
 const PROVIDER_KEYS = ['gen_ai.provider.name', 'gen_ai.system', 'llm.provider', 'llm.system', 'ai.model.provider'];
 
 export function modelFacts(span: OtlpSpan, modelCalls: readonly OtlpSpan[]): { model?: string; provider?: string } {
+  // The provider goes with the model: an agent span's gen_ai.provider.name may name the framework (OpenLLMetry: 'langgraph').
   const last = modelCalls.at(-1)?.attributes;
-  const model = first(span.attributes, MODEL_KEYS) ?? (last === undefined ? undefined : first(last, MODEL_KEYS));
-  const provider = first(span.attributes, PROVIDER_KEYS) ?? (last === undefined ? undefined : first(last, PROVIDER_KEYS));
+  const own = first(span.attributes, MODEL_KEYS);
+  const model = own ?? (last === undefined ? undefined : first(last, MODEL_KEYS));
+  const [near, far] = own !== undefined || last === undefined ? [span.attributes, last] : [last, span.attributes];
+  const provider = first(near, PROVIDER_KEYS) ?? (far === undefined ? undefined : first(far, PROVIDER_KEYS));
   return { ...(model === undefined ? {} : { model }), ...(provider === undefined ? {} : { provider }) };
 }
 

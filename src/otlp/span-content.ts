@@ -35,6 +35,8 @@ function flattened(a: OtlpAttributes, prefix: string, role: UniformMessage['role
  */
 function entityInput(value: unknown): UniformMessage[] {
   const parsed = jsonOrValue(value as string);
+  // OpenLLMetry's LangChain spans: { inputs, tags, metadata, kwargs }; the inputs are the chain's.
+  if (isRecord(parsed) && parsed.inputs !== undefined) return entityInput(parsed.inputs);
   if (isRecord(parsed) && (Array.isArray(parsed.args) || isRecord(parsed.kwargs))) {
     const pieces = [...(Array.isArray(parsed.args) ? parsed.args : []), ...Object.values(isRecord(parsed.kwargs) ? parsed.kwargs : {})];
     return pieces.flatMap((piece) => readMessages(piece, 'user'));
@@ -48,6 +50,7 @@ function entityInput(value: unknown): UniformMessage[] {
 
 function entityOutput(value: unknown): UniformMessage[] {
   const parsed = jsonOrValue(value as string);
+  if (isRecord(parsed) && parsed.outputs !== undefined) return entityOutput(parsed.outputs);
   if (isRecord(parsed) && parsed.messages === undefined) {
     const text = ['output', 'answer', 'text', 'content', 'result'].map((key) => parsed[key]).find((entry) => typeof entry === 'string');
     if (typeof text === 'string') return readMessages(text, 'assistant');

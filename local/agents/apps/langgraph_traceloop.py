@@ -1,9 +1,11 @@
 # The same LangGraph create_react_agent, traced by OpenLLMetry (traceloop-sdk), as its docs show:
 # Traceloop.init() instruments LangChain and OpenAI and exports OTLP/HTTP to api_endpoint.
+import os
+
 from common import API_KEY, INSTRUCTIONS, MODEL, MODEL_BASE_URL, OTLP_ENDPOINT, QUESTION, SESSION_ID, USER_ID, weather
 from traceloop.sdk import Traceloop
 
-Traceloop.init(app_name="langgraph-traceloop", api_endpoint=OTLP_ENDPOINT, disable_batch=True, telemetry_enabled=False)
+Traceloop.init(app_name=os.environ.get("OTEL_SERVICE_NAME", "langgraph-traceloop"), api_endpoint=OTLP_ENDPOINT, disable_batch=True, telemetry_enabled=False)
 Traceloop.set_association_properties({"session_id": SESSION_ID, "user_id": USER_ID})
 
 from langchain_core.tools import tool  # noqa: E402

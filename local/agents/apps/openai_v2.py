@@ -1,7 +1,7 @@
 # A plain app with no agent framework: a tool loop on the OpenAI client, inside the app's own span
 # (as a request handler's would be), traced by the official GenAI instrumentation
 # opentelemetry-instrumentation-openai-v2. Content is recorded only on request
-# (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT, set by the runner), as its docs say.
+# (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY, set by the runner), as its docs say.
 import json
 
 from common import API_KEY, INSTRUCTIONS, MODEL, MODEL_BASE_URL, QUESTION, tracer_provider, weather

@@ -1,12 +1,13 @@
 # OpenLLMetry's own workflow decorators (@agent, @tool) around a hand-written tool loop on the
 # OpenAI client, as traceloop-sdk's docs show; Traceloop.init() instruments the OpenAI client.
 import json
+import os
 
 from common import API_KEY, INSTRUCTIONS, MODEL, MODEL_BASE_URL, OTLP_ENDPOINT, QUESTION, SESSION_ID, USER_ID, weather
 from traceloop.sdk import Traceloop
 from traceloop.sdk.decorators import agent, tool
 
-Traceloop.init(app_name="traceloop-agent", api_endpoint=OTLP_ENDPOINT, disable_batch=True, telemetry_enabled=False)
+Traceloop.init(app_name=os.environ.get("OTEL_SERVICE_NAME", "traceloop-agent"), api_endpoint=OTLP_ENDPOINT, disable_batch=True, telemetry_enabled=False)
 Traceloop.set_association_properties({"session_id": SESSION_ID, "user_id": USER_ID})
 
 from openai import OpenAI  # noqa: E402

@@ -10,6 +10,7 @@ import type { OtlpInputConfig } from '../../../src/config/input-schema.ts';
 import { encodeSpans, recordPlainTrace, runWeatherAgent, spanRecorder } from '../../helpers/otlp-traces.ts';
 import type { Recorder } from '../../helpers/otlp-traces.ts';
 import { consumedMessage, fakeOutput, messageContext, source, valueOf } from './message-fixtures.ts';
+import { fixtureRequests } from '../../helpers/framework-fixtures.ts';
 
 let recorder: Recorder;
 beforeAll(() => {
@@ -58,6 +59,26 @@ describe('createOtlpInput', () => {
     await expect.poll(() => childrenDone.settled).toBe(true);
     expect(childrenDone.error).toBeUndefined();
     expect(input.stats).toMatchObject({ runsAssembled: 1, openTraces: 0, bufferedSpans: 0, tracesClosed: { ready: 1, idle: 0, overflow: 0 } });
+    input.close?.();
+  });
+
+  it('scores a run whose spans carry no question and no answer, and flags it missing_content with the spans seen (a plain app without content capture)', async () => {
+    const input = createOtlpInput({ config: config({ gracePeriodMs: 0, encoding: 'otlp_json' }) });
+    const { context } = messageContext({ decisionsTopic: 'decisions' });
+    const output = fakeOutput();
+    for (const request of fixtureRequests('openai-v2-python-no-content')) {
+      await input.process(consumedMessage({ value: request }), source, output.output, untracedMessage(consumedMessage({ value: null })), context);
+    }
+    const records = output.accepted.flat().map((record) => ({ topic: record.topic, value: valueOf(record) }));
+    const score = records.find((record) => record.topic === 'scores')!.value;
+    expect(score).toMatchObject({ status: 'scored', scorerId: 'fixed', missing: [{ part: 'question' }, { part: 'answer' }] });
+    const flag = records.find((record) => record.topic === 'decisions')!.value;
+    expect(flag).toMatchObject({ runId: score.runId, scorerId: 'fixed', decision: 'flagged', reason: 'missing_content' });
+    expect(flag.detail).toContain('rule root_span');
+    expect(flag.detail).toContain("'chat scripted-model' ×2");
+    expect(input.stats).toMatchObject({ runsAssembled: 1, runsMissingContent: 1 });
+    // scored, so no skip is counted
+    expect(context.stats.skipsByReason.get('missing_content')).toBeUndefined();
     input.close?.();
   });
 
