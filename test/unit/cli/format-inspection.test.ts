@@ -40,7 +40,7 @@ describe('formatInspectedTrace', () => {
     const [noContent] = fixtureTraces('openai-v2-python-no-content');
     const text = formatInspectedTrace(inspectTrace(noContent!, options));
     expect(text).toContain('rule root_span');
-    expect(text).toMatch(/missing       question: no user message in the spans of the run \('answer_question', 'chat scripted-model' ×2\)/);
+    expect(text).toContain("missing       question: no user message in the spans of the run ('answer_question', 'chat scripted-model' ×2)");
     const plain = [span({ spanId: '1111111111111111', name: 'GET /health' }), span({ spanId: '2222222222222222', parentSpanId: '1111111111111111', name: 'SELECT 1' })];
     expect(formatInspectedTrace(inspectTrace(plain, options))).toContain('no run: not_an_agent_trace: no agent span');
   });
@@ -51,7 +51,7 @@ describe('formatInspectedTrace', () => {
       span({ spanId: '1111111111111111', name: `invoke_agent ${hostile}`, attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': hostile, 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: hostile }] }]) } }),
     ];
     const text = formatInspectedTrace(inspectTrace(spans, options));
-    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect([...text].filter((character) => character !== '\n' && (character < ' ' || (character >= '\u007f' && character <= '\u009f')))).toEqual([]);
     expect(text).toContain('\\u001b]0;owned\\u0007\\u001b[2J');
     expect(text.split('\n').some((line) => line.startsWith('fake line'))).toBe(false);
   });
