@@ -139,3 +139,11 @@ export function frameworkAgent(id: string): FrameworkAgent {
 export function unpinned(packages: readonly string[]): string[] {
   return packages.map((specifier) => specifier.replace(/==.*$/, '').replace(/^(@?[^@]+)@.*$/, '$1'));
 }
+
+/**
+ * The frameworks the integration test runs live, through the real Collector and broker
+ * (test/integration/otlp/frameworks.test.ts): one per convention family that needs no other —
+ * OpenInference on the OpenAI Responses API (Python), GenAI with event-based content (Python), and
+ * a JS framework found by the root-span rule. `.ci/run` installs exactly these (install.ts).
+ */
+export const LIVE_TEST_FRAMEWORKS = ['openai-agents-python', 'strands-python', 'langchain-js'] as const;

@@ -40,6 +40,21 @@ export function jsonOrValue(value: OtlpValue | undefined): unknown {
   }
 }
 
+/**
+ * OpenLLMetry writes a decorated function's arguments and return value as JSON (`json.dumps`), so a
+ * returned string arrives as a JSON string literal: that is unwrapped too.
+ */
+export function jsonEncoded(value: OtlpValue | undefined): unknown {
+  if (typeof value === 'string' && value.startsWith('"') && value.endsWith('"')) {
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  }
+  return jsonOrValue(value);
+}
+
 export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const stringOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 

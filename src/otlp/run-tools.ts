@@ -5,7 +5,7 @@
 // spans know join the output. Results that tool-role messages carry (a LangGraph state, the
 // OpenAI Agents SDK's items, Strands' tool events) complete the calls they answer.
 import type { OtlpSpan, OtlpValue } from './otlp-span.ts';
-import { isRecord, jsonOrValue, readMessages } from './read-messages.ts';
+import { isRecord, jsonEncoded, jsonOrValue, readMessages } from './read-messages.ts';
 import type { UniformMessage, UniformToolCall, UniformToolResult } from './read-messages.ts';
 
 export type SpanTool = { id: string | undefined; name: string; args: unknown; result?: unknown; error?: string; spanId: string };
@@ -14,7 +14,7 @@ const text = (value: OtlpValue | undefined): string | undefined => (typeof value
 
 /** OpenLLMetry's `traceloop.entity.input` of a @tool: `{ args: [...], kwargs: {...} }` → the arguments. */
 function entityArguments(value: unknown): unknown {
-  const parsed = jsonOrValue(value as string);
+  const parsed = jsonEncoded(value as string);
   if (!isRecord(parsed) || !(Array.isArray(parsed.args) || isRecord(parsed.kwargs))) return parsed;
   const kwargs = isRecord(parsed.kwargs) ? parsed.kwargs : {};
   const args = Array.isArray(parsed.args) ? parsed.args : [];
@@ -24,7 +24,7 @@ function entityArguments(value: unknown): unknown {
 /** A tool's output as recorded: LangChain's ToolMessage (`{ output: { lc, kwargs: { content, tool_call_id } } }`) gives its content and call id. */
 function toolOutput(value: OtlpValue | undefined): { result: unknown; id?: string } | undefined {
   if (value === undefined) return undefined;
-  const parsed = jsonOrValue(value);
+  const parsed = jsonEncoded(value);
   if (isRecord(parsed) && (parsed.lc === 1 || isRecord(parsed.output) || typeof parsed.tool_call_id === 'string')) {
     const [message] = readMessages(parsed, 'tool');
     const [result] = message?.toolResults ?? [];

@@ -5,7 +5,7 @@
 // `scorestream otlp inspect` can tell which attributes no reader used.
 import { unflatten } from './flattened-attributes.ts';
 import type { OtlpAttributes, OtlpSpan, OtlpSpanEvent } from './otlp-span.ts';
-import { isRecord, jsonOrValue, readMessages } from './read-messages.ts';
+import { isRecord, jsonEncoded, jsonOrValue, readMessages } from './read-messages.ts';
 import type { UniformMessage } from './read-messages.ts';
 
 export type FoundMessages = { messages: UniformMessage[]; source: string };
@@ -34,7 +34,7 @@ function flattened(a: OtlpAttributes, prefix: string, role: UniformMessage['role
  * the user's words, a message list is read as such.
  */
 function entityInput(value: unknown): UniformMessage[] {
-  const parsed = jsonOrValue(value as string);
+  const parsed = jsonEncoded(value as string);
   // OpenLLMetry's LangChain spans: { inputs, tags, metadata, kwargs }; the inputs are the chain's.
   if (isRecord(parsed) && parsed.inputs !== undefined) return entityInput(parsed.inputs);
   if (isRecord(parsed) && (Array.isArray(parsed.args) || isRecord(parsed.kwargs))) {
@@ -49,7 +49,7 @@ function entityInput(value: unknown): UniformMessage[] {
 }
 
 function entityOutput(value: unknown): UniformMessage[] {
-  const parsed = jsonOrValue(value as string);
+  const parsed = jsonEncoded(value as string);
   if (isRecord(parsed) && parsed.outputs !== undefined) return entityOutput(parsed.outputs);
   if (isRecord(parsed) && parsed.messages === undefined) {
     const text = ['output', 'answer', 'text', 'content', 'result'].map((key) => parsed[key]).find((entry) => typeof entry === 'string');
