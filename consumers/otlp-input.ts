@@ -13,7 +13,7 @@
 import type { KafkaMessage } from 'kafkajs';
 import type { OtlpInputConfig } from '../src/config/input-schema.ts';
 import type { Source } from '../src/contracts/common.ts';
-import type { DecisionRecord, FLAG_REASONS, SkipReason } from '../src/contracts/decision-record.ts';
+import type { DecisionRecord, FlagReason, SkipReason } from '../src/contracts/decision-record.ts';
 import { parseAgentRunEvent } from '../src/contracts/parse.ts';
 import { isAgentSpan, isScorestreamSpan } from '../src/otlp/agent-spans.ts';
 import { decodeOtlpTraces } from '../src/otlp/decode-otlp.ts';
@@ -162,19 +162,13 @@ export function createOtlpInput(options: OtlpInputOptions): OtlpInput {
     // Scored all the same (code scorers may not need the part), and never silently: a flag per binding.
     stats.runsMissingContent += 1;
     const detail = `rule ${run.rule}: ${missing.map((entry) => entry.reason).join('; ')}`;
-    await Promise.all([scoreDecodedRun(parsed.data, owner.source, owner.output, runTrace, messageContext), decide(trace, 'missing_content', detail, owner, messageContext, run.event.runId, 'flagged')]);
+    await Promise.all([scoreDecodedRun(parsed.data, owner.source, owner.output, runTrace, messageContext), decide(trace, 'missing_content', detail, owner, messageContext, run.event.runId)]);
   };
 
-  const decide = async (
-    trace: ClosedTrace<PendingMessage>,
-    reason: SkipReason | (typeof FLAG_REASONS)[number],
-    detail: string,
-    owner: PendingMessage,
-    messageContext: MessageContext,
-    runId = trace.traceId,
-    decision: 'skipped' | 'flagged' = 'skipped',
-  ) => {
-    if (decision === 'skipped') stats.tracesWithoutRun.set(reason as SkipReason, (stats.tracesWithoutRun.get(reason as SkipReason) ?? 0) + 1);
+  const decide = async (trace: ClosedTrace<PendingMessage>, reason: SkipReason | FlagReason, detail: string, owner: PendingMessage, messageContext: MessageContext, runId = trace.traceId) => {
+    // A flag goes with a scored run; any other reason is a trace without a run.
+    const decision = reason === 'missing_content' ? 'flagged' : 'skipped';
+    if (reason !== 'missing_content') stats.tracesWithoutRun.set(reason, (stats.tracesWithoutRun.get(reason) ?? 0) + 1);
     const decidedAt = new Date(messageContext.now()).toISOString();
     const decisions: DecisionRecord[] = messageContext.config.scorers.map((binding) => ({
       schemaVersion: 1,

@@ -30,6 +30,7 @@ export const DEFER_REASONS = ['deferred_retry'] as const;
  * carried no user message or no final answer; the run's and the record's `missing` say which, docs/otlp.md).
  */
 export const FLAG_REASONS = ['missing_content'] as const;
+export type FlagReason = (typeof FLAG_REASONS)[number];
 
 /** `skipped`: never scored; `deferred`: scored later, its record comes after the retry; `flagged`: scored, with a caveat. */
 export const DECISIONS = ['skipped', 'deferred', 'flagged'] as const;
