@@ -30,27 +30,35 @@ export function isScorestreamSpan(span: OtlpSpan): boolean {
  * OpenLLMetry agent span that also carries GenAI attributes) takes its role from the first that
  * names one: GenAI, then OpenInference, then OpenLLMetry, then the AI SDK's legacy names.
  */
-export function classifySpan(span: OtlpSpan): { role: SpanRole; convention: SpanConvention | undefined } {
+export type SpanKind = { readonly role: SpanRole; readonly convention: SpanConvention | undefined };
+
+// One frozen object per (role, convention): classifying a span allocates nothing.
+const KINDS = new Map<string, SpanKind>();
+const kind = (role: SpanRole, convention: SpanConvention | undefined): SpanKind => {
+  const key = `${role}/${convention ?? ''}`;
+  let found = KINDS.get(key);
+  if (found === undefined) KINDS.set(key, (found = Object.freeze({ role, convention })));
+  return found;
+};
+const OPEN_INFERENCE_ROLES: Record<string, SpanRole> = { AGENT: 'agent', LLM: 'model', TOOL: 'tool' };
+
+export function classifySpan(span: OtlpSpan): SpanKind {
   const a = span.attributes;
   const operation = a['gen_ai.operation.name'];
-  if (operation === 'invoke_agent') return { role: 'agent', convention: 'genai' };
-  if (operation === 'execute_tool') return { role: 'tool', convention: 'genai' };
-  if (typeof operation === 'string' && GENAI_MODEL_OPERATIONS.has(operation)) return { role: 'model', convention: 'genai' };
+  if (operation === 'invoke_agent') return kind('agent', 'genai');
+  if (operation === 'execute_tool') return kind('tool', 'genai');
+  if (typeof operation === 'string' && GENAI_MODEL_OPERATIONS.has(operation)) return kind('model', 'genai');
   const openInference = a['openinference.span.kind'];
-  if (openInference !== undefined) {
-    const role = openInference === 'AGENT' ? 'agent' : openInference === 'LLM' ? 'model' : openInference === 'TOOL' ? 'tool' : 'other';
-    return { role, convention: 'openinference' };
-  }
+  if (openInference !== undefined) return kind((typeof openInference === 'string' ? OPEN_INFERENCE_ROLES[openInference] : undefined) ?? 'other', 'openinference');
   const traceloop = a['traceloop.span.kind'];
-  if (traceloop !== undefined) return { role: traceloop === 'agent' ? 'agent' : traceloop === 'tool' ? 'tool' : 'other', convention: 'openllmetry' };
-  if (a['llm.request.type'] === 'chat' || a['llm.request.type'] === 'completion') return { role: 'model', convention: 'openllmetry' };
+  if (traceloop !== undefined) return kind(traceloop === 'agent' ? 'agent' : traceloop === 'tool' ? 'tool' : 'other', 'openllmetry');
+  if (a['llm.request.type'] === 'chat' || a['llm.request.type'] === 'completion') return kind('model', 'openllmetry');
   const aiOperation = typeof a['ai.operationId'] === 'string' ? a['ai.operationId'] : undefined;
   const legacy = aiOperation ?? span.name;
-  if (LEGACY_AGENT_OPERATIONS.has(legacy)) return { role: 'agent', convention: 'ai-sdk' };
-  if (LEGACY_MODEL_OPERATIONS.has(legacy)) return { role: 'model', convention: 'ai-sdk' };
-  if (legacy === 'ai.toolCall') return { role: 'tool', convention: 'ai-sdk' };
-  if (operation !== undefined) return { role: 'other', convention: 'genai' };
-  return { role: 'other', convention: undefined };
+  if (LEGACY_AGENT_OPERATIONS.has(legacy)) return kind('agent', 'ai-sdk');
+  if (LEGACY_MODEL_OPERATIONS.has(legacy)) return kind('model', 'ai-sdk');
+  if (legacy === 'ai.toolCall') return kind('tool', 'ai-sdk');
+  return kind('other', operation === undefined ? undefined : 'genai');
 }
 
 /** Whether the span is an agent run's span (judge spans are not). */

@@ -36,6 +36,7 @@ export type TraceRuns = {
 };
 
 const byStart = (a: { span: OtlpSpan }, b: { span: OtlpSpan }) => a.span.startTimeMs - b.span.startTimeMs;
+const OWN = { role: 'other', convention: undefined } as const;
 
 /**
  * OpenInference marks LangGraph's agent *node* AGENT, once per step, inside the graph's CHAIN spans:
@@ -56,7 +57,16 @@ function graphOf(agent: ClassifiedSpan, classified: ReadonlyMap<string, Classifi
 
 export function findRuns(spans: readonly OtlpSpan[], options: RunFindingOptions): TraceRuns {
   const classified = new Map<string, ClassifiedSpan>();
-  for (const span of spans) classified.set(span.spanId, { span, ...(isScorestreamSpan(span) ? { role: 'other' as const, convention: undefined } : classifySpan(span)) });
+  let agentCount = 0;
+  let modelCount = 0;
+  for (const span of spans) {
+    const { role, convention } = isScorestreamSpan(span) ? OWN : classifySpan(span);
+    if (role === 'agent') agentCount += 1;
+    else if (role === 'model') modelCount += 1;
+    classified.set(span.spanId, { span, role, convention });
+  }
+  // Most traces hold no agent and no model call (an HTTP request, a database call): no run, no walk.
+  if (agentCount === 0 && (modelCount === 0 || !options.rootSpanRuns)) return { runs: [], outside: [...classified.values()], classified };
 
   // The nearest agent ancestor of every span, memoised so a deep trace costs one walk per span.
   const agentAbove = new Map<string, string | null>();

@@ -69,13 +69,15 @@ export function assembleRun(run: FoundRun): AssembledRun {
 
   const input = firstFound(agents, inputMessagesOf) ?? firstFound(modelCalls, inputMessagesOf);
   const output = firstFound(agents, outputMessagesOf) ?? modelOutput(modelCalls);
-  const firstCallInput = modelCalls.length > 0 && input?.span !== modelCalls[0] ? inputMessagesOf(modelCalls[0]!) : undefined;
   const system = firstFound(agents, systemTextsOf) ?? firstFound(modelCalls.slice(0, 1), systemTextsOf);
   const systemTexts = [
     ...(system?.value.texts ?? []),
     ...(input?.value.messages ?? []).filter((message) => message.role === 'system').flatMap((message) => message.texts),
   ];
-  if (systemTexts.length === 0 && firstCallInput !== undefined) systemTexts.push(...firstCallInput.messages.filter((message) => message.role === 'system').flatMap((message) => message.texts));
+  // Only then the first model call's prompt (a parse per run saved when the system prompt is known).
+  if (systemTexts.length === 0 && modelCalls.length > 0 && input?.span !== modelCalls[0]) {
+    systemTexts.push(...(inputMessagesOf(modelCalls[0]!)?.messages ?? []).filter((message) => message.role === 'system').flatMap((message) => message.texts));
+  }
 
   const conversation = (input?.value.messages ?? []).filter((message) => message.role !== 'system');
   // The turn starts at the last user message; what came before it is remembered history.

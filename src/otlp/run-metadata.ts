@@ -51,15 +51,16 @@ function metadataObject(a: OtlpAttributes): Record<string, unknown> | undefined 
 
 /** The conversation (session, thread) and user ids, and the app's metadata: the run span's first, then the spans it owns. */
 export function conversationFacts(span: OtlpSpan, own: readonly ClassifiedSpan[]): { conversationId?: string; userId?: string; appMetadata?: Record<string, unknown> } {
-  const spans = [span, ...own.map((entry) => entry.span)];
   let conversationId: string | undefined;
   let userId: string | undefined;
   let appMetadata: Record<string, unknown> | undefined;
-  for (const candidate of spans) {
-    const a = candidate.attributes;
+  // The app's metadata from the run span and the agent and model spans (the frameworks repeat it on each); the ids from any span.
+  for (let index = -1; index < own.length; index++) {
+    const entry = index === -1 ? undefined : own[index]!;
+    const a = (entry?.span ?? span).attributes;
     conversationId ??= first(a, CONVERSATION_KEYS);
     userId ??= first(a, USER_KEYS);
-    if (appMetadata === undefined) {
+    if (appMetadata === undefined && (entry === undefined || entry.role === 'agent' || entry.role === 'model')) {
       const metadata = metadataObject(a);
       const legacy = prefixed(a, 'ai.telemetry.metadata.');
       const association = prefixed(a, 'traceloop.association.properties.');
