@@ -38,6 +38,15 @@ export type TraceRuns = {
 const byStart = (a: { span: OtlpSpan }, b: { span: OtlpSpan }) => a.span.startTimeMs - b.span.startTimeMs;
 const OWN = { role: 'other', convention: undefined } as const;
 
+function classifyAll(spans: readonly OtlpSpan[]): Map<string, ClassifiedSpan> {
+  const classified = new Map<string, ClassifiedSpan>();
+  for (const span of spans) {
+    const { role, convention } = isScorestreamSpan(span) ? OWN : classifySpan(span);
+    classified.set(span.spanId, { span, role, convention });
+  }
+  return classified;
+}
+
 /**
  * OpenInference marks LangGraph's agent *node* AGENT, once per step, inside the graph's CHAIN spans:
  * the graph is the run. So an outermost OpenInference AGENT span whose ancestors are CHAIN (or
@@ -55,18 +64,32 @@ function graphOf(agent: ClassifiedSpan, classified: ReadonlyMap<string, Classifi
   return top;
 }
 
+/** The runs of a trace, every span placed (in a run, or outside all): what `scorestream otlp inspect` shows. */
 export function findRuns(spans: readonly OtlpSpan[], options: RunFindingOptions): TraceRuns {
-  const classified = new Map<string, ClassifiedSpan>();
-  let agentCount = 0;
-  let modelCount = 0;
-  for (const span of spans) {
-    const { role, convention } = isScorestreamSpan(span) ? OWN : classifySpan(span);
-    if (role === 'agent') agentCount += 1;
-    else if (role === 'model') modelCount += 1;
-    classified.set(span.spanId, { span, role, convention });
+  return locate(spans, options, true);
+}
+
+/** Only the runs: the service's path, where a trace without a run costs one pass that allocates nothing. */
+export function runsOfTrace(spans: readonly OtlpSpan[], options: RunFindingOptions): FoundRun[] {
+  return locate(spans, options, false).runs;
+}
+
+const NO_RUNS: TraceRuns = Object.freeze({ runs: [], outside: [], classified: new Map() });
+
+function locate(spans: readonly OtlpSpan[], options: RunFindingOptions, placeAll: boolean): TraceRuns {
+  // Most traces hold no agent and no model call (an HTTP request, a database call): a first pass
+  // that allocates nothing says so, and the service then spends no map and no walk on them.
+  if (!placeAll) {
+    let agentCount = 0;
+    let modelCount = 0;
+    for (const span of spans) {
+      const { role } = isScorestreamSpan(span) ? OWN : classifySpan(span);
+      if (role === 'agent') agentCount += 1;
+      else if (role === 'model') modelCount += 1;
+    }
+    if (agentCount === 0 && (modelCount === 0 || !options.rootSpanRuns)) return NO_RUNS;
   }
-  // Most traces hold no agent and no model call (an HTTP request, a database call): no run, no walk.
-  if (agentCount === 0 && (modelCount === 0 || !options.rootSpanRuns)) return { runs: [], outside: [...classified.values()], classified };
+  const classified = classifyAll(spans);
 
   // The nearest agent ancestor of every span, memoised so a deep trace costs one walk per span.
   const agentAbove = new Map<string, string | null>();
@@ -94,10 +117,13 @@ export function findRuns(spans: readonly OtlpSpan[], options: RunFindingOptions)
     return result;
   };
 
-  const agents = [...classified.values()].filter((entry) => entry.role === 'agent');
+  const agents: ClassifiedSpan[] = [];
+  for (const entry of classified.values()) if (entry.role === 'agent') agents.push(entry);
   let runSpans: Array<{ span: OtlpSpan; rule: RunRule }>;
   if (agents.length > 0) {
-    const chosen = options.nestedAgents === 'each' ? agents.map((entry) => entry.span) : [...new Set(agents.filter((entry) => nearestAgent(entry.span) === null).map((entry) => graphOf(entry, classified)))];
+    // One agent span (the usual trace) has no agent above it: no walk needed to know it is outermost.
+    const outermost = agents.length === 1 ? agents : agents.filter((entry) => nearestAgent(entry.span) === null);
+    const chosen = options.nestedAgents === 'each' ? agents.map((entry) => entry.span) : [...new Set(outermost.map((entry) => graphOf(entry, classified)))];
     runSpans = chosen.map((span) => ({ span, rule: 'agent_span' }));
   } else if (options.rootSpanRuns) {
     runSpans = [...classified.values()].filter((entry) => entry.span.parentSpanId === undefined).map((entry) => ({ span: entry.span, rule: 'root_span' }));

@@ -15,7 +15,7 @@
 import type { AgentRunEventInput } from '../contracts/agent-run-event.ts';
 import { AGENT_RUN_EVENT_SCHEMA_VERSION, AGENT_RUN_EVENT_TYPE } from '../contracts/agent-run-event.ts';
 import type { DbMessageInput } from '../contracts/messages.ts';
-import { findRuns } from './find-runs.ts';
+import { runsOfTrace } from './find-runs.ts';
 import type { ClassifiedSpan, FoundRun, RunFindingOptions, RunRule } from './find-runs.ts';
 import type { OtlpSpan } from './otlp-span.ts';
 import type { UniformMessage, UniformToolCall, UniformToolResult } from './read-messages.ts';
@@ -41,7 +41,7 @@ const DEFAULT_FINDING: RunFindingOptions = { nestedAgents: 'outermost', rootSpan
 
 /** The runs of one trace's spans, in the order their spans started. */
 export function runsFromTrace(spans: readonly OtlpSpan[], options: RunFindingOptions = DEFAULT_FINDING): AssembledRun[] {
-  return findRuns(spans, options).runs.map(assembleRun);
+  return runsOfTrace(spans, options).map(assembleRun);
 }
 
 /** The deterministic run id of a run's span: re-assembling the same trace gives the same scoreIds. */

@@ -64,8 +64,7 @@ export function conversationFacts(span: OtlpSpan, own: readonly ClassifiedSpan[]
       const metadata = metadataObject(a);
       const legacy = prefixed(a, 'ai.telemetry.metadata.');
       const association = prefixed(a, 'traceloop.association.properties.');
-      const merged = { ...metadata, ...legacy, ...association };
-      if (Object.keys(merged).length > 0) appMetadata = merged;
+      if (metadata !== undefined || legacy !== undefined || association !== undefined) appMetadata = { ...metadata, ...legacy, ...association };
     }
     if (conversationId !== undefined && userId !== undefined && appMetadata !== undefined) break;
   }
@@ -79,7 +78,7 @@ export function conversationFacts(span: OtlpSpan, own: readonly ClassifiedSpan[]
 /** Attributes under `prefix`, the prefix cut off (read by key: only this family's values are read). */
 function prefixed(a: OtlpAttributes, prefix: string): Record<string, OtlpValue> | undefined {
   let found: Record<string, OtlpValue> | undefined;
-  for (const key of Object.keys(a)) {
+  for (const key in a) {
     if (!key.startsWith(prefix)) continue;
     found ??= {};
     found[key.slice(prefix.length)] = a[key]!;

@@ -91,7 +91,8 @@ export function completeToolCalls(messages: readonly UniformMessage[], tools: re
     const span = call.id === undefined ? undefined : spanById.get(call.id);
     if (span !== undefined) claimed.set(call, span);
   }
-  const unclaimedSpans = tools.filter((tool) => ![...claimed.values()].includes(tool));
+  const claimedSpans = new Set(claimed.values());
+  const unclaimedSpans = tools.filter((tool) => !claimedSpans.has(tool));
   for (const tool of [...unclaimedSpans]) {
     const call = calls.find((candidate) => !claimed.has(candidate) && candidate.name === tool.name && (tool.id === undefined || candidate.id === undefined));
     if (call === undefined) continue;
