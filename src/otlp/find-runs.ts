@@ -129,20 +129,21 @@ function locate(spans: readonly OtlpSpan[], options: RunFindingOptions, placeAll
     runSpans = [...classified.values()].filter((entry) => entry.span.parentSpanId === undefined).map((entry) => ({ span: entry.span, rule: 'root_span' }));
   } else runSpans = [];
 
-  const runIds = new Set(runSpans.map((run) => run.span.spanId));
-  const ownerOf = new Map<string, string | null>();
-  const owner = (span: OtlpSpan): string | null => {
-    const path: string[] = [];
-    let parentId = span.parentSpanId;
-    let result: string | null = null;
+  // Each span's owner: the nearest ancestor that is a run's span. Every span walked through on the
+  // way shares the answer, so a deep trace costs one walk per span; one path array serves all walks.
+  const runs: FoundRun[] = runSpans.map((run) => ({ ...run, own: [] }));
+  const ownerOf = new Map<string, FoundRun | null>(runs.map((run) => [run.span.spanId, run]));
+  const path: string[] = [];
+  const outside: ClassifiedSpan[] = [];
+  for (const entry of classified.values()) {
+    if (ownerOf.get(entry.span.spanId)?.span === entry.span) continue; // a run's own span
+    path.length = 0;
+    let parentId = entry.span.parentSpanId;
+    let owner: FoundRun | null = null;
     while (parentId !== undefined) {
-      if (runIds.has(parentId)) {
-        result = parentId;
-        break;
-      }
-      const cached = ownerOf.get(parentId);
-      if (cached !== undefined) {
-        result = cached;
+      const known = ownerOf.get(parentId);
+      if (known !== undefined) {
+        owner = known;
         break;
       }
       const parent = classified.get(parentId);
@@ -150,25 +151,17 @@ function locate(spans: readonly OtlpSpan[], options: RunFindingOptions, placeAll
       path.push(parentId);
       parentId = parent.span.parentSpanId;
     }
-    for (const id of path) ownerOf.set(id, result);
-    return result;
-  };
-
-  const owned = new Map<string, ClassifiedSpan[]>(runSpans.map((run) => [run.span.spanId, []]));
-  const outside: ClassifiedSpan[] = [];
-  for (const entry of classified.values()) {
-    if (runIds.has(entry.span.spanId)) continue;
-    const id = owner(entry.span);
-    if (id === null) outside.push(entry);
-    else owned.get(id)!.push(entry);
+    for (const id of path) ownerOf.set(id, owner);
+    if (owner === null) outside.push(entry);
+    else owner.own.push(entry);
   }
+  for (const run of runs) run.own.sort(byStart);
 
-  let runs = runSpans.map((run) => ({ ...run, own: owned.get(run.span.spanId)!.sort(byStart) }));
   if (agents.length === 0) {
     // A root is a run only when its subtree holds a model call; the others' spans are outside.
     const kept = runs.filter((run) => classified.get(run.span.spanId)!.role === 'model' || run.own.some((entry) => entry.role === 'model'));
     for (const run of runs) if (!kept.includes(run)) outside.push(classified.get(run.span.spanId)!, ...run.own);
-    runs = kept;
+    return { runs: kept.sort(byStart), outside, classified };
   }
   return { runs: runs.sort(byStart), outside, classified };
 }
