@@ -1,14 +1,14 @@
 // What `scorestream kafka start --secure` does once its secured broker answers: the default topics
-// exist and each role's user holds exactly its ACLs (service/acl-roles.ts, docs/security.md), so
+// exist and each role's user holds exactly its ACLs (kafka/acl-roles.ts, docs/security.md), so
 // the service, the producer SDK, tail, the dashboard and a replay can connect as they would to a
 // managed cluster. Idempotent: topics that exist are kept, ACLs granted again change nothing.
 // Returns the lines telling the user how to connect — paths and user names, never a password.
 import type { KafkaConfig } from 'kafkajs';
 import { CLIENT_CERTIFICATE_NAME, quietKafka, securityMaterialsFile } from '../local/kafka/index.ts';
 import type { SecurityMaterials } from '../local/kafka/index.ts';
-import { dashboardAcls, producerAcls, replayAcls, serviceAcls, tailAcls, toKafkajsAcls } from '../service/acl-roles.ts';
-import type { AclGrant } from '../service/acl-roles.ts';
-import { ensureTopics } from '../service/ensure-topics.ts';
+import { dashboardAcls, producerAcls, replayAcls, serviceAcls, tailAcls, toKafkajsAcls } from '../kafka/acl-roles.ts';
+import type { AclGrant } from '../kafka/acl-roles.ts';
+import { ensureTopics } from '../kafka/ensure-topics.ts';
 import { DEFAULT_TOPICS, DEFAULTS, DEMO_DECISIONS_TOPIC } from '../src/config/defaults.ts';
 
 /** The service's retry topic with the default runs topic (`{runs}-retry`; retries are on by default). */

@@ -13,6 +13,7 @@ import type { DeliveryMode } from '../src/config/config-types.ts';
 import type { RecordPublisher } from '../producers/record-publisher.ts';
 import { PartitionProgress } from './partition-progress.ts';
 import type { ServiceStats } from './service-stats.ts';
+import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 
 /** What processRunMessage publishes one message's records through. */
 export type MessageOutput = Pick<RecordPublisher, 'publish'>;
@@ -64,7 +65,7 @@ export type AtLeastOnceSinkOptions = {
   publisher: RecordPublisher;
   stats: ServiceStats;
   logger: Logger;
-  /** Bound on waiting for the publisher's stragglers at close (default 5 s). */
+  /** Bound on waiting for the publisher's stragglers at close (default KAFKA_DEFAULTS.publish.flushTimeoutMs). */
   flushTimeoutMs?: number;
 };
 
@@ -157,7 +158,7 @@ export function createAtLeastOnceSink(options: AtLeastOnceSinkOptions): RecordSi
     async close() {
       // Whatever finished is acknowledged already; flushing only hurries stragglers. Bounded,
       // because with the broker gone the idempotent producer would retry for ever.
-      await Promise.race([publisher.flush(), new Promise((resolve) => setTimeout(resolve, options.flushTimeoutMs ?? 5_000).unref())]);
+      await Promise.race([publisher.flush(), new Promise((resolve) => setTimeout(resolve, options.flushTimeoutMs ?? KAFKA_DEFAULTS.publish.flushTimeoutMs).unref())]);
       await this.commit();
     },
   };

@@ -34,6 +34,7 @@ import { runEventInput } from './run-input.ts';
 import type { RunInput } from './run-input.ts';
 import { RunSlots } from './run-slots.ts';
 import { ServiceStats } from './service-stats.ts';
+import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 
 export type ScoringConsumerOptions = {
   kafka: Kafka;
@@ -53,7 +54,7 @@ export type ScoringConsumerOptions = {
   /** Start from the earliest offset when the group has no committed offset (default true). */
   fromBeginning?: boolean;
   sessionTimeoutMs?: number;
-  /** The first pause before a failed publish is retried (default 200 ms; it doubles up to 10 s). */
+  /** The first pause before a failed publish is retried (default KAFKA_DEFAULTS.publish.firstRetryDelayMs; it doubles up to maxRetryDelayMs). */
   publishRetryDelayMs?: number;
   /** Per acknowledged record, the event-to-result latency (fed to the metrics histogram). */
   recordLatency?: (latencyMs: number, record: ScoreRecord) => void;
@@ -94,10 +95,10 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   const hardStop = new AbortController();
   const consumer: Consumer = kafka.consumer({
     groupId: config.groupId,
-    sessionTimeout: options.sessionTimeoutMs ?? 30_000,
-    heartbeatInterval: 3_000,
-    maxBytesPerPartition: Math.max(1_048_576, config.maxMessageBytes + 1024),
-    retry: { retries: 10 },
+    sessionTimeout: options.sessionTimeoutMs ?? KAFKA_DEFAULTS.consumer.sessionTimeoutMs,
+    heartbeatInterval: KAFKA_DEFAULTS.consumer.heartbeatIntervalMs,
+    maxBytesPerPartition: Math.max(KAFKA_DEFAULTS.consumer.minBytesPerPartition, config.maxMessageBytes + 1024),
+    retry: { retries: KAFKA_DEFAULTS.consumer.retries },
   });
   const sink = createSink();
   const retryTopic = config.retries.enabled ? config.topics.retry : undefined;
@@ -240,10 +241,10 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
-        partitionsConsumedConcurrently: Math.min(16, config.concurrency.runsInFlight),
+        partitionsConsumedConcurrently: Math.min(KAFKA_DEFAULTS.consumer.partitionsConsumedConcurrently, config.concurrency.runsInFlight),
         eachBatch,
       });
-      commitTimer = setInterval(() => void sink.commit(), options.commitIntervalMs ?? 1000);
+      commitTimer = setInterval(() => void sink.commit(), options.commitIntervalMs ?? KAFKA_DEFAULTS.consumer.commitIntervalMs);
     },
     async stop(stopOptions = {}) {
       const timeoutMs = stopOptions.timeoutMs ?? config.shutdownTimeoutMs;

@@ -9,7 +9,7 @@ import { toTopicMessages } from '../producers/record-publisher.ts';
 import { PartitionProgress } from './partition-progress.ts';
 import type { MessageTicket, PartitionClaim } from './record-sink.ts';
 import type { ServiceStats } from './service-stats.ts';
-import type { TransactionalProducer } from './transactional-kafka.ts';
+import type { TransactionalProducer } from '../kafka/transactional-kafka.ts';
 
 type Held = { offset: number; records: OutgoingRecord[]; release: () => void };
 

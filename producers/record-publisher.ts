@@ -3,6 +3,7 @@
 // previous request is in flight, so throughput comes from batching, not from parallel
 // requests: one request at a time keeps the idempotent producer's sequence numbers in order.
 import type { IHeaders, Producer, TopicMessages } from 'kafkajs';
+import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 
 export type OutgoingRecord = { topic: string; key: string | null; value: string | Buffer; headers?: IHeaders };
 
@@ -38,8 +39,8 @@ export type RecordPublisher = {
 };
 
 export function createRecordPublisher(producer: Pick<Producer, 'sendBatch'>, options: RecordPublisherOptions = {}): RecordPublisher {
-  const lingerMs = options.lingerMs ?? 2;
-  const maxBatchRecords = options.maxBatchRecords ?? 1000;
+  const lingerMs = options.lingerMs ?? KAFKA_DEFAULTS.publish.lingerMs;
+  const maxBatchRecords = options.maxBatchRecords ?? KAFKA_DEFAULTS.publish.maxBatchRecords;
   let queue: Pending[] = [];
   let sending: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;

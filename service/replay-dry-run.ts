@@ -18,7 +18,7 @@ import type { ScorerServices } from '../src/scorer-services.ts';
 import { decodeRunMessage } from '../consumers/decode-run-message.ts';
 import { isOwnOutput, isScorestreamRun } from '../consumers/loop-guard.ts';
 import { runTraceContext, untracedMessage } from '../consumers/message-trace.ts';
-import { createKafkaClient } from './kafka-client.ts';
+import { createKafkaClient } from '../kafka/kafka-client.ts';
 import { replayProgress } from './replay-range.ts';
 import type { ReplayRange } from './replay-range.ts';
 import { replayRequest, resolveRange, selectScorers } from './replay.ts';

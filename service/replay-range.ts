@@ -4,7 +4,7 @@
 // timestamp), end = the first offset at or after `to`, or the high watermark taken at start.
 import { createHash } from 'node:crypto';
 import type { Admin } from 'kafkajs';
-import { whileLeadersSettle } from './while-leaders-settle.ts';
+import { whileLeadersSettle } from '../kafka/while-leaders-settle.ts';
 
 export type ReplayRequest = {
   /** The live service's group; the replay's own group is named after it. */

@@ -7,14 +7,15 @@
 import type { Kafka } from 'kafkajs';
 import { ConfigError } from '../src/config/config-error.ts';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
-import { createKafkaClient } from './kafka-client.ts';
-import { explainKafkaError, kafkaPreflight } from './kafka-preflight.ts';
+import { createKafkaClient } from '../kafka/kafka-client.ts';
+import { explainKafkaError, kafkaPreflight } from '../kafka/kafka-preflight.ts';
 import { replayAccess } from './replay-access.ts';
 import { committedOffsets, replayGroupId, replayProgress, resolveReplayRange, seedReplayOffsets } from './replay-range.ts';
 import type { ReplayRange, ReplayRequest } from './replay-range.ts';
 import { startService } from './start-service.ts';
 import type { RunningService, ServiceOptions } from './start-service.ts';
 import type { ServiceStats } from '../consumers/service-stats.ts';
+import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 
 export type ReplayOptions = Omit<ServiceOptions, 'replay' | 'createRunsTopic'> & {
   from: Date;
@@ -133,9 +134,9 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
     }
     if (settled !== undefined) return;
     if (progress.finished) void finish(true);
-    else timer = setTimeout(() => void poll(), options.pollIntervalMs ?? 500);
+    else timer = setTimeout(() => void poll(), options.pollIntervalMs ?? KAFKA_DEFAULTS.replay.pollIntervalMs);
   };
-  timer = setTimeout(() => void poll(), options.pollIntervalMs ?? 500);
+  timer = setTimeout(() => void poll(), options.pollIntervalMs ?? KAFKA_DEFAULTS.replay.pollIntervalMs);
   void service.crashed.then(() => finish(false));
   return { range, outcome, stop: () => finish(false) };
 }

@@ -5,11 +5,11 @@
 // estimated judge calls, tokens and cost (service/replay-dry-run.ts). Times: ISO 8601, epoch
 // milliseconds, or a duration ago (`90m`, `6h`, `2d`).
 import { ConfigError } from '../../src/config/config-error.ts';
-import { KafkaAccessError } from '../../src/kafka-access-error.ts';
+import { KafkaAccessError } from '../../kafka/kafka-access-error.ts';
 import { dryRunReplay } from '../../service/replay-dry-run.ts';
 import type { DryRunReport } from '../../service/replay-dry-run.ts';
 import { startReplay } from '../../service/replay.ts';
-import { createLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
+import { createLogger, flushLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
 import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
 import { parseCommandArgs } from '../command-args.ts';
 import { loadCliConfig } from '../load-cli-config.ts';
@@ -99,6 +99,8 @@ export async function run(argv: string[]): Promise<number> {
       );
       return outcome.finished ? 0 : 130;
     } catch (error) {
+      // What to fix is the last thing printed, after every line logged on the way.
+      await flushLogger(logger);
       if (error instanceof ConfigError) {
         console.error(error.message);
         return 2;

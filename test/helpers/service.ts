@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import type { ResolvedConfig } from '../../src/config/resolve-config.ts';
 import type { ScorestreamConfigInput } from '../../src/config/config-types.ts';
-import { createKafkaClient } from '../../service/kafka-client.ts';
+import { createKafkaClient } from '../../kafka/kafka-client.ts';
 import { startService } from '../../service/start-service.ts';
 import type { RunningService, ServiceOptions } from '../../service/start-service.ts';
 import { readMessages, testBrokers, testKafka, uniqueGroupId, useTopic } from './kafka.ts';

@@ -1,13 +1,13 @@
 // The dashboard and replay roles against a secured broker of this file's own (TLS with a private
 // CA, SCRAM users, the StandardAuthorizer denying whatever no ACL allows), each as the real CLI in
-// a child process holding exactly its ACLs from service/acl-roles.ts (docs/security.md): the
+// a child process holding exactly its ACLs from kafka/acl-roles.ts (docs/security.md): the
 // dashboard serves the score records over its HTTP API, and without READ on its group prefix it
 // exits 2 naming that ACL; a replay scores the runs of its range, and its dry run estimates them
 // and removes its throwaway consumer group. No password in any output.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { DASHBOARD_GROUP_PREFIX, dashboardAcls, replayAcls } from '../../../service/acl-roles.ts';
+import { DASHBOARD_GROUP_PREFIX, dashboardAcls, replayAcls } from '../../../kafka/acl-roles.ts';
 import type { SecureBrokerHandle } from '../../../local/kafka/secure-broker.ts';
 import { decisionRecord, scoreRecord } from '../../helpers/dashboard-records.ts';
 import { uniqueName } from '../../helpers/kafka.ts';

@@ -1,15 +1,15 @@
 // Scorestream against a secured broker of this file's own (TLS with a private CA, SCRAM-SHA-512/256
 // and PLAIN users, mutual TLS, the StandardAuthorizer denying whatever no ACL allows): each role
-// runs with exactly the ACLs of service/acl-roles.ts (docs/security.md) and nothing more, and each
+// runs with exactly the ACLs of kafka/acl-roles.ts (docs/security.md) and nothing more, and each
 // misconfiguration — wrong password, unknown CA, hostname mismatch, a missing ACL, no client
 // certificate — ends with exit 2 and a message naming what to fix, with no secret in the output.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createRunPublisher } from '../../../producers/run-publisher.ts';
-import { producerAcls, serviceAcls, tailAcls, toKafkajsAcls } from '../../../service/acl-roles.ts';
-import type { ServiceAclOptions } from '../../../service/acl-roles.ts';
-import { KafkaAccessError } from '../../../src/kafka-access-error.ts';
+import { producerAcls, serviceAcls, tailAcls, toKafkajsAcls } from '../../../kafka/acl-roles.ts';
+import type { ServiceAclOptions } from '../../../kafka/acl-roles.ts';
+import { KafkaAccessError } from '../../../kafka/kafka-access-error.ts';
 import { CLIENT_CERTIFICATE_NAME } from '../../../local/kafka/secure-materials.ts';
 import type { SecureBrokerHandle } from '../../../local/kafka/secure-broker.ts';
 import { uniqueName } from '../../helpers/kafka.ts';

@@ -6,7 +6,7 @@ import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import type { RecordSink } from '../../../consumers/record-sink.ts';
 import { ServiceStats } from '../../../consumers/service-stats.ts';
-import type { TransactionalKafka, TransactionalProducer } from '../../../consumers/transactional-kafka.ts';
+import type { TransactionalKafka, TransactionalProducer } from '../../../kafka/transactional-kafka.ts';
 import { createTransactionalSink } from '../../../consumers/transactional-sink.ts';
 
 type Step = 'sendBatch' | 'sendOffsets' | 'commit';

@@ -3,7 +3,7 @@
 import { KafkaJSProtocolError } from 'kafkajs';
 import type { Admin } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
-import { createTopicsWithLeaders } from '../../../service/create-topics-with-leaders.ts';
+import { createTopicsWithLeaders } from '../../../kafka/create-topics-with-leaders.ts';
 
 type Answer = Error | { leaders: number[] };
 

@@ -9,7 +9,7 @@ import { saslSchema, tlsSchema } from '../src/config/config-schema.ts';
 import type { ScorestreamConfigInput } from '../src/config/config-types.ts';
 import { applyEnvironmentOverrides } from '../src/config/env-overrides.ts';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
-import { aclPrincipalOf, describePrincipal, settingSecrets } from '../src/kafka-access-error.ts';
+import { aclPrincipalOf, describePrincipal, settingSecrets } from './kafka-access-error.ts';
 
 export type KafkaSecuritySettings = Pick<ResolvedConfig['kafka'], 'ssl' | 'sasl'>;
 export type ClientSecurity = Pick<KafkaConfig, 'ssl' | 'sasl'>;

@@ -4,7 +4,7 @@
 // kafkajs is CommonJS and may be installed twice, so its errors are recognised by `name`, `type`
 // and Node's TLS `code`, never by class. No message carries a secret: only the user name, the
 // mechanism and the broker's own words (with the password masked should a broker ever echo it).
-import { ScorestreamError, hasErrorMarker } from './errors.ts';
+import { ScorestreamError, hasErrorMarker } from '../src/errors.ts';
 
 const accessMarker = Symbol.for('scorestream.error.kafka_access');
 

@@ -4,7 +4,7 @@
 // pre-flight's messages point at them. DESCRIBE is not listed where READ or WRITE implies it.
 // Topic creation is not part of any role: create the topics ahead (or grant CREATE while they do
 // not exist, see `creation`).
-import { transactionalIdPrefix } from '../consumers/transactional-kafka.ts';
+import { transactionalIdPrefix } from './transactional-kafka.ts';
 
 export type AclOperation = 'Read' | 'Write' | 'Describe' | 'Create' | 'Delete';
 export type AclGrant = {

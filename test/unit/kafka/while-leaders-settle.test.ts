@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLeaderNotYetKnown, whileLeadersSettle } from '../../../service/while-leaders-settle.ts';
+import { isLeaderNotYetKnown, whileLeadersSettle } from '../../../kafka/while-leaders-settle.ts';
 
 /** Shaped like kafkajs' errors (matched by name, as the module does). */
 function kafkaError(name: string, message: string, retriable: boolean): Error {

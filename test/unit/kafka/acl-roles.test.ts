@@ -1,9 +1,9 @@
-// The ACL table per role (service/acl-roles.ts): what each role gets, its kafkajs form, and
+// The ACL table per role (kafka/acl-roles.ts): what each role gets, its kafkajs form, and
 // docs/security.md listing exactly the commands the module renders for the default names.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { creationAcls, dashboardAcls, producerAcls, renderKafkaAcls, replayAcls, serviceAcls, tailAcls, toKafkajsAcls } from '../../../service/acl-roles.ts';
-import { transactionalIdFor } from '../../../consumers/transactional-kafka.ts';
+import { creationAcls, dashboardAcls, producerAcls, renderKafkaAcls, replayAcls, serviceAcls, tailAcls, toKafkajsAcls } from '../../../kafka/acl-roles.ts';
+import { transactionalIdFor } from '../../../kafka/transactional-kafka.ts';
 
 const topics = { runs: 'agent-runs', results: 'agent-scores', deadLetter: 'agent-runs-dlq', decisions: 'agent-score-decisions', retry: 'agent-runs-retry' };
 const summary = (grants: ReturnType<typeof serviceAcls>) => grants.map((grant) => `${grant.operations.join('+')} ${grant.resource} ${grant.name}${grant.pattern === 'prefixed' ? '*' : ''}`);

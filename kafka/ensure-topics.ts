@@ -3,6 +3,7 @@
 // it is created only when asked (the demo and tests).
 import type { Kafka } from 'kafkajs';
 import { createTopicsWithLeaders } from './create-topics-with-leaders.ts';
+import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
 
 export type TopicSpec = { topic: string; numPartitions?: number };
 
@@ -15,7 +16,7 @@ export async function ensureTopics(kafka: Kafka, topics: TopicSpec[]): Promise<s
     if (missing.length === 0) return [];
     await createTopicsWithLeaders(
       admin,
-      missing.map(({ topic, numPartitions }) => ({ topic, numPartitions: numPartitions ?? 6 })),
+      missing.map(({ topic, numPartitions }) => ({ topic, numPartitions: numPartitions ?? KAFKA_DEFAULTS.topics.partitions })),
     );
     return missing.map(({ topic }) => topic);
   } catch (error) {

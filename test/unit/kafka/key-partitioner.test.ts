@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { PartitionerArgs, PartitionMetadata } from 'kafkajs';
 import { Partitioners } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
-import { keyPartitioner, murmur2 } from '../../../producers/key-partitioner.ts';
+import { keyPartitioner, murmur2 } from '../../../kafka/key-partitioner.ts';
 
 const require = createRequire(import.meta.url);
 const kafkajsMurmur2 = require('kafkajs/src/producer/partitioners/default/murmur2.js') as (key: Buffer | string) => number;

@@ -7,9 +7,10 @@
 // topic cannot be checked without writing: a denied publish is reported when it happens.
 import type { ConnectionOptions } from 'node:tls';
 import type { Kafka } from 'kafkajs';
-import { probeTls } from '../producers/tls-probe.ts';
-import { KafkaAccessError, kafkaAccessError } from '../src/kafka-access-error.ts';
-import type { AccessContext } from '../src/kafka-access-error.ts';
+import { probeTls } from './tls-probe.ts';
+import { KafkaAccessError, kafkaAccessError } from './kafka-access-error.ts';
+import type { AccessContext } from './kafka-access-error.ts';
+import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
 
 export type KafkaNeeds = {
   /** The client's TLS options, to check the certificates with one handshake first (tls-probe.ts). */
@@ -43,10 +44,10 @@ function coordinatorRefused(type: 'GROUP_AUTHORIZATION_FAILED' | 'TRANSACTIONAL_
 
 export async function kafkaPreflight(kafka: Kafka, needs: KafkaNeeds, context: AccessContext): Promise<void> {
   if (needs.tls !== undefined && context.brokers[0] !== undefined) {
-    const refused = await probeTls(context.brokers[0], needs.tls);
+    const refused = await probeTls(context.brokers[0], needs.tls, KAFKA_DEFAULTS.preflight.tlsProbeTimeoutMs);
     if (refused !== undefined) throw explainKafkaError(Object.assign(refused, { broker: context.brokers[0] }), context);
   }
-  const admin = kafka.admin({ retry: { retries: 2, initialRetryTime: 200 } });
+  const admin = kafka.admin({ retry: { ...KAFKA_DEFAULTS.preflight.retry } });
   try {
     await admin.connect();
     await admin.describeCluster();
@@ -69,7 +70,7 @@ export async function kafkaPreflight(kafka: Kafka, needs: KafkaNeeds, context: A
   }
   if (needs.transactionalIdPrefix !== undefined) {
     // Initialising a producer id under the prefix is the check; it writes no record.
-    const producer = kafka.producer({ transactionalId: `${needs.transactionalIdPrefix}scorestream-preflight`, idempotent: true, maxInFlightRequests: 1, retry: { retries: 2 } });
+    const producer = kafka.producer({ transactionalId: `${needs.transactionalIdPrefix}scorestream-preflight`, idempotent: true, maxInFlightRequests: 1, retry: { ...KAFKA_DEFAULTS.preflight.retry } });
     try {
       await producer.connect();
       const transaction = await producer.transaction().catch(coordinatorRefused('TRANSACTIONAL_ID_AUTHORIZATION_FAILED'));

@@ -2,8 +2,8 @@
 // recognised by name, type and code (never by class: kafkajs may be installed twice), turned into
 // a message naming what to fix — and never carrying a secret.
 import { describe, expect, it } from 'vitest';
-import { describePrincipal, KafkaAccessError, kafkaAccessError, settingSecrets } from '../../../src/kafka-access-error.ts';
-import type { AccessContext } from '../../../src/kafka-access-error.ts';
+import { describePrincipal, KafkaAccessError, kafkaAccessError, settingSecrets } from '../../../kafka/kafka-access-error.ts';
+import type { AccessContext } from '../../../kafka/kafka-access-error.ts';
 import { ScorestreamError } from '../../../src/errors.ts';
 
 const password = 'pa55-w0rd-that-must-not-leak';

@@ -8,7 +8,8 @@
 // the previous owner's producer and completes or aborts its open transaction. The price: one
 // producer (its own connections and producer id) per owned partition.
 import type { Kafka, Producer } from 'kafkajs';
-import { keyPartitioner } from '../producers/key-partitioner.ts';
+import { keyPartitioner } from './key-partitioner.ts';
+import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
 
 export type TransactionalProducer = Pick<Producer, 'connect' | 'disconnect' | 'transaction'>;
 
@@ -47,7 +48,7 @@ export function createTransactionalKafka(kafka: Kafka, options: TransactionalKaf
         idempotent: true,
         maxInFlightRequests: 1,
         allowAutoTopicCreation: false,
-        transactionTimeout: options.transactionTimeoutMs ?? 30_000,
+        transactionTimeout: options.transactionTimeoutMs ?? KAFKA_DEFAULTS.transactions.transactionTimeoutMs,
         // Bounded on purpose (about 10 s in all): a transaction that cannot finish is aborted and
         // its partition re-claimed with a fresh producer id, so nothing depends on one producer
         // retrying for ever (and kafkajs' endless retries would outlive the producer's
@@ -55,7 +56,7 @@ export function createTransactionalKafka(kafka: Kafka, options: TransactionalKaf
         // begun right after the previous one committed meets CONCURRENT_TRANSACTIONS until the
         // coordinator has written the markers (a few ms); kafkajs' default 300 ms, paid by every
         // back-to-back transaction, costs exactly-once much of its throughput (docs/benchmarks.md).
-        retry: { retries: 10, initialRetryTime: 10, maxRetryTime: 5_000 },
+        retry: { ...KAFKA_DEFAULTS.transactions.retry },
       });
     },
     async committedOffset(topic, partition) {

@@ -8,7 +8,7 @@ import type { ConnectionOptions } from 'node:tls';
 import { isIP } from 'node:net';
 
 /** Resolves with Node's TLS error when the handshake fails for a certificate reason; else undefined. */
-export function probeTls(broker: string, ssl: ConnectionOptions, timeoutMs = 5_000): Promise<NodeJS.ErrnoException | undefined> {
+export function probeTls(broker: string, ssl: ConnectionOptions, timeoutMs: number): Promise<NodeJS.ErrnoException | undefined> {
   const separator = broker.lastIndexOf(':');
   const host = broker.slice(0, separator);
   const port = Number(broker.slice(separator + 1));

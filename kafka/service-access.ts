@@ -4,9 +4,9 @@
 // missing ACL (docs/security.md has the same list as kafka-acls.sh commands).
 import type { ConnectionOptions } from 'node:tls';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
-import { transactionalIdPrefix } from '../consumers/transactional-kafka.ts';
-import { aclPrincipalOf, describePrincipal, settingSecrets } from '../src/kafka-access-error.ts';
-import type { AccessContext } from '../src/kafka-access-error.ts';
+import { transactionalIdPrefix } from './transactional-kafka.ts';
+import { aclPrincipalOf, describePrincipal, settingSecrets } from './kafka-access-error.ts';
+import type { AccessContext } from './kafka-access-error.ts';
 import type { KafkaNeeds } from './kafka-preflight.ts';
 import { kafkaClientSecurity } from './kafka-security.ts';
 

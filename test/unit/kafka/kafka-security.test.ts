@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/config-error.ts';
 import { resolveConfig } from '../../../src/config/resolve-config.ts';
 import { createScorer } from '../../../src/scorer/create-scorer.ts';
-import { kafkaClientSecurity, kafkaSecurityFromEnvironment } from '../../../service/kafka-security.ts';
+import { kafkaClientSecurity, kafkaSecurityFromEnvironment } from '../../../kafka/kafka-security.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'scorestream-tls-'));
 const caPath = join(directory, 'ca.pem');

@@ -5,6 +5,7 @@
 // fetchTopicOffsetsByTimestamp). Seen when the demo started its dashboard on topics the service
 // had created a moment before, on a busy 2-core CI broker.
 import { setTimeout as delay } from 'node:timers/promises';
+import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
 
 /** How long to wait for leaders, and the clock to wait by (injected in tests). */
 export type LeaderWait = {
@@ -26,7 +27,7 @@ export function isLeaderNotYetKnown(error: unknown): boolean {
 
 /** Runs `request` until it succeeds, retrying leader errors for up to `timeoutMs` (default 30 s); any other error at once. */
 export async function whileLeadersSettle<T>(request: () => Promise<T>, wait: LeaderWait = {}): Promise<T> {
-  const timeoutMs = wait.timeoutMs ?? 30_000;
+  const timeoutMs = wait.timeoutMs ?? KAFKA_DEFAULTS.topics.leaderWaitMs;
   const now = wait.now ?? Date.now;
   const sleep = wait.sleep ?? delay;
   const deadline = now() + timeoutMs;

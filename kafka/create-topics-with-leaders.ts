@@ -7,10 +7,11 @@ import type { Admin, ITopicConfig } from 'kafkajs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { isLeaderNotYetKnown } from './while-leaders-settle.ts';
 import type { LeaderWait } from './while-leaders-settle.ts';
+import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
 
 /** `admin` must be connected. Throws, naming the topics, when leaders are still missing after `timeoutMs` (default 30 s). */
 export async function createTopicsWithLeaders(admin: Admin, topics: ITopicConfig[], wait: LeaderWait = {}): Promise<void> {
-  const timeoutMs = wait.timeoutMs ?? 30_000;
+  const timeoutMs = wait.timeoutMs ?? KAFKA_DEFAULTS.topics.leaderWaitMs;
   const now = wait.now ?? Date.now;
   const sleep = wait.sleep ?? delay;
   await admin.createTopics({ topics, timeout: timeoutMs, waitForLeaders: false });
@@ -21,7 +22,7 @@ export async function createTopicsWithLeaders(admin: Admin, topics: ITopicConfig
     if (now() > deadline) {
       throw new Error(`Kafka created ${missing.join(', ')} but shows no leader for every partition after ${timeoutMs} ms${error === undefined ? '' : ` (${error})`}; check the broker's health (\`scorestream kafka status\`)`);
     }
-    await sleep(100);
+    await sleep(KAFKA_DEFAULTS.topics.leaderPollMs);
   }
 }
 
