@@ -24,6 +24,7 @@ import type { Logger } from 'pino';
 import type { PartitionClaim, RecordSink } from './record-sink.ts';
 import type { ServiceStats } from './service-stats.ts';
 import { TransactionalClaim } from './transactional-claim.ts';
+import type { TransactionalClaimOptions } from './transactional-claim.ts';
 import type { TransactionalKafka } from '../kafka/transactional-kafka.ts';
 import { transactionalIdFor } from '../kafka/transactional-kafka.ts';
 import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
@@ -36,6 +37,8 @@ export type TransactionalSinkOptions = {
   logger: Logger;
   /** Commit at once (not waiting for the interval) when this many finished messages are held. */
   pressureThreshold: number;
+  /** How a transaction's records are cut into requests, and what happens to a refused one. */
+  send?: TransactionalClaimOptions['send'];
   /** Bound on the final commit at close (default KAFKA_DEFAULTS.transactions.closeTimeoutMs). */
   closeTimeoutMs?: number;
 };
@@ -115,7 +118,7 @@ export function createTransactionalSink(options: TransactionalSinkOptions): Reco
       const key = `${topic}[${partition}]`;
       const existing = claims.get(key);
       if (existing !== undefined) return existing.ready;
-      const claim = new TransactionalClaim({ topic, partition, groupId, producer: kafka.producer(transactionalIdFor(groupId, topic, partition)), stats, logger, onHeld });
+      const claim = new TransactionalClaim({ topic, partition, groupId, producer: kafka.producer(transactionalIdFor(groupId, topic, partition)), stats, logger, onHeld, send: options.send });
       const entry: Entry = {
         claim,
         ready: (async () => {

@@ -23,8 +23,8 @@ export const DASHBOARD_GROUP_PREFIX = 'scorestream-dashboard';
 export const TAIL_GROUP_PREFIX = 'scorestream-tail-';
 
 export type ServiceAclOptions = {
-  /** `retry`: the retry topic, when retries are on (the service's default; a replay has none). */
-  topics: { runs: string; results: string; deadLetter: string; decisions?: string | undefined; retry?: string | undefined };
+  /** `retryTiers`: the retry tier topics, when retries are on (the service's default; a replay has none; src/config/retry-tiers.ts). */
+  topics: { runs: string; results: string; deadLetter: string; decisions?: string | undefined; retryTiers?: readonly string[] | undefined };
   groupId: string;
   delivery: 'at-least-once' | 'exactly-once';
 };
@@ -39,7 +39,7 @@ export function serviceAcls(options: ServiceAclOptions): AclGrant[] {
     topic(topics.results, ['Write'], 'publish score records'),
     topic(topics.deadLetter, ['Write'], 'publish dead letters'),
     ...(topics.decisions === undefined ? [] : [topic(topics.decisions, ['Write'], 'publish decision records')]),
-    ...(topics.retry === undefined ? [] : [topic(topics.retry, ['Read', 'Write'], 'defer transiently failed pairs, and read them back when due (retries)')]),
+    ...(topics.retryTiers ?? []).map((tier) => topic(tier, ['Read', 'Write'], 'defer transiently failed pairs to this retry tier, and read them back when due (retries)')),
     { resource: 'group', name: options.groupId, pattern: 'literal', operations: ['Read'], why: 'join its consumer group and commit offsets' } satisfies AclGrant,
   ];
   if (options.delivery === 'exactly-once') {
@@ -84,8 +84,8 @@ export function dashboardAcls(options: { resultsTopic: string; decisionsTopic: s
  */
 export function replayAcls(options: ServiceAclOptions): AclGrant[] {
   const groupPrefix = `${options.groupId}.`;
-  // A replay reads no retry topic (service/replay.ts): the live service owns it.
-  const service = serviceAcls({ ...options, topics: { ...options.topics, retry: undefined }, delivery: 'at-least-once' }).filter((grant) => grant.resource !== 'group');
+  // A replay reads no retry tier (service/replay.ts): the live service owns them.
+  const service = serviceAcls({ ...options, topics: { ...options.topics, retryTiers: undefined }, delivery: 'at-least-once' }).filter((grant) => grant.resource !== 'group');
   const grants: AclGrant[] = [
     ...service,
     { resource: 'group', name: groupPrefix, pattern: 'prefixed', operations: ['Read'], why: 'one consumer group per replay, <group>.<replay id>' },

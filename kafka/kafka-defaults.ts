@@ -23,6 +23,8 @@ export const KAFKA_DEFAULTS = Object.freeze({
     /** How long the first record of a request waits for company when nothing is in flight. */
     lingerMs: 2,
     maxBatchRecords: 1_000,
+    /** A request's bytes at most (a larger record goes alone): within a broker's default 1 MiB batch limit. */
+    maxRequestBytes: 1_000_000,
     /** Bound on waiting for the at-least-once publisher's stragglers at close. */
     flushTimeoutMs: 5_000,
   }),

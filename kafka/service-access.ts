@@ -4,6 +4,7 @@
 // missing ACL (docs/security.md has the same list as kafka-acls.sh commands).
 import type { ConnectionOptions } from 'node:tls';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
+import { retryTiers } from '../src/config/retry-tiers.ts';
 import { transactionalIdPrefix } from './transactional-kafka.ts';
 import { aclPrincipalOf, describePrincipal, settingSecrets } from './kafka-access-error.ts';
 import type { AccessContext } from './kafka-access-error.ts';
@@ -23,7 +24,7 @@ export function serviceAccess(config: ResolvedConfig, options: { createRunsTopic
       topics: [
         { topic: topics.runs, operations: 'READ' },
         ...outputs.map((topic) => ({ topic, operations: 'WRITE (and CREATE while it does not exist)' })),
-        ...(config.retries.enabled ? [{ topic: topics.retry, operations: 'READ and WRITE (and CREATE while it does not exist)' }] : []),
+        ...retryTiers(config).map((tier) => ({ topic: tier.topic, operations: 'READ and WRITE (and CREATE while it does not exist)' })),
       ],
       group: config.groupId,
       ...(exactlyOnce ? { transactionalIdPrefix: transactionalIdPrefix(config.groupId) } : {}),

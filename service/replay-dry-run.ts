@@ -14,6 +14,8 @@ import { createJudgeSpend } from '../src/budget/judge-spend.ts';
 import type { JudgeResults } from '../src/contracts/judge-execution.ts';
 import { collectRunFacts } from '../src/pipeline/run-facts.ts';
 import { scoreRunEvent } from '../src/pipeline/score-run-event.ts';
+import { settleOutcomes } from '../src/pipeline/scoring-outcome.ts';
+import type { ConsumedMessage } from '../kafka/kafka-records.ts';
 import type { ScorerServices } from '../src/scorer-services.ts';
 import { decodeRunMessage } from '../consumers/decode-run-message.ts';
 import { isOwnOutput, isScorestreamRun } from '../consumers/loop-guard.ts';
@@ -129,12 +131,12 @@ export async function dryRunReplay(options: ReplayOptions & { kafka?: Kafka }): 
   }
   return report;
 
-  async function estimateMessage(message: Parameters<typeof decodeRunMessage>[0], source: { topic: string; partition: number; offset: string }): Promise<void> {
-    if (isOwnOutput(message.headers)) return;
-    const decoded = decodeRunMessage(message, config.maxMessageBytes);
+  async function estimateMessage(message: ConsumedMessage, source: { topic: string; partition: number; offset: string }): Promise<void> {
+    if (isOwnOutput(message.headers) || (message.value?.length ?? 0) > config.maxMessageBytes) return;
+    const decoded = decodeRunMessage(message.value);
     if (!decoded.success || isScorestreamRun(decoded.data.metadata)) return;
     const runTrace = runTraceContext(untracedMessage(message), decoded.data);
-    const scoring = await scoreRunEvent(collectRunFacts(decoded.data, source, runTrace.facts), { bindings, tracer, services });
+    const scoring = await settleOutcomes(scoreRunEvent(collectRunFacts(decoded.data, source, runTrace.facts), { bindings, tracer, services }));
     for (const record of scoring.records) {
       const estimate = byScorer.get(record.scorerId)!;
       estimate.eligible += 1;

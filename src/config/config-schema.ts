@@ -158,6 +158,12 @@ export const configSchema = z.strictObject({
   pricing: pricingSchema,
   shutdownTimeoutMs: positiveInt.default(DEFAULTS.shutdownTimeoutMs),
   maxMessageBytes: positiveInt.default(DEFAULTS.maxMessageBytes),
+  /**
+   * The largest record the service writes (its JSON; at most the output topics' max.message.bytes):
+   * a larger score record sheds evidence, a larger dead letter keeps part of its value
+   * (docs/delivery.md, record sizes).
+   */
+  maxRecordBytes: positiveInt.default(DEFAULTS.maxRecordBytes),
   /** Default 'at-least-once'; env SCORESTREAM_DELIVERY. */
   delivery: z.enum(deliveryModes, { error: `expected one of ${deliveryModes.map((mode) => `'${mode}'`).join(', ')}` }).default(DEFAULTS.delivery),
   /** What the runs topic carries: run events (default) or a Collector's OTLP spans; env SCORESTREAM_INPUT_FORMAT / _ENCODING (input-schema.ts). */

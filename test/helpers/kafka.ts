@@ -39,11 +39,11 @@ export function testKafka(clientId = 'scorestream-test'): Kafka {
 }
 
 /**
- * Creates a unique topic (waiting until every partition has a leader) and deletes it when the
- * current test finishes. Call it inside a test, not in beforeAll.
+ * Creates a unique topic (or the one `name`d; waiting until every partition has a leader) and
+ * deletes it when the current test finishes. Call it inside a test, not in beforeAll.
  */
-export async function useTopic(options: { prefix?: string; partitions?: number; config?: Record<string, string> } = {}): Promise<string> {
-  const topic = uniqueName(options.prefix ?? 'test');
+export async function useTopic(options: { prefix?: string; name?: string; partitions?: number; config?: Record<string, string> } = {}): Promise<string> {
+  const topic = options.name ?? uniqueName(options.prefix ?? 'test');
   const kafka = testKafka('scorestream-test-admin');
   onTestFinished(async () => {
     const admin = kafka.admin();

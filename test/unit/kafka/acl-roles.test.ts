@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { creationAcls, dashboardAcls, producerAcls, renderKafkaAcls, replayAcls, serviceAcls, tailAcls, toKafkajsAcls } from '../../../kafka/acl-roles.ts';
 import { transactionalIdFor } from '../../../kafka/transactional-kafka.ts';
 
-const topics = { runs: 'agent-runs', results: 'agent-scores', deadLetter: 'agent-runs-dlq', decisions: 'agent-score-decisions', retry: 'agent-runs-retry' };
+/** The default names: the retry tiers of the default delays (10 s, 1 min, 10 min, 1 h). */
+const topics = { runs: 'agent-runs', results: 'agent-scores', deadLetter: 'agent-runs-dlq', decisions: 'agent-score-decisions', retryTiers: ['agent-runs-retry-10s', 'agent-runs-retry-1m', 'agent-runs-retry-10m', 'agent-runs-retry-1h'] };
 const summary = (grants: ReturnType<typeof serviceAcls>) => grants.map((grant) => `${grant.operations.join('+')} ${grant.resource} ${grant.name}${grant.pattern === 'prefixed' ? '*' : ''}`);
 
 describe('ACLs per role', () => {
@@ -16,10 +17,13 @@ describe('ACLs per role', () => {
       'Write topic agent-scores',
       'Write topic agent-runs-dlq',
       'Write topic agent-score-decisions',
-      'Read+Write topic agent-runs-retry',
+      'Read+Write topic agent-runs-retry-10s',
+      'Read+Write topic agent-runs-retry-1m',
+      'Read+Write topic agent-runs-retry-10m',
+      'Read+Write topic agent-runs-retry-1h',
       'Read group scorestream',
     ]);
-    expect(summary(serviceAcls({ topics: { ...topics, retry: undefined }, groupId: 'scorestream', delivery: 'at-least-once' }))).not.toContain('Read+Write topic agent-runs-retry');
+    expect(summary(serviceAcls({ topics: { ...topics, retryTiers: undefined }, groupId: 'scorestream', delivery: 'at-least-once' })).filter((grant) => grant.includes('retry'))).toEqual([]);
     const exactlyOnce = serviceAcls({ topics, groupId: 'scorestream', delivery: 'exactly-once' });
     expect(summary(exactlyOnce).slice(atLeastOnce.length)).toEqual(['Write+Describe transactional-id scorestream-*']);
     // The prefix covers the ids the transactional sink really uses.
@@ -52,7 +56,7 @@ describe('ACLs per role', () => {
       "kafka-acls.sh $ADMIN --add --allow-principal 'User:svc' --operation Write --operation Describe --transactional-id 'scorestream-' --resource-pattern-type prefixed",
     );
     const entries = toKafkajsAcls('User:svc', grants);
-    expect(entries).toHaveLength(9);
+    expect(entries).toHaveLength(15);
     expect(entries.at(-1)).toEqual({ resourceType: 5, resourceName: 'scorestream-', resourcePatternType: 4, principal: 'User:svc', host: '*', operation: 8, permissionType: 3 });
     expect(entries[0]).toEqual({ resourceType: 2, resourceName: 'agent-runs', resourcePatternType: 3, principal: 'User:svc', host: '*', operation: 3, permissionType: 3 });
   });
@@ -66,7 +70,7 @@ describe('ACLs per role', () => {
       ...renderKafkaAcls('User:scorestream-tail', tailAcls({ resultsTopic: topics.results })),
       ...renderKafkaAcls('User:scorestream-dashboard', dashboardAcls({ resultsTopic: topics.results, decisionsTopic: topics.decisions })),
       ...renderKafkaAcls('User:scorestream-replay', replayAcls({ topics, groupId: 'scorestream', delivery: 'at-least-once' })),
-      ...renderKafkaAcls('User:scorestream', creationAcls([topics.results, topics.deadLetter, topics.decisions])),
+      ...renderKafkaAcls('User:scorestream', creationAcls([topics.results, topics.deadLetter, topics.decisions, ...topics.retryTiers])),
     ].filter((line) => line.startsWith('kafka-acls.sh '));
     expect(documented).toEqual(expected);
   });

@@ -51,6 +51,7 @@ describe('resolveConfig', () => {
         pricing: { currency: 'USD', models: {}, estimate: { charsPerToken: 4, outputTokensPerCall: 256 } },
         shutdownTimeoutMs: 30_000,
         maxMessageBytes: 1_048_576,
+        maxRecordBytes: 1_000_000,
         delivery: 'at-least-once',
         retries: { enabled: true, delaysMs: [10_000, 60_000, 600_000, 3_600_000], maxAgeMs: 86_400_000 },
         input: { format: 'run-event' },

@@ -1,21 +1,20 @@
-// processRunMessage, the parts together: the loop guard before and after decoding, dead letters
-// for what does not decode, the run's trace context handed to the score spans, each record
-// published as its scorer finishes, decision records after them, and a message that resolves
-// only once everything it produced was acknowledged. Fakes at the seams: the output, the retry
-// pacing and the clock; real scorers and the real pipeline in between.
+// The message path of the run-event source, the parts together: the loop guard before and after
+// decoding, dead letters for what does not decode, the run's trace context handed to the score
+// spans, each record published as its scorer finishes, decision records beside them, and a message
+// that finishes only once everything it produced was acknowledged. Fakes at the seams: the output,
+// the retry pacing and the clock; real scorers, the real core and the real emitter in between.
 import { trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ORIGIN_HEADER } from '../../../consumers/loop-guard.ts';
-import { startMessageTrace, untracedMessage } from '../../../consumers/message-trace.ts';
+import { startMessageTrace } from '../../../consumers/message-trace.ts';
 import type { MessageTrace } from '../../../consumers/message-trace.ts';
-import { processRunMessage } from '../../../consumers/process-run-message.ts';
 import type { ScorerLike } from '../../../src/config/config-types.ts';
-import type { KafkaMessage } from 'kafkajs';
+import type { ConsumedMessage } from '../../../kafka/kafka-records.ts';
 import { createScorer } from '../../../src/scorer/create-scorer.ts';
 import { traceFor } from '../../helpers/runs.ts';
 import { deferred } from '../src/pipeline/fixtures.ts';
-import { consumedMessage, fakeOutput, fixedScorer, messageContext, recordedPacing, runMessage, source, valueOf } from './message-fixtures.ts';
+import { consumedMessage, fakeOutput, fixedScorer, messageContext, processRunEvent, recordedPacing, runMessage, source, valueOf } from './message-fixtures.ts';
 import type { TestContextOptions } from './message-fixtures.ts';
 
 const exporter = new InMemorySpanExporter();
@@ -23,18 +22,18 @@ const tracer = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ e
 afterEach(() => exporter.reset());
 
 /** Processes one message as the scoring consumer does: with a process span on the test tracer, ended afterwards. */
-async function process(message: KafkaMessage, options: TestContextOptions & { messageTrace?: MessageTrace } = {}) {
+async function process(message: ConsumedMessage, options: TestContextOptions & { messageTrace?: MessageTrace } = {}) {
   const { context, hardStop, latencies } = messageContext(options);
   context.tracer = tracer;
   const output = fakeOutput();
   const messageTrace = options.messageTrace ?? startMessageTrace(tracer, message, { topic: source.topic, partition: source.partition, groupId: 'unit' });
-  await processRunMessage(message, source, output.output, messageTrace, context);
+  await processRunEvent(context, message, output.output, messageTrace);
   messageTrace.span?.end();
   const processSpan = exporter.getFinishedSpans().find((span) => span.name === `process ${source.topic}`);
   return { context, hardStop, latencies, output, stats: context.stats, processSpan };
 }
 
-describe('processRunMessage: the loop guard', () => {
+describe('message path: the loop guard', () => {
   it('skips our own records before decoding them, and counts them', async () => {
     const { output, stats, processSpan } = await process(runMessage({ runId: 'run-1', headers: { [ORIGIN_HEADER]: 'scorestream' } }));
     expect(output.attempts()).toBe(0);
@@ -51,7 +50,7 @@ describe('processRunMessage: the loop guard', () => {
   });
 });
 
-describe('processRunMessage: a message that does not decode', () => {
+describe('message path: a message that does not decode', () => {
   it('is dead-lettered with its key and the origin header, until acknowledged, and no scorer runs', async () => {
     const runs: unknown[] = [];
     const spy: ScorerLike = { id: 'spy', run: async (input) => (runs.push(input), { score: 1 }) };
@@ -60,7 +59,7 @@ describe('processRunMessage: a message that does not decode', () => {
     const { context } = messageContext({ scorers: [{ scorer: spy }], publishRetry });
     const output = fakeOutput();
     output.fail(1);
-    await processRunMessage(message, source, output.output, untracedMessage(message), context);
+    await processRunEvent(context, message, output.output);
     expect(delays).toEqual([200]);
     expect(output.records()).toHaveLength(1);
     expect(output.records()[0]).toMatchObject({ topic: 'dead-letters', key: 'bad-1', headers: { [ORIGIN_HEADER]: 'scorestream' } });
@@ -75,7 +74,7 @@ describe('processRunMessage: a message that does not decode', () => {
   });
 });
 
-describe('processRunMessage: a run', () => {
+describe('message path: a run', () => {
   it('publishes one record per scorer to the results topic, keyed by run id, and counts them with their latency', async () => {
     const half = createScorer({ id: 'half', description: 'd' }).generateScore(() => 0.5);
     const message = runMessage({ runId: 'run-1', timestamp: '2026-11-29T12:00:00.000Z' });
@@ -100,7 +99,7 @@ describe('processRunMessage: a run', () => {
     const { context } = messageContext({ scorers: [{ scorer: slow }, { scorer: fixedScorer }] });
     const output = fakeOutput();
     let resolved = false;
-    const processing = processRunMessage(message, source, output.output, untracedMessage(message), context).then(() => (resolved = true));
+    const processing = processRunEvent(context, message, output.output).then(() => (resolved = true));
     await expect.poll(() => output.records().length).toBe(1);
     expect(valueOf(output.records()[0]).scorerId).toBe('fixed');
     output.hold();
@@ -132,13 +131,14 @@ describe('processRunMessage: a run', () => {
     expect(valueOf(output.records()[0]).trace).toMatchObject({ traceId: agent.traceId, parentSpanId: agent.spanId });
   });
 
-  it('publishes the decision records of skipped bindings after the score records, and counts the skips', async () => {
-    const { output, stats } = await process(runMessage({ runId: 'run-5' }), {
+  it('publishes the decision records of skipped bindings beside the score records, with the run\'s agent and tenant, and counts the skips', async () => {
+    const { output, stats } = await process(runMessage({ runId: 'run-5', tenantId: 'globex' }), {
       decisionsTopic: 'decisions',
       scorers: [{ scorer: fixedScorer }, { scorer: createScorer({ id: 'never', description: 'd' }).generateScore(() => 0), when: () => false }],
     });
-    expect(output.records().map((record) => record.topic)).toEqual(['scores', 'decisions']);
-    expect(valueOf(output.records()[1])).toMatchObject({ runId: 'run-5', scorerId: 'never', decision: 'skipped', reason: 'when' });
+    expect(output.records().map((record) => record.topic).sort()).toEqual(['decisions', 'scores']);
+    const decision = output.records().find((record) => record.topic === 'decisions');
+    expect(valueOf(decision)).toMatchObject({ runId: 'run-5', scorerId: 'never', decision: 'skipped', reason: 'when', entity: { type: 'agent', id: 'support-agent' }, metadata: { tenantId: 'globex' } });
     expect(stats.skipsByReason.get('when')).toBe(1);
   });
 
@@ -150,7 +150,7 @@ describe('processRunMessage: a run', () => {
     context.replay = { id: 'replay-0123456789ab' };
     const output = fakeOutput();
     const message = runMessage({ runId: 'run-replayed' });
-    await processRunMessage(message, source, output.output, untracedMessage(message), context);
+    await processRunEvent(context, message, output.output);
     expect(output.records().map((record) => valueOf(record).replay)).toEqual([{ id: 'replay-0123456789ab' }, { id: 'replay-0123456789ab' }]);
   });
 
@@ -171,14 +171,15 @@ describe('processRunMessage: a run', () => {
     expect(seen[0]!.abortSignal).toBeInstanceOf(AbortSignal);
   });
 
-  it('rejects when the hard stop ends the retries of a publish (the consumer then leaves the offset uncommitted)', async () => {
+  it('is abandoned when the hard stop ends the retries of a publish (its offset stays uncommitted), not dead-lettered', async () => {
     const message = runMessage({ runId: 'run-7' });
     const { publishRetry } = recordedPacing(() => hardStop.abort());
     const { context, hardStop } = messageContext({ publishRetry });
     const output = fakeOutput();
     output.fail(10);
-    await expect(processRunMessage(message, source, output.output, untracedMessage(message), context)).rejects.toThrow('broker unavailable');
+    expect(await processRunEvent(context, message, output.output)).toBe('abandoned');
     expect(context.stats.totals().scored).toBe(0);
+    expect(output.records()).toEqual([]);
   });
 
   it('does not need a recording span (no OpenTelemetry SDK)', async () => {
