@@ -24,7 +24,7 @@ export const TAIL_GROUP_PREFIX = 'scorestream-tail-';
 
 export type ServiceAclOptions = {
   /** `retryTiers`: the retry tier topics, when retries are on (the service's default; a replay has none; src/config/retry-tiers.ts). */
-  topics: { runs: string; results: string; deadLetter: string; decisions?: string | undefined; retryTiers?: readonly string[] | undefined };
+  topics: { runs: string; results: string; deadLetter: string; decisions?: string | undefined; retryTiers?: readonly string[] | undefined; replays?: string | undefined };
   groupId: string;
   delivery: 'at-least-once' | 'exactly-once';
 };
@@ -77,10 +77,11 @@ export function dashboardAcls(options: { resultsTopic: string; decisionsTopic: s
 }
 
 /**
- * A replay (`scorestream replay`): the service's topics, and the consumer groups of its replays,
- * named `<group>.<replay id>` (service/replay-range.ts, replayGroupId; a dry run's throwaway group
- * too, which the dry run deletes when done: DELETE on the same prefix); with exactly-once delivery,
- * the transactional ids of those groups.
+ * A replay (`scorestream replay`): the service's topics, the replays topic where each replay fixes
+ * its range (service/replay-state.ts), and the consumer groups of its replays, named
+ * `<group>.<replay id>` (service/replay-range.ts, replayGroupId; the throwaway groups of a dry run
+ * and of reading the replays topic too, which are deleted when done: DELETE on the same prefix);
+ * with exactly-once delivery, the transactional ids of those groups.
  */
 export function replayAcls(options: ServiceAclOptions): AclGrant[] {
   const groupPrefix = `${options.groupId}.`;
@@ -88,6 +89,7 @@ export function replayAcls(options: ServiceAclOptions): AclGrant[] {
   const service = serviceAcls({ ...options, topics: { ...options.topics, retryTiers: undefined }, delivery: 'at-least-once' }).filter((grant) => grant.resource !== 'group');
   const grants: AclGrant[] = [
     ...service,
+    ...(options.topics.replays === undefined ? [] : [topic(options.topics.replays, ['Read', 'Write'], 'record the range a replay fixed when it started, and read it back when it continues')]),
     { resource: 'group', name: groupPrefix, pattern: 'prefixed', operations: ['Read'], why: 'one consumer group per replay, <group>.<replay id>' },
     // Without it the dry run still reports, but warns and leaves its group behind (GROUP_AUTHORIZATION_FAILED on DeleteGroups).
     { resource: 'group', name: groupPrefix, pattern: 'prefixed', operations: ['Delete'], why: 'a dry run deletes its throwaway group, <group>.<replay id>.dry-run-<hex>' },

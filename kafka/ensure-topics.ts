@@ -5,7 +5,8 @@ import type { Kafka } from 'kafkajs';
 import { createTopicsWithLeaders } from './create-topics-with-leaders.ts';
 import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
 
-export type TopicSpec = { topic: string; numPartitions?: number };
+/** A topic to have; `config`: its topic configs when it is created (say `cleanup.policy: compact`). */
+export type TopicSpec = { topic: string; numPartitions?: number; config?: Record<string, string> };
 
 export async function ensureTopics(kafka: Kafka, topics: TopicSpec[]): Promise<string[]> {
   const admin = kafka.admin();
@@ -16,7 +17,11 @@ export async function ensureTopics(kafka: Kafka, topics: TopicSpec[]): Promise<s
     if (missing.length === 0) return [];
     await createTopicsWithLeaders(
       admin,
-      missing.map(({ topic, numPartitions }) => ({ topic, numPartitions: numPartitions ?? KAFKA_DEFAULTS.topics.partitions })),
+      missing.map(({ topic, numPartitions, config }) => ({
+        topic,
+        numPartitions: numPartitions ?? KAFKA_DEFAULTS.topics.partitions,
+        ...(config === undefined ? {} : { configEntries: Object.entries(config).map(([name, value]) => ({ name, value })) }),
+      })),
     );
     return missing.map(({ topic }) => topic);
   } catch (error) {

@@ -11,10 +11,12 @@ import { serviceAccess } from '../kafka/service-access.ts';
 export function replayAccess(config: ResolvedConfig, replayGroupId: string): { context: AccessContext; needs: KafkaNeeds } {
   const prefix = `${config.groupId}.`;
   const exactlyOnce = config.delivery === 'exactly-once';
-  // A replay reads no retry topic (service/replay.ts), so it needs none.
+  // A replay reads no retry tier (service/replay.ts), so it needs none.
   const service = serviceAccess({ ...config, groupId: replayGroupId, retries: { ...config.retries, enabled: false } }, {});
+  // Its range is fixed on the replays topic (service/replay-state.ts).
+  const topics = [...(service.context.topics ?? []), { topic: config.topics.replays, operations: 'READ and WRITE (and CREATE while it does not exist)' }];
   return {
-    context: { ...service.context, group: prefix, groupIsPrefix: true, ...(exactlyOnce ? { transactionalIdPrefix: prefix } : {}) },
+    context: { ...service.context, topics, group: prefix, groupIsPrefix: true, ...(exactlyOnce ? { transactionalIdPrefix: prefix } : {}) },
     needs: { ...service.needs, group: replayGroupId },
   };
 }

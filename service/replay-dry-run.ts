@@ -80,7 +80,7 @@ export async function dryRunReplay(options: ReplayOptions & { kafka?: Kafka }): 
   const bindings = selectScorers(config, options.scorers);
   const request = replayRequest(config, options);
   const kafka = options.kafka ?? createKafkaClient(config, logger);
-  const { range } = await resolveRange(kafka, config, request, false);
+  const { range } = await resolveRange(kafka, config, request, false, logger);
   const services = estimatingServices(options);
   const tracer = trace.getTracer('scorestream-dry-run'); // no spans are wanted; without an SDK this is a no-op
   const byScorer = new Map(bindings.map((binding) => [binding.scorerId, { eligible: 0, skipped: 0, failed: 0, judgeCalls: 0, inputTokens: 0, outputTokens: 0, cost: 0 }]));

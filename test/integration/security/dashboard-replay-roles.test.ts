@@ -24,12 +24,14 @@ const fixtureConfig = fileURLToPath(new URL('../../fixtures/service.config.ts', 
 const scorersPerRun = 2;
 const base = Date.parse('2026-11-30T08:00:00.000Z');
 
-type Topics = ServiceTopics & { decisions: string };
+type Topics = ServiceTopics & { decisions: string; replays: string };
 
+/** The service's topics, and the replays topic where a replay fixes its range (`{runs}-replays`, the default). */
 async function useSecureTopics(broker: SecureBrokerHandle, runsPartitions = 1): Promise<Topics> {
-  const topics = { runs: uniqueName('runs'), results: uniqueName('scores'), deadLetter: uniqueName('dlq'), decisions: uniqueName('decisions') };
+  const runs = uniqueName('runs');
+  const topics = { runs, results: uniqueName('scores'), deadLetter: uniqueName('dlq'), decisions: uniqueName('decisions'), replays: `${runs}-replays` };
   await createTopicsAsAdmin(broker, [topics.runs], runsPartitions);
-  await createTopicsAsAdmin(broker, [topics.results, topics.deadLetter, topics.decisions]);
+  await createTopicsAsAdmin(broker, [topics.results, topics.deadLetter, topics.decisions, topics.replays]);
   return topics;
 }
 

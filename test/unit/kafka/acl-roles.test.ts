@@ -6,7 +6,7 @@ import { creationAcls, dashboardAcls, producerAcls, renderKafkaAcls, replayAcls,
 import { transactionalIdFor } from '../../../kafka/transactional-kafka.ts';
 
 /** The default names: the retry tiers of the default delays (10 s, 1 min, 10 min, 1 h). */
-const topics = { runs: 'agent-runs', results: 'agent-scores', deadLetter: 'agent-runs-dlq', decisions: 'agent-score-decisions', retryTiers: ['agent-runs-retry-10s', 'agent-runs-retry-1m', 'agent-runs-retry-10m', 'agent-runs-retry-1h'] };
+const topics = { runs: 'agent-runs', results: 'agent-scores', deadLetter: 'agent-runs-dlq', decisions: 'agent-score-decisions', retryTiers: ['agent-runs-retry-10s', 'agent-runs-retry-1m', 'agent-runs-retry-10m', 'agent-runs-retry-1h'], replays: 'agent-runs-replays' };
 const summary = (grants: ReturnType<typeof serviceAcls>) => grants.map((grant) => `${grant.operations.join('+')} ${grant.resource} ${grant.name}${grant.pattern === 'prefixed' ? '*' : ''}`);
 
 describe('ACLs per role', () => {
@@ -43,6 +43,7 @@ describe('ACLs per role', () => {
       'Write topic agent-scores',
       'Write topic agent-runs-dlq',
       'Write topic agent-score-decisions',
+      'Read+Write topic agent-runs-replays',
       'Read group scorestream.*',
       'Delete group scorestream.*',
       'Write+Describe transactional-id scorestream.*',
