@@ -11,6 +11,9 @@
 // the Collector's partition_traces_by_id: a trace whose spans land in two partitions is assembled
 // in two parts; docs/otlp.md.)
 //
+// `maxOpenTraces` bounds the open traces of every claimed partition together: room for a new trace
+// is made by closing the oldest open trace of any partition (assembly_overflow).
+//
 // Offsets: a message resolves only once every trace it contributed spans to was closed and that
 // trace's work — its runs scored and their records accepted, or its decisions — is done. So its
 // offset is committed (PartitionProgress: contiguous finished prefix) only behind that work. A
@@ -72,12 +75,13 @@ export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
   const { config } = options;
   const now = options.now ?? Date.now;
   const stats = options.stats ?? new OtlpAssemblyStats();
-  const live = new Set<TraceAssembler<PendingMessage>>();
+  /** Every claimed partition's assembly: `maxOpenTraces` bounds them together. */
+  const live = new Set<{ assembler: TraceAssembler<PendingMessage>; closeOldest(): void }>();
 
   const observe = () => {
     let openTraces = 0;
     let bufferedSpans = 0;
-    for (const assembler of live) {
+    for (const { assembler } of live) {
       openTraces += assembler.openTraces;
       bufferedSpans += assembler.bufferedSpans;
     }
@@ -87,10 +91,32 @@ export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
     stats.peakBufferedSpans = Math.max(stats.peakBufferedSpans, bufferedSpans);
   };
 
+  /** Closes the oldest open traces of any partition (assembly_overflow) until `opening` more fit within maxOpenTraces. */
+  const makeRoom = (opening: number) => {
+    for (;;) {
+      let open = 0;
+      let oldest: { assembler: TraceAssembler<PendingMessage>; closeOldest(): void } | undefined;
+      for (const entry of live) {
+        open += entry.assembler.openTraces;
+        const openedAt = entry.assembler.oldestOpenedAt();
+        if (openedAt !== undefined && (oldest === undefined || openedAt < oldest.assembler.oldestOpenedAt()!)) oldest = entry;
+      }
+      if (open + opening <= config.maxOpenTraces || oldest === undefined) return;
+      oldest.closeOldest();
+    }
+  };
+
   const claim = (perform: PerformJob): SourcePartition<DecodedSpans> => {
     const assembler = new TraceAssembler<PendingMessage>(config, isAgentSpan);
     const pending = new Set<PendingMessage>();
-    live.add(assembler);
+    const entry = {
+      assembler,
+      closeOldest() {
+        const oldest = assembler.closeOldest();
+        if (oldest !== undefined) settle(oldest);
+      },
+    };
+    live.add(entry);
     let timer: NodeJS.Timeout | undefined;
     let timerAt = Infinity;
     let ended = false;
@@ -182,6 +208,7 @@ export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
           reject = onReject;
         });
         const owner: PendingMessage = { message, openTraces: 0, work: [], resolve, reject };
+        makeRoom(assembler.tracesToOpen(spans));
         const added = assembler.add(spans, owner, now());
         stats.lateSpans += added.lateSpans;
         owner.openTraces = added.openedOrJoined.length + added.overflowed.filter((closedTrace) => closedTrace.owners.includes(owner)).length;
@@ -196,7 +223,7 @@ export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
         if (ended) return;
         ended = true;
         clearTimeout(timer);
-        live.delete(assembler);
+        live.delete(entry);
         stats.claimsEnded += 1;
         const dropped = new ClaimEndedError('the traces it fed were not complete');
         for (const owner of pending) owner.reject(dropped);

@@ -213,4 +213,23 @@ describe('createOtlpSource', () => {
     left.end();
     right.end();
   });
+
+  it('keeps every claimed partition within one maxOpenTraces: a new trace closes the oldest open one of any partition', async () => {
+    recordPlainTrace(recorder.tracer);
+    recordPlainTrace(recorder.tracer);
+    const [firstTrace, secondTrace] = [...new Set(recorder.spans().map((span) => span.spanContext().traceId))];
+    const childOf = (traceId: string) => recorder.spans().find((span) => span.spanContext().traceId === traceId && span.name === 'SELECT 1')!;
+    const input = createOtlpSource({ config: config({ maxOpenTraces: 1 }) });
+    const { context } = messageContext({ decisionsTopic: 'decisions' });
+    const [left, right] = [claimOf(input, context), claimOf(input, context)];
+    const leftOutput = fakeOutput();
+    const first = left.process(consumedMessage({ value: encodeSpans([childOf(firstTrace!)], 'otlp_proto') }), source, leftOutput.output);
+    const second = track(right.process(consumedMessage({ value: encodeSpans([childOf(secondTrace!)], 'otlp_proto') }), { ...source, partition: 9 }, fakeOutput().output));
+    expect(await first).toBe('finished');
+    expect(valueOf(leftOutput.accepted[0]![0])).toMatchObject({ runId: firstTrace, reason: 'assembly_overflow' });
+    expect(second.settled).toBe(false);
+    expect(input.stats).toMatchObject({ openTraces: 1, peakOpenTraces: 1, tracesClosed: { overflow: 1 } });
+    left.end();
+    right.end();
+  });
 });
