@@ -3,7 +3,7 @@
 //   1. startMessageTrace (the scoring consumer, before decoding): the agent run's context as the
 //      W3C headers carry it, and the consumer's `process {topic}` span linked to it — a root span,
 //      as messaging conventions have it for consumers that do their own work;
-//   2. runTraceContext (processRunMessage, after decoding): the event's `trace` body field where
+//   2. runTraceContext (the run-event source, after decoding): the event's `trace` body field where
 //      the headers brought no span context (producers that cannot set headers), and the process
 //      span linked to that too.
 // What stage 2 returns is handed down as is: its context is the parent of every score span and
