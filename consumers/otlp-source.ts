@@ -91,6 +91,12 @@ export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
     stats.peakBufferedSpans = Math.max(stats.peakBufferedSpans, bufferedSpans);
   };
 
+  const openTraces = () => {
+    let open = 0;
+    for (const entry of live) open += entry.assembler.openTraces;
+    return open;
+  };
+
   /** Closes the oldest open traces of any partition (assembly_overflow) until `opening` more fit within maxOpenTraces. */
   const makeRoom = (opening: number) => {
     for (;;) {
@@ -208,7 +214,8 @@ export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
           reject = onReject;
         });
         const owner: PendingMessage = { message, openTraces: 0, work: [], resolve, reject };
-        makeRoom(assembler.tracesToOpen(spans));
+        // Counting the traces the spans would open costs a pass over them: only near the cap.
+        if (openTraces() + spans.length > config.maxOpenTraces) makeRoom(assembler.tracesToOpen(spans));
         const added = assembler.add(spans, owner, now());
         stats.lateSpans += added.lateSpans;
         owner.openTraces = added.openedOrJoined.length + added.overflowed.filter((closedTrace) => closedTrace.owners.includes(owner)).length;

@@ -47,6 +47,17 @@ function emitEach(outcomes: ReadonlyArray<Promise<ScoringOutcome>>, owner: Messa
   return Promise.all(outcomes.map((outcome) => outcome.then((settled) => emitter.emit(settled, owner.output, where)))).then(() => undefined);
 }
 
+/** Outcomes known at once (a trace without run): emitted now; a promise only when one has to be awaited. */
+function emitNow(outcomes: readonly ScoringOutcome[], owner: MessageHandle, emitter: RecordEmitter): Promise<void> {
+  const where = { source: owner.source, eventTime: Number.NaN };
+  const pending: Promise<void>[] = [];
+  for (const outcome of outcomes) {
+    const emitting = emitter.emit(outcome, owner.output, where);
+    if (emitting !== undefined) pending.push(emitting);
+  }
+  return pending.length === 0 ? Promise.resolve() : Promise.all(pending).then(() => undefined);
+}
+
 /** One job through the core and out through the emitter; resolves once every record of it was accepted by `owner.output`. */
 export function performJob(job: SourceJob, owner: MessageHandle, { context, emitter }: JobDependencies): Promise<void> {
   const { config, stats } = context;
@@ -73,8 +84,7 @@ export function performJob(job: SourceJob, owner: MessageHandle, { context, emit
       return emitEach([outcome], owner, Date.parse(retry.event.timestamp), emitter);
     }
     case 'no-run': {
-      const outcomes = traceWithoutRun(job, config.scorers, new Date(context.now()).toISOString());
-      return emitEach(outcomes.map((outcome) => Promise.resolve(outcome)), owner, Number.NaN, emitter);
+      return emitNow(traceWithoutRun(job, config.scorers, new Date(context.now()).toISOString()), owner, emitter);
     }
   }
 }

@@ -30,8 +30,11 @@ import { publishUntilAcknowledged } from './publish-until-acknowledged.ts';
 import type { MessageOutput } from './record-sink.ts';
 
 export type RecordEmitter = {
-  /** One outcome of a run as its records, published through `output` until accepted, then counted. */
-  emit(outcome: ScoringOutcome, output: MessageOutput, where: { source: Source; eventTime: number }): Promise<void>;
+  /**
+   * One outcome of a run as its records, published through `output` until accepted, then counted.
+   * A skip without a decisions topic is only counted, at once: then nothing is returned to await.
+   */
+  emit(outcome: ScoringOutcome, output: MessageOutput, where: { source: Source; eventTime: number }): Promise<void> | undefined;
   /** A message that cannot be scored, parked as it came (as much of it as fits); throws only after the hard stop. */
   deadLetter(message: ConsumedMessage, source: Source, reason: DeadLetterReason, output: MessageOutput): Promise<void>;
 };
@@ -109,28 +112,33 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
     };
   };
 
-  return {
-    async emit(outcome, output, where) {
-      if (outcome.kind === 'record') return emitRecord(outcome.record, output, where);
-      if (outcome.kind === 'skipped') {
-        const topic = config.topics.decisions;
-        // Without a decisions topic a skip is only counted: no await per skipped binding.
-        if (topic !== undefined) await publishUntilAcknowledged(output, [decisionOutgoing(mark(outcome.decision), topic)], where.source, context);
-        countDecision(outcome.decision);
-        return;
-      }
-      const retry = retryOutgoing(outcome.retry, outcome.delayMs, outcome.final);
-      if (retry === undefined) {
-        logger.warn({ source: where.source, runId: outcome.retry.runId, scorerId: outcome.retry.scorerId }, `a retry message would exceed maxRecordBytes (${limit}) even without its older attempts' judge evidence; publishing the failure as final`);
-        return emitRecord(outcome.final, output, where);
-      }
-      const decisionsTopic = config.topics.decisions;
-      const records = decisionsTopic === undefined ? [retry] : [retry, decisionOutgoing(mark(outcome.decision), decisionsTopic)];
-      await publishUntilAcknowledged(output, records, where.source, context);
-      stats.retriesDeferred += 1;
-      logger.debug({ source: where.source, runId: outcome.retry.runId, scorerId: outcome.retry.scorerId, attempt: outcome.retry.attempt, dueAt: outcome.retry.dueAt }, 'deferred a transiently failed pair to its retry tier');
-    },
+  const emitDeferral = async (outcome: Extract<ScoringOutcome, { kind: 'deferred' }>, output: MessageOutput, where: { source: Source; eventTime: number }): Promise<void> => {
+    const retry = retryOutgoing(outcome.retry, outcome.delayMs, outcome.final);
+    if (retry === undefined) {
+      logger.warn({ source: where.source, runId: outcome.retry.runId, scorerId: outcome.retry.scorerId }, `a retry message would exceed maxRecordBytes (${limit}) even without its older attempts' judge evidence; publishing the failure as final`);
+      return emitRecord(outcome.final, output, where);
+    }
+    const decisionsTopic = config.topics.decisions;
+    const records = decisionsTopic === undefined ? [retry] : [retry, decisionOutgoing(mark(outcome.decision), decisionsTopic)];
+    await publishUntilAcknowledged(output, records, where.source, context);
+    stats.retriesDeferred += 1;
+    logger.debug({ source: where.source, runId: outcome.retry.runId, scorerId: outcome.retry.scorerId, attempt: outcome.retry.attempt, dueAt: outcome.retry.dueAt }, 'deferred a transiently failed pair to its retry tier');
+  };
 
+  const emit: RecordEmitter['emit'] = (outcome, output, where) => {
+    if (outcome.kind === 'record') return emitRecord(outcome.record, output, where);
+    if (outcome.kind === 'deferred') return emitDeferral(outcome, output, where);
+    const topic = config.topics.decisions;
+    // Without a decisions topic a skip is only counted: no await per skipped binding.
+    if (topic === undefined) {
+      countDecision(outcome.decision);
+      return undefined;
+    }
+    return publishUntilAcknowledged(output, [decisionOutgoing(mark(outcome.decision), topic)], where.source, context).then(() => countDecision(outcome.decision));
+  };
+
+  return {
+    emit,
     async deadLetter(message, source, reason, output) {
       const fit = fitDeadLetter(
         {

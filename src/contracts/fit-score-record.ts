@@ -13,6 +13,7 @@ export type FittedScoreRecord = {
   /** The record as published (possibly shed or failed). */
   readonly record: ScoreRecord;
   readonly json: string;
+  /** Its UTF-8 bytes (counted when asked). */
   readonly bytes: number;
   /**
    * The next smaller form, for a broker that refused this one although it was within the limit
@@ -36,29 +37,36 @@ function stringify(record: ScoreRecord): string {
 
 /** The record as it fits `limitBytes`; undefined when not even its smallest form does (an id of megabytes). */
 export function fitScoreRecord(record: ScoreRecord, limitBytes: number): FittedScoreRecord | undefined {
+  // The common case first, without the machinery of smaller forms: one serialisation, no count.
+  const json = stringify(record);
+  if (jsonBytes(json, limitBytes) <= limitBytes) return fitted(record, json, () => smallerForms(record));
   const forms = smallerForms(record);
   for (let form = forms.next(); !form.done; form = forms.next()) {
     const candidate = form.value(limitBytes);
-    const json = stringify(candidate);
-    const bytes = jsonBytes(json, limitBytes);
-    if (bytes <= limitBytes) return fitted(candidate, json, bytes, forms);
+    const candidateJson = stringify(candidate);
+    if (jsonBytes(candidateJson, limitBytes) <= limitBytes) return fitted(candidate, candidateJson, () => forms);
   }
   return undefined;
 }
 
-function fitted(record: ScoreRecord, json: string, bytes: number, forms: Generator<Form>): FittedScoreRecord {
+/** `rest`: the smaller forms still to come, made only when a smaller one is asked for. */
+function fitted(record: ScoreRecord, json: string, rest: () => Generator<Form>): FittedScoreRecord {
+  let forms: Generator<Form> | undefined;
   let next: FittedScoreRecord | null | undefined = null;
   return {
     record,
     json,
-    bytes,
+    get bytes() {
+      return Buffer.byteLength(json);
+    },
     smaller() {
       if (next !== null) return next;
+      forms ??= rest();
       const form = forms.next();
       if (form.done) return (next = undefined);
-      const candidate = form.value(bytes - 1);
-      const candidateJson = stringify(candidate);
-      return (next = fitted(candidate, candidateJson, jsonBytes(candidateJson, Infinity), forms));
+      const candidate = form.value(this.bytes - 1);
+      const remaining = forms;
+      return (next = fitted(candidate, stringify(candidate), () => remaining));
     },
   };
 }
@@ -66,10 +74,9 @@ function fitted(record: ScoreRecord, json: string, bytes: number, forms: Generat
 /** A form of the record, given the limit it must fit (which its marker names). */
 type Form = (limitBytes: number) => ScoreRecord;
 
-/** The record, then each smaller form in turn: shed steps, prompts, judge outputs; then failed; then failed without metadata. */
+/** Each form smaller than the record, in turn: shed steps, prompts, judge outputs; then failed; then failed without metadata. */
 function* smallerForms(record: ScoreRecord): Generator<Form> {
   const originalBytes = Buffer.byteLength(stringify(record));
-  yield () => record;
   const dropped: Truncation['dropped'] = [];
   let current: ScoreRecord = record;
   let currentBytes = originalBytes;
