@@ -7,6 +7,11 @@
 //     call (a LangChain chain, a plain app around `chat` spans). On by default (rootSpanRuns).
 // Every other span belongs to exactly one run — that of its nearest ancestor that is a run's span —
 // or to none (a span outside every run's subtree, e.g. an HTTP server span above the agent).
+// Orders never depend on the order the spans arrived in (an exporter writes children first, a
+// Collector batches as it likes), because spans often start in the same millisecond (an agent and
+// the agent it calls at once): runs in nesting order — a run before the runs nested in it, side by
+// side by start time, then span id; a run's spans in start order, within a millisecond a parent
+// before its child, then by span id.
 import { classifySpan, isScorestreamSpan } from './agent-spans.ts';
 import type { SpanConvention, SpanRole } from './agent-spans.ts';
 import type { OtlpSpan } from './otlp-span.ts';
@@ -24,7 +29,7 @@ export type ClassifiedSpan = { span: OtlpSpan; role: SpanRole; convention: SpanC
 export type FoundRun = {
   span: OtlpSpan;
   rule: RunRule;
-  /** Every span the run owns but its own, in start order (inner agents, model calls, tools, the rest). */
+  /** Every span the run owns but its own, in start order (inner agents, model calls, tools, the rest); ties: shallower first, then span id. */
   own: ClassifiedSpan[];
 };
 
@@ -35,7 +40,65 @@ export type TraceRuns = {
   classified: Map<string, ClassifiedSpan>;
 };
 
-const byStart = (a: { span: OtlpSpan }, b: { span: OtlpSpan }) => a.span.startTimeMs - b.span.startTimeMs;
+const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const sideBySide = (a: { span: OtlpSpan }, b: { span: OtlpSpan }) => a.span.startTimeMs - b.span.startTimeMs || compareIds(a.span.spanId, b.span.spanId);
+
+/** Start order; within a millisecond the shallower span first (a parent before its child), then span id. Depths are counted only for ties. */
+function inStartOrder(classified: ReadonlyMap<string, ClassifiedSpan>): (a: ClassifiedSpan, b: ClassifiedSpan) => number {
+  const depths = new Map<string, number>();
+  const depthOf = (span: OtlpSpan): number => {
+    const path: OtlpSpan[] = [];
+    let base = -1;
+    for (let current: OtlpSpan | undefined = span; current !== undefined; ) {
+      const known = depths.get(current.spanId);
+      if (known !== undefined) {
+        base = known;
+        break;
+      }
+      if (path.includes(current)) break; // parent ids in a cycle: counted from where it closes
+      path.push(current);
+      current = current.parentSpanId === undefined ? undefined : classified.get(current.parentSpanId)?.span;
+    }
+    for (let index = path.length - 1; index >= 0; index -= 1) depths.set(path[index]!.spanId, base + path.length - index);
+    return depths.get(span.spanId)!;
+  };
+  return (a, b) => a.span.startTimeMs - b.span.startTimeMs || depthOf(a.span) - depthOf(b.span) || compareIds(a.span.spanId, b.span.spanId);
+}
+
+/** Runs in nesting order: a run before the runs nested in it (nestedAgents 'each'); runs side by side by start time, then span id. */
+function inNestingOrder(runs: FoundRun[], classified: ReadonlyMap<string, ClassifiedSpan>): FoundRun[] {
+  if (runs.length < 2) return runs;
+  const byId = new Map(runs.map((run) => [run.span.spanId, run]));
+  const nested = new Map<FoundRun | null, FoundRun[]>();
+  for (const run of runs) {
+    const enclosing = enclosingRun(run, byId, classified);
+    const siblings = nested.get(enclosing);
+    if (siblings === undefined) nested.set(enclosing, [run]);
+    else siblings.push(run);
+  }
+  const ordered: FoundRun[] = [];
+  const visit = (enclosing: FoundRun | null) => {
+    for (const run of nested.get(enclosing)?.sort(sideBySide) ?? []) {
+      ordered.push(run);
+      visit(run);
+    }
+  };
+  visit(null);
+  // Runs whose parent ids form a cycle (a malformed trace) are nested in no root: last, side by side.
+  if (ordered.length < runs.length) ordered.push(...runs.filter((run) => !ordered.includes(run)).sort(sideBySide));
+  return ordered;
+}
+
+/** The run whose span is the nearest ancestor of `run`'s, or null. */
+function enclosingRun(run: FoundRun, byId: ReadonlyMap<string, FoundRun>, classified: ReadonlyMap<string, ClassifiedSpan>): FoundRun | null {
+  const seen = new Set([run.span.spanId]);
+  for (let id = run.span.parentSpanId; id !== undefined && !seen.has(id); id = classified.get(id)?.span.parentSpanId) {
+    const found = byId.get(id);
+    if (found !== undefined) return found;
+    seen.add(id);
+  }
+  return null;
+}
 const OWN = { role: 'other', convention: undefined } as const;
 
 function classifyAll(spans: readonly OtlpSpan[]): Map<string, ClassifiedSpan> {
@@ -155,13 +218,14 @@ function locate(spans: readonly OtlpSpan[], options: RunFindingOptions, placeAll
     if (owner === null) outside.push(entry);
     else owner.own.push(entry);
   }
-  for (const run of runs) run.own.sort(byStart);
+  const startOrder = inStartOrder(classified);
+  for (const run of runs) run.own.sort(startOrder);
 
   if (agents.length === 0) {
     // A root is a run only when its subtree holds a model call; the others' spans are outside.
     const kept = runs.filter((run) => classified.get(run.span.spanId)!.role === 'model' || run.own.some((entry) => entry.role === 'model'));
     for (const run of runs) if (!kept.includes(run)) outside.push(classified.get(run.span.spanId)!, ...run.own);
-    return { runs: kept.sort(byStart), outside, classified };
+    return { runs: inNestingOrder(kept, classified), outside, classified };
   }
-  return { runs: runs.sort(byStart), outside, classified };
+  return { runs: inNestingOrder(runs, classified), outside, classified };
 }
