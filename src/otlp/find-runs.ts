@@ -55,7 +55,13 @@ function inStartOrder(classified: ReadonlyMap<string, ClassifiedSpan>): (a: Clas
         base = known;
         break;
       }
-      if (path.includes(current)) break; // parent ids in a cycle: counted from where it closes
+      const cycle = path.indexOf(current);
+      if (cycle >= 0) {
+        // Parent ids in a cycle (a malformed trace): every span of the cycle is a top, wherever the walk entered it.
+        for (const member of path.splice(cycle)) depths.set(member.spanId, 0);
+        base = 0;
+        break;
+      }
       path.push(current);
       current = current.parentSpanId === undefined ? undefined : classified.get(current.parentSpanId)?.span;
     }

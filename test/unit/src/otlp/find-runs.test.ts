@@ -63,8 +63,11 @@ describe('findRuns: order', () => {
     for (const spans of arrivals(named)) expect(runsFromTrace(spans, { nestedAgents: 'outermost', rootSpanRuns: true })[0]!.event.entity.name).toBe('helper');
   });
 
-  it('a trace whose parent ids form a cycle still yields every run, once', () => {
-    const cyclic = [{ ...span(1, 2, 1_000, agent('a')) }, span(2, 1, 1_000, agent('b')), span(3, undefined, 1_000, agent('c'))];
+  it('a trace whose parent ids form a cycle still yields every run once, in one order', () => {
+    const cyclic = [span(1, 2, 1_000, agent('a')), span(2, 1, 1_000, agent('b')), span(3, undefined, 1_000, agent('c'))];
     for (const spans of arrivals(cyclic)) expect(idsOf(runsOfTrace(spans, { nestedAgents: 'each', rootSpanRuns: true }).map((run) => run.span))).toEqual([3, 1, 2]);
+    // a run below such a cycle (1 ⇄ 2 ─ 3): its spans' depths are counted, and the walk ends
+    const below = [span(1, 2, 1_000), span(2, 1, 1_000), span(3, 2, 1_000, agent('run')), span(6, 4, 1_000), span(5, 3, 1_000), span(4, 3, 1_000)];
+    for (const spans of arrivals(below)) expect(idsOf(findRuns(spans, { nestedAgents: 'outermost', rootSpanRuns: true }).runs[0]!.own.map((entry) => entry.span))).toEqual([4, 5, 6]);
   });
 });
