@@ -1,8 +1,10 @@
 // Decision records: one per scorer binding that skipped the run (its filter, sampling, an
 // unsampled trace). Each skip is counted by its reason; when a decisions topic is configured the
-// records are also published together, until acknowledged, after the run's score records.
+// records are also published together, until acknowledged, after the run's score records, keyed
+// like score records (recordKeyFor: one per pair under compaction, partitioned by run id).
 import type { DecisionRecord } from '../src/contracts/decision-record.ts';
 import type { Source } from '../src/contracts/common.ts';
+import { recordKeyFor } from '../src/contracts/record-key.ts';
 import { originHeaders } from './loop-guard.ts';
 import type { MessageContext } from './message-context.ts';
 import { publishUntilAcknowledged } from './publish-until-acknowledged.ts';
@@ -20,7 +22,7 @@ export function countDecisions(decisions: readonly DecisionRecord[], context: Pi
 export async function publishDecisionRecords(decisions: readonly DecisionRecord[], topic: string, source: Source, output: MessageOutput, context: MessageContext): Promise<void> {
   // A replay marks every record it publishes (service/replay.ts), whichever path decided it.
   const replay = context.replay;
-  const records = decisions.map((decision) => ({ topic, key: decision.runId, value: JSON.stringify(replay === undefined ? decision : { ...decision, replay }), headers: originHeaders }));
+  const records = decisions.map((decision) => ({ topic, ...recordKeyFor(decision), value: JSON.stringify(replay === undefined ? decision : { ...decision, replay }), headers: originHeaders }));
   await publishUntilAcknowledged(output, records, source, context);
   countDecisions(decisions, context);
 }

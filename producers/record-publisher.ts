@@ -4,7 +4,11 @@
 // requests: one request at a time keeps the idempotent producer's sequence numbers in order.
 import type { IHeaders, Producer, TopicMessages } from 'kafkajs';
 
-export type OutgoingRecord = { topic: string; key: string | null; value: string | Buffer; headers?: IHeaders };
+/**
+ * `partitionKey`: what the partition is chosen by when it differs from the key (score and decision
+ * records: keyed by scoreId, partitioned by run id; src/contracts/record-key.ts).
+ */
+export type OutgoingRecord = { topic: string; key: string | null; partitionKey?: string; value: string | Buffer; headers?: IHeaders };
 
 export type RecordPublisherOptions = {
   /** How long the first record of a batch waits for company when nothing is in flight. */
@@ -23,7 +27,9 @@ export function toTopicMessages(records: readonly OutgoingRecord[]): TopicMessag
   }
   return [...byTopic].map(([topic, list]) => ({
     topic,
-    messages: list.map(({ key, value, headers }) => ({ key, value, ...(headers === undefined ? {} : { headers }) })),
+    // kafkajs hands each message object to the partitioner as given, so partitionKey rides along
+    // to keyPartitioner and is never encoded (only key, value, headers and timestamp are).
+    messages: list.map(({ key, partitionKey, value, headers }) => ({ key, value, ...(partitionKey === undefined ? {} : { partitionKey }), ...(headers === undefined ? {} : { headers }) })),
   }));
 }
 

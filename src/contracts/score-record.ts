@@ -1,4 +1,5 @@
-// ScoreRecord v1: one per eligible (run, scorer) pair, keyed by runId on the `agent-scores` topic.
+// ScoreRecord v1: one per eligible (run, scorer) pair on the `agent-scores` topic, keyed by its scoreId
+// and partitioned by runId (src/contracts/record-key.ts).
 // Field names are the contract (docs/contracts.md). The status decides which fields exist: `score`
 // only when scored, `notScorable` only when not scorable, `error` only when failed, so a reader
 // narrows on `status` and never meets a half-filled record.

@@ -1,8 +1,10 @@
-// Score → publish: a record goes to the results topic keyed by run id with the origin header,
+// Score → publish: a record goes to the results topic keyed by its scoreId (partitioned by run id)
+// with the origin header,
 // is counted only once acknowledged, and records the event-to-result latency.
 import { describe, expect, it } from 'vitest';
 import { ORIGIN_HEADER } from '../../../consumers/loop-guard.ts';
 import { publishScoreRecord } from '../../../consumers/publish-score-record.ts';
+import { scoreIdFor } from '../../../src/contracts/score-id.ts';
 import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
 import { fakeOutput, messageContext, source, valueOf } from './message-fixtures.ts';
 
@@ -24,12 +26,12 @@ const eventTime = Date.parse('2026-11-29T12:00:00.000Z');
 const now = () => eventTime + 1_500;
 
 describe('publishScoreRecord', () => {
-  it('publishes the record to the results topic, keyed by run id, with the origin header', async () => {
+  it('publishes the record to the results topic, keyed by scoreId and partitioned by run id, with the origin header', async () => {
     const { context } = messageContext({ now });
     const output = fakeOutput();
     await publishScoreRecord(record, eventTime, source, output.output, context);
     expect(output.accepted).toHaveLength(1);
-    expect(output.records()[0]).toMatchObject({ topic: 'scores', key: 'run-1', headers: { [ORIGIN_HEADER]: 'scorestream' } });
+    expect(output.records()[0]).toMatchObject({ topic: 'scores', key: scoreIdFor({ runId: 'run-1', scorerId: 'tone' }), partitionKey: 'run-1', headers: { [ORIGIN_HEADER]: 'scorestream' } });
     expect(valueOf(output.records()[0])).toEqual(record);
   });
 

@@ -2,7 +2,7 @@
 // completes by hand: what goes into each request, and when each publish() settles.
 import type { ProducerBatch } from 'kafkajs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRecordPublisher } from '../../../producers/record-publisher.ts';
+import { createRecordPublisher, toTopicMessages } from '../../../producers/record-publisher.ts';
 import type { OutgoingRecord } from '../../../producers/record-publisher.ts';
 
 type Request = { batch: ProducerBatch; resolve: () => void; reject: (error: unknown) => void };
@@ -246,5 +246,23 @@ describe('createRecordPublisher', () => {
       expect(flushed.status).toBe('resolved');
       expect(publisher.pendingRecords).toBe(0);
     });
+  });
+});
+
+describe('toTopicMessages', () => {
+  it("hands a record's partitionKey to the partitioner with the message, and leaves it out when there is none", () => {
+    const messages = toTopicMessages([
+      { topic: 'scores', key: 'score-1', partitionKey: 'run-1', value: 'a', headers: { origin: 'x' } },
+      { topic: 'scores', key: 'run-2', value: 'b' },
+    ]);
+    expect(messages).toEqual([
+      {
+        topic: 'scores',
+        messages: [
+          { key: 'score-1', partitionKey: 'run-1', value: 'a', headers: { origin: 'x' } },
+          { key: 'run-2', value: 'b' },
+        ],
+      },
+    ]);
   });
 });
