@@ -62,6 +62,8 @@ export async function scoreDecodedRun(event: AgentRunEvent, source: Source, outp
     return;
   }
   const runTrace = runTraceContext(trace, event);
+  // Counted whatever the policy (docs/observability.md, trace sampling): how much of the traffic a trace backend misses.
+  if (runTrace.facts.sampled === false) stats.unsampledTraces += 1;
   const scoring = await scoreRunEvent(collectRunFacts(event, source, runTrace.facts), {
     bindings: config.scorers,
     parentContext: runTrace.context,
@@ -71,6 +73,7 @@ export async function scoreDecodedRun(event: AgentRunEvent, source: Source, outp
     signal: context.hardStop,
     services: context.services,
     spend: context.spend,
+    traceSampling: config.traceSampling,
     // A transient failure may go to the retry topic instead of out as `failed` (retry-deferral.ts).
     onRecord: (record) => publishOrDefer({ record, event, trace: runTrace.facts, history: noHistory, source }, output, context),
   });

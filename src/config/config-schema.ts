@@ -24,6 +24,15 @@ const positiveInt = z.number().int().positive();
  */
 export const deliveryModes = ['at-least-once', 'exactly-once'] as const;
 
+/**
+ * What a run whose propagated trace context is not sampled gets. `ignore` (default): it is scored
+ * like any other — scores are the product, traces a view of it — and its score spans follow the
+ * trace's decision (not recorded under a parent-based sampler), while its record still carries the
+ * trace ids. `follow`: it is skipped (`trace_not_sampled`), so scoring coverage equals the sampling
+ * rate. Counted either way (`scorestream.runs.trace_unsampled`).
+ */
+export const traceSamplingPolicies = ['ignore', 'follow'] as const;
+
 const saslMechanisms = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
 
 const scorerSchema = z.custom<ScorerLike>(
@@ -160,6 +169,8 @@ export const configSchema = z.strictObject({
   maxMessageBytes: positiveInt.default(DEFAULTS.maxMessageBytes),
   /** Default 'at-least-once'; env SCORESTREAM_DELIVERY. */
   delivery: z.enum(deliveryModes, { error: `expected one of ${deliveryModes.map((mode) => `'${mode}'`).join(', ')}` }).default(DEFAULTS.delivery),
+  /** Unsampled traces: scored (`ignore`, default) or skipped (`follow`); env SCORESTREAM_TRACE_SAMPLING. */
+  traceSampling: z.enum(traceSamplingPolicies, { error: `expected one of ${traceSamplingPolicies.map((policy) => `'${policy}'`).join(', ')}` }).default(DEFAULTS.traceSampling),
   /** What the runs topic carries: run events (default) or a Collector's OTLP spans; env SCORESTREAM_INPUT_FORMAT / _ENCODING (input-schema.ts). */
   input: inputSchema,
 });

@@ -2,10 +2,10 @@
 // decides brokers, group and topic names. Applied before validation, so a bad value in the
 // environment is reported against the variable that carried it.
 import type { ConfigProblem } from './config-error.ts';
-import { deliveryModes } from './config-schema.ts';
+import { deliveryModes, traceSamplingPolicies } from './config-schema.ts';
 import { applyTlsEnvironment } from './tls-env-overrides.ts';
 import { applyInputOverrides } from './input-overrides.ts';
-import type { DeliveryMode, SaslConfig, ScorestreamConfigInput } from './config-types.ts';
+import type { DeliveryMode, SaslConfig, ScorestreamConfigInput, TraceSamplingPolicy } from './config-types.ts';
 
 export type Environment = Record<string, string | undefined>;
 
@@ -78,6 +78,12 @@ export function applyEnvironmentOverrides<Event>(
   if (delivery !== undefined) {
     if ((deliveryModes as readonly string[]).includes(delivery)) result.delivery = delivery as DeliveryMode;
     else problems.push({ path: 'env SCORESTREAM_DELIVERY', message: `expected one of ${deliveryModes.map((mode) => `'${mode}'`).join(', ')}, got '${value('SCORESTREAM_DELIVERY')}'` });
+  }
+
+  const traceSampling = value('SCORESTREAM_TRACE_SAMPLING')?.toLowerCase();
+  if (traceSampling !== undefined) {
+    if ((traceSamplingPolicies as readonly string[]).includes(traceSampling)) result.traceSampling = traceSampling as TraceSamplingPolicy;
+    else problems.push({ path: 'env SCORESTREAM_TRACE_SAMPLING', message: `expected one of ${traceSamplingPolicies.map((policy) => `'${policy}'`).join(', ')}, got '${value('SCORESTREAM_TRACE_SAMPLING')}'` });
   }
 
   applyInputOverrides(result, value, problems);

@@ -11,6 +11,7 @@ import type { RecordTrace } from '../contracts/common.ts';
 import type { DecisionRecord } from '../contracts/decision-record.ts';
 import type { JudgeResults } from '../contracts/judge-execution.ts';
 import type { ScoreRecord } from '../contracts/score-record.ts';
+import type { TraceSamplingPolicy } from '../config/config-types.ts';
 import type { ResolvedBinding } from '../config/resolve-config.ts';
 import type { ScorerServices } from '../scorer-services.ts';
 import { describeRefusal } from '../budget/budget-exhausted-error.ts';
@@ -47,6 +48,8 @@ export type ScoreRunEventOptions<Event> = {
    * become `budget_exhausted` decisions.
    */
   spend?: JudgeSpend;
+  /** Whether a run whose propagated trace is not sampled is scored (`ignore`, default) or skipped (`follow`). */
+  traceSampling?: TraceSamplingPolicy;
 };
 
 export type EventScoring = { records: ScoreRecord[]; decisions: DecisionRecord[] };
@@ -66,6 +69,8 @@ function recordTrace(facts: RunFacts, span: Span | undefined): RecordTrace | und
     traceId,
     ...(facts.trace.spanId === undefined ? {} : { parentSpanId: facts.trace.spanId }),
     ...(own === undefined ? {} : { spanId: own.spanId }),
+    // The trace was not sampled: a dashboard's link leads to a trace without this run's spans.
+    ...(facts.trace.sampled === false ? { sampled: false } : {}),
   };
 }
 
@@ -192,7 +197,7 @@ export async function scoreWithBinding<Event>(facts: RunFacts, binding: Resolved
 
 export async function scoreRunEvent<Event>(facts: RunFacts, options: ScoreRunEventOptions<Event>): Promise<EventScoring> {
   const now = options.now ?? Date.now;
-  const eligibilities = await Promise.all(options.bindings.map((binding) => decideEligibility(binding, facts)));
+  const eligibilities = await Promise.all(options.bindings.map((binding) => decideEligibility(binding, facts, options.traceSampling)));
   const decisions: DecisionRecord[] = [];
   const scoring: Promise<ScoreRecord | undefined>[] = [];
   const skips: (Skip | undefined)[] = eligibilities.map((eligibility) => (eligibility.eligible ? undefined : eligibility));

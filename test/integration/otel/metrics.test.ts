@@ -41,6 +41,7 @@ describe('service metrics', () => {
     ]);
     const service = await startTestService({
       topics,
+      traceSampling: 'follow',
       scorers: [{ scorer: answerLengthScorer }, { scorer: refundOnlyScorer }, { scorer: throwingScorer }, { scorer: judgeById }],
       judge: { models: customProvider({ languageModels: { grader: mockJudge({ answer: { score: 0.8 }, delayMs: 5 }) } }) },
     });
@@ -60,6 +61,7 @@ describe('service metrics', () => {
 
     expect(metricValue(metrics, 'scorestream.runs.consumed')).toBe(6);
     expect(metricValue(metrics, 'scorestream.skips', { 'scorestream.skip.reason': 'trace_not_sampled' })).toBe(4);
+    expect(metricValue(metrics, 'scorestream.runs.trace_unsampled')).toBe(1);
     expect(metricValue(metrics, 'scorestream.skips', { 'scorestream.skip.reason': 'own_output' })).toBe(1);
     expect(metricValue(metrics, 'scorestream.dead_letters', { 'scorestream.dead_letter.reason': 'invalid_json' })).toBe(1);
 
