@@ -9,6 +9,8 @@ import type { KafkaMessage } from 'kafkajs';
 import { buildDeadLetter } from '../src/contracts/build-dead-letter.ts';
 import type { RawHeaders } from '../src/contracts/build-dead-letter.ts';
 import type { Source } from '../src/contracts/common.ts';
+import type { DeadLetter } from '../src/contracts/dead-letter.ts';
+import { dataHandlingOf } from '../src/data-handling/data-handling.ts';
 import type { OutgoingRecord } from '../producers/record-publisher.ts';
 import type { DeadLetterReason } from './decode-run-message.ts';
 import { originHeaders } from './loop-guard.ts';
@@ -24,20 +26,24 @@ function messageTime(message: KafkaMessage): string | undefined {
   return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
 }
 
-/** The dead-letter record of a message: its key, value and headers as received, where it came from and why. */
-export function buildDeadLetterRecord(message: KafkaMessage, source: Source, reason: DeadLetterReason, topic: string, now: Date): OutgoingRecord {
+/**
+ * The dead-letter record of a message: its key, value and headers as received, where it came from
+ * and why. `handle` redacts the reason on the way out (dataHandlingOf(config).deadLetter,
+ * docs/data-handling.md): a JSON parser's message quotes the input.
+ */
+export function buildDeadLetterRecord(message: KafkaMessage, source: Source, reason: DeadLetterReason, topic: string, now: Date, handle: (letter: DeadLetter) => DeadLetter = (letter) => letter): OutgoingRecord {
   const deadLetter = buildDeadLetter({
     message: { key: message.key, value: message.value, headers: message.headers as RawHeaders | undefined },
     source: { topic: source.topic, partition: source.partition, offset: source.offset, timestamp: messageTime(message) },
     error: reason,
     now,
   });
-  return { topic, key: message.key === null ? null : message.key.toString('utf8'), value: JSON.stringify(deadLetter), headers: originHeaders };
+  return { topic, key: message.key === null ? null : message.key.toString('utf8'), value: JSON.stringify(handle(deadLetter)), headers: originHeaders };
 }
 
 /** Publishes the message's dead letter until acknowledged, then counts it; throws only after the hard stop. */
 export async function publishDeadLetter(message: KafkaMessage, source: Source, reason: DeadLetterReason, output: MessageOutput, context: DeadLetterContext): Promise<void> {
-  const record = buildDeadLetterRecord(message, source, reason, context.config.topics.deadLetter, new Date(context.now()));
+  const record = buildDeadLetterRecord(message, source, reason, context.config.topics.deadLetter, new Date(context.now()), dataHandlingOf(context.config).deadLetter);
   await publishUntilAcknowledged(output, [record], source, context);
   context.stats.countDeadLetter(reason.code);
 }

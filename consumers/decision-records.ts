@@ -5,6 +5,7 @@
 import type { DecisionRecord } from '../src/contracts/decision-record.ts';
 import type { Source } from '../src/contracts/common.ts';
 import { recordKeyFor } from '../src/contracts/record-key.ts';
+import { dataHandlingOf } from '../src/data-handling/data-handling.ts';
 import { originHeaders } from './loop-guard.ts';
 import type { MessageContext } from './message-context.ts';
 import { publishUntilAcknowledged } from './publish-until-acknowledged.ts';
@@ -22,7 +23,9 @@ export function countDecisions(decisions: readonly DecisionRecord[], context: Pi
 export async function publishDecisionRecords(decisions: readonly DecisionRecord[], topic: string, source: Source, output: MessageOutput, context: MessageContext): Promise<void> {
   // A replay marks every record it publishes (service/replay.ts), whichever path decided it.
   const replay = context.replay;
-  const records = decisions.map((decision) => ({ topic, ...recordKeyFor(decision), value: JSON.stringify(replay === undefined ? decision : { ...decision, replay }), headers: originHeaders }));
+  // Redacted on the way out (docs/data-handling.md): a predicate's error message may quote the run.
+  const handling = dataHandlingOf(context.config);
+  const records = decisions.map((decision) => ({ topic, ...recordKeyFor(decision), value: JSON.stringify(handling.decisionRecord(replay === undefined ? decision : { ...decision, replay })), headers: originHeaders }));
   await publishUntilAcknowledged(output, records, source, context);
   countDecisions(decisions, context);
 }

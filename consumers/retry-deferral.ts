@@ -10,6 +10,7 @@ import type { IHeaders } from 'kafkajs';
 import type { AgentRunEvent } from '../src/contracts/agent-run-event.ts';
 import type { Source } from '../src/contracts/common.ts';
 import { recordKeyFor } from '../src/contracts/record-key.ts';
+import { dataHandlingOf } from '../src/data-handling/data-handling.ts';
 import type { DecisionRecord } from '../src/contracts/decision-record.ts';
 import { RETRY_DUE_HEADER, RETRY_MESSAGE_SCHEMA_VERSION } from '../src/contracts/retry-message.ts';
 import type { RetryMessage } from '../src/contracts/retry-message.ts';
@@ -84,7 +85,7 @@ export async function publishOrDefer(pair: FinishedPair, output: MessageOutput, 
         const headers: IHeaders = { ...originHeaders, [RETRY_DUE_HEADER]: String(plan.dueAtMs) };
         const records = [{ topic: config.topics.retry, key: record.runId, value, headers }];
         const decisionsTopic = config.topics.decisions;
-        if (decisionsTopic !== undefined) records.push({ topic: decisionsTopic, ...recordKeyFor(record), value: JSON.stringify(deferredDecision(record, plan.attempt, dueAt, nowMs)), headers: originHeaders });
+        if (decisionsTopic !== undefined) records.push({ topic: decisionsTopic, ...recordKeyFor(record), value: JSON.stringify(dataHandlingOf(config).decisionRecord(deferredDecision(record, plan.attempt, dueAt, nowMs))), headers: originHeaders });
         await publishUntilAcknowledged(output, records, pair.source, context);
         stats.retriesDeferred += 1;
         context.logger.debug({ source: pair.source, runId: record.runId, scorerId: record.scorerId, attempt: plan.attempt, dueAt }, 'deferred a transiently failed pair to the retry topic');

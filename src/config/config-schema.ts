@@ -8,6 +8,7 @@ import { budgetsSchema, pricingSchema } from '../budget/budget-schema.ts';
 import { compileParsedPredicate } from '../eligibility/compile-predicate.ts';
 import { predicateSchemaFor } from '../eligibility/predicate-schema.ts';
 import { samplingSchema } from '../eligibility/sampling-schema.ts';
+import { evidenceSchema, redactionSchema } from '../data-handling/redaction-schema.ts';
 import type { JudgeModelResolver } from '../judge/types.ts';
 import { DEFAULT_TOPICS, DEFAULTS } from './defaults.ts';
 import { inputSchema } from './input-schema.ts';
@@ -63,6 +64,8 @@ export const bindingSchema = z
     when: whenSchema.optional(),
     /** Bound on one scorer run, steps and judge calls included (default 120 s; enforced within 5 ms after it). */
     timeoutMs: positiveInt.default(DEFAULTS.scorerTimeoutMs),
+    /** This binding's evidence level (default: the config's `evidence`; docs/data-handling.md). */
+    evidence: evidenceSchema.optional(),
   })
   .transform((binding) => ({
     ...binding,
@@ -169,6 +172,10 @@ export const configSchema = z.strictObject({
   maxMessageBytes: positiveInt.default(DEFAULTS.maxMessageBytes),
   /** Default 'at-least-once'; env SCORESTREAM_DELIVERY. */
   delivery: z.enum(deliveryModes, { error: `expected one of ${deliveryModes.map((mode) => `'${mode}'`).join(', ')}` }).default(DEFAULTS.delivery),
+  /** How much evidence score records carry: 'full' (default), 'no-content', 'none'; env SCORESTREAM_EVIDENCE (docs/data-handling.md). */
+  evidence: evidenceSchema.default(DEFAULTS.evidence),
+  /** What is redacted from every record, span and log line: built-in patterns, your own, a hook; `false` for none. */
+  redaction: redactionSchema.prefault({}),
   /** Unsampled traces: scored (`ignore`, default) or skipped (`follow`); env SCORESTREAM_TRACE_SAMPLING. */
   traceSampling: z.enum(traceSamplingPolicies, { error: `expected one of ${traceSamplingPolicies.map((policy) => `'${policy}'`).join(', ')}` }).default(DEFAULTS.traceSampling),
   /** What the runs topic carries: run events (default) or a Collector's OTLP spans; env SCORESTREAM_INPUT_FORMAT / _ENCODING (input-schema.ts). */

@@ -18,6 +18,8 @@ export const DEFAULTS = {
   maxMessageBytes: 1_048_576,
   scorerTimeoutMs: 120_000,
   delivery: 'at-least-once',
+  /** Score records carry all their evidence unless a deployment says less (docs/data-handling.md). */
+  evidence: 'full',
   /** Runs whose propagated trace is not sampled are scored all the same (docs/observability.md, trace sampling). */
   traceSampling: 'ignore',
   /** Upper bound of judge.callTimeoutMs's default (a quarter of the binding's timeoutMs): one judge request, so a hung one costs one attempt. */

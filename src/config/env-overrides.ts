@@ -4,6 +4,8 @@
 import type { ConfigProblem } from './config-error.ts';
 import { deliveryModes, traceSamplingPolicies } from './config-schema.ts';
 import { applyTlsEnvironment } from './tls-env-overrides.ts';
+import { EVIDENCE_LEVELS } from '../data-handling/redaction-schema.ts';
+import type { EvidenceLevel } from '../data-handling/redaction-schema.ts';
 import { applyInputOverrides } from './input-overrides.ts';
 import type { DeliveryMode, SaslConfig, ScorestreamConfigInput, TraceSamplingPolicy } from './config-types.ts';
 
@@ -80,6 +82,11 @@ export function applyEnvironmentOverrides<Event>(
     else problems.push({ path: 'env SCORESTREAM_DELIVERY', message: `expected one of ${deliveryModes.map((mode) => `'${mode}'`).join(', ')}, got '${value('SCORESTREAM_DELIVERY')}'` });
   }
 
+  const evidence = value('SCORESTREAM_EVIDENCE')?.toLowerCase();
+  if (evidence !== undefined) {
+    if ((EVIDENCE_LEVELS as readonly string[]).includes(evidence)) result.evidence = evidence as EvidenceLevel;
+    else problems.push({ path: 'env SCORESTREAM_EVIDENCE', message: `expected one of ${EVIDENCE_LEVELS.map((level) => `'${level}'`).join(', ')}, got '${value('SCORESTREAM_EVIDENCE')}'` });
+  }
   const traceSampling = value('SCORESTREAM_TRACE_SAMPLING')?.toLowerCase();
   if (traceSampling !== undefined) {
     if ((traceSamplingPolicies as readonly string[]).includes(traceSampling)) result.traceSampling = traceSampling as TraceSamplingPolicy;

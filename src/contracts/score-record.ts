@@ -46,6 +46,11 @@ const scoreRecordBase = z.object({
   replay: replaySchema.optional(),
   scoredAt: isoTimestampSchema,
   durationMs: z.number().nonnegative(),
+  /**
+   * Present when the deployment kept less than the full evidence (docs/data-handling.md):
+   * `no-content` (no prompts, step results, judge outputs or reason), `none` (no judge evidence either).
+   */
+  evidence: z.enum(['no-content', 'none']).optional(),
   /** Present when the pair failed transiently before and was scored again from the retry topic. */
   retries: z.lazy(() => retryHistorySchema).optional(),
 });

@@ -52,6 +52,8 @@ describe('resolveConfig', () => {
         shutdownTimeoutMs: 30_000,
         maxMessageBytes: 1_048_576,
         delivery: 'at-least-once',
+        evidence: 'full',
+        redaction: { builtins: true, patterns: [] },
         traceSampling: 'ignore',
         retries: { enabled: true, delaysMs: [10_000, 60_000, 600_000, 3_600_000], maxAgeMs: 86_400_000 },
         input: { format: 'run-event' },
