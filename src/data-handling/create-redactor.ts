@@ -2,7 +2,7 @@
 // `[redacted:<name>]`, then the config's own hook. Returns the very same string when nothing
 // matched, so callers can tell cheaply whether anything changed. Pure; compiled once per config.
 import type { RedactionSettings } from './redaction-schema.ts';
-import { BUILTIN_PATTERNS, BUILTIN_REDACTIONS } from './redaction-patterns.ts';
+import { BUILTIN_PATTERNS, BUILTIN_PREFILTER_SOURCE, BUILTIN_REDACTIONS, MIN_BUILTIN_MATCH } from './redaction-patterns.ts';
 import type { RedactionPattern } from './redaction-patterns.ts';
 
 export type Redactor = (text: string) => string;
@@ -32,13 +32,25 @@ export function compilePatterns(settings: RedactionSettings): RedactionPattern[]
   ];
 }
 
+/**
+ * What every match of a built-in contains (redaction-patterns.ts says so beside each pattern): one
+ * cheap scan of literals rules most strings of a record out before the patterns' own scans run.
+ * A deployment's patterns are not folded in; they always run.
+ */
+const BUILTIN_PREFILTER = new RegExp(BUILTIN_PREFILTER_SOURCE, 'i');
+
 export function createRedactor(settings: RedactionSettings): Redactor {
   const patterns = compilePatterns(settings);
+  const own = settings.patterns.length;
+  const builtins = patterns.slice(0, patterns.length - own);
+  const custom = patterns.slice(patterns.length - own);
+  const prefilter = builtins.length === 0 ? undefined : BUILTIN_PREFILTER;
   const hook = settings.redact;
   if (patterns.length === 0 && hook === undefined) return noRedaction;
   return (text) => {
     let result = text;
-    for (const pattern of patterns) result = replaceAll(result, pattern);
+    if (prefilter !== undefined && text.length >= MIN_BUILTIN_MATCH && prefilter.test(text)) for (const pattern of builtins) result = replaceAll(result, pattern);
+    for (const pattern of custom) result = replaceAll(result, pattern);
     if (hook === undefined) return result;
     const hooked = hook(result);
     return typeof hooked === 'string' ? hooked : result;

@@ -8,7 +8,7 @@ import type { DeadLetter } from '../contracts/dead-letter.ts';
 import type { DecisionRecord } from '../contracts/decision-record.ts';
 import type { ScoreRecord } from '../contracts/score-record.ts';
 import { applyEvidence } from './apply-evidence.ts';
-import { createRedactor } from './create-redactor.ts';
+import { createRedactor, noRedaction } from './create-redactor.ts';
 import type { Redactor } from './create-redactor.ts';
 import { redactValue } from './redact-value.ts';
 import type { EvidenceLevel, RedactionSettings } from './redaction-schema.ts';
@@ -35,6 +35,7 @@ export type DataHandlingConfig = {
 const VERBATIM = new Set(['schemaVersion', 'scoreId', 'runId', 'scorerId', 'scorerVersion', 'status', 'score', 'entity', 'source', 'trace', 'sampling', 'replay', 'scoredAt', 'decidedAt', 'durationMs', 'evidence', 'decision', 'reason', 'budget', 'retry']);
 
 function redactFields<T extends object>(record: T, redact: Redactor, verbatim: ReadonlySet<string>): T {
+  if (redact === noRedaction) return record;
   let copy: Record<string, unknown> | undefined;
   for (const [key, value] of Object.entries(record)) {
     if (verbatim.has(key)) continue;
@@ -59,6 +60,7 @@ export function createDataHandling(config: DataHandlingConfig): DataHandling {
     },
     decisionRecord: (record) => redactFields(record, text, VERBATIM),
     deadLetter(letter) {
+      if (text === noRedaction) return letter;
       const error = redactValue(letter.error, text);
       return error === letter.error ? letter : { ...letter, error };
     },
