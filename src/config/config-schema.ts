@@ -176,6 +176,14 @@ export const configSchema = z.strictObject({
   evidence: evidenceSchema.default(DEFAULTS.evidence),
   /** What is redacted from every record, span and log line: built-in patterns, your own, a hook; `false` for none. */
   redaction: redactionSchema.prefault({}),
+  /** HTTP health endpoints for probes (docs/deployment.md): off unless a port is set; env SCORESTREAM_HEALTH_PORT, SCORESTREAM_HEALTH_HOST. */
+  health: z
+    .strictObject({
+      /** 0 lets the system choose (tests). */
+      port: z.number().int().min(0, 'expected a port from 0 to 65535').max(65535, 'expected a port from 0 to 65535').optional(),
+      host: z.string().min(1).default(DEFAULTS.healthHost),
+    })
+    .prefault({}),
   /** Unsampled traces: scored (`ignore`, default) or skipped (`follow`); env SCORESTREAM_TRACE_SAMPLING. */
   traceSampling: z.enum(traceSamplingPolicies, { error: `expected one of ${traceSamplingPolicies.map((policy) => `'${policy}'`).join(', ')}` }).default(DEFAULTS.traceSampling),
   /** What the runs topic carries: run events (default) or a Collector's OTLP spans; env SCORESTREAM_INPUT_FORMAT / _ENCODING (input-schema.ts). */

@@ -25,6 +25,8 @@ export const DEFAULTS = {
   /** Upper bound of judge.callTimeoutMs's default (a quarter of the binding's timeoutMs): one judge request, so a hung one costs one attempt. */
   judgeCallTimeoutMs: 30_000,
   retryTopicSuffix: '-retry',
+  /** Health endpoints listen on every interface (a probe comes from the kubelet, not localhost). */
+  healthHost: '0.0.0.0',
   retryDelaysMs: [10_000, 60_000, 600_000, 3_600_000],
   retryMaxAgeMs: 86_400_000,
 } as const;

@@ -82,6 +82,13 @@ export function applyEnvironmentOverrides<Event>(
     else problems.push({ path: 'env SCORESTREAM_DELIVERY', message: `expected one of ${deliveryModes.map((mode) => `'${mode}'`).join(', ')}, got '${value('SCORESTREAM_DELIVERY')}'` });
   }
 
+  const healthPort = value('SCORESTREAM_HEALTH_PORT');
+  const healthHost = value('SCORESTREAM_HEALTH_HOST');
+  if (healthPort !== undefined || healthHost !== undefined) {
+    const port = healthPort === undefined ? undefined : Number(healthPort);
+    if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) problems.push({ path: 'env SCORESTREAM_HEALTH_PORT', message: `expected a port from 0 to 65535, got '${healthPort}'` });
+    else result.health = { ...objectOrNothing(config.health), ...(port === undefined ? {} : { port }), ...(healthHost === undefined ? {} : { host: healthHost }) };
+  }
   const evidence = value('SCORESTREAM_EVIDENCE')?.toLowerCase();
   if (evidence !== undefined) {
     if ((EVIDENCE_LEVELS as readonly string[]).includes(evidence)) result.evidence = evidence as EvidenceLevel;
