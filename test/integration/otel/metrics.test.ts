@@ -73,7 +73,7 @@ describe('service metrics', () => {
     // Scores per scorer and agent: exactly the scored records, with their values.
     for (const scorerId of ['answer-length', 'judge-by-id']) {
       const scored = records.filter((record) => record.scorerId === scorerId && record.status === 'scored');
-      const totals = histogramTotals(metrics, 'scorestream.score', { 'scorestream.scorer.id': scorerId, 'scorestream.agent.id': scored[0]!.entity.id });
+      const totals = histogramTotals(metrics, 'scorestream.score', { 'scorestream.scorer.id': scorerId, 'scorestream.agent.id': scored[0]!.entity.id, 'scorestream.tenant.id': scored[0]!.metadata!.tenantId! });
       expect(totals.count).toBe(scored.length);
       expect(totals.sum).toBeCloseTo(scored.reduce((sum, record) => sum + (record.status === 'scored' ? record.score : 0), 0));
     }
