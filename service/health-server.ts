@@ -37,8 +37,8 @@ export async function startHealthServer(options: { port: number; host: string; s
         send(response, state.isStarted ? 200 : 503, { status: state.isStarted ? 'started' : 'starting' });
         return;
       case '/readyz': {
-        const readiness = await state.readiness();
-        send(response, readiness.ready ? 200 : 503, readiness.ready ? { status: 'ready', partitions: readiness.partitions } : { status: 'not_ready', ...readiness, ready: undefined });
+        const { ready, ...details } = await state.readiness();
+        send(response, ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', ...details });
         return;
       }
       default:

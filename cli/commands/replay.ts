@@ -116,5 +116,7 @@ export async function run(argv: string[]): Promise<number> {
     }
   } finally {
     await telemetry?.shutdown();
+    // Log lines are written asynchronously; the error cli/main.ts prints next must come after them.
+    await new Promise<void>((resolve) => logger.flush(() => resolve()));
   }
 }

@@ -36,5 +36,7 @@ export async function run(argv: string[]): Promise<number> {
     return await runUntilSignal(service, logger);
   } finally {
     await telemetry.shutdown();
+    // Log lines are written asynchronously; the error cli/main.ts prints next must come after them.
+    await new Promise<void>((resolve) => logger.flush(() => resolve()));
   }
 }
