@@ -16,7 +16,7 @@ import { ensureLocalBroker, quietKafka } from '../local/kafka/index.ts';
 import { DEFAULTS } from '../src/config/defaults.ts';
 import { resolveConfig } from '../src/config/resolve-config.ts';
 import type { ScorestreamConfigInput } from '../src/config/config-types.ts';
-import { createKafkaClient } from '../service/kafka-client.ts';
+import { createKafkaClient } from '../kafka/kafka-client.ts';
 import { startService } from '../service/start-service.ts';
 import type { RunningService } from '../service/start-service.ts';
 import { createEventPool } from './pipeline/bench-events.ts';

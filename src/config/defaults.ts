@@ -16,6 +16,8 @@ export const DEFAULTS = {
   judgeCallsPerModel: 16,
   shutdownTimeoutMs: 30_000,
   maxMessageBytes: 1_048_576,
+  /** Below a broker's default max.message.bytes (1 MiB + 12) with room for a batch's framing. */
+  maxRecordBytes: 1_000_000,
   scorerTimeoutMs: 120_000,
   delivery: 'at-least-once',
   /** Score records carry all their evidence unless a deployment says less (docs/data-handling.md). */
@@ -27,6 +29,7 @@ export const DEFAULTS = {
   retryTopicSuffix: '-retry',
   /** Health endpoints listen on every interface (a probe comes from the kubelet, not localhost). */
   healthHost: '0.0.0.0',
+  replaysTopicSuffix: '-replays',
   retryDelaysMs: [10_000, 60_000, 600_000, 3_600_000],
   retryMaxAgeMs: 86_400_000,
 } as const;

@@ -29,6 +29,11 @@ function attemptAt(attempt: RetryAttempt, level: Exclude<EvidenceLevel, 'full'>)
   return level === 'none' || judge === undefined ? rest : { ...rest, judge: judgeWithoutContent(judge) };
 }
 
+/** Earlier attempts' evidence at `level` (a retry message's, as the record they become will carry them). */
+export function attemptsAt(attempts: RetryAttempt[], level: EvidenceLevel): RetryAttempt[] {
+  return level === 'full' ? attempts : attempts.map((attempt) => attemptAt(attempt, level));
+}
+
 export function applyEvidence(record: ScoreRecord, level: EvidenceLevel): ScoreRecord {
   if (level === 'full') return record;
   const { reason: _reason, judge, retries, ...rest } = record;

@@ -2,24 +2,36 @@
 // per binding the evidence level of its score records, then redaction of every string a record
 // carries but the ids Kafka keys and readers join on. Compiled once per resolved config (a config
 // is immutable once resolved) and memoised by it, so the one call on the way out —
-// `dataHandlingOf(config).scoreRecord(record)` where a record is published — needs nothing wired.
-// The same redactor goes to the logger and to the spans (otel/).
+// `dataHandlingOf(config).outgoing(payload)` in consumers/record-emitter.ts, before records are
+// keyed, marked and sized — needs nothing wired. The same redactor goes to the logger and to the
+// spans (otel/).
 import type { DeadLetter } from '../contracts/dead-letter.ts';
 import type { DecisionRecord } from '../contracts/decision-record.ts';
+import type { RetryMessage } from '../contracts/retry-message.ts';
 import type { ScoreRecord } from '../contracts/score-record.ts';
-import { applyEvidence } from './apply-evidence.ts';
+import type { ScoringOutcome } from '../pipeline/scoring-outcome.ts';
+import { applyEvidence, attemptsAt } from './apply-evidence.ts';
 import { createRedactor, noRedaction } from './create-redactor.ts';
 import type { Redactor } from './create-redactor.ts';
 import { redactValue } from './redact-value.ts';
 import type { EvidenceLevel, RedactionSettings } from './redaction-schema.ts';
 
+/**
+ * Everything the emitter writes, as it hands it over: a scoring outcome (a score record; a skip's
+ * decision; a deferral's retry message, decision and final record), or a message to dead-letter,
+ * of which only the reason is ours (the message itself is parked as received).
+ */
+export type OutgoingPayload = ScoringOutcome | { readonly kind: 'dead-letter'; readonly error: DeadLetter['error'] };
+
 export type DataHandling = {
-  /** The record at its binding's evidence level, with everything but its ids redacted. */
-  scoreRecord(record: ScoreRecord): ScoreRecord;
-  /** The decision with its detail (and anything else free-form) redacted. */
-  decisionRecord(record: DecisionRecord): DecisionRecord;
-  /** The dead letter's error message and problems redacted; the original key, value and headers stay as received. */
-  deadLetter(letter: DeadLetter): DeadLetter;
+  /**
+   * The payload as it may leave the process, every part of it handled: a score record (a
+   * deferral's final one too) at its binding's evidence level with everything but its ids
+   * redacted; a decision's detail redacted; a retry message's attempts like the record they
+   * become, its run event whole (the input, scored again from it, as the runs topic holds it); a
+   * dead letter's reason redacted. Extra fields of the payload pass through untouched.
+   */
+  outgoing<Payload extends OutgoingPayload>(payload: Payload): Payload;
   /** The redactor itself: for log lines and spans. */
   readonly text: Redactor;
 };
@@ -50,19 +62,31 @@ const bindingKey = (scorerId: string, version: string | undefined) => `${scorerI
 export function createDataHandling(config: DataHandlingConfig): DataHandling {
   const text = createRedactor(config.redaction);
   const levels = new Map(config.scorers.map((binding) => [bindingKey(binding.scorerId, binding.version), binding.evidence ?? config.evidence]));
+  // A scorer no longer bound (a retry's binding_removed record) gets the config's level.
+  const levelOf = (pair: { scorerId: string; scorerVersion?: string | undefined }) => levels.get(bindingKey(pair.scorerId, pair.scorerVersion)) ?? config.evidence;
   // A score record's `reason` is the scorer's own text (evidence, redacted); a decision's is a fixed code.
   const scoreVerbatim = new Set([...VERBATIM].filter((key) => key !== 'reason'));
+  const scoreRecord = <Record extends ScoreRecord>(record: Record): Record => redactFields(applyEvidence(record, levelOf(record)), text, scoreVerbatim) as Record;
+  const decisionRecord = (record: DecisionRecord): DecisionRecord => redactFields(record, text, VERBATIM);
+  const retryMessage = (message: RetryMessage): RetryMessage => {
+    const attempts = redactValue(attemptsAt(message.attempts, levelOf(message)), text);
+    return attempts === message.attempts ? message : { ...message, attempts };
+  };
+  const untouched = text === noRedaction && config.evidence === 'full' && [...levels.values()].every((level) => level === 'full');
   return {
     text,
-    scoreRecord(record) {
-      const level = levels.get(bindingKey(record.scorerId, record.scorerVersion)) ?? config.evidence;
-      return redactFields(applyEvidence(record, level), text, scoreVerbatim);
-    },
-    decisionRecord: (record) => redactFields(record, text, VERBATIM),
-    deadLetter(letter) {
-      if (text === noRedaction) return letter;
-      const error = redactValue(letter.error, text);
-      return error === letter.error ? letter : { ...letter, error };
+    outgoing(payload) {
+      if (untouched) return payload;
+      switch (payload.kind) {
+        case 'record':
+          return { ...payload, record: scoreRecord(payload.record) };
+        case 'skipped':
+          return { ...payload, decision: decisionRecord(payload.decision) };
+        case 'deferred':
+          return { ...payload, retry: retryMessage(payload.retry), decision: decisionRecord(payload.decision), final: scoreRecord(payload.final) };
+        case 'dead-letter':
+          return { ...payload, error: redactValue(payload.error, text) };
+      }
     },
   };
 }

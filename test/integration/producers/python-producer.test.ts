@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parseScoreRecord } from '../../../src/contracts/parse.ts';
 import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
-import { keyPartitioner } from '../../../producers/key-partitioner.ts';
+import { keyPartitioner } from '../../../kafka/key-partitioner.ts';
 import { pythonExampleDirectory, pythonExampleVenv } from '../../../scripts/python-example-venv.ts';
 import { answerLengthScorer } from '../../fixtures/scorers.ts';
 import { testBrokers } from '../../helpers/kafka.ts';
