@@ -8,6 +8,7 @@
 // so probes from several kubelets or a tight period never add up to more than one request a
 // second, and a check in flight is shared.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 
 export type NotReadyReason = 'starting' | 'stopping' | 'no_partitions' | 'broker_unreachable';
 
@@ -31,16 +32,16 @@ export type HealthStateOptions = {
   /** Resolves when the broker answers; rejects otherwise. Bounded by `probeTimeoutMs`. */
   probeBroker: () => Promise<void>;
   now?: () => number;
-  /** How long a broker check's result is reused (default 1 s). */
+  /** How long a broker check's result is reused (default KAFKA_DEFAULTS.brokerProbe.cacheMs, 1 s). */
   cacheMs?: number;
-  /** A check that takes longer counts as unreachable (default 2 s). */
+  /** A check that takes longer counts as unreachable (default KAFKA_DEFAULTS.brokerProbe.timeoutMs, 2 s). */
   probeTimeoutMs?: number;
 };
 
 export function createHealthState(options: HealthStateOptions): HealthState {
   const now = options.now ?? Date.now;
-  const cacheMs = options.cacheMs ?? 1_000;
-  const probeTimeoutMs = options.probeTimeoutMs ?? 2_000;
+  const cacheMs = options.cacheMs ?? KAFKA_DEFAULTS.brokerProbe.cacheMs;
+  const probeTimeoutMs = options.probeTimeoutMs ?? KAFKA_DEFAULTS.brokerProbe.timeoutMs;
   let partitions = 0;
   let isStarted = false;
   let isStopping = false;

@@ -38,7 +38,7 @@ import { createTransactionalKafka } from '../kafka/transactional-kafka.ts';
 import { createTransactionalSink } from '../consumers/transactional-sink.ts';
 import type { ScoringConsumerOptions } from '../consumers/scoring-consumer.ts';
 import { ServiceStats } from '../consumers/service-stats.ts';
-import { createBrokerProbe } from './broker-probe.ts';
+import { createBrokerProbe } from '../kafka/broker-probe.ts';
 import { createHealthState } from './health-state.ts';
 import type { HealthState } from './health-state.ts';
 import { startHealthServer } from './health-server.ts';
