@@ -10,7 +10,9 @@
 //     recording prompts and answers only with SCORESTREAM_TRACE_RECORD_INPUTS=true;
 //   - the SDK's own diagnostics go to the service's JSON log instead of bare console lines, at
 //     OTEL_LOG_LEVEL or else `warn`;
-//   - no OTel log pipeline: logs are pino JSON lines on stdout, correlated by trace_id/span_id.
+//   - no OTel log pipeline: logs are pino JSON lines on stdout, correlated by trace_id/span_id;
+//   - every span of the process is redacted by the deployment's redactor (redacting-tracer.ts,
+//     docs/data-handling.md) before any exporter sees it.
 // Call startTelemetry() before the service creates meters (the metrics API has no proxy: a meter
 // taken before the SDK is registered stays a no-op).
 import { diag, DiagLogLevel } from '@opentelemetry/api';
@@ -19,6 +21,8 @@ import type { IMetricReader } from '@opentelemetry/sdk-metrics';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { Logger } from 'pino';
 import { registerJudgeTelemetry, SCORESTREAM_ORIGIN_ATTRIBUTE } from './judge-telemetry.ts';
+import { redactGlobalSpans } from './redacting-tracer.ts';
+import type { TextRedactor } from './redacting-tracer.ts';
 
 export type Environment = Record<string, string | undefined>;
 
@@ -45,6 +49,12 @@ export type StartTelemetryOptions = {
   recordInputs?: boolean;
   /** Upper bound on flushing at shutdown, so an unreachable collector cannot hold the exit (default 10 s). */
   shutdownTimeoutMs?: number;
+  /**
+   * Applied to every string of every span (attributes, events, exceptions, status) before the SDK
+   * stores it: the config's redactor (src/data-handling/). Called per string, so a caller that
+   * learns the config later can pass a function that reads the current one.
+   */
+  redact?: TextRedactor;
 };
 
 export type Telemetry = {
@@ -169,6 +179,8 @@ export async function startTelemetry(environment: Environment, options: StartTel
   });
   // startNodeSdk installed a console diag logger; route its messages into the JSON log instead.
   if (options.logger !== undefined) diag.setLogger(diagToPino(options.logger), { logLevel: diagLevels[diagLevelName(environment)]!, suppressOverrideMessage: true });
+  // Before anything takes a tracer: the AI SDK integration below keeps the one it gets.
+  if (tracing && options.redact !== undefined) redactGlobalSpans(options.redact);
   const recordInputs = options.recordInputs ?? recordInputsFromEnvironment(environment);
   const unregisterJudge = tracing ? registerJudgeTelemetry({ recordInputs }) : () => undefined;
   options.logger?.info(

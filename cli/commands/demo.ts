@@ -11,6 +11,8 @@ import { resolveConfig } from '../../src/config/resolve-config.ts';
 import { loadConfigFile } from '../../service/load-config-file.ts';
 import { startService } from '../../service/start-service.ts';
 import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
+import { redactLine } from '../../otel/logger.ts';
+import { processRedaction } from '../config-redaction.ts';
 import { createRunPublisher } from '../../producers/run-publisher.ts';
 import { createSampleRunGenerator, sampleRunContext } from '../../producers/sample/index.ts';
 import { resolveCliBrokers } from '../brokers.ts';
@@ -90,7 +92,9 @@ export async function run(argv: string[]): Promise<number> {
   const logDirectory = join(tmpdir(), 'scorestream');
   mkdirSync(logDirectory, { recursive: true });
   const logFile = join(logDirectory, 'demo.log');
-  const logger = pino({ level: process.env.SCORESTREAM_LOG_LEVEL ?? 'info' }, pino.destination({ dest: logFile, sync: false }));
+  // Redacted like the service's log (docs/data-handling.md): built-ins until the config is read, then its own.
+  const redaction = processRedaction();
+  const logger = pino({ level: process.env.SCORESTREAM_LOG_LEVEL ?? 'info', hooks: { streamWrite: (line) => redactLine(line, redaction.redact) } }, pino.destination({ dest: logFile, sync: false }));
 
   let config;
   try {
@@ -113,6 +117,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     throw error;
   }
+  redaction.use(config);
   if (judge.defaultModelId === undefined) {
     console.error(
       `LLM-judge and classifier scorers are off. Turn them on with a model on this machine (${command} demo --local-judge), ` +
@@ -123,7 +128,7 @@ export async function run(argv: string[]): Promise<number> {
   // Telemetry only when asked for: by default the SDK would export to localhost:4318, which a
   // first-run demo machine does not have. OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_*_EXPORTER turn it on.
   const telemetryRequested = Object.keys(process.env).some((name) => /^OTEL_(EXPORTER_OTLP_.*ENDPOINT|TRACES_EXPORTER|METRICS_EXPORTER|CONFIG_FILE)$/.test(name));
-  const telemetry = await startTelemetry(telemetryRequested ? process.env : { ...process.env, OTEL_SDK_DISABLED: 'true' }, { logger });
+  const telemetry = await startTelemetry(telemetryRequested ? process.env : { ...process.env, OTEL_SDK_DISABLED: 'true' }, { logger, redact: redaction.redact });
   // Topics, the producer and the group join usually take a second; a broker that is still
   // recovering its logs can hold them up for longer, and a silent terminal says nothing of why.
   const slowStart = setTimeout(() => console.error(`[demo] still connecting to Kafka (creating topics, joining the consumer group); progress and errors: ${logFile}`), 5_000);

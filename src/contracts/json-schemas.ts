@@ -13,10 +13,10 @@ const SCHEMA_BASE_ID = 'https://scorestream.dev/schemas/';
 
 const contracts = [
   { file: 'agent-run-event.v1.json', title: 'AgentRunEvent v1', description: 'One finished agent or workflow run (topic agent-runs, key = runId).', schema: agentRunEventSchema },
-  { file: 'score-record.v1.json', title: 'ScoreRecord v1', description: 'One score per eligible (run, scorer) pair (topic agent-scores, key = runId).', schema: scoreRecordSchema },
+  { file: 'score-record.v1.json', title: 'ScoreRecord v1', description: 'One score per eligible (run, scorer) pair (topic agent-scores, key = scoreId, partitioned by runId).', schema: scoreRecordSchema },
   { file: 'dead-letter.v1.json', title: 'DeadLetter v1', description: 'A run event the consumer could not accept, with its original bytes and the reason.', schema: deadLetterSchema },
   { file: 'decision-record.v1.json', title: 'DecisionRecord v1', description: 'Why a (run, scorer) pair was skipped or deferred.', schema: decisionRecordSchema },
-  { file: 'retry-message.v1.json', title: 'RetryMessage v1', description: 'A (run, scorer) pair waiting on a retry tier after a transient failure (topics {runs}-retry-<delay>, key = runId).', schema: retryMessageSchema },
+  { file: 'retry-message.v1.json', title: 'RetryMessage v1', description: 'A (run, scorer) pair waiting on a retry tier after a transient failure (topics {runs}-retry-<delay>, key = scoreId, partitioned by runId).', schema: retryMessageSchema },
   { file: 'replay-state.v1.json', title: 'ReplayState v1', description: 'The range a replay fixed when it started (compacted topic {runs}-replays, key = the replay id).', schema: replayStateSchema },
 ] as const;
 

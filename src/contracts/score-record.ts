@@ -1,4 +1,5 @@
-// ScoreRecord v1: one per eligible (run, scorer) pair, keyed by runId on the `agent-scores` topic.
+// ScoreRecord v1: one per eligible (run, scorer) pair on the `agent-scores` topic, keyed by its scoreId
+// and partitioned by runId (src/contracts/record-key.ts).
 // Field names are the contract (docs/contracts.md). The status decides which fields exist: `score`
 // only when scored, `notScorable` only when not scorable, `error` only when failed, so a reader
 // narrows on `status` and never meets a half-filled record.
@@ -48,6 +49,11 @@ const scoreRecordBase = z.object({
   replay: replaySchema.optional(),
   scoredAt: isoTimestampSchema,
   durationMs: z.number().nonnegative(),
+  /**
+   * Present when the deployment kept less than the full evidence (docs/data-handling.md):
+   * `no-content` (no prompts, step results, judge outputs or reason), `none` (no judge evidence either).
+   */
+  evidence: z.enum(['no-content', 'none']).optional(),
   /** Present when the pair failed transiently before and was scored again from the retry topic. */
   retries: z.lazy(() => retryHistorySchema).optional(),
   /** Present when the record as built was over the output's size limit: what it dropped to fit. */

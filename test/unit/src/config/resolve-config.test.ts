@@ -53,6 +53,10 @@ describe('resolveConfig', () => {
         maxMessageBytes: 1_048_576,
         maxRecordBytes: 1_000_000,
         delivery: 'at-least-once',
+        evidence: 'full',
+        health: { host: '0.0.0.0' },
+        redaction: { builtins: true, patterns: [] },
+        traceSampling: 'ignore',
         retries: { enabled: true, delaysMs: [10_000, 60_000, 600_000, 3_600_000], maxAgeMs: 86_400_000 },
         input: { format: 'run-event' },
       });
