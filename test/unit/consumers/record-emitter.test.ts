@@ -119,9 +119,10 @@ describe('record emitter: score records', () => {
     await emit.emit({ kind: 'record', record: lacking }, output.output, where);
     // one batch: the record and its flag are accepted together
     expect(output.accepted).toHaveLength(1);
+    // both keyed by the pair's key, so a compacted decisions topic keeps the flag beside other pairs' decisions
     expect(output.records().map((written) => [written.topic, written.key])).toEqual([
-      ['scores', 'run-1'],
-      ['decisions', 'run-1'],
+      ['scores', pairKey.key],
+      ['decisions', pairKey.key],
     ]);
     expect(valueOf(output.records()[0])).toEqual(lacking);
     expect(valueOf(output.records()[1])).toEqual({
