@@ -102,6 +102,7 @@ export function createScorerCharts(container, binEdges, onSelectTime) {
       status.setData([view.x, view.count, view.notScorable, view.failed], view.xRange);
       distribution.setData([view.distribution.map((_count, bin) => bin), view.distribution]);
       meanTarget.dataset.points = String(view.mean.filter((value) => value !== null).length);
+      meanTarget.dataset.buckets = String(view.x.length);
       distributionTarget.dataset.total = String(view.distribution.reduce((total, count) => total + count, 0));
       statusTarget.dataset.total = String(view.count.concat(view.notScorable, view.failed).reduce((total, count) => total + count, 0));
     },
