@@ -2,15 +2,15 @@
 // with Last-Event-ID after a disconnect; the server answers with what was missed or a new
 // snapshot). The view (scores, compare, feedback) and its filters live in the URL. Redraws are
 // coalesced so a busy topic does not redraw per record. Every record string is written as text
-// (dom.js). The scorer cards and the records table are drawn here; the other panels each have a
-// file of their own (panels.js).
-import { createBucketStore, knownNames, loadBuckets, pruneBuckets, scorerViews, setSeriesTally, setSkipTally } from './aggregate-view.js';
-import { createScorerCharts } from './charts.js';
+// (dom.js). The records table, the detail and "why no score?" are drawn here; the overview, the
+// scorer cards, compare and feedback are panels, each in a file of its own (panels.js).
+import { createBucketStore, knownNames, loadBuckets, pruneBuckets, setSeriesTally, setSkipTally } from './aggregate-view.js';
 import { disagreementSection, renderDetail } from './detail.js';
 import { el, formatScore, formatTime } from './dom.js';
-import { disagreementsShown } from './feedback-panel.js';
+import { addAgreement, disagreementsShown } from './feedback-view.js';
 import { filtersFromSearch, recordMatches, searchFromFilters, timeWindow, VIEWS } from './filters.js';
 import { panels } from './panels.js';
+import { lookUpRun } from './run-lookup.js';
 
 const MAX_RECORDS = 1000;
 const MAX_ROWS = 200;
@@ -26,7 +26,6 @@ const page = {
   live: 0,
   filters: filtersFromSearch(window.location.search),
   rows: [],
-  charts: new Map(),
   renderTimer: undefined,
 };
 
@@ -41,17 +40,6 @@ function applySnapshot(snapshot) {
   page.agreements = snapshot.agreements;
   page.counts = snapshot.counts;
   page.live = 0;
-}
-
-function addAgreement(data) {
-  const agreements = page.agreements;
-  if (data.window !== undefined) {
-    const same = (known) => known.scorer === data.window.scorer && known.version === data.window.version && known.start === data.window.start && known.end === data.window.end;
-    agreements.windows = [...agreements.windows.filter((known) => !same(known)), data.window];
-  } else {
-    agreements.disagreements.push(data.disagreement);
-    if (agreements.disagreements.length > MAX_DISAGREEMENTS) agreements.disagreements.splice(0, agreements.disagreements.length - MAX_DISAGREEMENTS);
-  }
 }
 
 function addRecord({ summary, start, tally }) {
@@ -92,7 +80,7 @@ function connect() {
     scheduleRender();
   });
   source.addEventListener('agreement', (event) => {
-    addAgreement(JSON.parse(event.data));
+    addAgreement(page.agreements, JSON.parse(event.data), MAX_DISAGREEMENTS);
     scheduleRender();
   });
 }
@@ -145,10 +133,7 @@ function render() {
   renderMenus(names);
   const context = panelContext(window_, names);
   for (const panel of panels) if (panel.view === page.filters.view) panel.render(context);
-  if (page.filters.view === 'scores') {
-    renderScorers(window_);
-    renderTable(window_);
-  }
+  if (page.filters.view === 'scores') renderTable(window_);
   renderZoom();
   const counts = page.counts;
   $('#counts').textContent = counts === undefined ? '' : `${counts.records + page.live} records and ${counts.decisions} skip decisions in the look-back (${Math.round(page.config.windowMs / 3_600_000 * 10) / 10} h)${counts.invalid > 0 ? ` · ${counts.invalid} invalid messages ignored` : ''}`;
@@ -174,50 +159,6 @@ function renderMenus(known) {
     const input = $(`#filters [name="${name}"]`);
     if (document.activeElement !== input) input.value = page.filters[name] === undefined ? '' : String(page.filters[name]);
   }
-}
-
-function renderScorers(window_) {
-  const views = scorerViews(page.store, page.config, page.filters, window_, now());
-  const container = $('#scorers');
-  const shown = new Set(views.map((view) => view.scorer));
-  for (const [scorer, entry] of page.charts) {
-    if (shown.has(scorer)) continue;
-    entry.charts.destroy();
-    entry.card.remove();
-    page.charts.delete(scorer);
-  }
-  for (const view of views) {
-    let entry = page.charts.get(view.scorer);
-    if (entry === undefined) {
-      const card = el(
-        'article',
-        { className: 'scorer-card', dataset: { scorer: view.scorer } },
-        el('h2', {}, view.scorer),
-        el('div', { className: 'summary' }),
-        el('div', { className: 'charts' }, el('div', { className: 'chart', dataset: { chart: 'mean' } }), el('div', { className: 'chart', dataset: { chart: 'distribution' } }), el('div', { className: 'chart', dataset: { chart: 'status' } })),
-        el('div', { className: 'skips' }),
-      );
-      container.append(card);
-      entry = { card, charts: createScorerCharts(card, page.config.binEdges, (from, to) => setFilters({ from, to, range: '' })) };
-      page.charts.set(view.scorer, entry);
-    }
-    entry.charts.update(view);
-    const totals = view.totals;
-    entry.card.querySelector('.summary').textContent =
-      `scored ${totals.scored}${totals.mean === null ? '' : ` · mean ${formatScore(totals.mean)}`} · not scorable ${totals.notScorable} · failed ${totals.failed} · skipped ${totals.skipped}`;
-    entry.card.querySelector('.skips').textContent = skipLine(view);
-  }
-  [...container.children].sort((a, b) => a.dataset.scorer.localeCompare(b.dataset.scorer)).forEach((card) => container.append(card));
-}
-
-/** The card's skip reasons in the filters' terms, saying which skips an agent or tenant filter cannot place. */
-function skipLine(view) {
-  const skips = [...view.skips.entries()].sort((a, b) => b[1] - a[1]).map(([reason, count]) => `${reason} ${count}`);
-  const filtered = [page.filters.agent && `agent ${page.filters.agent}`, page.filters.tenant && `tenant ${page.filters.tenant}`].filter(Boolean).join(', ');
-  const scope = filtered === '' ? 'skipped' : `skipped for ${filtered}`;
-  const text = skips.length === 0 ? (filtered === '' ? 'no skip decisions' : `no skip decisions for ${filtered}`) : `${scope}: ${skips.join(' · ')}`;
-  const unplaced = view.totals.unattributedSkips;
-  return unplaced === 0 ? text : `${text} (and ${unplaced} skip${unplaced === 1 ? '' : 's'} of runs whose agent and tenant were not recorded — decisions from an older Scorestream — left out of this filter)`;
 }
 
 function sortedRows(window_) {
@@ -305,36 +246,6 @@ function step(offset) {
   if (next !== undefined) void openDetail(next.scoreId);
 }
 
-async function lookUpRun(runId) {
-  const result = $('#run-result');
-  result.replaceChildren(el('p', {}, 'looking up…'));
-  const response = await fetch(`/api/runs/${encodeURIComponent(runId)}`);
-  const run = await response.json();
-  if (!run.found) {
-    result.replaceChildren(
-      el('p', {}, `No score record and no skip decision for run ${run.runId} in the look-back (${Math.round(run.windowMs / 60_000)} min, last ${run.maxRuns} runs). Either no scorer was eligible and decisions are not published (set topics.decisions), the run has not been scored yet, or it was dead-lettered (see the dead-letter topic).`),
-    );
-    return;
-  }
-  result.replaceChildren(
-    el('p', {}, `run ${run.runId}:`),
-    el(
-      'ul',
-      {},
-      run.entries.map((entry, index) =>
-        entry.kind === 'decision'
-          ? el('li', { dataset: { kind: 'decision' } }, `${formatTime(entry.at)} ${entry.scorer}: skipped (${entry.reason})${entry.detail ? ` — ${entry.detail}` : ''}`)
-          : el(
-              'li',
-              { dataset: { kind: 'score' } },
-              `${formatTime(entry.at)} ${entry.scorer}: ${entry.status.replace('_', ' ')}${entry.score === undefined ? '' : ` ${formatScore(entry.score)}`} — ${entry.detail} `,
-              run.openable[index] ? el('button', { type: 'button', onclick: () => openDetail(run.openable[index]) }, 'open') : '',
-            ),
-      ),
-    ),
-  );
-}
-
 function readForm() {
   const form = $('#filters');
   const value = (name) => form.elements.namedItem(name).value;
@@ -368,7 +279,7 @@ function wire() {
   $('#run-form').addEventListener('submit', (event) => {
     event.preventDefault();
     const runId = event.target.elements.namedItem('runId').value.trim();
-    if (runId !== '') void lookUpRun(runId);
+    if (runId !== '') void lookUpRun($('#run-result'), runId, (scoreId) => openDetail(scoreId));
   });
 }
 

@@ -5,38 +5,10 @@
 // comments, names — is written as text (dom.js). The scorer, agent, tenant and time filters apply.
 import { timeChart } from './charts.js';
 import { el, formatScore, formatTime, jsonText } from './dom.js';
+import { agreementGroups, agreementsNotice, disagreementsShown } from './feedback-view.js';
 
 const fixed = (value) => (value === undefined || value === null ? '—' : formatScore(Math.round(value * 1000) / 1000));
 const versionName = (version) => (version === '' ? '' : ` v${version}`);
-
-/** What the view says when it has nothing to show, by where its records come from. */
-export function agreementsNotice(agreements) {
-  if (agreements.state === 'off') return 'This dashboard reads no agreements topic (it was started with --agreements-topic \'\'), so there is no judge–human agreement to show.';
-  if (agreements.state === 'missing') {
-    return `The agreements topic '${agreements.topic}' does not exist. Agreement records are published by the feedback join, which joins feedback to score records — it is not built yet (docs/feedback.md). Restart the dashboard once the topic exists.`;
-  }
-  return undefined;
-}
-
-/** The window summaries under the filters, grouped per scorer version, each group oldest first. */
-export function agreementGroups(windows, filters, window) {
-  const groups = new Map();
-  for (const summary of windows) {
-    if (filters.scorer && summary.scorer !== filters.scorer) continue;
-    if (summary.end < window.start || summary.start > window.end) continue;
-    const key = `${summary.scorer}\u0000${summary.version}`;
-    if (!groups.has(key)) groups.set(key, { scorer: summary.scorer, version: summary.version, windows: [] });
-    groups.get(key).windows.push(summary);
-  }
-  for (const group of groups.values()) group.windows.sort((a, b) => a.end - b.end);
-  return [...groups.values()].sort((a, b) => a.scorer.localeCompare(b.scorer) || a.version.localeCompare(b.version));
-}
-
-export function disagreementsShown(disagreements, filters, window) {
-  return disagreements
-    .filter((pair) => (!filters.scorer || pair.scorer === filters.scorer) && (!filters.agent || pair.agent === filters.agent) && (!filters.tenant || pair.tenant === filters.tenant) && pair.at >= window.start && pair.at <= window.end)
-    .sort((a, b) => b.at - a.at);
-}
 
 function confusionTable(confusion) {
   return el(

@@ -276,6 +276,17 @@ describe('the feedback view', () => {
     await page.selectOption('#filters [name="scorer"]', 'answer-relevancy');
     await expect.poll(() => page.url()).toContain('scorer=answer-relevancy');
     expect(await rows.count()).toBe(1);
+
+    // Live: a new disagreement and an updated window arrive without a reload.
+    await publish(producer, topics.agreements!, [
+      agreementPair({ agreementId: 'disagree-2', scoreId: 'judged', runId: 'run-77', version: '2', at: Date.now(), human: { comment: 'Still wrong.' } }),
+      agreementWindow({ version: '2', start: now - 2 * hour, end: now - hour, counts: [[16, 2], [3, 10]], kappa: 0.66, accuracy: 0.839, measuredAt: now }),
+    ]);
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(2);
+    expect(await rows.first().getAttribute('data-agreement-id')).toBe('disagree-2');
+    await expect.poll(() => card.locator('.summary').textContent()).toContain('31 labelled pairs');
+    expect(await card.locator('[data-chart="agreement"]').getAttribute('data-points')).toBe('2');
+    expect(await page.evaluate('performance.getEntriesByType("navigation").length')).toBe(1);
     expect(problemsOf(page)).toEqual([]);
     expect(problemsOf(shared)).toEqual([]);
   });

@@ -43,6 +43,14 @@ const load = async <T>(name: string): Promise<T> => (await import(new URL(`../..
 const filtersModule = await load<FiltersModule>('filters.js');
 const viewModule = await load<ViewModule>('aggregate-view.js');
 const overviewModule = await load<OverviewModule>('overview.js');
+type Agreements = { windows: { scorer: string; version: string; start: number; end: number; n: number }[]; disagreements: { agreementId: string }[] };
+type Pair = { agreementId: string; scorer: string; agent?: string; tenant: string; at: number };
+const feedbackModule = await load<{
+  addAgreement(agreements: Agreements, data: unknown, max: number): void;
+  agreementGroups(windows: Agreements['windows'], filters: Filters, window: { start: number; end: number }): { scorer: string; version: string; windows: { end: number }[] }[];
+  disagreementsShown(pairs: Pair[], filters: Filters, window: { start: number; end: number }): Pair[];
+  agreementsNotice(agreements: { topic?: string; state: string }): string | undefined;
+}>('feedback-view.js');
 const compareModule = await load<CompareModule>('compare.js');
 
 const minute = 60_000;
@@ -255,5 +263,49 @@ describe('compare', () => {
     expect(result.a).toMatchObject({ n: 1, sd: undefined, passRate: undefined, verdicts: 0 });
     expect(result.means).toBeUndefined();
     expect(result.passRates).toBeUndefined();
+  });
+});
+
+describe('the feedback view', () => {
+  const all = filtersModule.filtersFromSearch('');
+  it('groups windows per scorer version, oldest first, inside the time range and the scorer filter', () => {
+    const windows = [
+      { scorer: 'b', version: '', start: 0, end: 30, n: 1 },
+      { scorer: 'a', version: '2', start: 0, end: 20, n: 1 },
+      { scorer: 'a', version: '2', start: 0, end: 10, n: 1 },
+      { scorer: 'a', version: '1', start: 0, end: 10, n: 1 },
+      { scorer: 'a', version: '1', start: 100, end: 110, n: 1 },
+    ];
+    const groups = feedbackModule.agreementGroups(windows, all, { start: 5, end: 50 });
+    expect(groups.map((group) => [group.scorer, group.version, group.windows.map((window) => window.end)])).toEqual([['a', '1', [10]], ['a', '2', [10, 20]], ['b', '', [30]]]);
+    expect(feedbackModule.agreementGroups(windows, { ...all, scorer: 'b' }, { start: 0, end: Infinity }).map((group) => group.scorer)).toEqual(['b']);
+  });
+
+  it('lists the disagreements under the filters, most recent first', () => {
+    const pairs = [
+      { agreementId: 'old', scorer: 'a', agent: 'support', tenant: 'acme', at: 1 },
+      { agreementId: 'new', scorer: 'a', agent: 'support', tenant: 'globex', at: 5 },
+      { agreementId: 'other', scorer: 'b', tenant: '(none)', at: 3 },
+    ];
+    expect(feedbackModule.disagreementsShown(pairs, all, { start: 0, end: Infinity }).map((pair) => pair.agreementId)).toEqual(['new', 'other', 'old']);
+    expect(feedbackModule.disagreementsShown(pairs, { ...all, tenant: 'acme' }, { start: 0, end: Infinity }).map((pair) => pair.agreementId)).toEqual(['old']);
+    expect(feedbackModule.disagreementsShown(pairs, { ...all, agent: 'support' }, { start: 2, end: Infinity }).map((pair) => pair.agreementId)).toEqual(['new']);
+  });
+
+  it('says why it has nothing to show: no topic configured, or a topic that does not exist', () => {
+    expect(feedbackModule.agreementsNotice({ state: 'off' })).toContain("--agreements-topic ''");
+    expect(feedbackModule.agreementsNotice({ topic: 'x', state: 'missing' })).toContain("The agreements topic 'x' does not exist");
+    expect(feedbackModule.agreementsNotice({ topic: 'x', state: 'reading' })).toBeUndefined();
+  });
+});
+
+describe('live agreement events', () => {
+  it('replace a window published again and keep the most recent disagreements', () => {
+    const agreements: Agreements = { windows: [{ scorer: 's', version: '', start: 0, end: 10, n: 3 }], disagreements: [] };
+    feedbackModule.addAgreement(agreements, { window: { scorer: 's', version: '', start: 0, end: 10, n: 5 } }, 2);
+    feedbackModule.addAgreement(agreements, { window: { scorer: 's', version: '2', start: 0, end: 10, n: 1 } }, 2);
+    expect(agreements.windows.map((window) => window.n)).toEqual([5, 1]);
+    for (const agreementId of ['a', 'b', 'c']) feedbackModule.addAgreement(agreements, { disagreement: { agreementId } }, 2);
+    expect(agreements.disagreements.map((pair) => pair.agreementId)).toEqual(['b', 'c']);
   });
 });
