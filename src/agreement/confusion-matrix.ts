@@ -19,6 +19,14 @@ export function countPair(matrix: ConfusionMatrix, pair: LabelledPair): void {
   matrix.counts[row]![column]! += 1;
 }
 
+/** Takes back a pair counted before (a person who changed their vote); a cell never goes below zero. */
+export function uncountPair(matrix: ConfusionMatrix, pair: LabelledPair): void {
+  const row = labelIndex(matrix, pair.reference, 'reference');
+  const column = labelIndex(matrix, pair.predicted, 'predicted');
+  if (matrix.counts[row]![column]! === 0) throw new RangeError(`no (${pair.reference}, ${pair.predicted}) pair was counted to take back`);
+  matrix.counts[row]![column]! -= 1;
+}
+
 export function confusionMatrix(labels: readonly string[], pairs: Iterable<LabelledPair>): ConfusionMatrix {
   const matrix = emptyConfusionMatrix(labels);
   for (const pair of pairs) countPair(matrix, pair);
