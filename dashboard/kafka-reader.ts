@@ -47,7 +47,7 @@ export async function startKafkaReader(options: KafkaReaderOptions): Promise<Kaf
     for (const topic of [options.resultsTopic, options.decisionsTopic, agreements]) {
       if (topic === undefined) continue;
       if (!existing.has(topic)) {
-        // A missing agreements topic is the norm until the feedback join publishes one: the feedback view says so.
+        // A missing agreements topic means no feedback join (scorestream agreement) has run: the feedback view says so.
         if (topic !== agreements) options.onWarning?.(`topic '${topic}' does not exist (yet); the dashboard does not read it — restart the dashboard once it exists`);
         continue;
       }

@@ -17,7 +17,7 @@ export function addAgreement(agreements, data, max) {
 export function agreementsNotice(agreements) {
   if (agreements.state === 'off') return 'This dashboard reads no agreements topic (it was started with --agreements-topic \'\'), so there is no judge–human agreement to show.';
   if (agreements.state === 'missing') {
-    return `The agreements topic '${agreements.topic}' does not exist. Agreement records are published by the feedback join, which joins feedback to score records — it is not built yet (docs/feedback.md). Restart the dashboard once the topic exists.`;
+    return `The agreements topic '${agreements.topic}' does not exist. Agreement records are published by the feedback join ('scorestream agreement'), which joins feedback to score records and creates the topic (docs/feedback.md). Restart the dashboard once it runs.`;
   }
   return undefined;
 }

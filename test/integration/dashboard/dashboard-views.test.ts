@@ -227,7 +227,7 @@ describe('the feedback view', () => {
     const dashboard = await useDashboard({ ...topics, agreements: `${topics.results}-no-agreements` });
     const page = await openPage(`${dashboard.url}?view=feedback`);
     await expect.poll(() => page.locator('#feedback-notice').textContent()).toContain(`The agreements topic '${topics.results}-no-agreements' does not exist`);
-    expect(await page.locator('#feedback-notice').textContent()).toContain('not built yet');
+    expect(await page.locator('#feedback-notice').textContent()).toContain('scorestream agreement');
     expect(await page.locator('#view-scores').isHidden()).toBe(true);
   });
 
