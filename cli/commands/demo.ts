@@ -137,7 +137,8 @@ export async function run(argv: string[]): Promise<number> {
     recordInputs: recordInputsFromEnvironment(process.env),
     consumer: { commitIntervalMs: 500 },
   }).finally(() => clearTimeout(slowStart));
-  const publisher = otlp === undefined ? createRunPublisher({ brokers, topic: config.topics.runs, clientId: 'scorestream-demo-traffic', ...kafkaClientSecurity(config.kafka) }) : undefined;
+  const feedbackTopic = process.env.SCORESTREAM_TOPIC_FEEDBACK || DEFAULT_FEEDBACK_TOPIC;
+  const publisher = otlp === undefined ? createRunPublisher({ brokers, topic: config.topics.runs, feedbackTopic, clientId: 'scorestream-demo-traffic', ...kafkaClientSecurity(config.kafka) }) : undefined;
   const seed = Date.now();
   const generator = createSampleRunGenerator({ seed });
   // A share of the runs gets a person's thumbs, published right after the runs (before their
@@ -182,7 +183,7 @@ export async function run(argv: string[]): Promise<number> {
     // The feedback join before the dashboard, which reads the agreements topic the join creates.
     // One-minute windows, so the feedback view draws κ over time within minutes.
     agreement = await launchAgreementJoin(
-      { brokers, feedbackTopic: DEFAULT_FEEDBACK_TOPIC, resultsTopic: config.topics.results, agreementsTopic: process.env.SCORESTREAM_TOPIC_AGREEMENTS || DEFAULT_AGREEMENTS_TOPIC, ttlMs: 30 * 60_000, windowMs: 60_000 },
+      { brokers, feedbackTopic, resultsTopic: config.topics.results, agreementsTopic: process.env.SCORESTREAM_TOPIC_AGREEMENTS || DEFAULT_AGREEMENTS_TOPIC, ttlMs: 30 * 60_000, windowMs: 60_000 },
       (message) => logger.warn(message),
     );
     dashboard = await startDemoDashboard({ brokers, resultsTopic: config.topics.results, decisionsTopic: config.topics.decisions }, (message) => logger.warn(message));
