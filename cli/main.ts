@@ -13,6 +13,7 @@ const commands: Record<string, Command> = {
   produce: { summary: 'publish agent runs: --sample --count N [--rate R] | --file runs.jsonl [--topic T]', load: () => import('./commands/produce.ts') },
   dashboard: { summary: 'live web dashboard of the scores [--since 6h] [--port 4680] [--trace-url jaeger|tempo|URL]', load: () => import('./commands/dashboard.ts') },
   otlp: { summary: 'what the OTLP input makes of traces: otlp inspect (--file spans.json | --topic otlp_spans)', load: () => import('./commands/otlp.ts') },
+  agreement: { summary: 'the live feedback join: agreement of judges with people [--ttl 24h] [--window 1h]', load: () => import('./commands/agreement.ts') },
   tail: { summary: 'print score records as they arrive [--topic agent-scores] [--trace-url URL]', load: () => import('./commands/tail.ts') },
   kafka: { summary: 'local single-node broker: kafka start | stop | status', load: () => import('./commands/kafka.ts') },
   models: { summary: 'local judge models: models fetch [name] | list', load: () => import('./commands/models.ts') },

@@ -14,7 +14,7 @@ import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts
 import { redactLine } from '../../otel/logger.ts';
 import { processRedaction } from '../config-redaction.ts';
 import { createRunPublisher } from '../../producers/run-publisher.ts';
-import { createSampleRunGenerator, sampleRunContext } from '../../producers/sample/index.ts';
+import { createSampleFeedback, createSampleRunGenerator, sampleRunContext } from '../../producers/sample/index.ts';
 import { resolveCliBrokers } from '../brokers.ts';
 import { kafkaClientSecurity } from '../../kafka/kafka-security.ts';
 import { applyJudgeEnvironment, setUpJudgeModels } from '../judge-environment.ts';
@@ -26,6 +26,9 @@ import { startCollector } from '../../local/collector/index.ts';
 import { parseCommandArgs } from '../command-args.ts';
 import { DEMO_DECISIONS_TOPIC } from '../../src/config/defaults.ts';
 import { startDemoDashboard } from './dashboard.ts';
+import { launchAgreementJoin } from './agreement.ts';
+import { DEFAULT_AGREEMENTS_TOPIC } from '../../src/contracts/agreement-record.ts';
+import { DEFAULT_FEEDBACK_TOPIC } from '../../src/contracts/feedback-record.ts';
 
 // From the sources (bin/scorestream) the example is the TypeScript file; from the installed package
 // it is its compiled twin in dist/examples/ (Node does not strip types under node_modules).
@@ -139,8 +142,13 @@ export async function run(argv: string[]): Promise<number> {
     recordInputs: recordInputsFromEnvironment(process.env),
     consumer: { commitIntervalMs: 500 },
   }).finally(() => clearTimeout(slowStart));
-  const publisher = otlp === undefined ? createRunPublisher({ brokers, topic: config.topics.runs, clientId: 'scorestream-demo-traffic', ...kafkaClientSecurity(config.kafka) }) : undefined;
-  const generator = createSampleRunGenerator({ seed: Date.now() });
+  const feedbackTopic = process.env.SCORESTREAM_TOPIC_FEEDBACK || DEFAULT_FEEDBACK_TOPIC;
+  const publisher = otlp === undefined ? createRunPublisher({ brokers, topic: config.topics.runs, feedbackTopic, clientId: 'scorestream-demo-traffic', ...kafkaClientSecurity(config.kafka) }) : undefined;
+  const seed = Date.now();
+  const generator = createSampleRunGenerator({ seed });
+  // A share of the runs gets a person's thumbs, published right after the runs (before their
+  // scores exist: the join waits for them). Not on the OTLP path, whose runs the Collector names.
+  const feedbackFor = createSampleFeedback({ seed });
   const traffic = startSampleTraffic({
     rate,
     count,
@@ -155,11 +163,14 @@ export async function run(argv: string[]): Promise<number> {
         samples.map((sample) => sample.event),
         { contextFor: (run) => contexts.get(run as never) },
       );
+      const feedback = samples.map(feedbackFor).filter((record) => record !== undefined);
+      if (feedback.length > 0) await publisher.publishFeedback(feedback);
     },
     onError: (error) => logger.error({ err: error }, 'publishing sample traffic failed'),
   });
 
   let dashboard: Awaited<ReturnType<typeof startDemoDashboard>> | undefined;
+  let agreement: Awaited<ReturnType<typeof launchAgreementJoin>> | undefined;
   // In order, once: Ctrl-C, and a start that fails after the service runs (its Kafka clients
   // and the traffic would otherwise keep the process alive after the error is printed).
   const stopEverything = async () => {
@@ -168,11 +179,18 @@ export async function run(argv: string[]): Promise<number> {
     await otlp?.app.close();
     await otlp?.collector.stop();
     await service.stop();
+    await agreement?.stop();
     await dashboard?.close();
     await telemetry.shutdown();
     await judge.local.dispose();
   };
   try {
+    // The feedback join before the dashboard, which reads the agreements topic the join creates.
+    // One-minute windows, so the feedback view draws κ over time within minutes.
+    agreement = await launchAgreementJoin(
+      { brokers, feedbackTopic, resultsTopic: config.topics.results, agreementsTopic: process.env.SCORESTREAM_TOPIC_AGREEMENTS || DEFAULT_AGREEMENTS_TOPIC, ttlMs: 30 * 60_000, windowMs: 60_000 },
+      (message) => logger.warn(message),
+    );
     dashboard = await startDemoDashboard({ brokers, resultsTopic: config.topics.results, decisionsTopic: config.topics.decisions }, (message) => logger.warn(message));
   } catch (error) {
     await stopEverything();

@@ -118,6 +118,8 @@ export const scoreRecordSchema = z.discriminatedUnion('status', [
   scoreRecordBase.extend({
     status: z.literal('scored'),
     score: z.number({ error: 'expected a finite number score when status is "scored"' }),
+    /** The binding's judgement of the score against its pass threshold, when it has one. */
+    verdict: z.enum(['pass', 'fail']).optional(),
     notScorable: onlyWhen('notScorable', 'not_scorable'),
     error: onlyWhen('error', 'failed'),
   }),
