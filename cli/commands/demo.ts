@@ -10,7 +10,7 @@ import { ConfigError } from '../../src/config/config-error.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import { loadConfigFile } from '../../service/load-config-file.ts';
 import { startService } from '../../service/start-service.ts';
-import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
+import { startTelemetry, traceOptionsFromEnvironment } from '../../otel/setup.ts';
 import { createRunPublisher } from '../../producers/run-publisher.ts';
 import { createSampleRunGenerator, sampleRunContext } from '../../producers/sample/index.ts';
 import { resolveCliBrokers } from '../brokers.ts';
@@ -131,7 +131,7 @@ export async function run(argv: string[]): Promise<number> {
     config,
     logger,
     createRunsTopic: true,
-    recordInputs: recordInputsFromEnvironment(process.env),
+    ...traceOptionsFromEnvironment(process.env),
     consumer: { commitIntervalMs: 500 },
   }).finally(() => clearTimeout(slowStart));
   const publisher = otlp === undefined ? createRunPublisher({ brokers, topic: config.topics.runs, clientId: 'scorestream-demo-traffic', ...kafkaClientSecurity(config.kafka) }) : undefined;

@@ -6,7 +6,7 @@
 // after the service stopped.
 import { startService } from '../../service/start-service.ts';
 import { createLogger, flushLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
-import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
+import { startTelemetry, traceOptionsFromEnvironment } from '../../otel/setup.ts';
 import { loadCliConfig } from '../load-cli-config.ts';
 import { runUntilSignal } from '../run-until-signal.ts';
 import { parseCommandArgs } from '../command-args.ts';
@@ -28,7 +28,7 @@ export async function run(argv: string[]): Promise<number> {
     if (config === undefined) return 2;
     // TLS, SASL or an ACL refused (or a PEM file unreadable) rejects here; cli/main.ts prints what
     // to fix and exits 2.
-    const service = await startService({ config, logger, recordInputs: recordInputsFromEnvironment(process.env) });
+    const service = await startService({ config, logger, ...traceOptionsFromEnvironment(process.env) });
     return await runUntilSignal(service, logger);
   } finally {
     await telemetry.shutdown();
