@@ -53,6 +53,8 @@ export type ServiceOptions = {
   meter?: Meter;
   /** Record judge prompts and answers on spans (SCORESTREAM_TRACE_RECORD_INPUTS); default off. */
   recordInputs?: boolean;
+  /** A span for every function step too (SCORESTREAM_TRACE_FUNCTION_STEPS); default off (src/scorer-services.ts). */
+  functionStepSpans?: boolean;
   /** Create the runs topic too when it is missing (demo, tests). */
   createRunsTopic?: boolean;
   /** Passed to the consumer (tests shorten intervals). */
@@ -185,7 +187,7 @@ async function startWith(options: ServiceOptions & { kafka: Kafka }, health: Hea
   const budgetShare = spend.ledger === undefined ? undefined : await trackBudgetShare(kafka, spend.ledger, config.topics.runs, logger);
   // Without budgets, the decision calls are priced here; with budgets, each run's gate wraps limitCall (score-run-event.ts).
   const limitDecisionCall = spend.ledger === undefined ? gateDecisionCalls(spend.gate, limitCall) : limitCall;
-  const services: ScorerServices = { models, prepareModel, limitDecisionCall, recordInputs: options.recordInputs, judgeCalls: spend.gate };
+  const services: ScorerServices = { models, prepareModel, limitDecisionCall, recordInputs: options.recordInputs, functionStepSpans: options.functionStepSpans, judgeCalls: spend.gate };
   const serviceMetrics = registerServiceMetrics(meter, stats);
   const source = await createRunSource(config);
   const consumer = createScoringConsumer({

@@ -10,7 +10,7 @@ import { ConfigError } from '../../src/config/config-error.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import { loadConfigFile } from '../../service/load-config-file.ts';
 import { startService } from '../../service/start-service.ts';
-import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
+import { startTelemetry, traceOptionsFromEnvironment } from '../../otel/setup.ts';
 import { redactLine } from '../../otel/logger.ts';
 import { processRedaction } from '../config-redaction.ts';
 import { createRunPublisher } from '../../producers/run-publisher.ts';
@@ -139,7 +139,7 @@ export async function run(argv: string[]): Promise<number> {
     config,
     logger,
     createRunsTopic: true,
-    recordInputs: recordInputsFromEnvironment(process.env),
+    ...traceOptionsFromEnvironment(process.env),
     consumer: { commitIntervalMs: 500 },
   }).finally(() => clearTimeout(slowStart));
   const feedbackTopic = process.env.SCORESTREAM_TOPIC_FEEDBACK || DEFAULT_FEEDBACK_TOPIC;

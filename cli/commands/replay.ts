@@ -12,7 +12,7 @@ import type { DryRunReport } from '../../service/replay-dry-run.ts';
 import { startReplay } from '../../service/replay.ts';
 import type { ReplayTime } from '../../service/replay-range.ts';
 import { createLogger, flushLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
-import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
+import { startTelemetry, traceOptionsFromEnvironment } from '../../otel/setup.ts';
 import { parseCommandArgs } from '../command-args.ts';
 import { processRedaction } from '../config-redaction.ts';
 import { loadCliConfig } from '../load-cli-config.ts';
@@ -94,7 +94,7 @@ export async function run(argv: string[]): Promise<number> {
         console.log(formatDryRunReport(report));
         return 0;
       }
-      const replay = await startReplay({ ...replayOptions, recordInputs: recordInputsFromEnvironment(process.env) });
+      const replay = await startReplay({ ...replayOptions, ...traceOptionsFromEnvironment(process.env) });
       const onSignal = () => {
         process.stderr.write('\nstopping: finishing in-flight runs; run the same command again to continue\n');
         void replay.stop();

@@ -6,7 +6,7 @@
 // after the service stopped.
 import { startService } from '../../service/start-service.ts';
 import { createLogger, flushLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
-import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
+import { startTelemetry, traceOptionsFromEnvironment } from '../../otel/setup.ts';
 import { processRedaction } from '../config-redaction.ts';
 import { loadCliConfig } from '../load-cli-config.ts';
 import { runUntilSignal } from '../run-until-signal.ts';
@@ -32,7 +32,7 @@ export async function run(argv: string[]): Promise<number> {
     redaction.use(config);
     // TLS, SASL or an ACL refused (or a PEM file unreadable) rejects here; cli/main.ts prints what
     // to fix and exits 2.
-    const service = await startService({ config, logger, recordInputs: recordInputsFromEnvironment(process.env) });
+    const service = await startService({ config, logger, ...traceOptionsFromEnvironment(process.env) });
     return await runUntilSignal(service, logger);
   } finally {
     await telemetry.shutdown();

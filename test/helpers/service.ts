@@ -106,6 +106,7 @@ export async function startTestService(
     consumer: { commitIntervalMs: 200, publishRetryDelayMs: 50, ...options.consumer },
     ...(options.tracer === undefined ? {} : { tracer: options.tracer }),
     ...(options.recordInputs === undefined ? {} : { recordInputs: options.recordInputs }),
+    ...(options.functionStepSpans === undefined ? {} : { functionStepSpans: options.functionStepSpans }),
   });
   onTestFinished(async () => {
     await service.stop({ timeoutMs: 5_000 });

@@ -34,7 +34,7 @@ const scoreSpansOf = (spans: readonly ReadableSpan[], runId: string) => spans.fi
 const processSpansOf = (spans: readonly ReadableSpan[], runId: string) => spans.filter((span) => span.name.startsWith('process ') && span.attributes['scorestream.run.id'] === runId);
 
 describe('trace context through the service', () => {
-  it('scores a run inside the trace it was published in: agent span → score spans → step spans → judge spans', async () => {
+  it('scores a run inside the trace it was published in: agent span → score spans → prompt step spans → judge spans', async () => {
     const topics = await useServiceTopics();
     await startTestService({ topics, scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('judge', mockJudge({ answer: { score: 0.75 } })) }] });
 
@@ -78,8 +78,8 @@ describe('trace context through the service', () => {
     }
 
     const lengthSpan = spans.find((span) => span.name === 'score answer-length')!;
-    expect(childrenOf(spans, lengthSpan).map((span) => span.name).sort()).toEqual(['generateReason', 'generateScore']);
-    for (const step of childrenOf(spans, lengthSpan)) expect(step.attributes).toMatchObject({ 'scorestream.scorer.id': 'answer-length', 'scorestream.step.type': 'function' });
+    // Function steps have no spans of their own by default (SCORESTREAM_TRACE_FUNCTION_STEPS).
+    expect(childrenOf(spans, lengthSpan)).toEqual([]);
 
     const judgeScore = spans.find((span) => span.name === 'score judge')!;
     expect(judgeScore.attributes).toMatchObject({ 'scorestream.scorer.id': 'judge', 'scorestream.score': 0.75, 'scorestream.judge.model_id': 'mock-judge', 'scorestream.judge.input_tokens': 10, 'scorestream.judge.output_tokens': 5 });
@@ -194,12 +194,14 @@ describe('trace context through the service', () => {
       { key: 'logged', value: JSON.stringify(testRun({ runId: 'logged' })), headers: { traceparent: traceFor('logged').traceparent } },
       { key: 'logged-untraced', value: JSON.stringify(testRun({ runId: 'logged-untraced' })) },
     ]);
-    await startTestService({ topics, scorers: [{ scorer: loggingScorer }] });
+    // With a span per function step (SCORESTREAM_TRACE_FUNCTION_STEPS=true) the line names the step's span.
+    await startTestService({ topics, scorers: [{ scorer: loggingScorer }] }, { functionStepSpans: true });
     await readRecords<ScoreRecord>(topics.results, 2);
     const spans = await waitForSpans(capture, (all) => scoreSpansOf(all, 'logged').length === 1 && scoreSpansOf(all, 'logged-untraced').length === 1);
 
     const line = lines.find((candidate) => candidate.runId === 'logged')!;
     const step = childrenOf(spans, scoreSpansOf(spans, 'logged')[0]!)[0]!;
+    expect(step.attributes).toMatchObject({ 'scorestream.scorer.id': 'logs-inside', 'scorestream.step': 'generateScore', 'scorestream.step.type': 'function' });
     expect(line).toMatchObject({ msg: 'scoring inside the scorer', trace_id: traceFor('logged').traceId, span_id: step.spanContext().spanId });
     // Without a propagated context the line still leads to the (root) score trace.
     const untraced = lines.find((candidate) => candidate.runId === 'logged-untraced')!;
