@@ -31,7 +31,8 @@ describe('publishFeedback against Kafka', () => {
     await startTestService({ topics: { runs, results, deadLetter }, scorers: [{ scorer: answerLengthScorer }] });
     const scores = await readMessages(results, { count: runIds.length });
     for (const message of scores) expect(parseScoreRecord(JSON.parse(message.value!.toString())).success).toBe(true);
-    const scorePartition = new Map(scores.map((message) => [message.key!.toString(), message.partition]));
+    // A score record's key is its pair's scoreId; its partition follows the run id it names (src/contracts/record-key.ts).
+    const scorePartition = new Map(scores.map((message) => [(JSON.parse(message.value!.toString()) as { runId: string }).runId, message.partition]));
     expect(new Set(scorePartition.values()).size, 'the runs spread over several partitions').toBeGreaterThan(1);
 
     const report = await publisher.publishFeedback(
