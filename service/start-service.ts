@@ -127,7 +127,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const limitDecisionCall = spend.ledger === undefined ? gateDecisionCalls(spend.gate, limitCall) : limitCall;
   const services: ScorerServices = { models, prepareModel, limitDecisionCall, recordInputs: options.recordInputs, judgeCalls: spend.gate };
   const stats = new ServiceStats();
-  const serviceMetrics = registerServiceMetrics(meter, stats);
+  const serviceMetrics = registerServiceMetrics(meter, stats, {
+    judged: config.scorers.flatMap((binding) => (binding.pass === undefined ? [] : [{ scorerId: binding.scorerId, version: binding.version, objective: binding.pass.objective }])),
+  });
   const input = await createRunInput(config);
   const consumer = createScoringConsumer({
     kafka,

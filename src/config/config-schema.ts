@@ -8,6 +8,7 @@ import { budgetsSchema, pricingSchema } from '../budget/budget-schema.ts';
 import { compileParsedPredicate } from '../eligibility/compile-predicate.ts';
 import { predicateSchemaFor } from '../eligibility/predicate-schema.ts';
 import { samplingSchema } from '../eligibility/sampling-schema.ts';
+import { passCriterionSchema } from '../verdict/pass-criterion.ts';
 import type { JudgeModelResolver } from '../judge/types.ts';
 import { DEFAULT_TOPICS, DEFAULTS } from './defaults.ts';
 import { inputSchema } from './input-schema.ts';
@@ -54,6 +55,21 @@ export const bindingSchema = z
     when: whenSchema.optional(),
     /** Bound on one scorer run, steps and judge calls included (default 120 s; enforced within 5 ms after it). */
     timeoutMs: positiveInt.default(DEFAULTS.scorerTimeoutMs),
+    /** What passing means: every scored record gets a verdict (src/verdict/pass-criterion.ts; docs/alerts.md). */
+    pass: passCriterionSchema.optional(),
+  })
+  .superRefine((binding, context) => {
+    // Labels are a classifier's choices: checked against the scorer's own list when it has one.
+    const labels = binding.pass?.labels;
+    if (labels === undefined) return;
+    const choices = binding.scorer.choices;
+    if (choices === undefined) {
+      context.addIssue({ code: 'custom', path: ['pass', 'labels'], message: `scorer '${binding.scorer.id}' is not a classifier scorer of a choice question, so no label can pass; use atLeast/atMost on its score` });
+      return;
+    }
+    labels.forEach((label, index) => {
+      if (!choices.includes(label)) context.addIssue({ code: 'custom', path: ['pass', 'labels', index], message: `'${label}' is not a choice of scorer '${binding.scorer.id}' (${choices.join(', ')})` });
+    });
   })
   .transform((binding) => ({
     ...binding,
