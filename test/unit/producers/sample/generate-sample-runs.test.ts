@@ -147,7 +147,9 @@ describe('a degradation episode', { timeout: 60_000 }, () => {
     const mean = async (selected: AgentRunEventInput[]) => {
       let sum = 0;
       for (const event of selected) {
-        const outcome = await runScorerToOutcome(scorer, buildScorerInput(collectRunFacts(parseAgentRunEvent(event).data as never, { topic: 't', partition: 0, offset: '0' }, {})), { timeoutMs: 10_000 });
+        const parsed = parseAgentRunEvent(event);
+        if (!parsed.success) throw new Error('invalid sample run');
+        const outcome = await runScorerToOutcome(scorer, buildScorerInput(collectRunFacts(parsed.data, { topic: 't', partition: 0, offset: '0' }, {})), { timeoutMs: 10_000 });
         sum += outcome.status === 'scored' ? outcome.score : 0;
       }
       return sum / selected.length;
