@@ -9,6 +9,8 @@ import { compileParsedPredicate } from '../eligibility/compile-predicate.ts';
 import { predicateSchemaFor } from '../eligibility/predicate-schema.ts';
 import { samplingSchema } from '../eligibility/sampling-schema.ts';
 import { passCriterionSchema } from '../verdict/pass-criterion.ts';
+import { alertsSchema } from '../monitors/alerts-schema.ts';
+import { monitorSchema } from '../monitors/monitor-schema.ts';
 import type { JudgeModelResolver } from '../judge/types.ts';
 import { DEFAULT_TOPICS, DEFAULTS } from './defaults.ts';
 import { inputSchema } from './input-schema.ts';
@@ -147,6 +149,8 @@ export const configSchema = z.strictObject({
       decisions: z.string().min(1).optional(),
       /** Pairs waiting to be scored again after a transient failure (default `{runs}-retry`; docs/delivery.md). */
       retry: z.string().min(1).optional(),
+      /** The in-stream monitors' breach and recovered notices (`scorestream monitor`; docs/alerts.md). */
+      alerts: z.string().min(1).default(DEFAULT_TOPICS.alerts),
     })
     .prefault({})
     .transform((topics) => ({ ...topics, retry: topics.retry ?? `${topics.runs}${DEFAULTS.retryTopicSuffix}` })),
@@ -178,4 +182,8 @@ export const configSchema = z.strictObject({
   delivery: z.enum(deliveryModes, { error: `expected one of ${deliveryModes.map((mode) => `'${mode}'`).join(', ')}` }).default(DEFAULTS.delivery),
   /** What the runs topic carries: run events (default) or a Collector's OTLP spans; env SCORESTREAM_INPUT_FORMAT / _ENCODING (input-schema.ts). */
   input: inputSchema,
+  /** In-stream monitors over the results topic, evaluated by `scorestream monitor` (src/monitors/; docs/alerts.md). */
+  monitors: z.array(monitorSchema).default([]),
+  /** How the monitors are evaluated and where else their notices go (a webhook). */
+  alerts: alertsSchema,
 });

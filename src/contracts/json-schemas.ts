@@ -3,6 +3,7 @@
 // checked-in files are stale. Generated for the input side (`io: 'input'`): what goes on the wire.
 import { z } from 'zod';
 import { agentRunEventSchema } from './agent-run-event.ts';
+import { alertRecordSchema } from './alert-record.ts';
 import { deadLetterSchema } from './dead-letter.ts';
 import { decisionRecordSchema } from './decision-record.ts';
 import { retryMessageSchema } from './retry-message.ts';
@@ -15,6 +16,7 @@ const contracts = [
   { file: 'score-record.v1.json', title: 'ScoreRecord v1', description: 'One score per eligible (run, scorer) pair (topic agent-scores, key = runId).', schema: scoreRecordSchema },
   { file: 'dead-letter.v1.json', title: 'DeadLetter v1', description: 'A run event the consumer could not accept, with its original bytes and the reason.', schema: deadLetterSchema },
   { file: 'decision-record.v1.json', title: 'DecisionRecord v1', description: 'Why a (run, scorer) pair was skipped or deferred.', schema: decisionRecordSchema },
+  { file: 'alert-record.v1.json', title: 'AlertRecord v1', description: "An in-stream monitor's breach or recovered notice (topic agent-score-alerts, key = the monitor's name).", schema: alertRecordSchema },
   { file: 'retry-message.v1.json', title: 'RetryMessage v1', description: 'A (run, scorer) pair waiting on the retry topic after a transient failure (topic {runs}-retry, key = runId).', schema: retryMessageSchema },
 ] as const;
 

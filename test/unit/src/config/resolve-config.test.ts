@@ -44,7 +44,7 @@ describe('resolveConfig', () => {
       expect(resolved).toEqual({
         kafka: { brokers: ['localhost:9092'], clientId: 'scorestream' },
         groupId: 'scorestream',
-        topics: { runs: 'agent-runs', results: 'agent-scores', deadLetter: 'agent-runs-dlq', retry: 'agent-runs-retry' },
+        topics: { runs: 'agent-runs', results: 'agent-scores', deadLetter: 'agent-runs-dlq', retry: 'agent-runs-retry', alerts: 'agent-score-alerts' },
         scorers: [{ scorer: lengthScorer, scorerId: 'answer-length', timeoutMs: 120_000 }],
         concurrency: { runsInFlight: 256, judgeCallsPerModel: 16 },
         budgets: [],
@@ -54,6 +54,8 @@ describe('resolveConfig', () => {
         delivery: 'at-least-once',
         retries: { enabled: true, delaysMs: [10_000, 60_000, 600_000, 3_600_000], maxAgeMs: 86_400_000 },
         input: { format: 'run-event' },
+        monitors: [],
+        alerts: { evaluateEvery: 10_000 },
       });
       expect(resolved.topics).toEqual({ ...DEFAULT_TOPICS, retry: `${DEFAULT_TOPICS.runs}-retry` });
       expect(resolved.concurrency.runsInFlight).toBe(DEFAULTS.runsInFlight);
@@ -72,7 +74,7 @@ describe('resolveConfig', () => {
       );
       expect(resolved.kafka).toEqual({ brokers: ['a:1', 'b:2'], clientId: 'scorer-eu' });
       expect(resolved.groupId).toBe('scorers-eu');
-      expect(resolved.topics).toEqual({ runs: 'agent-runs', results: 'scores-eu', deadLetter: 'agent-runs-dlq', decisions: 'decisions-eu', retry: 'agent-runs-retry' });
+      expect(resolved.topics).toEqual({ runs: 'agent-runs', results: 'scores-eu', deadLetter: 'agent-runs-dlq', decisions: 'decisions-eu', retry: 'agent-runs-retry', alerts: 'agent-score-alerts' });
       expect(resolved.concurrency).toEqual({ runsInFlight: 256, judgeCallsPerModel: 4 });
       expect(resolved.shutdownTimeoutMs).toBe(5000);
       expect(resolved.maxMessageBytes).toBe(2048);
@@ -95,7 +97,7 @@ describe('resolveConfig', () => {
         }),
       );
       expect(resolved.kafka.clientId).toBe('scorestream');
-      expect(resolved.topics).toEqual({ runs: 'agent-runs', results: 'scores', deadLetter: 'agent-runs-dlq', retry: 'agent-runs-retry' });
+      expect(resolved.topics).toEqual({ runs: 'agent-runs', results: 'scores', deadLetter: 'agent-runs-dlq', retry: 'agent-runs-retry', alerts: 'agent-score-alerts' });
       expect(resolved.concurrency).toEqual({ runsInFlight: 256, judgeCallsPerModel: 2 });
       expect(resolved.shutdownTimeoutMs).toBe(30_000);
     });
@@ -148,10 +150,11 @@ describe('resolveConfig', () => {
           SCORESTREAM_TOPIC_RESULTS: 'scores-eu',
           SCORESTREAM_TOPIC_DEAD_LETTER: 'dlq-eu',
           SCORESTREAM_TOPIC_DECISIONS: 'decisions-eu',
+          SCORESTREAM_TOPIC_ALERTS: 'alerts-eu',
         },
         minimal({ topics: { runs: 'from-file' } }),
       );
-      expect(resolved.topics).toEqual({ runs: 'runs-eu', results: 'scores-eu', deadLetter: 'dlq-eu', decisions: 'decisions-eu', retry: 'runs-eu-retry' });
+      expect(resolved.topics).toEqual({ runs: 'runs-eu', results: 'scores-eu', deadLetter: 'dlq-eu', decisions: 'decisions-eu', retry: 'runs-eu-retry', alerts: 'alerts-eu' });
     });
 
     it('SCORESTREAM_RUNS_IN_FLIGHT, SCORESTREAM_JUDGE_CONCURRENCY and SCORESTREAM_SHUTDOWN_TIMEOUT_MS', () => {
