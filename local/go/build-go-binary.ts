@@ -23,6 +23,8 @@ export type GoBinaryRecipe = {
   recipeFiles: readonly string[];
   /** The package to build: '.' (the recipe's main), or an import path required by the recipe. */
   buildTarget: string;
+  /** Build tags, e.g. Prometheus' `remove_all_sd`. */
+  tags?: readonly string[];
   /** Makes the error thrown when Go is missing or the build fails. */
   error: (message: string) => Error;
 };
@@ -53,7 +55,8 @@ export async function ensureGoBinary(recipe: GoBinaryRecipe, options: GoBuildOpt
       await mkdir(source, { recursive: true });
       for (const file of recipe.recipeFiles) await copyFile(join(recipe.recipeDirectory, file), join(source, file));
       const partial = `${binary}.partial-${process.pid}`;
-      const result = await runCommand(go, ['build', '-o', partial, recipe.buildTarget], {
+      const tags = recipe.tags === undefined || recipe.tags.length === 0 ? [] : ['-tags', recipe.tags.join(',')];
+      const result = await runCommand(go, ['build', ...tags, '-o', partial, recipe.buildTarget], {
         cwd: source,
         timeoutMs,
         env: { ...process.env, ...environment, GOFLAGS: [environment.GOFLAGS, '-mod=mod'].filter(Boolean).join(' ') },
