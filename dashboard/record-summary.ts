@@ -12,6 +12,8 @@ export type RecordSummary = {
   tenant: string;
   status: ScoreRecord['status'];
   score?: number;
+  /** Scored records of a binding that declares `pass` (docs/alerts.md). */
+  verdict?: 'pass' | 'fail';
   /** The scorer's reason, the not-scorable reason or the error message, cut to a line's length. */
   reason: string;
   /** Epoch ms of scoredAt. */
@@ -51,7 +53,7 @@ export function summarize(record: ScoreRecord, link: TraceLink | undefined): Rec
     agent: names.agent,
     tenant: names.tenant,
     status: record.status,
-    ...(record.status === 'scored' ? { score: record.score } : {}),
+    ...(record.status === 'scored' ? { score: record.score, ...(record.verdict === undefined ? {} : { verdict: record.verdict }) } : {}),
     reason: reasonText(record),
     at: Date.parse(record.scoredAt),
     ...(record.trace?.traceId === undefined ? {} : { traceId: record.trace.traceId }),

@@ -24,6 +24,7 @@ const usage = `usage: scorestream dashboard [--since 6h] [--port ${DEFAULT_DASHB
   --bucket D            chart time bucket (default: about 180 buckets over the look-back, e.g. 2m for 6h)
   --topic T             results topic (default SCORESTREAM_TOPIC_RESULTS or ${DEFAULT_TOPICS.results})
   --decisions-topic T   decisions topic (default SCORESTREAM_TOPIC_DECISIONS or ${DEMO_DECISIONS_TOPIC}; '' for none)
+  --alerts-topic T      the in-stream monitors' alerts topic (default SCORESTREAM_TOPIC_ALERTS or ${DEFAULT_TOPICS.alerts}; '' for none)
   --host H              address to listen on (default 127.0.0.1); any non-loopback address needs --token
   --port P              port (default ${DEFAULT_DASHBOARD_PORT}; 0 picks a free one)
   --token T             access token (or SCORESTREAM_DASHBOARD_TOKEN); open the page once as /?token=T
@@ -35,6 +36,7 @@ export type DashboardCliOptions = {
   brokers: string[];
   resultsTopic: string;
   decisionsTopic: string | undefined;
+  alertsTopic?: string | undefined;
   sinceMs: number;
   bucketMs?: number;
   host: string;
@@ -56,6 +58,7 @@ export async function launchDashboard(options: DashboardCliOptions, onWarning: (
     kafka,
     resultsTopic: options.resultsTopic,
     decisionsTopic: options.decisionsTopic,
+    alertsTopic: options.alertsTopic,
     sinceMs: options.sinceMs,
     ...(options.bucketMs === undefined ? {} : { bucketMs: options.bucketMs }),
     host: options.host,
@@ -67,7 +70,7 @@ export async function launchDashboard(options: DashboardCliOptions, onWarning: (
 }
 
 /** The demo's dashboard: on the default port when it is free, else on any free one; 6 hours back. */
-export async function startDemoDashboard(topics: { brokers: string[]; resultsTopic: string; decisionsTopic: string | undefined }, onWarning: (message: string) => void): Promise<Dashboard> {
+export async function startDemoDashboard(topics: { brokers: string[]; resultsTopic: string; decisionsTopic: string | undefined; alertsTopic?: string | undefined }, onWarning: (message: string) => void): Promise<Dashboard> {
   const options = { ...topics, sinceMs: 6 * 3_600_000, host: '127.0.0.1', port: DEFAULT_DASHBOARD_PORT, token: undefined, traceUrl: process.env.SCORESTREAM_TRACE_URL };
   try {
     return await launchDashboard(options, onWarning);
@@ -90,6 +93,7 @@ export async function run(argv: string[]): Promise<number> {
         bucket: { type: 'string' },
         topic: { type: 'string' },
         'decisions-topic': { type: 'string' },
+        'alerts-topic': { type: 'string' },
         host: { type: 'string' },
         port: { type: 'string' },
         token: { type: 'string' },
@@ -130,10 +134,12 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const decisionsSetting = values['decisions-topic'] ?? process.env.SCORESTREAM_TOPIC_DECISIONS ?? DEMO_DECISIONS_TOPIC;
+  const alertsSetting = values['alerts-topic'] ?? process.env.SCORESTREAM_TOPIC_ALERTS ?? DEFAULT_TOPICS.alerts;
   const options: DashboardCliOptions = {
     brokers: await resolveCliBrokers({ brokers: values.brokers }),
     resultsTopic: values.topic ?? process.env.SCORESTREAM_TOPIC_RESULTS ?? DEFAULT_TOPICS.results,
     decisionsTopic: decisionsSetting === '' ? undefined : decisionsSetting,
+    alertsTopic: alertsSetting === '' ? undefined : alertsSetting,
     sinceMs,
     ...(bucketMs === undefined ? {} : { bucketMs }),
     host,

@@ -197,7 +197,7 @@ export async function run(argv: string[]): Promise<number> {
   };
   try {
     if (config.monitors.length > 0) monitor = await startMonitor({ config, logger, onNotice: (notice) => void (notices.push(notice) > 10 && notices.shift()) });
-    dashboard = await startDemoDashboard({ brokers, resultsTopic: config.topics.results, decisionsTopic: config.topics.decisions }, (message) => logger.warn(message));
+    dashboard = await startDemoDashboard({ brokers, resultsTopic: config.topics.results, decisionsTopic: config.topics.decisions, alertsTopic: config.monitors.length > 0 ? config.topics.alerts : undefined }, (message) => logger.warn(message));
   } catch (error) {
     await stopEverything();
     throw error;

@@ -16,13 +16,15 @@ export type TopicReaderOptions = {
   from: number | 'beginning';
   onMessage: (message: KafkaMessage, partition: number) => void;
   onError?: (error: unknown) => void;
+  /** The prefix of its throwaway group (default the monitor's; the dashboard's reader of the alerts topic passes its own). */
+  groupPrefix?: string;
 };
 
 export type TopicReader = { readonly caughtUp: Promise<void>; stop(): Promise<void> };
 
 export async function startTopicReader(options: TopicReaderOptions): Promise<TopicReader> {
   const { kafka, topic } = options;
-  const groupId = `${MONITOR_GROUP_PREFIX}-${hostname().replace(/[^A-Za-z0-9._-]/g, '-')}-${randomBytes(4).toString('hex')}`;
+  const groupId = `${options.groupPrefix ?? MONITOR_GROUP_PREFIX}-${hostname().replace(/[^A-Za-z0-9._-]/g, '-')}-${randomBytes(4).toString('hex')}`;
   const admin = kafka.admin();
   await admin.connect();
   const pending = new Map<number, bigint>();

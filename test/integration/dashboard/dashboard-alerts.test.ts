@@ -1,0 +1,84 @@
+// The dashboard shows the in-stream monitors: /api/alerts has each monitor's phase from its last
+// notice on the alerts topic and the recent notices; record summaries carry their verdict; and the
+// page's panel shows the monitors, pass rates and notices — hostile names as text, never markup.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AlertRecord } from '../../../src/contracts/alert-record.ts';
+import { launchBrowser } from '../../helpers/browser.ts';
+import type { TestBrowser } from '../../helpers/browser.ts';
+import { scoreRecord } from '../../helpers/dashboard-records.ts';
+import { useTopic } from '../../helpers/kafka.ts';
+import { useDashboard, useDashboardTopics, useProducer } from './dashboard-helpers.ts';
+
+let browser: TestBrowser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+const hostile = '<img src=x onerror="window.__pwned=1">';
+const notice = (kind: 'breach' | 'recovered', at: number, name: string): AlertRecord => ({
+  schemaVersion: 1,
+  alertId: `${name}-${kind}-${at}`,
+  kind,
+  monitor: { name, scorer: 'completeness', agent: 'support-agent', aggregation: 'mean', windowMs: 60_000, threshold: { below: 0.25 }, forMs: 15_000, cooldownMs: 0, noData: 'keep', minSamples: 1 },
+  value: kind === 'breach' ? 0.125 : 0.375,
+  samples: 40,
+  noData: false,
+  since: new Date(at - 15_000).toISOString(),
+  at: new Date(at).toISOString(),
+});
+
+describe('the dashboard and the monitors', () => {
+  it('serves the monitors, their notices and the verdicts, and the page shows them as text', async () => {
+    const topics = await useDashboardTopics();
+    const alertsTopic = await useTopic({ prefix: 'dashboard-alerts' });
+    const producer = await useProducer();
+    const now = Date.now();
+    await producer.send({
+      topic: alertsTopic,
+      messages: [notice('breach', now - 120_000, 'support-completeness'), notice('recovered', now - 60_000, 'support-completeness'), notice('breach', now - 30_000, hostile)].map((record) => ({ key: record.monitor.name, value: JSON.stringify(record) })),
+    });
+    await producer.send({
+      topic: topics.results,
+      messages: [0.9, 0.8, 0.1].map((score, index) => {
+        const record = { ...scoreRecord({ status: 'scored', score }, { scoreId: `v-${index}`, runId: `run-${index}`, at: now - 10_000 }), verdict: score >= 0.5 ? 'pass' : 'fail' };
+        return { key: record.runId, value: JSON.stringify(record) };
+      }),
+    });
+    const dashboard = await useDashboard(topics, { alertsTopic });
+
+    let alerts: { monitors: { monitor: { name: string }; phase: string }[]; notices: AlertRecord[] } = { monitors: [], notices: [] };
+    for (let attempt = 0; attempt < 100 && alerts.notices.length < 3; attempt += 1) {
+      alerts = (await (await fetch(`${dashboard.url}api/alerts`)).json()) as typeof alerts;
+      if (alerts.notices.length < 3) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(alerts.monitors.map((view) => [view.monitor.name, view.phase])).toEqual([[hostile, 'firing'], ['support-completeness', 'ok']]);
+    expect(alerts.notices.map((entry) => entry.kind)).toEqual(['breach', 'recovered', 'breach']);
+    const snapshot = (await (await fetch(`${dashboard.url}api/snapshot`)).json()) as { recent: { scoreId: string; verdict?: string }[] };
+    expect(Object.fromEntries(snapshot.recent.map((summary) => [summary.scoreId, summary.verdict]))).toEqual({ 'v-0': 'pass', 'v-1': 'pass', 'v-2': 'fail' });
+
+    const page = await browser.context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('dialog', (dialog) => {
+      errors.push(`dialog: ${dialog.message()}`);
+      void dialog.dismiss();
+    });
+    await page.goto(dashboard.url);
+    const panel = page.locator('#alerts');
+    await panel.locator('table.monitors tbody tr').nth(1).waitFor({ timeout: 30_000 });
+    expect(await panel.locator('table.monitors tbody tr').allInnerTexts()).toEqual([
+      expect.stringContaining(`${hostile}\tmean of completeness (agent support-agent) < 0.25 over 60 s\tfiring\t0.125`),
+      expect.stringContaining('support-completeness\tmean of completeness (agent support-agent) < 0.25 over 60 s\tok\t0.375'),
+    ]);
+    await page.locator('#alerts .pass-rate').waitFor({ timeout: 30_000 });
+    expect(await panel.locator('.pass-rate').allInnerTexts()).toEqual(['completeness 66.7% (2/3)']);
+    expect(await panel.locator('.notices li').count()).toBe(3);
+    expect(await page.locator('#alerts img').count()).toBe(0);
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
