@@ -4,7 +4,7 @@
 // no monitors.
 import type { Kafka } from 'kafkajs';
 import { parseAlertRecord } from '../src/contracts/parse.ts';
-import { DASHBOARD_GROUP_PREFIX } from '../service/acl-roles.ts';
+import { DASHBOARD_GROUP_PREFIX } from '../kafka/acl-roles.ts';
 import { startTopicReader } from '../service/monitor/topic-reader.ts';
 import type { TopicReader } from '../service/monitor/topic-reader.ts';
 import type { AlertFeed } from './alert-feed.ts';

@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Kafka, KafkaMessage } from 'kafkajs';
-import { MONITOR_GROUP_PREFIX } from '../acl-roles.ts';
-import { whileLeadersSettle } from '../while-leaders-settle.ts';
+import { MONITOR_GROUP_PREFIX } from '../../kafka/acl-roles.ts';
+import { whileLeadersSettle } from '../../kafka/while-leaders-settle.ts';
 
 export type TopicReaderOptions = {
   kafka: Kafka;

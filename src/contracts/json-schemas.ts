@@ -6,6 +6,7 @@ import { agentRunEventSchema } from './agent-run-event.ts';
 import { alertRecordSchema } from './alert-record.ts';
 import { deadLetterSchema } from './dead-letter.ts';
 import { decisionRecordSchema } from './decision-record.ts';
+import { replayStateSchema } from './replay-state.ts';
 import { retryMessageSchema } from './retry-message.ts';
 import { scoreRecordSchema } from './score-record.ts';
 
@@ -17,7 +18,8 @@ const contracts = [
   { file: 'dead-letter.v1.json', title: 'DeadLetter v1', description: 'A run event the consumer could not accept, with its original bytes and the reason.', schema: deadLetterSchema },
   { file: 'decision-record.v1.json', title: 'DecisionRecord v1', description: 'Why a (run, scorer) pair was skipped or deferred.', schema: decisionRecordSchema },
   { file: 'alert-record.v1.json', title: 'AlertRecord v1', description: "An in-stream monitor's breach or recovered notice (topic agent-score-alerts, key = the monitor's name).", schema: alertRecordSchema },
-  { file: 'retry-message.v1.json', title: 'RetryMessage v1', description: 'A (run, scorer) pair waiting on the retry topic after a transient failure (topic {runs}-retry, key = runId).', schema: retryMessageSchema },
+  { file: 'retry-message.v1.json', title: 'RetryMessage v1', description: 'A (run, scorer) pair waiting on a retry tier after a transient failure (topics {runs}-retry-<delay>, key = runId).', schema: retryMessageSchema },
+  { file: 'replay-state.v1.json', title: 'ReplayState v1', description: 'The range a replay fixed when it started (compacted topic {runs}-replays, key = the replay id).', schema: replayStateSchema },
 ] as const;
 
 /** File name → JSON Schema document. */
