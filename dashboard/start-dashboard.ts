@@ -51,7 +51,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const alerts = new AlertFeed();
   const server = await startDashboardServer({
     state,
-    alerts: () => alerts.snapshot(),
+    alerts: () => alerts.snapshot(state.snapshot().recent),
     assets: defaultAssetRoots(),
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,

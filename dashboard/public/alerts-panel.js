@@ -1,79 +1,110 @@
-// The page's monitors panel (docs/alerts.md): each in-stream monitor's state from its last notice on
-// the alerts topic, each scorer's pass rate over the page's recent records (bindings that declare
-// `pass`), and the latest breach and recovered notices. It asks /api/alerts every 10 s: notices
-// are rare, so it does not take a place in the record stream. Every string goes in as text (dom.js).
+// The monitors panel (docs/alerts.md): one row per scorer with its pass rate over the page's recent
+// records (bindings that declare `pass`) and each of its in-stream monitors' states from their last
+// notice on the alerts topic; and the latest breach and recovered records at the top of the records
+// view. It asks /api/alerts every 10 s (notices are rare: they take no place in the record stream)
+// and needs nothing from app.js: the page loads it with one line. It has the panels' shape
+// (`{ id, view, mount(host), render() }`) so a page with a panel list can mount it instead; it
+// mounts itself only where the page has an #alerts section. Every string goes in as text (dom.js).
 import { clear, el, formatTime } from './dom.js';
 
 const REFRESH_MS = 10_000;
+const NOTICES_SHOWN = 10;
 
-/** Per scorer: pass and fail among the summaries that carry a verdict. Pure (tested without a DOM). */
-export function passRates(summaries) {
-  const byScorer = new Map();
-  for (const summary of summaries) {
-    if (summary.verdict !== 'pass' && summary.verdict !== 'fail') continue;
-    const tally = byScorer.get(summary.scorer) ?? { scorer: summary.scorer, pass: 0, fail: 0 };
-    tally[summary.verdict] += 1;
-    byScorer.set(summary.scorer, tally);
-  }
-  return [...byScorer.values()].map((tally) => ({ ...tally, rate: tally.pass / (tally.pass + tally.fail) })).sort((a, b) => a.scorer.localeCompare(b.scorer));
-}
-
-/** "mean of completeness (agent support-agent) < 0.25 over 1m". Pure. */
+/** "mean of completeness (agent support-agent) < 0.25 over 60 s". Pure. */
 export function describeMonitor(monitor) {
   const scope = [monitor.agent === undefined ? '' : `agent ${monitor.agent}`, monitor.tenant === undefined ? '' : `tenant ${monitor.tenant}`].filter(Boolean).join(', ');
   const limit = monitor.threshold.below !== undefined ? `< ${monitor.threshold.below}` : `> ${monitor.threshold.above}`;
   return `${monitor.aggregation} of ${monitor.scorer}${scope === '' ? '' : ` (${scope})`} ${limit} over ${Math.round(monitor.windowMs / 1000)} s`;
 }
 
-const formatValue = (value) => (value === null || value === undefined ? 'no data' : Number.isInteger(value) ? String(value) : value.toFixed(3));
-
-export function startAlertsPanel(container, recentSummaries) {
-  let alerts = { monitors: [], notices: [] };
-  const draw = () => {
-    clear(container);
-    const rates = passRates(recentSummaries());
-    if (alerts.monitors.length === 0 && alerts.notices.length === 0 && rates.length === 0) {
-      container.hidden = true;
-      return;
-    }
-    container.hidden = false;
-    container.append(el('h2', {}, 'Monitors and pass rates'));
-    if (rates.length > 0) {
-      container.append(el('p', { className: 'pass-rates' }, 'pass rate of the recent records: ', ...rates.map((rate) => el('span', { className: 'pass-rate' }, `${rate.scorer} ${(rate.rate * 100).toFixed(1)}% (${rate.pass}/${rate.pass + rate.fail})`))));
-    }
-    if (alerts.monitors.length > 0) {
-      container.append(
-        el(
-          'table',
-          { className: 'monitors' },
-          el('thead', {}, el('tr', {}, el('th', {}, 'monitor'), el('th', {}, 'condition'), el('th', {}, 'state'), el('th', {}, 'value'), el('th', {}, 'since'))),
-          el(
-            'tbody',
-            {},
-            alerts.monitors.map((view) =>
-              el('tr', { dataset: { phase: view.phase } }, el('td', {}, view.monitor.name), el('td', {}, describeMonitor(view.monitor)), el('td', { className: `phase ${view.phase}` }, view.phase), el('td', {}, formatValue(view.value)), el('td', {}, formatTime(Date.parse(view.at)))),
-            ),
-          ),
-        ),
-      );
-    }
-    if (alerts.notices.length > 0) {
-      container.append(
-        el('h3', {}, 'Recent alert records'),
-        el('ul', { className: 'notices' }, alerts.notices.slice(0, 10).map((notice) => el('li', { dataset: { kind: notice.kind } }, `${formatTime(Date.parse(notice.at))} ${notice.monitor.name} ${notice.kind === 'breach' ? 'breached' : 'recovered'}: ${formatValue(notice.value)} (${notice.samples} samples)`))),
-      );
-    }
-  };
-  const refresh = async () => {
-    try {
-      const response = await fetch('/api/alerts');
-      if (response.ok) alerts = await response.json();
-    } catch {
-      // The next refresh tries again; the records stream has its own reconnect indicator.
-    }
-    draw();
-  };
-  void refresh();
-  const timer = window.setInterval(() => void refresh(), REFRESH_MS);
-  return { draw, stop: () => window.clearInterval(timer) };
+/** One entry per scorer that has a pass rate or a monitor: its pass rate (or undefined) and its monitors, by name. Pure. */
+export function scorerRows(alerts) {
+  const rows = new Map();
+  const row = (scorer) => rows.get(scorer) ?? rows.set(scorer, { scorer, passRate: undefined, monitors: [] }).get(scorer);
+  for (const rate of alerts.passRates ?? []) row(rate.scorer).passRate = rate;
+  for (const view of alerts.monitors ?? []) row(view.monitor.scorer).monitors.push(view);
+  return [...rows.values()].sort((a, b) => a.scorer.localeCompare(b.scorer));
 }
+
+const formatValue = (value) => (value === null || value === undefined ? 'no data' : Number.isInteger(value) ? String(value) : value.toFixed(3));
+const formatRate = (rate) => (rate === undefined ? '—' : `${(rate.rate * 100).toFixed(1)}% (${rate.pass}/${rate.pass + rate.fail})`);
+
+function monitorCells(view) {
+  if (view === undefined) return [el('td', { className: 'none', colspan: 5 }, 'no monitor')];
+  return [
+    el('td', { className: 'monitor' }, view.monitor.name),
+    el('td', {}, describeMonitor(view.monitor)),
+    el('td', { className: `phase ${view.phase}` }, view.phase),
+    el('td', { className: 'value' }, formatValue(view.value)),
+    el('td', {}, formatTime(Date.parse(view.at))),
+  ];
+}
+
+/** The table: a scorer's name and pass rate span its monitors' rows. */
+function scorerTable(rows) {
+  const body = el('tbody');
+  for (const row of rows) {
+    const span = Math.max(1, row.monitors.length);
+    const views = row.monitors.length === 0 ? [undefined] : row.monitors;
+    views.forEach((view, index) => {
+      const lead = index > 0 ? [] : [el('th', { scope: 'row', rowspan: span, className: 'scorer' }, row.scorer), el('td', { rowspan: span, className: 'pass-rate' }, formatRate(row.passRate))];
+      body.append(el('tr', { dataset: { scorer: row.scorer, ...(view === undefined ? {} : { phase: view.phase }) } }, ...lead, ...monitorCells(view)));
+    });
+  }
+  const head = el('thead', {}, el('tr', {}, ['scorer', 'pass rate', 'monitor', 'condition', 'state', 'value', 'since'].map((name) => el('th', {}, name))));
+  return el('table', { className: 'monitors' }, head, body);
+}
+
+function noticeItem(notice) {
+  const { monitor } = notice;
+  const scope = [monitor.scorer, monitor.agent, monitor.tenant].filter((part) => part !== undefined).join(' · ');
+  return el(
+    'li',
+    { dataset: { kind: notice.kind } },
+    el('time', { datetime: notice.at }, formatTime(Date.parse(notice.at))),
+    ' ',
+    el('span', { className: 'kind' }, notice.kind === 'breach' ? 'breach' : 'recovered'),
+    ' ',
+    el('span', { className: 'monitor' }, monitor.name),
+    ` (${scope}): ${monitor.aggregation} ${formatValue(notice.value)} over ${notice.samples} samples${notice.noData ? ', no data' : ''}`,
+  );
+}
+
+export const alertsPanel = {
+  id: 'alerts',
+  view: 'scores',
+  alerts: { monitors: [], notices: [], passRates: [] },
+  mount(host) {
+    this.root = host.id === 'alerts' ? host : host.appendChild(el('section', { id: 'alerts', className: 'alerts', 'aria-label': 'monitors and pass rates' }));
+    this.root.classList.add('alerts');
+    // The alert records sit in the records view, above the score records.
+    this.records = el('div', { id: 'alert-records', className: 'alert-records', hidden: true });
+    const recordsPanel = document.querySelector('.records-panel');
+    if (recordsPanel !== null) recordsPanel.insertBefore(this.records, recordsPanel.querySelector('#records'));
+    const refresh = async () => {
+      try {
+        const response = await fetch('/api/alerts');
+        if (response.ok) this.alerts = await response.json();
+      } catch {
+        // The next refresh tries again; the records stream has its own reconnect indicator.
+      }
+      this.render();
+    };
+    void refresh();
+    this.timer = window.setInterval(() => void refresh(), REFRESH_MS);
+  },
+  render() {
+    if (this.root === undefined) return;
+    const rows = scorerRows(this.alerts);
+    clear(this.root);
+    this.root.hidden = rows.length === 0;
+    if (rows.length > 0) this.root.append(el('h2', {}, 'Monitors and pass rates'), scorerTable(rows));
+    const notices = this.alerts.notices ?? [];
+    clear(this.records);
+    this.records.hidden = notices.length === 0;
+    if (notices.length > 0) this.records.append(el('h3', {}, 'Alert records ', el('span', { className: 'note' }, `the ${Math.min(notices.length, NOTICES_SHOWN)} latest of the alerts topic`)), el('ul', { className: 'notices' }, notices.slice(0, NOTICES_SHOWN).map(noticeItem)));
+  },
+};
+
+const host = typeof document === 'undefined' ? null : document.getElementById('alerts');
+if (host !== null) alertsPanel.mount(host);

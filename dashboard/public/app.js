@@ -2,7 +2,6 @@
 // with Last-Event-ID after a disconnect; the server answers with what was missed or a new
 // snapshot). Filters live in the URL. Redraws are coalesced so a busy topic does not redraw per
 // record. Every record string is written as text (dom.js).
-import { startAlertsPanel } from './alerts-panel.js';
 import { createBucketStore, knownNames, loadBuckets, pruneBuckets, scorerViews, setSeriesTally, setSkipTally } from './aggregate-view.js';
 import { createScorerCharts } from './charts.js';
 import { renderDetail } from './detail.js';
@@ -294,5 +293,4 @@ function wire() {
 
 wire();
 connect();
-startAlertsPanel($('#alerts'), () => page.records.values());
 if (page.filters.record) void openDetail(page.filters.record);

@@ -1,6 +1,8 @@
 // The dashboard shows the in-stream monitors: /api/alerts has each monitor's phase from its last
-// notice on the alerts topic and the recent notices; record summaries carry their verdict; and the
-// page's panel shows the monitors, pass rates and notices — hostile names as text, never markup.
+// notice on the alerts topic, the recent notices and each scorer's pass rate; record summaries
+// carry their verdict; the page shows one row per scorer with its pass rate and its monitors'
+// states, and the alert records at the top of the records view — hostile monitor names and alert
+// labels (agent, tenant) as text, never markup.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertRecord } from '../../../src/contracts/alert-record.ts';
 import { launchBrowser } from '../../helpers/browser.ts';
@@ -18,11 +20,12 @@ afterAll(async () => {
 });
 
 const hostile = '<img src=x onerror="window.__pwned=1">';
-const notice = (kind: 'breach' | 'recovered', at: number, name: string): AlertRecord => ({
+const hostileTenant = '<script>window.__pwned=2</script>';
+const notice = (kind: 'breach' | 'recovered', at: number, name: string, scope: { agent?: string; tenant?: string } = { agent: 'support-agent' }): AlertRecord => ({
   schemaVersion: 1,
   alertId: `${name}-${kind}-${at}`,
   kind,
-  monitor: { name, scorer: 'completeness', agent: 'support-agent', aggregation: 'mean', windowMs: 60_000, threshold: { below: 0.25 }, forMs: 15_000, cooldownMs: 0, noData: 'keep', minSamples: 1 },
+  monitor: { name, scorer: 'completeness', ...scope, aggregation: 'mean', windowMs: 60_000, threshold: { below: 0.25 }, forMs: 15_000, cooldownMs: 0, noData: 'keep', minSamples: 1 },
   value: kind === 'breach' ? 0.125 : 0.375,
   samples: 40,
   noData: false,
@@ -38,7 +41,7 @@ describe('the dashboard and the monitors', () => {
     const now = Date.now();
     await producer.send({
       topic: alertsTopic,
-      messages: [notice('breach', now - 120_000, 'support-completeness'), notice('recovered', now - 60_000, 'support-completeness'), notice('breach', now - 30_000, hostile)].map((record) => ({ key: record.monitor.name, value: JSON.stringify(record) })),
+      messages: [notice('breach', now - 120_000, 'support-completeness'), notice('recovered', now - 60_000, 'support-completeness'), notice('breach', now - 30_000, hostile, { agent: hostile, tenant: hostileTenant })].map((record) => ({ key: record.monitor.name, value: JSON.stringify(record) })),
     });
     await producer.send({
       topic: topics.results,
@@ -49,13 +52,14 @@ describe('the dashboard and the monitors', () => {
     });
     const dashboard = await useDashboard(topics, { alertsTopic });
 
-    let alerts: { monitors: { monitor: { name: string }; phase: string }[]; notices: AlertRecord[] } = { monitors: [], notices: [] };
+    let alerts: { monitors: { monitor: { name: string }; phase: string }[]; notices: AlertRecord[]; passRates: unknown[] } = { monitors: [], notices: [], passRates: [] };
     for (let attempt = 0; attempt < 100 && alerts.notices.length < 3; attempt += 1) {
       alerts = (await (await fetch(`${dashboard.url}api/alerts`)).json()) as typeof alerts;
       if (alerts.notices.length < 3) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(alerts.monitors.map((view) => [view.monitor.name, view.phase])).toEqual([[hostile, 'firing'], ['support-completeness', 'ok']]);
     expect(alerts.notices.map((entry) => entry.kind)).toEqual(['breach', 'recovered', 'breach']);
+    expect(alerts.passRates).toEqual([{ scorer: 'completeness', pass: 2, fail: 1, rate: 2 / 3 }]);
     const snapshot = (await (await fetch(`${dashboard.url}api/snapshot`)).json()) as { recent: { scoreId: string; verdict?: string }[] };
     expect(Object.fromEntries(snapshot.recent.map((summary) => [summary.scoreId, summary.verdict]))).toEqual({ 'v-0': 'pass', 'v-1': 'pass', 'v-2': 'fail' });
 
@@ -69,14 +73,24 @@ describe('the dashboard and the monitors', () => {
     await page.goto(dashboard.url);
     const panel = page.locator('#alerts');
     await panel.locator('table.monitors tbody tr').nth(1).waitFor({ timeout: 30_000 });
+    // One scorer: its name and pass rate span its two monitors' rows.
+    expect(await panel.locator('table.monitors tbody th.scorer').allInnerTexts()).toEqual(['completeness']);
+    expect(await panel.locator('table.monitors tbody td.pass-rate').allInnerTexts()).toEqual(['66.7% (2/3)']);
     expect(await panel.locator('table.monitors tbody tr').allInnerTexts()).toEqual([
-      expect.stringContaining(`${hostile}\tmean of completeness (agent support-agent) < 0.25 over 60 s\tfiring\t0.125`),
+      expect.stringContaining(`${hostile}\tmean of completeness (agent ${hostile}, tenant ${hostileTenant}) < 0.25 over 60 s\tfiring\t0.125`),
       expect.stringContaining('support-completeness\tmean of completeness (agent support-agent) < 0.25 over 60 s\tok\t0.375'),
     ]);
-    await page.locator('#alerts .pass-rate').waitFor({ timeout: 30_000 });
-    expect(await panel.locator('.pass-rate').allInnerTexts()).toEqual(['completeness 66.7% (2/3)']);
-    expect(await panel.locator('.notices li').count()).toBe(3);
-    expect(await page.locator('#alerts img').count()).toBe(0);
+    // The alert records, newest first, in the records view above the score records.
+    const records = page.locator('.records-panel #alert-records');
+    await records.locator('li').nth(2).waitFor({ timeout: 30_000 });
+    expect(await page.locator('.records-panel > *').evaluateAll((children) => children.map((child) => child.id).filter(Boolean))).toEqual(['alert-records', 'records']);
+    const items = await records.locator('li').allInnerTexts();
+    expect(items).toHaveLength(3);
+    expect(items[0]).toContain(`breach ${hostile} (completeness · ${hostile} · ${hostileTenant}): mean 0.125 over 40 samples`);
+    expect(items[1]).toContain('recovered support-completeness (completeness · support-agent): mean 0.375 over 40 samples');
+    expect(await records.locator('li[data-kind="breach"]').count()).toBe(2);
+    expect(await page.locator('#alert-records script, #alerts script').count()).toBe(0);
+    expect(await page.locator('#alerts img, #alert-records img').count()).toBe(0);
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
     expect(errors).toEqual([]);
     await page.close();
