@@ -106,7 +106,8 @@ describe('the alert webhook', () => {
 
   it('gives up after maxAttempts on a webhook that keeps failing or does not answer, and goes on with the next notice', async () => {
     const server = await webhookServer(['hang', 'hang', { status: 502 }, { status: 200 }]);
-    const { notifier, outcomes, warnings } = setup(server.url, { maxAttempts: 3, timeoutMs: 200 });
+    // Long enough for the 502 to arrive on a loaded machine: it answers at once, the hangs never do.
+    const { notifier, outcomes, warnings } = setup(server.url, { maxAttempts: 3, timeoutMs: 1_000 });
     notifier.notify(notice('a'));
     notifier.notify(notice('b'));
     await settled(outcomes, 2);

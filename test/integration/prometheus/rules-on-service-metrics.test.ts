@@ -77,15 +77,24 @@ describe('the rules on the service metrics', () => {
       }
     })();
 
-    const scrapes: Map<string, string>[] = [];
+    // A scrape per 500 ms slot of wall-clock time, as the episode is in wall-clock time. A loaded
+    // machine can make a scrape late: a slot then holds the latest scrape taken by its end (the
+    // next slots are not shifted, so a scrape's place in the series is the time it was taken).
+    const taken: Array<{ at: number; samples: Map<string, string> }> = [];
     let lastText = '';
-    for (let index = 0; index < totalScrapes; index += 1) {
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, startedAt + index * scrapeEveryMs - Date.now())));
+    const endAt = startedAt + totalScrapes * scrapeEveryMs;
+    for (let due = startedAt; due < endAt; due = startedAt + (Math.floor((Date.now() - startedAt) / scrapeEveryMs) + 1) * scrapeEveryMs) {
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now())));
       lastText = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-      scrapes.push(parseExposition(lastText));
+      taken.push({ at: Date.now(), samples: parseExposition(lastText) });
     }
     producing = false;
     await traffic;
+    const scrapes: Map<string, string>[] = [];
+    for (let slot = 0, next = 0; slot < totalScrapes; slot += 1) {
+      while (next < taken.length && taken[next]!.at < startedAt + (slot + 1) * scrapeEveryMs) next += 1;
+      scrapes.push(next === 0 ? new Map() : taken[next - 1]!.samples);
+    }
 
     // Every metric and label the rules and the alert view read is one the service exported.
     const rules = (await Promise.all(ruleFiles.map((file) => readFile(file, 'utf8')))).join('\n');
@@ -94,7 +103,7 @@ describe('the rules on the service metrics', () => {
     const view = JSON.parse(await readFile(alertView, 'utf8')) as { panels: { targets?: { expr: string }[] }[] };
     const viewExprs = view.panels.flatMap((panel) => panel.targets ?? []).map((target) => target.expr);
     expect(exprs.length).toBeGreaterThan(20);
-    const exported = [...scrapes.at(-1)!.keys()];
+    const exported = [...taken.at(-1)!.samples.keys()];
     const exportedLabels = new Set(exported.flatMap((series) => [...series.matchAll(/([a-z_]+)="/g)].map((match) => match[1]!)));
     for (const expr of [...exprs, ...viewExprs]) {
       const { metrics, labels } = referencedNames(expr);
