@@ -236,7 +236,7 @@ describe('dashboard page', () => {
     expect(problemsOf(page)).toEqual([]);
     expect(await page.locator('#injected, img[src="x"]').count()).toBe(0);
     expect(await page.evaluate('window.__xss')).toBeUndefined();
-    expect(await page.evaluate('[...document.scripts].map((element) => element.getAttribute("src"))')).toEqual(['/assets/app.js']);
+    expect(await page.evaluate('[...document.scripts].map((element) => element.getAttribute("src"))')).toEqual(['/assets/app.js', '/assets/alerts-panel.js']);
   });
 
   it('a page reconnects to a restarted server and catches up without a reload', async () => {
