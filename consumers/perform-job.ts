@@ -37,6 +37,7 @@ function scoringOptions(owner: MessageHandle, context: MessageContext): Omit<Sco
     signal: context.hardStop,
     services: context.services,
     spend: context.spend,
+    traceSampling: context.config.traceSampling,
     ...(context.config.retries.enabled ? { retries: context.config.retries } : {}),
   };
 }
@@ -72,6 +73,8 @@ export function performJob(job: SourceJob, owner: MessageHandle, { context, emit
         context.logger.debug({ source: job.source, runId: event.runId }, "skipped a run event that describes Scorestream's own work (metadata.source or tag)");
         return Promise.resolve();
       }
+      // Counted whatever the policy (docs/observability.md, trace sampling): how much of the traffic a trace backend misses.
+      if (job.trace.facts.sampled === false) stats.unsampledTraces += 1;
       const outcomes = scoreRunEvent(collectRunFacts(event, job.source, job.trace.facts), { ...scoringOptions(owner, context), parentContext: job.trace.context });
       return emitEach(outcomes, owner, Date.parse(event.timestamp), emitter);
     }

@@ -8,6 +8,8 @@ export type RecordSummary = {
   scoreId: string;
   runId: string;
   scorer: string;
+  /** The binding's version; '' without one. */
+  version: string;
   agent: string;
   tenant: string;
   status: ScoreRecord['status'];
@@ -50,6 +52,7 @@ export function summarize(record: ScoreRecord, link: TraceLink | undefined): Rec
     scoreId: record.scoreId,
     runId: record.runId,
     scorer: names.scorer,
+    version: names.version,
     agent: names.agent,
     tenant: names.tenant,
     status: record.status,

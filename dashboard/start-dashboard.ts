@@ -20,6 +20,8 @@ export type DashboardOptions = {
   decisionsTopic?: string | undefined;
   /** The in-stream monitors' notices (docs/alerts.md); none: no monitors on the page. */
   alertsTopic?: string | undefined;
+  /** The agreements topic (the feedback view); none: the view says it is not configured. */
+  agreementsTopic?: string | undefined;
   /** The look-back: records from this long ago on. */
   sinceMs: number;
   bucketMs?: number;
@@ -51,7 +53,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const alerts = new AlertFeed();
   const server = await startDashboardServer({
     state,
-    alerts: () => alerts.snapshot(state.snapshot().recent),
+    alerts: () => alerts.snapshot(),
     assets: defaultAssetRoots(),
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
@@ -65,6 +67,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       kafka: options.kafka,
       resultsTopic: options.resultsTopic,
       decisionsTopic: options.decisionsTopic,
+      agreementsTopic: options.agreementsTopic,
       sinceMs: now() - options.sinceMs,
       state,
       ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),

@@ -5,12 +5,12 @@
 // (dashboard/prometheus/; docs/alerts.md). Beside it the `scorestream.pass.objective` gauge
 // exports each binding's SLO objective from the config, so the rules need no per-scorer copy.
 // Cardinality is bounded: scorers and versions come from the config, agents and tenants are the
-// first `maxAgents` / `maxTenants` distinct ids this process saw (bounded-label.ts).
+// first `maxAgents` / `maxTenants` distinct ids this process saw, labelled as the score histogram
+// labels them (a record without an agent is `other`, a run without a tenant `none`; bounded-label.ts).
 import type { Counter, Meter } from '@opentelemetry/api';
-import { boundedLabel } from './bounded-label.ts';
+import { boundedLabel, OTHER_LABEL } from './bounded-label.ts';
+import { DEFAULT_MAX_AGENTS, DEFAULT_MAX_TENANTS, NO_TENANT } from './score-metric.ts';
 
-export const DEFAULT_MAX_VERDICT_AGENTS = 50;
-export const DEFAULT_MAX_VERDICT_TENANTS = 50;
 
 /** A binding with a pass criterion, as the metric needs it (structural: otel/ does not import the config types). */
 export type JudgedBinding = { scorerId: string; version?: string | undefined; objective?: number | undefined };
@@ -42,8 +42,8 @@ export function registerVerdictMetric(meter: Meter, bindings: readonly JudgedBin
     unit: '1',
   });
   const judged = new Set(bindings.map((binding) => bindingKey(binding.scorerId, binding.version)));
-  const agentLabel = boundedLabel(options.maxAgents ?? DEFAULT_MAX_VERDICT_AGENTS);
-  const tenantLabel = boundedLabel(options.maxTenants ?? DEFAULT_MAX_VERDICT_TENANTS);
+  const agentLabel = boundedLabel(options.maxAgents ?? DEFAULT_MAX_AGENTS, OTHER_LABEL);
+  const tenantLabel = boundedLabel(options.maxTenants ?? DEFAULT_MAX_TENANTS, NO_TENANT);
   const withObjective = bindings.filter((binding) => binding.objective !== undefined);
   const observeObjective = (result: { observe(value: number, attributes: Record<string, string>): void }) => {
     for (const binding of withObjective) result.observe(binding.objective!, versioned({ 'scorestream.scorer.id': binding.scorerId }, binding.version));
@@ -56,9 +56,9 @@ export function registerVerdictMetric(meter: Meter, bindings: readonly JudgedBin
       const verdict = record.status === 'scored' ? record.verdict : record.status;
       if (verdict === undefined) return;
       const attributes: Record<string, string> = versioned({ 'scorestream.scorer.id': record.scorerId }, record.scorerVersion);
-      attributes['scorestream.agent.id'] = agentLabel(record.entity?.id) ?? 'other';
-      const tenant = tenantLabel(record.metadata?.tenantId);
-      if (tenant !== undefined) attributes['scorestream.tenant.id'] = tenant;
+      attributes['scorestream.agent.id'] = agentLabel(record.entity?.id);
+      const tenant = record.metadata?.tenantId;
+      attributes['scorestream.tenant.id'] = tenantLabel(typeof tenant === 'string' && tenant !== '' ? tenant : undefined);
       attributes['scorestream.verdict'] = verdict;
       counter.add(1, attributes);
     },

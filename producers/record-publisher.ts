@@ -33,7 +33,9 @@ export function toTopicMessages(records: readonly OutgoingRecord[]): TopicMessag
   }
   return [...byTopic].map(([topic, list]) => ({
     topic,
-    messages: list.map(({ key, value, headers }) => ({ key, value, ...(headers === undefined ? {} : { headers }) })),
+    // kafkajs hands each message object to the partitioner as given, so partitionKey rides along
+    // to keyPartitioner and is never encoded (only key, value, headers and timestamp are).
+    messages: list.map(({ key, partitionKey, value, headers }) => ({ key, value, ...(partitionKey === undefined ? {} : { partitionKey }), ...(headers === undefined ? {} : { headers }) })),
   }));
 }
 

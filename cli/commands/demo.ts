@@ -10,9 +10,11 @@ import { ConfigError } from '../../src/config/config-error.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import { loadConfigFile } from '../../service/load-config-file.ts';
 import { startService } from '../../service/start-service.ts';
-import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
+import { startTelemetry, traceOptionsFromEnvironment } from '../../otel/setup.ts';
+import { redactLine } from '../../otel/logger.ts';
+import { processRedaction } from '../config-redaction.ts';
 import { createRunPublisher } from '../../producers/run-publisher.ts';
-import { createSampleRunGenerator, sampleRunContext } from '../../producers/sample/index.ts';
+import { createSampleFeedback, createSampleRunGenerator, sampleRunContext } from '../../producers/sample/index.ts';
 import { resolveCliBrokers } from '../brokers.ts';
 import { kafkaClientSecurity } from '../../kafka/kafka-security.ts';
 import { applyJudgeEnvironment, setUpJudgeModels } from '../judge-environment.ts';
@@ -28,6 +30,9 @@ import { parseDuration } from '../../src/utils/duration.ts';
 import type { AlertRecord } from '../../src/contracts/alert-record.ts';
 import { startMonitor } from '../../service/monitor/start-monitor.ts';
 import { renderMonitorLines } from '../monitor-lines.ts';
+import { launchAgreementJoin } from './agreement.ts';
+import { DEFAULT_AGREEMENTS_TOPIC } from '../../src/contracts/agreement-record.ts';
+import { DEFAULT_FEEDBACK_TOPIC } from '../../src/contracts/feedback-record.ts';
 
 // From the sources (bin/scorestream) the example is the TypeScript file; from the installed package
 // it is its compiled twin in dist/examples/ (Node does not strip types under node_modules).
@@ -110,7 +115,9 @@ export async function run(argv: string[]): Promise<number> {
   const logDirectory = join(tmpdir(), 'scorestream');
   mkdirSync(logDirectory, { recursive: true });
   const logFile = join(logDirectory, 'demo.log');
-  const logger = pino({ level: process.env.SCORESTREAM_LOG_LEVEL ?? 'info' }, pino.destination({ dest: logFile, sync: false }));
+  // Redacted like the service's log (docs/data-handling.md): built-ins until the config is read, then its own.
+  const redaction = processRedaction();
+  const logger = pino({ level: process.env.SCORESTREAM_LOG_LEVEL ?? 'info', hooks: { streamWrite: (line) => redactLine(line, redaction.redact) } }, pino.destination({ dest: logFile, sync: false }));
 
   let config;
   try {
@@ -133,6 +140,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     throw error;
   }
+  redaction.use(config);
   if (judge.defaultModelId === undefined) {
     console.error(
       `LLM-judge and classifier scorers are off. Turn them on with a model on this machine (${command} demo --local-judge), ` +
@@ -143,7 +151,7 @@ export async function run(argv: string[]): Promise<number> {
   // Telemetry only when asked for: by default the SDK would export to localhost:4318, which a
   // first-run demo machine does not have. OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_*_EXPORTER turn it on.
   const telemetryRequested = Object.keys(process.env).some((name) => /^OTEL_(EXPORTER_OTLP_.*ENDPOINT|TRACES_EXPORTER|METRICS_EXPORTER|CONFIG_FILE)$/.test(name));
-  const telemetry = await startTelemetry(telemetryRequested ? process.env : { ...process.env, OTEL_SDK_DISABLED: 'true' }, { logger });
+  const telemetry = await startTelemetry(telemetryRequested ? process.env : { ...process.env, OTEL_SDK_DISABLED: 'true' }, { logger, redact: redaction.redact });
   // Topics, the producer and the group join usually take a second; a broker that is still
   // recovering its logs can hold them up for longer, and a silent terminal says nothing of why.
   const slowStart = setTimeout(() => console.error(`[demo] still connecting to Kafka (creating topics, joining the consumer group); progress and errors: ${logFile}`), 5_000);
@@ -151,16 +159,22 @@ export async function run(argv: string[]): Promise<number> {
     config,
     logger,
     createRunsTopic: true,
-    recordInputs: recordInputsFromEnvironment(process.env),
+    ...traceOptionsFromEnvironment(process.env),
     consumer: { commitIntervalMs: 500 },
   }).finally(() => clearTimeout(slowStart));
-  const publisher = otlp === undefined ? createRunPublisher({ brokers, topic: config.topics.runs, clientId: 'scorestream-demo-traffic', ...kafkaClientSecurity(config.kafka) }) : undefined;
+  const feedbackTopic = process.env.SCORESTREAM_TOPIC_FEEDBACK || DEFAULT_FEEDBACK_TOPIC;
+  const publisher = otlp === undefined ? createRunPublisher({ brokers, topic: config.topics.runs, feedbackTopic, clientId: 'scorestream-demo-traffic', ...kafkaClientSecurity(config.kafka) }) : undefined;
   const startedAt = Date.now();
+  const seed = startedAt;
   const generator = createSampleRunGenerator({
-    seed: startedAt,
+    seed,
     ...(degradeAfterMs === undefined ? {} : { degradation: { agentId: 'support-agent', startsAt: startedAt + degradeAfterMs, durationMs: degradeForMs, everyMs: DEGRADE_EVERY_MS } }),
   });
   if (degradeAfterMs !== undefined) logger.info({ agentId: 'support-agent', startsAt: new Date(startedAt + degradeAfterMs).toISOString(), durationMs: degradeForMs, everyMs: DEGRADE_EVERY_MS }, 'the sample traffic degrades support-agent');
+  // A share of the runs gets a person's thumbs, published right after the runs (before their
+  // scores exist: the join waits for them). Not on the OTLP path, whose runs the Collector names.
+  // The person reacts to the answer as given, so a degraded answer draws worse feedback too.
+  const feedbackFor = createSampleFeedback({ seed });
   const traffic = startSampleTraffic({
     rate,
     count,
@@ -175,6 +189,8 @@ export async function run(argv: string[]): Promise<number> {
         samples.map((sample) => sample.event),
         { contextFor: (run) => contexts.get(run as never) },
       );
+      const feedback = samples.map(feedbackFor).filter((record) => record !== undefined);
+      if (feedback.length > 0) await publisher.publishFeedback(feedback);
     },
     onError: (error) => logger.error({ err: error }, 'publishing sample traffic failed'),
   });
@@ -182,6 +198,7 @@ export async function run(argv: string[]): Promise<number> {
   let dashboard: Awaited<ReturnType<typeof startDemoDashboard>> | undefined;
   let monitor: Awaited<ReturnType<typeof startMonitor>> | undefined;
   const notices: AlertRecord[] = [];
+  let agreement: Awaited<ReturnType<typeof launchAgreementJoin>> | undefined;
   // In order, once: Ctrl-C, and a start that fails after the service runs (its Kafka clients
   // and the traffic would otherwise keep the process alive after the error is printed).
   const stopEverything = async () => {
@@ -191,12 +208,19 @@ export async function run(argv: string[]): Promise<number> {
     await otlp?.app.close();
     await otlp?.collector.stop();
     await service.stop();
+    await agreement?.stop();
     await dashboard?.close();
     await telemetry.shutdown();
     await judge.local.dispose();
   };
   try {
     if (config.monitors.length > 0) monitor = await startMonitor({ config, logger, onNotice: (notice) => void (notices.push(notice) > 10 && notices.shift()) });
+    // The feedback join before the dashboard, which reads the agreements topic the join creates.
+    // One-minute windows, so the feedback view draws κ over time within minutes.
+    agreement = await launchAgreementJoin(
+      { brokers, feedbackTopic, resultsTopic: config.topics.results, agreementsTopic: process.env.SCORESTREAM_TOPIC_AGREEMENTS || DEFAULT_AGREEMENTS_TOPIC, ttlMs: 30 * 60_000, windowMs: 60_000 },
+      (message) => logger.warn(message),
+    );
     dashboard = await startDemoDashboard({ brokers, resultsTopic: config.topics.results, decisionsTopic: config.topics.decisions, alertsTopic: config.monitors.length > 0 ? config.topics.alerts : undefined }, (message) => logger.warn(message));
   } catch (error) {
     await stopEverything();

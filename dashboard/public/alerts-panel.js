@@ -1,10 +1,9 @@
-// The monitors panel (docs/alerts.md): one row per scorer with its pass rate over the page's recent
-// records (bindings that declare `pass`) and each of its in-stream monitors' states from their last
-// notice on the alerts topic; and the latest breach and recovered records at the top of the records
-// view. It asks /api/alerts every 10 s (notices are rare: they take no place in the record stream)
-// and needs nothing from app.js: the page loads it with one line. It has the panels' shape
-// (`{ id, view, mount(host), render() }`) so a page with a panel list can mount it instead; it
-// mounts itself only where the page has an #alerts section. Every string goes in as text (dom.js).
+// The monitors panel (docs/alerts.md), in the scores view under the overview (panels.js): each
+// scorer with its in-stream monitors' states from their last notice on the alerts topic, and the
+// latest breach and recovered records at the top of the records view. Pass rates from the records'
+// verdicts are the overview's column, not repeated here. It asks /api/alerts every 10 s (notices are
+// rare: they take no place in the record stream) and needs nothing from app.js's state. Every string
+// goes in as text (dom.js).
 import { clear, el, formatTime } from './dom.js';
 
 const REFRESH_MS = 10_000;
@@ -17,20 +16,17 @@ export function describeMonitor(monitor) {
   return `${monitor.aggregation} of ${monitor.scorer}${scope === '' ? '' : ` (${scope})`} ${limit} over ${Math.round(monitor.windowMs / 1000)} s`;
 }
 
-/** One entry per scorer that has a pass rate or a monitor: its pass rate (or undefined) and its monitors, by name. Pure. */
+/** One entry per scorer that has a monitor: its monitors, by name. Pure. */
 export function scorerRows(alerts) {
   const rows = new Map();
-  const row = (scorer) => rows.get(scorer) ?? rows.set(scorer, { scorer, passRate: undefined, monitors: [] }).get(scorer);
-  for (const rate of alerts.passRates ?? []) row(rate.scorer).passRate = rate;
+  const row = (scorer) => rows.get(scorer) ?? rows.set(scorer, { scorer, monitors: [] }).get(scorer);
   for (const view of alerts.monitors ?? []) row(view.monitor.scorer).monitors.push(view);
   return [...rows.values()].sort((a, b) => a.scorer.localeCompare(b.scorer));
 }
 
 const formatValue = (value) => (value === null || value === undefined ? 'no data' : Number.isInteger(value) ? String(value) : value.toFixed(3));
-const formatRate = (rate) => (rate === undefined ? '—' : `${(rate.rate * 100).toFixed(1)}% (${rate.pass}/${rate.pass + rate.fail})`);
 
 function monitorCells(view) {
-  if (view === undefined) return [el('td', { className: 'none', colspan: 5 }, 'no monitor')];
   return [
     el('td', { className: 'monitor' }, view.monitor.name),
     el('td', {}, describeMonitor(view.monitor)),
@@ -40,18 +36,16 @@ function monitorCells(view) {
   ];
 }
 
-/** The table: a scorer's name and pass rate span its monitors' rows. */
+/** The table: a scorer's name spans its monitors' rows. */
 function scorerTable(rows) {
   const body = el('tbody');
   for (const row of rows) {
-    const span = Math.max(1, row.monitors.length);
-    const views = row.monitors.length === 0 ? [undefined] : row.monitors;
-    views.forEach((view, index) => {
-      const lead = index > 0 ? [] : [el('th', { scope: 'row', rowspan: span, className: 'scorer' }, row.scorer), el('td', { rowspan: span, className: 'pass-rate' }, formatRate(row.passRate))];
-      body.append(el('tr', { dataset: { scorer: row.scorer, ...(view === undefined ? {} : { phase: view.phase }) } }, ...lead, ...monitorCells(view)));
+    row.monitors.forEach((view, index) => {
+      const lead = index > 0 ? [] : [el('th', { scope: 'row', rowspan: row.monitors.length, className: 'scorer' }, row.scorer)];
+      body.append(el('tr', { dataset: { scorer: row.scorer, phase: view.phase } }, ...lead, ...monitorCells(view)));
     });
   }
-  const head = el('thead', {}, el('tr', {}, ['scorer', 'pass rate', 'monitor', 'condition', 'state', 'value', 'since'].map((name) => el('th', {}, name))));
+  const head = el('thead', {}, el('tr', {}, ['scorer', 'monitor', 'condition', 'state', 'value', 'since'].map((name) => el('th', {}, name))));
   return el('table', { className: 'monitors' }, head, body);
 }
 
@@ -73,10 +67,9 @@ function noticeItem(notice) {
 export const alertsPanel = {
   id: 'alerts',
   view: 'scores',
-  alerts: { monitors: [], notices: [], passRates: [] },
+  alerts: { monitors: [], notices: [] },
   mount(host) {
-    this.root = host.id === 'alerts' ? host : host.appendChild(el('section', { id: 'alerts', className: 'alerts', 'aria-label': 'monitors and pass rates' }));
-    this.root.classList.add('alerts');
+    this.root = host.appendChild(el('section', { id: 'alerts', className: 'panel alerts', 'aria-label': 'monitors', hidden: true }));
     // The alert records sit in the records view, above the score records.
     this.records = el('div', { id: 'alert-records', className: 'alert-records', hidden: true });
     const recordsPanel = document.querySelector('.records-panel');
@@ -98,13 +91,10 @@ export const alertsPanel = {
     const rows = scorerRows(this.alerts);
     clear(this.root);
     this.root.hidden = rows.length === 0;
-    if (rows.length > 0) this.root.append(el('h2', {}, 'Monitors and pass rates'), scorerTable(rows));
+    if (rows.length > 0) this.root.append(el('h2', {}, 'Monitors'), scorerTable(rows));
     const notices = this.alerts.notices ?? [];
     clear(this.records);
     this.records.hidden = notices.length === 0;
     if (notices.length > 0) this.records.append(el('h3', {}, 'Alert records ', el('span', { className: 'note' }, `the ${Math.min(notices.length, NOTICES_SHOWN)} latest of the alerts topic`)), el('ul', { className: 'notices' }, notices.slice(0, NOTICES_SHOWN).map(noticeItem)));
   },
 };
-
-const host = typeof document === 'undefined' ? null : document.getElementById('alerts');
-if (host !== null) alertsPanel.mount(host);

@@ -20,6 +20,8 @@ export type SampleRun = {
   event: AgentRunEventInput;
   /** The agent run's span: publish the run inside it (`sampleRunContext`) to link scores to it. */
   spanContext: SpanContext;
+  /** The answer the agent gave, as the catalogue grades it ('none': no answer text): what a simulated person reacts to (sample-feedback.ts). */
+  answer: AnswerQuality | 'none';
 };
 
 export type SampleRunGeneratorOptions = {
@@ -114,11 +116,11 @@ export function createSampleRunGenerator(options: SampleRunGeneratorOptions = {}
         spanId: random.hex(16),
         traceFlags: random.chance(sampledRatio) ? TraceFlags.SAMPLED : TraceFlags.NONE,
       };
-      const event = buildRun(random, finishedAt, options.degradation);
+      const { event, answer } = buildRun(random, finishedAt, options.degradation);
       if (options.includeTraceInBody === true) {
         event.trace = { traceparent: `00-${spanContext.traceId}-${spanContext.spanId}-0${spanContext.traceFlags}` };
       }
-      return { event, spanContext };
+      return { event, spanContext, answer };
     },
   };
 }
@@ -128,7 +130,7 @@ export function generateSampleRuns(count: number, options: SampleRunGeneratorOpt
   return Array.from({ length: count }, () => generator.next());
 }
 
-function buildRun(random: Random, finishedAt: Date, degradation: Degradation | undefined): AgentRunEventInput {
+function buildRun(random: Random, finishedAt: Date, degradation: Degradation | undefined): { event: AgentRunEventInput; answer: AnswerQuality | 'none' } {
   const agent = random.weighted(agents);
   const degraded = degradation !== undefined && agent.entity.id === degradation.agentId && inDegradation(degradation, finishedAt.getTime());
   const scenario = random.pick(agent.scenarios);
@@ -197,7 +199,7 @@ function buildRun(random: Random, finishedAt: Date, degradation: Degradation | u
   };
   if (random.chance(0.35)) event.groundTruth = scenario.answers.complete;
   if (runError !== undefined) event.error = { ...runError };
-  return event;
+  return { event, answer: text === '' ? 'none' : quality };
 }
 
 function rememberedMessages(random: Random, scenario: Scenario, startedAt: Date, thread: { threadId: string; resourceId: string }): DbMessageInput[] {

@@ -17,6 +17,7 @@ import type { MonitorStatus } from '../../src/monitors/monitor-set.ts';
 import { describeNotice } from '../../src/monitors/webhook-body.ts';
 import { registerMonitorMetrics } from '../../otel/monitor-metrics.ts';
 import { originHeaders } from '../../consumers/loop-guard.ts';
+import { alertKeyFor } from '../../src/contracts/record-key.ts';
 import { ensureTopics } from '../../kafka/ensure-topics.ts';
 import { createKafkaClient } from '../../kafka/kafka-client.ts';
 import { startTopicReader } from './topic-reader.ts';
@@ -112,7 +113,7 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     while (unsent.length > 0) {
       const notice = unsent[0]!;
       try {
-        await producer.send({ topic: alertsTopic, messages: [{ key: notice.monitor.name, value: JSON.stringify(notice), headers: { ...originHeaders } }] });
+        await producer.send({ topic: alertsTopic, messages: [{ key: alertKeyFor(notice), value: JSON.stringify(notice), headers: originHeaders }] });
       } catch (error) {
         logger.error({ err: error, monitor: notice.monitor.name }, `could not publish a ${notice.kind} notice to ${alertsTopic}; retrying at the next evaluation`);
         return;

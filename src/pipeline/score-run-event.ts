@@ -12,6 +12,7 @@ import type { JudgeSpend } from '../budget/judge-spend.ts';
 import type { RecordTrace } from '../contracts/common.ts';
 import type { JudgeResults } from '../contracts/judge-execution.ts';
 import type { ScoreRecord } from '../contracts/score-record.ts';
+import type { TraceSamplingPolicy } from '../config/config-types.ts';
 import type { ResolvedBinding } from '../config/resolve-config.ts';
 import type { ScorerServices } from '../scorer-services.ts';
 import { describeRefusal } from '../budget/budget-exhausted-error.ts';
@@ -49,6 +50,8 @@ export type ScoreRunEventOptions<Event> = {
    * become `budget_exhausted` decisions.
    */
   spend?: JudgeSpend;
+  /** Whether a run whose propagated trace is not sampled is scored (`ignore`, default) or skipped (`follow`). */
+  traceSampling?: TraceSamplingPolicy;
 };
 
 /** Why a binding was not scored: what its eligibility said, or the budget that refused it. */
@@ -66,6 +69,8 @@ function recordTrace(facts: RunFacts, span: Span | undefined): RecordTrace | und
     traceId,
     ...(facts.trace.spanId === undefined ? {} : { parentSpanId: facts.trace.spanId }),
     ...(own === undefined ? {} : { spanId: own.spanId }),
+    // The trace was not sampled: a dashboard's link leads to a trace without this run's spans.
+    ...(facts.trace.sampled === false ? { sampled: false } : {}),
   };
 }
 
@@ -193,7 +198,7 @@ export function scoreRunEvent<Event>(facts: RunFacts, options: ScoreRunEventOpti
   const now = options.now ?? Date.now;
   const decidedAt = () => new Date(now()).toISOString();
   return options.bindings.map(async (binding) => {
-    const eligibility = await decideEligibility(binding, facts);
+    const eligibility = await decideEligibility(binding, facts, options.traceSampling);
     if (!eligibility.eligible) return skippedOutcome(facts, binding, eligibility, decidedAt());
     const refusal = options.spend?.admitRun(binding.scorerId, facts.event.metadata?.tenantId);
     if (refusal !== undefined) return skippedOutcome(facts, binding, budgetSkip(refusal), decidedAt());

@@ -1,10 +1,11 @@
 // The dashboard shows the in-stream monitors: /api/alerts has each monitor's phase from its last
-// notice on the alerts topic, the recent notices and each scorer's pass rate; record summaries
-// carry their verdict; the page shows one row per scorer with its pass rate and its monitors'
-// states, and the alert records at the top of the records view — hostile monitor names and alert
-// labels (agent, tenant) as text, never markup.
+// notice on the alerts topic and the recent notices; record summaries carry their verdict, which
+// the overview's pass-rate column counts; the monitors panel (a panel of panels.js, under the
+// overview) shows each scorer with its monitors' states, and the alert records at the top of the
+// records view — hostile monitor names and alert labels (agent, tenant) as text, never markup.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertRecord } from '../../../src/contracts/alert-record.ts';
+import { alertKeyFor } from '../../../src/contracts/record-key.ts';
 import { launchBrowser } from '../../helpers/browser.ts';
 import type { TestBrowser } from '../../helpers/browser.ts';
 import { scoreRecord } from '../../helpers/dashboard-records.ts';
@@ -41,7 +42,7 @@ describe('the dashboard and the monitors', () => {
     const now = Date.now();
     await producer.send({
       topic: alertsTopic,
-      messages: [notice('breach', now - 120_000, 'support-completeness'), notice('recovered', now - 60_000, 'support-completeness'), notice('breach', now - 30_000, hostile, { agent: hostile, tenant: hostileTenant })].map((record) => ({ key: record.monitor.name, value: JSON.stringify(record) })),
+      messages: [notice('breach', now - 120_000, 'support-completeness'), notice('recovered', now - 60_000, 'support-completeness'), notice('breach', now - 30_000, hostile, { agent: hostile, tenant: hostileTenant })].map((record) => ({ key: alertKeyFor(record), value: JSON.stringify(record) })),
     });
     await producer.send({
       topic: topics.results,
@@ -52,14 +53,13 @@ describe('the dashboard and the monitors', () => {
     });
     const dashboard = await useDashboard(topics, { alertsTopic });
 
-    let alerts: { monitors: { monitor: { name: string }; phase: string }[]; notices: AlertRecord[]; passRates: unknown[] } = { monitors: [], notices: [], passRates: [] };
+    let alerts: { monitors: { monitor: { name: string }; phase: string }[]; notices: AlertRecord[] } = { monitors: [], notices: [] };
     for (let attempt = 0; attempt < 100 && alerts.notices.length < 3; attempt += 1) {
       alerts = (await (await fetch(`${dashboard.url}api/alerts`)).json()) as typeof alerts;
       if (alerts.notices.length < 3) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(alerts.monitors.map((view) => [view.monitor.name, view.phase])).toEqual([[hostile, 'firing'], ['support-completeness', 'ok']]);
     expect(alerts.notices.map((entry) => entry.kind)).toEqual(['breach', 'recovered', 'breach']);
-    expect(alerts.passRates).toEqual([{ scorer: 'completeness', pass: 2, fail: 1, rate: 2 / 3 }]);
     const snapshot = (await (await fetch(`${dashboard.url}api/snapshot`)).json()) as { recent: { scoreId: string; verdict?: string }[] };
     expect(Object.fromEntries(snapshot.recent.map((summary) => [summary.scoreId, summary.verdict]))).toEqual({ 'v-0': 'pass', 'v-1': 'pass', 'v-2': 'fail' });
 
@@ -73,9 +73,12 @@ describe('the dashboard and the monitors', () => {
     await page.goto(dashboard.url);
     const panel = page.locator('#alerts');
     await panel.locator('table.monitors tbody tr').nth(1).waitFor({ timeout: 30_000 });
-    // One scorer: its name and pass rate span its two monitors' rows.
+    // The panel sits in the scores view, right under the overview.
+    expect(await page.locator('[data-panels="scores"] > section').evaluateAll((sections) => sections.slice(0, 2).map((section) => section.id))).toEqual(['overview', 'alerts']);
+    // One scorer: its name spans its two monitors' rows.
     expect(await panel.locator('table.monitors tbody th.scorer').allInnerTexts()).toEqual(['completeness']);
-    expect(await panel.locator('table.monitors tbody td.pass-rate').allInnerTexts()).toEqual(['66.7% (2/3)']);
+    // Its pass rate is the overview's, from the records' verdicts: 2 of 3.
+    expect(await page.locator('#overview td[data-field="pass-rate"]').allInnerTexts()).toEqual(['66.7%']);
     expect(await panel.locator('table.monitors tbody tr').allInnerTexts()).toEqual([
       expect.stringContaining(`${hostile}\tmean of completeness (agent ${hostile}, tenant ${hostileTenant}) < 0.25 over 60 s\tfiring\t0.125`),
       expect.stringContaining('support-completeness\tmean of completeness (agent support-agent) < 0.25 over 60 s\tok\t0.375'),

@@ -1,9 +1,9 @@
 // The dashboard's view of the monitors: each monitor's phase from its latest notice (whatever order
-// they are read in), a repeated notice counted once, the newest notices first and bounded, pass
-// rates per scorer from the verdicts of the recent records; and the page's pure helpers: a
-// monitor's condition, one row per scorer with its pass rate and its monitors.
+// they are read in), a repeated notice counted once, the newest notices first and bounded; and the
+// page's pure helpers: a monitor's condition, one row per scorer with its monitors. (Pass rates
+// are the overview's, from aggregates.ts: tested with it.)
 import { describe, expect, it } from 'vitest';
-import { AlertFeed, passRates } from '../../../dashboard/alert-feed.ts';
+import { AlertFeed } from '../../../dashboard/alert-feed.ts';
 import type { AlertsSnapshot } from '../../../dashboard/alert-feed.ts';
 import type { AlertRecord } from '../../../src/contracts/alert-record.ts';
 
@@ -22,7 +22,7 @@ const notice = (kind: 'breach' | 'recovered', minute: number, name = 'm'): Alert
 
 type PanelModule = {
   describeMonitor(monitor: AlertRecord['monitor']): string;
-  scorerRows(alerts: AlertsSnapshot): { scorer: string; passRate?: { rate: number }; monitors: { monitor: { name: string } }[] }[];
+  scorerRows(alerts: AlertsSnapshot): { scorer: string; monitors: { monitor: { name: string } }[] }[];
 };
 const panel = (await import(new URL('../../../dashboard/public/alerts-panel.js', import.meta.url).href)) as PanelModule;
 
@@ -47,28 +47,16 @@ describe('AlertFeed', () => {
   });
 });
 
-describe('pass rates', () => {
-  it('counts pass and fail per scorer among the summaries that carry a verdict', () => {
-    const summaries = [{ scorer: 'b', verdict: 'pass' as const }, { scorer: 'a', verdict: 'fail' as const }, { scorer: 'a', verdict: 'pass' as const }, { scorer: 'a', verdict: 'pass' as const }, { scorer: 'a' }, { scorer: 'c' }];
-    expect(passRates(summaries)).toEqual([
-      { scorer: 'a', pass: 2, fail: 1, rate: 2 / 3 },
-      { scorer: 'b', pass: 1, fail: 0, rate: 1 },
-    ]);
-    expect(new AlertFeed().snapshot(summaries).passRates).toEqual(passRates(summaries));
-  });
-});
-
 describe('the monitors panel', () => {
-  it("puts each scorer's pass rate beside its monitors, and a scorer with only one of them too", () => {
+  it('groups the monitors by scorer, scorers and monitors by name', () => {
     const feed = new AlertFeed();
     feed.ingest(notice('breach', 1, 'z-monitor'));
     feed.ingest(notice('recovered', 2, 'a-monitor'));
     feed.ingest({ ...notice('breach', 3, 'tone-monitor'), monitor: { ...monitor, name: 'tone-monitor', scorer: 'tone' } });
-    const rows = panel.scorerRows(feed.snapshot([{ scorer: 'completeness', verdict: 'pass' }, { scorer: 'completeness', verdict: 'fail' }, { scorer: 'answer-length', verdict: 'pass' }]));
-    expect(rows.map((row) => [row.scorer, row.passRate?.rate, row.monitors.map((view) => view.monitor.name)])).toEqual([
-      ['answer-length', 1, []],
-      ['completeness', 0.5, ['a-monitor', 'z-monitor']],
-      ['tone', undefined, ['tone-monitor']],
+    const rows = panel.scorerRows(feed.snapshot());
+    expect(rows.map((row) => [row.scorer, row.monitors.map((view) => view.monitor.name)])).toEqual([
+      ['completeness', ['a-monitor', 'z-monitor']],
+      ['tone', ['tone-monitor']],
     ]);
   });
 

@@ -4,6 +4,7 @@
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
 import { OTHER_LABEL } from '../../../otel/bounded-label.ts';
+import { NO_TENANT } from '../../../otel/score-metric.ts';
 import { registerVerdictMetric } from '../../../otel/verdict-metric.ts';
 import type { JudgedBinding, VerdictRecordFields } from '../../../otel/verdict-metric.ts';
 import { CollectingMetricReader, findMetric, metricValue } from '../../helpers/spans.ts';
@@ -42,7 +43,7 @@ describe('scorestream.verdicts', () => {
     expect(metricValue(metrics, 'scorestream.verdicts')).toBe(1);
   });
 
-  it('bounds agents and tenants: past the maximum they share "other"; no tenant, no tenant label', async () => {
+  it('bounds agents and tenants: past the maximum they share "other"; a run without a tenant is "none", as in the score histogram', async () => {
     const metrics = await collect(
       [{ scorerId: 'quality' }],
       ['a', 'b', 'c', 'a'].map((agent, index) => record({ entity: { id: agent }, metadata: index === 3 ? {} : { tenantId: `t${index}` } })),
@@ -50,7 +51,7 @@ describe('scorestream.verdicts', () => {
     );
     const points = findMetric(metrics, 'scorestream.verdicts')!.dataPoints;
     expect(new Set(points.map((point) => point.attributes['scorestream.agent.id']))).toEqual(new Set(['a', 'b', OTHER_LABEL]));
-    expect(new Set(points.map((point) => point.attributes['scorestream.tenant.id']))).toEqual(new Set(['t0', OTHER_LABEL, undefined]));
+    expect(new Set(points.map((point) => point.attributes['scorestream.tenant.id']))).toEqual(new Set(['t0', OTHER_LABEL, NO_TENANT]));
   });
 });
 

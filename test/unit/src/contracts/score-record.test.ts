@@ -99,7 +99,6 @@ describe('parseScoreRecord', () => {
       'scoreId',
       'judge.generateScore.executions[0].attemptCount',
       'judge.generateScore.executions[0].durationMs',
-      'judge.generateScore.executions[0].output',
       'trace.traceId',
       'source.partition',
       'source.offset',
