@@ -9,6 +9,7 @@ type Command = { summary: string; load: () => Promise<{ run: (argv: string[]) =>
 const commands: Record<string, Command> = {
   demo: { summary: 'local broker + sample traffic + the service with example scorers, live view', load: () => import('./commands/demo.ts') },
   start: { summary: 'run the scoring service: scorestream start --config scorestream.config.ts', load: () => import('./commands/start.ts') },
+  monitor: { summary: 'in-stream monitors of the results topic: breach and recovered notices to the alerts topic (and a webhook)', load: () => import('./commands/monitor.ts') },
   replay: { summary: 'score a time range of the runs topic again: --config F --from T [--to T] [--scorer ID ...] [--dry-run]', load: () => import('./commands/replay.ts') },
   produce: { summary: 'publish agent runs: --sample --count N [--rate R] | --file runs.jsonl [--topic T]', load: () => import('./commands/produce.ts') },
   dashboard: { summary: 'live web dashboard of the scores [--since 6h] [--port 4680] [--trace-url jaeger|tempo|URL]', load: () => import('./commands/dashboard.ts') },

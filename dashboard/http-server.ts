@@ -21,6 +21,8 @@ export type DashboardServerOptions = {
   /** A page whose unsent events exceed this many bytes is disconnected (it reconnects and resumes). */
   maxBufferedBytes?: number;
   heartbeatMs?: number;
+  /** The monitors and their recent notices (alert-feed.ts), for /api/alerts. */
+  alerts?: () => unknown;
 };
 
 export type DashboardServer = { readonly url: string; readonly port: number; close(): Promise<void> };
@@ -91,6 +93,7 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
     const path = url.pathname;
     if (path === '/favicon.ico') return void response.writeHead(204, securityHeaders).end();
     if (path === '/api/snapshot') return json(response, 200, state.snapshot());
+    if (path === '/api/alerts') return json(response, 200, options.alerts?.() ?? { monitors: [], notices: [] });
     if (path === '/api/events') return openEvents(request, response, url);
     if (path.startsWith('/api/records/')) {
       const detail = state.recordDetail(decodeSegment(path.slice('/api/records/'.length)));

@@ -14,6 +14,7 @@ export type RecordSummary = {
   tenant: string;
   status: ScoreRecord['status'];
   score?: number;
+  /** Scored records of a binding that declares `pass` (docs/alerts.md). */
   verdict?: 'pass' | 'fail';
   /** The scorer's reason, the not-scorable reason or the error message, cut to a line's length. */
   reason: string;

@@ -7,6 +7,8 @@ import { DashboardState, DEFAULT_LIMITS } from './dashboard-state.ts';
 import { bucketWidthFor } from './duration.ts';
 import type { DashboardServer } from './http-server.ts';
 import { startDashboardServer } from './http-server.ts';
+import { AlertFeed } from './alert-feed.ts';
+import { startAlertReader } from './alert-reader.ts';
 import type { KafkaReader } from './kafka-reader.ts';
 import { startKafkaReader } from './kafka-reader.ts';
 import { defaultAssetRoots } from './static-assets.ts';
@@ -16,6 +18,8 @@ export type DashboardOptions = {
   kafka: Kafka;
   resultsTopic: string;
   decisionsTopic?: string | undefined;
+  /** The in-stream monitors' notices (docs/alerts.md); none: no monitors on the page. */
+  alertsTopic?: string | undefined;
   /** The agreements topic (the feedback view); none: the view says it is not configured. */
   agreementsTopic?: string | undefined;
   /** The look-back: records from this long ago on. */
@@ -46,15 +50,19 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     { ...DEFAULT_LIMITS, ...options.limits, windowMs: options.sinceMs, bucketMs: options.bucketMs ?? bucketWidthFor(options.sinceMs) },
     { now, traceLink },
   );
+  const alerts = new AlertFeed();
   const server = await startDashboardServer({
     state,
+    alerts: () => alerts.snapshot(),
     assets: defaultAssetRoots(),
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
     token: options.token,
   });
   let reader: KafkaReader;
+  let alertReader: Awaited<ReturnType<typeof startAlertReader>>;
   try {
+    alertReader = options.alertsTopic === undefined ? undefined : await startAlertReader({ kafka: options.kafka, topic: options.alertsTopic, feed: alerts, ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }) });
     reader = await startKafkaReader({
       kafka: options.kafka,
       resultsTopic: options.resultsTopic,
@@ -66,6 +74,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     });
   } catch (error) {
     await server.close();
+    await alertReader?.stop();
     throw error;
   }
   return {
@@ -76,6 +85,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     async close() {
       await server.close();
       await reader.stop();
+      await alertReader?.stop();
     },
   };
 }

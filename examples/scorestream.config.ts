@@ -26,10 +26,12 @@ const judgeModelId = process.env.SCORESTREAM_JUDGE_MODEL?.trim() || undefined;
 const judgeSampleRate = Number(process.env.SCORESTREAM_JUDGE_SAMPLE_RATE ?? '1');
 const judgeSampling = (rate: number) => ({ type: 'ratio' as const, rate: rate * judgeSampleRate });
 
+// `pass` says what passing means: each scored record then carries its verdict, and the
+// scorestream_verdicts_total metric gives exact pass rates (docs/alerts.md).
 const codeScorers: ScorerBindingInput[] = [
   // Every run: cheap, deterministic checks.
-  { scorer: createCompletenessScorer() },
-  { scorer: createToolErrorRateScorer() },
+  { scorer: createCompletenessScorer(), pass: { atLeast: 0.5 } },
+  { scorer: createToolErrorRateScorer(), pass: { atLeast: 0.5, objective: 0.9 } },
   // Half of the traffic, decided by the trace id: the same runs at every replica and retry.
   { scorer: createKeywordCoverageScorer(), sampling: { type: 'ratio', rate: 0.5 } },
   // Only the support agent is expected to look orders up.
@@ -58,8 +60,10 @@ function judgeScorers(modelId: string): ScorerBindingInput[] {
       scorer: createAnswerRelevancyScorer({ model: modelId }),
       sampling: judgeSampling(0.1),
       filter: { op: 'eq', left: { path: 'requestContext.tier' }, right: { literal: 'enterprise' } },
+      pass: { atLeast: 0.7 },
     },
-    { scorer: createToxicityScorer({ model: modelId }), sampling: judgeSampling(0.05) },
+    // Lower is better: a pass is a score of at most 0.2.
+    { scorer: createToxicityScorer({ model: modelId }), sampling: judgeSampling(0.05), pass: { atMost: 0.2 } },
     {
       scorer: createClassifierScorer({
         id: 'support-tone',
@@ -69,6 +73,8 @@ function judgeScorers(modelId: string): ScorerBindingInput[] {
         state: ({ run }) => ({ answer: JSON.stringify(run.output).slice(0, 4000) }),
       }),
       sampling: judgeSampling(0.1),
+      // A classifier passes by the choice it selected.
+      pass: { labels: ['warm', 'neutral'] },
     },
   ];
 }
@@ -81,4 +87,15 @@ export default defineConfig({
   // with `scorestream replay`). Code scorers use no judge and are never affected.
   budgets: [{ name: 'judge-tokens-per-minute', of: 'tokens', max: 200_000, window: 'minute' }],
   shutdownTimeoutMs: 30_000,
+  // In-stream monitors for a team without Prometheus (`scorestream monitor`; the demo runs them):
+  // a breach record on agent-score-alerts when a windowed aggregate crosses its threshold for
+  // `for`, a recovered record when it ends (docs/alerts.md). The demo's sample traffic degrades
+  // the support agent for 90 s a minute after it starts, and every 5 minutes after.
+  monitors: [
+    { name: 'support-agent-completeness', scorer: 'completeness', agent: 'support-agent', aggregation: 'mean', window: '1m', threshold: { below: 0.25 }, for: '15s', cooldown: '2m', minSamples: 20 },
+    { name: 'support-agent-tool-pass-rate', scorer: 'tool-error-rate', agent: 'support-agent', aggregation: 'passRate', window: '1m', threshold: { below: 0.72 }, for: '15s', cooldown: '2m', minSamples: 20 },
+    // A quiet stream is evaluated too: no completeness score for a minute is a breach.
+    { name: 'completeness-scores-arriving', scorer: 'completeness', aggregation: 'count', window: '1m', threshold: { below: 1 }, for: '30s' },
+  ],
+  alerts: { evaluateEvery: '2s' },
 });

@@ -19,6 +19,9 @@ export type AclGrant = {
 /** The dashboard's consumer groups (`scorestream-dashboard-<host>-<hex>`, dashboard/kafka-reader.ts) share this prefix. */
 export const DASHBOARD_GROUP_PREFIX = 'scorestream-dashboard';
 
+/** The monitor's consumer groups (`scorestream-monitor-<host>-<hex>`, service/monitor/topic-reader.ts) share this prefix. */
+export const MONITOR_GROUP_PREFIX = 'scorestream-monitor';
+
 /** tail's throwaway consumer groups (`scorestream-tail-<uuid>`) share this prefix. */
 export const TAIL_GROUP_PREFIX = 'scorestream-tail-';
 
@@ -73,6 +76,15 @@ export function dashboardAcls(options: { resultsTopic: string; decisionsTopic: s
     topic(options.resultsTopic, ['Read'], 'read score records'),
     topic(options.decisionsTopic, ['Read'], 'read decision records (skip reasons)'),
     { resource: 'group', name: options.groupPrefix ?? DASHBOARD_GROUP_PREFIX, pattern: 'prefixed', operations: ['Read'], why: 'its own consumer group' },
+  ];
+}
+
+/** `scorestream monitor`: reads the results, reads back and writes the alerts, with throwaway groups it deletes when it stops. */
+export function monitorAcls(options: { resultsTopic: string; alertsTopic: string }): AclGrant[] {
+  return [
+    topic(options.resultsTopic, ['Read'], 'read score records'),
+    topic(options.alertsTopic, ['Read', 'Write'], 'publish breach and recovered notices, and read them back at start (its monitors\' state)'),
+    { resource: 'group', name: MONITOR_GROUP_PREFIX, pattern: 'prefixed', operations: ['Read', 'Delete'], why: 'its throwaway consumer groups, deleted when it stops' },
   ];
 }
 

@@ -3,15 +3,14 @@
 // `not_scorable` and `failed` are counted by `scorestream.records`, never recorded here as a value.
 // Cardinality is bounded: scorers come from the config; agents and tenants are each the first
 // `maxAgents` / `maxTenants` distinct ids this process saw, later ones share the label `other`;
-// a run without a tenant is `none`.
+// a run without a tenant is `none` (bounded-label.ts).
 import type { Histogram, Meter } from '@opentelemetry/api';
+import { boundedLabel, OTHER_LABEL } from './bounded-label.ts';
 
 /** Buckets of 0.1 over [0, 1]: the score range of the bundled scorers (scores are not clamped; others land in +Inf). */
 export const SCORE_BUCKET_BOUNDARIES = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
 export const DEFAULT_MAX_AGENTS = 50;
 export const DEFAULT_MAX_TENANTS = 50;
-/** The label of every agent or tenant id past the bound (and of a record without an agent). */
-export const OTHER_LABEL = 'other';
 /** The tenant label of a run whose metadata names no tenant. */
 export const NO_TENANT = 'none';
 
@@ -19,18 +18,6 @@ export const NO_TENANT = 'none';
 export type ScoredRecordFields = { scorerId: string; status: string; score?: number; entity?: { id: string }; metadata?: { tenantId?: string } };
 
 export type ScoreMetric = { record(record: ScoredRecordFields): void };
-
-/** The first `max` distinct values keep their own label; the rest share `other`. */
-function boundedLabel(max: number, missing: string): (value: string | undefined) => string {
-  const seen = new Set<string>();
-  return (value) => {
-    if (value === undefined) return missing;
-    if (seen.has(value)) return value;
-    if (seen.size >= max) return OTHER_LABEL;
-    seen.add(value);
-    return value;
-  };
-}
 
 export function registerScoreMetric(meter: Meter, options: { maxAgents?: number; maxTenants?: number } = {}): ScoreMetric {
   const histogram: Histogram = meter.createHistogram('scorestream.score', {

@@ -6,6 +6,8 @@
 import type { BatchObservableCallback, Histogram, Meter, Observable } from '@opentelemetry/api';
 import type { ScoredRecordFields } from './score-metric.ts';
 import { registerScoreMetric } from './score-metric.ts';
+import { registerVerdictMetric } from './verdict-metric.ts';
+import type { JudgedBinding, VerdictRecordFields } from './verdict-metric.ts';
 
 /** What the instruments read; ServiceStats has this shape. */
 export type ServiceCounters = {
@@ -34,8 +36,8 @@ export type ServiceCounters = {
 export type ServiceMetrics = {
   /** One record acknowledged: the time from the run event's timestamp to now. */
   recordLatency(latencyMs: number, record: { scorerId: string; status: string }): void;
-  /** One record acknowledged: its score into the `scorestream.score` histogram (score-metric.ts), when it has one. */
-  recordScore(record: ScoredRecordFields): void;
+  /** One record acknowledged: its score into the `scorestream.score` histogram (score-metric.ts), when it has one, and its verdict (verdict-metric.ts). */
+  recordScore(record: ScoredRecordFields & VerdictRecordFields): void;
   /** Stops observing (the service stopped); the histogram stays usable but unobserved gauges vanish. */
   unregister(): void;
 };
@@ -48,7 +50,12 @@ function partitionAttributes(key: string): Record<string, string | number> {
     : { 'messaging.destination.name': match[1]!, 'messaging.destination.partition.id': match[2]! };
 }
 
-export function registerServiceMetrics(meter: Meter, counters: ServiceCounters): ServiceMetrics {
+export type ServiceMetricsOptions = {
+  /** The bindings that declare `pass`: their records are counted by verdict. */
+  judged?: readonly JudgedBinding[];
+};
+
+export function registerServiceMetrics(meter: Meter, counters: ServiceCounters, options: ServiceMetricsOptions = {}): ServiceMetrics {
   const consumed = meter.createObservableCounter('scorestream.runs.consumed', { description: 'Run messages consumed (including skipped and dead-lettered ones)', unit: '{run}' });
   const unsampled = meter.createObservableCounter('scorestream.runs.trace_unsampled', {
     description: "Run events whose propagated trace context was not sampled (scored unless traceSampling is 'follow', then skipped as trace_not_sampled)",
@@ -113,6 +120,7 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters):
     result.observe(oversized, counters.recordsDropped, { 'scorestream.record.outcome': 'dropped' });
   };
   const scores = registerScoreMetric(meter);
+  const verdicts = registerVerdictMetric(meter, options.judged ?? []);
   const observables: Observable[] = [consumed, unsampled, records, skips, budgetSkips, deadLetters, inFlight, paused, lag, retries, retryWaiting, oversized];
   meter.addBatchObservableCallback(observe, observables);
 
@@ -122,9 +130,11 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters):
     },
     recordScore(record) {
       scores.record(record);
+      verdicts.record(record);
     },
     unregister() {
       meter.removeBatchObservableCallback(observe, observables);
+      verdicts.unregister();
     },
   };
 }

@@ -188,7 +188,9 @@ async function startWith(options: ServiceOptions & { kafka: Kafka }, health: Hea
   // Without budgets, the decision calls are priced here; with budgets, each run's gate wraps limitCall (score-run-event.ts).
   const limitDecisionCall = spend.ledger === undefined ? gateDecisionCalls(spend.gate, limitCall) : limitCall;
   const services: ScorerServices = { models, prepareModel, limitDecisionCall, recordInputs: options.recordInputs, functionStepSpans: options.functionStepSpans, judgeCalls: spend.gate };
-  const serviceMetrics = registerServiceMetrics(meter, stats);
+  const serviceMetrics = registerServiceMetrics(meter, stats, {
+    judged: config.scorers.flatMap((binding) => (binding.pass === undefined ? [] : [{ scorerId: binding.scorerId, version: binding.version, objective: binding.pass.objective }])),
+  });
   const source = await createRunSource(config);
   const consumer = createScoringConsumer({
     kafka,

@@ -187,7 +187,7 @@ export {
 } from './contracts/agent-run-event.ts';
 export type { AgentRunEvent, AgentRunEventInput, AgentRunInput, RunTrace, RunUsage } from './contracts/agent-run-event.ts';
 export type { DbMessageInput } from './contracts/messages.ts';
-export { SCORE_RECORD_SCHEMA_VERSION, SCORE_STATUSES, scoreRecordSchema } from './contracts/score-record.ts';
+export { SCORE_RECORD_SCHEMA_VERSION, SCORE_STATUSES, scoreRecordSchema, VERDICTS } from './contracts/score-record.ts';
 export type {
   FailedScoreRecord,
   NotScorableOutcome,
@@ -196,7 +196,12 @@ export type {
   ScoreError,
   ScoreRecord,
   ScoreStatus,
+  Verdict,
 } from './contracts/score-record.ts';
+export { ALERT_KINDS, ALERT_RECORD_SCHEMA_VERSION, alertRecordSchema } from './contracts/alert-record.ts';
+export type { AlertKind, AlertRecord } from './contracts/alert-record.ts';
+export type { PassCriterion } from './verdict/pass-criterion.ts';
+export type { MonitorInput } from './monitors/monitor-schema.ts';
 export { PIPELINE_STAGES, SCORER_STEPS } from './contracts/scorer-steps.ts';
 export type { PipelineStage, StepName } from './contracts/scorer-steps.ts';
 export { DECISION_RECORD_SCHEMA_VERSION, decisionRecordSchema, SKIP_REASONS } from './contracts/decision-record.ts';
@@ -223,6 +228,7 @@ export {
   decodeFeedbackRecord,
   parseAgentRunEvent,
   parseAgreementRecord,
+  parseAlertRecord,
   parseDeadLetter,
   parseDecisionRecord,
   parseFeedbackRecord,

@@ -15,6 +15,7 @@ import type { MessageOutput } from '../../consumers/record-sink.ts';
 import { ServiceStats } from '../../consumers/service-stats.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import type { ScorerLike } from '../../src/config/config-types.ts';
+import type { PassCriterion } from '../../src/verdict/pass-criterion.ts';
 import { asConsumedMessages } from './bench-events.ts';
 import type { EventPool } from './bench-events.ts';
 import { coresUsed, sampleCpu } from './cpu-usage.ts';
@@ -26,6 +27,8 @@ export type PipelineAloneOptions = {
   inFlight: number;
   /** Passes over the pool; the first warms the JIT up and is not counted. */
   passes: number;
+  /** Every binding declares this pass criterion, so every scored record gets a verdict (bench/verdict.bench.ts). */
+  pass?: PassCriterion;
 };
 
 export type PipelineAloneResult = {
@@ -43,12 +46,12 @@ export type PipelineAloneResult = {
  * What the message path needs to run as in the service, without Kafka: the benchmark's scorers,
  * fresh counters, and warnings only.
  */
-export function serviceMessageContext(scorers: readonly ScorerLike[]): MessageContext {
+export function serviceMessageContext(scorers: readonly ScorerLike[], pass?: PassCriterion): MessageContext {
   const config = resolveConfig({
     kafka: { brokers: ['127.0.0.1:9'] },
     groupId: 'bench-without-kafka',
     topics: { runs: 'runs', results: 'scores', deadLetter: 'dlq' },
-    scorers: scorers.map((scorer) => ({ scorer })),
+    scorers: scorers.map((scorer) => ({ scorer, ...(pass === undefined ? {} : { pass }) })),
   });
   return { config, stats: new ServiceStats(), logger: pino({ level: 'warn' }, pino.destination(2)), now: Date.now, hardStop: new AbortController().signal, publishRetry: defaultPublishRetry };
 }
@@ -56,7 +59,7 @@ export function serviceMessageContext(scorers: readonly ScorerLike[]): MessageCo
 export async function measurePipelineAlone(options: PipelineAloneOptions): Promise<PipelineAloneResult> {
   const messages = asConsumedMessages(options.pool);
   let records = 0;
-  const context = serviceMessageContext(options.scorers);
+  const context = serviceMessageContext(options.scorers, options.pass);
   const output: MessageOutput = { publish: async (batch) => void (records += batch.length) };
   const { config, stats } = context;
   const partition = createMessagePath(context).partition(runEventSource);

@@ -25,6 +25,7 @@ const usage = `usage: scorestream dashboard [--since 6h] [--port ${DEFAULT_DASHB
   --bucket D            chart time bucket (default: about 180 buckets over the look-back, e.g. 2m for 6h)
   --topic T             results topic (default SCORESTREAM_TOPIC_RESULTS or ${DEFAULT_TOPICS.results})
   --decisions-topic T   decisions topic (default SCORESTREAM_TOPIC_DECISIONS or ${DEMO_DECISIONS_TOPIC}; '' for none)
+  --alerts-topic T      the in-stream monitors' alerts topic (default SCORESTREAM_TOPIC_ALERTS or ${DEFAULT_TOPICS.alerts}; '' for none)
   --agreements-topic T  agreements topic of the feedback view (default SCORESTREAM_TOPIC_AGREEMENTS or
                         ${DEFAULT_AGREEMENTS_TOPIC}; '' for none; a topic that does not exist is skipped)
   --host H              address to listen on (default 127.0.0.1); any non-loopback address needs --token
@@ -38,6 +39,7 @@ export type DashboardCliOptions = {
   brokers: string[];
   resultsTopic: string;
   decisionsTopic: string | undefined;
+  alertsTopic?: string | undefined;
   agreementsTopic?: string | undefined;
   sinceMs: number;
   bucketMs?: number;
@@ -60,6 +62,7 @@ export async function launchDashboard(options: DashboardCliOptions, onWarning: (
     kafka,
     resultsTopic: options.resultsTopic,
     decisionsTopic: options.decisionsTopic,
+    alertsTopic: options.alertsTopic,
     agreementsTopic: options.agreementsTopic,
     sinceMs: options.sinceMs,
     ...(options.bucketMs === undefined ? {} : { bucketMs: options.bucketMs }),
@@ -72,7 +75,7 @@ export async function launchDashboard(options: DashboardCliOptions, onWarning: (
 }
 
 /** The demo's dashboard: on the default port when it is free, else on any free one; 6 hours back. */
-export async function startDemoDashboard(topics: { brokers: string[]; resultsTopic: string; decisionsTopic: string | undefined }, onWarning: (message: string) => void): Promise<Dashboard> {
+export async function startDemoDashboard(topics: { brokers: string[]; resultsTopic: string; decisionsTopic: string | undefined; alertsTopic?: string | undefined }, onWarning: (message: string) => void): Promise<Dashboard> {
   const options = { ...topics, agreementsTopic: process.env.SCORESTREAM_TOPIC_AGREEMENTS || DEFAULT_AGREEMENTS_TOPIC, sinceMs: 6 * 3_600_000, host: '127.0.0.1', port: DEFAULT_DASHBOARD_PORT, token: undefined, traceUrl: process.env.SCORESTREAM_TRACE_URL };
   try {
     return await launchDashboard(options, onWarning);
@@ -95,6 +98,7 @@ export async function run(argv: string[]): Promise<number> {
         bucket: { type: 'string' },
         topic: { type: 'string' },
         'decisions-topic': { type: 'string' },
+        'alerts-topic': { type: 'string' },
         'agreements-topic': { type: 'string' },
         host: { type: 'string' },
         port: { type: 'string' },
@@ -136,11 +140,13 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const decisionsSetting = values['decisions-topic'] ?? process.env.SCORESTREAM_TOPIC_DECISIONS ?? DEMO_DECISIONS_TOPIC;
+  const alertsSetting = values['alerts-topic'] ?? process.env.SCORESTREAM_TOPIC_ALERTS ?? DEFAULT_TOPICS.alerts;
   const agreementsSetting = values['agreements-topic'] ?? process.env.SCORESTREAM_TOPIC_AGREEMENTS ?? DEFAULT_AGREEMENTS_TOPIC;
   const options: DashboardCliOptions = {
     brokers: await resolveCliBrokers({ brokers: values.brokers }),
     resultsTopic: values.topic ?? process.env.SCORESTREAM_TOPIC_RESULTS ?? DEFAULT_TOPICS.results,
     decisionsTopic: decisionsSetting === '' ? undefined : decisionsSetting,
+    alertsTopic: alertsSetting === '' ? undefined : alertsSetting,
     agreementsTopic: agreementsSetting === '' ? undefined : agreementsSetting,
     sinceMs,
     ...(bucketMs === undefined ? {} : { bucketMs }),

@@ -26,6 +26,10 @@ import { startCollector } from '../../local/collector/index.ts';
 import { parseCommandArgs } from '../command-args.ts';
 import { DEMO_DECISIONS_TOPIC } from '../../src/config/defaults.ts';
 import { startDemoDashboard } from './dashboard.ts';
+import { parseDuration } from '../../src/utils/duration.ts';
+import type { AlertRecord } from '../../src/contracts/alert-record.ts';
+import { startMonitor } from '../../service/monitor/start-monitor.ts';
+import { renderMonitorLines } from '../monitor-lines.ts';
 import { launchAgreementJoin } from './agreement.ts';
 import { DEFAULT_AGREEMENTS_TOPIC } from '../../src/contracts/agreement-record.ts';
 import { DEFAULT_FEEDBACK_TOPIC } from '../../src/contracts/feedback-record.ts';
@@ -37,6 +41,7 @@ const exampleConfig = fileURLToPath(new URL(`../../examples/scorestream.config.$
 const command = runsCompiled ? 'npx scorestream' : './bin/scorestream';
 
 const usage = `usage: scorestream demo [--otlp] [--rate R] [--count N] [--config FILE] [--brokers LIST] [--local-judge]
+                       [--degrade-after D] [--degrade-for D]
 
   --otlp          the OpenTelemetry path: an AI SDK app with @ai-sdk/otel exports its traces over
                   OTLP/HTTP to a local OpenTelemetry Collector (built with Go once), whose kafka
@@ -46,7 +51,14 @@ const usage = `usage: scorestream demo [--otlp] [--rate R] [--count N] [--config
   --config FILE   scorer config (default examples/scorestream.config.ts)
   --brokers LIST  use these brokers instead of the local one (or set KAFKA_BROKERS)
   --local-judge   run the LLM-judge and classifier scorers on a small model on this machine
-                  (Gemma 3 270M, fetched once into the cache: about 330 MB with its runtime)`;
+                  (Gemma 3 270M, fetched once into the cache: about 330 MB with its runtime)
+  --degrade-after D, --degrade-for D
+                  the sample traffic's support agent answers badly from D after the start (default
+                  60s) for D (default 90s), and again every 5 minutes, so the config's monitors fire
+                  and recover (docs/alerts.md); --degrade-after off: never`;
+
+/** The sample traffic's degradation episodes repeat this often. */
+const DEGRADE_EVERY_MS = 300_000;
 
 /** The Collector kafka exporter's default topic. */
 const OTLP_DEMO_TOPIC = 'otlp_spans';
@@ -69,6 +81,8 @@ export async function run(argv: string[]): Promise<number> {
         config: { type: 'string' },
         brokers: { type: 'string' },
         'local-judge': { type: 'boolean' },
+        'degrade-after': { type: 'string' },
+        'degrade-for': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     },
@@ -80,6 +94,12 @@ export async function run(argv: string[]): Promise<number> {
   const count = values.count === undefined ? Infinity : Number(values.count);
   if (!(rate > 0) || !(count > 0)) {
     console.error(`--rate and --count must be positive numbers\n${usage}`);
+    return 2;
+  }
+  const degradeAfterMs = values['degrade-after'] === 'off' ? undefined : parseDuration(values['degrade-after'] ?? '60s');
+  const degradeForMs = parseDuration(values['degrade-for'] ?? '90s');
+  if ((values['degrade-after'] !== 'off' && degradeAfterMs === undefined) || degradeForMs === undefined || degradeForMs === 0) {
+    console.error(`--degrade-after and --degrade-for take durations such as 30s or 2m (--degrade-after also 'off')\n${usage}`);
     return 2;
   }
 
@@ -144,10 +164,16 @@ export async function run(argv: string[]): Promise<number> {
   }).finally(() => clearTimeout(slowStart));
   const feedbackTopic = process.env.SCORESTREAM_TOPIC_FEEDBACK || DEFAULT_FEEDBACK_TOPIC;
   const publisher = otlp === undefined ? createRunPublisher({ brokers, topic: config.topics.runs, feedbackTopic, clientId: 'scorestream-demo-traffic', ...kafkaClientSecurity(config.kafka) }) : undefined;
-  const seed = Date.now();
-  const generator = createSampleRunGenerator({ seed });
+  const startedAt = Date.now();
+  const seed = startedAt;
+  const generator = createSampleRunGenerator({
+    seed,
+    ...(degradeAfterMs === undefined ? {} : { degradation: { agentId: 'support-agent', startsAt: startedAt + degradeAfterMs, durationMs: degradeForMs, everyMs: DEGRADE_EVERY_MS } }),
+  });
+  if (degradeAfterMs !== undefined) logger.info({ agentId: 'support-agent', startsAt: new Date(startedAt + degradeAfterMs).toISOString(), durationMs: degradeForMs, everyMs: DEGRADE_EVERY_MS }, 'the sample traffic degrades support-agent');
   // A share of the runs gets a person's thumbs, published right after the runs (before their
   // scores exist: the join waits for them). Not on the OTLP path, whose runs the Collector names.
+  // The person reacts to the answer as given, so a degraded answer draws worse feedback too.
   const feedbackFor = createSampleFeedback({ seed });
   const traffic = startSampleTraffic({
     rate,
@@ -170,10 +196,13 @@ export async function run(argv: string[]): Promise<number> {
   });
 
   let dashboard: Awaited<ReturnType<typeof startDemoDashboard>> | undefined;
+  let monitor: Awaited<ReturnType<typeof startMonitor>> | undefined;
+  const notices: AlertRecord[] = [];
   let agreement: Awaited<ReturnType<typeof launchAgreementJoin>> | undefined;
   // In order, once: Ctrl-C, and a start that fails after the service runs (its Kafka clients
   // and the traffic would otherwise keep the process alive after the error is printed).
   const stopEverything = async () => {
+    await monitor?.stop();
     await traffic.stop();
     await publisher?.close();
     await otlp?.app.close();
@@ -185,13 +214,14 @@ export async function run(argv: string[]): Promise<number> {
     await judge.local.dispose();
   };
   try {
+    if (config.monitors.length > 0) monitor = await startMonitor({ config, logger, onNotice: (notice) => void (notices.push(notice) > 10 && notices.shift()) });
     // The feedback join before the dashboard, which reads the agreements topic the join creates.
     // One-minute windows, so the feedback view draws κ over time within minutes.
     agreement = await launchAgreementJoin(
       { brokers, feedbackTopic, resultsTopic: config.topics.results, agreementsTopic: process.env.SCORESTREAM_TOPIC_AGREEMENTS || DEFAULT_AGREEMENTS_TOPIC, ttlMs: 30 * 60_000, windowMs: 60_000 },
       (message) => logger.warn(message),
     );
-    dashboard = await startDemoDashboard({ brokers, resultsTopic: config.topics.results, decisionsTopic: config.topics.decisions }, (message) => logger.warn(message));
+    dashboard = await startDemoDashboard({ brokers, resultsTopic: config.topics.results, decisionsTopic: config.topics.decisions, alertsTopic: config.monitors.length > 0 ? config.topics.alerts : undefined }, (message) => logger.warn(message));
   } catch (error) {
     await stopEverything();
     throw error;
@@ -203,6 +233,7 @@ export async function run(argv: string[]): Promise<number> {
   console.log(`Dashboard: ${dashboardUrl}\n`);
   const view = startLiveView(service.stats, {
     header: () => [`dashboard ${dashboardUrl}`, `sample runs sent ${traffic.sent}${traffic.failed > 0 ? ` (${traffic.failed} failed to send)` : ''}`, ...(localJudge?.notice ?? [])],
+    footer: () => renderMonitorLines(monitor?.statuses() ?? [], notices),
   });
 
   const code = await new Promise<number>((resolve) => {

@@ -2,9 +2,10 @@
 // `{ id, view, mount(host), render(context) }`. `view` names the view (scores, compare, feedback)
 // whose panel host the panel is mounted in; `render` is called on every redraw of that view with
 // the page's state (app.js: panelContext). A new panel is a new file and a line here.
+import { alertsPanel } from './alerts-panel.js';
 import { comparePanel } from './compare-panel.js';
 import { feedbackPanel } from './feedback-panel.js';
 import { overviewPanel } from './overview-panel.js';
 import { scorerCardsPanel } from './scorer-cards.js';
 
-export const panels = [overviewPanel, scorerCardsPanel, comparePanel, feedbackPanel];
+export const panels = [overviewPanel, alertsPanel, scorerCardsPanel, comparePanel, feedbackPanel];

@@ -33,7 +33,24 @@ export type SampleRunGeneratorOptions = {
   sampledRatio?: number;
   /** Also put the trace context in the event body (`trace`), for header-less transports. */
   includeTraceInBody?: boolean;
+  /** Episodes in which one agent answers badly (the demo's monitor fires on them; docs/alerts.md). */
+  degradation?: Degradation;
 };
+
+/**
+ * One agent degrades from `startsAt` for `durationMs`, again every `everyMs` when given: its
+ * answers are mostly off topic or empty and its tools fail more. Decided by each run's clock
+ * reading, so the same seed and clock readings still give the same runs.
+ */
+export type Degradation = { agentId: string; startsAt: number; durationMs: number; everyMs?: number };
+
+/** Whether `atMs` falls in an episode of `degradation`. */
+export function inDegradation(degradation: Degradation, atMs: number): boolean {
+  const since = atMs - degradation.startsAt;
+  if (since < 0) return false;
+  const offset = degradation.everyMs === undefined ? since : since % degradation.everyMs;
+  return offset < degradation.durationMs;
+}
 
 export type SampleRunGenerator = { next(): SampleRun };
 
@@ -60,6 +77,22 @@ const qualities: ReadonlyArray<readonly [AnswerQuality, number]> = [
   ['empty', 6],
 ];
 
+/** A degraded agent (Degradation): answers mostly off topic or empty, tools failing more often. */
+const degradedToolOutcomes: ReadonlyArray<readonly [ToolOutcome, number]> = [
+  ['ok', 30],
+  ['reported_error', 25],
+  ['thrown_error', 25],
+  ['wrong_tool', 15],
+  ['no_tools', 5],
+];
+const degradedQualities: ReadonlyArray<readonly [AnswerQuality, number]> = [
+  ['complete', 4],
+  ['mostly', 4],
+  ['partial', 12],
+  ['offTopic', 50],
+  ['empty', 30],
+];
+
 const runErrors = [
   { name: 'AgentTimeoutError', message: 'the agent did not finish within 30000 ms' },
   { name: 'APICallError', message: 'model provider returned 529: overloaded' },
@@ -83,7 +116,7 @@ export function createSampleRunGenerator(options: SampleRunGeneratorOptions = {}
         spanId: random.hex(16),
         traceFlags: random.chance(sampledRatio) ? TraceFlags.SAMPLED : TraceFlags.NONE,
       };
-      const { event, answer } = buildRun(random, finishedAt);
+      const { event, answer } = buildRun(random, finishedAt, options.degradation);
       if (options.includeTraceInBody === true) {
         event.trace = { traceparent: `00-${spanContext.traceId}-${spanContext.spanId}-0${spanContext.traceFlags}` };
       }
@@ -97,8 +130,9 @@ export function generateSampleRuns(count: number, options: SampleRunGeneratorOpt
   return Array.from({ length: count }, () => generator.next());
 }
 
-function buildRun(random: Random, finishedAt: Date): { event: AgentRunEventInput; answer: AnswerQuality | 'none' } {
+function buildRun(random: Random, finishedAt: Date, degradation: Degradation | undefined): { event: AgentRunEventInput; answer: AnswerQuality | 'none' } {
   const agent = random.weighted(agents);
+  const degraded = degradation !== undefined && agent.entity.id === degradation.agentId && inDegradation(degradation, finishedAt.getTime());
   const scenario = random.pick(agent.scenarios);
   const tenant = random.weighted(tenants.map((entry) => [entry, entry.weight] as const));
   const model = random.pick(agent.models);
@@ -110,9 +144,10 @@ function buildRun(random: Random, finishedAt: Date): { event: AgentRunEventInput
 
   const remembered = rememberedMessages(random, scenario, startedAt, thread);
   const question = textMessage(random, 'user', scenario.question, startedAt, thread);
-  const outcome = random.weighted(toolOutcomes);
+  const outcome = random.weighted(degraded ? degradedToolOutcomes : toolOutcomes);
   const { invocations, failed } = toolCalls(random, scenario, outcome);
-  const quality = random.weighted(failed ? qualities.map(([value, weight]) => [value, value === 'complete' ? weight / 2 : weight] as const) : qualities);
+  const mix = degraded ? degradedQualities : qualities;
+  const quality = random.weighted(failed ? mix.map(([value, weight]) => [value, value === 'complete' ? weight / 2 : weight] as const) : mix);
   const runError = random.chance(0.04) ? random.pick(runErrors) : undefined;
   const text = runError !== undefined && random.chance(0.5) ? '' : answerText(scenario, quality, failed);
   const withReasoning = random.chance(0.45);

@@ -52,7 +52,10 @@ export type ClassifierScorerResults = {
 /** A classifier scorer's run options are any scorer's: `classifiers` is one of the run's services. */
 export type ClassifierScorerRunOptions = ScorerRunOptions;
 
-export type ClassifierScorer<TInput = AnyValue, TOutput = AnyValue> = Scorer<TInput, TOutput, ClassifierScorerResults>;
+export type ClassifierScorer<TInput = AnyValue, TOutput = AnyValue> = Scorer<TInput, TOutput, ClassifierScorerResults> & {
+  /** For a choice question: its choices (the keys of `scores`), which a binding's `pass.labels` may name. */
+  readonly choices: readonly string[] | undefined;
+};
 
 export function createClassifierScorer(
   options: ClassifierScorerOptions<ScorerRunInputForAgent, ScorerRunOutputForAgent> & { type: 'agent' },
@@ -81,7 +84,7 @@ export function createClassifierScorer(options: ClassifierScorerOptions): Classi
     return { classifier, question: assertScorerQuestion(classifier, scorerId, questionId, scores) };
   };
 
-  return base
+  const scorer = base
     .analyze(async (context: StepContext): Promise<AnsweredEvidence> => {
       const { classifier } = resolve(context.services);
       const state = await options.state(context);
@@ -102,6 +105,10 @@ export function createClassifierScorer(options: ClassifierScorerOptions): Classi
     })
     .generateScore(({ results, services }) => projectScore(resolve(services).question, results.analyzeStepResult.answer, scores))
     .generateReason(({ results, score }) => classifierReason(questionId, results.analyzeStepResult.answer, score));
+  // `scores` is required and exhaustive for a choice question (checked above, or on each run for a
+  // classifier named by id) and forbidden otherwise, so its keys are the question's choices.
+  const choices = scores === undefined ? undefined : Object.freeze(Object.keys(scores));
+  return Object.assign(scorer, { choices });
 }
 
 /** Mistakes that could only fail every run are reported when the scorer is created. */

@@ -8,6 +8,9 @@ import { budgetsSchema, pricingSchema } from '../budget/budget-schema.ts';
 import { compileParsedPredicate } from '../eligibility/compile-predicate.ts';
 import { predicateSchemaFor } from '../eligibility/predicate-schema.ts';
 import { samplingSchema } from '../eligibility/sampling-schema.ts';
+import { passCriterionSchema } from '../verdict/pass-criterion.ts';
+import { alertsSchema } from '../monitors/alerts-schema.ts';
+import { monitorSchema } from '../monitors/monitor-schema.ts';
 import { evidenceSchema, redactionSchema } from '../data-handling/redaction-schema.ts';
 import type { JudgeModelResolver } from '../judge/types.ts';
 import { DEFAULT_TOPICS, DEFAULTS } from './defaults.ts';
@@ -64,8 +67,23 @@ export const bindingSchema = z
     when: whenSchema.optional(),
     /** Bound on one scorer run, steps and judge calls included (default 120 s; enforced within 5 ms after it). */
     timeoutMs: positiveInt.default(DEFAULTS.scorerTimeoutMs),
+    /** What passing means: every scored record gets a verdict (src/verdict/pass-criterion.ts; docs/alerts.md). */
+    pass: passCriterionSchema.optional(),
     /** This binding's evidence level (default: the config's `evidence`; docs/data-handling.md). */
     evidence: evidenceSchema.optional(),
+  })
+  .superRefine((binding, context) => {
+    // Labels are a classifier's choices: checked against the scorer's own list when it has one.
+    const labels = binding.pass?.labels;
+    if (labels === undefined) return;
+    const choices = binding.scorer.choices;
+    if (choices === undefined) {
+      context.addIssue({ code: 'custom', path: ['pass', 'labels'], message: `scorer '${binding.scorer.id}' is not a classifier scorer of a choice question, so no label can pass; use atLeast/atMost on its score` });
+      return;
+    }
+    labels.forEach((label, index) => {
+      if (!choices.includes(label)) context.addIssue({ code: 'custom', path: ['pass', 'labels', index], message: `'${label}' is not a choice of scorer '${binding.scorer.id}' (${choices.join(', ')})` });
+    });
   })
   .transform((binding) => ({
     ...binding,
@@ -143,6 +161,8 @@ export const configSchema = z.strictObject({
       decisions: z.string().min(1).optional(),
       /** The prefix of the retry tiers, `{retry}-<delay>` (default `{runs}-retry`; docs/delivery.md). */
       retry: z.string().min(1).optional(),
+      /** The in-stream monitors' breach and recovered notices (`scorestream monitor`; docs/alerts.md). */
+      alerts: z.string().min(1).default(DEFAULT_TOPICS.alerts),
       /** Where each replay records the range it fixed when it started (default `{runs}-replays`, compacted; docs/spend-and-replay.md). */
       replays: z.string().min(1).optional(),
     })
@@ -196,4 +216,8 @@ export const configSchema = z.strictObject({
   traceSampling: z.enum(traceSamplingPolicies, { error: `expected one of ${traceSamplingPolicies.map((policy) => `'${policy}'`).join(', ')}` }).default(DEFAULTS.traceSampling),
   /** What the runs topic carries: run events (default) or a Collector's OTLP spans; env SCORESTREAM_INPUT_FORMAT / _ENCODING (input-schema.ts). */
   input: inputSchema,
+  /** In-stream monitors over the results topic, evaluated by `scorestream monitor` (src/monitors/; docs/alerts.md). */
+  monitors: z.array(monitorSchema).default([]),
+  /** How the monitors are evaluated and where else their notices go (a webhook). */
+  alerts: alertsSchema,
 });

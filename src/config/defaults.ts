@@ -4,6 +4,7 @@ export const DEFAULT_TOPICS = {
   runs: 'agent-runs',
   results: 'agent-scores',
   deadLetter: 'agent-runs-dlq',
+  alerts: 'agent-score-alerts',
 } as const;
 
 /** The decisions topic of the demo and the local secured broker; the dashboard reads it by default. Off unless configured. */

@@ -17,6 +17,7 @@ const topicVariables = {
   SCORESTREAM_TOPIC_DEAD_LETTER: 'deadLetter',
   SCORESTREAM_TOPIC_DECISIONS: 'decisions',
   SCORESTREAM_TOPIC_RETRY: 'retry',
+  SCORESTREAM_TOPIC_ALERTS: 'alerts',
   SCORESTREAM_TOPIC_REPLAYS: 'replays',
 } as const;
 

@@ -8,6 +8,7 @@ import type { ConfigProblem } from './config-error.ts';
 import { configSchema } from './config-schema.ts';
 import type { ResolvedConfig, ScorestreamConfigInput } from './config-types.ts';
 import { applyEnvironmentOverrides } from './env-overrides.ts';
+import { monitorProblems } from '../monitors/monitor-problems.ts';
 import type { Environment } from './env-overrides.ts';
 
 // What resolveConfig returns; declared with the other config types.
@@ -58,6 +59,7 @@ export function resolveConfig<Event>(input: ScorestreamConfigInput<Event>, optio
   const parsed = configSchema.safeParse(overridden);
   if (!parsed.success) problems.push(...schemaProblems(parsed.error.issues));
   problems.push(...repeatedBindings(overridden.scorers));
+  if (parsed.success) problems.push(...monitorProblems(parsed.data.monitors, parsed.data.scorers));
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems, options.source);
   return parsed.data;
 }

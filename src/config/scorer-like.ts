@@ -5,5 +5,7 @@
 export type ScorerLike = {
   readonly id: string;
   readonly name?: string;
+  /** A classifier scorer of a choice question: the choices its records can select (checked against a binding's `pass.labels`). */
+  readonly choices?: readonly string[];
   run(input: Record<string, unknown>, options?: Record<string, unknown>): Promise<unknown>;
 };

@@ -1,5 +1,5 @@
 // A score record as it is published: its JSON, within the output's size limit. A record over the
-// limit keeps its score, status and identity and sheds evidence in the order of TRUNCATED_PARTS —
+// limit keeps its score, verdict, status and identity and sheds evidence in the order of TRUNCATED_PARTS —
 // the steps' raw results, then the prompts, then the judge's outputs — saying in `truncated` what
 // it dropped and how many bytes each part took; a record that does not fit even without evidence
 // goes out as `failed` with the stable code `record_too_large`, its identity, trace and source
@@ -171,7 +171,7 @@ function identityOf(record: ScoreRecord, withMetadata: boolean): Omit<FailedScor
 }
 
 function outcomeOf(record: ScoreRecord): string {
-  if (record.status === 'scored') return `scored ${record.score}`;
+  if (record.status === 'scored') return `scored ${record.score}${record.verdict === undefined ? '' : ` (${record.verdict})`}`;
   if (record.status === 'not_scorable') return `not scorable at ${record.notScorable.step}`;
   return `failed at ${record.error.failedStep} (${record.error.code ?? record.error.name}: ${record.error.message.slice(0, 300)})`;
 }
@@ -193,7 +193,8 @@ function tooLarge(original: ScoreRecord, shed: ScoreRecord, truncated: Truncatio
 
 /** The record as `failed`: what the scorer returned is dropped (it is what cannot be written), the rest kept. */
 function unserializable(record: ScoreRecord, error: unknown): FailedScoreRecord {
-  const { score: _score, reason: _reason, notScorable: _notScorable, steps: _steps, judge: _judge, ...rest } = record as ScoreRecord & Record<string, unknown>;
+  // A verdict belongs to a scored record only; the failed one says why it has none.
+  const { score: _score, verdict: _verdict, reason: _reason, notScorable: _notScorable, steps: _steps, judge: _judge, ...rest } = record as ScoreRecord & Record<string, unknown>;
   return {
     ...(rest as unknown as Omit<FailedScoreRecord, 'status' | 'error'>),
     status: 'failed',

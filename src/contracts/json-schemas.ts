@@ -3,6 +3,7 @@
 // checked-in files are stale. Generated for the input side (`io: 'input'`): what goes on the wire.
 import { z } from 'zod';
 import { agentRunEventSchema } from './agent-run-event.ts';
+import { alertRecordSchema } from './alert-record.ts';
 import { agreementRecordSchema } from './agreement-record.ts';
 import { deadLetterSchema } from './dead-letter.ts';
 import { decisionRecordSchema } from './decision-record.ts';
@@ -18,6 +19,7 @@ const contracts = [
   { file: 'score-record.v1.json', title: 'ScoreRecord v1', description: 'One score per eligible (run, scorer) pair (topic agent-scores, key = scoreId, partitioned by runId).', schema: scoreRecordSchema },
   { file: 'dead-letter.v1.json', title: 'DeadLetter v1', description: 'A run event the consumer could not accept, with its original bytes and the reason.', schema: deadLetterSchema },
   { file: 'decision-record.v1.json', title: 'DecisionRecord v1', description: 'Why a (run, scorer) pair was skipped or deferred.', schema: decisionRecordSchema },
+  { file: 'alert-record.v1.json', title: 'AlertRecord v1', description: "An in-stream monitor's breach or recovered notice (topic agent-score-alerts, key = the monitor's name).", schema: alertRecordSchema },
   { file: 'feedback-record.v1.json', title: 'FeedbackRecord v1', description: 'What a person or a program said about a run (topic agent-feedback, key = the run id, as the run\'s score records).', schema: feedbackRecordSchema },
   { file: 'agreement-record.v1.json', title: 'AgreementRecord v1', description: 'How a judge agrees with people: one (feedback, score record) pair, or a scorer version\'s window summary (topic agent-score-agreements).', schema: agreementRecordSchema },
   { file: 'retry-message.v1.json', title: 'RetryMessage v1', description: 'A (run, scorer) pair waiting on a retry tier after a transient failure (topics {runs}-retry-<delay>, key = scoreId, partitioned by runId).', schema: retryMessageSchema },

@@ -3,6 +3,8 @@
 // `decodeFeedbackRecord`, through decode-record.ts) also tell undecodable bytes (invalid UTF-8 or
 // JSON) apart from well-formed JSON that breaks the contract.
 import type { z } from 'zod';
+import type { AlertRecord } from './alert-record.ts';
+import { alertRecordSchema } from './alert-record.ts';
 import type { AgentRunEvent } from './agent-run-event.ts';
 import { AGENT_RUN_EVENT_SCHEMA_VERSION, agentRunEventSchema } from './agent-run-event.ts';
 import type { DeadLetter } from './dead-letter.ts';
@@ -31,6 +33,7 @@ export const parseAgentRunEvent = (value: unknown): ParseResult<AgentRunEvent> =
 export const parseScoreRecord = (value: unknown): ParseResult<ScoreRecord> => parseWith(scoreRecordSchema, value);
 export const parseDecisionRecord = (value: unknown): ParseResult<DecisionRecord> => parseWith(decisionRecordSchema, value);
 export const parseDeadLetter = (value: unknown): ParseResult<DeadLetter> => parseWith(deadLetterSchema, value);
+export const parseAlertRecord = (value: unknown): ParseResult<AlertRecord> => parseWith(alertRecordSchema, value);
 export const parseFeedbackRecord = (value: unknown): ParseResult<FeedbackRecord> => parseWith(feedbackRecordSchema, value);
 export const parseAgreementRecord = (value: unknown): ParseResult<AgreementRecord> => parseWith(agreementRecordSchema, value);
 

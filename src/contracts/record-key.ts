@@ -15,6 +15,11 @@
 //   run     the run id
 //   trace   the run id the OTLP input gives the agent span: `<traceId>-<spanId>` (runIdOf)
 //   thread  the thread id
+//
+// A record about a monitor — an alert notice (scorestream monitor, docs/alerts.md) — is keyed by
+// the monitor's name: its notices share a partition, so they stay in order, and an alerts topic
+// compacted keeps each monitor's last notice, which is all a restarted monitor restores its phase from.
+import type { AlertRecord } from './alert-record.ts';
 import { runIdOf } from '../otlp/run-from-trace.ts';
 import type { FeedbackTarget } from './feedback-record.ts';
 import { scoreIdFor } from './score-id.ts';
@@ -37,4 +42,9 @@ export function feedbackKeyFor(target: FeedbackTarget): string {
   if (target.type === 'run') return target.runId;
   if (target.type === 'trace') return runIdOf(target);
   return target.threadId;
+}
+
+/** The key of an alert notice: its monitor's name (one partition, in order, per monitor). */
+export function alertKeyFor(alert: Pick<AlertRecord, 'monitor'>): string {
+  return alert.monitor.name;
 }

@@ -21,6 +21,9 @@ import { fieldPerStep, PIPELINE_STAGES } from './scorer-steps.ts';
 export const SCORE_RECORD_SCHEMA_VERSION = 1;
 export const SCORE_STATUSES = ['scored', 'not_scorable', 'failed'] as const;
 export type ScoreStatus = (typeof SCORE_STATUSES)[number];
+/** A scored record's verdict against its binding's `pass` criterion (src/verdict/pass-criterion.ts). */
+export const VERDICTS = ['pass', 'fail'] as const;
+export type Verdict = (typeof VERDICTS)[number];
 
 const stageSchema = z.enum(PIPELINE_STAGES);
 
@@ -118,20 +121,22 @@ export const scoreRecordSchema = z.discriminatedUnion('status', [
   scoreRecordBase.extend({
     status: z.literal('scored'),
     score: z.number({ error: 'expected a finite number score when status is "scored"' }),
-    /** The binding's judgement of the score against its pass threshold, when it has one. */
-    verdict: z.enum(['pass', 'fail']).optional(),
+    /** Present when the binding declares what passing means (`pass`); never on not_scorable or failed records. */
+    verdict: z.enum(VERDICTS).optional(),
     notScorable: onlyWhen('notScorable', 'not_scorable'),
     error: onlyWhen('error', 'failed'),
   }),
   scoreRecordBase.extend({
     status: z.literal('not_scorable'),
     score: onlyWhen('score', 'scored'),
+    verdict: onlyWhen('verdict', 'scored'),
     notScorable: notScorableSchema,
     error: onlyWhen('error', 'failed'),
   }),
   scoreRecordBase.extend({
     status: z.literal('failed'),
     score: onlyWhen('score', 'scored'),
+    verdict: onlyWhen('verdict', 'scored'),
     notScorable: onlyWhen('notScorable', 'not_scorable'),
     error: scoreErrorSchema,
   }),

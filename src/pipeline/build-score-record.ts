@@ -4,6 +4,8 @@ import type { RecordTrace, Sampling } from '../contracts/common.ts';
 import type { JudgeResults } from '../contracts/judge-execution.ts';
 import { scoreIdFor } from '../contracts/score-id.ts';
 import type { ScoreRecord } from '../contracts/score-record.ts';
+import { verdictFor } from '../verdict/pass-criterion.ts';
+import type { PassCriterion } from '../verdict/pass-criterion.ts';
 import type { RunFacts } from './run-facts.ts';
 import type { ScorerOutcome } from './scorer-outcome.ts';
 
@@ -11,6 +13,8 @@ export type ScoreRecordContext = {
   scorerId: string;
   scorerName?: string;
   scorerVersion?: string;
+  /** The binding's `pass` criterion: a scored record gets its verdict. */
+  pass?: PassCriterion;
   facts: RunFacts;
   outcome: ScorerOutcome;
   trace?: RecordTrace;
@@ -58,8 +62,10 @@ export function buildScoreRecord(context: ScoreRecordContext): ScoreRecord {
     durationMs: context.durationMs,
   };
   switch (outcome.status) {
-    case 'scored':
-      return { ...base, status: 'scored', score: outcome.score, ...(result.reason === undefined ? {} : { reason: result.reason }) };
+    case 'scored': {
+      const verdict = context.pass === undefined ? undefined : verdictFor(context.pass, outcome.score, result.analyzeStepResult);
+      return { ...base, status: 'scored', score: outcome.score, ...(verdict === undefined ? {} : { verdict }), ...(result.reason === undefined ? {} : { reason: result.reason }) };
+    }
     case 'not_scorable':
       return { ...base, status: 'not_scorable', notScorable: outcome.notScorable };
     case 'failed':

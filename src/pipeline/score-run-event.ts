@@ -183,6 +183,7 @@ export async function scoreWithBinding<Event>(facts: RunFacts, binding: Resolved
     scorerId: binding.scorerId,
     scorerName: scorerName === binding.scorerId ? undefined : scorerName,
     scorerVersion: binding.version,
+    pass: binding.pass,
     facts,
     outcome,
     trace: traceFields,

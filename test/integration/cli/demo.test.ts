@@ -7,14 +7,14 @@ import { createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { testBrokers } from '../../helpers/kafka.ts';
+import { testBrokers, uniqueName } from '../../helpers/kafka.ts';
 
 const script = fileURLToPath(new URL('../../../bin/scorestream', import.meta.url));
 
-function runDemo(brokers: string, environment: Record<string, string> = {}) {
+function runDemo(brokers: string, environment: Record<string, string> = {}, args: string[] = []) {
   let stdout = '';
   let stderr = '';
-  const child = spawn(script, ['demo', '--rate', '50'], { env: { ...process.env, KAFKA_BROKERS: brokers, OTEL_SDK_DISABLED: 'true', ...environment }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(script, ['demo', '--rate', '50', ...args], { env: { ...process.env, KAFKA_BROKERS: brokers, OTEL_SDK_DISABLED: 'true', ...environment }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   // 'close': the process exited and its output was read to the end.
@@ -70,6 +70,21 @@ describe('scorestream demo', () => {
     expect(demo.stderr()).toContain('stopping: finishing in-flight runs');
     expect(demo.stdout()).toMatch(/failed 0/);
   });
+
+  it("shows a monitor breaching when the sample traffic degrades the support agent, and recovering", async () => {
+    // Topics of its own: the monitors restore their state from the alerts topic.
+    const topics = { SCORESTREAM_TOPIC_RUNS: uniqueName('demo-runs'), SCORESTREAM_TOPIC_RESULTS: uniqueName('demo-scores'), SCORESTREAM_TOPIC_ALERTS: uniqueName('demo-alerts') };
+    const demo = runDemo(testBrokers().join(','), topics, ['--degrade-after', '5s', '--degrade-for', '40s']);
+    const started = Date.now();
+    await demo.waitFor('a breach of support-agent-completeness', () => /support-agent-completeness breached: mean of completeness \(agent support-agent\) 0\.\d+ < 0\.25/.test(demo.stdout()), 120_000);
+    console.log(`demo: breach on screen ${((Date.now() - started) / 1000).toFixed(1)} s after start (degraded from 5 s)`);
+    await demo.waitFor('its recovery', () => /support-agent-completeness recovered: mean of completeness \(agent support-agent\) 0\.\d+, threshold < 0\.25/.test(demo.stdout()), 120_000);
+    console.log(`demo: recovery on screen ${((Date.now() - started) / 1000).toFixed(1)} s after start (normal again from 45 s)`);
+    // The other agents never degraded; the scores kept arriving.
+    expect(demo.stdout()).not.toMatch(/completeness-scores-arriving breached/);
+    demo.child.kill('SIGINT');
+    expect(await demo.exited).toBe(0);
+  }, 240_000);
 
   it('ends, not hangs, when a start step after the service fails', async () => {
     // The dashboard refuses a non-http trace link once the service already runs: the demo must

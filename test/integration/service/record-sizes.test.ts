@@ -1,7 +1,7 @@
 // Records the broker would refuse never stall a partition (docs/delivery.md, record sizes), on a
 // real broker:
-//   - a score record over the limit among small ones is shed of its evidence with a marker, one
-//     too large even without evidence goes out as failed/record_too_large, every pair is recorded,
+//   - a score record over the limit among small ones is shed of its evidence with a marker and keeps
+//     its verdict, one too large even without evidence goes out as failed/record_too_large (no verdict), every pair is recorded,
 //     every offset committed, and the service stops on SIGTERM with exit 0;
 //   - a results topic whose max.message.bytes is below maxRecordBytes: the broker refuses the
 //     request, and only the refused record is replaced by a smaller form, not the records beside it;
@@ -48,12 +48,14 @@ describe('record sizes', () => {
     expect(byPair.size).toBe(90);
     for (const run of runs.filter((candidate) => candidate.answer?.startsWith('x') === true)) {
       const hoarded = byPair.get(`${run.runId}|hoarder`)!;
-      expect(hoarded).toMatchObject({ status: 'scored', score: 1, steps: {}, truncated: { limitBytes: 1_000_000, dropped: [{ part: 'steps' }] } });
+      expect(hoarded).toMatchObject({ status: 'scored', score: 1, verdict: 'pass', steps: {}, truncated: { limitBytes: 1_000_000, dropped: [{ part: 'steps' }] } });
       expect(hoarded.truncated!.originalBytes).toBeGreaterThan(1_000_000);
       expect(hoarded.truncated!.dropped[0]!.bytes).toBeGreaterThan(1_000_000);
       expect(byPair.get(`${run.runId}|answer-length`)).toMatchObject({ status: 'scored' });
     }
     expect(byPair.get('size-7|verbose')).toMatchObject({ status: 'failed', scoreId: expect.any(String), error: { code: 'record_too_large', retryable: false } });
+    expect(byPair.get('size-7|verbose')).not.toHaveProperty('verdict');
+    expect(byPair.get('size-8|verbose')).toMatchObject({ status: 'scored', score: 0.5, verdict: 'pass' });
     const others = [...byPair.values()].filter((record) => record.truncated === undefined && record.status !== 'failed');
     expect(others).toHaveLength(90 - 3 - 1);
     await expect.poll(() => committedTotal(groupId, topics.runs), { timeout: 30_000 }).toBe(runs.length);
@@ -65,14 +67,14 @@ describe('record sizes', () => {
     const topics = await useServiceTopics(1);
     const results = await useTopic({ prefix: 'small-scores', config: { 'max.message.bytes': '300000' } });
     const groupId = uniqueGroupId('refused');
-    const service = await startTestService({ topics: { ...topics, results }, groupId, scorers: [{ scorer: hoardingScorer }, { scorer: verboseScorer }, { scorer: answerLengthScorer }], retries: { enabled: false } });
+    const service = await startTestService({ topics: { ...topics, results }, groupId, scorers: [{ scorer: hoardingScorer, pass: { atLeast: 0.5 } }, { scorer: verboseScorer }, { scorer: answerLengthScorer }], retries: { enabled: false } });
     // A 150 kB answer: the hoarder's record is 450 kB (within maxRecordBytes, over the topic's 300 kB).
     const runs = Array.from({ length: 12 }, (_, index) => ({ runId: `refused-${index}`, partition: 0, ...(index === 4 ? { answer: 'y'.repeat(150_000) } : index === 9 ? { answer: 'HUGE' } : {}) }));
     await produceEach(topics.runs, runs);
     const records = await readUntil<ScoreRecord>(results, (seen) => latestPerPair(seen).size >= runs.length * 3, 90_000);
     const byPair = latestPerPair(records);
     expect(byPair.size).toBe(36);
-    expect(byPair.get('refused-4|hoarder')).toMatchObject({ status: 'scored', steps: {}, truncated: { dropped: [{ part: 'steps' }] } });
+    expect(byPair.get('refused-4|hoarder')).toMatchObject({ status: 'scored', verdict: 'pass', steps: {}, truncated: { dropped: [{ part: 'steps' }] } });
     expect(byPair.get('refused-4|hoarder')!.truncated!.limitBytes).toBeLessThan(500_000);
     expect(byPair.get('refused-9|verbose')).toMatchObject({ status: 'failed', error: { code: 'record_too_large' } });
     expect([...byPair.values()].filter((record) => record.status === 'scored' && record.truncated === undefined)).toHaveLength(34);

@@ -1,6 +1,7 @@
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
-import { NO_TENANT, OTHER_LABEL, registerScoreMetric } from '../../../otel/score-metric.ts';
+import { OTHER_LABEL } from '../../../otel/bounded-label.ts';
+import { NO_TENANT, registerScoreMetric } from '../../../otel/score-metric.ts';
 import { CollectingMetricReader, findMetric, histogramTotals } from '../../helpers/spans.ts';
 
 async function withMetric(maxAgents: number, use: (metric: ReturnType<typeof registerScoreMetric>) => void, maxTenants?: number) {

@@ -81,6 +81,10 @@ const publicRuntimeNames = [
   'SCORER_STEPS',
   'SCORE_RECORD_SCHEMA_VERSION',
   'SCORE_STATUSES',
+  'VERDICTS',
+  'ALERT_KINDS',
+  'ALERT_RECORD_SCHEMA_VERSION',
+  'alertRecordSchema',
   'SKIP_REASONS',
   'agentRunEventSchema',
   'contractJsonSchemas',
@@ -93,6 +97,7 @@ const publicRuntimeNames = [
   'parseDeadLetter',
   'parseDecisionRecord',
   'parseScoreRecord',
+  'parseAlertRecord',
   'scoreIdFor',
   'scoreRecordSchema',
   // Errors

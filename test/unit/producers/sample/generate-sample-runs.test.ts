@@ -2,7 +2,11 @@ import { trace, TraceFlags } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import type { AgentRunEventInput } from '../../../../src/contracts/agent-run-event.ts';
 import { parseAgentRunEvent } from '../../../../src/contracts/parse.ts';
-import { createSampleRunGenerator, generateSampleRuns, sampleRunContext } from '../../../../producers/sample/index.ts';
+import { createSampleRunGenerator, generateSampleRuns, inDegradation, sampleRunContext } from '../../../../producers/sample/index.ts';
+import { collectRunFacts } from '../../../../src/pipeline/run-facts.ts';
+import { buildScorerInput } from '../../../../src/pipeline/scorer-input.ts';
+import { runScorerToOutcome } from '../../../../src/pipeline/scorer-outcome.ts';
+import { createCompletenessScorer } from '../../../../src/scorers/code/completeness/index.ts';
 import type { SampleRun } from '../../../../producers/sample/index.ts';
 
 /** A clock that advances 250 ms per reading from a fixed start. */
@@ -123,5 +127,39 @@ describe('generateSampleRuns', { timeout: 60_000 }, () => {
     const generator = createSampleRunGenerator({ seed: 'test', clock: steppingClock() });
     expect(generator.next()).toEqual(runs[0]);
     expect(generator.next()).toEqual(runs[1]);
+  });
+});
+
+describe('a degradation episode', { timeout: 60_000 }, () => {
+  const start = Date.parse('2025-03-01T10:00:00.000Z');
+  // Episodes of 60 s every 200 s, the first 50 s in: readings at 250 ms steps.
+  const degradation = { agentId: 'support-agent', startsAt: start + 50_000, durationMs: 60_000, everyMs: 200_000 };
+  const degradedRuns = generateSampleRuns(1600, { seed: 'test', clock: steppingClock(start), degradation }).map((run) => run.event);
+  const inEpisode = (event: AgentRunEventInput) => inDegradation(degradation, Date.parse(event.timestamp));
+
+  it('tells episodes by the clock: from startsAt for durationMs, every everyMs', () => {
+    expect([start, start + 49_999, start + 50_000, start + 109_999, start + 110_000, start + 250_000, start + 310_000].map((at) => inDegradation(degradation, at))).toEqual([false, false, true, true, false, true, false]);
+    expect(inDegradation({ ...degradation, everyMs: undefined }, start + 250_000)).toBe(false);
+  });
+
+  it("lowers only that agent's completeness, inside the episodes, and the scores come back after", async () => {
+    const scorer = createCompletenessScorer();
+    const mean = async (selected: AgentRunEventInput[]) => {
+      let sum = 0;
+      for (const event of selected) {
+        const parsed = parseAgentRunEvent(event);
+        if (!parsed.success) throw new Error('invalid sample run');
+        const outcome = await runScorerToOutcome(scorer, buildScorerInput(collectRunFacts(parsed.data, { topic: 't', partition: 0, offset: '0' }, {})), { timeoutMs: 10_000 });
+        sum += outcome.status === 'scored' ? outcome.score : 0;
+      }
+      return sum / selected.length;
+    };
+    const support = (event: AgentRunEventInput) => event.entity.id === 'support-agent';
+    const degradedSupport = degradedRuns.filter((event) => support(event) && inEpisode(event));
+    const normalSupport = degradedRuns.filter((event) => support(event) && !inEpisode(event));
+    expect(degradedSupport.length).toBeGreaterThan(50);
+    expect(await mean(degradedSupport)).toBeLessThan((await mean(normalSupport)) - 0.25);
+    const others = (list: AgentRunEventInput[]) => list.filter((event) => !support(event) && inEpisode(event));
+    expect(Math.abs((await mean(others(degradedRuns))) - (await mean(others(events))))).toBeLessThan(0.1);
   });
 });

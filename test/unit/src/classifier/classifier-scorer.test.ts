@@ -45,6 +45,11 @@ describe('createClassifierScorer: the scorer', () => {
     ]);
   });
 
+  it('names its choices for a choice question (what pass.labels may name), none otherwise', () => {
+    expect(toneScorer().scorer.choices).toEqual(['polite', 'neutral', 'rude']);
+    expect(toneScorer({ question: 'resolved', scores: undefined }).scorer.choices).toBeUndefined();
+  });
+
   it('keeps name, description and type when given', () => {
     const { scorer } = toneScorer({ name: 'Tone', description: 'How polite', type: 'agent' });
     expect([scorer.name, scorer.description, scorer.type]).toEqual(['Tone', 'How polite', 'agent']);

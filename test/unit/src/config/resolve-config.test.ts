@@ -44,7 +44,7 @@ describe('resolveConfig', () => {
       expect(resolved).toEqual({
         kafka: { brokers: ['localhost:9092'], clientId: 'scorestream' },
         groupId: 'scorestream',
-        topics: { runs: 'agent-runs', results: 'agent-scores', deadLetter: 'agent-runs-dlq', retry: 'agent-runs-retry', replays: 'agent-runs-replays' },
+        topics: { runs: 'agent-runs', results: 'agent-scores', deadLetter: 'agent-runs-dlq', retry: 'agent-runs-retry', replays: 'agent-runs-replays', alerts: 'agent-score-alerts' },
         scorers: [{ scorer: lengthScorer, scorerId: 'answer-length', timeoutMs: 120_000 }],
         concurrency: { runsInFlight: 256, judgeCallsPerModel: 16 },
         budgets: [],
@@ -59,6 +59,8 @@ describe('resolveConfig', () => {
         traceSampling: 'ignore',
         retries: { enabled: true, delaysMs: [10_000, 60_000, 600_000, 3_600_000], maxAgeMs: 86_400_000 },
         input: { format: 'run-event' },
+        monitors: [],
+        alerts: { evaluateEvery: 10_000 },
       });
       expect(resolved.topics).toEqual({ ...DEFAULT_TOPICS, retry: `${DEFAULT_TOPICS.runs}-retry`, replays: `${DEFAULT_TOPICS.runs}-replays` });
       expect(resolved.concurrency.runsInFlight).toBe(DEFAULTS.runsInFlight);
@@ -77,7 +79,7 @@ describe('resolveConfig', () => {
       );
       expect(resolved.kafka).toEqual({ brokers: ['a:1', 'b:2'], clientId: 'scorer-eu' });
       expect(resolved.groupId).toBe('scorers-eu');
-      expect(resolved.topics).toEqual({ runs: 'agent-runs', results: 'scores-eu', deadLetter: 'agent-runs-dlq', decisions: 'decisions-eu', retry: 'agent-runs-retry', replays: 'agent-runs-replays' });
+      expect(resolved.topics).toEqual({ runs: 'agent-runs', results: 'scores-eu', deadLetter: 'agent-runs-dlq', decisions: 'decisions-eu', retry: 'agent-runs-retry', replays: 'agent-runs-replays', alerts: 'agent-score-alerts' });
       expect(resolved.concurrency).toEqual({ runsInFlight: 256, judgeCallsPerModel: 4 });
       expect(resolved.shutdownTimeoutMs).toBe(5000);
       expect(resolved.maxMessageBytes).toBe(2048);
@@ -100,7 +102,7 @@ describe('resolveConfig', () => {
         }),
       );
       expect(resolved.kafka.clientId).toBe('scorestream');
-      expect(resolved.topics).toEqual({ runs: 'agent-runs', results: 'scores', deadLetter: 'agent-runs-dlq', retry: 'agent-runs-retry', replays: 'agent-runs-replays' });
+      expect(resolved.topics).toEqual({ runs: 'agent-runs', results: 'scores', deadLetter: 'agent-runs-dlq', retry: 'agent-runs-retry', replays: 'agent-runs-replays', alerts: 'agent-score-alerts' });
       expect(resolved.concurrency).toEqual({ runsInFlight: 256, judgeCallsPerModel: 2 });
       expect(resolved.shutdownTimeoutMs).toBe(30_000);
     });
@@ -153,10 +155,11 @@ describe('resolveConfig', () => {
           SCORESTREAM_TOPIC_RESULTS: 'scores-eu',
           SCORESTREAM_TOPIC_DEAD_LETTER: 'dlq-eu',
           SCORESTREAM_TOPIC_DECISIONS: 'decisions-eu',
+          SCORESTREAM_TOPIC_ALERTS: 'alerts-eu',
         },
         minimal({ topics: { runs: 'from-file' } }),
       );
-      expect(resolved.topics).toEqual({ runs: 'runs-eu', results: 'scores-eu', deadLetter: 'dlq-eu', decisions: 'decisions-eu', retry: 'runs-eu-retry', replays: 'runs-eu-replays' });
+      expect(resolved.topics).toEqual({ runs: 'runs-eu', results: 'scores-eu', deadLetter: 'dlq-eu', decisions: 'decisions-eu', retry: 'runs-eu-retry', replays: 'runs-eu-replays', alerts: 'alerts-eu' });
     });
 
     it('SCORESTREAM_RUNS_IN_FLIGHT, SCORESTREAM_JUDGE_CONCURRENCY and SCORESTREAM_SHUTDOWN_TIMEOUT_MS', () => {

@@ -1,7 +1,7 @@
 // fitScoreRecord: a score record as published, within the output's size limit. A plain record is
 // its JSON; one whose results cannot be written goes out as failed, saying why; one over the
 // limit sheds steps, then prompts, then judge outputs, saying so in `truncated`, and keeps its
-// score; one that does not fit even so is failed/record_too_large with its identity; every form
+// score and verdict; one that does not fit even so is failed/record_too_large with its identity; every form
 // has a smaller one for a broker that refuses it.
 import { describe, expect, it } from 'vitest';
 import { fitScoreRecord, jsonBytes } from '../../../../src/contracts/fit-score-record.ts';
@@ -24,6 +24,7 @@ const scored = {
   durationMs: 4,
   status: 'scored',
   score: 0.5,
+  verdict: 'pass',
   reason: 'fine',
 } as ScoreRecord;
 
@@ -71,7 +72,7 @@ describe('fitScoreRecord', () => {
     });
     expect((record.error as { message: string }).message).toMatch(cause);
     expect((record.error as { message: string }).message).toMatch(/return plain JSON values from steps/);
-    for (const dropped of ['score', 'reason', 'notScorable', 'judge']) expect(record).not.toHaveProperty(dropped);
+    for (const dropped of ['score', 'verdict', 'reason', 'notScorable', 'judge']) expect(record).not.toHaveProperty(dropped);
     expect(parseScoreRecord(record).success).toBe(true);
   });
 
@@ -82,10 +83,10 @@ describe('fitScoreRecord', () => {
     expect(record).not.toHaveProperty('judge');
   });
 
-  it('sheds the raw step results first, saying how many bytes they took, and keeps the score', () => {
+  it('sheds the raw step results first, saying how many bytes they took, and keeps the score and its verdict', () => {
     const full = Buffer.byteLength(JSON.stringify(heavy));
     const record = written(full - 1_000);
-    expect(record).toMatchObject({ status: 'scored', score: 0.5, reason: 'fine', scoreId: 'score-1', steps: {}, prompts: heavy.prompts });
+    expect(record).toMatchObject({ status: 'scored', score: 0.5, verdict: 'pass', reason: 'fine', scoreId: 'score-1', steps: {}, prompts: heavy.prompts });
     expect(record.truncated).toEqual({ originalBytes: full, limitBytes: full - 1_000, dropped: [{ part: 'steps', bytes: expect.any(Number) }] });
     expect(record.truncated!.dropped[0]!.bytes).toBeGreaterThan(6_000);
     expect(record.judge!.analyze!.executions[0]!.prompt).toBe('q'.repeat(2_000));
@@ -99,7 +100,7 @@ describe('fitScoreRecord', () => {
     const withoutOutputs = written(1_500);
     expect(withoutOutputs.truncated!.dropped.map((part) => part.part)).toEqual(['steps', 'prompts', 'judgeOutputs']);
     expect(withoutOutputs.judge!.analyze!.executions[0]).toMatchObject({ output: null, prompt: '', usage: { inputTokens: 1 } });
-    expect(withoutOutputs).toMatchObject({ status: 'scored', score: 0.5 });
+    expect(withoutOutputs).toMatchObject({ status: 'scored', score: 0.5, verdict: 'pass' });
   });
 
   it('goes out as failed/record_too_large when even without evidence it is over, its identity kept', () => {
@@ -118,8 +119,8 @@ describe('fitScoreRecord', () => {
       error: { name: 'RecordTooLargeError', code: 'record_too_large', retryable: false },
       truncated: { limitBytes: 2_000, dropped: [{ part: 'steps' }, { part: 'prompts' }, { part: 'judgeOutputs' }] },
     });
-    expect(record.status === 'failed' && record.error.message).toMatch(/scored 0\.5/);
-    for (const dropped of ['score', 'reason', 'judge']) expect(record).not.toHaveProperty(dropped);
+    expect(record.status === 'failed' && record.error.message).toMatch(/scored 0\.5 \(pass\)/);
+    for (const dropped of ['score', 'verdict', 'reason', 'judge']) expect(record).not.toHaveProperty(dropped);
   });
 
   it('has no form at all within a limit smaller than its identity', () => {

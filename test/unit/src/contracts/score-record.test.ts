@@ -74,9 +74,12 @@ describe('parseScoreRecord', () => {
     expect(paths({ ...scoredRecord(), notScorable: { step: 'analyze' } })).toEqual(['notScorable']);
   });
 
-  it('takes a pass or fail verdict on a scored record', () => {
-    for (const verdict of ['pass', 'fail']) expect(parseScoreRecord({ ...scoredRecord(), verdict }).success, verdict).toBe(true);
+  it('takes a verdict of pass or fail on a scored record, and on no other', () => {
+    expect(paths({ ...scoredRecord(), verdict: 'pass' })).toEqual([]);
+    expect(paths({ ...scoredRecord(), verdict: 'fail' })).toEqual([]);
     expect(paths({ ...scoredRecord(), verdict: 'maybe' })).toEqual(['verdict']);
+    expect(paths({ ...notScorableRecord(), verdict: 'fail' })).toEqual(['verdict']);
+    expect(paths({ ...failedRecord(), verdict: 'fail' })).toEqual(['verdict']);
   });
 
   it('names an unknown status at the status path', () => {

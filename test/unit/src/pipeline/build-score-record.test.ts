@@ -91,6 +91,28 @@ describe('buildScoreRecord', () => {
     expect(record).toMatchObject({ status: 'scored', score: 0 });
   });
 
+  it("gives a scored record its binding's verdict, and none without a pass criterion", async () => {
+    const scorer = (score: number) => createScorer({ id: 'answer-quality', description: 'd' }).generateScore(() => score);
+    expect(validRecord(context(await outcomeOf(scorer(0.7)), { pass: { atLeast: 0.7 } }))).toMatchObject({ status: 'scored', score: 0.7, verdict: 'pass' });
+    expect(validRecord(context(await outcomeOf(scorer(0.69)), { pass: { atLeast: 0.7 } }))).toMatchObject({ status: 'scored', verdict: 'fail' });
+    expect(validRecord(context(await outcomeOf(scorer(0.3)), { pass: { atMost: 0.2 } }))).toMatchObject({ verdict: 'fail' });
+    expect(validRecord(context(await outcomeOf(scorer(0.3))))).not.toHaveProperty('verdict');
+  });
+
+  it('gives not_scorable and failed records no verdict: they are neither pass nor fail', async () => {
+    const unscorable = createScorer({ id: 'answer-quality', description: 'd' }).analyze(() => notScorable('no answer')).generateScore(() => 1);
+    const failing = createScorer({ id: 'answer-quality', description: 'd' }).generateScore(() => {
+      throw new Error('boom');
+    });
+    for (const scorer of [unscorable, failing]) expect(validRecord(context(await outcomeOf(scorer), { pass: { atMost: 1 } }))).not.toHaveProperty('verdict');
+  });
+
+  it("takes a label verdict from a classifier's selected choice", async () => {
+    const scorer = createScorer({ id: 'tone', description: 'd' }).analyze(() => ({ question: 'tone', answer: { type: 'choice', choice: 'curt' } })).generateScore(() => 0);
+    expect(validRecord(context(await outcomeOf(scorer), { pass: { labels: ['warm', 'neutral'] } }))).toMatchObject({ verdict: 'fail' });
+    expect(validRecord(context(await outcomeOf(scorer), { pass: { labels: ['curt'] } }))).toMatchObject({ verdict: 'pass' });
+  });
+
   it('builds a not_scorable record without a score', async () => {
     const scorer = createScorer({ id: 'answer-quality', description: 'd' })
       .preprocess(() => ({ language: 'de' }))

@@ -1,0 +1,157 @@
+// The composition root of `scorestream monitor` (docs/alerts.md, in-stream monitors): one reader
+// of the whole results topic — every partition, in a group of its own — feeding the monitor set
+// (src/monitors/), evaluated on a wall-clock timer, its notices published to the alerts topic
+// (keyed by monitor name) and handed to the webhook, if any. At start it restores each monitor's
+// phase from the notices on the alerts topic and refills the windows by reading the results from
+// the longest window back, and evaluates only once that read has caught up.
+import { metrics } from '@opentelemetry/api';
+import type { Meter } from '@opentelemetry/api';
+import type { Kafka, Producer } from 'kafkajs';
+import type { Logger } from 'pino';
+import type { ResolvedConfig } from '../../src/config/resolve-config.ts';
+import type { AlertRecord } from '../../src/contracts/alert-record.ts';
+import { parseAlertRecord, parseScoreRecord } from '../../src/contracts/parse.ts';
+import { ScorestreamError } from '../../src/errors.ts';
+import { createMonitorSet } from '../../src/monitors/monitor-set.ts';
+import type { MonitorStatus } from '../../src/monitors/monitor-set.ts';
+import { describeNotice } from '../../src/monitors/webhook-body.ts';
+import { registerMonitorMetrics } from '../../otel/monitor-metrics.ts';
+import { originHeaders } from '../../consumers/loop-guard.ts';
+import { alertKeyFor } from '../../src/contracts/record-key.ts';
+import { ensureTopics } from '../../kafka/ensure-topics.ts';
+import { createKafkaClient } from '../../kafka/kafka-client.ts';
+import { startTopicReader } from './topic-reader.ts';
+import type { TopicReader } from './topic-reader.ts';
+import { createWebhookNotifier } from './webhook-notifier.ts';
+import type { WebhookNotifier } from './webhook-notifier.ts';
+
+export type MonitorOptions = {
+  config: ResolvedConfig;
+  logger: Logger;
+  kafka?: Kafka;
+  meter?: Meter;
+  /** Wall clock (tests inject one). */
+  now?: () => number;
+  /** Told about every notice once it is on the alerts topic (the demo's live view). */
+  onNotice?: (notice: AlertRecord) => void;
+  /** Injected into the webhook notifier in tests. */
+  fetch?: typeof fetch;
+};
+
+export type RunningMonitor = {
+  statuses(): MonitorStatus[];
+  /** Resolves once the windows were refilled from the results topic and evaluation began. */
+  readonly ready: Promise<void>;
+  readonly webhook: WebhookNotifier['stats'] | undefined;
+  stop(): Promise<void>;
+};
+
+/** Every notice on the alerts topic, oldest first per monitor (a monitor's notices share its key, so its partition). */
+async function readNotices(kafka: Kafka, topic: string, logger: Logger): Promise<AlertRecord[]> {
+  const notices: AlertRecord[] = [];
+  const reader = await startTopicReader({
+    kafka,
+    topic,
+    from: 'beginning',
+    onMessage: (message) => {
+      const parsed = message.value === null ? undefined : parseAlertRecord(safeJson(message.value.toString('utf8')));
+      if (parsed?.success === true) notices.push(parsed.data);
+      else logger.warn({ topic, offset: message.offset }, 'skipped a message of the alerts topic that is not an AlertRecord v1');
+    },
+  });
+  await reader.caughtUp;
+  await reader.stop();
+  return notices;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function startMonitor(options: MonitorOptions): Promise<RunningMonitor> {
+  const { config, logger } = options;
+  if (config.monitors.length === 0) {
+    throw new ScorestreamError('the config has no monitors: add monitors: [{ name, scorer, aggregation, window, threshold }] (docs/alerts.md)', { code: 'invalid_config' });
+  }
+  const now = options.now ?? Date.now;
+  const kafka = options.kafka ?? createKafkaClient(config, logger);
+  const alertsTopic = config.topics.alerts;
+  await ensureTopics(kafka, [{ topic: alertsTopic, numPartitions: 1 }]);
+  const set = createMonitorSet(config.monitors);
+  const meter = options.meter ?? metrics.getMeter('scorestream');
+  const monitorMetrics = registerMonitorMetrics(meter, () => set.statuses());
+  const restored = await readNotices(kafka, alertsTopic, logger);
+  set.restore(restored);
+
+  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  await producer.connect();
+  const webhook = config.alerts.webhook === undefined ? undefined : createWebhookNotifier({ webhook: config.alerts.webhook, logger, fetch: options.fetch, onOutcome: (outcome) => monitorMetrics.webhook(outcome) });
+
+  const longestWindow = Math.max(...config.monitors.map((monitor) => monitor.window));
+  let invalid = 0;
+  const results: TopicReader = await startTopicReader({
+    kafka,
+    topic: config.topics.results,
+    from: now() - longestWindow,
+    onMessage: (message) => {
+      const parsed = message.value === null ? undefined : parseScoreRecord(safeJson(message.value.toString('utf8')));
+      if (parsed?.success === true) set.ingest(parsed.data, now());
+      else invalid += 1;
+    },
+    onError: (error) => logger.error({ err: error }, "the monitor's reader of the results topic failed"),
+  });
+
+  // Notices not yet acknowledged by Kafka, in order: retried at the next evaluation.
+  const unsent: AlertRecord[] = [];
+  let evaluating: Promise<void> | undefined;
+  const evaluate = async () => {
+    unsent.push(...set.evaluate(now()));
+    while (unsent.length > 0) {
+      const notice = unsent[0]!;
+      try {
+        await producer.send({ topic: alertsTopic, messages: [{ key: alertKeyFor(notice), value: JSON.stringify(notice), headers: originHeaders }] });
+      } catch (error) {
+        logger.error({ err: error, monitor: notice.monitor.name }, `could not publish a ${notice.kind} notice to ${alertsTopic}; retrying at the next evaluation`);
+        return;
+      }
+      unsent.shift();
+      monitorMetrics.notice(notice.monitor.name, notice.kind);
+      logger.info({ monitor: notice.monitor.name, kind: notice.kind, value: notice.value, alertId: notice.alertId }, describeNotice(notice));
+      webhook?.notify(notice);
+      options.onNotice?.(notice);
+    }
+  };
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const ready = results.caughtUp.then(() => {
+    if (stopped) return;
+    if (invalid > 0) logger.warn({ invalid }, 'skipped messages of the results topic that are not ScoreRecords');
+    logger.info({ monitors: config.monitors.map((monitor) => monitor.name), restored: restored.length, alertsTopic, evaluateEveryMs: config.alerts.evaluateEvery }, 'scorestream monitor is evaluating');
+    const tick = () => {
+      evaluating ??= evaluate()
+        .catch((error: unknown) => logger.error({ err: error }, 'a monitor evaluation failed'))
+        .finally(() => (evaluating = undefined));
+    };
+    tick();
+    timer = setInterval(tick, config.alerts.evaluateEvery);
+  });
+
+  return {
+    statuses: () => set.statuses(),
+    ready,
+    webhook: webhook?.stats,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await evaluating;
+      await results.stop();
+      await webhook?.close();
+      await producer.disconnect();
+      monitorMetrics.unregister();
+    },
+  };
+}
