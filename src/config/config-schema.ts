@@ -8,6 +8,7 @@ import { budgetsSchema, pricingSchema } from '../budget/budget-schema.ts';
 import { compileParsedPredicate } from '../eligibility/compile-predicate.ts';
 import { predicateSchemaFor } from '../eligibility/predicate-schema.ts';
 import { samplingSchema } from '../eligibility/sampling-schema.ts';
+import { BINDING_LEVELS, threadOptionsSchema, threadsSchema } from '../threads/threads-schema.ts';
 import type { JudgeModelResolver } from '../judge/types.ts';
 import { DEFAULT_TOPICS, DEFAULTS } from './defaults.ts';
 import { inputSchema } from './input-schema.ts';
@@ -45,6 +46,10 @@ const whenSchema = z.custom<(event: unknown) => boolean | Promise<boolean>>((val
 export const bindingSchema = z
   .strictObject({
     scorer: scorerSchema,
+    /** `thread`: the scorer scores whole conversations, not runs (docs/threads.md). Default `run`. */
+    level: z.enum(BINDING_LEVELS, { error: `expected one of ${BINDING_LEVELS.map((level) => `'${level}'`).join(', ')}` }).optional(),
+    /** When a thread is closed and what a resume does; only with level 'thread' (defaults: src/threads/threads-schema.ts). */
+    thread: threadOptionsSchema.optional(),
     /** Part of the deterministic scoreId: bump it when the scorer's logic changes. */
     version: z.string().min(1).optional(),
     sampling: samplingSchema.optional(),
@@ -162,4 +167,6 @@ export const configSchema = z.strictObject({
   delivery: z.enum(deliveryModes, { error: `expected one of ${deliveryModes.map((mode) => `'${mode}'`).join(', ')}` }).default(DEFAULTS.delivery),
   /** What the runs topic carries: run events (default) or a Collector's OTLP spans; env SCORESTREAM_INPUT_FORMAT / _ENCODING (input-schema.ts). */
   input: inputSchema,
+  /** Thread scoring: where thread ids come from and the bounds of the thread state (docs/threads.md). */
+  threads: threadsSchema,
 });

@@ -23,4 +23,20 @@ export const DEFAULTS = {
   retryTopicSuffix: '-retry',
   retryDelaysMs: [10_000, 60_000, 600_000, 3_600_000],
   retryMaxAgeMs: 86_400_000,
+  /** Thread scoring (src/threads/threads-schema.ts, docs/threads.md). */
+  threads: {
+    idleMs: 900_000,
+    maxTurns: 100,
+    maxAgeMs: 86_400_000,
+    onResume: 'rescore',
+    minRescoreIntervalMs: 0,
+    maxRescores: 10,
+    /** Per partition of the repartition topic, like every bound of the thread state. */
+    maxThreads: 10_000,
+    maxStateBytes: 268_435_456,
+    /** Under Kafka's default 1 MiB message limit with room to spare: a thread's state is one changelog record. */
+    maxThreadBytes: 524_288,
+    maxTurnBytes: 65_536,
+    stateTtlMs: 604_800_000,
+  },
 } as const;

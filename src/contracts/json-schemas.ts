@@ -7,6 +7,8 @@ import { deadLetterSchema } from './dead-letter.ts';
 import { decisionRecordSchema } from './decision-record.ts';
 import { retryMessageSchema } from './retry-message.ts';
 import { scoreRecordSchema } from './score-record.ts';
+import { threadEndedEventSchema } from './thread-ended.ts';
+import { threadTurnSchema } from './thread-turn.ts';
 
 const SCHEMA_BASE_ID = 'https://scorestream.dev/schemas/';
 
@@ -15,6 +17,8 @@ const contracts = [
   { file: 'score-record.v1.json', title: 'ScoreRecord v1', description: 'One score per eligible (run, scorer) pair (topic agent-scores, key = runId).', schema: scoreRecordSchema },
   { file: 'dead-letter.v1.json', title: 'DeadLetter v1', description: 'A run event the consumer could not accept, with its original bytes and the reason.', schema: deadLetterSchema },
   { file: 'decision-record.v1.json', title: 'DecisionRecord v1', description: 'Why a (run, scorer) pair was skipped or deferred.', schema: decisionRecordSchema },
+  { file: 'thread-turn.v1.json', title: 'ThreadTurn v1', description: 'One run of a conversation re-keyed by its thread, with its run scores (topic {runs}-by-thread, key = tenant:thread).', schema: threadTurnSchema },
+  { file: 'thread-ended.v1.json', title: 'ThreadEnded v1', description: 'The explicit end of a conversation (topic agent-runs beside the run events; re-keyed to {runs}-by-thread).', schema: threadEndedEventSchema },
   { file: 'retry-message.v1.json', title: 'RetryMessage v1', description: 'A (run, scorer) pair waiting on the retry topic after a transient failure (topic {runs}-retry, key = runId).', schema: retryMessageSchema },
 ] as const;
 

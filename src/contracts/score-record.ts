@@ -15,6 +15,7 @@ import {
 } from './common.ts';
 import { judgeResultsSchema } from './judge-execution.ts';
 import { fieldPerStep, PIPELINE_STAGES } from './scorer-steps.ts';
+import { threadVersionSchema } from './thread-ref.ts';
 
 export const SCORE_RECORD_SCHEMA_VERSION = 1;
 export const SCORE_STATUSES = ['scored', 'not_scorable', 'failed'] as const;
@@ -47,6 +48,8 @@ const scoreRecordBase = z.object({
   durationMs: z.number().nonnegative(),
   /** Present when the pair failed transiently before and was scored again from the retry topic. */
   retries: z.lazy(() => retryHistorySchema).optional(),
+  /** Present on the score of a thread scorer (docs/threads.md): the thread version scored. `runId` is then its last turn's. */
+  thread: threadVersionSchema.optional(),
 });
 
 const onlyWhen = (field: string, status: ScoreStatus) =>

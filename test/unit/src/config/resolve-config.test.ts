@@ -54,6 +54,8 @@ describe('resolveConfig', () => {
         delivery: 'at-least-once',
         retries: { enabled: true, delaysMs: [10_000, 60_000, 600_000, 3_600_000], maxAgeMs: 86_400_000 },
         input: { format: 'run-event' },
+        threads: { maxThreads: 10_000, maxStateBytes: 268_435_456, maxThreadBytes: 524_288, maxTurnBytes: 65_536, stateTtlMs: 604_800_000 },
+        threadScorers: [],
       });
       expect(resolved.topics).toEqual({ ...DEFAULT_TOPICS, retry: `${DEFAULT_TOPICS.runs}-retry` });
       expect(resolved.concurrency.runsInFlight).toBe(DEFAULTS.runsInFlight);
