@@ -31,9 +31,9 @@ export type RunScoreSummary = z.infer<typeof runScoreSummarySchema>;
 /**
  * What the turn budget removed from the run, in the order it is removed (buildThreadTurn):
  * always the recalled history (the thread holds the earlier turns themselves) and the tagged
- * system messages; then, only when the turn is still over budget, the system prompts, the ground
- * truth and expected trajectory, long texts and tool values (cut, with a marker), the request
- * context and free-form metadata, and at last every message.
+ * system messages; then, only while the turn is over budget, the system prompts, the ground truth
+ * and expected trajectory, the request context, the free-form metadata (tenant, environment and
+ * tags stay), long texts and tool values (cut, with a marker), and at last every message.
  */
 export const THREAD_TURN_SHED = [
   'rememberedMessages',
@@ -41,9 +41,9 @@ export const THREAD_TURN_SHED = [
   'systemMessages',
   'groundTruth',
   'expectedTrajectory',
-  'messageText',
   'requestContext',
   'metadata',
+  'messageText',
   'messages',
 ] as const;
 export type ThreadTurnShed = (typeof THREAD_TURN_SHED)[number];

@@ -1,0 +1,333 @@
+// The state of the threads of one partition of `{runs}-by-thread`, as a pure state machine
+// (docs/threads.md, the thread state). Turns, end events and the clock go in; effects come out:
+// close this thread version for this binding, publish this decision, write or delete this thread's
+// changelog record. Wall-clock time is an argument of every call (a quiet partition still closes
+// its threads: the caller arms one timer at nextDeadline() and calls advance), and every thread
+// serialises to one changelog value and is restored from it with its deadlines re-armed.
+//
+// One instance per partition claim: the transport creates it when the partition is assigned,
+// restores it from the changelog, and drops it (clear) at the claim's end, a seek or an abort.
+import { threadVersionIdFor } from '../contracts/thread-ids.ts';
+import type { ThreadCloseReason } from '../contracts/thread-ref.ts';
+import { ScorestreamError } from '../errors.ts';
+import { DeadlineHeap } from './deadline-heap.ts';
+import type { HeapItem } from './deadline-heap.ts';
+import type { ThreadEffect } from './thread-effects.ts';
+import { parseThreadValue, serializeThread } from './thread-changelog.ts';
+import type { Admission, OrderedAnchor, ThreadPart, ThreadPolicy } from './thread-part.ts';
+import { acceptsTurns, clockDeadlineOf, needsTurn, refusalOf, withPendingTurn } from './thread-part.ts';
+import { hasPending, insertTurn, releaseTurns } from './thread.ts';
+import type { Thread } from './thread.ts';
+import type { ThreadsConfig } from './threads-schema.ts';
+import type { TurnAnchor, TurnEntry } from './turn-entry.ts';
+
+export type ThreadLimits = Pick<ThreadsConfig, 'maxThreads' | 'maxStateBytes' | 'maxThreadBytes' | 'stateTtlMs'>;
+
+/** An agent.thread.ended event, keyed (threadKeyFor). */
+export type ThreadEnd = { key: string; threadId: string; tenantId?: string; lastRunId?: string };
+
+export type ThreadStateStats = {
+  /** Threads held, open or kept for a resume. */
+  threads: number;
+  /** Threads with turns some binding has not closed yet. */
+  openThreads: number;
+  heldTurns: number;
+  /** UTF-8 bytes of the held turns. */
+  bytes: number;
+};
+
+export type RestoreOutcome = { restored: true } | { restored: false; problem: string };
+
+export type ThreadStateOptions = { policies: readonly ThreadPolicy[]; limits: ThreadLimits };
+
+type Scheduled = { at: number; stamp: number };
+
+export class ThreadState {
+  readonly #policies: readonly ThreadPolicy[];
+  readonly #limits: ThreadLimits;
+  /** In least-recently-active order: a thread is moved to the end on each turn (Map keeps insertion order). */
+  readonly #threads = new Map<string, Thread>();
+  readonly #scheduled = new Map<string, Scheduled>();
+  readonly #heap = new DeadlineHeap();
+  #stamp = 0;
+  #bytes = 0;
+
+  constructor(options: ThreadStateOptions) {
+    this.#policies = options.policies;
+    this.#limits = options.limits;
+  }
+
+  /** The bindings that have not decided on this thread yet (all of them for a new thread): admit them before applyTurn. */
+  missingAdmissions(key: string): ThreadPolicy[] {
+    const thread = this.#threads.get(key);
+    return thread === undefined ? [...this.#policies] : this.#policies.filter((policy) => !thread.parts.has(policy.binding));
+  }
+
+  /** Whether the run was applied to its thread before (at-least-once redelivery, a replay): applyTurn ignores it. */
+  isDuplicate(turn: Pick<TurnEntry, 'key' | 'runId'>): boolean {
+    return this.#threads.get(turn.key)?.seen.has(turn.runId) === true;
+  }
+
+  /**
+   * Applies one turn. `admissions`: by binding key, for every binding missingAdmissions named (the
+   * thread's sampling and filters, decided once on its first turn). A duplicate yields no effects.
+   */
+  applyTurn(turn: TurnEntry, now: number, admissions: ReadonlyMap<string, Admission> = new Map()): ThreadEffect[] {
+    if (this.isDuplicate(turn)) return [];
+    const effects: ThreadEffect[] = [];
+    let thread = this.#threads.get(turn.key);
+    if (thread === undefined) {
+      this.#makeRoom(turn.key, now, effects);
+      thread = { key: turn.key, threadId: turn.threadId, ...(turn.tenantId === undefined ? {} : { tenantId: turn.tenantId }), turns: [], bytes: 0, seen: new Set(), nextArrival: 0, createdAt: now, lastActivityAt: now, parts: new Map() };
+    }
+    for (const policy of this.#policies) {
+      if (thread.parts.has(policy.binding)) continue;
+      const admission = admissions.get(policy.binding);
+      if (admission === undefined) throw new ScorestreamError(`no admission for binding ${policy.binding} on thread ${turn.key}: call missingAdmissions(key) and admit those bindings before applyTurn`, { code: 'thread_admission_missing' });
+      // A binding added while the thread was open starts with the turns from here on.
+      thread.parts.set(policy.binding, { policy, admission, closedThrough: thread.nextArrival, versions: 0, full: false });
+    }
+
+    const ordered = { ...turn.anchor, arrival: thread.nextArrival };
+    const parts = [...thread.parts.values()];
+    if (parts.some((part) => needsTurn(part, ordered.arrival))) {
+      insertTurn(thread, { ...ordered, arrivedAt: now, bytes: turn.bytes, json: turn.json });
+      this.#bytes += turn.bytes;
+    }
+    thread.seen.add(turn.runId);
+    thread.nextArrival += 1;
+    thread.lastActivityAt = now;
+    for (const part of parts) part.pending = withPendingTurn(part, ordered, now);
+    // Most recently active last.
+    this.#threads.delete(thread.key);
+    this.#threads.set(thread.key, thread);
+
+    if (turn.ended || thread.ending?.lastRunId === turn.runId) {
+      delete thread.ending;
+      for (const part of parts) this.#close(thread, part, 'ended', now, effects);
+    } else {
+      for (const part of parts) if (this.#turnsOfNextClose(thread, part) >= part.policy.options.maxTurns) this.#close(thread, part, 'max_turns', now, effects);
+      if (thread.bytes >= this.#limits.maxThreadBytes) {
+        for (const part of parts) {
+          this.#close(thread, part, 'max_bytes', now, effects);
+          // A segment starts afresh; the whole conversation cannot grow any more.
+          if (part.policy.options.onResume !== 'segment') part.full = true;
+        }
+      }
+    }
+    this.#release(thread);
+    effects.push({ type: 'write', key: thread.key, value: serializeThread(thread) });
+    this.#schedule(thread);
+    // Over the partition's byte bound: the least recently active other threads close.
+    for (const [key, other] of this.#threads) {
+      if (this.#bytes <= this.#limits.maxStateBytes) break;
+      if (key !== thread.key) this.#evict(other, now, effects);
+    }
+    return effects;
+  }
+
+  /** Applies an end event: the thread's open versions close now, or once its named last run has arrived. */
+  applyEnd(end: ThreadEnd, now: number): ThreadEffect[] {
+    const effects: ThreadEffect[] = [];
+    let thread = this.#threads.get(end.key);
+    if (thread === undefined) {
+      // The end overtook every turn (turns are re-keyed only after their run is scored): remember it.
+      if (end.lastRunId === undefined) return effects;
+      this.#makeRoom(end.key, now, effects);
+      thread = { key: end.key, threadId: end.threadId, ...(end.tenantId === undefined ? {} : { tenantId: end.tenantId }), turns: [], bytes: 0, seen: new Set(), nextArrival: 0, createdAt: now, lastActivityAt: now, parts: new Map() };
+      this.#threads.set(thread.key, thread);
+    }
+    if (end.lastRunId !== undefined && !thread.seen.has(end.lastRunId)) {
+      thread.ending = { lastRunId: end.lastRunId, since: now };
+    } else {
+      delete thread.ending;
+      for (const part of thread.parts.values()) this.#close(thread, part, 'ended', now, effects);
+      this.#release(thread);
+    }
+    effects.push({ type: 'write', key: thread.key, value: serializeThread(thread) });
+    this.#schedule(thread);
+    return effects;
+  }
+
+  /** When advance must next be called (epoch ms); undefined when no thread is held. */
+  nextDeadline(): number | undefined {
+    for (let top = this.#heap.peek(); top !== undefined; top = this.#heap.peek()) {
+      if (this.#isLive(top)) return top.at;
+      this.#heap.pop();
+    }
+    return undefined;
+  }
+
+  /** Closes what the clock closes by `now` (idle, maxAge) and expires threads past the state TTL. */
+  advance(now: number): ThreadEffect[] {
+    const effects: ThreadEffect[] = [];
+    for (let top = this.#heap.peek(); top !== undefined && top.at <= now; top = this.#heap.peek()) {
+      this.#heap.pop();
+      if (!this.#isLive(top)) continue;
+      this.#scheduled.delete(top.key);
+      const thread = this.#threads.get(top.key)!;
+      let closed = false;
+      for (const part of thread.parts.values()) {
+        const deadline = clockDeadlineOf(part, thread.lastActivityAt);
+        if (deadline === undefined || deadline.at > now) continue;
+        this.#close(thread, part, deadline.reason, now, effects);
+        closed = true;
+      }
+      if (closed) this.#release(thread);
+      if (!hasPending(thread) && now >= thread.lastActivityAt + this.#limits.stateTtlMs) {
+        this.#remove(thread);
+        effects.push({ type: 'delete', key: thread.key });
+        continue;
+      }
+      if (closed) effects.push({ type: 'write', key: thread.key, value: serializeThread(thread) });
+      this.#schedule(thread);
+    }
+    return effects;
+  }
+
+  /**
+   * Restores one changelog record (null: a tombstone). Records of one key are applied in offset
+   * order, the last one wins. Bindings no longer configured are dropped; new ones are admitted on
+   * the thread's next turn. Deadlines are re-armed from the stored last activity.
+   */
+  restore(key: string, value: string | null): RestoreOutcome {
+    const existing = this.#threads.get(key);
+    if (existing !== undefined) this.#remove(existing);
+    if (value === null) return { restored: true };
+    const parsed = parseThreadValue(value, this.#policies);
+    if (!parsed.success) return { restored: false, problem: parsed.problem };
+    if (parsed.thread.key !== key) return { restored: false, problem: `the record of key ${JSON.stringify(key)} holds thread ${JSON.stringify(parsed.thread.key)}` };
+    // Turns only a binding no longer configured needed are not held again.
+    releaseTurns(parsed.thread);
+    this.#threads.set(key, parsed.thread);
+    this.#bytes += parsed.thread.bytes;
+    this.#schedule(parsed.thread);
+    return { restored: true };
+  }
+
+  /** The changelog value of a thread as it is now (what the last write effect for it carried). */
+  valueOf(key: string): string | undefined {
+    const thread = this.#threads.get(key);
+    return thread === undefined ? undefined : serializeThread(thread);
+  }
+
+  stats(): ThreadStateStats {
+    let openThreads = 0;
+    let heldTurns = 0;
+    for (const thread of this.#threads.values()) {
+      if (hasPending(thread)) openThreads += 1;
+      heldTurns += thread.turns.length;
+    }
+    return { threads: this.#threads.size, openThreads, heldTurns, bytes: this.#bytes };
+  }
+
+  /** Forgets everything (the claim ended, was sought, or its transaction aborted): restore again from the changelog. */
+  clear(): void {
+    this.#threads.clear();
+    this.#scheduled.clear();
+    this.#heap.clear();
+    this.#bytes = 0;
+  }
+
+  /** How many turns the part's next close would hold: what maxTurns bounds. */
+  #turnsOfNextClose(thread: Thread, part: ThreadPart): number {
+    if (part.pending === undefined) return 0;
+    const wholeConversation = part.versions === 0 || part.policy.options.onResume === 'rescore';
+    return acceptsTurns(part) && wholeConversation ? thread.turns.length : part.pending.count;
+  }
+
+  /** Closes the part's pending turns: a version to score, or the decision that says why not. */
+  #close(thread: Thread, part: ThreadPart, closedBy: ThreadCloseReason, now: number, effects: ThreadEffect[]): void {
+    const pending = part.pending;
+    if (pending === undefined) return;
+    const { policy, admission } = part;
+    const base = {
+      key: thread.key,
+      threadId: thread.threadId,
+      ...(thread.tenantId === undefined ? {} : { tenantId: thread.tenantId }),
+      scorerId: policy.scorerId,
+      ...(policy.scorerVersion === undefined ? {} : { scorerVersion: policy.scorerVersion }),
+      closedBy,
+      ...(admission.sampling === undefined ? {} : { sampling: admission.sampling }),
+    };
+    const decision = { type: 'decision' as const, ...base, turns: pending.count, first: anchorOf(pending.first), last: anchorOf(pending.last) };
+    const refusal = admission.eligible ? refusalOf(part) : undefined;
+    if (!admission.eligible) {
+      effects.push({ ...decision, reason: admission.reason, ...(admission.detail === undefined ? {} : { detail: admission.detail }) });
+    } else if (refusal !== undefined) {
+      effects.push({ ...decision, reason: 'rescore_refused', detail: refusal });
+    } else {
+      const segment = part.versions > 0 && policy.options.onResume === 'segment';
+      const turns = segment ? thread.turns.filter((turn) => turn.arrival >= part.closedThrough) : thread.turns;
+      const versionId = threadVersionIdFor(thread.key, turns.map((turn) => turn.runId));
+      const supersedes = !segment && part.versions > 0 ? part.lastVersionId : undefined;
+      effects.push({
+        type: 'close',
+        ...base,
+        version: part.versions + 1,
+        versionId,
+        ...(supersedes === undefined ? {} : { supersedes }),
+        scope: segment ? 'segment' : 'conversation',
+        turns: turns.map((turn) => ({ runId: turn.runId, json: turn.json })),
+      });
+      part.versions += 1;
+      part.lastVersionId = versionId;
+      part.lastScoredAt = now;
+      if (turns.length >= policy.options.maxTurns && policy.options.onResume !== 'segment') part.full = true;
+    }
+    delete part.pending;
+    part.closedThrough = thread.nextArrival;
+  }
+
+  /** Before a new thread: at maxThreads, the least recently active thread makes room. */
+  #makeRoom(newKey: string, now: number, effects: ThreadEffect[]): void {
+    for (const [key, thread] of this.#threads) {
+      if (this.#threads.size < this.#limits.maxThreads) return;
+      if (key !== newKey) this.#evict(thread, now, effects);
+    }
+  }
+
+  /** Overflow: the thread's open versions are closed (scored or decided, never dropped) and it is forgotten. */
+  #evict(thread: Thread, now: number, effects: ThreadEffect[]): void {
+    for (const part of thread.parts.values()) this.#close(thread, part, 'overflow', now, effects);
+    this.#remove(thread);
+    effects.push({ type: 'delete', key: thread.key });
+  }
+
+  #release(thread: Thread): void {
+    this.#bytes -= releaseTurns(thread);
+  }
+
+  #remove(thread: Thread): void {
+    this.#threads.delete(thread.key);
+    this.#scheduled.delete(thread.key);
+    this.#bytes -= thread.bytes;
+  }
+
+  #schedule(thread: Thread): void {
+    let at = Number.POSITIVE_INFINITY;
+    for (const part of thread.parts.values()) {
+      const deadline = clockDeadlineOf(part, thread.lastActivityAt);
+      if (deadline !== undefined && deadline.at < at) at = deadline.at;
+    }
+    if (at === Number.POSITIVE_INFINITY) at = thread.lastActivityAt + this.#limits.stateTtlMs;
+    const current = this.#scheduled.get(thread.key);
+    if (current?.at === at) return;
+    const stamp = ++this.#stamp;
+    this.#scheduled.set(thread.key, { at, stamp });
+    this.#heap.push({ at, key: thread.key, stamp });
+    if (this.#heap.size > 2 * this.#scheduled.size + 1_024) this.#heap.compact((item) => this.#isLive(item));
+  }
+
+  #isLive(item: HeapItem): boolean {
+    return this.#scheduled.get(item.key)?.stamp === item.stamp;
+  }
+}
+
+function anchorOf({ arrival: _arrival, ...anchor }: OrderedAnchor): TurnAnchor {
+  return anchor;
+}
+
+export function createThreadState(options: ThreadStateOptions): ThreadState {
+  return new ThreadState(options);
+}
