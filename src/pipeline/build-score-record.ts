@@ -4,6 +4,8 @@ import type { RecordTrace, Sampling } from '../contracts/common.ts';
 import type { JudgeResults } from '../contracts/judge-execution.ts';
 import { scoreIdFor } from '../contracts/score-id.ts';
 import type { ScoreRecord } from '../contracts/score-record.ts';
+import { threadScoreIdFor } from '../contracts/thread-ids.ts';
+import type { ThreadVersion } from '../contracts/thread-ref.ts';
 import type { RunFacts } from './run-facts.ts';
 import type { ScorerOutcome } from './scorer-outcome.ts';
 
@@ -17,6 +19,8 @@ export type ScoreRecordContext = {
   sampling?: Sampling;
   scoredAt: string;
   durationMs: number;
+  /** A thread scorer's close (src/threads/): the record gets the thread block and a thread score id. */
+  thread?: ThreadVersion;
 };
 
 function defined<T extends Record<string, unknown>>(value: T): Partial<T> {
@@ -36,7 +40,10 @@ export function buildScoreRecord(context: ScoreRecordContext): ScoreRecord {
   const judge = result.judge as JudgeResults | undefined;
   const base = {
     schemaVersion: 1 as const,
-    scoreId: scoreIdFor({ runId: facts.event.runId, scorerId: context.scorerId, scorerVersion: context.scorerVersion }),
+    scoreId:
+      context.thread === undefined
+        ? scoreIdFor({ runId: facts.event.runId, scorerId: context.scorerId, scorerVersion: context.scorerVersion })
+        : threadScoreIdFor({ threadKey: context.thread.key, scorerId: context.scorerId, scorerVersion: context.scorerVersion, versionId: context.thread.versionId }),
     runId: facts.event.runId,
     scorerId: context.scorerId,
     ...defined({ scorerName: context.scorerName, scorerVersion: context.scorerVersion }),
@@ -55,6 +62,7 @@ export function buildScoreRecord(context: ScoreRecordContext): ScoreRecord {
     ...(context.sampling === undefined ? {} : { sampling: context.sampling }),
     scoredAt: context.scoredAt,
     durationMs: context.durationMs,
+    ...(context.thread === undefined ? {} : { thread: context.thread }),
   };
   switch (outcome.status) {
     case 'scored':
