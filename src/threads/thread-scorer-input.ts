@@ -37,6 +37,16 @@ export type ThreadTurnRun = {
 /** What a thread scorer's `run.thread` says: the thread block its record will carry. */
 export type ThreadRunInfo = ThreadVersion;
 
+/** What a thread scorer's run() receives (besides the fields of buildScorerInput, the last turn's). */
+export type ThreadScorerRun = {
+  runId: string;
+  input: ScorerRunInputForAgent;
+  output: ScorerRunOutputForAgent;
+  turns: ThreadTurnRun[];
+  thread: ThreadRunInfo;
+  [key: string]: unknown;
+};
+
 /** The parts of a thread run a thread scorer reads (threadRunOf). */
 export type ThreadRunView = { thread: ThreadRunInfo; turns: ThreadTurnRun[] };
 
@@ -68,7 +78,7 @@ function systemMessagesOf(runs: readonly AgentRunEvent[]): CoreSystemMessage[] {
 }
 
 /** `turns` in turn order, as the close effect lists them. */
-export function buildThreadScorerInput(version: ThreadVersion, turns: readonly ThreadTurn[]): Record<string, unknown> {
+export function buildThreadScorerInput(version: ThreadVersion, turns: readonly ThreadTurn[]): ThreadScorerRun {
   const runs = turns.map((turn) => turn.run);
   const input: ScorerRunInputForAgent = {
     inputMessages: runs.flatMap((run) => run.input.inputMessages),
@@ -78,6 +88,7 @@ export function buildThreadScorerInput(version: ThreadVersion, turns: readonly T
   };
   return {
     ...buildScorerInput(threadFacts(turns)),
+    runId: turns.at(-1)!.run.runId,
     input,
     output: runs.flatMap((run) => run.output),
     turns: turns.map(turnRun),
