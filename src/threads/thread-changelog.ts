@@ -1,9 +1,11 @@
 // A thread's changelog record (docs/threads.md, state that survives): the whole state of one
 // thread as one JSON value under its thread key, so the compacted changelog topic holds exactly
-// the live threads and a restore reads one record per thread. Held turns keep their JSON text as
-// it came; the run ids of released turns are kept for deduplication. The value is Scorestream's
-// own, read back only by parseThreadValue, and still validated: a changelog written by another
-// version, or damaged, is reported rather than trusted.
+// the live threads and a restore reads one record per thread. Held turns are written into the
+// value as they are (their JSON text spliced in, not escaped into a string: every turn of a thread
+// is written again with each of its turns, so that cost counts); the run ids of released turns
+// are kept for deduplication. The value is Scorestream's own, read back only by parseThreadValue,
+// and still validated: a changelog written by another version, or damaged, is reported rather
+// than trusted.
 import { z } from 'zod';
 import { sourceSchema } from '../contracts/common.ts';
 import { samplingSchema } from '../contracts/common.ts';
@@ -47,14 +49,15 @@ export const threadValueSchema = z.object({
   ending: z.object({ lastRunId: z.string().min(1), since: z.number() }).optional(),
   /** Run ids seen whose turns are no longer held. */
   released: z.array(z.string()),
-  turns: z.array(anchorSchema.extend({ arrivedAt: z.number(), bytes: count, json: z.string() })),
   parts: z.array(partSchema),
+  /** Last, so serializeThread can splice the turns in. `turn` is the ThreadTurn as it came; its run id and time are read from it. */
+  turns: z.array(z.object({ arrival: count, arrivedAt: z.number(), turn: z.looseObject({ run: z.looseObject({ runId: z.string().min(1), timestamp: z.string() }) }) })),
 });
 export type ThreadValue = z.infer<typeof threadValueSchema>;
 
 export function serializeThread(thread: Thread): string {
   const held = new Set(thread.turns.map((turn) => turn.runId));
-  const value: ThreadValue = {
+  const head: Omit<ThreadValue, 'turns'> = {
     schemaVersion: THREAD_STATE_SCHEMA_VERSION,
     key: thread.key,
     threadId: thread.threadId,
@@ -64,10 +67,10 @@ export function serializeThread(thread: Thread): string {
     nextArrival: thread.nextArrival,
     ...(thread.ending === undefined ? {} : { ending: thread.ending }),
     released: [...thread.seen].filter((runId) => !held.has(runId)),
-    turns: thread.turns,
     parts: [...thread.parts.values()].map(({ policy, ...part }) => ({ scorerId: policy.scorerId, ...(policy.scorerVersion === undefined ? {} : { scorerVersion: policy.scorerVersion }), ...part })),
   };
-  return JSON.stringify(value);
+  const turns = thread.turns.map((turn) => `{"arrival":${turn.arrival},"arrivedAt":${turn.arrivedAt},"turn":${turn.json}}`);
+  return `${JSON.stringify(head).slice(0, -1)},"turns":[${turns.join(',')}]}`;
 }
 
 export type ParsedThreadValue = { success: true; thread: Thread } | { success: false; problem: string };
@@ -89,13 +92,20 @@ export function parseThreadValue(value: string, policies: readonly ThreadPolicy[
     const policy = byBinding.get(bindingKeyOf(scorerId, scorerVersion));
     if (policy !== undefined) parts.set(policy.binding, { policy, ...part });
   }
+  const raw = (json as { turns: { turn: unknown }[] }).turns;
+  const turns = stored.turns.map(({ arrival, arrivedAt, turn }, index) => {
+    // The turn as it was written (zod's copy may order its keys differently): written by
+    // JSON.stringify, so stringified again it is the same text.
+    const text = JSON.stringify(raw[index]!.turn);
+    return { runId: turn.run.runId, timestampMs: Date.parse(turn.run.timestamp), arrival, arrivedAt, json: text, bytes: Buffer.byteLength(text, 'utf8') };
+  });
   const thread: Thread = {
     key: stored.key,
     threadId: stored.threadId,
     ...(stored.tenantId === undefined ? {} : { tenantId: stored.tenantId }),
-    turns: stored.turns,
-    bytes: stored.turns.reduce((sum, turn) => sum + turn.bytes, 0),
-    seen: new Set([...stored.released, ...stored.turns.map((turn) => turn.runId)]),
+    turns,
+    bytes: turns.reduce((sum, turn) => sum + turn.bytes, 0),
+    seen: new Set([...stored.released, ...turns.map((turn) => turn.runId)]),
     nextArrival: stored.nextArrival,
     createdAt: stored.createdAt,
     lastActivityAt: stored.lastActivityAt,

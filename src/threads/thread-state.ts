@@ -7,19 +7,19 @@
 //
 // One instance per partition claim: the transport creates it when the partition is assigned,
 // restores it from the changelog, and drops it (clear) at the claim's end, a seek or an abort.
-import { threadVersionIdFor } from '../contracts/thread-ids.ts';
 import type { ThreadCloseReason } from '../contracts/thread-ref.ts';
 import { ScorestreamError } from '../errors.ts';
 import { DeadlineHeap } from './deadline-heap.ts';
 import type { HeapItem } from './deadline-heap.ts';
 import type { ThreadEffect } from './thread-effects.ts';
 import { parseThreadValue, serializeThread } from './thread-changelog.ts';
-import type { Admission, OrderedAnchor, ThreadPart, ThreadPolicy } from './thread-part.ts';
-import { acceptsTurns, clockDeadlineOf, needsTurn, refusalOf, withPendingTurn } from './thread-part.ts';
+import { closePart } from './thread-close.ts';
+import type { Admission, ThreadPart, ThreadPolicy } from './thread-part.ts';
+import { acceptsTurns, clockDeadlineOf, needsTurn, withPendingTurn } from './thread-part.ts';
 import { hasPending, insertTurn, releaseTurns } from './thread.ts';
 import type { Thread } from './thread.ts';
 import type { ThreadsConfig } from './threads-schema.ts';
-import type { TurnAnchor, TurnEntry } from './turn-entry.ts';
+import type { TurnEntry } from './turn-entry.ts';
 
 export type ThreadLimits = Pick<ThreadsConfig, 'maxThreads' | 'maxStateBytes' | 'maxThreadBytes' | 'stateTtlMs'>;
 
@@ -91,7 +91,7 @@ export class ThreadState {
     const ordered = { ...turn.anchor, arrival: thread.nextArrival };
     const parts = [...thread.parts.values()];
     if (parts.some((part) => needsTurn(part, ordered.arrival))) {
-      insertTurn(thread, { ...ordered, arrivedAt: now, bytes: turn.bytes, json: turn.json });
+      insertTurn(thread, { runId: turn.runId, timestampMs: turn.timestampMs, arrival: ordered.arrival, arrivedAt: now, bytes: turn.bytes, json: turn.json });
       this.#bytes += turn.bytes;
     }
     thread.seen.add(turn.runId);
@@ -236,47 +236,9 @@ export class ThreadState {
     return acceptsTurns(part) && wholeConversation ? thread.turns.length : part.pending.count;
   }
 
-  /** Closes the part's pending turns: a version to score, or the decision that says why not. */
   #close(thread: Thread, part: ThreadPart, closedBy: ThreadCloseReason, now: number, effects: ThreadEffect[]): void {
-    const pending = part.pending;
-    if (pending === undefined) return;
-    const { policy, admission } = part;
-    const base = {
-      key: thread.key,
-      threadId: thread.threadId,
-      ...(thread.tenantId === undefined ? {} : { tenantId: thread.tenantId }),
-      scorerId: policy.scorerId,
-      ...(policy.scorerVersion === undefined ? {} : { scorerVersion: policy.scorerVersion }),
-      closedBy,
-      ...(admission.sampling === undefined ? {} : { sampling: admission.sampling }),
-    };
-    const decision = { type: 'decision' as const, ...base, turns: pending.count, first: anchorOf(pending.first), last: anchorOf(pending.last) };
-    const refusal = admission.eligible ? refusalOf(part) : undefined;
-    if (!admission.eligible) {
-      effects.push({ ...decision, reason: admission.reason, ...(admission.detail === undefined ? {} : { detail: admission.detail }) });
-    } else if (refusal !== undefined) {
-      effects.push({ ...decision, reason: 'rescore_refused', detail: refusal });
-    } else {
-      const segment = part.versions > 0 && policy.options.onResume === 'segment';
-      const turns = segment ? thread.turns.filter((turn) => turn.arrival >= part.closedThrough) : thread.turns;
-      const versionId = threadVersionIdFor(thread.key, turns.map((turn) => turn.runId));
-      const supersedes = !segment && part.versions > 0 ? part.lastVersionId : undefined;
-      effects.push({
-        type: 'close',
-        ...base,
-        version: part.versions + 1,
-        versionId,
-        ...(supersedes === undefined ? {} : { supersedes }),
-        scope: segment ? 'segment' : 'conversation',
-        turns: turns.map((turn) => ({ runId: turn.runId, json: turn.json })),
-      });
-      part.versions += 1;
-      part.lastVersionId = versionId;
-      part.lastScoredAt = now;
-      if (turns.length >= policy.options.maxTurns && policy.options.onResume !== 'segment') part.full = true;
-    }
-    delete part.pending;
-    part.closedThrough = thread.nextArrival;
+    const effect = closePart(thread, part, closedBy, now);
+    if (effect !== undefined) effects.push(effect);
   }
 
   /** Before a new thread: at maxThreads, the least recently active thread makes room. */
@@ -322,10 +284,6 @@ export class ThreadState {
   #isLive(item: HeapItem): boolean {
     return this.#scheduled.get(item.key)?.stamp === item.stamp;
   }
-}
-
-function anchorOf({ arrival: _arrival, ...anchor }: OrderedAnchor): TurnAnchor {
-  return anchor;
 }
 
 export function createThreadState(options: ThreadStateOptions): ThreadState {

@@ -1,10 +1,11 @@
 // One thread as the thread state holds it (docs/threads.md): its turns in order, every run id it
 // has seen, and one part per thread binding. Turns are held only while a part still needs them
 // (thread-part.ts: needsTurn); their run ids stay, so a duplicate turn is still recognised.
-import type { OrderedAnchor, ThreadPart } from './thread-part.ts';
+import type { ThreadPart } from './thread-part.ts';
 import { comesBefore, needsTurn } from './thread-part.ts';
 
-export type HeldTurn = OrderedAnchor & { arrivedAt: number; bytes: number; json: string };
+/** A turn held for a close: what orders it, and its text (parsed only when a close scores it). */
+export type HeldTurn = { runId: string; timestampMs: number; arrival: number; arrivedAt: number; bytes: number; json: string };
 
 export type Thread = {
   key: string;

@@ -10,7 +10,8 @@ import { createJudgeSpend } from '../../../../src/budget/judge-spend.ts';
 import { parseDecisionRecord, parseScoreRecord } from '../../../../src/contracts/parse.ts';
 import { threadScoreIdFor, threadVersionIdFor } from '../../../../src/contracts/thread-ids.ts';
 import { createScorer } from '../../../../src/scorer/create-scorer.ts';
-import { mockJudge } from '../../../../src/testing/mock-judge.ts';
+import { createUserFrustrationScorer } from '../../../../src/scorers/llm/user-frustration/index.ts';
+import { mockJudge, providerError } from '../../../../src/testing/mock-judge.ts';
 import { scoreThreadClose, threadTraceContext } from '../../../../src/threads/score-thread-close.ts';
 import type { ThreadClose } from '../../../../src/threads/thread-effects.ts';
 import { threadRunOf } from '../../../../src/threads/thread-scorer-input.ts';
@@ -124,6 +125,17 @@ describe('scoreThreadClose', () => {
     expect(records).toEqual([]);
     expect(judge.calls).toEqual([]);
     expect(decisions[0]).toMatchObject({ reason: 'budget_exhausted', budget: { name: 'no-calls' }, thread: { key: 'acme:t-1' } });
+  });
+
+  it('records a built-in thread judge whose provider fails as failed and retryable, with the judge evidence', async () => {
+    const judge = mockJudge({ answer: providerError(503, { retryAfterMs: 1 }) });
+    const frustration = createUserFrustrationScorer({ model: judge });
+    const { records } = await scoreThreadClose(closeOf('user-frustration'), { bindings: threadBindings({ scorer: frustration }), tracer });
+    const [record] = records;
+    expect(record).toMatchObject({ status: 'failed', error: { failedStep: 'analyze', retryable: true }, thread: { key: 'acme:t-1', version: 2 } });
+    expect(record!.judge?.analyze?.executions[0]).toMatchObject({ status: 'failed', judgeModelId: 'mock-judge' });
+    expect(judge.calls.length).toBeGreaterThan(1);
+    expect(parseScoreRecord(record).success).toBe(true);
   });
 
   it('refuses a close whose binding is not configured, naming what to do', async () => {

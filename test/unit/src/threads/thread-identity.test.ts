@@ -1,6 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseAgentRunEvent } from '../../../../src/contracts/parse.ts';
+import { decodeOtlpTraces } from '../../../../src/otlp/decode-otlp.ts';
+import { runsFromTrace } from '../../../../src/otlp/run-from-trace.ts';
 import { threadIdentityOf } from '../../../../src/threads/thread-identity.ts';
+import { encodeSpans, recordMastraRun, spanRecorder } from '../../../helpers/otlp-traces.ts';
 import { conversationRun } from './fixtures.ts';
+
+const recorder = spanRecorder({ 'service.name': 'weather-service', 'tenant.id': 'acme' });
+afterAll(() => recorder.shutdown());
 
 describe('threadIdentityOf', () => {
   it("takes the messages' threadId (Mastra's shape), keyed with the tenant", () => {
@@ -28,5 +35,14 @@ describe('threadIdentityOf', () => {
 
   it('treats an empty tenant as none', () => {
     expect(threadIdentityOf(conversationRun({ runId: 'r', threadId: 't', tenantId: '' }))).toEqual({ key: ':t', threadId: 't', from: 'messages' });
+  });
+
+  it('finds the thread of a run assembled from OTLP traces (gen_ai.conversation.id) the same way', () => {
+    recordMastraRun(recorder.tracer, { conversationId: 'thread-7' });
+    const decoded = decodeOtlpTraces(encodeSpans(recorder.spans(), 'otlp_proto'), 'otlp_proto');
+    if (!decoded.success) throw new Error(decoded.message);
+    const parsed = parseAgentRunEvent(runsFromTrace(decoded.spans, 'outermost')[0]!.event);
+    if (!parsed.success) throw new Error('the assembled run is invalid');
+    expect(threadIdentityOf(parsed.data)).toEqual({ key: 'acme:thread-7', threadId: 'thread-7', tenantId: 'acme', from: 'messages' });
   });
 });
