@@ -1,22 +1,42 @@
-// A thread's changelog record (docs/threads.md, state that survives): the whole state of one
-// thread as one JSON value under its thread key, so the compacted changelog topic holds exactly
-// the live threads and a restore reads one record per thread. Held turns are written into the
-// value as they are (their JSON text spliced in, not escaped into a string: every turn of a thread
-// is written again with each of its turns, so that cost counts); the run ids of released turns
-// are kept for deduplication. The value is Scorestream's own, read back only by parseThreadValue,
-// and still validated: a changelog written by another version, or damaged, is reported rather
-// than trusted.
+// The changelog records of the thread state (docs/threads.md, the thread state): two kinds, so a
+// turn costs one write of its own size rather than a rewrite of its whole thread.
+//   `t:<thread key>`            the thread: its parts, the run ids it has seen, which turns it holds
+//                                (rewritten at each step, small);
+//   `u:<arrival>:<thread key>`  one held turn: its ThreadTurn text as it came (written once, when
+//                                it arrives; a tombstone when it is released).
+// Written in that order within a step — a new turn before the thread that lists it, and a released
+// turn's tombstone after the thread that no longer does — so that after a crash between writes a
+// thread never lists a turn whose record is gone; a turn record no thread lists is an orphan,
+// deleted at restore. The compacted topic holds exactly the live threads and their held turns.
+// The thread value is Scorestream's own, read back only here, and still validated: a changelog
+// written by another version, or damaged, is reported rather than trusted.
 import { z } from 'zod';
-import { sourceSchema } from '../contracts/common.ts';
-import { samplingSchema } from '../contracts/common.ts';
+import { samplingSchema, sourceSchema } from '../contracts/common.ts';
 import { SKIP_REASONS } from '../contracts/decision-record.ts';
 import { formatProblems, problemsFromIssues } from '../contracts/problems.ts';
 import { turnTraceSchema } from '../contracts/thread-turn.ts';
 import { bindingKeyOf } from './thread-part.ts';
 import type { ThreadPart, ThreadPolicy } from './thread-part.ts';
-import type { Thread } from './thread.ts';
+import type { HeldTurn, Thread } from './thread.ts';
 
 export const THREAD_STATE_SCHEMA_VERSION = 1;
+
+export function threadRecordKey(threadKey: string): string {
+  return `t:${threadKey}`;
+}
+
+export function turnRecordKey(threadKey: string, arrival: number): string {
+  return `u:${arrival}:${threadKey}`;
+}
+
+export type ChangelogKey = { kind: 'thread'; threadKey: string } | { kind: 'turn'; threadKey: string; arrival: number };
+
+/** Undefined for a key this changelog never writes. */
+export function parseChangelogKey(key: string): ChangelogKey | undefined {
+  if (key.startsWith('t:') && key.length > 2) return { kind: 'thread', threadKey: key.slice(2) };
+  const turn = /^u:(\d+):(.+)$/s.exec(key);
+  return turn === null ? undefined : { kind: 'turn', threadKey: turn[2]!, arrival: Number(turn[1]) };
+}
 
 const count = z.number().int().nonnegative();
 const anchorSchema = z.object({ runId: z.string().min(1), timestampMs: z.number(), source: sourceSchema, trace: turnTraceSchema, arrival: count });
@@ -49,15 +69,16 @@ export const threadValueSchema = z.object({
   ending: z.object({ lastRunId: z.string().min(1), since: z.number() }).optional(),
   /** Run ids seen whose turns are no longer held. */
   released: z.array(z.string()),
+  /** The held turns in turn order; each one's text is its own record (turnRecordKey). */
+  held: z.array(z.object({ runId: z.string().min(1), timestampMs: z.number(), arrival: count, bytes: count })),
   parts: z.array(partSchema),
-  /** Last, so serializeThread can splice the turns in. `turn` is the ThreadTurn as it came; its run id and time are read from it. */
-  turns: z.array(z.object({ arrival: count, arrivedAt: z.number(), turn: z.looseObject({ run: z.looseObject({ runId: z.string().min(1), timestamp: z.string() }) }) })),
 });
 export type ThreadValue = z.infer<typeof threadValueSchema>;
 
 export function serializeThread(thread: Thread): string {
-  const held = new Set(thread.turns.map((turn) => turn.runId));
-  const head: Omit<ThreadValue, 'turns'> = {
+  const held = thread.turns.map(({ json: _json, ...turn }) => turn);
+  const heldIds = new Set(held.map((turn) => turn.runId));
+  const value: ThreadValue = {
     schemaVersion: THREAD_STATE_SCHEMA_VERSION,
     key: thread.key,
     threadId: thread.threadId,
@@ -66,17 +87,20 @@ export function serializeThread(thread: Thread): string {
     lastActivityAt: thread.lastActivityAt,
     nextArrival: thread.nextArrival,
     ...(thread.ending === undefined ? {} : { ending: thread.ending }),
-    released: [...thread.seen].filter((runId) => !held.has(runId)),
+    released: [...thread.seen].filter((runId) => !heldIds.has(runId)),
+    held,
     parts: [...thread.parts.values()].map(({ policy, ...part }) => ({ scorerId: policy.scorerId, ...(policy.scorerVersion === undefined ? {} : { scorerVersion: policy.scorerVersion }), ...part })),
   };
-  const turns = thread.turns.map((turn) => `{"arrival":${turn.arrival},"arrivedAt":${turn.arrivedAt},"turn":${turn.json}}`);
-  return `${JSON.stringify(head).slice(0, -1)},"turns":[${turns.join(',')}]}`;
+  return JSON.stringify(value);
 }
 
 export type ParsedThreadValue = { success: true; thread: Thread } | { success: false; problem: string };
 
-/** A changelog value back to a thread; its parts take the current config's policies, and parts of bindings no longer configured are dropped. */
-export function parseThreadValue(value: string, policies: readonly ThreadPolicy[]): ParsedThreadValue {
+/**
+ * A thread record back to a thread, its held turns' texts taken from `turnTexts` (by arrival). Its
+ * parts take the current config's policies; parts of bindings no longer configured are dropped.
+ */
+export function parseThreadValue(value: string, policies: readonly ThreadPolicy[], turnTexts: ReadonlyMap<number, string>): ParsedThreadValue {
   let json: unknown;
   try {
     json = JSON.parse(value);
@@ -86,19 +110,18 @@ export function parseThreadValue(value: string, policies: readonly ThreadPolicy[
   const parsed = threadValueSchema.safeParse(json);
   if (!parsed.success) return { success: false, problem: `the thread state breaks its schema:\n${formatProblems(problemsFromIssues(parsed.error.issues))}` };
   const stored = parsed.data;
+  const turns: HeldTurn[] = [];
+  for (const turn of stored.held) {
+    const text = turnTexts.get(turn.arrival);
+    if (text === undefined) return { success: false, problem: `the thread holds turn ${turn.arrival} (run ${turn.runId}) but the changelog has no record ${turnRecordKey(stored.key, turn.arrival)}` };
+    turns.push({ ...turn, json: text });
+  }
   const byBinding = new Map(policies.map((policy) => [policy.binding, policy]));
   const parts = new Map<string, ThreadPart>();
   for (const { scorerId, scorerVersion, ...part } of stored.parts) {
     const policy = byBinding.get(bindingKeyOf(scorerId, scorerVersion));
     if (policy !== undefined) parts.set(policy.binding, { policy, ...part });
   }
-  const raw = (json as { turns: { turn: unknown }[] }).turns;
-  const turns = stored.turns.map(({ arrival, arrivedAt, turn }, index) => {
-    // The turn as it was written (zod's copy may order its keys differently): written by
-    // JSON.stringify, so stringified again it is the same text.
-    const text = JSON.stringify(raw[index]!.turn);
-    return { runId: turn.run.runId, timestampMs: Date.parse(turn.run.timestamp), arrival, arrivedAt, json: text, bytes: Buffer.byteLength(text, 'utf8') };
-  });
   const thread: Thread = {
     key: stored.key,
     threadId: stored.threadId,

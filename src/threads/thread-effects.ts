@@ -1,7 +1,8 @@
 // What the thread state asks of its caller (docs/threads.md, the thread state): score a thread
 // version, publish a decision, write or delete a thread's changelog record. The state machine
 // itself does no I/O; the caller carries effects out in the order given (a close's records before
-// the state write that follows it: see ThreadStage).
+// the state writes that follow it: see ThreadStage). Changelog records go to the partition of the
+// changelog topic with the number of the repartition topic's partition they belong to.
 import type { Sampling } from '../contracts/common.ts';
 import type { SkipReason } from '../contracts/decision-record.ts';
 import type { ThreadCloseReason, ThreadScope } from '../contracts/thread-ref.ts';
@@ -38,10 +39,10 @@ export type ThreadDecision = ThreadIdentityFields &
     last: TurnAnchor;
   };
 
-/** The thread's state after the step: upsert its changelog record (key = thread key). */
+/** Upsert a changelog record: a thread's (`t:<thread key>`) or a held turn's (`u:<arrival>:<thread key>`; thread-changelog.ts). */
 export type ThreadStateWrite = { type: 'write'; key: string; value: string };
 
-/** The thread is gone (expired or evicted): a tombstone for its changelog record. */
+/** A tombstone for a changelog record: a released turn's, or a thread's that expired or was evicted (and its turns'). */
 export type ThreadStateDelete = { type: 'delete'; key: string };
 
 export type ThreadEffect = ThreadClose | ThreadDecision | ThreadStateWrite | ThreadStateDelete;

@@ -19,7 +19,7 @@ import type { ThreadEffect } from './thread-effects.ts';
 import { decisionRecordOf } from './thread-decision-record.ts';
 import { threadPoliciesOf } from './thread-part.ts';
 import { ThreadState } from './thread-state.ts';
-import type { RestoreOutcome, ThreadStateStats } from './thread-state.ts';
+import type { RestoreOutcome, RestoreResult, ThreadStateStats } from './thread-state.ts';
 import type { ThreadsConfig } from './threads-schema.ts';
 import { turnEntryOf } from './turn-entry.ts';
 
@@ -32,7 +32,7 @@ export type ThreadStageOptions<Event> = {
   now?: () => number;
 };
 
-/** A changelog record to produce: key = thread key, value null = tombstone. */
+/** A changelog record to produce (thread-changelog.ts for its keys), value null = tombstone. */
 export type ChangelogWrite = { key: string; value: string | null };
 
 export type ThreadOutcome = {
@@ -57,9 +57,18 @@ export class ThreadStage<Event = unknown> {
     this.#state = new ThreadState({ policies: threadPoliciesOf(options.bindings), limits: options.threads });
   }
 
-  /** Restores one changelog record, before the partition is consumed (ThreadState.restore). */
+  /** Reads one changelog record, in offset order, before the partition is consumed (ThreadState.restore). */
   restore(key: string, value: string | null): RestoreOutcome {
     return this.#state.restore(key, value);
+  }
+
+  /**
+   * After the last changelog record: the threads read take effect. Produce `changelog` (tombstones
+   * of orphan turn records); report `problems` (thread records that could not be trusted).
+   */
+  restored(): { changelog: ChangelogWrite[]; problems: RestoreResult['problems'] } {
+    const { effects, problems } = this.#state.finishRestore();
+    return { changelog: effects.flatMap((effect) => (effect.type === 'delete' ? [{ key: effect.key, value: null }] : [])), problems };
   }
 
   /** A turn message, decoded (decodeThreadMessage); `json` is the text it was decoded from. */

@@ -2,8 +2,9 @@
 // (docs/threads.md, the thread state). Turns, end events and the clock go in; effects come out:
 // close this thread version for this binding, publish this decision, write or delete this thread's
 // changelog record. Wall-clock time is an argument of every call (a quiet partition still closes
-// its threads: the caller arms one timer at nextDeadline() and calls advance), and every thread
-// serialises to one changelog value and is restored from it with its deadlines re-armed.
+// its threads: the caller arms one timer at nextDeadline() and calls advance), and the state is
+// written to changelog records (thread-changelog.ts) and restored from them with its deadlines
+// re-armed.
 //
 // One instance per partition claim: the transport creates it when the partition is assigned,
 // restores it from the changelog, and drops it (clear) at the claim's end, a seek or an abort.
@@ -12,7 +13,7 @@ import { ScorestreamError } from '../errors.ts';
 import { DeadlineHeap } from './deadline-heap.ts';
 import type { HeapItem } from './deadline-heap.ts';
 import type { ThreadEffect } from './thread-effects.ts';
-import { parseThreadValue, serializeThread } from './thread-changelog.ts';
+import { parseChangelogKey, parseThreadValue, serializeThread, threadRecordKey, turnRecordKey } from './thread-changelog.ts';
 import { closePart } from './thread-close.ts';
 import type { Admission, ThreadPart, ThreadPolicy } from './thread-part.ts';
 import { acceptsTurns, clockDeadlineOf, needsTurn, withPendingTurn } from './thread-part.ts';
@@ -38,6 +39,9 @@ export type ThreadStateStats = {
 
 export type RestoreOutcome = { restored: true } | { restored: false; problem: string };
 
+/** What finishRestore found: orphan turn records to delete, and thread records it could not trust. */
+export type RestoreResult = { effects: ThreadEffect[]; problems: { key: string; problem: string }[] };
+
 export type ThreadStateOptions = { policies: readonly ThreadPolicy[]; limits: ThreadLimits };
 
 type Scheduled = { at: number; stamp: number };
@@ -51,6 +55,8 @@ export class ThreadState {
   readonly #heap = new DeadlineHeap();
   #stamp = 0;
   #bytes = 0;
+  /** Changelog records read since the last finishRestore: thread values, and turn texts by arrival. */
+  #restoring = { threads: new Map<string, string | null>(), turns: new Map<string, Map<number, string>>() };
 
   constructor(options: ThreadStateOptions) {
     this.#policies = options.policies;
@@ -91,8 +97,10 @@ export class ThreadState {
     const ordered = { ...turn.anchor, arrival: thread.nextArrival };
     const parts = [...thread.parts.values()];
     if (parts.some((part) => needsTurn(part, ordered.arrival))) {
-      insertTurn(thread, { runId: turn.runId, timestampMs: turn.timestampMs, arrival: ordered.arrival, arrivedAt: now, bytes: turn.bytes, json: turn.json });
+      insertTurn(thread, { runId: turn.runId, timestampMs: turn.timestampMs, arrival: ordered.arrival, bytes: turn.bytes, json: turn.json });
       this.#bytes += turn.bytes;
+      // Before the thread record that lists it.
+      effects.push({ type: 'write', key: turnRecordKey(thread.key, ordered.arrival), value: turn.json });
     }
     thread.seen.add(turn.runId);
     thread.nextArrival += 1;
@@ -115,8 +123,7 @@ export class ThreadState {
         }
       }
     }
-    this.#release(thread);
-    effects.push({ type: 'write', key: thread.key, value: serializeThread(thread) });
+    this.#persist(thread, effects);
     this.#schedule(thread);
     // Over the partition's byte bound: the least recently active other threads close.
     for (const [key, other] of this.#threads) {
@@ -142,9 +149,8 @@ export class ThreadState {
     } else {
       delete thread.ending;
       for (const part of thread.parts.values()) this.#close(thread, part, 'ended', now, effects);
-      this.#release(thread);
     }
-    effects.push({ type: 'write', key: thread.key, value: serializeThread(thread) });
+    this.#persist(thread, effects);
     this.#schedule(thread);
     return effects;
   }
@@ -173,42 +179,88 @@ export class ThreadState {
         this.#close(thread, part, deadline.reason, now, effects);
         closed = true;
       }
-      if (closed) this.#release(thread);
       if (!hasPending(thread) && now >= thread.lastActivityAt + this.#limits.stateTtlMs) {
-        this.#remove(thread);
-        effects.push({ type: 'delete', key: thread.key });
+        this.#forget(thread, effects);
         continue;
       }
-      if (closed) effects.push({ type: 'write', key: thread.key, value: serializeThread(thread) });
+      if (closed) this.#persist(thread, effects);
       this.#schedule(thread);
     }
     return effects;
   }
 
   /**
-   * Restores one changelog record (null: a tombstone). Records of one key are applied in offset
-   * order, the last one wins. Bindings no longer configured are dropped; new ones are admitted on
-   * the thread's next turn. Deadlines are re-armed from the stored last activity.
+   * Reads one changelog record (null: a tombstone), in offset order; nothing takes effect before
+   * finishRestore. A key this changelog never writes is refused.
    */
   restore(key: string, value: string | null): RestoreOutcome {
-    const existing = this.#threads.get(key);
-    if (existing !== undefined) this.#remove(existing);
-    if (value === null) return { restored: true };
-    const parsed = parseThreadValue(value, this.#policies);
-    if (!parsed.success) return { restored: false, problem: parsed.problem };
-    if (parsed.thread.key !== key) return { restored: false, problem: `the record of key ${JSON.stringify(key)} holds thread ${JSON.stringify(parsed.thread.key)}` };
-    // Turns only a binding no longer configured needed are not held again.
-    releaseTurns(parsed.thread);
-    this.#threads.set(key, parsed.thread);
-    this.#bytes += parsed.thread.bytes;
-    this.#schedule(parsed.thread);
+    const parsed = parseChangelogKey(key);
+    if (parsed === undefined) return { restored: false, problem: `${JSON.stringify(key)} is not a thread state key (t:<thread> or u:<arrival>:<thread>)` };
+    if (parsed.kind === 'thread') {
+      this.#restoring.threads.set(parsed.threadKey, value);
+      return { restored: true };
+    }
+    let turns = this.#restoring.turns.get(parsed.threadKey);
+    if (turns === undefined) this.#restoring.turns.set(parsed.threadKey, (turns = new Map()));
+    if (value === null) turns.delete(parsed.arrival);
+    else turns.set(parsed.arrival, value);
     return { restored: true };
   }
 
-  /** The changelog value of a thread as it is now (what the last write effect for it carried). */
-  valueOf(key: string): string | undefined {
+  /**
+   * Builds the threads of the records read: each replaces the state's thread of its key (a
+   * tombstone removes it), with its parts taking the current config (bindings no longer configured
+   * are dropped, new ones are admitted on the thread's next turn) and its deadlines re-armed from
+   * the stored last activity. Turn records no thread lists are orphans: their tombstones are the
+   * effects. A thread record that cannot be trusted is a problem, and its thread is not restored.
+   */
+  finishRestore(): RestoreResult {
+    const { threads, turns } = this.#restoring;
+    this.#restoring = { threads: new Map(), turns: new Map() };
+    const effects: ThreadEffect[] = [];
+    const problems: RestoreResult['problems'] = [];
+    for (const [threadKey, value] of threads) {
+      const existing = this.#threads.get(threadKey);
+      if (existing !== undefined) this.#remove(existing);
+      if (value === null) continue;
+      const texts = turns.get(threadKey) ?? new Map<number, string>();
+      const parsed = parseThreadValue(value, this.#policies, texts);
+      if (!parsed.success) {
+        problems.push({ key: threadRecordKey(threadKey), problem: parsed.problem });
+        turns.delete(threadKey);
+        continue;
+      }
+      if (parsed.thread.key !== threadKey) {
+        problems.push({ key: threadRecordKey(threadKey), problem: `the record holds thread ${JSON.stringify(parsed.thread.key)}` });
+        turns.delete(threadKey);
+        continue;
+      }
+      const thread = parsed.thread;
+      const held = new Set(thread.turns.map((turn) => turn.arrival));
+      for (const arrival of texts.keys()) if (!held.has(arrival)) effects.push({ type: 'delete', key: turnRecordKey(threadKey, arrival) });
+      turns.delete(threadKey);
+      this.#threads.set(threadKey, thread);
+      this.#bytes += thread.bytes;
+      // Turns only a binding no longer configured needed are not held again.
+      for (const turn of releaseTurns(thread)) {
+        this.#bytes -= turn.bytes;
+        effects.push({ type: 'delete', key: turnRecordKey(threadKey, turn.arrival) });
+      }
+      this.#schedule(thread);
+    }
+    // Turn records of threads that have no record (a crash before their thread was first written).
+    for (const [threadKey, texts] of turns) {
+      if (this.#threads.has(threadKey)) continue;
+      for (const arrival of texts.keys()) effects.push({ type: 'delete', key: turnRecordKey(threadKey, arrival) });
+    }
+    return { effects, problems };
+  }
+
+  /** The changelog records of a thread as it is now: its thread record, then its held turns'. */
+  recordsOf(key: string): { key: string; value: string }[] {
     const thread = this.#threads.get(key);
-    return thread === undefined ? undefined : serializeThread(thread);
+    if (thread === undefined) return [];
+    return [...thread.turns.map((turn) => ({ key: turnRecordKey(key, turn.arrival), value: turn.json })), { key: threadRecordKey(key), value: serializeThread(thread) }];
   }
 
   stats(): ThreadStateStats {
@@ -223,6 +275,7 @@ export class ThreadState {
 
   /** Forgets everything (the claim ended, was sought, or its transaction aborted): restore again from the changelog. */
   clear(): void {
+    this.#restoring = { threads: new Map(), turns: new Map() };
     this.#threads.clear();
     this.#scheduled.clear();
     this.#heap.clear();
@@ -252,12 +305,24 @@ export class ThreadState {
   /** Overflow: the thread's open versions are closed (scored or decided, never dropped) and it is forgotten. */
   #evict(thread: Thread, now: number, effects: ThreadEffect[]): void {
     for (const part of thread.parts.values()) this.#close(thread, part, 'overflow', now, effects);
-    this.#remove(thread);
-    effects.push({ type: 'delete', key: thread.key });
+    this.#forget(thread, effects);
   }
 
-  #release(thread: Thread): void {
-    this.#bytes -= releaseTurns(thread);
+  /** After a step: the thread's record, then tombstones of the turns it released (in that order: thread-changelog.ts). */
+  #persist(thread: Thread, effects: ThreadEffect[]): void {
+    const released = releaseTurns(thread);
+    effects.push({ type: 'write', key: threadRecordKey(thread.key), value: serializeThread(thread) });
+    for (const turn of released) {
+      this.#bytes -= turn.bytes;
+      effects.push({ type: 'delete', key: turnRecordKey(thread.key, turn.arrival) });
+    }
+  }
+
+  /** The thread is gone from the state and from the changelog. */
+  #forget(thread: Thread, effects: ThreadEffect[]): void {
+    this.#remove(thread);
+    effects.push({ type: 'delete', key: threadRecordKey(thread.key) });
+    for (const turn of thread.turns) effects.push({ type: 'delete', key: turnRecordKey(thread.key, turn.arrival) });
   }
 
   #remove(thread: Thread): void {

@@ -5,7 +5,7 @@ import type { ThreadPart } from './thread-part.ts';
 import { comesBefore, needsTurn } from './thread-part.ts';
 
 /** A turn held for a close: what orders it, and its text (parsed only when a close scores it). */
-export type HeldTurn = { runId: string; timestampMs: number; arrival: number; arrivedAt: number; bytes: number; json: string };
+export type HeldTurn = { runId: string; timestampMs: number; arrival: number; bytes: number; json: string };
 
 export type Thread = {
   key: string;
@@ -36,15 +36,15 @@ export function insertTurn(thread: Thread, turn: HeldTurn): void {
   thread.bytes += turn.bytes;
 }
 
-/** Drops the turns no part needs any longer; returns the bytes released. */
-export function releaseTurns(thread: Thread): number {
+/** Drops the turns no part needs any longer; returns them. */
+export function releaseTurns(thread: Thread): HeldTurn[] {
   const parts = [...thread.parts.values()];
-  const kept = thread.turns.filter((turn) => parts.some((part) => needsTurn(part, turn.arrival)));
-  if (kept.length === thread.turns.length) return 0;
-  const before = thread.bytes;
+  const released: HeldTurn[] = [];
+  const kept = thread.turns.filter((turn) => parts.some((part) => needsTurn(part, turn.arrival)) || (released.push(turn), false));
+  if (released.length === 0) return released;
   thread.turns = kept;
   thread.bytes = kept.reduce((sum, turn) => sum + turn.bytes, 0);
-  return before - thread.bytes;
+  return released;
 }
 
 export function hasPending(thread: Thread): boolean {

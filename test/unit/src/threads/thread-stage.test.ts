@@ -47,13 +47,14 @@ function harness(bindings = threadBindings({ scorer: meanCompleteness })) {
 
 function restoredFrom(changelog: Map<string, string | null>, stage: ThreadStage): void {
   for (const [key, value] of changelog) expect(stage.restore(key, value)).toEqual({ restored: true });
+  expect(stage.restored()).toEqual({ changelog: [], problems: [] });
 }
 
 describe('ThreadStage', () => {
   it('scores a conversation after its idle gap, from the run scores its turns carried', async () => {
     const { send, tick, changelog, stage } = harness();
     expect(await send({ runId: 'run-1', completeness: 0.5 })).toEqual({ records: [], decisions: [] });
-    expect(changelog.has('acme:t-1')).toBe(true);
+    expect([...changelog.keys()]).toEqual(['u:0:acme:t-1', 't:acme:t-1']);
     await send({ runId: 'run-2', completeness: 1 });
     expect(stage.nextDeadline()).toBe(t0 + 15 * minute);
     const { records } = await tick(t0 + 15 * minute);
@@ -124,8 +125,12 @@ describe('ThreadStage', () => {
     expect(stage.stats().threads).toBe(0);
   });
 
-  it('reports a changelog record it cannot restore rather than trusting it', () => {
+  it('reports a changelog record it cannot restore rather than trusting it, and deletes orphan turns', () => {
     const { stage } = harness();
     expect(stage.restore('acme:t-1', 'not json')).toMatchObject({ restored: false });
+    stage.restore('t:acme:t-1', 'not json');
+    stage.restore('u:0:acme:t-2', 'an orphan turn');
+    expect(stage.restored()).toEqual({ changelog: [{ key: 'u:0:acme:t-2', value: null }], problems: [{ key: 't:acme:t-1', problem: expect.stringContaining('not JSON') }] });
+    expect(stage.stats().threads).toBe(0);
   });
 });

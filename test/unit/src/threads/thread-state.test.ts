@@ -41,7 +41,7 @@ const runIds = (close: ThreadClose | undefined) => close?.turns.map((turn) => tu
 describe('a conversation closed by the clock', () => {
   it('scores version 1 with every turn after idleMs without a turn, and not before', () => {
     const { state, turn } = machine(policies({ idleMs: 15 * minute }));
-    expect(kinds(turn('run-1', t0))).toEqual(['write']);
+    expect(kinds(turn('run-1', t0))).toEqual(['write', 'write']);
     turn('run-2', t0 + minute);
     turn('run-3', t0 + 2 * minute);
     expect(state.nextDeadline()).toBe(t0 + 17 * minute);
@@ -94,7 +94,10 @@ describe('a conversation closed by the clock', () => {
     const { state, turn } = machine(policies({}));
     turn('run-1', t0);
     state.advance(t0 + 15 * minute);
-    expect(state.advance(t0 + limits.stateTtlMs)).toEqual([{ type: 'delete', key: 'acme:t-1' }]);
+    expect(state.advance(t0 + limits.stateTtlMs)).toEqual([
+      { type: 'delete', key: 't:acme:t-1' },
+      { type: 'delete', key: 'u:0:acme:t-1' },
+    ]);
     expect(state.stats().threads).toBe(0);
     expect(state.nextDeadline()).toBeUndefined();
     turn('run-2', t0 + limits.stateTtlMs + 1);
@@ -166,6 +169,13 @@ describe('a resumed conversation', () => {
     expect(runIds(second)).toEqual(['run-1', 'run-2', 'run-3']);
   });
 
+  it('does not make an explicit end wait out minRescoreIntervalMs', () => {
+    const { state, turn } = machine(policies({ minRescoreIntervalMs: 60 * minute }));
+    turn('run-1', t0);
+    state.advance(t0 + 15 * minute);
+    expect(closes(turn('run-2', t0 + 16 * minute, { metadata: { threadEnded: true } }))[0]).toMatchObject({ version: 2, closedBy: 'ended' });
+  });
+
   it('refuses the re-scores beyond maxRescores, each with a decision', () => {
     const { state, turn } = machine(policies({ maxRescores: 1 }));
     turn('run-1', t0);
@@ -197,7 +207,7 @@ describe('an explicit end', () => {
     const { state, turn } = machine(policies({}));
     turn('run-1', t0);
     const effects = turn('run-2', t0 + minute, { metadata: { threadEnded: true } });
-    expect(kinds(effects)).toEqual(['close', 'write']);
+    expect(kinds(effects)).toEqual(['write', 'close', 'write']);
     expect(closes(effects)[0]).toMatchObject({ closedBy: 'ended', version: 1, turns: [{ runId: 'run-1' }, { runId: 'run-2' }] });
     expect(state.advance(t0 + 30 * minute)).toEqual([]);
   });
@@ -272,10 +282,15 @@ describe('bounds: decided, never dropped', () => {
     turn('run-b1', t0 + 1, { threadId: 'b' });
     turn('run-a2', t0 + 2, { threadId: 'a' });
     const effects = turn('run-c1', t0 + 3, { threadId: 'c' });
-    expect(kinds(effects)).toEqual(['close', 'delete', 'write']);
+    expect(kinds(effects)).toEqual(['close', 'delete', 'delete', 'write', 'write']);
     expect(closes(effects)[0]).toMatchObject({ key: 'acme:b', closedBy: 'overflow', turns: [{ runId: 'run-b1' }] });
-    expect(effects[1]).toEqual({ type: 'delete', key: 'acme:b' });
+    expect(effects.slice(1, 3)).toEqual([{ type: 'delete', key: 't:acme:b' }, { type: 'delete', key: 'u:0:acme:b' }]);
     expect(state.stats().threads).toBe(2);
+    // Its history is gone: a resume starts over, superseding nothing.
+    turn('run-b2', t0 + 4, { threadId: 'b' });
+    const resumed = closes(state.advance(t0 + 4 + 15 * minute)).find((close) => close.key === 'acme:b');
+    expect(resumed).toMatchObject({ version: 1, turns: [{ runId: 'run-b2' }] });
+    expect(resumed).not.toHaveProperty('supersedes');
   });
 
   it('over threads.maxStateBytes, the least recently active threads close until the state fits', () => {
@@ -284,7 +299,7 @@ describe('bounds: decided, never dropped', () => {
     turn('run-a1', t0, { threadId: 'a' });
     turn('run-b1', t0 + 1, { threadId: 'b' });
     const effects = turn('run-c1', t0 + 2, { threadId: 'c' });
-    expect(kinds(effects)).toEqual(['write', 'close', 'delete']);
+    expect(kinds(effects)).toEqual(['write', 'write', 'close', 'delete', 'delete']);
     expect(closes(effects)[0]).toMatchObject({ key: 'acme:a', closedBy: 'overflow' });
     expect(state.stats().bytes).toBeLessThanOrEqual(probe.bytes * 2 + 10);
   });
@@ -323,57 +338,132 @@ describe('bindings', () => {
   });
 });
 
+/** A compacted changelog topic: every write and tombstone applied in order, the last per key kept. */
+function changelog() {
+  const records = new Map<string, string | null>();
+  return {
+    records,
+    take(effects: ThreadEffect[]): ThreadEffect[] {
+      for (const effect of effects) {
+        if (effect.type === 'write') records.set(effect.key, effect.value);
+        if (effect.type === 'delete') records.set(effect.key, null);
+      }
+      return effects;
+    },
+    /** A fresh state restored from these records, as a new owner of the partition would. */
+    restoreInto(list: ThreadPolicy[]) {
+      const restored = createThreadState({ policies: list, limits });
+      for (const [key, value] of records) expect(restored.restore(key, value)).toEqual({ restored: true });
+      const result = restored.finishRestore();
+      return { restored, result };
+    },
+  };
+}
+
+const live = (records: Map<string, string | null>) => [...records].filter(([, value]) => value !== null).map(([key]) => key).sort();
+
 describe('the changelog', () => {
-  it('restores a thread from its last write: same deadline, same close, same version id', () => {
+  it('writes a turn once, under its own key, before the thread record that lists it; a released turn gets a tombstone after', () => {
+    const { state, turn } = machine(policies({ onResume: 'segment' }));
+    expect(turn('run-1', t0).map((effect) => [effect.type, 'key' in effect ? effect.key : undefined])).toEqual([
+      ['write', 'u:0:acme:t-1'],
+      ['write', 't:acme:t-1'],
+    ]);
+    expect(turn('run-2', t0 + 1).map((effect) => 'key' in effect && effect.key)).toEqual(['u:1:acme:t-1', 't:acme:t-1']);
+    expect(state.advance(t0 + 1 + 15 * minute).map((effect) => [effect.type, 'key' in effect ? effect.key : undefined])).toEqual([
+      ['close', 'acme:t-1'],
+      ['write', 't:acme:t-1'],
+      ['delete', 'u:0:acme:t-1'],
+      ['delete', 'u:1:acme:t-1'],
+    ]);
+  });
+
+  it('restores a thread from its records: same deadline, same close, same version id', () => {
     const list = policies({});
+    const log = changelog();
     const { state, turn } = machine(list);
-    turn('run-1', t0);
-    const effects = turn('run-2', t0 + minute);
-    const write = effects.at(-1)!;
-    expect(write.type).toBe('write');
-    const restored = createThreadState({ policies: list, limits });
-    expect(restored.restore('acme:t-1', (write as { value: string }).value)).toEqual({ restored: true });
+    log.take(turn('run-1', t0));
+    log.take(turn('run-2', t0 + minute));
+    const { restored, result } = log.restoreInto(list);
+    expect(result).toEqual({ effects: [], problems: [] });
     expect(restored.nextDeadline()).toBe(state.nextDeadline());
     expect(restored.isDuplicate({ key: 'acme:t-1', runId: 'run-1' })).toBe(true);
+    expect(restored.stats()).toEqual(state.stats());
     expect(closes(restored.advance(t0 + 16 * minute))).toEqual(closes(state.advance(t0 + 16 * minute)));
   });
 
   it('restores a thread scored before, so that a resume is version 2 and released run ids are still duplicates', () => {
     const list = policies({ onResume: 'segment' });
+    const log = changelog();
     const { state, turn } = machine(list);
-    turn('run-1', t0);
-    const write = state.advance(t0 + 15 * minute).at(-1) as { value: string };
-    const restored = machine(list);
-    restored.state.restore('acme:t-1', write.value);
-    expect(restored.turn('run-1', t0 + 20 * minute)).toEqual([]);
-    restored.turn('run-2', t0 + 20 * minute);
-    expect(closes(restored.state.advance(t0 + 35 * minute))[0]).toMatchObject({ version: 2, scope: 'segment', turns: [{ runId: 'run-2' }] });
+    log.take(turn('run-1', t0));
+    log.take(state.advance(t0 + 15 * minute));
+    expect(live(log.records)).toEqual(['t:acme:t-1']);
+    const { restored } = log.restoreInto(list);
+    const entry = entryOf({ runId: 'run-1' });
+    expect(restored.applyTurn(entry, t0 + 20 * minute)).toEqual([]);
+    restored.applyTurn(entryOf({ runId: 'run-2' }), t0 + 20 * minute);
+    expect(closes(restored.advance(t0 + 35 * minute))[0]).toMatchObject({ version: 2, scope: 'segment', turns: [{ runId: 'run-2' }] });
   });
 
   it('re-arms a restored thread from its stored last activity: a restart after the deadline closes at once', () => {
     const list = policies({});
-    const { turn } = machine(list);
-    const write = turn('run-1', t0).at(-1) as { value: string };
-    const restored = createThreadState({ policies: list, limits });
-    restored.restore('acme:t-1', write.value);
+    const log = changelog();
+    log.take(machine(list).turn('run-1', t0));
+    const { restored } = log.restoreInto(list);
     expect(restored.nextDeadline()).toBe(t0 + 15 * minute);
     expect(closes(restored.advance(t0 + 50 * minute))[0]).toMatchObject({ closedBy: 'idle', turns: [{ runId: 'run-1' }] });
   });
 
-  it('applies a tombstone, reports a damaged value, and drops the parts of bindings no longer configured', () => {
-    const list = policies({ id: 'kept' }, { id: 'removed' });
-    const { turn } = machine(list);
-    const write = turn('run-1', t0).at(-1) as { value: string };
+  it('keeps only the live threads and their held turns: expiry and overflow leave tombstones', () => {
+    const list = policies({});
+    const log = changelog();
+    const { state, turn } = machine(list, { maxThreads: 1 });
+    log.take(turn('run-a1', t0, { threadId: 'a' }));
+    log.take(turn('run-b1', t0 + 1, { threadId: 'b' }));
+    expect(live(log.records)).toEqual(['t:acme:b', 'u:0:acme:b']);
+    log.take(state.advance(t0 + 1 + limits.stateTtlMs));
+    expect(live(log.records)).toEqual([]);
+  });
+
+  it('deletes turn records no thread lists (a crash between writes), drops removed bindings, reports a damaged record', () => {
+    const list = policies({ id: 'kept' }, { id: 'removed', onResume: 'segment' });
+    const log = changelog();
+    log.take(machine(list).turn('run-1', t0));
+    // A turn written just before a crash, its thread record never written; and one of a thread that has none.
+    log.records.set('u:1:acme:t-1', 'lost turn');
+    log.records.set('u:0:acme:t-9', 'orphan');
     const fewer = createThreadState({ policies: [list[0]!, ...policies({ id: 'added' })], limits });
-    fewer.restore('acme:t-1', write.value);
+    for (const [key, value] of log.records) fewer.restore(key, value);
+    const { effects, problems } = fewer.finishRestore();
+    expect(problems).toEqual([]);
+    expect(effects).toEqual([
+      { type: 'delete', key: 'u:1:acme:t-1' },
+      { type: 'delete', key: 'u:0:acme:t-9' },
+    ]);
     expect(fewer.missingAdmissions('acme:t-1').map((policy) => policy.scorerId)).toEqual(['added']);
     expect(closes(fewer.advance(t0 + 15 * minute)).map((close) => close.scorerId)).toEqual(['kept']);
 
-    expect(fewer.restore('acme:t-1', null)).toEqual({ restored: true });
-    expect(fewer.stats().threads).toBe(0);
-    expect(fewer.restore('acme:t-1', '{"schemaVersion":1')).toMatchObject({ restored: false, problem: expect.stringContaining('not JSON') });
-    expect(fewer.restore('acme:t-1', '{"schemaVersion":2}')).toMatchObject({ restored: false, problem: expect.stringContaining('schemaVersion') });
-    expect(fewer.restore('acme:t-2', write.value)).toMatchObject({ restored: false, problem: expect.stringContaining('holds thread "acme:t-1"') });
+    const damaged = createThreadState({ policies: list, limits });
+    expect(damaged.restore('acme:t-1', '{}')).toMatchObject({ restored: false, problem: expect.stringContaining('not a thread state key') });
+    damaged.restore('t:acme:t-1', '{"schemaVersion":1');
+    damaged.restore('t:acme:t-2', '{"schemaVersion":2}');
+    damaged.restore('t:acme:t-3', log.records.get('t:acme:t-1')!);
+    expect(damaged.finishRestore().problems).toEqual([
+      { key: 't:acme:t-1', problem: expect.stringContaining('not JSON') },
+      { key: 't:acme:t-2', problem: expect.stringContaining('schemaVersion') },
+      { key: 't:acme:t-3', problem: expect.stringContaining('has no record u:0:acme:t-1') },
+    ]);
+    expect(damaged.stats().threads).toBe(0);
+  });
+
+  it('applies a tombstone of a thread over the thread the state holds', () => {
+    const list = policies({});
+    const { state, turn } = machine(list);
+    turn('run-1', t0);
+    state.restore('t:acme:t-1', null);
+    state.finishRestore();
+    expect(state.stats().threads).toBe(0);
   });
 
   it('forgets everything on clear (the claim ended), ready to restore again', () => {
