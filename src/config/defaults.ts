@@ -34,8 +34,8 @@ export const DEFAULTS = {
     /** Per partition of the repartition topic, like every bound of the thread state. */
     maxThreads: 10_000,
     maxStateBytes: 268_435_456,
-    /** Under Kafka's default 1 MiB message limit with room to spare: a thread's state is one changelog record. */
     maxThreadBytes: 524_288,
+    /** Also the largest changelog record of a turn: well under Kafka's default 1 MiB message limit. */
     maxTurnBytes: 65_536,
     stateTtlMs: 604_800_000,
   },
