@@ -58,7 +58,7 @@ const partSchema = z.object({
   full: z.boolean(),
 });
 
-export const threadValueSchema = z.object({
+const threadValueSchema = z.object({
   schemaVersion: z.literal(THREAD_STATE_SCHEMA_VERSION),
   key: z.string().min(1),
   threadId: z.string().min(1),

@@ -10,15 +10,13 @@ import { threadKeyFor } from '../contracts/thread-ids.ts';
 import { compilePath, MISSING, parsePath } from '../eligibility/predicate-paths.ts';
 import { firstMessageField } from '../pipeline/run-facts.ts';
 
-export const THREAD_ID_SOURCES = ['path', 'messages', 'metadata'] as const;
-
 export type ThreadIdentity = {
   /** threadKeyFor(tenantId, threadId). */
   key: string;
   threadId: string;
   tenantId?: string;
   /** Where the id was found. */
-  from: (typeof THREAD_ID_SOURCES)[number];
+  from: 'path' | 'messages' | 'metadata';
 };
 
 export type ThreadIdentityOptions = {

@@ -1,7 +1,6 @@
 // One binding's view of one thread (docs/threads.md, when a thread is scored and when it resumes):
 // what it decided on the thread's first turn, which turns it has not closed yet, how many versions
 // it scored. Pure functions over a part; the thread state (thread-state.ts) owns the parts.
-import type { Sampling } from '../contracts/common.ts';
 import type { ThreadCloseReason } from '../contracts/thread-ref.ts';
 import type { Eligibility } from '../pipeline/decide-eligibility.ts';
 import type { ResolvedThreadBinding } from '../config/config-types.ts';
@@ -103,9 +102,4 @@ export function clockDeadlineOf(part: ThreadPart, lastActivityAt: number): { at:
     deadline.at = Math.max(deadline.at, part.lastScoredAt + minRescoreIntervalMs);
   }
   return deadline;
-}
-
-/** Sampling of an admission, for the records of its closes. */
-export function samplingOf(part: ThreadPart): Sampling | undefined {
-  return part.admission.sampling;
 }
