@@ -1,13 +1,14 @@
 // Lint: typescript-eslint's recommended rules; type-aware checks stay in `tsc`. The layout's
 // one-way import rule (docs/architecture.md) is enforced here: each folder may import only the
-// folders below it — src ← otel ← producers ← consumers ← service ← cli, and local/ (the embedded
-// local parts) from src only. dashboard/ (the web dashboard's server) sits beside service/: it may
-// import src, otel, producers, consumers and service/kafka-client; cli imports it. Its page
+// folders below it — src ← otel ← kafka ← producers ← consumers ← service ← cli, and local/ (the
+// embedded local parts) from src only. kafka/ is the Kafka plumbing (clients, security, pre-flight,
+// access errors, topics). dashboard/ (the web dashboard's server) sits beside service/: it may
+// import src, otel, kafka, producers, consumers and service; cli imports it. Its page
 // (dashboard/public/) is plain browser JavaScript.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const layers = ['src', 'otel', 'producers', 'consumers', 'service', 'cli'];
+const layers = ['src', 'otel', 'kafka', 'producers', 'consumers', 'service', 'cli'];
 const above = (layer) => layers.slice(layers.indexOf(layer) + 1);
 const forbid = (folders, why) => ({
   'no-restricted-imports': ['error', { patterns: folders.map((folder) => ({ group: [`**/${folder}/**`], message: why })) }],
@@ -26,11 +27,11 @@ export default tseslint.config(
   },
   ...layers.slice(0, -1).map((layer) => ({
     files: [`${layer}/**/*.ts`],
-    rules: forbid([...above(layer), 'local', 'dashboard'], `${layer}/ may import only the layers below it (docs/architecture.md): src ← otel ← producers ← consumers ← service ← dashboard ← cli`),
+    rules: forbid([...above(layer), 'local', 'dashboard'], `${layer}/ may import only the layers below it (docs/architecture.md): src ← otel ← kafka ← producers ← consumers ← service ← dashboard ← cli`),
   })),
   {
     files: ['dashboard/**/*.ts'],
-    rules: forbid(['cli', 'local'], 'dashboard/ may import src, otel, producers, consumers and service (docs/architecture.md); cli imports it'),
+    rules: forbid(['cli', 'local'], 'dashboard/ may import src, otel, kafka, producers, consumers and service (docs/architecture.md); cli imports it'),
   },
   {
     files: ['dashboard/public/**/*.js'],
@@ -40,7 +41,19 @@ export default tseslint.config(
     },
   },
   {
+    // The top-level kafka/ by its relative path: `../kafka/` from local/collector/ is local/kafka/.
     files: ['local/**/*.ts'],
-    rules: forbid([...layers.slice(1), 'dashboard'], 'local/ (the embedded local parts) may import only src/ (docs/architecture.md)'),
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...[...layers.slice(1).filter((layer) => layer !== 'kafka'), 'dashboard'].map((folder) => `**/${folder}/**`),
+            '../../kafka/**',
+            '../../../kafka/**',
+          ].map((group) => ({ group: [group], message: 'local/ (the embedded local parts) may import only src/ (docs/architecture.md)' })),
+        },
+      ],
+    },
   },
 );

@@ -20,7 +20,7 @@ import { configSchema } from '../src/config/config-schema.ts';
 import { resolveConfig } from '../src/config/resolve-config.ts';
 import { judgeModelsFromEnv } from '../src/judge/openai-compatible.ts';
 import { createDefaultBuiltInScorers } from '../src/scorers/registry.ts';
-import { createKafkaClient } from '../service/kafka-client.ts';
+import { createKafkaClient } from '../kafka/kafka-client.ts';
 import { startService } from '../service/start-service.ts';
 import { brownoutPlan, startFaultJudgeServer } from '../test/helpers/fault-judge-server.ts';
 import { testRun } from '../test/helpers/runs.ts';

@@ -4,7 +4,8 @@
 // supervisor; a crash because Kafka refused access (a missing ACL) exits 2, a configuration problem.
 import type { Logger } from 'pino';
 import type { RunningService } from '../service/start-service.ts';
-import { KafkaAccessError } from '../src/kafka-access-error.ts';
+import { KafkaAccessError } from '../kafka/kafka-access-error.ts';
+import { flushLogger } from '../otel/logger.ts';
 
 export async function runUntilSignal(service: RunningService, logger: Logger, onStop?: () => void): Promise<number> {
   return new Promise<number>((resolve) => {
@@ -32,15 +33,18 @@ export async function runUntilSignal(service: RunningService, logger: Logger, on
       if (KafkaAccessError.isInstance(error)) {
         // Not something a restart fixes: a configuration problem, exit 2 like any other.
         logger.fatal({ err: { type: error.name, reason: error.reason } }, error.message);
-        console.error(`scorestream: ${error.message}`);
         stopping = true;
         // Close what can be closed (bounded: a consumer refused its topic may never disconnect
         // cleanly), exit 2, and make sure the process ends even when kafkajs still holds sockets.
+        // What to fix is printed last, after the stop's own lines.
         const bounded = new Promise((done) => setTimeout(done, 5_000).unref());
-        void Promise.race([service.stop({ timeoutMs: 2_000 }).catch(() => undefined), bounded]).then(() => {
-          resolve(2);
-          setTimeout(() => process.exit(2), 3_000).unref();
-        });
+        void Promise.race([service.stop({ timeoutMs: 2_000 }).catch(() => undefined), bounded])
+          .then(() => flushLogger(logger))
+          .then(() => {
+            console.error(`scorestream: ${error.message}`);
+            resolve(2);
+            setTimeout(() => process.exit(2), 3_000).unref();
+          });
         return;
       }
       logger.fatal({ err: error }, 'the Kafka consumer crashed and will not restart; exiting so the supervisor restarts the service');

@@ -1,21 +1,26 @@
 // What `scorestream kafka start --secure` does once its secured broker answers: the default topics
-// exist and each role's user holds exactly its ACLs (service/acl-roles.ts, docs/security.md), so
+// exist and each role's user holds exactly its ACLs (kafka/acl-roles.ts, docs/security.md), so
 // the service, the producer SDK, tail, the dashboard and a replay can connect as they would to a
 // managed cluster. Idempotent: topics that exist are kept, ACLs granted again change nothing.
 // Returns the lines telling the user how to connect — paths and user names, never a password.
 import type { KafkaConfig } from 'kafkajs';
 import { CLIENT_CERTIFICATE_NAME, quietKafka, securityMaterialsFile } from '../local/kafka/index.ts';
 import type { SecurityMaterials } from '../local/kafka/index.ts';
-import { dashboardAcls, producerAcls, replayAcls, serviceAcls, tailAcls, toKafkajsAcls } from '../service/acl-roles.ts';
-import type { AclGrant } from '../service/acl-roles.ts';
-import { ensureTopics } from '../service/ensure-topics.ts';
+import { dashboardAcls, producerAcls, replayAcls, serviceAcls, tailAcls, toKafkajsAcls } from '../kafka/acl-roles.ts';
+import type { AclGrant } from '../kafka/acl-roles.ts';
+import { ensureTopics } from '../kafka/ensure-topics.ts';
+import { replaysTopicSpec } from '../service/replay-state.ts';
 import { DEFAULT_TOPICS, DEFAULTS, DEMO_DECISIONS_TOPIC } from '../src/config/defaults.ts';
+import { retryTiers } from '../src/config/retry-tiers.ts';
 
-/** The service's retry topic with the default runs topic (`{runs}-retry`; retries are on by default). */
-const retryTopic = `${DEFAULT_TOPICS.runs}${DEFAULTS.retryTopicSuffix}`;
+/** Where replays fix their ranges, with the default runs topic (`{runs}-replays`). */
+const replaysTopic = `${DEFAULT_TOPICS.runs}${DEFAULTS.replaysTopicSuffix}`;
+
+/** The service's retry tiers with the default runs topic and delays (`{runs}-retry-10s`, …; retries are on by default). */
+const retryTierTopics = retryTiers({ topics: { retry: `${DEFAULT_TOPICS.runs}${DEFAULTS.retryTopicSuffix}` }, retries: { enabled: true, delaysMs: DEFAULTS.retryDelaysMs } }).map((tier) => tier.topic);
 
 export function secureRoleGrants(): Array<{ principal: string; grants: AclGrant[] }> {
-  const topics = { ...DEFAULT_TOPICS, decisions: DEMO_DECISIONS_TOPIC, retry: retryTopic };
+  const topics = { ...DEFAULT_TOPICS, decisions: DEMO_DECISIONS_TOPIC, retryTiers: retryTierTopics, replays: replaysTopic };
   return [
     { principal: 'User:scorestream', grants: serviceAcls({ topics, groupId: DEFAULTS.groupId, delivery: 'exactly-once' }) },
     { principal: 'User:producer', grants: producerAcls({ runsTopic: topics.runs }) },
@@ -28,7 +33,7 @@ export function secureRoleGrants(): Array<{ principal: string; grants: AclGrant[
 
 export async function setUpSecureRoles(options: { brokers: string[]; mtlsBrokers: string[]; directory: string; materials: SecurityMaterials; admin: Pick<KafkaConfig, 'ssl' | 'sasl'> }): Promise<string[]> {
   const kafka = quietKafka({ clientId: 'scorestream-secure-setup', brokers: options.brokers, ...options.admin });
-  await ensureTopics(kafka, [DEFAULT_TOPICS.runs, DEFAULT_TOPICS.results, DEFAULT_TOPICS.deadLetter, DEMO_DECISIONS_TOPIC, retryTopic].map((topic) => ({ topic })));
+  await ensureTopics(kafka, [...[DEFAULT_TOPICS.runs, DEFAULT_TOPICS.results, DEFAULT_TOPICS.deadLetter, DEMO_DECISIONS_TOPIC, ...retryTierTopics].map((topic) => ({ topic })), replaysTopicSpec(replaysTopic)]);
   const admin = kafka.admin();
   await admin.connect();
   try {
@@ -38,7 +43,7 @@ export async function setUpSecureRoles(options: { brokers: string[]; mtlsBrokers
   }
   const { materials } = options;
   return [
-    `topics ${DEFAULT_TOPICS.runs}, ${DEFAULT_TOPICS.results}, ${DEFAULT_TOPICS.deadLetter}, ${DEMO_DECISIONS_TOPIC}, ${retryTopic}; users scorestream, producer, tail, dashboard, replay hold the ACLs of docs/security.md`,
+    `topics ${DEFAULT_TOPICS.runs}, ${DEFAULT_TOPICS.results}, ${DEFAULT_TOPICS.deadLetter}, ${DEMO_DECISIONS_TOPIC}, ${retryTierTopics.join(', ')}, ${replaysTopic}; users scorestream, producer, tail, dashboard, replay hold the ACLs of docs/security.md`,
     `passwords (and admin's, for setup only): ${securityMaterialsFile(options.directory)}`,
     `the service: KAFKA_BROKERS=${options.brokers.join(',')} KAFKA_SSL_CA_FILE=${materials.caCertificate} KAFKA_SASL_MECHANISM=scram-sha-512 KAFKA_SASL_USERNAME=scorestream KAFKA_SASL_PASSWORD=<users.scorestream of that file>`,
     `mutual TLS (as User:${CLIENT_CERTIFICATE_NAME}, the producer's ACLs): KAFKA_BROKERS=${options.mtlsBrokers.join(',')} KAFKA_SSL_CA_FILE=${materials.caCertificate} KAFKA_SSL_CERT_FILE=${materials.clientCertificate} KAFKA_SSL_KEY_FILE=${materials.clientKey}`,

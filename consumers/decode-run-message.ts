@@ -1,8 +1,7 @@
 // Decode: a consumed message's value becomes a validated run event, or the reason it cannot be
-// one, in the shape a dead letter carries (docs/contracts.md, the dead letter). The bytes are
-// checked against the size limit first, then UTF-8, JSON and the run-event contract
-// (decodeAgentRunEvent). Messages that fail are dead-lettered; nothing here publishes.
-import type { KafkaMessage } from 'kafkajs';
+// one, in the shape a dead letter carries (docs/contracts.md, the dead letter): UTF-8, JSON and
+// the run-event contract (decodeAgentRunEvent). The size limit is checked before, once for every
+// source (message-path.ts). Messages that fail are dead-lettered; nothing here publishes.
 import type { AgentRunEvent } from '../src/contracts/agent-run-event.ts';
 import type { BuildDeadLetterOptions } from '../src/contracts/build-dead-letter.ts';
 import { decodeAgentRunEvent } from '../src/contracts/parse.ts';
@@ -12,8 +11,8 @@ export type DeadLetterReason = BuildDeadLetterOptions['error'];
 
 export type DecodedRunMessage = { success: true; data: AgentRunEvent } | { success: false; reason: DeadLetterReason };
 
-export function decodeRunMessage(message: KafkaMessage, maxBytes: number): DecodedRunMessage {
-  const decoded = decodeAgentRunEvent(message.value, { maxBytes });
+export function decodeRunMessage(value: Buffer | null): DecodedRunMessage {
+  const decoded = decodeAgentRunEvent(value);
   if (decoded.success) return decoded;
   const problems = decoded.problems.length === 0 ? undefined : decoded.problems;
   return { success: false, reason: { code: decoded.code, message: decoded.message, problems } };

@@ -1,4 +1,4 @@
-// What every part of the per-message path (processRunMessage and the parts it calls) shares
+// What every part of the per-message path (the message path, the job runner, the emitter) shares
 // across messages: built once by the scoring consumer, never copied per message. What differs per
 // message — the message, its source, its output and its trace — is passed alongside.
 import type { Tracer } from '@opentelemetry/api';

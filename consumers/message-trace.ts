@@ -3,7 +3,7 @@
 //   1. startMessageTrace (the scoring consumer, before decoding): the agent run's context as the
 //      W3C headers carry it, and the consumer's `process {topic}` span linked to it — a root span,
 //      as messaging conventions have it for consumers that do their own work;
-//   2. runTraceContext (processRunMessage, after decoding): the event's `trace` body field where
+//   2. runTraceContext (the run-event source, after decoding): the event's `trace` body field where
 //      the headers brought no span context (producers that cannot set headers), and the process
 //      span linked to that too.
 // What stage 2 returns is handed down as is: its context is the parent of every score span and
@@ -11,7 +11,7 @@
 // extraction itself is otel/run-trace-context.ts (docs/observability.md, traces).
 import { ROOT_CONTEXT, SpanKind, trace as otelTrace } from '@opentelemetry/api';
 import type { Link, Span, Tracer } from '@opentelemetry/api';
-import type { KafkaMessage } from 'kafkajs';
+import type { ConsumedMessage } from '../kafka/kafka-records.ts';
 import type { AgentRunEvent } from '../src/contracts/agent-run-event.ts';
 import { extractHeaderTraceContext, withBodyTraceContext } from '../otel/run-trace-context.ts';
 import type { RunTraceContext } from '../otel/run-trace-context.ts';
@@ -24,7 +24,7 @@ export type MessageTrace = {
 };
 
 /** Stage 1: reads the headers' context and starts the message's process span (the caller ends it). */
-export function startMessageTrace(tracer: Tracer, message: KafkaMessage, where: { topic: string; partition: number; groupId: string }): MessageTrace & { readonly span: Span } {
+export function startMessageTrace(tracer: Tracer, message: ConsumedMessage, where: { topic: string; partition: number; groupId: string }): MessageTrace & { readonly span: Span } {
   const fromHeaders = extractHeaderTraceContext(message.headers);
   const producing = otelTrace.getSpanContext(fromHeaders.context);
   const links: Link[] = producing === undefined ? [] : [{ context: producing }];
@@ -52,7 +52,7 @@ export function startMessageTrace(tracer: Tracer, message: KafkaMessage, where: 
 }
 
 /** Stage 1 without a process span: for processing a message outside the consumer (benchmarks, tests). */
-export function untracedMessage(message: KafkaMessage): MessageTrace {
+export function untracedMessage(message: ConsumedMessage): MessageTrace {
   return { span: undefined, fromHeaders: extractHeaderTraceContext(message.headers) };
 }
 

@@ -10,6 +10,7 @@ import type { Source } from '../src/contracts/common.ts';
 import type { OutgoingRecord } from '../producers/record-publisher.ts';
 import type { MessageOutput } from './record-sink.ts';
 import type { ServiceStats } from './service-stats.ts';
+import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 
 export type PublishRetry = {
   /** The pause after the first failure; doubled after each further one, up to `maxDelayMs`. */
@@ -20,8 +21,8 @@ export type PublishRetry = {
 };
 
 export const defaultPublishRetry: PublishRetry = Object.freeze({
-  firstDelayMs: 200,
-  maxDelayMs: 10_000,
+  firstDelayMs: KAFKA_DEFAULTS.publish.firstRetryDelayMs,
+  maxDelayMs: KAFKA_DEFAULTS.publish.maxRetryDelayMs,
   wait: (delayMs: number) => new Promise<void>((resolve) => setTimeout(resolve, delayMs)),
 });
 

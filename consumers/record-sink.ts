@@ -13,8 +13,9 @@ import type { DeliveryMode } from '../src/config/config-types.ts';
 import type { RecordPublisher } from '../producers/record-publisher.ts';
 import { PartitionProgress } from './partition-progress.ts';
 import type { ServiceStats } from './service-stats.ts';
+import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 
-/** What processRunMessage publishes one message's records through. */
+/** What a message's records are published through (its ticket's). */
 export type MessageOutput = Pick<RecordPublisher, 'publish'>;
 
 export type MessageTicket = {
@@ -37,6 +38,12 @@ export type PartitionClaim = {
    * the sink calls it once the message no longer takes memory (finished, committed or dropped).
    */
   open(offset: string, release: () => void): MessageTicket;
+  /**
+   * Called once when the claim ends — its assignment ended, or (exactly-once) its transaction
+   * failed and the partition is read again from its last commit — so that state fed by the claim's
+   * messages (a source's, run-source.ts) ends with it. At once when it has ended already.
+   */
+  onEnd(listener: () => void): void;
 };
 
 export type RecordSink = {
@@ -64,7 +71,7 @@ export type AtLeastOnceSinkOptions = {
   publisher: RecordPublisher;
   stats: ServiceStats;
   logger: Logger;
-  /** Bound on waiting for the publisher's stragglers at close (default 5 s). */
+  /** Bound on waiting for the publisher's stragglers at close (default KAFKA_DEFAULTS.publish.flushTimeoutMs). */
   flushTimeoutMs?: number;
 };
 
@@ -78,6 +85,7 @@ export function createAtLeastOnceSink(options: AtLeastOnceSinkOptions): RecordSi
   const newClaim = (topic: string, partition: number): AtLeastOnceClaim => {
     const progress = new PartitionProgress(topic, partition);
     let active = true;
+    const listeners: Array<() => void> = [];
     return {
       topic,
       partition,
@@ -88,6 +96,11 @@ export function createAtLeastOnceSink(options: AtLeastOnceSinkOptions): RecordSi
       },
       end() {
         active = false;
+        for (const listener of listeners.splice(0)) listener();
+      },
+      onEnd(listener) {
+        if (active) listeners.push(listener);
+        else listener();
       },
       open(offset, release) {
         progress.dispatched(offset);
@@ -157,7 +170,7 @@ export function createAtLeastOnceSink(options: AtLeastOnceSinkOptions): RecordSi
     async close() {
       // Whatever finished is acknowledged already; flushing only hurries stragglers. Bounded,
       // because with the broker gone the idempotent producer would retry for ever.
-      await Promise.race([publisher.flush(), new Promise((resolve) => setTimeout(resolve, options.flushTimeoutMs ?? 5_000).unref())]);
+      await Promise.race([publisher.flush(), new Promise((resolve) => setTimeout(resolve, options.flushTimeoutMs ?? KAFKA_DEFAULTS.publish.flushTimeoutMs).unref())]);
       await this.commit();
     },
   };

@@ -4,7 +4,7 @@
 // first unresolved offset — that message. Messages of a partition are due in about the order they
 // were written (each pair's delay is added to the time it failed), so waiting for the head holds
 // back little. No polling: a paused partition is not fetched, and one timer per partition waits.
-import type { KafkaMessage } from 'kafkajs';
+import type { ConsumedMessage } from '../kafka/kafka-records.ts';
 import { RETRY_DUE_HEADER } from '../src/contracts/retry-message.ts';
 
 export type RetryGateOptions = {
@@ -16,10 +16,10 @@ export type RetryGateOptions = {
 
 export type RetryGate = {
   /**
-   * Whether `message` may be processed now. When it is not yet due, `pause()` is called (it
+   * Whether a message due at `dueAtMs` may be processed now. When it is not yet due, `pause()` is called (it
    * returns the partition's resume function) and the partition is resumed at the due time.
    */
-  admit(topic: string, partition: number, message: Pick<KafkaMessage, 'headers'>, pause: () => () => void): boolean;
+  admit(topic: string, partition: number, dueAtMs: number, pause: () => () => void): boolean;
   /** Partitions held right now. */
   readonly held: number;
   /** Stops every timer (shutdown); held partitions stay paused. */
@@ -27,7 +27,7 @@ export type RetryGate = {
 };
 
 /** The due time in epoch ms; 0 (due) when the header is missing or unreadable. */
-export function retryDueMs(message: Pick<KafkaMessage, 'headers'>): number {
+export function retryDueMs(message: Pick<ConsumedMessage, 'headers'>): number {
   const raw = message.headers?.[RETRY_DUE_HEADER];
   const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : typeof raw === 'string' ? raw : undefined;
   const due = text === undefined ? Number.NaN : Number(text);
@@ -44,8 +44,8 @@ export function createRetryGate(options: RetryGateOptions): RetryGate {
   const setTimer = options.setTimer ?? defaultSetTimer;
   const timers = new Map<string, { clear(): void }>();
   return {
-    admit(topic, partition, message, pause) {
-      const waitMs = retryDueMs(message) - options.now();
+    admit(topic, partition, dueAtMs, pause) {
+      const waitMs = dueAtMs - options.now();
       if (waitMs <= 0) return true;
       const key = `${topic}[${partition}]`;
       timers.get(key)?.clear();

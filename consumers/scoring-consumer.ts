@@ -1,37 +1,42 @@
-// The scoring consumer: a kafkajs consumer group member on the runs topic that dispatches each
-// message into processRunMessage() without waiting for it to finish, so many messages — of
-// several partitions, and within one partition — are scored at once. Three rules keep that safe:
+// The scoring consumer: a kafkajs consumer group member on the runs topic (and the retry tiers)
+// that dispatches each message down its source's path (message-path.ts) without waiting for it to
+// finish, so many messages — of several partitions, and within one partition — are scored at
+// once. Three rules keep that safe:
 //   1. at most `runsInFlight` messages take memory; when full, the partition's fetching is
 //      paused until a slot frees (and the group heartbeat keeps going while we wait);
 //   2. an offset is committed only when every message before it in its partition finished
 //      (PartitionProgress), by the record sink: at-least-once commits behind acknowledged records,
 //      exactly-once publishes a prefix's records and its offset in one transaction (record-sink.ts);
 //   3. each partition is claimed per assignment, and a rebalance or a new join ends every claim:
-//      work of an ended claim is never committed by us (RecordSink.assignmentEnded).
-// Each message is processed inside its consumer `process {topic}` span (startMessageTrace), which
-// the score spans link to while their parent is the agent run's span. A message whose processing
-// throws is dead-lettered (deadLetterUnexpected) so the partition keeps moving.
-// With retries on, the same member also consumes the retry topic under the same claims, sink and
-// run slots (so offsets and transactions work alike): a retry message is dispatched to
-// processRetryMessage once due, and until then its partition is paused (retry-gate.ts).
-import { context as otelContext, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
+//      work of an ended claim is never committed by us (RecordSink.assignmentEnded), and a
+//      source's state for the partition ends with its claim (run-source.ts).
+// Every topic read has a source (run-source.ts): the runs topic its input's (run events, or OTLP
+// traces), each retry tier the retry source, whose messages are dispatched only once due (until
+// then the partition is paused, retry-gate.ts). Each message is processed inside its consumer
+// `process {topic}` span (startMessageTrace), which the score spans link to while their parent is
+// the agent run's span.
+import { context as otelContext, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import type { Tracer } from '@opentelemetry/api';
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
+import { retryTiers } from '../src/config/retry-tiers.ts';
 import type { ScoreRecord } from '../src/contracts/score-record.ts';
 import type { ScorerServices } from '../src/scorer-services.ts';
+import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
+import type { ConsumedMessage } from '../kafka/kafka-records.ts';
 import type { RecordPublisher } from '../producers/record-publisher.ts';
-import { deadLetterUnexpected } from './dead-letter.ts';
 import type { MessageContext } from './message-context.ts';
+import { createMessagePath } from './message-path.ts';
+import type { MessageEnd, PathPartition } from './message-path.ts';
 import { startMessageTrace } from './message-trace.ts';
-import { processRetryMessage } from './process-retry-message.ts';
 import { defaultPublishRetry } from './publish-until-acknowledged.ts';
 import { createAtLeastOnceSink } from './record-sink.ts';
 import type { MessageTicket, PartitionClaim, RecordSink } from './record-sink.ts';
 import { createRetryGate } from './retry-gate.ts';
-import { runEventInput } from './run-input.ts';
-import type { RunInput } from './run-input.ts';
+import { retrySource } from './retry-source.ts';
+import { runEventSource } from './run-event-source.ts';
+import type { RunSource } from './run-source.ts';
 import { RunSlots } from './run-slots.ts';
 import { ServiceStats } from './service-stats.ts';
 
@@ -53,7 +58,7 @@ export type ScoringConsumerOptions = {
   /** Start from the earliest offset when the group has no committed offset (default true). */
   fromBeginning?: boolean;
   sessionTimeoutMs?: number;
-  /** The first pause before a failed publish is retried (default 200 ms; it doubles up to 10 s). */
+  /** The first pause before a failed publish is retried (default KAFKA_DEFAULTS.publish.firstRetryDelayMs; it doubles up to maxRetryDelayMs). */
   publishRetryDelayMs?: number;
   /** Per acknowledged record, the event-to-result latency (fed to the metrics histogram). */
   recordLatency?: (latencyMs: number, record: ScoreRecord) => void;
@@ -66,8 +71,8 @@ export type ScoringConsumerOptions = {
    * on are not dispatched, and the partition is paused once reached.
    */
   endOffsets?: ReadonlyMap<number, number>;
-  /** How a message becomes scored runs (default: one run event per message; run-input.ts). */
-  input?: RunInput;
+  /** The runs topic's source (default: one run event per message; run-source.ts). */
+  source?: RunSource;
 };
 
 export type StopOptions = { timeoutMs?: number };
@@ -82,7 +87,6 @@ export type ScoringConsumer = {
 };
 
 const partitionKey = (topic: string, partition: number) => `${topic}[${partition}]`;
-type BatchMessage = EachBatchPayload['batch']['messages'][number];
 
 export function createScoringConsumer(options: ScoringConsumerOptions): ScoringConsumer {
   const { kafka, config, logger } = options;
@@ -90,17 +94,19 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   const stats = options.stats ?? new ServiceStats();
   const tracer = options.tracer ?? trace.getTracer('scorestream');
   const slots = new RunSlots(config.concurrency.runsInFlight);
-  const input = options.input ?? runEventInput;
+  const input: RunSource = options.source ?? runEventSource;
+  const tiers = retryTiers(config);
+  const sourceOf = (topic: string): RunSource => (topic === config.topics.runs ? input : retrySource);
+  const topics = [config.topics.runs, ...tiers.map((tier) => tier.topic)];
   const hardStop = new AbortController();
   const consumer: Consumer = kafka.consumer({
     groupId: config.groupId,
-    sessionTimeout: options.sessionTimeoutMs ?? 30_000,
-    heartbeatInterval: 3_000,
-    maxBytesPerPartition: Math.max(1_048_576, config.maxMessageBytes + 1024),
-    retry: { retries: 10 },
+    sessionTimeout: options.sessionTimeoutMs ?? KAFKA_DEFAULTS.consumer.sessionTimeoutMs,
+    heartbeatInterval: KAFKA_DEFAULTS.consumer.heartbeatIntervalMs,
+    maxBytesPerPartition: Math.max(KAFKA_DEFAULTS.consumer.minBytesPerPartition, config.maxMessageBytes + 1024),
+    retry: { retries: KAFKA_DEFAULTS.consumer.retries },
   });
   const sink = createSink();
-  const retryTopic = config.retries.enabled ? config.topics.retry : undefined;
   const retryGate = createRetryGate({ now });
 
   let assignment = 0;
@@ -122,6 +128,28 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     recordLatency: options.recordLatency,
     ...options.messageContext,
   };
+  const path = createMessagePath(messageContext);
+  // Each claim's path: its source's state for the partition lives as long as the claim.
+  const claimed = new WeakMap<PartitionClaim, PathPartition>();
+  const live = new Set<PathPartition>();
+  const pathOf = (claim: PartitionClaim): PathPartition => {
+    let partition = claimed.get(claim);
+    if (partition === undefined) {
+      const opened = path.partition(sourceOf(claim.topic));
+      claimed.set(claim, (partition = opened));
+      live.add(opened);
+      claim.onEnd(() => {
+        live.delete(opened);
+        opened.end();
+      });
+    }
+    return partition;
+  };
+  // On the hard stop every waiting message is abandoned (its offset stays uncommitted).
+  hardStop.signal.addEventListener('abort', () => {
+    for (const partition of [...live]) partition.end();
+    live.clear();
+  });
 
   function createSink(): RecordSink {
     if (options.createSink !== undefined) return options.createSink(consumer, stats);
@@ -129,7 +157,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     return createAtLeastOnceSink({ consumer, publisher: options.publisher, stats, logger });
   }
 
-  const settle = (ticket: MessageTicket, outcome: 'finished' | 'abandoned') => {
+  const settle = (ticket: MessageTicket, outcome: MessageEnd) => {
     if (outcome === 'finished') ticket.finished();
     else ticket.abandoned();
     stats.inFlight -= 1;
@@ -137,22 +165,11 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     if (stats.inFlight === 0) while (idleWaiters.length > 0) idleWaiters.shift()!();
   };
 
-  const processOne = async (topic: string, partition: number, message: BatchMessage, ticket: MessageTicket) => {
-    const source = { topic, partition, offset: message.offset };
+  const processOne = async (topic: string, partition: number, message: ConsumedMessage, ticket: MessageTicket, pathPartition: PathPartition) => {
     const messageTrace = startMessageTrace(tracer, message, { topic, partition, groupId: config.groupId });
-    const { span } = messageTrace;
-    let outcome: 'finished' | 'abandoned' = 'finished';
-    try {
-      await otelContext.with(trace.setSpan(ROOT_CONTEXT, span), () =>
-        topic === retryTopic ? processRetryMessage(message, source, ticket.output, messageContext) : input.process(message, source, ticket.output, messageTrace, messageContext),
-      );
-    } catch (error) {
-      span.recordException(error instanceof Error ? error : String(error));
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-      if (!(await deadLetterUnexpected(message, source, error, ticket.output, messageContext))) outcome = 'abandoned';
-    } finally {
-      span.end();
-    }
+    const handle = { source: { topic, partition, offset: message.offset }, output: ticket.output, trace: messageTrace };
+    const outcome = await otelContext.with(trace.setSpan(ROOT_CONTEXT, messageTrace.span), () => pathPartition.process(message, handle));
+    messageTrace.span.end();
     settle(ticket, outcome);
   };
 
@@ -177,11 +194,13 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     const { batch, heartbeat, isRunning, isStale, resolveOffset } = payload;
     const key = partitionKey(batch.topic, batch.partition);
     const claim = await sink.claim(batch.topic, batch.partition);
-    const isRetry = batch.topic === retryTopic;
-    // The retry topic's backlog is pairs waiting for their due time, not lag.
+    const source = sourceOf(batch.topic);
+    const pathPartition = pathOf(claim);
+    const isRetry = source.internal === true;
+    // A retry tier's backlog is pairs waiting for their due time, not lag.
     const lag = isRetry ? stats.retryWaitingByPartition : stats.lagByPartition;
     lag.set(key, Math.max(0, Number(batch.highWatermark) - Number(batch.firstOffset() ?? batch.highWatermark)));
-      const endOffset = isRetry ? undefined : options.endOffsets?.get(batch.partition);
+    const endOffset = isRetry ? undefined : options.endOffsets?.get(batch.partition);
     for (const message of batch.messages) {
       if (stopping || !isRunning() || isStale() || !claim.active) break;
       if (endOffset !== undefined && Number(message.offset) >= endOffset) {
@@ -193,13 +212,13 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
         continue;
       }
       // Not yet due: the partition pauses until it is, and this message is fetched again then.
-      if (isRetry && !retryGate.admit(batch.topic, batch.partition, message, payload.pause)) break;
+      if (source.dueAt !== undefined && !retryGate.admit(batch.topic, batch.partition, source.dueAt(message), payload.pause)) break;
       if (!slots.tryAcquire() && !(await waitForSlot(payload, claim, key))) break;
       const ticket = claim.open(message.offset, () => slots.release());
       resolveOffset(message.offset);
       stats.inFlight += 1;
       lag.set(key, Math.max(0, Number(batch.highWatermark) - Number(message.offset) - 1));
-      void processOne(batch.topic, batch.partition, message, ticket);
+      void processOne(batch.topic, batch.partition, message, ticket, pathPartition);
     }
     await heartbeat().catch((error: unknown) => {
       if (!stopping) throw error;
@@ -209,7 +228,6 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   const endAssignment = (reason: string) => {
     assignment += 1;
     sink.assignmentEnded();
-    input.assignmentEnded?.();
     stats.lagByPartition.clear();
     stats.retryWaitingByPartition.clear();
     slots.wakeAll();
@@ -236,20 +254,20 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     crashed,
     async start() {
       await consumer.connect();
-      await consumer.subscribe({ topics: retryTopic === undefined ? [config.topics.runs] : [config.topics.runs, retryTopic], fromBeginning: options.fromBeginning ?? true });
+      await consumer.subscribe({ topics, fromBeginning: options.fromBeginning ?? true });
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
-        partitionsConsumedConcurrently: Math.min(16, config.concurrency.runsInFlight),
+        partitionsConsumedConcurrently: Math.min(KAFKA_DEFAULTS.consumer.partitionsConsumedConcurrently, config.concurrency.runsInFlight),
         eachBatch,
       });
-      commitTimer = setInterval(() => void sink.commit(), options.commitIntervalMs ?? 1000);
+      commitTimer = setInterval(() => void sink.commit(), options.commitIntervalMs ?? KAFKA_DEFAULTS.consumer.commitIntervalMs);
     },
     async stop(stopOptions = {}) {
       const timeoutMs = stopOptions.timeoutMs ?? config.shutdownTimeoutMs;
       stopping = true;
       slots.wakeAll();
-      consumer.pause(retryTopic === undefined ? [{ topic: config.topics.runs }] : [{ topic: config.topics.runs }, { topic: retryTopic }]);
+      consumer.pause(topics.map((topic) => ({ topic })));
       retryGate.close();
       if (stats.inFlight > 0) {
         logger.info({ inFlight: stats.inFlight, timeoutMs }, 'stopping: letting in-flight runs finish');

@@ -25,6 +25,12 @@ export class ServiceStats {
   transactions = 0;
   transactionFailures = 0;
   publishRetries = 0;
+  /** Records over maxRecordBytes that went out shed of evidence or as `record_too_large` (docs/delivery.md, record sizes). */
+  recordsTruncated = 0;
+  /** Records the broker refused for what they are (kafka/publish-refusal.ts), replaced by a smaller form or dropped. */
+  recordsRefused = 0;
+  /** Records that could not be written at all (not even their smallest form): logged as errors. */
+  recordsDropped = 0;
   /** Retry topic (docs/delivery.md, retries): pairs deferred to it, attempts made from it, pairs failed for good after retries.maxAgeMs. */
   retriesDeferred = 0;
   retriesAttempted = 0;

@@ -6,10 +6,14 @@
 import type { Logger } from 'pino';
 import type { OutgoingRecord } from '../producers/record-publisher.ts';
 import { toTopicMessages } from '../producers/record-publisher.ts';
+import { sendRecords } from '../producers/send-records.ts';
+import type { SendRecordsOptions } from '../producers/send-records.ts';
+import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
+import { publishRefusalOf } from '../kafka/publish-refusal.ts';
 import { PartitionProgress } from './partition-progress.ts';
 import type { MessageTicket, PartitionClaim } from './record-sink.ts';
 import type { ServiceStats } from './service-stats.ts';
-import type { TransactionalProducer } from './transactional-kafka.ts';
+import type { TransactionalProducer } from '../kafka/transactional-kafka.ts';
 
 type Held = { offset: number; records: OutgoingRecord[]; release: () => void };
 
@@ -22,7 +26,11 @@ export type TransactionalClaimOptions = {
   logger: Logger;
   /** Called whenever a finished message starts waiting for its transaction. */
   onHeld?: () => void;
+  /** How a transaction's records are cut into requests, and what happens to a refused one (producers/send-records.ts). */
+  send?: Pick<SendRecordsOptions, 'maxRequestBytes' | 'maxRequestRecords' | 'onRefused'>;
 };
+
+const defaultSend = { maxRequestBytes: KAFKA_DEFAULTS.publish.maxRequestBytes, maxRequestRecords: KAFKA_DEFAULTS.publish.maxBatchRecords, onRefused: () => undefined };
 
 export type CommitOutcome = 'nothing' | 'busy' | 'committed' | 'failed';
 
@@ -37,6 +45,7 @@ export class TransactionalClaim implements PartitionClaim {
   private readonly inTransaction = new Set<number>();
   private transaction: Promise<CommitOutcome> | undefined;
   private ended = false;
+  private readonly endListeners: Array<() => void> = [];
   private firstOffset: number | undefined;
   private committedOffset: number | undefined;
 
@@ -137,10 +146,16 @@ export class TransactionalClaim implements PartitionClaim {
     while (this.transaction !== undefined) await this.transaction;
   }
 
+  onEnd(listener: () => void): void {
+    if (this.ended) listener();
+    else this.endListeners.push(listener);
+  }
+
   /** The claim's work will not be committed by it any more: held messages are dropped (re-scored by the next owner). */
   end(): number {
     if (this.ended) return 0;
     this.ended = true;
+    for (const listener of this.endListeners.splice(0)) listener();
     let dropped = 0;
     for (const [offset, entry] of this.held) {
       if (this.inTransaction.has(offset)) continue; // released when its transaction ends
@@ -162,10 +177,12 @@ export class TransactionalClaim implements PartitionClaim {
   private async runTransaction(batch: Held[], offset: string): Promise<CommitOutcome> {
     const { producer, groupId, stats, logger } = this.options;
     const records = batch.flatMap((entry) => entry.records);
-    try {
+    const transact = async (oneByOne: boolean) => {
       const transaction = await producer.transaction();
       try {
-        if (records.length > 0) await transaction.sendBatch({ acks: -1, topicMessages: toTopicMessages(records) });
+        const send = (requestRecords: OutgoingRecord[]) => transaction.sendBatch({ acks: -1, topicMessages: toTopicMessages(requestRecords) });
+        const failed = (await sendRecords(send, records, { ...(this.options.send ?? defaultSend), oneByOne, rejectRefusedRequest: true })).find((result) => result !== undefined);
+        if (failed !== undefined) throw failed;
         await transaction.sendOffsets({ consumerGroupId: groupId, topics: [{ topic: this.topic, partitions: [{ partition: this.partition, offset }] }] });
         await transaction.commit();
       } catch (error) {
@@ -174,6 +191,15 @@ export class TransactionalClaim implements PartitionClaim {
         await transaction.abort().catch(() => undefined);
         throw error;
       }
+    };
+    try {
+      // A record the broker refuses is not retried for ever: the transaction (whose other
+      // partitions' batches may be written already) is redone one record per request, so the
+      // refused one alone is replaced by its stand-in (docs/delivery.md, record sizes).
+      await transact(false).catch((error: unknown) => {
+        if (publishRefusalOf(error) === undefined) throw error;
+        return transact(true);
+      });
     } catch (error) {
       stats.transactionFailures += 1;
       logger.warn(

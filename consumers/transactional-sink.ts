@@ -24,8 +24,10 @@ import type { Logger } from 'pino';
 import type { PartitionClaim, RecordSink } from './record-sink.ts';
 import type { ServiceStats } from './service-stats.ts';
 import { TransactionalClaim } from './transactional-claim.ts';
-import type { TransactionalKafka } from './transactional-kafka.ts';
-import { transactionalIdFor } from './transactional-kafka.ts';
+import type { TransactionalClaimOptions } from './transactional-claim.ts';
+import type { TransactionalKafka } from '../kafka/transactional-kafka.ts';
+import { transactionalIdFor } from '../kafka/transactional-kafka.ts';
+import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 
 export type TransactionalSinkOptions = {
   kafka: TransactionalKafka;
@@ -35,7 +37,9 @@ export type TransactionalSinkOptions = {
   logger: Logger;
   /** Commit at once (not waiting for the interval) when this many finished messages are held. */
   pressureThreshold: number;
-  /** Bound on the final commit at close (default 10 s). */
+  /** How a transaction's records are cut into requests, and what happens to a refused one. */
+  send?: TransactionalClaimOptions['send'];
+  /** Bound on the final commit at close (default KAFKA_DEFAULTS.transactions.closeTimeoutMs). */
   closeTimeoutMs?: number;
 };
 
@@ -114,7 +118,7 @@ export function createTransactionalSink(options: TransactionalSinkOptions): Reco
       const key = `${topic}[${partition}]`;
       const existing = claims.get(key);
       if (existing !== undefined) return existing.ready;
-      const claim = new TransactionalClaim({ topic, partition, groupId, producer: kafka.producer(transactionalIdFor(groupId, topic, partition)), stats, logger, onHeld });
+      const claim = new TransactionalClaim({ topic, partition, groupId, producer: kafka.producer(transactionalIdFor(groupId, topic, partition)), stats, logger, onHeld, send: options.send });
       const entry: Entry = {
         claim,
         ready: (async () => {
@@ -143,7 +147,7 @@ export function createTransactionalSink(options: TransactionalSinkOptions): Reco
       if (dropped > 0) logger.info({ dropped }, 'assignment ended: finished runs not yet in a transaction are dropped; the partitions’ owners score them again');
     },
     async close() {
-      const timeoutMs = options.closeTimeoutMs ?? 10_000;
+      const timeoutMs = options.closeTimeoutMs ?? KAFKA_DEFAULTS.transactions.closeTimeoutMs;
       const finalCommit = (async () => {
         for (const { claim } of claims.values()) await claim.settled();
         await commit();

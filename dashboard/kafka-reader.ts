@@ -9,8 +9,8 @@ import { hostname } from 'node:os';
 import type { Kafka } from 'kafkajs';
 import { parseDecisionRecord, parseScoreRecord } from '../src/contracts/parse.ts';
 import type { DashboardState } from './dashboard-state.ts';
-import { DASHBOARD_GROUP_PREFIX } from '../service/acl-roles.ts';
-import { whileLeadersSettle } from '../service/while-leaders-settle.ts';
+import { DASHBOARD_GROUP_PREFIX } from '../kafka/acl-roles.ts';
+import { whileLeadersSettle } from '../kafka/while-leaders-settle.ts';
 
 export type KafkaReaderOptions = {
   kafka: Kafka;

@@ -79,3 +79,18 @@ export function createLogger(settings: LoggerSettings = {}): Logger {
   }
   return pino(options);
 }
+
+/**
+ * Resolves once every line logged so far was written (pino's default destination writes
+ * asynchronously). A refused start flushes before its last message, so that message — what to
+ * fix — is the last thing the process prints, after any line a client library logged on the way.
+ */
+export function flushLogger(logger: Logger): Promise<void> {
+  return new Promise((resolve) => {
+    try {
+      logger.flush(() => resolve());
+    } catch {
+      resolve(); // a destination without flush (a test sink) has nothing buffered
+    }
+  });
+}

@@ -5,7 +5,7 @@
 // the records' trace ids need the context even when no OpenTelemetry SDK is running.
 // Never throws: a missing or malformed header means "no parent". Baggage from the headers is kept
 // even when no span context came along (it is the run's, whatever its trace).
-import { defaultTextMapGetter, isSpanContextValid, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
+import { createTraceState, defaultTextMapGetter, isSpanContextValid, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import type { Context } from '@opentelemetry/api';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { IHeaders } from 'kafkajs';
@@ -17,8 +17,8 @@ const w3c = new CompositePropagator({ propagators: [new W3CTraceContextPropagato
 export type RunTraceContext = {
   context: Context;
   facts: RunTraceFacts;
-  /** Where the span context came from; absent when there is none. */
-  source?: 'headers' | 'body';
+  /** Where the span context came from: the message's headers or body, or a span's own ids (an OTLP agent span, a stored retry); absent when there is none. */
+  source?: 'headers' | 'body' | 'span';
 };
 
 function factsOf(context: Context): RunTraceFacts | undefined {
@@ -56,4 +56,21 @@ export function withBodyTraceContext(fromHeaders: RunTraceContext, bodyTrace?: {
     // An unreadable body trace is no trace.
   }
   return fromHeaders;
+}
+
+/**
+ * The context of a span known by its ids — an OTLP agent span (the run's trace is its own), or
+ * the run of a stored retry — as a remote parent: no header or traceparent text in between.
+ */
+export function spanTraceContext(span: { traceId?: string | undefined; spanId?: string | undefined; sampled?: boolean | undefined; traceState?: string | undefined }): RunTraceContext {
+  if (span.traceId === undefined || span.spanId === undefined) return { context: ROOT_CONTEXT, facts: {} };
+  const spanContext = {
+    traceId: span.traceId,
+    spanId: span.spanId,
+    isRemote: true,
+    traceFlags: span.sampled === false ? TraceFlags.NONE : TraceFlags.SAMPLED,
+    ...(span.traceState === undefined ? {} : { traceState: createTraceState(span.traceState) }),
+  };
+  if (!isSpanContextValid(spanContext)) return { context: ROOT_CONTEXT, facts: {} };
+  return { context: trace.setSpanContext(ROOT_CONTEXT, spanContext), facts: { traceId: span.traceId, spanId: span.spanId, sampled: span.sampled !== false }, source: 'span' };
 }

@@ -18,11 +18,15 @@ export type ServiceCounters = {
   readonly pausedPartitions: ReadonlySet<string>;
   /** Keyed `topic[partition]`. */
   readonly lagByPartition: ReadonlyMap<string, number>;
-  /** Retry topic: pairs deferred to it, attempts made from it, pairs failed for good; pairs waiting per `topic[partition]`. */
+  /** Retry tiers: pairs deferred to them, attempts made from them, pairs failed for good; pairs waiting per `topic[partition]`. */
   readonly retriesDeferred: number;
   readonly retriesAttempted: number;
   readonly retriesExhausted: number;
   readonly retryWaitingByPartition: ReadonlyMap<string, number>;
+  /** Records over maxRecordBytes cut to fit; records the broker refused (replaced or dropped); records that could not be written at all. */
+  readonly recordsTruncated: number;
+  readonly recordsRefused: number;
+  readonly recordsDropped: number;
 };
 
 export type ServiceMetrics = {
@@ -52,10 +56,14 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters):
   const paused = meter.createObservableUpDownCounter('scorestream.partitions.paused', { description: 'Partitions paused because every run slot is busy', unit: '{partition}' });
   const lag = meter.createObservableGauge('scorestream.consumer.lag', { description: 'Messages behind the high watermark, per partition (from the latest fetch)', unit: '{message}' });
   const retries = meter.createObservableCounter('scorestream.retries', {
-    description: 'Pairs that failed transiently, by what happened: deferred to the retry topic, attempted again from it, exhausted (failed for good after retries.maxAgeMs)',
+    description: 'Pairs that failed transiently, by what happened: deferred to a retry tier, attempted again from one, exhausted (failed for good after retries.maxAgeMs)',
     unit: '{pair}',
   });
-  const retryWaiting = meter.createObservableGauge('scorestream.retries.waiting', { description: 'Pairs waiting on the retry topic, per partition (from the latest fetch or due check)', unit: '{pair}' });
+  const retryWaiting = meter.createObservableGauge('scorestream.retries.waiting', { description: 'Pairs waiting on the retry tiers, per partition (from the latest fetch or due check)', unit: '{pair}' });
+  const oversized = meter.createObservableCounter('scorestream.records.oversized', {
+    description: 'Records that did not fit as built: truncated (shed to fit maxRecordBytes), refused (by the broker, written smaller), dropped (not writable at all)',
+    unit: '{record}',
+  });
   const latency: Histogram = meter.createHistogram('scorestream.event_to_result.duration', {
     description: "Time from the run event's timestamp until its score record was acknowledged",
     unit: 's',
@@ -93,9 +101,12 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters):
     for (const key of lagReported) {
       if (key.startsWith('retry:') && !counters.retryWaitingByPartition.has(key.slice(6))) result.observe(retryWaiting, 0, partitionAttributes(key.slice(6)));
     }
+    result.observe(oversized, counters.recordsTruncated, { 'scorestream.record.outcome': 'truncated' });
+    result.observe(oversized, counters.recordsRefused, { 'scorestream.record.outcome': 'refused' });
+    result.observe(oversized, counters.recordsDropped, { 'scorestream.record.outcome': 'dropped' });
   };
   const scores = registerScoreMetric(meter);
-  const observables: Observable[] = [consumed, records, skips, budgetSkips, deadLetters, inFlight, paused, lag, retries, retryWaiting];
+  const observables: Observable[] = [consumed, records, skips, budgetSkips, deadLetters, inFlight, paused, lag, retries, retryWaiting, oversized];
   meter.addBatchObservableCallback(observe, observables);
 
   return {

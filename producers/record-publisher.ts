@@ -1,16 +1,26 @@
-// Publishes score, decision and dead-letter records with Kafka acknowledgement per record.
+// Publishes score, decision, retry and dead-letter records with Kafka acknowledgement per record.
 // Records from many concurrent runs are gathered into one request (sendBatch) while the
 // previous request is in flight, so throughput comes from batching, not from parallel
 // requests: one request at a time keeps the idempotent producer's sequence numbers in order.
-import type { IHeaders, Producer, TopicMessages } from 'kafkajs';
+// A request stays within `maxRequestBytes`, and a record the broker refuses fails alone, replaced
+// by its stand-in, never the records it shared a request with (send-records.ts).
+import type { Producer, TopicMessages } from 'kafkajs';
+import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
+import type { OutgoingRecord } from '../kafka/kafka-records.ts';
+import { sendRecords } from './send-records.ts';
+import type { OnRefused } from './send-records.ts';
 
-export type OutgoingRecord = { topic: string; key: string | null; value: string | Buffer; headers?: IHeaders };
+export type { OutgoingRecord } from '../kafka/kafka-records.ts';
 
 export type RecordPublisherOptions = {
   /** How long the first record of a batch waits for company when nothing is in flight. */
   lingerMs?: number;
   /** Upper bound on records per request. */
   maxBatchRecords?: number;
+  /** Upper bound on a request's bytes (one larger record goes alone); the service passes maxRecordBytes. */
+  maxRequestBytes?: number;
+  /** A record the broker refused, and what was written instead (none: it was dropped). */
+  onRefused?: OnRefused;
 };
 
 /** Records grouped per topic, in their order, as kafkajs' sendBatch takes them. */
@@ -30,7 +40,7 @@ export function toTopicMessages(records: readonly OutgoingRecord[]): TopicMessag
 type Pending = { record: OutgoingRecord; resolve: () => void; reject: (error: unknown) => void };
 
 export type RecordPublisher = {
-  /** Resolves once Kafka acknowledged every record (acks = all). */
+  /** Resolves once Kafka acknowledged every record (acks = all), or refused one for good and its stand-in was written (or it was dropped). */
   publish(records: readonly OutgoingRecord[]): Promise<void>;
   /** Resolves when everything handed to publish() so far was sent (or failed). */
   flush(): Promise<void>;
@@ -38,8 +48,14 @@ export type RecordPublisher = {
 };
 
 export function createRecordPublisher(producer: Pick<Producer, 'sendBatch'>, options: RecordPublisherOptions = {}): RecordPublisher {
-  const lingerMs = options.lingerMs ?? 2;
-  const maxBatchRecords = options.maxBatchRecords ?? 1000;
+  const lingerMs = options.lingerMs ?? KAFKA_DEFAULTS.publish.lingerMs;
+  const maxBatchRecords = options.maxBatchRecords ?? KAFKA_DEFAULTS.publish.maxBatchRecords;
+  const sendOptions = {
+    maxRequestBytes: options.maxRequestBytes ?? KAFKA_DEFAULTS.publish.maxRequestBytes,
+    maxRequestRecords: maxBatchRecords,
+    onRefused: options.onRefused ?? (() => undefined),
+  };
+  const send = (records: OutgoingRecord[]) => producer.sendBatch({ acks: -1, topicMessages: toTopicMessages(records) });
   let queue: Pending[] = [];
   let sending: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -49,12 +65,12 @@ export function createRecordPublisher(producer: Pick<Producer, 'sendBatch'>, opt
     while (queue.length > 0) {
       const batch = queue.length <= maxBatchRecords ? queue : queue.slice(0, maxBatchRecords);
       queue = queue.length <= maxBatchRecords ? [] : queue.slice(maxBatchRecords);
-      try {
-        await producer.sendBatch({ acks: -1, topicMessages: toTopicMessages(batch.map(({ record }) => record)) });
-        for (const pending of batch) pending.resolve();
-      } catch (error) {
-        for (const pending of batch) pending.reject(error);
-      }
+      const results = await sendRecords(send, batch.map(({ record }) => record), sendOptions);
+      batch.forEach((pending, index) => {
+        const error = results[index];
+        if (error === undefined) pending.resolve();
+        else pending.reject(error);
+      });
     }
   };
 

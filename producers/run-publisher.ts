@@ -11,10 +11,11 @@ import type { Context, TextMapPropagator } from '@opentelemetry/api';
 import { Kafka, logLevel } from 'kafkajs';
 import type { CompressionTypes, KafkaConfig, Message, Producer, ProducerConfig } from 'kafkajs';
 import { ScorestreamError } from '../src/errors.ts';
-import { describePrincipal, kafkaAccessError, settingSecrets } from '../src/kafka-access-error.ts';
-import type { AccessContext } from '../src/kafka-access-error.ts';
-import { keyPartitioner } from './key-partitioner.ts';
-import { probeTls } from './tls-probe.ts';
+import { describePrincipal, kafkaAccessError, settingSecrets } from '../kafka/kafka-access-error.ts';
+import type { AccessContext } from '../kafka/kafka-access-error.ts';
+import { keyPartitioner } from '../kafka/key-partitioner.ts';
+import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
+import { probeTls } from '../kafka/tls-probe.ts';
 import { chooseRunContext, traceHeaders, w3cPropagator } from './run-trace-headers.ts';
 import type { PublishableRun, ValidatedRun } from './run-validation.ts';
 import { validateRuns } from './run-validation.ts';
@@ -115,7 +116,7 @@ export function createRunPublisher(options: RunPublisherOptions = {}): RunPublis
   const connectChecked = async (): Promise<void> => {
     const firstBroker = options.brokers?.[0];
     if (options.kafka === undefined && options.ssl !== undefined && options.ssl !== false && firstBroker !== undefined) {
-      const refused = await probeTls(firstBroker, options.ssl === true ? {} : options.ssl);
+      const refused = await probeTls(firstBroker, options.ssl === true ? {} : options.ssl, KAFKA_DEFAULTS.preflight.tlsProbeTimeoutMs);
       if (refused !== undefined) throw Object.assign(refused, { broker: firstBroker });
     }
     await producer.connect();

@@ -14,11 +14,13 @@ import { createJudgeSpend } from '../src/budget/judge-spend.ts';
 import type { JudgeResults } from '../src/contracts/judge-execution.ts';
 import { collectRunFacts } from '../src/pipeline/run-facts.ts';
 import { scoreRunEvent } from '../src/pipeline/score-run-event.ts';
+import { settleOutcomes } from '../src/pipeline/scoring-outcome.ts';
+import type { ConsumedMessage } from '../kafka/kafka-records.ts';
 import type { ScorerServices } from '../src/scorer-services.ts';
 import { decodeRunMessage } from '../consumers/decode-run-message.ts';
 import { isOwnOutput, isScorestreamRun } from '../consumers/loop-guard.ts';
 import { runTraceContext, untracedMessage } from '../consumers/message-trace.ts';
-import { createKafkaClient } from './kafka-client.ts';
+import { createKafkaClient } from '../kafka/kafka-client.ts';
 import { replayProgress } from './replay-range.ts';
 import type { ReplayRange } from './replay-range.ts';
 import { replayRequest, resolveRange, selectScorers } from './replay.ts';
@@ -78,7 +80,7 @@ export async function dryRunReplay(options: ReplayOptions & { kafka?: Kafka }): 
   const bindings = selectScorers(config, options.scorers);
   const request = replayRequest(config, options);
   const kafka = options.kafka ?? createKafkaClient(config, logger);
-  const { range } = await resolveRange(kafka, config, request, false);
+  const { range } = await resolveRange(kafka, config, request, false, logger);
   const services = estimatingServices(options);
   const tracer = trace.getTracer('scorestream-dry-run'); // no spans are wanted; without an SDK this is a no-op
   const byScorer = new Map(bindings.map((binding) => [binding.scorerId, { eligible: 0, skipped: 0, failed: 0, judgeCalls: 0, inputTokens: 0, outputTokens: 0, cost: 0 }]));
@@ -129,12 +131,12 @@ export async function dryRunReplay(options: ReplayOptions & { kafka?: Kafka }): 
   }
   return report;
 
-  async function estimateMessage(message: Parameters<typeof decodeRunMessage>[0], source: { topic: string; partition: number; offset: string }): Promise<void> {
-    if (isOwnOutput(message.headers)) return;
-    const decoded = decodeRunMessage(message, config.maxMessageBytes);
+  async function estimateMessage(message: ConsumedMessage, source: { topic: string; partition: number; offset: string }): Promise<void> {
+    if (isOwnOutput(message.headers) || (message.value?.length ?? 0) > config.maxMessageBytes) return;
+    const decoded = decodeRunMessage(message.value);
     if (!decoded.success || isScorestreamRun(decoded.data.metadata)) return;
     const runTrace = runTraceContext(untracedMessage(message), decoded.data);
-    const scoring = await scoreRunEvent(collectRunFacts(decoded.data, source, runTrace.facts), { bindings, tracer, services });
+    const scoring = await settleOutcomes(scoreRunEvent(collectRunFacts(decoded.data, source, runTrace.facts), { bindings, tracer, services }));
     for (const record of scoring.records) {
       const estimate = byScorer.get(record.scorerId)!;
       estimate.eligible += 1;

@@ -1,19 +1,32 @@
-// What a replay reads: its id and consumer group (deterministic from what it replays, so the same
-// command run again continues where it stopped), and per partition of the runs topic the offset
-// range [start, end): start = the first offset at or after `from` (Kafka's offsets for a
-// timestamp), end = the first offset at or after `to`, or the high watermark taken at start.
+// What a replay reads: its id and consumer group (deterministic from what the command names — a
+// relative `--from 10m` by its words, not by the time it resolves to — or given with `--id`, so the
+// same command run again is the same replay), and per partition of the runs topic the offset range
+// [start, end): start = the first offset at or after `from` (Kafka's offsets for a timestamp),
+// end = the first offset at or after `to`, or the high watermark taken at start. The range is
+// resolved once, when the replay first starts, and recorded (replay-state.ts).
 import { createHash } from 'node:crypto';
 import type { Admin } from 'kafkajs';
-import { whileLeadersSettle } from './while-leaders-settle.ts';
+import { whileLeadersSettle } from '../kafka/while-leaders-settle.ts';
+
+/**
+ * A time as a replay names it: `spec` identifies it — an absolute time's ISO form, or a duration
+ * ago as written (`10m ago`) — and `at` is what it resolved to when the command ran.
+ */
+export type ReplayTime = { spec: string; at: Date };
+
+/** A Date is an absolute time, named by its ISO form. */
+export const replayTimeOf = (time: Date | ReplayTime): ReplayTime => (time instanceof Date ? { spec: time.toISOString(), at: time } : time);
 
 export type ReplayRequest = {
   /** The live service's group; the replay's own group is named after it. */
   groupId: string;
   topic: string;
-  from: Date;
-  to?: Date;
+  from: ReplayTime;
+  to?: ReplayTime;
   /** Scorer ids replayed; empty = every scorer of the config. */
   scorers: readonly string[];
+  /** The replay's name (`--id`); default: from the live group, the topic, from, to and the scorers. */
+  id?: string;
 };
 
 export type PartitionRange = { partition: number; start: number; end: number };
@@ -26,9 +39,10 @@ export type ReplayRange = {
   total: number;
 };
 
-/** `replay-<12 hex>` from the live group, topic, from, to and the sorted scorer ids. */
+/** The `--id` given, else `replay-<12 hex>` from the live group, topic, from, to (as named) and the sorted scorer ids. */
 export function replayId(request: ReplayRequest): string {
-  const identity = JSON.stringify([request.groupId, request.topic, request.from.toISOString(), request.to?.toISOString() ?? null, [...request.scorers].sort()]);
+  if (request.id !== undefined) return request.id;
+  const identity = JSON.stringify([request.groupId, request.topic, request.from.spec, request.to?.spec ?? null, [...request.scorers].sort()]);
   return `replay-${createHash('sha256').update(identity).digest('hex').slice(0, 12)}`;
 }
 
@@ -37,12 +51,12 @@ export function replayGroupId(request: ReplayRequest): string {
 }
 
 export async function resolveReplayRange(admin: Admin, request: ReplayRequest): Promise<ReplayRange> {
-  const starts = await whileLeadersSettle(() => admin.fetchTopicOffsetsByTimestamp(request.topic, request.from.getTime()));
+  const starts = await whileLeadersSettle(() => admin.fetchTopicOffsetsByTimestamp(request.topic, request.from.at.getTime()));
   const to = request.to;
   const ends =
     to === undefined
       ? (await whileLeadersSettle(() => admin.fetchTopicOffsets(request.topic))).map(({ partition, high }) => ({ partition, offset: high }))
-      : await whileLeadersSettle(() => admin.fetchTopicOffsetsByTimestamp(request.topic, to.getTime()));
+      : await whileLeadersSettle(() => admin.fetchTopicOffsetsByTimestamp(request.topic, to.at.getTime()));
   const endOf = new Map(ends.map(({ partition, offset }) => [partition, Number(offset)]));
   const partitions = starts
     .map(({ partition, offset }) => {

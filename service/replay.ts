@@ -1,26 +1,35 @@
 // `scorestream replay`, the service side: re-reads the runs topic from `from` (to `to`, or to the
 // end offsets taken at start) through the same pipeline as the live service — the same consumer,
 // filters, sampling, budgets and deterministic scoreIds — in a consumer group of its own named
-// after the replay, so it never moves the live group's offsets and a rerun of the same replay
-// continues from what it committed. Its records are marked `replay: { id }`. It finishes when the
-// group's committed offset reached the end of every partition's range.
+// after the replay, so it never moves the live group's offsets. The range is fixed when the
+// replay first starts and recorded on the replays topic (replay-state.ts): a rerun of the same
+// replay reads it back and continues from what it committed, over the same offsets. Its records
+// are marked `replay: { id }`. It finishes when the group's committed offset reached the end of
+// every partition's range.
 import type { Kafka } from 'kafkajs';
+import type { Logger } from 'pino';
 import { ConfigError } from '../src/config/config-error.ts';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
-import { createKafkaClient } from './kafka-client.ts';
-import { explainKafkaError, kafkaPreflight } from './kafka-preflight.ts';
+import type { ReplayState } from '../src/contracts/replay-state.ts';
+import { createKafkaClient } from '../kafka/kafka-client.ts';
+import { explainKafkaError, kafkaPreflight } from '../kafka/kafka-preflight.ts';
 import { replayAccess } from './replay-access.ts';
-import { committedOffsets, replayGroupId, replayProgress, resolveReplayRange, seedReplayOffsets } from './replay-range.ts';
-import type { ReplayRange, ReplayRequest } from './replay-range.ts';
+import { committedOffsets, replayGroupId, replayId, replayProgress, replayTimeOf, resolveReplayRange, seedReplayOffsets } from './replay-range.ts';
+import { readReplayState, recordReplayState } from './replay-state.ts';
+import type { ReplayRange, ReplayRequest, ReplayTime } from './replay-range.ts';
 import { startService } from './start-service.ts';
 import type { RunningService, ServiceOptions } from './start-service.ts';
 import type { ServiceStats } from '../consumers/service-stats.ts';
+import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 
 export type ReplayOptions = Omit<ServiceOptions, 'replay' | 'createRunsTopic'> & {
-  from: Date;
-  to?: Date;
+  /** A Date is absolute; a ReplayTime names a relative time by its words (`10m ago`), so that rerunning it is the same replay. */
+  from: Date | ReplayTime;
+  to?: Date | ReplayTime;
   /** Scorer ids to replay; default every scorer of the config. */
   scorers?: readonly string[];
+  /** The replay's name (`--id`): letters, digits, `.`, `_`, `-`; default derived from the range and scorers. */
+  id?: string;
   /** How often the committed offsets are read for progress and the end (default 500 ms). */
   pollIntervalMs?: number;
   onProgress?: (progress: ReplayProgress) => void;
@@ -49,31 +58,85 @@ export function selectScorers<Event>(config: ResolvedConfig<Event>, ids: readonl
   return config.scorers.filter((binding) => ids.includes(binding.scorerId));
 }
 
-export function replayRequest(config: ResolvedConfig, options: Pick<ReplayOptions, 'from' | 'to' | 'scorers'>): ReplayRequest {
-  if (options.to !== undefined && options.to.getTime() <= options.from.getTime()) {
-    throw new ConfigError([{ path: '--to', message: `--to (${options.to.toISOString()}) must be after --from (${options.from.toISOString()})` }]);
+const replayIdPattern = /^[A-Za-z0-9._-]{1,100}$/;
+
+export function replayRequest(config: ResolvedConfig, options: Pick<ReplayOptions, 'from' | 'to' | 'scorers' | 'id'>): ReplayRequest {
+  const from = replayTimeOf(options.from);
+  const to = options.to === undefined ? undefined : replayTimeOf(options.to);
+  if (to !== undefined && to.at.getTime() <= from.at.getTime()) {
+    throw new ConfigError([{ path: '--to', message: `--to (${to.at.toISOString()}) must be after --from (${from.at.toISOString()})` }]);
   }
-  return { groupId: config.groupId, topic: config.topics.runs, from: options.from, scorers: options.scorers ?? [], ...(options.to === undefined ? {} : { to: options.to }) };
+  if (options.id !== undefined && !replayIdPattern.test(options.id)) {
+    throw new ConfigError([{ path: '--id', message: `expected letters, digits, '.', '_' or '-' (at most 100), got '${options.id.slice(0, 120)}'` }]);
+  }
+  return {
+    groupId: config.groupId,
+    topic: config.topics.runs,
+    from,
+    scorers: options.scorers ?? [],
+    ...(to === undefined ? {} : { to }),
+    ...(options.id === undefined ? {} : { id: options.id }),
+  };
+}
+
+/** The range as recorded: the partitions' offsets, whatever the clock says now. */
+function rangeOf(state: ReplayState): ReplayRange {
+  return { id: state.id, groupId: `${state.liveGroupId}.${state.id}`, partitions: state.partitions, total: state.partitions.reduce((sum, range) => sum + range.end - range.start, 0) };
+}
+
+/** A replay named with --id continues only what it was started for: another range is another replay. */
+function checkSameRange(state: ReplayState, request: ReplayRequest): void {
+  const same = state.from.spec === request.from.spec && (state.to?.spec ?? null) === (request.to?.spec ?? null) && [...state.scorers].sort().join(',') === [...request.scorers].sort().join(',');
+  if (same) return;
+  const named = (from: string, to: string | undefined, scorers: readonly string[]) => `--from ${from}${to === undefined ? '' : ` --to ${to}`}${scorers.length === 0 ? '' : ` --scorer ${[...scorers].sort().join(',')}`}`;
+  throw new ConfigError([
+    {
+      path: '--id',
+      message: `replay '${state.id}' was started with ${named(state.from.spec, state.to?.spec, state.scorers)} (${state.startedAt}); a new range is a new replay: give it another --id`,
+    },
+  ]);
 }
 
 /**
- * The range of `request` (and, with `seed`, its group's start offsets set). Checks first that the
- * cluster lets the replay in and at its topics and groups (replay-access.ts): a refusal is a
- * KafkaAccessError naming the ACL (exit 2), as for the service.
+ * The range of `request` (and, with `seed`, its recorded state and its group's start offsets).
+ * Checks first that the cluster lets the replay in and at its topics and groups
+ * (replay-access.ts): a refusal is a KafkaAccessError naming the ACL (exit 2), as for the service.
+ * The first run of a replay resolves its range and records it (replay-state.ts); a later run reads
+ * it back. A dry run (`seed` false) uses a recorded range, or resolves one without recording it.
  */
-export async function resolveRange(kafka: Kafka, config: ResolvedConfig, request: ReplayRequest, seed: boolean): Promise<{ range: ReplayRange; committed: Map<number, number> }> {
+export async function resolveRange(kafka: Kafka, config: ResolvedConfig, request: ReplayRequest, seed: boolean, logger: Logger): Promise<{ range: ReplayRange; committed: Map<number, number>; recorded: ReplayState | undefined }> {
   const access = replayAccess(config, replayGroupId(request));
   await kafkaPreflight(kafka, access.needs, access.context);
   const admin = kafka.admin();
   try {
+    const id = replayId(request);
+    const recorded = await readReplayState(kafka, config.topics.replays, id, replayGroupId(request), logger);
+    if (recorded !== undefined) checkSameRange(recorded, request);
     await admin.connect();
-    const range = await resolveReplayRange(admin, request);
+    let range: ReplayRange;
+    if (recorded !== undefined) range = rangeOf(recorded);
+    else {
+      range = await resolveReplayRange(admin, request);
+      if (seed) {
+        await recordReplayState(kafka, config.topics.replays, {
+          schemaVersion: 1,
+          id,
+          liveGroupId: request.groupId,
+          topic: request.topic,
+          from: { spec: request.from.spec, at: request.from.at.toISOString() },
+          ...(request.to === undefined ? {} : { to: { spec: request.to.spec, at: request.to.at.toISOString() } }),
+          scorers: [...request.scorers],
+          partitions: range.partitions,
+          startedAt: new Date().toISOString(),
+        });
+      }
+    }
     if (seed) await seedReplayOffsets(admin, range.groupId, request.topic, range);
-    return { range, committed: await committedOffsets(admin, range.groupId, request.topic) };
+    return { range, committed: await committedOffsets(admin, range.groupId, request.topic), recorded };
   } catch (error) {
     throw explainKafkaError(error, access.context);
   } finally {
-    await admin.disconnect();
+    await admin.disconnect().catch(() => undefined);
   }
 }
 
@@ -82,10 +145,13 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
   const scorers = selectScorers(config, options.scorers);
   const request = replayRequest(config, options);
   const kafka = options.kafka ?? createKafkaClient(config, logger);
-  const { range, committed } = await resolveRange(kafka, config, request, true);
+  const { range, committed, recorded } = await resolveRange(kafka, config, request, true, logger);
   const initial = replayProgress(range, committed);
   options.onProgress?.(initial);
-  logger.info({ replay: range.id, groupId: range.groupId, partitions: range.partitions, done: initial.done, total: range.total }, initial.done > 0 ? 'replay continues where it stopped' : 'replay starts');
+  logger.info(
+    { replay: range.id, groupId: range.groupId, partitions: range.partitions, done: initial.done, total: range.total, ...(recorded === undefined ? {} : { startedAt: recorded.startedAt }) },
+    recorded === undefined ? 'replay starts: its range is fixed and recorded' : 'replay continues over the range it fixed when it started',
+  );
   if (initial.finished) {
     const outcome = { finished: true, progress: initial, stats: undefined };
     return { range, outcome: Promise.resolve(outcome), stop: () => Promise.resolve(outcome) };
@@ -133,9 +199,9 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
     }
     if (settled !== undefined) return;
     if (progress.finished) void finish(true);
-    else timer = setTimeout(() => void poll(), options.pollIntervalMs ?? 500);
+    else timer = setTimeout(() => void poll(), options.pollIntervalMs ?? KAFKA_DEFAULTS.replay.pollIntervalMs);
   };
-  timer = setTimeout(() => void poll(), options.pollIntervalMs ?? 500);
+  timer = setTimeout(() => void poll(), options.pollIntervalMs ?? KAFKA_DEFAULTS.replay.pollIntervalMs);
   void service.crashed.then(() => finish(false));
   return { range, outcome, stop: () => finish(false) };
 }

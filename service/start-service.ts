@@ -14,22 +14,26 @@ import { DEFAULTS } from '../src/config/defaults.ts';
 import { createJudgeSpend, gateDecisionCalls } from '../src/budget/judge-spend.ts';
 import type { JudgeSpend } from '../src/budget/judge-spend.ts';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
+import { retryTiers } from '../src/config/retry-tiers.ts';
 import { limitJudgeConcurrency } from '../src/pipeline/limit-judge-concurrency.ts';
 import type { LimitedModels } from '../src/pipeline/limit-judge-concurrency.ts';
 import type { LimitDecisionCall, ScorerServices } from '../src/scorer-services.ts';
 import { createJudgeMetrics, instrumentJudgeModels } from '../otel/judge-metrics.ts';
 import { registerServiceMetrics } from '../otel/service-metrics.ts';
-import { keyPartitioner } from '../producers/key-partitioner.ts';
+import { keyPartitioner } from '../kafka/key-partitioner.ts';
+import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
+import type { OutgoingRecord } from '../kafka/kafka-records.ts';
+import type { PublishRefusal } from '../kafka/publish-refusal.ts';
 import { createRecordPublisher } from '../producers/record-publisher.ts';
 import { trackBudgetShare } from './budget-share.ts';
-import { ensureTopics } from './ensure-topics.ts';
-import { createKafkaClient } from './kafka-client.ts';
-import { explainKafkaError, kafkaPreflight } from './kafka-preflight.ts';
-import { serviceAccess } from './service-access.ts';
-import { createRunInput } from '../consumers/create-run-input.ts';
-import type { OtlpAssemblyStats } from '../consumers/otlp-input.ts';
+import { ensureTopics } from '../kafka/ensure-topics.ts';
+import { createKafkaClient } from '../kafka/kafka-client.ts';
+import { explainKafkaError, kafkaPreflight } from '../kafka/kafka-preflight.ts';
+import { serviceAccess } from '../kafka/service-access.ts';
+import { createRunSource } from '../consumers/create-run-source.ts';
+import type { OtlpAssemblyStats } from '../consumers/otlp-source.ts';
 import { createScoringConsumer } from '../consumers/scoring-consumer.ts';
-import { createTransactionalKafka } from '../consumers/transactional-kafka.ts';
+import { createTransactionalKafka } from '../kafka/transactional-kafka.ts';
 import { createTransactionalSink } from '../consumers/transactional-sink.ts';
 import type { ScoringConsumerOptions } from '../consumers/scoring-consumer.ts';
 import { ServiceStats } from '../consumers/service-stats.ts';
@@ -74,12 +78,25 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     { topic: config.topics.results },
     { topic: config.topics.deadLetter },
     ...(config.topics.decisions === undefined ? [] : [{ topic: config.topics.decisions }]),
-    ...(config.retries.enabled ? [{ topic: config.topics.retry }] : []),
+    ...retryTiers(config).map((tier) => ({ topic: tier.topic })),
   ]).catch((error: unknown) => {
     throw explainKafkaError(error, access.context);
   });
   if (created.length > 0) logger.info({ topics: created }, 'created missing topics');
 
+  const stats = new ServiceStats();
+  // A record the broker refused for what it is (kafka/publish-refusal.ts) and what went out instead.
+  const send = {
+    maxRequestBytes: config.maxRecordBytes,
+    maxRequestRecords: KAFKA_DEFAULTS.publish.maxBatchRecords,
+    onRefused: (record: OutgoingRecord, refusal: PublishRefusal, replacement: OutgoingRecord | undefined) => {
+      stats.recordsRefused += 1;
+      if (replacement === undefined) stats.recordsDropped += 1;
+      const what = { topic: record.topic, key: record.key?.slice(0, 200), refusal: refusal.type, bytes: typeof record.value === 'string' ? Buffer.byteLength(record.value) : record.value.length };
+      if (replacement === undefined) logger.error(what, `Kafka refused a record (${refusal.type}) and no smaller form of it is left: dropped, so that its partition keeps moving`);
+      else logger.warn(what, `Kafka refused a record (${refusal.type}); writing a smaller form of it instead (lower maxRecordBytes to the topics' max.message.bytes)`);
+    },
+  };
   // At-least-once publishes through one shared idempotent producer; exactly-once through one
   // transactional producer per owned partition, made by the sink as partitions are claimed.
   let producer: Producer | undefined;
@@ -94,6 +111,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           stats,
           logger,
           pressureThreshold: Math.max(1, Math.floor(config.concurrency.runsInFlight / 2)),
+          send,
         }),
     };
   } else {
@@ -101,7 +119,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     await producer.connect().catch((error: unknown) => {
       throw explainKafkaError(error, access.context);
     });
-    sinkOptions = { publisher: createRecordPublisher(producer) };
+    sinkOptions = { publisher: createRecordPublisher(producer, { maxRequestBytes: send.maxRequestBytes, onRefused: send.onRefused }) };
   }
   const meter = options.meter ?? metrics.getMeter('scorestream');
   const judgeMetrics = createJudgeMetrics(meter);
@@ -126,13 +144,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   // Without budgets, the decision calls are priced here; with budgets, each run's gate wraps limitCall (score-run-event.ts).
   const limitDecisionCall = spend.ledger === undefined ? gateDecisionCalls(spend.gate, limitCall) : limitCall;
   const services: ScorerServices = { models, prepareModel, limitDecisionCall, recordInputs: options.recordInputs, judgeCalls: spend.gate };
-  const stats = new ServiceStats();
   const serviceMetrics = registerServiceMetrics(meter, stats);
-  const input = await createRunInput(config);
+  const source = await createRunSource(config);
   const consumer = createScoringConsumer({
     kafka,
     config,
-    input,
+    source,
     ...sinkOptions,
     logger,
     services,
@@ -161,7 +178,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     spend,
     // A crash because an ACL was missing (say READ on the runs topic) says which one.
     crashed: consumer.crashed.then((error) => explainKafkaError(error, access.context) as Error),
-    ...('stats' in input ? { otlp: input.stats } : {}),
+    ...('stats' in source ? { otlp: source.stats } : {}),
     stop(stopOptions) {
       stopped ??= (async () => {
         const result = await consumer.stop(stopOptions);

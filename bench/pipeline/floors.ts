@@ -17,7 +17,8 @@ import { TracerProvider } from '@opentelemetry/sdk-trace';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import type { KafkaMessage } from 'kafkajs';
 import { runTraceContext, startMessageTrace, untracedMessage } from '../../consumers/message-trace.ts';
-import { processRunMessage } from '../../consumers/process-run-message.ts';
+import { createMessagePath } from '../../consumers/message-path.ts';
+import { runEventSource } from '../../consumers/run-event-source.ts';
 import type { MessageOutput } from '../../consumers/record-sink.ts';
 import type { ScorerLike } from '../../src/config/config-types.ts';
 import { decodeAgentRunEvent } from '../../src/contracts/parse.ts';
@@ -80,7 +81,8 @@ async function publishedRecords(messages: readonly KafkaMessage[], scorers: read
       for (const record of batch) records.push(JSON.parse(String(record.value)));
     },
   };
-  for (const message of messages) await processRunMessage(message, { ...source, offset: message.offset }, output, untracedMessage(message), messageContext);
+  const partition = createMessagePath(messageContext).partition(runEventSource);
+  for (const message of messages) await partition.process(message, { source: { ...source, offset: message.offset }, output, trace: untracedMessage(message) });
   return records;
 }
 
@@ -128,7 +130,7 @@ export async function measureFloors(options: FloorsOptions): Promise<FloorsResul
   };
 }
 
-/** The spans the service records for these messages: the consumer's process span around processRunMessage, as scoring-consumer.ts opens it. */
+/** The spans the service records for these messages: the consumer's process span around the message path, as scoring-consumer.ts opens it. */
 async function recordServiceSpans(messages: readonly KafkaMessage[], scorers: readonly ScorerLike[]): Promise<ReadableSpan[]> {
   const ended: ReadableSpan[] = [];
   const provider = new TracerProvider({
@@ -141,10 +143,11 @@ async function recordServiceSpans(messages: readonly KafkaMessage[], scorers: re
     const messageContext = serviceMessageContext(scorers);
     const output: MessageOutput = { publish: async () => undefined };
     const tracer = trace.getTracer('scorestream.consumer');
+    const partition = createMessagePath(messageContext).partition(runEventSource);
     for (const message of messages) {
       const where = { ...source, offset: message.offset };
       const messageTrace = startMessageTrace(tracer, message, { topic: where.topic, partition: where.partition, groupId: messageContext.config.groupId });
-      await context.with(trace.setSpan(ROOT_CONTEXT, messageTrace.span), () => processRunMessage(message, where, output, messageTrace, messageContext));
+      await context.with(trace.setSpan(ROOT_CONTEXT, messageTrace.span), () => partition.process(message, { source: where, output, trace: messageTrace }));
       messageTrace.span.end();
     }
     return ended;

@@ -2,14 +2,15 @@
 // The same number of agent runs arrive as OTLP: traces with an invoke_agent span, a model call and
 // a tool span that travels in the next message (a late descendant), beside plain traces (nine in
 // ten, as in the 10,000-trace test), encoded as the Collector's kafka exporter writes them
-// (otlp_proto, 100 traces per message). They go through createOtlpInput — decode, assemble,
+// (otlp_proto, 100 traces per message). They go through createOtlpSource — decode, assemble,
 // runs to run events, the three code scorers, records — with a zero grace period, so the figure is
 // the work and not the wait. The run-event path scores the same count of runs with
-// processRunMessage. Reported as assembled (scored) runs per second.
+// the message path of the run-event source. Reported as assembled (scored) runs per second.
 // Usage: node bench/pipeline/otlp-alone.ts [runs]   (npm run bench:otlp)
 import type { KafkaMessage } from 'kafkajs';
 import { untracedMessage } from '../../consumers/message-trace.ts';
-import { createOtlpInput } from '../../consumers/otlp-input.ts';
+import { createMessagePath } from '../../consumers/message-path.ts';
+import { createOtlpSource } from '../../consumers/otlp-source.ts';
 import type { MessageOutput } from '../../consumers/record-sink.ts';
 import { OTLP_DEFAULTS } from '../../src/config/input-schema.ts';
 import { otlpTraffic } from '../../test/helpers/otlp-traces.ts';
@@ -38,18 +39,19 @@ export async function measureOtlpAlone(options: { runs: number; inFlight: number
   const output: MessageOutput = { publish: async (batch) => void (records += batch.length) };
   let stats = { runsAssembled: 0, spans: 0, peakBufferedSpans: 0 };
   const pass = async () => {
-    // A fresh input per pass: a trace closed in an earlier pass would count its spans as late.
-    const input = createOtlpInput({ config: { format: 'otlp', ...OTLP_DEFAULTS, gracePeriodMs: 0, maxOpenTraces: traffic.traces } });
+    // A fresh source per pass: a trace closed in an earlier pass would count its spans as late.
+    const input = createOtlpSource({ config: { format: 'otlp', ...OTLP_DEFAULTS, gracePeriodMs: 0, maxOpenTraces: traffic.traces } });
     const context = serviceMessageContext(scorers);
+    const partition = createMessagePath(context).partition(input);
     let next = 0;
     const lane = async () => {
       while (next < messages.length) {
         const message = messages[next++]!;
-        await input.process(message, { topic: 'runs', partition: 0, offset: message.offset }, output, untracedMessage(message), context);
+        await partition.process(message, { source: { topic: 'runs', partition: 0, offset: message.offset }, output, trace: untracedMessage(message) });
       }
     };
     await Promise.all(Array.from({ length: Math.min(options.inFlight, messages.length) }, lane));
-    input.close?.();
+    partition.end();
     stats = input.stats;
   };
   await pass();

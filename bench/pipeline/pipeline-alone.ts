@@ -1,5 +1,6 @@
 // Scenario (p): the service's per-message work without Kafka. The same events as every other
-// scenario go through processRunMessage — decode, validate, eligibility, the three code scorers,
+// scenario go through the message path (consumers/message-path.ts) of the run-event source —
+// decode, validate, eligibility, the three code scorers,
 // score records, JSON — with as many messages in flight as the service allows, and a publisher
 // that accepts at once. Its rate is what one thread can score when no client work shares it:
 // with the client's own cost per event (scenario (a3)) it estimates what a single-threaded
@@ -7,7 +8,8 @@
 import pino from 'pino';
 import type { MessageContext } from '../../consumers/message-context.ts';
 import { untracedMessage } from '../../consumers/message-trace.ts';
-import { processRunMessage } from '../../consumers/process-run-message.ts';
+import { createMessagePath } from '../../consumers/message-path.ts';
+import { runEventSource } from '../../consumers/run-event-source.ts';
 import { defaultPublishRetry } from '../../consumers/publish-until-acknowledged.ts';
 import type { MessageOutput } from '../../consumers/record-sink.ts';
 import { ServiceStats } from '../../consumers/service-stats.ts';
@@ -38,7 +40,7 @@ export type PipelineAloneResult = {
 };
 
 /**
- * What processRunMessage needs to run as in the service, without Kafka: the benchmark's scorers,
+ * What the message path needs to run as in the service, without Kafka: the benchmark's scorers,
  * fresh counters, and warnings only.
  */
 export function serviceMessageContext(scorers: readonly ScorerLike[]): MessageContext {
@@ -57,6 +59,7 @@ export async function measurePipelineAlone(options: PipelineAloneOptions): Promi
   const context = serviceMessageContext(options.scorers);
   const output: MessageOutput = { publish: async (batch) => void (records += batch.length) };
   const { config, stats } = context;
+  const partition = createMessagePath(context).partition(runEventSource);
 
   const pass = async () => {
     let next = 0;
@@ -64,7 +67,7 @@ export async function measurePipelineAlone(options: PipelineAloneOptions): Promi
       while (next < messages.length) {
         const index = next++;
         const message = messages[index]!;
-        await processRunMessage(message, { topic: config.topics.runs, partition: 0, offset: message.offset }, output, untracedMessage(message), context);
+        await partition.process(message, { source: { topic: config.topics.runs, partition: 0, offset: message.offset }, output, trace: untracedMessage(message) });
       }
     };
     await Promise.all(Array.from({ length: Math.min(options.inFlight, messages.length) }, lane));

@@ -10,10 +10,10 @@ import { startDashboard } from '../../dashboard/start-dashboard.ts';
 import { traceLinkFrom } from '../../dashboard/trace-link.ts';
 import type { Dashboard } from '../../dashboard/start-dashboard.ts';
 import { resolveCliBrokers } from '../brokers.ts';
-import { kafkaSecurityFromEnvironment } from '../../service/kafka-security.ts';
-import { tlsOptions } from '../../service/service-access.ts';
-import { kafkaPreflight } from '../../service/kafka-preflight.ts';
-import { DASHBOARD_GROUP_PREFIX } from '../../service/acl-roles.ts';
+import { kafkaSecurityFromEnvironment } from '../../kafka/kafka-security.ts';
+import { tlsOptions } from '../../kafka/service-access.ts';
+import { kafkaPreflight } from '../../kafka/kafka-preflight.ts';
+import { DASHBOARD_GROUP_PREFIX } from '../../kafka/acl-roles.ts';
 import { parseCommandArgs } from '../command-args.ts';
 
 export const DEFAULT_DASHBOARD_PORT = 4680;

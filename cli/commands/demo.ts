@@ -14,7 +14,7 @@ import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts
 import { createRunPublisher } from '../../producers/run-publisher.ts';
 import { createSampleRunGenerator, sampleRunContext } from '../../producers/sample/index.ts';
 import { resolveCliBrokers } from '../brokers.ts';
-import { kafkaClientSecurity } from '../../service/kafka-security.ts';
+import { kafkaClientSecurity } from '../../kafka/kafka-security.ts';
 import { applyJudgeEnvironment, setUpJudgeModels } from '../judge-environment.ts';
 import { prepareLocalJudge } from '../local-judge-demo.ts';
 import { startLiveView } from '../live-view.ts';

@@ -7,7 +7,7 @@
 import { access } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Context } from '@opentelemetry/api';
-import { ensureTopics } from '../../service/ensure-topics.ts';
+import { ensureTopics } from '../../kafka/ensure-topics.ts';
 import { readRunLines } from '../../producers/read-run-lines.ts';
 import { createRunPublisher, DEFAULT_RUNS_TOPIC } from '../../producers/run-publisher.ts';
 import type { RunPublisher } from '../../producers/run-publisher.ts';
@@ -17,10 +17,10 @@ import type { Problem } from '../../src/contracts/problems.ts';
 import { formatProblems } from '../../src/contracts/problems.ts';
 import { quietKafka } from '../../local/kafka/index.ts';
 import { resolveCliBrokers } from '../brokers.ts';
-import { kafkaSecurityFromEnvironment } from '../../service/kafka-security.ts';
-import { explainKafkaError, kafkaPreflight } from '../../service/kafka-preflight.ts';
-import { tlsOptions } from '../../service/service-access.ts';
-import { kafkaAccessError } from '../../src/kafka-access-error.ts';
+import { kafkaSecurityFromEnvironment } from '../../kafka/kafka-security.ts';
+import { explainKafkaError, kafkaPreflight } from '../../kafka/kafka-preflight.ts';
+import { tlsOptions } from '../../kafka/service-access.ts';
+import { kafkaAccessError } from '../../kafka/kafka-access-error.ts';
 
 export const usage = `usage: scorestream produce --sample [--count N] [--seed S] [options]
        scorestream produce --file runs.jsonl [options]

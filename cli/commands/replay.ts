@@ -1,31 +1,38 @@
-// `scorestream replay --config f.ts --from <time> [--to <time>] [--scorer id …] [--dry-run]`:
+// `scorestream replay --config f.ts --from <time> [--to <time>] [--scorer id …] [--id name] [--dry-run]`:
 // scores the runs of a time range again through the live pipeline, in a consumer group of its own
 // (service/replay.ts), with a progress bar on stderr; Ctrl-C stops cleanly and the same command
-// continues later. --dry-run calls no judge and prints, per scorer, the eligible runs and the
-// estimated judge calls, tokens and cost (service/replay-dry-run.ts). Times: ISO 8601, epoch
-// milliseconds, or a duration ago (`90m`, `6h`, `2d`).
+// continues later — over the range it fixed when it first started, even with a relative time.
+// --dry-run calls no judge and prints, per scorer, the eligible runs and the estimated judge
+// calls, tokens and cost (service/replay-dry-run.ts). Times: ISO 8601, epoch milliseconds, or a
+// duration ago (`90m`, `6h`, `2d`).
 import { ConfigError } from '../../src/config/config-error.ts';
-import { KafkaAccessError } from '../../src/kafka-access-error.ts';
+import { KafkaAccessError } from '../../kafka/kafka-access-error.ts';
 import { dryRunReplay } from '../../service/replay-dry-run.ts';
 import type { DryRunReport } from '../../service/replay-dry-run.ts';
 import { startReplay } from '../../service/replay.ts';
-import { createLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
+import type { ReplayTime } from '../../service/replay-range.ts';
+import { createLogger, flushLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
 import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
 import { parseCommandArgs } from '../command-args.ts';
 import { loadCliConfig } from '../load-cli-config.ts';
 import { progressWriter } from '../replay-progress.ts';
 
-const usage = 'usage: scorestream replay --config <file> --from <time> [--to <time>] [--scorer <id> ...] [--dry-run]\n  <time>: ISO 8601 (2026-12-01T09:00:00Z), epoch ms, or a duration ago (90m, 6h, 2d)';
+const usage =
+  'usage: scorestream replay --config <file> --from <time> [--to <time>] [--scorer <id> ...] [--id <name>] [--dry-run]\n' +
+  '  <time>: ISO 8601 (2026-12-01T09:00:00Z), epoch ms, or a duration ago (90m, 6h, 2d): resolved once, when the replay first starts\n' +
+  '  --id: names the replay (default: from the times as written and the scorers); the same command or --id continues it';
 
 const units: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** A time argument as a Date, or undefined when it is not one. */
-export function parseReplayTime(text: string, now: number): Date | undefined {
+/**
+ * A time argument, or undefined when it is not one. A duration ago keeps its words as its name
+ * (`10m ago`): the replay it starts is the same replay when the command runs again later.
+ */
+export function parseReplayTime(text: string, now: number): ReplayTime | undefined {
   const ago = /^(\d+(?:\.\d+)?)([smhd])$/.exec(text.trim());
-  if (ago !== null) return new Date(now - Number(ago[1]) * units[ago[2]!]!);
-  if (/^\d{10,}$/.test(text.trim())) return new Date(Number(text));
-  const parsed = Date.parse(text);
-  return Number.isNaN(parsed) ? undefined : new Date(parsed);
+  if (ago !== null) return { spec: `${ago[1]}${ago[2]} ago`, at: new Date(now - Number(ago[1]) * units[ago[2]!]!) };
+  const at = /^\d{10,}$/.test(text.trim()) ? new Date(Number(text)) : new Date(Date.parse(text));
+  return Number.isNaN(at.getTime()) ? undefined : { spec: at.toISOString(), at };
 }
 
 export function formatDryRunReport(report: DryRunReport): string {
@@ -54,6 +61,7 @@ export async function run(argv: string[]): Promise<number> {
         from: { type: 'string' },
         to: { type: 'string' },
         scorer: { type: 'string', multiple: true },
+        id: { type: 'string' },
         'dry-run': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -75,7 +83,7 @@ export async function run(argv: string[]): Promise<number> {
     const config = await loadCliConfig(values.config, logger);
     if (config === undefined) return 2;
     const progress = progressWriter();
-    const replayOptions = { config, logger, from, ...(to === undefined ? {} : { to }), ...(values.scorer === undefined ? {} : { scorers: values.scorer }), onProgress: progress.update };
+    const replayOptions = { config, logger, from, ...(to === undefined ? {} : { to }), ...(values.scorer === undefined ? {} : { scorers: values.scorer }), ...(values.id === undefined ? {} : { id: values.id }), onProgress: progress.update };
     try {
       if (values['dry-run'] === true) {
         const report = await dryRunReplay(replayOptions);
@@ -99,6 +107,8 @@ export async function run(argv: string[]): Promise<number> {
       );
       return outcome.finished ? 0 : 130;
     } catch (error) {
+      // What to fix is the last thing printed, after every line logged on the way.
+      await flushLogger(logger);
       if (error instanceof ConfigError) {
         console.error(error.message);
         return 2;

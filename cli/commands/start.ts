@@ -1,11 +1,11 @@
 // `scorestream start --config <file>`: runs the scoring service until SIGTERM/SIGINT.
 // The config is validated (with the environment's overrides) before anything touches Kafka;
 // a bad config prints every problem and exits 2, and so does a cluster refusing TLS, SASL or an
-// ACL (service/kafka-preflight.ts). OpenTelemetry starts first (from the OTEL_*
+// ACL (kafka/kafka-preflight.ts). OpenTelemetry starts first (from the OTEL_*
 // variables; not at all when every exporter is `none` or OTEL_SDK_DISABLED=true) and is flushed
 // after the service stopped.
 import { startService } from '../../service/start-service.ts';
-import { createLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
+import { createLogger, flushLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
 import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
 import { loadCliConfig } from '../load-cli-config.ts';
 import { runUntilSignal } from '../run-until-signal.ts';
@@ -32,5 +32,7 @@ export async function run(argv: string[]): Promise<number> {
     return await runUntilSignal(service, logger);
   } finally {
     await telemetry.shutdown();
+    // A refused start rejects to cli/main.ts, which prints what to fix: after every logged line.
+    await flushLogger(logger);
   }
 }

@@ -7,10 +7,10 @@ import { Kafka, logLevel } from 'kafkajs';
 import { parseScoreRecord } from '../../src/contracts/parse.ts';
 import { DEFAULT_TOPICS } from '../../src/config/defaults.ts';
 import { resolveCliBrokers } from '../brokers.ts';
-import { kafkaSecurityFromEnvironment } from '../../service/kafka-security.ts';
-import { TAIL_GROUP_PREFIX } from '../../service/acl-roles.ts';
-import { tlsOptions } from '../../service/service-access.ts';
-import { explainKafkaError, kafkaPreflight } from '../../service/kafka-preflight.ts';
+import { kafkaSecurityFromEnvironment } from '../../kafka/kafka-security.ts';
+import { TAIL_GROUP_PREFIX } from '../../kafka/acl-roles.ts';
+import { tlsOptions } from '../../kafka/service-access.ts';
+import { explainKafkaError, kafkaPreflight } from '../../kafka/kafka-preflight.ts';
 import { formatScoreLine } from '../format-record.ts';
 import { parseCommandArgs } from '../command-args.ts';
 

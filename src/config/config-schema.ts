@@ -134,11 +134,13 @@ export const configSchema = z.strictObject({
       results: z.string().min(1).default(DEFAULT_TOPICS.results),
       deadLetter: z.string().min(1).default(DEFAULT_TOPICS.deadLetter),
       decisions: z.string().min(1).optional(),
-      /** Pairs waiting to be scored again after a transient failure (default `{runs}-retry`; docs/delivery.md). */
+      /** The prefix of the retry tiers, `{retry}-<delay>` (default `{runs}-retry`; docs/delivery.md). */
       retry: z.string().min(1).optional(),
+      /** Where each replay records the range it fixed when it started (default `{runs}-replays`, compacted; docs/spend-and-replay.md). */
+      replays: z.string().min(1).optional(),
     })
     .prefault({})
-    .transform((topics) => ({ ...topics, retry: topics.retry ?? `${topics.runs}${DEFAULTS.retryTopicSuffix}` })),
+    .transform((topics) => ({ ...topics, retry: topics.retry ?? `${topics.runs}${DEFAULTS.retryTopicSuffix}`, replays: topics.replays ?? `${topics.runs}${DEFAULTS.replaysTopicSuffix}` })),
   scorers: z
     .array(bindingSchema)
     .min(1, 'expected at least one scorer binding { scorer, sampling?, filter?, when?, version? }'),
@@ -163,6 +165,12 @@ export const configSchema = z.strictObject({
   pricing: pricingSchema,
   shutdownTimeoutMs: positiveInt.default(DEFAULTS.shutdownTimeoutMs),
   maxMessageBytes: positiveInt.default(DEFAULTS.maxMessageBytes),
+  /**
+   * The largest record the service writes (its JSON; at most the output topics' max.message.bytes):
+   * a larger score record sheds evidence, a larger dead letter keeps part of its value
+   * (docs/delivery.md, record sizes).
+   */
+  maxRecordBytes: positiveInt.default(DEFAULTS.maxRecordBytes),
   /** Default 'at-least-once'; env SCORESTREAM_DELIVERY. */
   delivery: z.enum(deliveryModes, { error: `expected one of ${deliveryModes.map((mode) => `'${mode}'`).join(', ')}` }).default(DEFAULTS.delivery),
   /** What the runs topic carries: run events (default) or a Collector's OTLP spans; env SCORESTREAM_INPUT_FORMAT / _ENCODING (input-schema.ts). */

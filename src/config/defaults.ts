@@ -16,11 +16,14 @@ export const DEFAULTS = {
   judgeCallsPerModel: 16,
   shutdownTimeoutMs: 30_000,
   maxMessageBytes: 1_048_576,
+  /** Below a broker's default max.message.bytes (1 MiB + 12) with room for a batch's framing. */
+  maxRecordBytes: 1_000_000,
   scorerTimeoutMs: 120_000,
   delivery: 'at-least-once',
   /** Upper bound of judge.callTimeoutMs's default (a quarter of the binding's timeoutMs): one judge request, so a hung one costs one attempt. */
   judgeCallTimeoutMs: 30_000,
   retryTopicSuffix: '-retry',
+  replaysTopicSuffix: '-replays',
   retryDelaysMs: [10_000, 60_000, 600_000, 3_600_000],
   retryMaxAgeMs: 86_400_000,
   /** Thread scoring (src/threads/threads-schema.ts, docs/threads.md). */

@@ -15,6 +15,7 @@ const topicVariables = {
   SCORESTREAM_TOPIC_DEAD_LETTER: 'deadLetter',
   SCORESTREAM_TOPIC_DECISIONS: 'decisions',
   SCORESTREAM_TOPIC_RETRY: 'retry',
+  SCORESTREAM_TOPIC_REPLAYS: 'replays',
 } as const;
 
 const trueWords = new Set(['true', '1', 'yes', 'on']);

@@ -28,7 +28,7 @@ export const otlpInputSchema = z.strictObject({
   gracePeriodMs: z.number().int().nonnegative().default(OTLP_DEFAULTS.gracePeriodMs),
   /** A trace that saw no span for this long and never showed an agent or root span is dropped (incomplete_trace). */
   idleTimeoutMs: positiveInt.default(OTLP_DEFAULTS.idleTimeoutMs),
-  /** Open traces buffered at once; on overflow the oldest is closed (assembly_overflow). */
+  /** Open traces buffered at once, over every claimed partition; on overflow the oldest is closed (assembly_overflow). */
   maxOpenTraces: positiveInt.default(OTLP_DEFAULTS.maxOpenTraces),
   /** Spans buffered per trace; a trace reaching it is closed at once. */
   maxSpansPerTrace: positiveInt.default(OTLP_DEFAULTS.maxSpansPerTrace),

@@ -29,7 +29,19 @@ export const problemSchema = z.object({ path: z.string(), message: z.string() })
 export const deadLetterSchema = z.object({
   schemaVersion: z.literal(DEAD_LETTER_SCHEMA_VERSION),
   key: encodedBytesSchema.nullable(),
+  /** The value as received, or as much of it as fits the dead-letter topic (see `truncated`). */
   value: encodedBytesSchema.nullable(),
+  /** SHA-256 (hex) of the whole original value, kept or not; absent for a message without one. */
+  valueSha256: z.string().regex(/^[0-9a-f]{64}$/, 'expected a SHA-256 as 64 lowercase hex digits').optional(),
+  /** Present when the value (or the headers) did not fit `maxRecordBytes`: the value's first `keptBytes` bytes are kept. */
+  truncated: z
+    .object({
+      keptBytes: z.number().int().nonnegative(),
+      droppedBytes: z.number().int().nonnegative(),
+      /** The headers were dropped too (they alone did not fit). */
+      headersDropped: z.boolean().optional(),
+    })
+    .optional(),
   /** Header values as received; a repeated key keeps every value, in order, as an array. */
   headers: z.record(z.string(), z.union([encodedBytesSchema, z.array(encodedBytesSchema)])),
   source: z.object({

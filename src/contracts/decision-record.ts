@@ -2,7 +2,7 @@
 // so "this run has no score" is explainable from the topic alone.
 import { z } from 'zod';
 import { BUDGET_WINDOWS } from '../budget/rolling-window.ts';
-import { idSchema, isoTimestampSchema, recordTraceSchema, replaySchema, samplingSchema, sourceSchema } from './common.ts';
+import { entitySchema, idSchema, isoTimestampSchema, recordTraceSchema, replaySchema, samplingSchema, sourceSchema } from './common.ts';
 import { threadRefSchema } from './thread-ref.ts';
 
 export const DECISION_RECORD_SCHEMA_VERSION = 1;
@@ -37,6 +37,10 @@ export const decisionRecordSchema = z.object({
   runId: idSchema,
   scorerId: idSchema,
   scorerVersion: z.string().optional(),
+  /** The run's agent or workflow, when a run was read (absent for an OTLP trace that yielded none). */
+  entity: entitySchema.optional(),
+  /** The run's tenant (metadata.tenantId), when it has one: dashboards split skips by agent and tenant. */
+  metadata: z.object({ tenantId: z.string().optional() }).optional(),
   decision: z.enum(DECISIONS),
   reason: z.enum([...SKIP_REASONS, ...DEFER_REASONS]),
   /** Human-readable detail, e.g. which filter rejected the run or the predicate's error message. */

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { agentRunEventSchema } from './agent-run-event.ts';
 import { deadLetterSchema } from './dead-letter.ts';
 import { decisionRecordSchema } from './decision-record.ts';
+import { replayStateSchema } from './replay-state.ts';
 import { retryMessageSchema } from './retry-message.ts';
 import { scoreRecordSchema } from './score-record.ts';
 import { threadEndedEventSchema } from './thread-ended.ts';
@@ -19,7 +20,8 @@ const contracts = [
   { file: 'decision-record.v1.json', title: 'DecisionRecord v1', description: 'Why a (run, scorer) pair was skipped or deferred.', schema: decisionRecordSchema },
   { file: 'thread-turn.v1.json', title: 'ThreadTurn v1', description: 'One run of a conversation re-keyed by its thread, with its run scores (topic {runs}-by-thread, key = tenant:thread).', schema: threadTurnSchema },
   { file: 'thread-ended.v1.json', title: 'ThreadEnded v1', description: 'The explicit end of a conversation (topic agent-runs beside the run events; re-keyed to {runs}-by-thread).', schema: threadEndedEventSchema },
-  { file: 'retry-message.v1.json', title: 'RetryMessage v1', description: 'A (run, scorer) pair waiting on the retry topic after a transient failure (topic {runs}-retry, key = runId).', schema: retryMessageSchema },
+  { file: 'retry-message.v1.json', title: 'RetryMessage v1', description: 'A (run, scorer) pair waiting on a retry tier after a transient failure (topics {runs}-retry-<delay>, key = runId).', schema: retryMessageSchema },
+  { file: 'replay-state.v1.json', title: 'ReplayState v1', description: 'The range a replay fixed when it started (compacted topic {runs}-replays, key = the replay id).', schema: replayStateSchema },
 ] as const;
 
 /** File name → JSON Schema document. */

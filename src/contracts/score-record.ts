@@ -48,6 +48,8 @@ const scoreRecordBase = z.object({
   durationMs: z.number().nonnegative(),
   /** Present when the pair failed transiently before and was scored again from the retry topic. */
   retries: z.lazy(() => retryHistorySchema).optional(),
+  /** Present when the record as built was over the output's size limit: what it dropped to fit. */
+  truncated: z.lazy(() => truncationSchema).optional(),
   /** Present on the score of a thread scorer (docs/threads.md): the thread version scored. `runId` is then its last turn's. */
   thread: threadVersionSchema.optional(),
 });
@@ -87,6 +89,24 @@ export const retryHistorySchema = z.object({
   attempts: z.array(retryAttemptSchema).min(1),
 }).meta({ id: 'RetryHistory' });
 export type RetryHistory = z.infer<typeof retryHistorySchema>;
+
+/**
+ * The evidence a score record sheds, in this order, when it is over the output's size limit
+ * (src/contracts/fit-score-record.ts): the steps' raw results, then the prompts (the record's and
+ * each judge execution's), then the judge's outputs. Score, status and identity are never shed.
+ */
+export const TRUNCATED_PARTS = ['steps', 'prompts', 'judgeOutputs'] as const;
+export type TruncatedPart = (typeof TRUNCATED_PARTS)[number];
+
+export const truncationSchema = z.object({
+  /** The record's JSON as built, in bytes. */
+  originalBytes: z.number().int().nonnegative(),
+  /** The limit it had to fit (`maxRecordBytes`, or below it when the broker refused a larger one). */
+  limitBytes: z.number().int().positive(),
+  /** What was dropped, in order, with the bytes of JSON each part took. */
+  dropped: z.array(z.object({ part: z.enum(TRUNCATED_PARTS), bytes: z.number().int().nonnegative() })).min(1),
+}).meta({ id: 'Truncation' });
+export type Truncation = z.infer<typeof truncationSchema>;
 
 export const scoreRecordSchema = z.discriminatedUnion('status', [
   scoreRecordBase.extend({

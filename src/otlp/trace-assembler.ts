@@ -9,9 +9,11 @@
 // Spans of a trace closed a short while ago are late: they are counted and dropped rather than
 // opening a new trace that could only ever time out. Everything is bounded: open traces, spans per
 // trace, and the memory of closed trace ids. Pure: no timers; the caller passes `now` and calls
-// closeDue() when nextDeadline() comes (consumers/otlp-input.ts). Each add names an `owner` (the
+// closeDue() when nextDeadline() comes (consumers/otlp-source.ts). Each add names an `owner` (the
 // Kafka message the spans came from); a closed trace lists its owners so their offsets can be
-// committed once the trace's runs are done (docs/delivery.md).
+// committed once the trace's runs are done (docs/delivery.md). One assembler holds one claimed
+// partition's traces; a caller with several keeps them within one open-trace cap together
+// (tracesToOpen, oldestOpenedAt, closeOldest).
 import type { OtlpSpan } from './otlp-span.ts';
 
 export type TraceAssemblyLimits = {
@@ -49,6 +51,7 @@ export type AddResult<Owner> = {
 
 type OpenTrace<Owner> = {
   traceId: string;
+  openedAt: number;
   spans: Map<string, { span: OtlpSpan; owner: Owner }>;
   owners: Owner[];
   lastArrivalAt: number;
@@ -96,7 +99,7 @@ export class TraceAssembler<Owner> {
           overflowed.push(this.close(oldest, 'overflow'));
           touched.delete(oldest.traceId);
         }
-        trace = { traceId: span.traceId, spans: new Map(), owners: [], lastArrivalAt: now, readyAt: undefined, rootArrived: false };
+        trace = { traceId: span.traceId, openedAt: now, spans: new Map(), owners: [], lastArrivalAt: now, readyAt: undefined, rootArrived: false };
         this.open.set(span.traceId, trace);
       }
       if (!trace.owners.includes(owner)) trace.owners.push(owner);
@@ -114,6 +117,24 @@ export class TraceAssembler<Owner> {
       }
     }
     return { openedOrJoined: [...touched], lateSpans, overflowed };
+  }
+
+  /** How many traces `spans` would open: trace ids neither open nor closed a short while ago. */
+  tracesToOpen(spans: readonly OtlpSpan[]): number {
+    const ids = new Set<string>();
+    for (const span of spans) if (!this.open.has(span.traceId) && !this.closed.has(span.traceId)) ids.add(span.traceId);
+    return ids.size;
+  }
+
+  /** When the oldest open trace opened, or undefined when none is open. */
+  oldestOpenedAt(): number | undefined {
+    return this.open.values().next().value?.openedAt;
+  }
+
+  /** Closes the oldest open trace as an overflow, to make room for another assembler's (undefined when none is open). */
+  closeOldest(): ClosedTrace<Owner> | undefined {
+    const oldest = this.open.values().next().value;
+    return oldest === undefined ? undefined : this.close(oldest, 'overflow');
   }
 
   /** When the next open trace is due (epoch ms), or undefined when none is open. */
@@ -138,15 +159,6 @@ export class TraceAssembler<Owner> {
   /** Closes every open trace at once (nothing to wait for any more: e.g. a drain in a test or benchmark). */
   closeAll(): ClosedTrace<Owner>[] {
     return [...this.open.values()].map((trace) => this.close(trace, trace.readyAt === undefined ? 'idle' : 'ready'));
-  }
-
-  /**
-   * The consumer's assignment ended: its partitions may be read again from their committed offsets
-   * (by us or another instance), so spans of traces closed so far are no longer late — a re-read
-   * must be able to rebuild them. Open traces stay: re-read spans join them (kept once).
-   */
-  forgetClosed(): void {
-    this.closed.clear();
   }
 
   private dueAt(trace: OpenTrace<Owner>): number {

@@ -1,28 +1,33 @@
-// Event → records: for one validated run event, decides every scorer binding's eligibility,
-// runs the eligible scorers concurrently, each inside its own `score {scorerId}` span whose
-// parent is the agent run's span, and returns one ScoreRecord per eligible binding plus one
-// DecisionRecord per skipped binding. Transport-free: the consumer publishes what it returns.
+// Event → outcomes: for one validated run event, decides every scorer binding's eligibility, runs
+// the eligible scorers concurrently, each inside its own `score {scorerId}` span whose parent is
+// the agent run's span, and returns one promise per binding that settles with its outcome as soon
+// as that binding is done (src/pipeline/scoring-outcome.ts): a record, a skip with its decision,
+// or a deferral to the retry tiers. Transport-free: the consumer publishes what comes back, and
+// nothing here calls back up.
 import { context as otelContext, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Attributes, Context, Link, Span, Tracer } from '@opentelemetry/api';
 import type { BudgetRefusal } from '../budget/budget-ledger.ts';
 import { gateDecisionCalls } from '../budget/judge-spend.ts';
 import type { JudgeSpend } from '../budget/judge-spend.ts';
 import type { RecordTrace } from '../contracts/common.ts';
-import type { DecisionRecord } from '../contracts/decision-record.ts';
 import type { JudgeResults } from '../contracts/judge-execution.ts';
 import type { ScoreRecord } from '../contracts/score-record.ts';
 import type { ThreadVersion } from '../contracts/thread-ref.ts';
 import type { ResolvedBinding } from '../config/resolve-config.ts';
 import type { ScorerServices } from '../scorer-services.ts';
 import { describeRefusal } from '../budget/budget-exhausted-error.ts';
+import { buildDecisionRecord } from './build-decision-record.ts';
 import { buildScoreRecord } from './build-score-record.ts';
 import { decideEligibility } from './decide-eligibility.ts';
 import { addEvaluationEvent } from './evaluation-event.ts';
 import type { Eligibility } from './decide-eligibility.ts';
+import { noHistory, pairOutcome } from './pair-outcome.ts';
+import type { RetryPolicy } from './retry-plan.ts';
 import type { RunFacts } from './run-facts.ts';
 import { buildScorerInput } from './scorer-input.ts';
 import { runScorerToOutcome } from './scorer-outcome.ts';
 import type { ScorerOutcome } from './scorer-outcome.ts';
+import type { ScoringOutcome } from './scoring-outcome.ts';
 
 export type ScoreRunEventOptions<Event> = {
   bindings: readonly ResolvedBinding<Event>[];
@@ -37,11 +42,8 @@ export type ScoreRunEventOptions<Event> = {
   signal?: AbortSignal;
   /** What every scorer run gets for its steps (judge models, caps; src/scorer-services.ts). */
   services?: ScorerServices;
-  /**
-   * Called with each record as soon as its scorer finished (fast scorers need not wait for a slow
-   * judge before their record goes out); the returned promise is awaited before this resolves.
-   */
-  onRecord?: (record: ScoreRecord) => Promise<void>;
+  /** Retries after transient failures (config `retries`): without, a failure is always final. */
+  retries?: RetryPolicy;
   /**
    * Judge budgets and cost (src/budget/judge-spend.ts): a binding whose `runs` budget is exhausted
    * is not run, and one whose judge call a budget refused is recorded as skipped, not failed; both
@@ -55,10 +57,8 @@ export type ScoreRunEventOptions<Event> = {
   thread?: { input: Record<string, unknown>; version: ThreadVersion };
 };
 
-export type EventScoring = { records: ScoreRecord[]; decisions: DecisionRecord[] };
-
 /** Why a binding was not scored: what its eligibility said, or the budget that refused it. */
-type Skip = Pick<Extract<Eligibility, { eligible: false }>, 'reason' | 'detail' | 'sampling'> & { budget?: BudgetRefusal };
+export type Skip = Pick<Extract<Eligibility, { eligible: false }>, 'reason' | 'detail' | 'sampling'> & { budget?: BudgetRefusal };
 
 const defaultTracer = () => trace.getTracer('scorestream');
 const internalSpan = { kind: SpanKind.INTERNAL };
@@ -75,26 +75,25 @@ function recordTrace(facts: RunFacts, span: Span | undefined): RecordTrace | und
   };
 }
 
-function budgetSkip(refusal: BudgetRefusal): Skip {
+export function budgetSkip(refusal: BudgetRefusal): Skip {
   return { reason: 'budget_exhausted', detail: describeRefusal(refusal), budget: refusal };
 }
 
-function decisionRecord(facts: RunFacts, binding: ResolvedBinding<unknown>, eligibility: Skip, decidedAt: string): DecisionRecord {
-  const traceFields = recordTrace(facts, undefined);
-  return {
-    schemaVersion: 1,
-    runId: facts.event.runId,
-    scorerId: binding.scorerId,
-    ...(binding.version === undefined ? {} : { scorerVersion: binding.version }),
-    decision: 'skipped',
-    reason: eligibility.reason,
-    ...(eligibility.detail === undefined ? {} : { detail: eligibility.detail }),
-    ...(eligibility.sampling === undefined ? {} : { sampling: eligibility.sampling }),
-    ...(eligibility.budget === undefined ? {} : { budget: { name: eligibility.budget.name, window: eligibility.budget.window } }),
-    ...(traceFields === undefined ? {} : { trace: traceFields }),
-    source: facts.source,
+/** A skipped binding's outcome: its decision record. */
+export function skippedOutcome(facts: RunFacts, binding: Pick<ResolvedBinding<unknown>, 'scorerId' | 'version'>, skip: Skip, decidedAt: string): ScoringOutcome {
+  const pair = { runId: facts.event.runId, event: facts.event, scorerId: binding.scorerId, scorerVersion: binding.version, trace: recordTrace(facts, undefined), source: facts.source };
+  const decision = buildDecisionRecord(
+    pair,
+    {
+      decision: 'skipped',
+      reason: skip.reason,
+      ...(skip.detail === undefined ? {} : { detail: skip.detail }),
+      ...(skip.sampling === undefined ? {} : { sampling: skip.sampling }),
+      ...(skip.budget === undefined ? {} : { budget: { name: skip.budget.name, window: skip.budget.window } }),
+    },
     decidedAt,
-  };
+  );
+  return { kind: 'skipped', decision };
 }
 
 /** Judge models and token totals over every prompt step; never prompts or answers. */
@@ -142,12 +141,10 @@ function endSpan(span: Span, outcome: ScorerOutcome, scorerId: string, withExpla
 }
 
 /**
- * One eligible binding scored in its own `score {scorerId}` span; also the retry of a deferred pair
- * (consumers/process-retry-message.ts), which passes no `spend`: budgets are decided once, at a
- * pair's first attempt, so without `spend` the result is always a record.
+ * One eligible binding scored in its own `score {scorerId}` span: its record, or the budget skip
+ * when a budget refused one of its judge calls (`spend`; the gate's refusal). Also the retry of a
+ * deferred pair (src/pipeline/score-retry.ts), which turns such a skip into another deferral.
  */
-export function scoreWithBinding<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event> & { spend?: undefined }): Promise<ScoreRecord>;
-export function scoreWithBinding<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event>): Promise<ScoreRecord | Skip>;
 export async function scoreWithBinding<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event>): Promise<ScoreRecord | Skip> {
   const now = options.now ?? Date.now;
   const tracer = options.tracer ?? defaultTracer();
@@ -202,35 +199,17 @@ export async function scoreWithBinding<Event>(facts: RunFacts, binding: Resolved
   });
 }
 
-export async function scoreRunEvent<Event>(facts: RunFacts, options: ScoreRunEventOptions<Event>): Promise<EventScoring> {
+/** One promise per binding, in binding order; each settles with that binding's outcome as soon as it is done, and never rejects. */
+export function scoreRunEvent<Event>(facts: RunFacts, options: ScoreRunEventOptions<Event>): Promise<ScoringOutcome>[] {
   const now = options.now ?? Date.now;
-  const eligibilities = await Promise.all(options.bindings.map((binding) => decideEligibility(binding, facts)));
-  const decisions: DecisionRecord[] = [];
-  const scoring: Promise<ScoreRecord | undefined>[] = [];
-  const skips: (Skip | undefined)[] = eligibilities.map((eligibility) => (eligibility.eligible ? undefined : eligibility));
-  eligibilities.forEach((eligibility, index) => {
-    const binding = options.bindings[index]!;
-    if (!eligibility.eligible) return;
+  const decidedAt = () => new Date(now()).toISOString();
+  return options.bindings.map(async (binding) => {
+    const eligibility = await decideEligibility(binding, facts);
+    if (!eligibility.eligible) return skippedOutcome(facts, binding, eligibility, decidedAt());
     const refusal = options.spend?.admitRun(binding.scorerId, facts.event.metadata?.tenantId);
-    if (refusal !== undefined) {
-      skips[index] = budgetSkip(refusal);
-      return;
-    }
-    const onRecord = options.onRecord;
-    scoring.push(
-      scoreWithBinding(facts, binding, eligibility, options).then(async (result) => {
-        if (!('schemaVersion' in result)) {
-          skips[index] = result;
-          return undefined;
-        }
-        if (onRecord !== undefined) await onRecord(result);
-        return result;
-      }),
-    );
+    if (refusal !== undefined) return skippedOutcome(facts, binding, budgetSkip(refusal), decidedAt());
+    const result = await scoreWithBinding(facts, binding, eligibility, options);
+    if (!('schemaVersion' in result)) return skippedOutcome(facts, binding, result, decidedAt());
+    return pairOutcome(result, facts, noHistory, options.retries, now());
   });
-  const records = (await Promise.all(scoring)).filter((record) => record !== undefined);
-  skips.forEach((skip, index) => {
-    if (skip !== undefined) decisions.push(decisionRecord(facts, options.bindings[index] as ResolvedBinding<unknown>, skip, new Date(now()).toISOString()));
-  });
-  return { records, decisions };
 }

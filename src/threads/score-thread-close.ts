@@ -11,13 +11,14 @@ import { threadTurnSchema } from '../contracts/thread-turn.ts';
 import type { ThreadTurn, TurnTrace } from '../contracts/thread-turn.ts';
 import { ScorestreamError } from '../errors.ts';
 import { scoreWithBinding } from '../pipeline/score-run-event.ts';
-import type { EventScoring, ScoreRunEventOptions } from '../pipeline/score-run-event.ts';
+import type { ScoreRunEventOptions } from '../pipeline/score-run-event.ts';
+import type { ScoringOutcome } from '../pipeline/scoring-outcome.ts';
 import type { ThreadClose } from './thread-effects.ts';
 import { buildThreadDecisionRecord } from './thread-decision-record.ts';
 import { buildThreadScorerInput, threadFacts } from './thread-scorer-input.ts';
 import { bindingKeyOf } from './thread-part.ts';
 
-export type ScoreThreadCloseOptions<Event> = Omit<ScoreRunEventOptions<Event>, 'bindings' | 'parentContext' | 'links' | 'onRecord' | 'thread'> & {
+export type ScoreThreadCloseOptions<Event> = Omit<ScoreRunEventOptions<Event>, 'bindings' | 'parentContext' | 'links' | 'retries' | 'thread'> & {
   bindings: readonly ResolvedThreadBinding<Event>[];
 };
 
@@ -58,7 +59,12 @@ export function threadVersionOf(close: ThreadClose): ThreadVersion {
   };
 }
 
-export async function scoreThreadClose<Event>(close: ThreadClose, options: ScoreThreadCloseOptions<Event>): Promise<EventScoring> {
+/**
+ * The close's outcome: its score record (scored, not_scorable, or failed — a thread score is not
+ * deferred to the retry tiers: the close is the thread state's, and a later resume re-scores), or
+ * the budget's skip.
+ */
+export async function scoreThreadClose<Event>(close: ThreadClose, options: ScoreThreadCloseOptions<Event>): Promise<ScoringOutcome> {
   const binding = options.bindings.find((candidate) => bindingKeyOf(candidate.scorerId, candidate.version) === bindingKeyOf(close.scorerId, close.scorerVersion));
   if (binding === undefined) throw new ScorestreamError(`no thread binding for scorer '${close.scorerId}'${close.scorerVersion === undefined ? '' : ` version '${close.scorerVersion}'`}: build the thread state's policies from the same bindings`, { code: 'thread_binding_missing' });
   const turns = close.turns.map((turn) => parseHeldTurn(turn.json));
@@ -67,21 +73,22 @@ export async function scoreThreadClose<Event>(close: ThreadClose, options: Score
   const decision = (skip: { reason: 'budget_exhausted'; detail: string; budget?: Parameters<typeof describeRefusal>[0] }) =>
     buildThreadDecisionRecord({
       thread: version,
+      ...(close.tenantId === undefined ? {} : { tenantId: close.tenantId }),
       scorerId: close.scorerId,
       ...(close.scorerVersion === undefined ? {} : { scorerVersion: close.scorerVersion }),
       ...skip,
       ...(close.sampling === undefined ? {} : { sampling: close.sampling }),
-      last: { runId: last.run.runId, timestampMs: Date.parse(last.run.timestamp), source: last.source, trace: last.trace },
+      last: { runId: last.run.runId, timestampMs: Date.parse(last.run.timestamp), source: last.source, trace: last.trace, entity: last.run.entity },
       decidedAt: new Date((options.now ?? Date.now)()).toISOString(),
     });
   // A budget exhausted for this scorer (and tenant) skips the close, as it skips a run.
   const refusal = options.spend?.admitRun(binding.scorerId, close.tenantId);
-  if (refusal !== undefined) return { records: [], decisions: [decision({ reason: 'budget_exhausted', detail: describeRefusal(refusal), budget: refusal })] };
+  if (refusal !== undefined) return { kind: 'skipped', decision: decision({ reason: 'budget_exhausted', detail: describeRefusal(refusal), budget: refusal }) };
   const result = await scoreWithBinding(threadFacts(turns), binding, { eligible: true, ...(close.sampling === undefined ? {} : { sampling: close.sampling }) }, {
     ...options,
     ...threadTraceContext(turns),
     thread: { input: buildThreadScorerInput(version, turns), version },
   });
-  if ('schemaVersion' in result) return { records: [result], decisions: [] };
-  return { records: [], decisions: [decision({ reason: 'budget_exhausted', detail: result.detail ?? 'a budget refused a judge call', ...(result.budget === undefined ? {} : { budget: result.budget }) })] };
+  if ('schemaVersion' in result) return { kind: 'record', record: result };
+  return { kind: 'skipped', decision: decision({ reason: 'budget_exhausted', detail: result.detail ?? 'a budget refused a judge call', ...(result.budget === undefined ? {} : { budget: result.budget }) }) };
 }

@@ -11,7 +11,7 @@
 // The thread value is Scorestream's own, read back only here, and still validated: a changelog
 // written by another version, or damaged, is reported rather than trusted.
 import { z } from 'zod';
-import { samplingSchema, sourceSchema } from '../contracts/common.ts';
+import { entitySchema, samplingSchema, sourceSchema } from '../contracts/common.ts';
 import { SKIP_REASONS } from '../contracts/decision-record.ts';
 import { formatProblems, problemsFromIssues } from '../contracts/problems.ts';
 import { turnTraceSchema } from '../contracts/thread-turn.ts';
@@ -39,7 +39,7 @@ export function parseChangelogKey(key: string): ChangelogKey | undefined {
 }
 
 const count = z.number().int().nonnegative();
-const anchorSchema = z.object({ runId: z.string().min(1), timestampMs: z.number(), source: sourceSchema, trace: turnTraceSchema, arrival: count });
+const anchorSchema = z.object({ runId: z.string().min(1), timestampMs: z.number(), source: sourceSchema, trace: turnTraceSchema, entity: entitySchema.optional(), arrival: count });
 
 const admissionSchema = z.discriminatedUnion('eligible', [
   z.object({ eligible: z.literal(true), sampling: samplingSchema.optional() }),

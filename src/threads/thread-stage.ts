@@ -1,7 +1,7 @@
 // The thread stage of one partition of `{runs}-by-thread` (docs/threads.md): the thread state
 // machine, the admission of new threads and the scoring of closes, behind the four calls the
 // transport makes — a turn, an end event, the timer, a changelog record on restore. Each call
-// returns the changelog writes its step made and, as a promise, the records of the closes it made.
+// returns the changelog writes its step made and, as promises, the outcomes of the closes it made.
 // The transport publishes the records first and the writes after them (a write that records a
 // close must not outlive a crash that lost the close's score), in call order; with exactly-once,
 // both and the consumed offset go in one transaction.
@@ -11,7 +11,7 @@
 import type { ResolvedThreadBinding } from '../config/config-types.ts';
 import type { ThreadEndedEvent } from '../contracts/thread-ended.ts';
 import type { ThreadTurn } from '../contracts/thread-turn.ts';
-import type { EventScoring } from '../pipeline/score-run-event.ts';
+import type { ScoringOutcome } from '../pipeline/scoring-outcome.ts';
 import { admitThread } from './admit-thread.ts';
 import { scoreThreadClose } from './score-thread-close.ts';
 import type { ScoreThreadCloseOptions } from './score-thread-close.ts';
@@ -40,8 +40,12 @@ export type ThreadOutcome = {
   effects: ThreadEffect[];
   /** Publish after `records` were acknowledged, in call order. */
   changelog: ChangelogWrite[];
-  /** The thread scores and decisions of this step's closes. */
-  records: Promise<EventScoring>;
+  /**
+   * The thread scores and decisions of this step's closes, one per close, each settling as soon
+   * as its scorer is done (record or skipped; never deferred); rejects only on a bug (a missing
+   * binding, a held turn that no longer parses).
+   */
+  outcomes: Promise<ScoringOutcome>[];
 };
 
 export class ThreadStage<Event = unknown> {
@@ -116,19 +120,15 @@ export class ThreadStage<Event = unknown> {
 
   #carryOut(effects: ThreadEffect[]): ThreadOutcome {
     const changelog: ChangelogWrite[] = [];
-    const scoring: Promise<EventScoring>[] = [];
+    const outcomes: Promise<ScoringOutcome>[] = [];
     const decidedAt = new Date(this.#now()).toISOString();
     for (const effect of effects) {
       if (effect.type === 'write') changelog.push({ key: effect.key, value: effect.value });
       else if (effect.type === 'delete') changelog.push({ key: effect.key, value: null });
-      else if (effect.type === 'decision') scoring.push(Promise.resolve({ records: [], decisions: [decisionRecordOf(effect, decidedAt)] }));
-      else scoring.push(scoreThreadClose(effect, { ...this.#options.scoring, bindings: this.#options.bindings, now: this.#now }));
+      else if (effect.type === 'decision') outcomes.push(Promise.resolve({ kind: 'skipped', decision: decisionRecordOf(effect, decidedAt) }));
+      else outcomes.push(scoreThreadClose(effect, { ...this.#options.scoring, bindings: this.#options.bindings, now: this.#now }));
     }
-    const records =
-      scoring.length === 0
-        ? Promise.resolve({ records: [], decisions: [] })
-        : Promise.all(scoring).then((parts) => ({ records: parts.flatMap((part) => part.records), decisions: parts.flatMap((part) => part.decisions) }));
-    return { effects, changelog, records };
+    return { effects, changelog, outcomes };
   }
 }
 

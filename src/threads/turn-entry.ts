@@ -2,11 +2,11 @@
 // explains decisions by, beside the turn's JSON text. The text is kept as it came (it was parsed
 // and validated at the edge), so holding a turn costs about its size, a changelog write does not
 // serialise it again, and a close parses only the turns it scores.
-import type { Source } from '../contracts/common.ts';
+import type { Entity, Source } from '../contracts/common.ts';
 import type { ThreadTurn, TurnTrace } from '../contracts/thread-turn.ts';
 
-/** Where a turn came from and its trace: what a decision record about it needs. */
-export type TurnAnchor = { runId: string; timestampMs: number; source: Source; trace: TurnTrace };
+/** Where a turn came from, its trace and its run's agent or workflow: what a decision record about it needs. */
+export type TurnAnchor = { runId: string; timestampMs: number; source: Source; trace: TurnTrace; entity?: Entity };
 
 export type TurnEntry = {
   key: string;
@@ -34,6 +34,6 @@ export function turnEntryOf(turn: ThreadTurn, json: string): TurnEntry {
     ended: turn.ended === true,
     json,
     bytes: Buffer.byteLength(json, 'utf8'),
-    anchor: { runId: turn.run.runId, timestampMs, source: turn.source, trace: turn.trace },
+    anchor: { runId: turn.run.runId, timestampMs, source: turn.source, trace: turn.trace, entity: turn.run.entity },
   };
 }

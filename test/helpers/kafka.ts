@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { ITopicConfig, Kafka } from 'kafkajs';
 import { inject, onTestFinished } from 'vitest';
 import { quietKafka } from '../../local/kafka/index.ts';
-import { createTopicsWithLeaders as createTopicsWithLeadersOn } from '../../service/create-topics-with-leaders.ts';
+import { createTopicsWithLeaders as createTopicsWithLeadersOn } from '../../kafka/create-topics-with-leaders.ts';
 
 /** The integration broker's bootstrap addresses; throws outside the `integration` project. */
 export function testBrokers(): string[] {
@@ -39,11 +39,11 @@ export function testKafka(clientId = 'scorestream-test'): Kafka {
 }
 
 /**
- * Creates a unique topic (waiting until every partition has a leader) and deletes it when the
- * current test finishes. Call it inside a test, not in beforeAll.
+ * Creates a unique topic (or the one `name`d; waiting until every partition has a leader) and
+ * deletes it when the current test finishes. Call it inside a test, not in beforeAll.
  */
-export async function useTopic(options: { prefix?: string; partitions?: number; config?: Record<string, string> } = {}): Promise<string> {
-  const topic = uniqueName(options.prefix ?? 'test');
+export async function useTopic(options: { prefix?: string; name?: string; partitions?: number; config?: Record<string, string> } = {}): Promise<string> {
+  const topic = options.name ?? uniqueName(options.prefix ?? 'test');
   const kafka = testKafka('scorestream-test-admin');
   onTestFinished(async () => {
     const admin = kafka.admin();
@@ -68,7 +68,7 @@ export async function useTopic(options: { prefix?: string; partitions?: number; 
   return topic;
 }
 
-/** Creates topics and waits for their leaders (service/create-topics-with-leaders.ts), with a client of its own. */
+/** Creates topics and waits for their leaders (kafka/create-topics-with-leaders.ts), with a client of its own. */
 export async function createTopicsWithLeaders(kafka: Kafka, topics: ITopicConfig[], timeoutMs = 30_000): Promise<void> {
   const admin = kafka.admin();
   await admin.connect();

@@ -212,3 +212,39 @@ export function otlpTraffic(options: { traces: number; agentEvery: number; encod
   }
   return { messages, agents, traces: traceSpans.length };
 }
+
+export type SplitAgentTraffic = {
+  /** Per trace, the message with its model and tool spans (what an exporter sends first). */
+  early: Array<{ key: string; value: Buffer }>;
+  /** Per trace, the message with its agent span, sent later. */
+  late: Array<{ key: string; value: Buffer }>;
+  agents: Array<{ traceId: string; spanId: string }>;
+};
+
+/**
+ * `traces` agent traces, each split over two messages keyed by its trace id: the model and tool
+ * spans first, the agent span (the trace's root) after — a trace that assembles across messages.
+ */
+export function splitAgentTraffic(options: { traces: number; encoding: OtlpEncoding; prefix?: string }): SplitAgentTraffic {
+  const recorder = spanRecorder({ 'service.name': 'split-traffic', 'tenant.id': 'acme' });
+  const traffic: SplitAgentTraffic = { early: [], late: [], agents: [] };
+  for (let index = 0; index < options.traces; index += 1) {
+    recorder.reset();
+    recorder.tracer.startActiveSpan(
+      `invoke_agent ${options.prefix ?? 'split'}-${index}`,
+      { attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'splitter', 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: `question ${index}` }] }]) } },
+      (agent) => {
+        recorder.tracer.startSpan('chat model', { attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'model' } }).end();
+        recorder.tracer.startSpan('execute_tool lookup', { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup', 'gen_ai.tool.call.id': `call-${index}` } }).end();
+        agent.setAttribute('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: `The answer to question ${index} is long enough to score.` }] }]));
+        agent.end();
+        traffic.agents.push({ traceId: agent.spanContext().traceId, spanId: agent.spanContext().spanId });
+      },
+    );
+    const spans = recorder.spans();
+    const key = spans[0]!.spanContext().traceId;
+    traffic.early.push({ key, value: encodeSpans(spans.filter((span) => span.parentSpanContext !== undefined), options.encoding) });
+    traffic.late.push({ key, value: encodeSpans(spans.filter((span) => span.parentSpanContext === undefined), options.encoding) });
+  }
+  return traffic;
+}

@@ -1,14 +1,14 @@
 // A secured broker of a test file's own (local/kafka/secure-broker.ts: TLS with a private CA,
 // SCRAM/PLAIN users, mutual TLS, deny-by-default ACLs), and what tests do with it as the admin:
-// create topics, grant exactly a role's ACLs (service/acl-roles.ts), read a topic.
+// create topics, grant exactly a role's ACLs (kafka/acl-roles.ts), read a topic.
 import type { Kafka } from 'kafkajs';
 import { afterAll, beforeAll } from 'vitest';
 import { quietKafka } from '../../local/kafka/index.ts';
 import { startSecureEphemeralBroker } from '../../local/kafka/secure-broker.ts';
 import type { SecureBrokerHandle } from '../../local/kafka/secure-broker.ts';
-import { createTopicsWithLeaders } from '../../service/create-topics-with-leaders.ts';
-import { toKafkajsAcls } from '../../service/acl-roles.ts';
-import type { AclGrant } from '../../service/acl-roles.ts';
+import { createTopicsWithLeaders } from '../../kafka/create-topics-with-leaders.ts';
+import { toKafkajsAcls } from '../../kafka/acl-roles.ts';
+import type { AclGrant } from '../../kafka/acl-roles.ts';
 
 /** Starts a secured broker with `users` before the file's tests and stops it after them. */
 export function useSecureBroker(users: readonly string[]): () => SecureBrokerHandle {

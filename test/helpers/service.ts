@@ -7,12 +7,60 @@ import type { Logger } from 'pino';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import type { ResolvedConfig } from '../../src/config/resolve-config.ts';
 import type { ScorestreamConfigInput } from '../../src/config/config-types.ts';
-import { createKafkaClient } from '../../service/kafka-client.ts';
+import { createKafkaClient } from '../../kafka/kafka-client.ts';
 import { startService } from '../../service/start-service.ts';
 import type { RunningService, ServiceOptions } from '../../service/start-service.ts';
-import { readMessages, testBrokers, testKafka, uniqueGroupId, useTopic } from './kafka.ts';
+import { retryTiers } from '../../src/config/retry-tiers.ts';
+import { readMessages, testBrokers, testKafka, uniqueGroupId, uniqueName, useTopic } from './kafka.ts';
 
 export type ServiceTopics = { runs: string; results: string; deadLetter: string; decisions: string };
+
+/**
+ * A fresh retry-topic prefix (config `topics.retry`) with its tier topics — one per distinct
+ * delay, `{retry}-<delay>` (src/config/retry-tiers.ts) — created with `partitions` partitions and
+ * deleted after the test.
+ */
+export async function useRetryTiers(delaysMs: readonly number[], partitions = 2): Promise<{ retry: string; tiers: string[] }> {
+  const retry = uniqueName('retry');
+  const tiers = retryTiers({ topics: { retry }, retries: { enabled: true, delaysMs } }).map((tier) => tier.topic);
+  await Promise.all(tiers.map((name) => useTopic({ name, partitions })));
+  return { retry, tiers };
+}
+
+/**
+ * A fresh retry-topic prefix whose tier topics the service creates as it needs them; every topic
+ * under it is deleted after the test.
+ */
+export function useRetryPrefix(): string {
+  const retry = uniqueName('retry');
+  onTestFinished(async () => {
+    const admin = testKafka('scorestream-test-admin').admin();
+    try {
+      await admin.connect();
+      const tiers = (await admin.listTopics()).filter((topic) => topic.startsWith(`${retry}-`));
+      if (tiers.length > 0) await admin.deleteTopics({ topics: tiers, timeout: 10_000 });
+    } catch (error) {
+      console.warn(`useRetryPrefix: could not delete the tiers of ${retry}: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      await admin.disconnect();
+    }
+  });
+  return retry;
+}
+
+/** Messages written to every retry tier under `retry` so far (the tiers' high watermarks, summed). */
+export async function retryTierMessages(retry: string): Promise<number> {
+  const admin = testKafka('scorestream-test-admin').admin();
+  await admin.connect();
+  try {
+    const tiers = (await admin.listTopics()).filter((topic) => topic.startsWith(`${retry}-`));
+    let total = 0;
+    for (const tier of tiers) for (const { high } of await admin.fetchTopicOffsets(tier)) total += Number(high);
+    return total;
+  } finally {
+    await admin.disconnect();
+  }
+}
 
 /** Four fresh topics (runs with `partitions` partitions), deleted after the test. */
 export async function useServiceTopics(partitions = 1): Promise<ServiceTopics> {

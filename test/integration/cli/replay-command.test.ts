@@ -1,14 +1,16 @@
 // `scorestream replay` as a user runs it (a child process of cli/main.ts with the fixture config):
 // --dry-run prints the estimate and exits 0; a replay stopped with SIGINT exits 130 after
 // finishing what was in flight, and the same command run again finishes the range, each run
-// scored once.
+// scored once; the same command with a relative time run twice is the same replay, over the range
+// it fixed the first time (the second run scores nothing new), and a new range under the same
+// --id is refused.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
 import { testBrokers, testKafka, uniqueGroupId } from '../../helpers/kafka.ts';
 import { testRun } from '../../helpers/runs.ts';
-import { readUntil, useServiceTopics } from '../../helpers/service.ts';
+import { produceRaw, readUntil, useServiceTopics } from '../../helpers/service.ts';
 import type { ServiceTopics } from '../../helpers/service.ts';
 
 const cli = fileURLToPath(new URL('../../../cli/main.ts', import.meta.url));
@@ -89,4 +91,42 @@ describe('scorestream replay (the command)', () => {
     expect(new Set(records.map((record) => record.runId))).toEqual(new Set(runIds));
     expect(new Set(records.map((record) => record.replay?.id)).size).toBe(1);
   }, 120_000);
+
+  it('the same command with a relative --from run twice is the same replay: the second run scores nothing new; a new range needs a new --id', async () => {
+    const topics = await useServiceTopics(2);
+    const groupId = uniqueGroupId('cli-replay-relative');
+    const produceNow = async (prefix: string, count: number) => {
+      const runIds = Array.from({ length: count }, (_, index) => `${prefix}-${index}`);
+      await produceRaw(topics.runs, runIds.map((runId, index) => ({ key: runId, value: JSON.stringify(testRun({ runId })), partition: index % 2 })));
+      return runIds;
+    };
+    const env = { FIXTURE_JUDGE_DELAY_MS: '0' };
+    const firstRuns = await produceNow('relative', 10);
+    const first = replayCommand(['--from', '10m'], topics, groupId, env);
+    expect(await first.exited, first.stderr()).toBe(0);
+    expect(first.stdout()).toMatch(/finished at 10\/10 runs/);
+    const records = await readUntil<ScoreRecord>(topics.results, (found) => found.length >= 20, 60_000);
+    // Runs that arrive after the replay started are not in its range, however often it runs again.
+    await produceNow('later', 5);
+    const second = replayCommand(['--from', '10m'], topics, groupId, env);
+    expect(await second.exited, second.stderr()).toBe(0);
+    expect(second.stdout()).toMatch(/finished at 10\/10 runs \(nothing left to do\)/);
+    expect(second.stdout().split(':')[0]).toBe(first.stdout().split(':')[0]); // the same replay id
+    // Nothing new: the next replay's records (a new range, --from 15m) are the next to arrive.
+    const third = replayCommand(['--from', '15m'], topics, groupId, env);
+    expect(await third.exited, third.stderr()).toBe(0);
+    expect(third.stdout()).toMatch(/finished at 15\/15 runs/);
+    const all = await readUntil<ScoreRecord>(topics.results, (found) => found.length >= 20 + 30, 60_000);
+    const byReplay = new Map<string, string[]>();
+    for (const record of all) byReplay.set(record.replay!.id, [...(byReplay.get(record.replay!.id) ?? []), record.runId]);
+    expect([...byReplay.values()].map((runIds) => runIds.length).sort((a, b) => a - b)).toEqual([20, 30]);
+    expect(new Set(records.map((record) => record.runId))).toEqual(new Set(firstRuns));
+
+    // --id names a replay; another range under it is refused, naming what it was started with.
+    const named = replayCommand(['--from', '10m', '--id', 'nightly'], topics, groupId, env);
+    expect(await named.exited, named.stderr()).toBe(0);
+    const renamed = replayCommand(['--from', '20m', '--id', 'nightly'], topics, groupId, env);
+    expect(await renamed.exited).toBe(2);
+    expect(renamed.stderr()).toMatch(/replay 'nightly' was started with --from 10m ago .*a new range is a new replay: give it another --id/);
+  }, 180_000);
 });

@@ -1,13 +1,13 @@
 // The dashboard and replay roles against a secured broker of this file's own (TLS with a private
 // CA, SCRAM users, the StandardAuthorizer denying whatever no ACL allows), each as the real CLI in
-// a child process holding exactly its ACLs from service/acl-roles.ts (docs/security.md): the
+// a child process holding exactly its ACLs from kafka/acl-roles.ts (docs/security.md): the
 // dashboard serves the score records over its HTTP API, and without READ on its group prefix it
 // exits 2 naming that ACL; a replay scores the runs of its range, and its dry run estimates them
 // and removes its throwaway consumer group. No password in any output.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { DASHBOARD_GROUP_PREFIX, dashboardAcls, replayAcls } from '../../../service/acl-roles.ts';
+import { DASHBOARD_GROUP_PREFIX, dashboardAcls, replayAcls } from '../../../kafka/acl-roles.ts';
 import type { SecureBrokerHandle } from '../../../local/kafka/secure-broker.ts';
 import { decisionRecord, scoreRecord } from '../../helpers/dashboard-records.ts';
 import { uniqueName } from '../../helpers/kafka.ts';
@@ -24,12 +24,14 @@ const fixtureConfig = fileURLToPath(new URL('../../fixtures/service.config.ts', 
 const scorersPerRun = 2;
 const base = Date.parse('2026-11-30T08:00:00.000Z');
 
-type Topics = ServiceTopics & { decisions: string };
+type Topics = ServiceTopics & { decisions: string; replays: string };
 
+/** The service's topics, and the replays topic where a replay fixes its range (`{runs}-replays`, the default). */
 async function useSecureTopics(broker: SecureBrokerHandle, runsPartitions = 1): Promise<Topics> {
-  const topics = { runs: uniqueName('runs'), results: uniqueName('scores'), deadLetter: uniqueName('dlq'), decisions: uniqueName('decisions') };
+  const runs = uniqueName('runs');
+  const topics = { runs, results: uniqueName('scores'), deadLetter: uniqueName('dlq'), decisions: uniqueName('decisions'), replays: `${runs}-replays` };
   await createTopicsAsAdmin(broker, [topics.runs], runsPartitions);
-  await createTopicsAsAdmin(broker, [topics.results, topics.deadLetter, topics.decisions]);
+  await createTopicsAsAdmin(broker, [topics.results, topics.deadLetter, topics.decisions, topics.replays]);
   return topics;
 }
 

@@ -1,15 +1,15 @@
 // Scorestream against a secured broker of this file's own (TLS with a private CA, SCRAM-SHA-512/256
 // and PLAIN users, mutual TLS, the StandardAuthorizer denying whatever no ACL allows): each role
-// runs with exactly the ACLs of service/acl-roles.ts (docs/security.md) and nothing more, and each
+// runs with exactly the ACLs of kafka/acl-roles.ts (docs/security.md) and nothing more, and each
 // misconfiguration — wrong password, unknown CA, hostname mismatch, a missing ACL, no client
 // certificate — ends with exit 2 and a message naming what to fix, with no secret in the output.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createRunPublisher } from '../../../producers/run-publisher.ts';
-import { producerAcls, serviceAcls, tailAcls, toKafkajsAcls } from '../../../service/acl-roles.ts';
-import type { ServiceAclOptions } from '../../../service/acl-roles.ts';
-import { KafkaAccessError } from '../../../src/kafka-access-error.ts';
+import { producerAcls, serviceAcls, tailAcls, toKafkajsAcls } from '../../../kafka/acl-roles.ts';
+import type { ServiceAclOptions } from '../../../kafka/acl-roles.ts';
+import { KafkaAccessError } from '../../../kafka/kafka-access-error.ts';
 import { CLIENT_CERTIFICATE_NAME } from '../../../local/kafka/secure-materials.ts';
 import type { SecureBrokerHandle } from '../../../local/kafka/secure-broker.ts';
 import { uniqueName } from '../../helpers/kafka.ts';
@@ -19,6 +19,8 @@ import { adminKafka, createTopicsAsAdmin, grantAcls, useSecureBroker } from '../
 import { spawnService, waitForLog } from '../../helpers/service-process.ts';
 import type { ServiceProcess } from '../../helpers/service-process.ts';
 import type { ServiceTopics } from '../../helpers/service.ts';
+import { DEFAULTS } from '../../../src/config/defaults.ts';
+import { retryTiers } from '../../../src/config/retry-tiers.ts';
 
 const users = ['svc', 'svc-eos', 'svc-no-txn', 'svc-no-group', 'producer', 'tail', 'tail-no-group', 'nobody'] as const;
 const secureBroker = useSecureBroker(users);
@@ -26,15 +28,16 @@ const cli = fileURLToPath(new URL('../../../cli/main.ts', import.meta.url));
 /** The fixture config's two scorers: one record each per run. */
 const scorersPerRun = 2;
 
-/** The service's topics, its retry topic (`{runs}-retry`: retries are on by default) included. */
-async function useSecureTopics(broker: SecureBrokerHandle): Promise<ServiceTopics & { retry: string }> {
+/** The service's topics, its retry tiers (`{runs}-retry-10s`, …: retries are on by default) included. */
+async function useSecureTopics(broker: SecureBrokerHandle): Promise<ServiceTopics & { retryTiers: string[] }> {
   const runs = uniqueName('runs');
-  const topics = { runs, results: uniqueName('scores'), deadLetter: uniqueName('dlq'), decisions: uniqueName('decisions'), retry: `${runs}-retry` };
-  await createTopicsAsAdmin(broker, Object.values(topics));
+  const retryTierTopics = retryTiers({ topics: { retry: `${runs}-retry` }, retries: { enabled: true, delaysMs: DEFAULTS.retryDelaysMs } }).map((tier) => tier.topic);
+  const topics = { runs, results: uniqueName('scores'), deadLetter: uniqueName('dlq'), decisions: uniqueName('decisions'), retryTiers: retryTierTopics };
+  await createTopicsAsAdmin(broker, [topics.runs, topics.results, topics.deadLetter, topics.decisions, ...retryTierTopics]);
   return topics;
 }
 
-const aclOptions = (topics: ServiceTopics & { retry?: string }, groupId: string, delivery: ServiceAclOptions['delivery']): ServiceAclOptions => ({ topics, groupId, delivery });
+const aclOptions = (topics: ServiceTopics & { retryTiers?: string[] }, groupId: string, delivery: ServiceAclOptions['delivery']): ServiceAclOptions => ({ topics, groupId, delivery });
 
 /** The service as a child process, connecting as `user` over SASL_SSL with the CA from a file. */
 function spawnSecureService(broker: SecureBrokerHandle, topics: ServiceTopics, groupId: string, user: string, env: Record<string, string> = {}): ServiceProcess {

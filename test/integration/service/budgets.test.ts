@@ -1,14 +1,18 @@
 // Judge budgets on a real broker: a budget that runs out skips the rest of the runs as
 // budget_exhausted decisions (named, counted, never silent), each judge execution carries its
-// hand-computable cost, and two instances in one group split a budget by their partitions.
-import { describe, expect, it } from 'vitest';
+// hand-computable cost, two instances in one group split a budget by their partitions, and
+// retried judge calls count against the budget, so retries in flight never take the group past
+// its cap (plus the documented one-share rebalance slack).
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { DecisionRecord } from '../../../src/contracts/decision-record.ts';
 import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
+import { createOpenAICompatibleJudgeProvider } from '../../../src/judge/openai-compatible.ts';
 import { mockJudge } from '../../../src/testing/mock-judge.ts';
+import { startFaultJudgeServer } from '../../helpers/fault-judge-server.ts';
 import { answerLengthScorer, judgeScorer } from '../../fixtures/scorers.ts';
 import { uniqueGroupId } from '../../helpers/kafka.ts';
 import { testRun } from '../../helpers/runs.ts';
-import { committedTotal, produceRaw, readRecords, startTestService, useServiceTopics } from '../../helpers/service.ts';
+import { committedTotal, produceRaw, readRecords, startTestService, useRetryPrefix, useServiceTopics } from '../../helpers/service.ts';
 
 describe('judge budgets', () => {
   it('scores until the judge-call budget is spent, records every other run as budget_exhausted, and prices each call', async () => {
@@ -64,5 +68,41 @@ describe('judge budgets', () => {
     expect(new Set(records.map((record) => record.runId)).size).toBe(8);
     expect(decisions.every((decision) => decision.reason === 'budget_exhausted' && decision.budget?.name === 'runs-per-hour')).toBe(true);
     expect(new Set([...records, ...decisions].map((record) => record.runId))).toEqual(new Set(runIds));
+  });
+
+  it('with retries in flight the group never spends more than its cap plus one share: retried judge calls count against the budget', async () => {
+    // The judge fails the first ten requests: every call the budget admits first fails and waits to be retried.
+    const server = await startFaultJudgeServer((request) => (request <= 10 ? '503' : 'ok'));
+    onTestFinished(() => server.close());
+    const topics = await useServiceTopics(4);
+    const groupId = uniqueGroupId('budget-retries');
+    const provider = createOpenAICompatibleJudgeProvider({ baseURL: server.baseURL });
+    const max = 10;
+    const input = {
+      topics: { ...topics, retry: useRetryPrefix() },
+      groupId,
+      judge: { models: { languageModel: (id: string) => provider.languageModel(id) }, callTimeoutMs: 1_000 },
+      scorers: [{ scorer: judgeScorer('judged', 'judge' as never, 3_000), timeoutMs: 5_000 }],
+      budgets: [{ name: 'calls-per-hour', of: 'judgeCalls' as const, max, window: 'hour' as const }],
+      retries: { delaysMs: [300, 600] },
+    };
+    const one = await startTestService(input);
+    const two = await startTestService(input);
+    await expect.poll(() => [one.spend.ledger?.share, two.spend.ledger?.share], { timeout: 30_000 }).toEqual([0.5, 0.5]);
+    const runIds = Array.from({ length: 30 }, (_, index) => `spend-${index}`);
+    await produceRaw(topics.runs, runIds.map((runId, index) => ({ key: runId, value: JSON.stringify(testRun({ runId })), partition: index % 4 })));
+    // Every admitted pair failed and was retried a few times over.
+    await expect.poll(() => one.stats.retriesAttempted + two.stats.retriesAttempted, { timeout: 30_000 }).toBeGreaterThanOrEqual(30);
+    await expect.poll(() => committedTotal(groupId, topics.runs), { timeout: 20_000 }).toBe(runIds.length);
+    // Spent: the judge's requests. The cap, plus the one extra share a rebalance can cost (docs/spend-and-replay.md).
+    expect(server.requests).toBeLessThanOrEqual(max + max / 2);
+    expect(server.requests).toBe(max);
+    expect(one.spend.ledger!.used('calls-per-hour') + two.spend.ledger!.used('calls-per-hour')).toBeLessThanOrEqual(max);
+    // The pairs refused at their first attempt are skipped for budget; the admitted ones wait, never skipped twice.
+    const decisions = await readRecords<DecisionRecord>(topics.decisions, runIds.length - max);
+    const skipped = decisions.filter((decision) => decision.decision === 'skipped');
+    expect(skipped.every((decision) => decision.reason === 'budget_exhausted')).toBe(true);
+    expect(one.stats.retriesDeferred + two.stats.retriesDeferred).toBeGreaterThanOrEqual(max);
+    expect(one.stats.totals().failed + two.stats.totals().failed).toBe(0);
   });
 });

@@ -11,11 +11,10 @@ import { createToxicityScorer } from '../../../src/scorers/llm/toxicity/index.ts
 import { answerLengthScorer } from '../../fixtures/scorers.ts';
 import { startFaultJudgeServer } from '../../helpers/fault-judge-server.ts';
 import type { FaultJudgeServer, FaultMode } from '../../helpers/fault-judge-server.ts';
-import { uniqueGroupId, useTopic } from '../../helpers/kafka.ts';
-import { highWatermarks } from '../../helpers/read-all.ts';
+import { uniqueGroupId } from '../../helpers/kafka.ts';
 import { testRun } from '../../helpers/runs.ts';
 import { spawnService, waitForLog } from '../../helpers/service-process.ts';
-import { produceRaw, readUntil, startTestService, useServiceTopics } from '../../helpers/service.ts';
+import { produceRaw, readUntil, retryTierMessages, startTestService, useRetryTiers, useServiceTopics } from '../../helpers/service.ts';
 
 const outageMs = Number(process.env.RETRY_OUTAGE_MS ?? '30000');
 const retryConfig = fileURLToPath(new URL('../../fixtures/retry.config.ts', import.meta.url));
@@ -34,7 +33,6 @@ async function produceRuns(topic: string, prefix: string, count: number): Promis
 
 const pairKey = (record: { runId: string; scorerId: string }) => `${record.runId}|${record.scorerId}`;
 const scoredPairs = (records: ScoreRecord[]) => new Set(records.filter((record) => record.status === 'scored').map(pairKey));
-const total = async (topic: string) => [...(await highWatermarks(topic)).values()].reduce((sum, value) => sum + value, 0);
 
 async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -48,7 +46,7 @@ describe('judge outages, longer', () => {
   it(`a ${outageMs / 1000} s outage (503s, then hanging requests) ends with every pair scored, none failed`, { timeout: outageMs + 90_000 }, async () => {
     const server = await useJudgeServer('503');
     const topics = await useServiceTopics(2);
-    const retry = await useTopic({ prefix: 'retry', partitions: 2 });
+    const { retry } = await useRetryTiers([1_000, 2_000, 4_000]);
     const provider = createOpenAICompatibleJudgeProvider({ baseURL: server.baseURL });
     const judge = { model: 'judge', modelSettings: { maxRetries: 1 } };
     const service = await startTestService({
@@ -78,14 +76,14 @@ describe('judge outages, longer', () => {
   it('SIGKILL while pairs wait on the retry topic loses none: the restarted service scores them all', { timeout: 120_000 }, async () => {
     const server = await useJudgeServer('503');
     const topics = await useServiceTopics(2);
-    const retry = await useTopic({ prefix: 'retry', partitions: 2 });
+    const { retry } = await useRetryTiers([500, 1_000]);
     const groupId = uniqueGroupId('retry-kill');
     const env = { SCORESTREAM_JUDGE_BASE_URL: server.baseURL, SCORESTREAM_JUDGE_MODEL: 'judge', SCORESTREAM_TOPIC_RETRY: retry, SCORESTREAM_TOPIC_DECISIONS: topics.decisions, FIXTURE_RETRY_DELAYS_MS: '500,1000' };
     const first = spawnService({ topics, groupId, env, config: retryConfig });
     await waitForLog(first, /scorestream is consuming/);
     const runIds = await produceRuns(topics.runs, 'killed', 8);
     // Every LLM pair failed and waits (deferred at least once, then again and again while down).
-    await waitUntil(async () => (await total(retry)) >= 16 * 2, 'the LLM pairs waiting on the retry topic');
+    await waitUntil(async () => (await retryTierMessages(retry)) >= 16 * 2, 'the LLM pairs waiting on the retry tiers');
     first.child.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');
     server.setPlan('ok');

@@ -1,9 +1,9 @@
 // Judge outages against the real broker and the real OpenAI-compatible provider, pointed at a
 // fault-injecting HTTP server (test/helpers/fault-judge-server.ts): hung requests are aborted by
 // the per-request timeout and retried within the scorer's deadline; pairs that fail transiently
-// wait on the retry topic and are scored once the judge recovers, none failed; `maxAgeMs` ends
+// wait on the retry tiers and are scored once the judge recovers, none failed; `maxAgeMs` ends
 // in a final `failed` record carrying every attempt's evidence; exactly-once shows each pair
-// once; and a healthy judge leaves the retry topic empty.
+// once; and a healthy judge leaves the retry tiers empty.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { ScorestreamConfigInput } from '../../../src/config/config-types.ts';
 import type { DecisionRecord } from '../../../src/contracts/decision-record.ts';
@@ -14,10 +14,9 @@ import { createToxicityScorer } from '../../../src/scorers/llm/toxicity/index.ts
 import { answerLengthScorer } from '../../fixtures/scorers.ts';
 import { startFaultJudgeServer } from '../../helpers/fault-judge-server.ts';
 import type { FaultJudgeServer, FaultMode } from '../../helpers/fault-judge-server.ts';
-import { useTopic } from '../../helpers/kafka.ts';
-import { highWatermarks, readAll } from '../../helpers/read-all.ts';
+import { readAll } from '../../helpers/read-all.ts';
 import { testRun } from '../../helpers/runs.ts';
-import { produceRaw, readUntil, startTestService, useServiceTopics } from '../../helpers/service.ts';
+import { produceRaw, readUntil, retryTierMessages, startTestService, useRetryPrefix, useServiceTopics } from '../../helpers/service.ts';
 
 async function useJudgeServer(mode: FaultMode = 'ok'): Promise<FaultJudgeServer> {
   const server = await startFaultJudgeServer(mode);
@@ -41,7 +40,7 @@ function judgeConfig(server: FaultJudgeServer, maxRetries: number) {
 
 async function useTopics() {
   const topics = await useServiceTopics(2);
-  return { ...topics, retry: await useTopic({ prefix: 'retry', partitions: 2 }) };
+  return { ...topics, retry: useRetryPrefix() };
 }
 
 async function produceRuns(topic: string, prefix: string, count: number): Promise<string[]> {
@@ -61,7 +60,6 @@ async function waitUntil(condition: () => boolean, what: string, timeoutMs = 60_
   }
 }
 
-const retryCount = async (topic: string) => [...(await highWatermarks(topic)).values()].reduce((sum, value) => sum + value, 0);
 
 describe('judge outages and the retry topic', () => {
   it('healthy judge: every pair scored at once, the retry topic receives nothing, slot waits are in the evidence', async () => {
@@ -71,7 +69,7 @@ describe('judge outages and the retry topic', () => {
     await produceRuns(topics.runs, 'healthy', 6);
     const records = await readUntil<ScoreRecord>(topics.results, (seen) => seen.length >= 18);
     expect(records.map((record) => record.status)).toEqual(Array(18).fill('scored'));
-    expect(await retryCount(topics.retry)).toBe(0);
+    expect(await retryTierMessages(topics.retry)).toBe(0);
     const executions = records.flatMap((record) => Object.values(record.judge ?? {}).flatMap((step) => step?.executions ?? []));
     expect(executions.length).toBeGreaterThan(0);
     for (const execution of executions) expect(execution.queuedMs).toBeGreaterThanOrEqual(0);
@@ -90,7 +88,7 @@ describe('judge outages and the retry topic', () => {
     expect(records.map((record) => record.status)).toEqual(Array(12).fill('scored'));
     expect(server.counts.hang).toBe(4);
     expect(server.hanging).toBe(0); // each hung request was aborted (its socket closed)
-    expect(await retryCount(topics.retry)).toBe(0);
+    expect(await retryTierMessages(topics.retry)).toBe(0);
     expect(records.every((record) => record.retries === undefined)).toBe(true);
   });
 
@@ -160,6 +158,6 @@ describe('judge outages and the retry topic', () => {
     const records = await readAll<ScoreRecord>(topics.results, { isolation: 'read_committed' });
     expect(records.map(pairKey).sort()).toEqual(runIds.flatMap((runId) => ['answer-relevancy', 'toxicity', 'answer-length'].map((scorerId) => `${runId}|${scorerId}`)).sort());
     expect(records.every((record) => record.status === 'scored')).toBe(true);
-    expect(await retryCount(topics.retry)).toBeGreaterThanOrEqual(12);
+    expect(await retryTierMessages(topics.retry)).toBeGreaterThanOrEqual(12);
   });
 });

@@ -1,16 +1,21 @@
 // Fakes at the seams of the per-message path: consumed Kafka messages, an output that accepts,
-// fails or holds back publishes, a retry pacing that records its pauses instead of waiting, and
-// a MessageContext resolved the way the service resolves it.
-import type { IHeaders, KafkaMessage } from 'kafkajs';
+// fails or holds back publishes, a retry pacing that records its pauses instead of waiting, a
+// MessageContext resolved the way the service resolves it, and the message path of a source.
 import pino from 'pino';
 import type { MessageContext } from '../../../consumers/message-context.ts';
+import { createMessagePath } from '../../../consumers/message-path.ts';
+import type { MessageEnd } from '../../../consumers/message-path.ts';
+import { untracedMessage } from '../../../consumers/message-trace.ts';
+import type { MessageTrace } from '../../../consumers/message-trace.ts';
+import { runEventSource } from '../../../consumers/run-event-source.ts';
+import type { RunSource } from '../../../consumers/run-source.ts';
+import type { ConsumedMessage, MessageHeaders, OutgoingRecord } from '../../../kafka/kafka-records.ts';
 import type { PublishRetry } from '../../../consumers/publish-until-acknowledged.ts';
 import type { MessageOutput } from '../../../consumers/record-sink.ts';
 import { ServiceStats } from '../../../consumers/service-stats.ts';
 import type { ScorerBindingInput, ScorestreamConfigInput } from '../../../src/config/config-types.ts';
 import { resolveConfig } from '../../../src/config/resolve-config.ts';
 import { createScorer } from '../../../src/scorer/create-scorer.ts';
-import type { OutgoingRecord } from '../../../producers/record-publisher.ts';
 import { testRun } from '../../helpers/runs.ts';
 import type { TestRunOptions } from '../../helpers/runs.ts';
 
@@ -18,19 +23,18 @@ export const source = { topic: 'agent-runs', partition: 3, offset: '17' };
 /** The message's Kafka timestamp (epoch ms, as kafkajs reports it) and the same as an ISO time. */
 export const messageTimestamp = { epochMs: '1796040000000', iso: new Date(1796040000000).toISOString() };
 
-export function consumedMessage(options: { value: string | Buffer | null; key?: string | null; headers?: IHeaders; timestamp?: string }): KafkaMessage {
+export function consumedMessage(options: { value: string | Buffer | null; key?: string | null; headers?: MessageHeaders; timestamp?: string; offset?: string }): ConsumedMessage {
   return {
     key: options.key === undefined || options.key === null ? null : Buffer.from(options.key),
     value: typeof options.value === 'string' ? Buffer.from(options.value) : options.value,
     headers: options.headers ?? {},
     timestamp: options.timestamp ?? messageTimestamp.epochMs,
-    attributes: 0,
-    offset: source.offset,
-  } as KafkaMessage;
+    offset: options.offset ?? source.offset,
+  };
 }
 
 /** A message carrying a valid run event (its Kafka key is the run id). */
-export function runMessage(options: TestRunOptions & { headers?: IHeaders; event?: Record<string, unknown> }): KafkaMessage {
+export function runMessage(options: TestRunOptions & { headers?: MessageHeaders; event?: Record<string, unknown> }): ConsumedMessage {
   const { headers, event, ...run } = options;
   return consumedMessage({ key: run.runId, value: JSON.stringify({ ...testRun(run), ...event }), headers });
 }
@@ -96,6 +100,7 @@ export type TestContextOptions = {
   scorers?: ScorerBindingInput[];
   decisionsTopic?: string;
   maxMessageBytes?: number;
+  maxRecordBytes?: number;
   now?: () => number;
   publishRetry?: PublishRetry;
   services?: MessageContext['services'];
@@ -111,6 +116,7 @@ export function messageContext(options: TestContextOptions = {}) {
     topics: { runs: source.topic, results: 'scores', deadLetter: 'dead-letters', decisions: options.decisionsTopic },
     scorers: options.scorers ?? [{ scorer: fixedScorer }],
     maxMessageBytes: options.maxMessageBytes,
+    maxRecordBytes: options.maxRecordBytes,
     retries: options.retries,
   });
   const latencies: number[] = [];
@@ -131,4 +137,9 @@ export function messageContext(options: TestContextOptions = {}) {
 export function valueOf(record: OutgoingRecord | undefined): Record<string, unknown> {
   if (record === undefined) throw new Error('no record was published');
   return JSON.parse(String(record.value)) as Record<string, unknown>;
+}
+
+/** One message down the message path of `source` (default: run events) at `source`'s position, as the consumer sends it. */
+export function processRunEvent(context: MessageContext, message: ConsumedMessage, output: MessageOutput, trace: MessageTrace = untracedMessage(message), from: RunSource = runEventSource): Promise<MessageEnd> {
+  return createMessagePath(context).partition(from).process(message, { source: { ...source, offset: message.offset }, output, trace });
 }

@@ -23,8 +23,8 @@ describe('retry gate', () => {
     const timers = fakeTimers();
     const gate = createRetryGate({ now: () => 1_000, setTimer: timers.setTimer });
     let paused = 0;
-    expect(gate.admit('r', 0, dueAt(1_000), () => (paused++, () => undefined))).toBe(true);
-    expect(gate.admit('r', 0, { headers: {} }, () => (paused++, () => undefined))).toBe(true);
+    expect(gate.admit('r', 0, retryDueMs(dueAt(1_000)), () => (paused++, () => undefined))).toBe(true);
+    expect(gate.admit('r', 0, retryDueMs({ headers: {} }), () => (paused++, () => undefined))).toBe(true);
     expect(paused).toBe(0);
     expect(timers.pending).toHaveLength(0);
   });
@@ -34,7 +34,7 @@ describe('retry gate', () => {
     const gate = createRetryGate({ now: () => 1_000, setTimer: timers.setTimer });
     const events: string[] = [];
     const pause = () => (events.push('pause'), () => void events.push('resume'));
-    expect(gate.admit('r', 1, dueAt(1_250), pause)).toBe(false);
+    expect(gate.admit('r', 1, 1_250, pause)).toBe(false);
     expect(events).toEqual(['pause']);
     expect(timers.pending.map((timer) => timer.delayMs)).toEqual([250]);
     expect(gate.held).toBe(1);
@@ -46,8 +46,8 @@ describe('retry gate', () => {
   it('stops its timers at close', () => {
     const timers = fakeTimers();
     const gate = createRetryGate({ now: () => 0, setTimer: timers.setTimer });
-    gate.admit('r', 0, dueAt(10), () => () => undefined);
-    gate.admit('r', 1, dueAt(20), () => () => undefined);
+    gate.admit('r', 0, 10, () => () => undefined);
+    gate.admit('r', 1, 20, () => () => undefined);
     gate.close();
     expect(timers.pending.every((timer) => timer.cleared)).toBe(true);
     expect(gate.held).toBe(0);

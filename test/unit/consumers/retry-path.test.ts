@@ -1,12 +1,11 @@
-// The retry path without Kafka: a transient failure on the runs topic becomes a retry message
-// (and a deferred decision) instead of a failed record; the retry message, processed, re-scores
-// the pair under the same scoreId and sampling, defers it again, or ends it as failed with every
-// attempt's evidence once maxAgeMs passed. Fakes at the seams: the output and the clock.
+// The retry path without Kafka: a transient failure on the runs topic becomes a retry message on
+// the tier of its delay (and a deferred decision) instead of a failed record; the retry message,
+// processed by the retry source, re-scores the pair under the same scoreId and sampling, defers it
+// again, or ends it as failed with every attempt's evidence once maxAgeMs passed. Fakes at the
+// seams: the output and the clock.
 import { describe, expect, it } from 'vitest';
-import { untracedMessage } from '../../../consumers/message-trace.ts';
-import { processRetryMessage } from '../../../consumers/process-retry-message.ts';
-import { processRunMessage } from '../../../consumers/process-run-message.ts';
-import type { OutgoingRecord } from '../../../producers/record-publisher.ts';
+import { retrySource } from '../../../consumers/retry-source.ts';
+import type { OutgoingRecord } from '../../../kafka/kafka-records.ts';
 import type { ScorestreamConfigInput } from '../../../src/config/config-types.ts';
 import { RETRY_DUE_HEADER, retryMessageSchema } from '../../../src/contracts/retry-message.ts';
 import type { RetryMessage } from '../../../src/contracts/retry-message.ts';
@@ -14,7 +13,7 @@ import { scoreIdFor } from '../../../src/contracts/score-id.ts';
 import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
 import { ScorestreamError } from '../../../src/errors.ts';
 import { createScorer } from '../../../src/scorer/create-scorer.ts';
-import { consumedMessage, fakeOutput, fixedScorer, messageContext, runMessage, source, valueOf } from './message-fixtures.ts';
+import { consumedMessage, fakeOutput, fixedScorer, messageContext, processRunEvent, runMessage, source, valueOf } from './message-fixtures.ts';
 
 const start = Date.parse('2026-11-29T12:00:00.000Z');
 
@@ -26,7 +25,7 @@ function flakyScorer(state: { down: boolean }) {
   });
 }
 
-function setUp(options: { retries?: ScorestreamConfigInput['retries']; maxMessageBytes?: number; scorers?: ScorestreamConfigInput['scorers'] } = {}) {
+function setUp(options: { retries?: ScorestreamConfigInput['retries']; maxRecordBytes?: number; scorers?: ScorestreamConfigInput['scorers'] } = {}) {
   const state = { down: true };
   let nowMs = start;
   const { context } = messageContext({
@@ -34,7 +33,7 @@ function setUp(options: { retries?: ScorestreamConfigInput['retries']; maxMessag
     decisionsTopic: 'decisions',
     retries: options.retries ?? { delaysMs: [1_000, 5_000], maxAgeMs: 60_000 },
     now: () => nowMs,
-    ...(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes }),
+    ...(options.maxRecordBytes === undefined ? {} : { maxRecordBytes: options.maxRecordBytes }),
   });
   return {
     state,
@@ -42,19 +41,21 @@ function setUp(options: { retries?: ScorestreamConfigInput['retries']; maxMessag
     setNow: (ms: number) => void (nowMs = ms),
     async runMessage() {
       const output = fakeOutput();
-      await processRunMessage(runMessage({ runId: 'run-1' }), source, output.output, untracedMessage(runMessage({ runId: 'run-1' })), context);
+      await processRunEvent(context, runMessage({ runId: 'run-1' }), output.output);
       return output.records();
     },
     async retry(record: OutgoingRecord) {
       const output = fakeOutput();
-      const message = consumedMessage({ key: 'run-1', value: String(record.value), headers: record.headers as Record<string, string> });
-      await processRetryMessage(message, { topic: context.config.topics.retry, partition: 0, offset: '5' }, output.output, context);
+      const message = consumedMessage({ key: 'run-1', value: String(record.value), headers: record.headers as Record<string, string>, offset: '5' });
+      await processRunEvent(context, message, output.output, undefined, retrySource);
       return output.records();
     },
   };
 }
 
 const onTopic = (records: OutgoingRecord[], topic: string) => records.filter((record) => record.topic === topic);
+/** The records on any retry tier of `retryTopic` (`{retryTopic}-<delay>`). */
+const onTiers = (records: OutgoingRecord[], retryTopic: string) => records.filter((record) => record.topic.startsWith(`${retryTopic}-`));
 
 describe('the retry path', () => {
   it('defers a transient failure to the retry topic with a deferred decision; other pairs are published as usual', async () => {
@@ -63,7 +64,8 @@ describe('the retry path', () => {
     const retryTopic = path.context.config.topics.retry;
     expect(retryTopic).toBe('agent-runs-retry');
     expect(onTopic(records, 'scores').map((record) => valueOf(record).scorerId)).toEqual(['fixed']);
-    const [retry] = onTopic(records, retryTopic);
+    // The first attempt waits on the tier of the first delay.
+    const [retry] = onTopic(records, 'agent-runs-retry-1s');
     expect(retry!.key).toBe('run-1');
     expect(retry!.headers).toMatchObject({ [RETRY_DUE_HEADER]: String(start + 1_000) });
     const message = retryMessageSchema.parse(valueOf(retry));
@@ -86,7 +88,7 @@ describe('the retry path', () => {
 
   it('re-scores a due pair under the same scoreId and sampling, with the earlier attempts as history', async () => {
     const path = setUp();
-    const [retry] = onTopic(await path.runMessage(), path.context.config.topics.retry);
+    const [retry] = onTiers(await path.runMessage(), path.context.config.topics.retry);
     path.state.down = false;
     path.setNow(start + 1_000);
     const records = await path.retry(retry!);
@@ -100,17 +102,17 @@ describe('the retry path', () => {
   it('defers again while the judge is down, then ends with a failed record carrying every attempt once maxAgeMs passed', async () => {
     const path = setUp({ retries: { delaysMs: [1_000, 5_000], maxAgeMs: 8_000 } });
     const retryTopic = path.context.config.topics.retry;
-    const [first] = onTopic(await path.runMessage(), retryTopic);
+    const [first] = onTopic(await path.runMessage(), `${retryTopic}-1s`);
     path.setNow(start + 1_000);
-    const [second] = onTopic(await path.retry(first!), retryTopic);
+    const [second] = onTopic(await path.retry(first!), `${retryTopic}-5s`);
     expect(retryMessageSchema.parse(valueOf(second))).toMatchObject({ attempt: 2, dueAt: new Date(start + 6_000).toISOString() });
     path.setNow(start + 6_000);
-    const [third] = onTopic(await path.retry(second!), retryTopic);
-    // The last attempt is due at the age limit, not after it.
+    // The last attempt is due at the age limit, not after it, on the first tier whose delay reaches it.
+    const [third] = onTopic(await path.retry(second!), `${retryTopic}-5s`);
     expect(retryMessageSchema.parse(valueOf(third))).toMatchObject({ attempt: 3, dueAt: new Date(start + 8_000).toISOString() });
     path.setNow(start + 8_000);
     const final = await path.retry(third!);
-    expect(onTopic(final, retryTopic)).toEqual([]);
+    expect(onTiers(final, retryTopic)).toEqual([]);
     const record = valueOf(onTopic(final, 'scores')[0]) as ScoreRecord;
     expect(record).toMatchObject({ status: 'failed', error: { code: 'judge_unavailable', retryable: true } });
     expect(record.retries!.attempts).toHaveLength(3);
@@ -121,20 +123,20 @@ describe('the retry path', () => {
   it('publishes a transient failure as failed at once when retries are off', async () => {
     const path = setUp({ retries: { enabled: false } });
     const records = await path.runMessage();
-    expect(onTopic(records, path.context.config.topics.retry)).toEqual([]);
+    expect(onTiers(records, path.context.config.topics.retry)).toEqual([]);
     expect(onTopic(records, 'scores').map((record) => valueOf(record).status).sort()).toEqual(['failed', 'scored']);
   });
 
-  it('publishes the failure as final when the retry message would not fit maxMessageBytes', async () => {
-    const path = setUp({ maxMessageBytes: 1_200 });
+  it('publishes the failure as final when the retry message would not fit maxRecordBytes', async () => {
+    const path = setUp({ maxRecordBytes: 1_200 });
     const records = await path.runMessage();
-    expect(onTopic(records, path.context.config.topics.retry)).toEqual([]);
+    expect(onTiers(records, path.context.config.topics.retry)).toEqual([]);
     expect(onTopic(records, 'scores').map((record) => valueOf(record).status).sort()).toEqual(['failed', 'scored']);
   });
 
   it('ends a pair whose binding is no longer configured with a failed record (binding_removed) and its history', async () => {
     const path = setUp();
-    const [retry] = onTopic(await path.runMessage(), path.context.config.topics.retry);
+    const [retry] = onTiers(await path.runMessage(), path.context.config.topics.retry);
     const message = valueOf(retry) as RetryMessage;
     const renamed = { ...retry!, value: JSON.stringify({ ...message, scorerId: 'gone' }) };
     const record = valueOf((await path.retry(renamed))[0]) as ScoreRecord;

@@ -2,13 +2,15 @@
 // bug, here a scorer object whose name getter throws) is dead-lettered like any other — key kept,
 // origin header, counted — and its offset committed; after the hard stop it is abandoned instead,
 // its offset uncommitted. A fake kafkajs consumer hands the batch over; nothing talks to Kafka.
-import type { EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
+import type { EachBatchPayload, Kafka } from 'kafkajs';
+import type { ConsumedMessage } from '../../../kafka/kafka-records.ts';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ORIGIN_HEADER } from '../../../consumers/loop-guard.ts';
 import { createScoringConsumer } from '../../../consumers/scoring-consumer.ts';
 import { resolveConfig } from '../../../src/config/resolve-config.ts';
-import type { OutgoingRecord, RecordPublisher } from '../../../producers/record-publisher.ts';
+import type { OutgoingRecord } from '../../../kafka/kafka-records.ts';
+import type { RecordPublisher } from '../../../producers/record-publisher.ts';
 import { runMessage, valueOf } from './message-fixtures.ts';
 
 const brokenScorer = {
@@ -45,7 +47,7 @@ function setup(options: { publishFails?: boolean } = {}) {
   };
   const config = resolveConfig({ kafka: { brokers: ['127.0.0.1:9'] }, groupId: 'unit', topics: { runs: 'runs', deadLetter: 'dead-letters' }, scorers: [{ scorer: brokenScorer }] });
   const scoring = createScoringConsumer({ kafka: { consumer: () => consumer } as unknown as Kafka, config, publisher, logger: pino({ level: 'silent' }), publishRetryDelayMs: 1 });
-  const deliver = (messages: KafkaMessage[]) =>
+  const deliver = (messages: ConsumedMessage[]) =>
     eachBatch!({
       batch: { topic: 'runs', partition: 0, messages, highWatermark: String(messages.length), firstOffset: () => messages[0]!.offset },
       heartbeat: async () => undefined,

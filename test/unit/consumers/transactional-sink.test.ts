@@ -6,7 +6,7 @@ import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import type { RecordSink } from '../../../consumers/record-sink.ts';
 import { ServiceStats } from '../../../consumers/service-stats.ts';
-import type { TransactionalKafka, TransactionalProducer } from '../../../consumers/transactional-kafka.ts';
+import type { TransactionalKafka, TransactionalProducer } from '../../../kafka/transactional-kafka.ts';
 import { createTransactionalSink } from '../../../consumers/transactional-sink.ts';
 
 type Step = 'sendBatch' | 'sendOffsets' | 'commit';
@@ -17,6 +17,8 @@ class FakeProducer {
   readonly sent: unknown[] = [];
   readonly offsets: unknown[] = [];
   fail: Step | 'connect' | undefined;
+  /** A sendBatch holding a record with this value is refused as too large (MESSAGE_TOO_LARGE). */
+  refuse: string | undefined;
   private held: Array<() => void> | undefined;
 
   readonly transactionalId: string;
@@ -48,9 +50,12 @@ class FakeProducer {
       transaction: (async () => {
         this.log.push('transaction');
         return {
-          sendBatch: async (batch: unknown) => {
+          sendBatch: async (batch: { topicMessages: Array<{ messages: Array<{ value: unknown }> }> }) => {
             this.sent.push(batch);
             await step('sendBatch');
+            if (this.refuse !== undefined && batch.topicMessages.some((topic) => topic.messages.some((message) => message.value === this.refuse))) {
+              throw Object.assign(new Error('The request included a message larger than the max message size the server will accept'), { name: 'KafkaJSProtocolError', type: 'MESSAGE_TOO_LARGE', retriable: false });
+            }
           },
           sendOffsets: async (offsets: unknown) => {
             this.offsets.push(offsets);
@@ -142,6 +147,22 @@ describe('exactly-once sink', () => {
     expect(stats.transactions).toBe(1);
     await sink.commit();
     expect(producer.log.filter((step) => step === 'commit')).toHaveLength(1); // nothing new
+  });
+
+  it('redoes a transaction whose request the broker refused one record per request, so that only the refused record is replaced, and commits it once', async () => {
+    const { sink, producers, stats } = setup();
+    const claim = await sink.claim('runs', 0);
+    const producer = producers[0]!;
+    producer.refuse = 'big';
+    const ticket = claim.open('0', () => undefined);
+    await ticket.output.publish([record('a'), { ...record('big'), fallback: () => record('big-failed') }, record('c')]);
+    ticket.finished();
+    await sink.commit();
+    expect(producer.log.slice(3)).toEqual(['transaction', 'sendBatch', 'abort', 'transaction', 'sendBatch', 'sendBatch', 'sendBatch', 'sendBatch', 'sendOffsets', 'commit']);
+    const sentInCommitted = producer.sent.slice(1).map((batch) => (batch as { topicMessages: Array<{ messages: Array<{ value: string }> }> }).topicMessages[0]!.messages.map((message) => message.value));
+    expect(sentInCommitted).toEqual([['a'], ['big'], ['big-failed'], ['c']]);
+    expect(stats.transactions).toBe(1);
+    expect(stats.transactionFailures).toBe(0);
   });
 
   it('skips the records of nothing: a prefix without records still commits its offset', async () => {

@@ -76,6 +76,18 @@ describe('registerServiceMetrics', () => {
     expect(metricValue(metrics, 'scorestream.retries.waiting', { 'messaging.destination.partition.id': '0' })).toBe(0);
   });
 
+  it('reports the records that did not fit as built: truncated, refused by the broker, dropped', async () => {
+    const stats = new ServiceStats();
+    const { collect } = setup(stats);
+    stats.recordsTruncated = 4;
+    stats.recordsRefused = 2;
+    stats.recordsDropped = 1;
+    const metrics = await collect();
+    expect(metricValue(metrics, 'scorestream.records.oversized', { 'scorestream.record.outcome': 'truncated' })).toBe(4);
+    expect(metricValue(metrics, 'scorestream.records.oversized', { 'scorestream.record.outcome': 'refused' })).toBe(2);
+    expect(metricValue(metrics, 'scorestream.records.oversized', { 'scorestream.record.outcome': 'dropped' })).toBe(1);
+  });
+
   it('reports the pairs each judge budget skipped, by budget name', async () => {
     const stats = new ServiceStats();
     const { collect } = setup(stats);

@@ -247,4 +247,41 @@ describe('createRecordPublisher', () => {
       expect(publisher.pendingRecords).toBe(0);
     });
   });
+
+  it('keeps a request within maxRequestBytes: a record that would take it over starts the next one', async () => {
+    const { producer, requests } = fakeProducer();
+    const publisher = createRecordPublisher(producer, { lingerMs: 1, maxRequestBytes: 1_000 });
+    const all = track(publisher.publish([record('scores', 'a', 'x'.repeat(600)), record('scores', 'b', 'x'.repeat(600)), record('scores', 'c', 'x'.repeat(10))]));
+    await vi.advanceTimersByTimeAsync(1);
+    expect(keysOf(requests[0])).toEqual({ scores: ['a'] });
+    requests[0]!.resolve();
+    await settle();
+    expect(keysOf(requests[1])).toEqual({ scores: ['b', 'c'] });
+    requests[1]!.resolve();
+    await settle();
+    expect(all.status).toBe('resolved');
+  });
+
+  it('fails only the record the broker refuses, not the records it shared a request with: it is replaced by its stand-in', async () => {
+    const { producer, requests } = fakeProducer();
+    const refused: string[] = [];
+    const publisher = createRecordPublisher(producer, { lingerMs: 1, onRefused: (record, refusal, replacement) => void refused.push(`${record.key} ${refusal.type} -> ${replacement?.key}`) });
+    const small = track(publisher.publish([record('scores', 'small')]));
+    const big = track(publisher.publish([{ ...record('scores', 'big'), fallback: () => record('scores', 'big-failed') }]));
+    await vi.advanceTimersByTimeAsync(1);
+    const tooLarge = Object.assign(new Error('The request included a message larger than the max message size the server will accept'), { name: 'KafkaJSProtocolError', type: 'MESSAGE_TOO_LARGE', retriable: false });
+    requests[0]!.reject(tooLarge);
+    await settle();
+    expect(keysOf(requests[1])).toEqual({ scores: ['small'] });
+    requests[1]!.resolve();
+    await settle();
+    expect(keysOf(requests[2])).toEqual({ scores: ['big'] });
+    requests[2]!.reject(tooLarge);
+    await settle();
+    expect(keysOf(requests[3])).toEqual({ scores: ['big-failed'] });
+    requests[3]!.resolve();
+    await settle();
+    expect([small.status, big.status]).toEqual(['resolved', 'resolved']);
+    expect(refused).toEqual(['big MESSAGE_TOO_LARGE -> big-failed']);
+  });
 });

@@ -1,9 +1,9 @@
 // What a replay's pre-flight checks and names (service/replay-access.ts): its own replay group,
-// named in messages as the `<group>.` prefix of the replay role (service/acl-roles.ts, replayAcls).
+// named in messages as the `<group>.` prefix of the replay role (kafka/acl-roles.ts, replayAcls).
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/resolve-config.ts';
 import { createScorer } from '../../../src/scorer/create-scorer.ts';
-import { replayAcls } from '../../../service/acl-roles.ts';
+import { replayAcls } from '../../../kafka/acl-roles.ts';
 import { replayAccess } from '../../../service/replay-access.ts';
 
 const scorer = createScorer({ id: 'a', description: 'd' }).generateScore(() => 1);

@@ -28,6 +28,12 @@ describe('what a replay replays', () => {
   it('refuses a --to that is not after --from', () => {
     const from = new Date('2026-12-01T10:00:00Z');
     expect(() => replayRequest(config, { from, to: from })).toThrow(/--to .* must be after --from/);
-    expect(replayRequest(config, { from, scorers: ['a'] })).toEqual({ groupId: 'live', topic: 'agent-runs', from, scorers: ['a'] });
+    expect(replayRequest(config, { from, scorers: ['a'] })).toEqual({ groupId: 'live', topic: 'agent-runs', from: { spec: '2026-12-01T10:00:00.000Z', at: from }, scorers: ['a'] });
+  });
+
+  it('takes an --id of letters, digits, dots, dashes and underscores only', () => {
+    const from = new Date('2026-12-01T10:00:00Z');
+    expect(replayRequest(config, { from, id: 'backfill_2026.12-a' }).id).toBe('backfill_2026.12-a');
+    expect(() => replayRequest(config, { from, id: 'two words' })).toThrow(/--id/);
   });
 });

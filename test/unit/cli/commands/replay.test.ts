@@ -5,10 +5,12 @@ import { renderReplayProgress } from '../../../../cli/replay-progress.ts';
 describe('replay arguments', () => {
   const now = Date.parse('2026-12-01T12:00:00.000Z');
   it('reads ISO times, epoch milliseconds and durations ago', () => {
-    expect(parseReplayTime('2026-12-01T09:30:00Z', now)?.toISOString()).toBe('2026-12-01T09:30:00.000Z');
-    expect(parseReplayTime(String(now), now)?.getTime()).toBe(now);
-    expect(parseReplayTime('90m', now)?.toISOString()).toBe('2026-12-01T10:30:00.000Z');
-    expect(parseReplayTime('2d', now)?.toISOString()).toBe('2026-11-29T12:00:00.000Z');
+    expect(parseReplayTime('2026-12-01T09:30:00Z', now)).toEqual({ spec: '2026-12-01T09:30:00.000Z', at: new Date('2026-12-01T09:30:00.000Z') });
+    expect(parseReplayTime(String(now), now)?.at.getTime()).toBe(now);
+    // A duration ago is named by its words, so the same command names the same replay later.
+    expect(parseReplayTime('90m', now)).toEqual({ spec: '90m ago', at: new Date('2026-12-01T10:30:00.000Z') });
+    expect(parseReplayTime('90m', now + 60_000)?.spec).toBe('90m ago');
+    expect(parseReplayTime('2d', now)?.at.toISOString()).toBe('2026-11-29T12:00:00.000Z');
     expect(parseReplayTime('yesterday-ish', now)).toBeUndefined();
   });
 });

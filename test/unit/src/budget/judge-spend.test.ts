@@ -10,10 +10,14 @@ import { createClassifierScorer } from '../../../../src/classifier/classifier-sc
 import { decisionResult, questions, scriptedDecisionModel } from '../classifier/fixtures.ts';
 import { parseDecisionRecord } from '../../../../src/contracts/parse.ts';
 import type { ScoreRecord } from '../../../../src/contracts/score-record.ts';
-import { scoreRunEvent } from '../../../../src/pipeline/score-run-event.ts';
+import { scoreRunEvent as outcomesOf } from '../../../../src/pipeline/score-run-event.ts';
+import { settleOutcomes } from '../../../../src/pipeline/scoring-outcome.ts';
 import { createScorer } from '../../../../src/scorer/create-scorer.ts';
 import { mockJudge } from '../../../../src/testing/mock-judge.ts';
 import { bindings, runFacts } from '../pipeline/fixtures.ts';
+
+/** A run's records and decisions once every binding is done (the transport takes them one by one as they finish). */
+const scoreRunEvent = (...args: Parameters<typeof outcomesOf>) => settleOutcomes(outcomesOf(...args));
 
 function judgeScorer(judge: ReturnType<typeof mockJudge>, id = 'judged') {
   return createScorer({ id, description: 'd', judge: { model: judge, instructions: 'You grade answers.' } })

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { buildDeadLetter } from '../../../../src/contracts/build-dead-letter.ts';
+import { buildDeadLetter, fitDeadLetter } from '../../../../src/contracts/build-dead-letter.ts';
 import { decodeBytes } from '../../../../src/contracts/encoded-bytes.ts';
 import { parseDeadLetter } from '../../../../src/contracts/parse.ts';
 
@@ -18,6 +19,7 @@ describe('buildDeadLetter', () => {
       schemaVersion: 1,
       key: { encoding: 'utf8', data: 'run-1' },
       value: { encoding: 'utf8', data: '{"runId":' },
+      valueSha256: createHash('sha256').update('{"runId":').digest('hex'),
       headers: { traceparent: { encoding: 'utf8', data: '00-abc' }, note: { encoding: 'utf8', data: 'plain' } },
       source,
       error: { code: 'invalid_json', message: 'the message value is not valid JSON' },
@@ -66,5 +68,24 @@ describe('parseDeadLetter', () => {
     const result = parseDeadLetter({ ...letter, value: { encoding: 'hex', data: '00' }, error: { code: 'nope', message: 'x' } });
     expect(result.success).toBe(false);
     if (!result.success) expect(result.problems.map((problem) => problem.path)).toEqual(['value.encoding', 'error.code']);
+  });
+
+  it('fits a dead letter to a limit: binary values keep a base64 prefix, and headers go too when they alone are over it', () => {
+    const value = Buffer.alloc(5_000, 0xff);
+    const options = { message: { key: Buffer.from('k'), value, headers: { big: 'h'.repeat(3_000) } }, source, error: { code: 'oversized' as const, message: 'too big' }, now };
+    expect(fitDeadLetter(options, 100_000)!.deadLetter.truncated).toBeUndefined();
+    const fitted = fitDeadLetter(options, 4_000)!;
+    expect(fitted.bytes).toBeLessThanOrEqual(4_000);
+    expect(fitted.deadLetter.value!.encoding).toBe('base64');
+    const kept = decodeBytes(fitted.deadLetter.value!);
+    expect(kept.equals(value.subarray(0, kept.length))).toBe(true);
+    expect(fitted.deadLetter.truncated).toEqual({ keptBytes: kept.length, droppedBytes: 5_000 - kept.length });
+    expect(kept.length).toBeGreaterThan(0);
+    const bare = fitDeadLetter(options, 1_000)!;
+    expect(bare.bytes).toBeLessThanOrEqual(1_000);
+    expect(bare.deadLetter).toMatchObject({ headers: {}, truncated: { headersDropped: true } });
+    expect(bare.deadLetter.valueSha256).toBe(createHash('sha256').update(value).digest('hex'));
+    expect(parseDeadLetter(bare.deadLetter).success).toBe(true);
+    expect(fitDeadLetter({ ...options, error: { code: 'oversized', message: 'm'.repeat(2_000) } }, 1_000)).toBeUndefined();
   });
 });

@@ -90,13 +90,28 @@ describe('TraceAssembler', () => {
     expect(added.openedOrJoined).toEqual([]);
   });
 
-  it('drops spans of a closed trace as late until the assignment ends, then lets a re-read rebuild it', () => {
+  it('drops spans of a closed trace as late (a re-read partition gets a fresh assembler: consumers/otlp-source.ts)', () => {
     const a = assembler();
     a.add([span(1, 1, undefined, true)], 'm1', 0);
     a.closeDue(2_000);
     expect(a.add([span(1, 2, 1)], 'm2', 2_100)).toMatchObject({ lateSpans: 1, openedOrJoined: [] });
-    a.forgetClosed();
-    expect(a.add([span(1, 1, undefined, true)], 'm1-reread', 3_000)).toMatchObject({ lateSpans: 0, openedOrJoined: [trace(1)] });
+    expect(assembler().add([span(1, 1, undefined, true)], 'm1-reread', 3_000)).toMatchObject({ lateSpans: 0, openedOrJoined: [trace(1)] });
+  });
+
+  it('says how many traces spans would open, which is the oldest, and closes it as an overflow on request', () => {
+    const a = assembler();
+    a.add([span(1, 1, 9)], 'm1', 10);
+    a.add([span(2, 1, 9)], 'm2', 20);
+    a.add([span(3, 1, undefined, true)], 'm3', 30);
+    a.closeDue(3_000);
+    // trace 1 and 2 are open, 3 was closed a moment ago: only 4 and 5 would open
+    expect(a.tracesToOpen([span(1, 2, 9), span(3, 2, 1), span(4, 1, 9), span(5, 1, 9), span(5, 2, 9)])).toBe(2);
+    expect(a.oldestOpenedAt()).toBe(10);
+    expect(a.closeOldest()).toMatchObject({ traceId: trace(1), reason: 'overflow', owners: ['m1'] });
+    expect(a.oldestOpenedAt()).toBe(20);
+    a.closeOldest();
+    expect(a.closeOldest()).toBeUndefined();
+    expect(a.oldestOpenedAt()).toBeUndefined();
   });
 
   it('remembers at most maxOpenTraces closed trace ids', () => {

@@ -5,10 +5,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { parseDecisionRecord } from '../../../../src/contracts/parse.ts';
 import { samplingBucket } from '../../../../src/eligibility/sampling.ts';
 import { decideEligibility } from '../../../../src/pipeline/decide-eligibility.ts';
-import { scoreRunEvent } from '../../../../src/pipeline/score-run-event.ts';
+import { scoreRunEvent as outcomesOf } from '../../../../src/pipeline/score-run-event.ts';
+import { settleOutcomes } from '../../../../src/pipeline/scoring-outcome.ts';
 import { createScorer } from '../../../../src/scorer/create-scorer.ts';
 import { traceFor } from '../../../helpers/runs.ts';
 import { binding, bindings, runFacts } from './fixtures.ts';
+
+/** A run's records and decisions once every binding is done (the transport takes them one by one as they finish). */
+const scoreRunEvent = (...args: Parameters<typeof outcomesOf>) => settleOutcomes(outcomesOf(...args));
 
 const scorer = createScorer({ id: 'answer-length', description: 'd' }).generateScore(() => 1);
 const otherScorer = createScorer({ id: 'tone', description: 'd' }).generateScore(() => 1);

@@ -7,11 +7,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ScorerLike } from '../../../../src/config/config-types.ts';
 import { parseDecisionRecord, parseScoreRecord } from '../../../../src/contracts/parse.ts';
 import { samplingBucket } from '../../../../src/eligibility/sampling.ts';
-import { scoreRunEvent } from '../../../../src/pipeline/score-run-event.ts';
+import { scoreRunEvent as outcomesOf } from '../../../../src/pipeline/score-run-event.ts';
+import { settleOutcomes } from '../../../../src/pipeline/scoring-outcome.ts';
 import { createScorer } from '../../../../src/scorer/create-scorer.ts';
 import { notScorable } from '../../../../src/scorer/not-scorable.ts';
 import { traceFor } from '../../../helpers/runs.ts';
 import { bindings, deferred, runFacts, source } from './fixtures.ts';
+
+/** A run's records and decisions once every binding is done (the transport takes them one by one as they finish). */
+const scoreRunEvent = (...args: Parameters<typeof outcomesOf>) => settleOutcomes(outcomesOf(...args));
 
 const exporter = new InMemorySpanExporter();
 const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
@@ -136,12 +140,15 @@ describe('scoreRunEvent', () => {
     );
     const { records, decisions } = await scoreRunEvent(facts, { bindings: all, parentContext: agent.context, tracer, now: () => Date.parse('2026-11-29T12:00:05.000Z') });
     expect(records.map((record) => record.scorerId)).toEqual(['answer-quality']);
+    // Every decision names the run's agent and tenant (the dashboard splits skips by both).
+    const run = { entity: { type: 'agent', id: 'support-agent', name: 'Support agent' }, metadata: { tenantId: 'acme' } };
     expect(decisions).toEqual([
-      { schemaVersion: 1, runId: 'run-2', scorerId: 'tone', decision: 'skipped', reason: 'filter', trace: { traceId: agent.traceId, parentSpanId: agent.spanId }, source, decidedAt: '2026-11-29T12:00:05.000Z' },
+      { schemaVersion: 1, runId: 'run-2', scorerId: 'tone', ...run, decision: 'skipped', reason: 'filter', trace: { traceId: agent.traceId, parentSpanId: agent.spanId }, source, decidedAt: '2026-11-29T12:00:05.000Z' },
       {
         schemaVersion: 1,
         runId: 'run-2',
         scorerId: 'refund-only',
+        ...run,
         decision: 'skipped',
         reason: 'sampling',
         sampling: { rate: 0, bucket },
@@ -149,7 +156,7 @@ describe('scoreRunEvent', () => {
         source,
         decidedAt: '2026-11-29T12:00:05.000Z',
       },
-      { schemaVersion: 1, runId: 'run-2', scorerId: 'always-throws', scorerVersion: '9', decision: 'skipped', reason: 'when', trace: { traceId: agent.traceId, parentSpanId: agent.spanId }, source, decidedAt: '2026-11-29T12:00:05.000Z' },
+      { schemaVersion: 1, runId: 'run-2', scorerId: 'always-throws', scorerVersion: '9', ...run, decision: 'skipped', reason: 'when', trace: { traceId: agent.traceId, parentSpanId: agent.spanId }, source, decidedAt: '2026-11-29T12:00:05.000Z' },
     ]);
     for (const decision of decisions) expect(parseDecisionRecord(decision).success).toBe(true);
     expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual(['score answer-quality']);

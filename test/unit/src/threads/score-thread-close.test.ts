@@ -12,11 +12,16 @@ import { threadScoreIdFor, threadVersionIdFor } from '../../../../src/contracts/
 import { createScorer } from '../../../../src/scorer/create-scorer.ts';
 import { createUserFrustrationScorer } from '../../../../src/scorers/llm/user-frustration/index.ts';
 import { mockJudge, providerError } from '../../../../src/testing/mock-judge.ts';
+import { settleOutcomes } from '../../../../src/pipeline/scoring-outcome.ts';
 import { scoreThreadClose, threadTraceContext } from '../../../../src/threads/score-thread-close.ts';
+import type { ScoreThreadCloseOptions } from '../../../../src/threads/score-thread-close.ts';
 import type { ThreadClose } from '../../../../src/threads/thread-effects.ts';
 import { threadRunOf } from '../../../../src/threads/thread-scorer-input.ts';
 import { traceFor } from '../../../helpers/runs.ts';
 import { threadBindings, turnOf } from './fixtures.ts';
+
+/** A close's one outcome, by kind (records / decisions). */
+const scored = (close: ThreadClose, options: ScoreThreadCloseOptions<unknown>) => settleOutcomes([scoreThreadClose(close, options)]);
 
 const exporter = new InMemorySpanExporter();
 const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
@@ -51,7 +56,7 @@ const turnCounter = createScorer({ id: 'turn-counter', description: 'd' }).gener
 
 describe('scoreThreadClose', () => {
   it('scores the whole conversation as one run: the record carries the thread block and a thread score id', async () => {
-    const { records, decisions } = await scoreThreadClose(closeOf('turn-counter', { scorerVersion: '3' }), { bindings: threadBindings({ scorer: turnCounter, version: '3' }), tracer });
+    const { records, decisions } = await scored(closeOf('turn-counter', { scorerVersion: '3' }), { bindings: threadBindings({ scorer: turnCounter, version: '3' }), tracer });
     expect(decisions).toEqual([]);
     const [record] = records;
     expect(parseScoreRecord(record).success).toBe(true);
@@ -69,7 +74,7 @@ describe('scoreThreadClose', () => {
   });
 
   it("puts the score span under the last turn's agent span and links every turn's agent span", async () => {
-    const { records } = await scoreThreadClose(closeOf('turn-counter'), { bindings: threadBindings({ scorer: turnCounter }), tracer });
+    const { records } = await scored(closeOf('turn-counter'), { bindings: threadBindings({ scorer: turnCounter }), tracer });
     const [span] = exporter.getFinishedSpans().filter((candidate) => candidate.name === 'score turn-counter');
     expect(span!.spanContext().traceId).toBe(traceFor('run-3').traceId);
     expect(span!.parentSpanContext?.spanId).toBe(traceFor('run-3').spanId);
@@ -91,14 +96,14 @@ describe('scoreThreadClose', () => {
         throw new Error('the analyzer exploded');
       })
       .generateScore(() => 0);
-    const { records } = await scoreThreadClose(closeOf('exploding'), { bindings: threadBindings({ scorer: throwing }), tracer });
+    const { records } = await scored(closeOf('exploding'), { bindings: threadBindings({ scorer: throwing }), tracer });
     expect(records[0]).toMatchObject({ status: 'failed', error: { failedStep: 'analyze', message: 'the analyzer exploded' }, thread: { version: 2 } });
     expect(parseScoreRecord(records[0]).success).toBe(true);
   });
 
   it('records a scorer that outlives its timeout as failed (scorer_timeout), retryable', async () => {
     const hanging = createScorer({ id: 'hanging', description: 'd' }).generateScore(({ abortSignal }) => new Promise<number>((_, reject) => abortSignal?.addEventListener('abort', () => reject(abortSignal.reason))));
-    const { records } = await scoreThreadClose(closeOf('hanging'), { bindings: threadBindings({ scorer: hanging, timeoutMs: 20 }), tracer });
+    const { records } = await scored(closeOf('hanging'), { bindings: threadBindings({ scorer: hanging, timeoutMs: 20 }), tracer });
     expect(records[0]).toMatchObject({ status: 'failed', error: { code: 'scorer_timeout', retryable: true }, thread: { key: 'acme:t-1' } });
   });
 
@@ -106,9 +111,9 @@ describe('scoreThreadClose', () => {
     const pricing = pricingSchema.parse({});
     const spend = createJudgeSpend({ pricing, budgets: [budgetSchema.parse({ name: 'no-runs', of: 'runs', max: 1, window: 'minute' })], now: () => 0 });
     const options = { bindings: threadBindings({ scorer: turnCounter }), tracer, spend, now: () => Date.parse('2026-11-29T13:00:00.000Z') };
-    await scoreThreadClose(closeOf('turn-counter'), options);
+    await scored(closeOf('turn-counter'), options);
     seen.length = 0;
-    const { records, decisions } = await scoreThreadClose(closeOf('turn-counter'), options);
+    const { records, decisions } = await scored(closeOf('turn-counter'), options);
     expect(records).toEqual([]);
     expect(seen).toEqual([]);
     expect(decisions[0]).toMatchObject({ reason: 'budget_exhausted', budget: { name: 'no-runs', window: 'minute' }, runId: 'run-3', decidedAt: '2026-11-29T13:00:00.000Z', thread: { key: 'acme:t-1', turns: 3, lastRunId: 'run-3' } });
@@ -121,7 +126,7 @@ describe('scoreThreadClose', () => {
       .analyze({ description: 'grade', outputSchema: z.object({ good: z.boolean() }), createPrompt: () => 'Is this conversation good?' })
       .generateScore(({ results }) => (results.analyzeStepResult.good ? 1 : 0));
     const spend = createJudgeSpend({ pricing: pricingSchema.parse({}), budgets: [budgetSchema.parse({ name: 'no-calls', of: 'judgeCalls', max: 0.5, window: 'minute' })], now: () => 0 });
-    const { records, decisions } = await scoreThreadClose(closeOf('judged'), { bindings: threadBindings({ scorer: judged }), tracer, spend, services: { judgeCalls: spend.gate } });
+    const { records, decisions } = await scored(closeOf('judged'), { bindings: threadBindings({ scorer: judged }), tracer, spend, services: { judgeCalls: spend.gate } });
     expect(records).toEqual([]);
     expect(judge.calls).toEqual([]);
     expect(decisions[0]).toMatchObject({ reason: 'budget_exhausted', budget: { name: 'no-calls' }, thread: { key: 'acme:t-1' } });
@@ -130,7 +135,7 @@ describe('scoreThreadClose', () => {
   it('records a built-in thread judge whose provider fails as failed and retryable, with the judge evidence', async () => {
     const judge = mockJudge({ answer: providerError(503, { retryAfterMs: 1 }) });
     const frustration = createUserFrustrationScorer({ model: judge });
-    const { records } = await scoreThreadClose(closeOf('user-frustration'), { bindings: threadBindings({ scorer: frustration }), tracer });
+    const { records } = await scored(closeOf('user-frustration'), { bindings: threadBindings({ scorer: frustration }), tracer });
     const [record] = records;
     expect(record).toMatchObject({ status: 'failed', error: { failedStep: 'analyze', retryable: true }, thread: { key: 'acme:t-1', version: 2 } });
     expect(record!.judge?.analyze?.executions[0]).toMatchObject({ status: 'failed', judgeModelId: 'mock-judge' });

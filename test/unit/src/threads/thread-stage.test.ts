@@ -6,7 +6,8 @@ import { parseDecisionRecord, parseScoreRecord } from '../../../../src/contracts
 import { createScorer } from '../../../../src/scorer/create-scorer.ts';
 import { decodeThreadMessage } from '../../../../src/threads/decode-thread-message.ts';
 import { createThreadStage } from '../../../../src/threads/thread-stage.ts';
-import type { ChangelogWrite, ThreadStage } from '../../../../src/threads/thread-stage.ts';
+import type { ThreadOutcome, ThreadStage } from '../../../../src/threads/thread-stage.ts';
+import { settleOutcomes } from '../../../../src/pipeline/scoring-outcome.ts';
 import { threadRunOf } from '../../../../src/threads/thread-scorer-input.ts';
 import { runScore, threadBindings, turnOf } from './fixtures.ts';
 import type { ConversationRunOptions } from './fixtures.ts';
@@ -25,9 +26,10 @@ function harness(bindings = threadBindings({ scorer: meanCompleteness })) {
   const clock = { now: t0 };
   const changelog = new Map<string, string | null>();
   const stage = createThreadStage({ bindings, threads, now: () => clock.now });
-  const settle = async (outcome: Promise<{ changelog: ChangelogWrite[]; records: Promise<{ records: unknown[]; decisions: unknown[] }> }>) => {
-    const { changelog: writes, records } = await outcome;
-    const scored = await records;
+  const settle = async (outcome: Promise<ThreadOutcome>) => {
+    const { changelog: writes, outcomes } = await outcome;
+    const { records, decisions } = await settleOutcomes(outcomes);
+    const scored = { records, decisions };
     for (const write of writes) changelog.set(write.key, write.value);
     return scored;
   };

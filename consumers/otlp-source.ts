@@ -1,0 +1,257 @@
+// The OTLP source (input.format 'otlp'): messages written by an OpenTelemetry Collector's kafka
+// exporter are decoded into spans (src/otlp/decode-otlp.ts; Scorestream's own spans left out),
+// buffered per trace (src/otlp/trace-assembler.ts) and, when a trace closes, turned into agent
+// runs (src/otlp/run-from-trace.ts), each scored as a run job whose trace context is its agent
+// span's own. A trace that yields no run is decided (not_an_agent_trace, incomplete_trace,
+// assembly_overflow) for every binding, with the trace id as run id.
+//
+// State belongs to the claim (run-source.ts): one assembly per claimed partition, ended with the
+// claim — a rebalance, a new join, an exactly-once transaction that failed and reset the
+// partition — so it is always rebuilt from the partition's committed offset, never assumed. (Set
+// the Collector's partition_traces_by_id: a trace whose spans land in two partitions is assembled
+// in two parts; docs/otlp.md.)
+//
+// `maxOpenTraces` bounds the open traces of every claimed partition together: room for a new trace
+// is made by closing the oldest open trace of any partition (assembly_overflow).
+//
+// Offsets: a message resolves only once every trace it contributed spans to was closed and that
+// trace's work — its runs scored and their records accepted, or its decisions — is done. So its
+// offset is committed (PartitionProgress: contiguous finished prefix) only behind that work. A
+// run's records go out through the message that carried its agent span.
+import type { OtlpInputConfig } from '../src/config/input-schema.ts';
+import type { SkipReason } from '../src/contracts/decision-record.ts';
+import { parseAgentRunEvent } from '../src/contracts/parse.ts';
+import { isAgentSpan, isScorestreamSpan } from '../src/otlp/agent-spans.ts';
+import { decodeOtlpTraces } from '../src/otlp/decode-otlp.ts';
+import type { OtlpSpan } from '../src/otlp/otlp-span.ts';
+import { runsFromTrace } from '../src/otlp/run-from-trace.ts';
+import type { AssembledRun } from '../src/otlp/run-from-trace.ts';
+import { TraceAssembler } from '../src/otlp/trace-assembler.ts';
+import type { ClosedTrace } from '../src/otlp/trace-assembler.ts';
+import { spanTraceContext } from '../otel/run-trace-context.ts';
+import { ClaimEndedError } from './run-source.ts';
+import type { MessageHandle, PerformJob, RunSource, SourcePartition } from './run-source.ts';
+
+/** Live counters of the assembly, over every claimed partition (also what the 10,000-trace test and the benchmark read). */
+export class OtlpAssemblyStats {
+  spans = 0;
+  /** Spans of Scorestream's own work (judge calls, score spans) left out. */
+  ownSpans = 0;
+  /** Spans of a trace that had closed already: dropped. */
+  lateSpans = 0;
+  runsAssembled = 0;
+  readonly tracesClosed = { ready: 0, idle: 0, overflow: 0 };
+  readonly tracesWithoutRun = new Map<SkipReason, number>();
+  /** Assemblies dropped because their claim ended (a rebalance, a reset partition). */
+  claimsEnded = 0;
+  peakOpenTraces = 0;
+  peakBufferedSpans = 0;
+  openTraces = 0;
+  bufferedSpans = 0;
+}
+
+/** What an OTLP message carries once decoded: its spans (own spans left out), and how many were ours. */
+export type DecodedSpans = { spans: OtlpSpan[]; ownSpans: number };
+
+type PendingMessage = {
+  readonly message: MessageHandle;
+  /** Traces this message fed that are still open. */
+  openTraces: number;
+  readonly work: Array<Promise<void>>;
+  resolve(): void;
+  reject(error: unknown): void;
+};
+
+export type OtlpSourceOptions = {
+  config: OtlpInputConfig;
+  /** Clock of the assembly's grace periods and timeouts (default Date.now). */
+  now?: () => number;
+  stats?: OtlpAssemblyStats;
+};
+
+export type OtlpSource = RunSource<DecodedSpans> & { readonly stats: OtlpAssemblyStats };
+
+export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
+  const { config } = options;
+  const now = options.now ?? Date.now;
+  const stats = options.stats ?? new OtlpAssemblyStats();
+  /** Every claimed partition's assembly: `maxOpenTraces` bounds them together. */
+  const live = new Set<{ assembler: TraceAssembler<PendingMessage>; closeOldest(): void }>();
+
+  const observe = () => {
+    let openTraces = 0;
+    let bufferedSpans = 0;
+    for (const { assembler } of live) {
+      openTraces += assembler.openTraces;
+      bufferedSpans += assembler.bufferedSpans;
+    }
+    stats.openTraces = openTraces;
+    stats.bufferedSpans = bufferedSpans;
+    stats.peakOpenTraces = Math.max(stats.peakOpenTraces, openTraces);
+    stats.peakBufferedSpans = Math.max(stats.peakBufferedSpans, bufferedSpans);
+  };
+
+  const openTraces = () => {
+    let open = 0;
+    for (const entry of live) open += entry.assembler.openTraces;
+    return open;
+  };
+
+  /** Closes the oldest open traces of any partition (assembly_overflow) until `opening` more fit within maxOpenTraces. */
+  const makeRoom = (opening: number) => {
+    for (;;) {
+      let open = 0;
+      let oldest: { assembler: TraceAssembler<PendingMessage>; closeOldest(): void } | undefined;
+      for (const entry of live) {
+        open += entry.assembler.openTraces;
+        const openedAt = entry.assembler.oldestOpenedAt();
+        if (openedAt !== undefined && (oldest === undefined || openedAt < oldest.assembler.oldestOpenedAt()!)) oldest = entry;
+      }
+      if (open + opening <= config.maxOpenTraces || oldest === undefined) return;
+      oldest.closeOldest();
+    }
+  };
+
+  const claim = (perform: PerformJob): SourcePartition<DecodedSpans> => {
+    const assembler = new TraceAssembler<PendingMessage>(config, isAgentSpan);
+    const pending = new Set<PendingMessage>();
+    const entry = {
+      assembler,
+      closeOldest() {
+        const oldest = assembler.closeOldest();
+        if (oldest !== undefined) settle(oldest);
+      },
+    };
+    live.add(entry);
+    let timer: NodeJS.Timeout | undefined;
+    let timerAt = Infinity;
+    let ended = false;
+
+    const schedule = () => {
+      if (ended) return;
+      const next = assembler.nextDeadline();
+      if (next === undefined || next >= timerAt) return;
+      clearTimeout(timer);
+      timerAt = next;
+      timer = setTimeout(tick, Math.max(0, next - now()));
+    };
+
+    function tick() {
+      timer = undefined;
+      timerAt = Infinity;
+      for (const trace of assembler.closeDue(now())) settle(trace);
+      observe();
+      schedule();
+    }
+
+    /** A closed trace: its work starts now; each of its messages finishes when all its traces' work is done. */
+    const settle = (trace: ClosedTrace<PendingMessage>) => {
+      stats.tracesClosed[trace.reason] += 1;
+      const work = completeTrace(trace);
+      for (const owner of trace.owners) {
+        owner.work.push(work);
+        owner.openTraces -= 1;
+        if (owner.openTraces === 0) finish(owner);
+      }
+    };
+
+    const finish = (owner: PendingMessage) => {
+      Promise.all(owner.work).then(
+        () => {
+          pending.delete(owner);
+          owner.resolve();
+        },
+        (error: unknown) => {
+          pending.delete(owner);
+          owner.reject(error);
+        },
+      );
+    };
+
+    const completeTrace = async (trace: ClosedTrace<PendingMessage>): Promise<void> => {
+      const runs = runsFromTrace(trace.spans, config.nestedAgents);
+      const first = trace.owners[0]!.message;
+      if (runs.length === 0) {
+        const reason: SkipReason = trace.reason === 'overflow' ? 'assembly_overflow' : trace.rootArrived ? 'not_an_agent_trace' : 'incomplete_trace';
+        const detail =
+          reason === 'assembly_overflow'
+            ? `closed to stay within maxOpenTraces (${config.maxOpenTraces}) / maxSpansPerTrace (${config.maxSpansPerTrace}) before an agent span arrived`
+            : reason === 'incomplete_trace'
+              ? `no root or agent span arrived within idleTimeoutMs (${config.idleTimeoutMs})`
+              : 'the trace has no invoke_agent / ai.generateText / ai.streamText span';
+        countWithoutRun(reason);
+        await perform({ kind: 'no-run', traceId: trace.traceId, reason, detail, source: first.source }, first);
+        return;
+      }
+      await Promise.all(runs.map((run) => scoreRun(run, trace)));
+    };
+
+    const scoreRun = async (run: AssembledRun, trace: ClosedTrace<PendingMessage>): Promise<void> => {
+      const owner = (trace.ownerOf(run.agentSpan.spanId) ?? trace.owners[0]!).message;
+      const parsed = parseAgentRunEvent(run.event);
+      if (!parsed.success) {
+        const problems = parsed.problems.map((problem) => `${problem.path}: ${problem.message}`).join('; ');
+        countWithoutRun('incomplete_trace');
+        await perform({ kind: 'no-run', traceId: trace.traceId, reason: 'incomplete_trace', detail: `the agent span's run (${run.event.runId}) is not a valid run event: ${problems}`, source: owner.source }, owner);
+        return;
+      }
+      stats.runsAssembled += 1;
+      // The run's trace is the agent span's own: its score spans become the agent span's children.
+      await perform({ kind: 'run', event: parsed.data, trace: spanTraceContext(run.agentSpan), source: owner.source }, owner);
+    };
+
+    return {
+      take(decoded, message) {
+        const { spans } = decoded;
+        stats.spans += spans.length;
+        stats.ownSpans += decoded.ownSpans;
+        message.trace.span?.setAttribute('scorestream.otlp.spans', spans.length);
+        if (spans.length === 0 || ended) return Promise.resolve();
+        let resolve!: () => void;
+        let reject!: (error: unknown) => void;
+        const done = new Promise<void>((onResolve, onReject) => {
+          resolve = onResolve;
+          reject = onReject;
+        });
+        const owner: PendingMessage = { message, openTraces: 0, work: [], resolve, reject };
+        // Counting the traces the spans would open costs a pass over them: only near the cap.
+        if (openTraces() + spans.length > config.maxOpenTraces) makeRoom(assembler.tracesToOpen(spans));
+        const added = assembler.add(spans, owner, now());
+        stats.lateSpans += added.lateSpans;
+        owner.openTraces = added.openedOrJoined.length + added.overflowed.filter((closedTrace) => closedTrace.owners.includes(owner)).length;
+        if (owner.openTraces === 0) resolve();
+        else pending.add(owner);
+        for (const closedTrace of added.overflowed) settle(closedTrace);
+        observe();
+        schedule();
+        return done;
+      },
+      end() {
+        if (ended) return;
+        ended = true;
+        clearTimeout(timer);
+        live.delete(entry);
+        stats.claimsEnded += 1;
+        const dropped = new ClaimEndedError('the traces it fed were not complete');
+        for (const owner of pending) owner.reject(dropped);
+        pending.clear();
+        observe();
+      },
+    };
+  };
+
+  const countWithoutRun = (reason: SkipReason) => stats.tracesWithoutRun.set(reason, (stats.tracesWithoutRun.get(reason) ?? 0) + 1);
+
+  return {
+    name: 'otlp',
+    stats,
+    decode(value) {
+      if (value === null) return { success: false, reason: { code: 'invalid_otlp', message: 'the message has no value (a tombstone)' } };
+      const decoded = decodeOtlpTraces(value, config.encoding);
+      if (!decoded.success) return { success: false, reason: { code: decoded.code, message: decoded.message } };
+      const spans = decoded.spans.filter((span) => !isScorestreamSpan(span));
+      return { success: true, decoded: { spans, ownSpans: decoded.spans.length - spans.length } };
+    },
+    claim,
+  };
+}

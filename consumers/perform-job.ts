@@ -1,0 +1,90 @@
+// A source's job, done: down through the core once, and back as outcomes that the emitter turns
+// into records. The core (src/pipeline/) returns one promise per binding; each outcome goes out
+// as soon as its binding is done (a fast code scorer's record does not wait for a slow judge).
+//   run      Scorestream's own work is skipped (the loop guard's second half); else every binding
+//            is decided and scored (scoreRunEvent);
+//   retry    the pair is scored again (scoreRetry);
+//   no-run   a trace without a run: one skip decision per binding (traceWithoutRun).
+// Resolves once every record of the job was accepted by its message's output.
+import { collectRunFacts } from '../src/pipeline/run-facts.ts';
+import { scoreRetry } from '../src/pipeline/score-retry.ts';
+import { scoreRunEvent } from '../src/pipeline/score-run-event.ts';
+import type { ScoreRunEventOptions } from '../src/pipeline/score-run-event.ts';
+import type { ScoringOutcome } from '../src/pipeline/scoring-outcome.ts';
+import { traceWithoutRun } from '../src/pipeline/trace-without-run.ts';
+import { spanTraceContext } from '../otel/run-trace-context.ts';
+import { isScorestreamRun } from './loop-guard.ts';
+import type { MessageContext } from './message-context.ts';
+import type { RecordEmitter } from './record-emitter.ts';
+import type { MessageHandle, PerformJob, SourceJob } from './run-source.ts';
+
+/** What a job needs besides itself: the shared context and the one way out. */
+export type JobDependencies = { readonly context: MessageContext; readonly emitter: RecordEmitter };
+
+/** The consumer's PerformJob (run-source.ts) over `performJob`. */
+export function createJobRunner(context: MessageContext, emitter: RecordEmitter): PerformJob {
+  const dependencies = { context, emitter };
+  return (job, owner) => performJob(job, owner, dependencies);
+}
+
+function scoringOptions(owner: MessageHandle, context: MessageContext): Omit<ScoreRunEventOptions<unknown>, 'parentContext'> {
+  const span = owner.trace.span?.isRecording() === true ? owner.trace.span : undefined;
+  return {
+    bindings: context.config.scorers,
+    links: span === undefined ? undefined : [{ context: span.spanContext() }],
+    tracer: context.tracer,
+    now: context.now,
+    signal: context.hardStop,
+    services: context.services,
+    spend: context.spend,
+    ...(context.config.retries.enabled ? { retries: context.config.retries } : {}),
+  };
+}
+
+/** Each outcome to the emitter as soon as it settles; resolves once all were accepted. */
+function emitEach(outcomes: ReadonlyArray<Promise<ScoringOutcome>>, owner: MessageHandle, eventTime: number, emitter: RecordEmitter): Promise<void> {
+  const where = { source: owner.source, eventTime };
+  return Promise.all(outcomes.map((outcome) => outcome.then((settled) => emitter.emit(settled, owner.output, where)))).then(() => undefined);
+}
+
+/** Outcomes known at once (a trace without run): emitted now; a promise only when one has to be awaited. */
+function emitNow(outcomes: readonly ScoringOutcome[], owner: MessageHandle, emitter: RecordEmitter): Promise<void> {
+  const where = { source: owner.source, eventTime: Number.NaN };
+  const pending: Promise<void>[] = [];
+  for (const outcome of outcomes) {
+    const emitting = emitter.emit(outcome, owner.output, where);
+    if (emitting !== undefined) pending.push(emitting);
+  }
+  return pending.length === 0 ? Promise.resolve() : Promise.all(pending).then(() => undefined);
+}
+
+/** One job through the core and out through the emitter; resolves once every record of it was accepted by `owner.output`. */
+export function performJob(job: SourceJob, owner: MessageHandle, { context, emitter }: JobDependencies): Promise<void> {
+  const { config, stats } = context;
+  const span = owner.trace.span?.isRecording() === true ? owner.trace.span : undefined;
+  switch (job.kind) {
+    case 'run': {
+      const { event } = job;
+      span?.setAttribute('scorestream.run.id', event.runId);
+      if (isScorestreamRun(event.metadata)) {
+        stats.countSkip('scorestream_origin');
+        span?.setAttribute('scorestream.skip.reason', 'scorestream_origin');
+        context.logger.debug({ source: job.source, runId: event.runId }, "skipped a run event that describes Scorestream's own work (metadata.source or tag)");
+        return Promise.resolve();
+      }
+      const outcomes = scoreRunEvent(collectRunFacts(event, job.source, job.trace.facts), { ...scoringOptions(owner, context), parentContext: job.trace.context });
+      return emitEach(outcomes, owner, Date.parse(event.timestamp), emitter);
+    }
+    case 'retry': {
+      const { retry } = job;
+      stats.retriesAttempted += 1;
+      span?.setAttribute('scorestream.run.id', retry.runId);
+      // No links: the retry's score span is a child of the run's span, beside the first attempt's.
+      const outcome = scoreRetry(collectRunFacts(retry.event, retry.source, retry.trace), retry, { ...scoringOptions(owner, context), links: undefined, parentContext: spanTraceContext(retry.trace).context });
+      return emitEach([outcome], owner, Date.parse(retry.event.timestamp), emitter);
+    }
+    case 'no-run': {
+      return emitNow(traceWithoutRun(job, config.scorers, new Date(context.now()).toISOString()), owner, emitter);
+    }
+  }
+}

@@ -1,0 +1,187 @@
+// The one way out: every record the service writes is built here — score records, decision
+// records, retry messages, dead letters — from what the core returned (ScoringOutcome) or from a
+// message that cannot be scored. Each record
+//   - carries the origin header (the loop guard) and, in a replay, the replay's mark;
+//   - fits `maxRecordBytes`: a score record sheds evidence with a truncation marker, or goes out as
+//     `failed` / `record_too_large` (src/contracts/fit-score-record.ts); a retry message drops its
+//     older attempts' judge evidence, or the failure is published as final; a dead letter keeps as
+//     much of its value as fits (src/contracts/build-dead-letter.ts);
+//   - has a stand-in (`fallback`) should the broker refuse it anyway (a topic whose
+//     max.message.bytes is lower): the next smaller form, down to nothing (producers/send-records.ts);
+//   - goes through the message's output until accepted (publishUntilAcknowledged), and is counted
+//     once it was.
+// Nothing else publishes: a new kind of outgoing record is a new case here (docs/architecture.md).
+import type { Source } from '../src/contracts/common.ts';
+import { fitDeadLetter } from '../src/contracts/build-dead-letter.ts';
+import type { RawHeaders } from '../src/contracts/build-dead-letter.ts';
+import type { DecisionRecord } from '../src/contracts/decision-record.ts';
+import { fitScoreRecord, jsonBytes } from '../src/contracts/fit-score-record.ts';
+import type { FittedScoreRecord } from '../src/contracts/fit-score-record.ts';
+import { RETRY_DUE_HEADER } from '../src/contracts/retry-message.ts';
+import type { RetryMessage } from '../src/contracts/retry-message.ts';
+import type { ScoreRecord } from '../src/contracts/score-record.ts';
+import { retryTierTopic } from '../src/config/retry-tiers.ts';
+import type { ScoringOutcome } from '../src/pipeline/scoring-outcome.ts';
+import type { ConsumedMessage, OutgoingRecord } from '../kafka/kafka-records.ts';
+import type { DeadLetterReason } from './decode-run-message.ts';
+import { originHeaders } from './loop-guard.ts';
+import type { MessageContext } from './message-context.ts';
+import { publishUntilAcknowledged } from './publish-until-acknowledged.ts';
+import type { MessageOutput } from './record-sink.ts';
+
+export type RecordEmitter = {
+  /**
+   * One outcome of a run as its records, published through `output` until accepted, then counted.
+   * A skip without a decisions topic is only counted, at once: then nothing is returned to await.
+   */
+  emit(outcome: ScoringOutcome, output: MessageOutput, where: { source: Source; eventTime: number }): Promise<void> | undefined;
+  /** A message that cannot be scored, parked as it came (as much of it as fits); throws only after the hard stop. */
+  deadLetter(message: ConsumedMessage, source: Source, reason: DeadLetterReason, output: MessageOutput): Promise<void>;
+};
+
+type EmitterContext = Pick<MessageContext, 'config' | 'stats' | 'logger' | 'now' | 'hardStop' | 'publishRetry' | 'replay' | 'recordLatency'>;
+
+/** The message's own timestamp (epoch ms, as kafkajs reports it) as an ISO time; none when it is not a time. */
+function messageTime(message: ConsumedMessage): string | undefined {
+  const time = new Date(Number(message.timestamp));
+  return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
+}
+
+export function createRecordEmitter(context: EmitterContext): RecordEmitter {
+  const { config, stats, logger } = context;
+  const limit = config.maxRecordBytes;
+  const mark = <Record extends ScoreRecord | DecisionRecord>(record: Record): Record => (context.replay === undefined ? record : { ...record, replay: context.replay });
+
+  const scoreOutgoing = (fitted: FittedScoreRecord): OutgoingRecord => ({
+    topic: config.topics.results,
+    key: fitted.record.runId,
+    value: fitted.json,
+    headers: originHeaders,
+    fallback: () => {
+      const smaller = fitted.smaller();
+      return smaller === undefined ? undefined : scoreOutgoing(smaller);
+    },
+  });
+
+  const decisionOutgoing = (decision: DecisionRecord, topic: string): OutgoingRecord => ({ topic, key: decision.runId, value: JSON.stringify(decision), headers: originHeaders });
+
+  const countDecision = (decision: DecisionRecord) => {
+    if (decision.decision === 'skipped') stats.countSkip(decision.reason);
+    if (decision.budget !== undefined) stats.countBudgetExhausted(decision.budget.name);
+  };
+
+  /** The record as it fits, or undefined (logged, counted) when not even its smallest form does. */
+  const fitted = (record: ScoreRecord, source: Source): FittedScoreRecord | undefined => {
+    const fit = fitScoreRecord(mark(record), limit);
+    if (fit === undefined) {
+      stats.recordsDropped += 1;
+      logger.error({ source, runId: record.runId.slice(0, 200), scorerId: record.scorerId }, `a score record cannot be written within maxRecordBytes (${limit}) even without its evidence and identity's metadata; dropped`);
+      return undefined;
+    }
+    if (fit.record.truncated !== undefined || (fit.record.status === 'failed' && fit.record.error.code === 'record_too_large')) {
+      stats.recordsTruncated += 1;
+      logger.warn({ source, runId: record.runId, scorerId: record.scorerId, truncated: fit.record.truncated, status: fit.record.status }, `a score record over maxRecordBytes (${limit}) was cut to fit`);
+    }
+    return fit;
+  };
+
+  const emitRecord = async (record: ScoreRecord, output: MessageOutput, where: { source: Source; eventTime: number }) => {
+    const fit = fitted(record, where.source);
+    if (fit === undefined) return;
+    await publishUntilAcknowledged(output, [scoreOutgoing(fit)], where.source, context);
+    if (record.status === 'failed' && record.error.retryable && record.retries !== undefined) stats.retriesExhausted += 1;
+    stats.countRecord(fit.record);
+    if (Number.isFinite(where.eventTime)) {
+      const latencyMs = context.now() - where.eventTime;
+      stats.recordLatency(latencyMs);
+      context.recordLatency?.(latencyMs, fit.record);
+    }
+  };
+
+  const retryOutgoing = (retry: RetryMessage, delayMs: number, final: ScoreRecord): OutgoingRecord | undefined => {
+    const value = retryJson(retry, limit);
+    if (value === undefined) return undefined;
+    const finalFit = fitScoreRecord(mark(final), limit);
+    return {
+      topic: retryTierTopic(config.topics.retry, delayMs),
+      key: retry.runId,
+      value,
+      headers: { ...originHeaders, [RETRY_DUE_HEADER]: String(Date.parse(retry.dueAt)) },
+      // Refused anyway: the failure goes out as final rather than never.
+      fallback: () => (finalFit === undefined ? undefined : scoreOutgoing(finalFit)),
+    };
+  };
+
+  const emitDeferral = async (outcome: Extract<ScoringOutcome, { kind: 'deferred' }>, output: MessageOutput, where: { source: Source; eventTime: number }): Promise<void> => {
+    const retry = retryOutgoing(outcome.retry, outcome.delayMs, outcome.final);
+    if (retry === undefined) {
+      logger.warn({ source: where.source, runId: outcome.retry.runId, scorerId: outcome.retry.scorerId }, `a retry message would exceed maxRecordBytes (${limit}) even without its older attempts' judge evidence; publishing the failure as final`);
+      return emitRecord(outcome.final, output, where);
+    }
+    const decisionsTopic = config.topics.decisions;
+    const records = decisionsTopic === undefined ? [retry] : [retry, decisionOutgoing(mark(outcome.decision), decisionsTopic)];
+    await publishUntilAcknowledged(output, records, where.source, context);
+    stats.retriesDeferred += 1;
+    logger.debug({ source: where.source, runId: outcome.retry.runId, scorerId: outcome.retry.scorerId, attempt: outcome.retry.attempt, dueAt: outcome.retry.dueAt }, 'deferred a transiently failed pair to its retry tier');
+  };
+
+  const emit: RecordEmitter['emit'] = (outcome, output, where) => {
+    if (outcome.kind === 'record') return emitRecord(outcome.record, output, where);
+    if (outcome.kind === 'deferred') return emitDeferral(outcome, output, where);
+    const topic = config.topics.decisions;
+    // Without a decisions topic a skip is only counted: no await per skipped binding.
+    if (topic === undefined) {
+      countDecision(outcome.decision);
+      return undefined;
+    }
+    return publishUntilAcknowledged(output, [decisionOutgoing(mark(outcome.decision), topic)], where.source, context).then(() => countDecision(outcome.decision));
+  };
+
+  return {
+    emit,
+    async deadLetter(message, source, reason, output) {
+      const fit = fitDeadLetter(
+        {
+          message: { key: message.key, value: message.value, headers: message.headers as RawHeaders | undefined },
+          source: { topic: source.topic, partition: source.partition, offset: source.offset, timestamp: messageTime(message) },
+          error: reason,
+          now: new Date(context.now()),
+        },
+        limit,
+      );
+      if (fit === undefined) {
+        stats.recordsDropped += 1;
+        logger.error({ source, code: reason.code }, `a dead letter cannot be written within maxRecordBytes (${limit}) even without its value and headers; dropped`);
+        return;
+      }
+      const { deadLetter } = fit;
+      const key = message.key === null ? null : message.key.toString('utf8');
+      // Refused anyway (a dead-letter topic whose max.message.bytes is lower): its value and headers go, its hash stays.
+      const bare = {
+        ...deadLetter,
+        value: deadLetter.value === null ? null : { encoding: deadLetter.value.encoding, data: '' },
+        headers: {},
+        truncated: { keptBytes: 0, droppedBytes: message.value?.length ?? 0, headersDropped: true },
+      };
+      const record: OutgoingRecord = {
+        topic: config.topics.deadLetter,
+        key,
+        value: fit.json,
+        headers: originHeaders,
+        fallback: () => ({ topic: config.topics.deadLetter, key, value: JSON.stringify(bare), headers: originHeaders }),
+      };
+      await publishUntilAcknowledged(output, [record], source, context);
+      stats.countDeadLetter(reason.code);
+    },
+  };
+}
+
+/** The retry message's JSON within `limitBytes`, or undefined when even without older attempts' judge evidence it is over. */
+function retryJson(message: RetryMessage, limitBytes: number): string | undefined {
+  const full = JSON.stringify(message);
+  if (jsonBytes(full, limitBytes) <= limitBytes) return full;
+  // Older attempts' judge evidence (prompts included) is what grows; the latest stays.
+  const attempts = message.attempts.map((attempt, index) => (index === message.attempts.length - 1 ? attempt : { ...attempt, judge: undefined }));
+  const slim = JSON.stringify({ ...message, attempts });
+  return Buffer.byteLength(slim) <= limitBytes ? slim : undefined;
+}

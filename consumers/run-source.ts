@@ -1,0 +1,86 @@
+// The one way in: every way a consumed message becomes work — run events, OTLP traces assembled
+// into runs, the retry tiers — is a source behind this interface (docs/architecture.md, where new
+// inputs join). A source is
+//   - a pure decoder: a message's value → what it carries, or why it cannot be read (its dead letter);
+//   - where it needs one, state per claimed partition (`claim`): it lives exactly as long as the
+//     claim, and is ended with it (a rebalance, a new join, a transaction abort that resets the
+//     partition), so that what it holds is always rebuilt from the partition's committed offset.
+// The consumer owns everything before and after: the message's trace context, counting, the loop
+// guard, the size check and the dead letter (message-path.ts, once for every source), and a job's
+// way through the core to the emitter (perform-job.ts).
+import type { AgentRunEvent } from '../src/contracts/agent-run-event.ts';
+import type { Source } from '../src/contracts/common.ts';
+import type { SkipReason } from '../src/contracts/decision-record.ts';
+import type { RetryMessage } from '../src/contracts/retry-message.ts';
+import type { ConsumedMessage } from '../kafka/kafka-records.ts';
+import type { RunTraceContext } from '../otel/run-trace-context.ts';
+import type { DeadLetterReason } from './decode-run-message.ts';
+import type { MessageTrace } from './message-trace.ts';
+import type { MessageOutput } from './record-sink.ts';
+
+export type Decoding<Decoded> = { success: true; decoded: Decoded } | { success: false; reason: DeadLetterReason };
+
+/** What a source asks the consumer to do for a message. */
+export type SourceJob =
+  /** Score a run with every binding; `trace` is the run's context, `source` where its event came from. */
+  | { readonly kind: 'run'; readonly event: AgentRunEvent; readonly trace: RunTraceContext; readonly source: Source }
+  /** Score a deferred pair again, its binding decided the first time. */
+  | { readonly kind: 'retry'; readonly retry: RetryMessage }
+  /** A trace that yielded no run: one skip decision per binding, with the trace id as run id. */
+  | { readonly kind: 'no-run'; readonly traceId: string; readonly reason: SkipReason; readonly detail: string; readonly source: Source };
+
+/** One consumed message on its way: where it came from, where its records go, its trace context and process span. */
+export type MessageHandle = { readonly source: Source; readonly output: MessageOutput; readonly trace: MessageTrace };
+
+/** The consumer's way to do a job: resolves once every record of it was accepted by `owner.output`; rejects only on the hard stop. */
+export type PerformJob = (job: SourceJob, owner: MessageHandle) => Promise<void>;
+
+export type SourcePartition<Decoded> = {
+  /**
+   * A decoded message: resolves once everything it carries is done — its jobs, and any other job it
+   * waits for (an OTLP message waits for every trace it fed spans to) — which is what lets its
+   * offset be committed.
+   */
+  take(decoded: Decoded, message: MessageHandle): Promise<void>;
+  /**
+   * The claim ended: the partition will be read again from its committed offset, by this instance
+   * or another. State is dropped; messages still waiting are abandoned (their claim ended, so they are
+   * not committed: RecordSink.assignmentEnded) by rejecting with ClaimEndedError.
+   */
+  end(): void;
+};
+
+export type RunSource<Decoded = unknown> = {
+  /** For logs and spans: 'run-event', 'otlp', 'retry'. */
+  readonly name: string;
+  /**
+   * A topic of the service's own records (the retry tiers): the loop guard, the consumed count and
+   * the size check are for agents' input and do not apply.
+   */
+  readonly internal?: boolean;
+  /** Pure: the value (null for a tombstone) → what it carries, or why not. */
+  decode(value: Buffer | null): Decoding<Decoded>;
+  /** When a message is due, epoch ms (the retry tiers): until then its partition is held (retry-gate.ts). */
+  dueAt?(message: Pick<ConsumedMessage, 'headers'>): number;
+  /** The source's state for one claimed partition, doing its jobs through `perform`. */
+  claim(perform: PerformJob): SourcePartition<Decoded>;
+  /** The consumer stopped. */
+  close?(): void;
+};
+
+/** Rejects a message still waiting when its claim's state is dropped: it is abandoned, never dead-lettered. */
+export class ClaimEndedError extends Error {
+  constructor(what: string) {
+    super(`the message's partition claim ended: ${what}`);
+    this.name = 'ClaimEndedError';
+  }
+}
+
+/** A source without state: every message is one job, done at once. */
+export function statelessSource<Decoded>(source: Omit<RunSource<Decoded>, 'claim'> & { job(decoded: Decoded, message: MessageHandle): SourceJob }): RunSource<Decoded> {
+  const { job, ...rest } = source;
+  return {
+    ...rest,
+    claim: (perform) => ({ take: (decoded, message) => perform(job(decoded, message), message), end: () => undefined }),
+  };
+}

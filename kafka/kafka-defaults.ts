@@ -1,0 +1,55 @@
+// The infrastructure's timing and sizing defaults, in one place (as pino keeps `defaultOptions`):
+// what the consumer, the publishers, the sinks, the topic set-up and the pre-flight use when
+// nobody says otherwise. Not configuration a deployment sets (that is src/config/defaults.ts);
+// tests and benchmarks shorten some of these through the options of the function that uses them.
+export const KAFKA_DEFAULTS = Object.freeze({
+  consumer: Object.freeze({
+    /** A member that sends no heartbeat for this long is evicted; the consumer heartbeats while it waits for run slots. */
+    sessionTimeoutMs: 30_000,
+    heartbeatIntervalMs: 3_000,
+    /** kafkajs' retries of a failed fetch or join before the consumer crashes (and restarts). */
+    retries: 10,
+    /** Fetch at least this per partition, and always one message of maxMessageBytes. */
+    minBytesPerPartition: 1_048_576,
+    /** Partitions whose batches are dispatched at once (at most runsInFlight). */
+    partitionsConsumedConcurrently: 16,
+    /** How often finished prefixes are committed. */
+    commitIntervalMs: 1_000,
+  }),
+  publish: Object.freeze({
+    /** The pause after a transient publish failure; doubled after each further one, up to maxRetryDelayMs. */
+    firstRetryDelayMs: 200,
+    maxRetryDelayMs: 10_000,
+    /** How long the first record of a request waits for company when nothing is in flight. */
+    lingerMs: 2,
+    maxBatchRecords: 1_000,
+    /** A request's bytes at most (a larger record goes alone): within a broker's default 1 MiB batch limit. */
+    maxRequestBytes: 1_000_000,
+    /** Bound on waiting for the at-least-once publisher's stragglers at close. */
+    flushTimeoutMs: 5_000,
+  }),
+  transactions: Object.freeze({
+    /** How long the broker lets a transaction stay open before aborting it itself. */
+    transactionTimeoutMs: 30_000,
+    /** Bound on the final transactions at close. */
+    closeTimeoutMs: 10_000,
+    /** A transactional producer's retries (about 10 s in all; transactional-kafka.ts says why). */
+    retry: Object.freeze({ retries: 10, initialRetryTime: 10, maxRetryTime: 5_000 }),
+  }),
+  topics: Object.freeze({
+    /** Partitions of an output topic the service creates. */
+    partitions: 6,
+    /** How long a created topic (or a restarted broker) may take to show a leader for every partition. */
+    leaderWaitMs: 30_000,
+    leaderPollMs: 100,
+  }),
+  preflight: Object.freeze({
+    /** The pre-flight's own clients give up soon: a refusal should be reported, not retried. */
+    retry: Object.freeze({ retries: 2, initialRetryTime: 200 }),
+    tlsProbeTimeoutMs: 5_000,
+  }),
+  replay: Object.freeze({
+    /** How often a replay reads its committed offsets for progress and the end. */
+    pollIntervalMs: 500,
+  }),
+});

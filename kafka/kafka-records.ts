@@ -1,0 +1,33 @@
+// The shapes of Kafka records as the rest of the service sees them — a consumed message, a record
+// to publish, their headers — so that the per-message path, the sources, the emitter and the sinks
+// depend on these small types and not on one client library's (kafkajs today; another client
+// plugs in behind kafka/ by producing and taking the same).
+import type { PublishRefusal } from './publish-refusal.ts';
+
+/** Header values as consumed or published: bytes or text, an array when a key repeats. */
+export type MessageHeaders = Record<string, Buffer | string | Array<Buffer | string> | undefined>;
+
+/** One consumed message (kafkajs' KafkaMessage has this shape). */
+export type ConsumedMessage = {
+  readonly key: Buffer | null;
+  readonly value: Buffer | null;
+  readonly headers?: MessageHeaders;
+  /** A 64-bit offset as a decimal string. */
+  readonly offset: string;
+  /** The record's timestamp, epoch milliseconds as a decimal string. */
+  readonly timestamp: string;
+};
+
+/** One record to publish. */
+export type OutgoingRecord = {
+  readonly topic: string;
+  readonly key: string | null;
+  readonly value: string | Buffer;
+  readonly headers?: MessageHeaders;
+  /**
+   * What to write instead when the broker refuses this record for what it is (its size, its
+   * content; publish-refusal.ts): a smaller form, or a record saying why. None: the record is
+   * dropped and reported (producers/send-records.ts).
+   */
+  readonly fallback?: (refusal: PublishRefusal) => OutgoingRecord | undefined;
+};

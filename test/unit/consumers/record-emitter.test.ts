@@ -1,0 +1,240 @@
+// The one way out: every outcome and every dead letter becomes its records here — the origin
+// header, the replay mark, the topic and key — sized to maxRecordBytes, published until
+// acknowledged, and counted only then. Fakes at the seams: the output, the pacing and the clock.
+import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { ORIGIN_HEADER } from '../../../consumers/loop-guard.ts';
+import { createRecordEmitter } from '../../../consumers/record-emitter.ts';
+import type { DecisionRecord } from '../../../src/contracts/decision-record.ts';
+import { parseDeadLetter, parseScoreRecord } from '../../../src/contracts/parse.ts';
+import { RETRY_DUE_HEADER } from '../../../src/contracts/retry-message.ts';
+import type { RetryMessage } from '../../../src/contracts/retry-message.ts';
+import type { FailedScoreRecord, ScoreRecord } from '../../../src/contracts/score-record.ts';
+import { consumedMessage, fakeOutput, messageContext, messageTimestamp, recordedPacing, source, valueOf } from './message-fixtures.ts';
+import type { TestContextOptions } from './message-fixtures.ts';
+
+const record = {
+  schemaVersion: 1,
+  scoreId: 'score-1',
+  runId: 'run-1',
+  scorerId: 'tone',
+  entity: { type: 'agent', id: 'support-agent' },
+  steps: {},
+  prompts: {},
+  source,
+  scoredAt: '2026-11-29T12:00:01.000Z',
+  durationMs: 4,
+  status: 'scored',
+  score: 0.5,
+} as ScoreRecord;
+const eventTime = Date.parse('2026-11-29T12:00:00.000Z');
+const now = () => eventTime + 1_500;
+const where = { source, eventTime };
+
+function emitter(options: TestContextOptions = {}) {
+  const { context, latencies, hardStop } = messageContext({ now, ...options });
+  return { emitter: createRecordEmitter(context), context, latencies, hardStop, output: fakeOutput() };
+}
+
+describe('record emitter: score records', () => {
+  it('publishes the record to the results topic, keyed by run id, with the origin header', async () => {
+    const { emitter: emit, output } = emitter();
+    await emit.emit({ kind: 'record', record }, output.output, where);
+    expect(output.accepted).toHaveLength(1);
+    expect(output.records()[0]).toMatchObject({ topic: 'scores', key: 'run-1', headers: { [ORIGIN_HEADER]: 'scorestream' } });
+    expect(valueOf(output.records()[0])).toEqual(record);
+  });
+
+  it('counts the record and its latency only once it was acknowledged', async () => {
+    const { emitter: emit, output, context, latencies } = emitter();
+    output.hold();
+    const publishing = emit.emit({ kind: 'record', record }, output.output, where);
+    await Promise.resolve();
+    expect(context.stats.totals().scored).toBe(0);
+    expect(latencies).toEqual([]);
+    output.release();
+    await publishing;
+    expect(context.stats.byScorer.get('tone')).toMatchObject({ scored: 1, scoreSum: 0.5 });
+    expect(context.stats.latenciesMs).toEqual([1_500]);
+    expect(latencies).toEqual([1_500]);
+  });
+
+  it('retries a transient failure until acknowledged', async () => {
+    const { emitter: emit, output, context } = emitter();
+    output.fail(3);
+    await emit.emit({ kind: 'record', record }, output.output, where);
+    expect(output.attempts()).toBe(4);
+    expect(context.stats.publishRetries).toBe(3);
+    expect(context.stats.totals().scored).toBe(1);
+  });
+
+  it('records no latency when the event time is unreadable', async () => {
+    const { emitter: emit, output, context, latencies } = emitter();
+    await emit.emit({ kind: 'record', record }, output.output, { source, eventTime: Number.NaN });
+    expect(context.stats.totals().scored).toBe(1);
+    expect(latencies).toEqual([]);
+  });
+
+  it('publishes a record whose results cannot be written as failed (unserializable_result)', async () => {
+    const { emitter: emit, output } = emitter();
+    await emit.emit({ kind: 'record', record: { ...record, steps: { preprocess: 1n } } as unknown as ScoreRecord }, output.output, where);
+    expect(valueOf(output.records()[0])).toMatchObject({ runId: 'run-1', status: 'failed', error: { code: 'unserializable_result' } });
+  });
+
+  it('sheds the evidence of a record over maxRecordBytes, keeping its score, with the truncation marker', async () => {
+    const { emitter: emit, output, context } = emitter({ maxRecordBytes: 4_000 });
+    const big = { ...record, steps: { preprocess: { answer: 'x'.repeat(10_000) } } } as ScoreRecord;
+    await emit.emit({ kind: 'record', record: big }, output.output, where);
+    const written = valueOf(output.records()[0]) as ScoreRecord;
+    expect(written).toMatchObject({ status: 'scored', score: 0.5, scoreId: 'score-1', steps: {}, truncated: { limitBytes: 4_000, dropped: [{ part: 'steps' }] } });
+    expect(written.truncated!.dropped[0]!.bytes).toBeGreaterThan(10_000);
+    expect(Buffer.byteLength(String(output.records()[0]!.value))).toBeLessThanOrEqual(4_000);
+    expect(parseScoreRecord(written).success).toBe(true);
+    expect(context.stats.recordsTruncated).toBe(1);
+    expect(context.stats.totals().scored).toBe(1);
+  });
+
+  it('marks a replay’s score and decision records', async () => {
+    const { context } = messageContext({ now, decisionsTopic: 'decisions' });
+    context.replay = { id: 'replay-0123456789ab' };
+    const output = fakeOutput();
+    const emit = createRecordEmitter(context);
+    await emit.emit({ kind: 'record', record }, output.output, where);
+    await emit.emit({ kind: 'skipped', decision: { schemaVersion: 1, runId: 'run-1', scorerId: 'tone', decision: 'skipped', reason: 'filter', source, decidedAt: '2026-11-29T12:00:01.000Z' } }, output.output, where);
+    expect(output.records().map((written) => valueOf(written).replay)).toEqual([{ id: 'replay-0123456789ab' }, { id: 'replay-0123456789ab' }]);
+  });
+
+  it('gives every record a smaller stand-in for a broker that refuses it, down to failed/record_too_large', () => {
+    const { emitter: emit, output } = emitter();
+    const big = { ...record, steps: { preprocess: 'x'.repeat(5_000) }, prompts: { analyze: 'p'.repeat(5_000) } } as ScoreRecord;
+    void emit.emit({ kind: 'record', record: big }, output.output, where);
+    return expect.poll(() => output.records().length).toBe(1).then(() => {
+      const first = output.records()[0]!;
+      const refusal = { type: 'MESSAGE_TOO_LARGE' as const, message: 'too large' };
+      const second = first.fallback!(refusal)!;
+      expect(valueOf(second)).toMatchObject({ status: 'scored', truncated: { dropped: [{ part: 'steps' }] } });
+      const third = second.fallback!(refusal)!;
+      expect(valueOf(third)).toMatchObject({ status: 'scored', prompts: {}, truncated: { dropped: [{ part: 'steps' }, { part: 'prompts' }] } });
+      const fourth = third.fallback!(refusal)!;
+      expect(valueOf(fourth)).toMatchObject({ status: 'failed', scoreId: 'score-1', error: { code: 'record_too_large', retryable: false } });
+      expect(parseScoreRecord(valueOf(fourth)).success).toBe(true);
+    });
+  });
+});
+
+describe('record emitter: decisions and deferrals', () => {
+  const decision: DecisionRecord = { schemaVersion: 1, runId: 'run-1', scorerId: 'tone', decision: 'skipped', reason: 'filter', source, decidedAt: '2026-11-29T12:00:01.000Z' };
+
+  it('publishes a skip to the decisions topic (keyed by run id, origin header), then counts it by reason', async () => {
+    const { emitter: emit, output, context } = emitter({ decisionsTopic: 'decisions' });
+    output.fail(1);
+    await emit.emit({ kind: 'skipped', decision }, output.output, where);
+    expect(output.records().map((written) => ({ topic: written.topic, key: written.key, headers: written.headers }))).toEqual([{ topic: 'decisions', key: 'run-1', headers: { [ORIGIN_HEADER]: 'scorestream' } }]);
+    expect(valueOf(output.records()[0])).toEqual(decision);
+    expect(Object.fromEntries(context.stats.skipsByReason)).toEqual({ filter: 1 });
+  });
+
+  it('without a decisions topic only counts the skip, and a budget skip by its budget', async () => {
+    const { emitter: emit, output, context } = emitter();
+    await emit.emit({ kind: 'skipped', decision: { ...decision, reason: 'budget_exhausted', budget: { name: 'calls', window: 'minute' } } }, output.output, where);
+    expect(output.attempts()).toBe(0);
+    expect(context.stats.skipsByReason.get('budget_exhausted')).toBe(1);
+    expect(context.stats.budgetExhaustedByBudget.get('calls')).toBe(1);
+  });
+
+  const failed = { ...record, status: 'failed', score: undefined, error: { name: 'E', message: 'down', failedStep: 'generateScore', completedSteps: [], retryable: true } } as unknown as FailedScoreRecord;
+  const retry = (attempts = 1): RetryMessage => ({
+    schemaVersion: 1,
+    runId: 'run-1',
+    scorerId: 'tone',
+    attempt: attempts,
+    firstFailedAt: '2026-11-29T12:00:01.000Z',
+    dueAt: '2026-11-29T12:01:01.000Z',
+    source,
+    trace: {},
+    attempts: Array.from({ length: attempts }, () => ({ failedAt: '2026-11-29T12:00:01.000Z', durationMs: 4, error: failed.error, judge: { generateScore: { executions: [{ status: 'failed', prompt: 'p'.repeat(2_000), judgeModelId: 'm', attemptCount: 1, modelCallCount: 1, durationMs: 1, error: { name: 'E', message: 'down' } }] } } })),
+    event: { runId: 'run-1' } as RetryMessage['event'],
+  });
+
+  it('publishes a deferral to the tier topic of its delay with the due header, and its decision', async () => {
+    const { emitter: emit, output, context } = emitter({ decisionsTopic: 'decisions' });
+    await emit.emit({ kind: 'deferred', retry: retry(), delayMs: 60_000, decision: { ...decision, decision: 'deferred', reason: 'deferred_retry' }, final: failed }, output.output, where);
+    expect(output.accepted).toHaveLength(1);
+    expect(output.records().map((written) => written.topic)).toEqual(['agent-runs-retry-1m', 'decisions']);
+    expect(output.records()[0]!.headers).toMatchObject({ [ORIGIN_HEADER]: 'scorestream', [RETRY_DUE_HEADER]: String(Date.parse('2026-11-29T12:01:01.000Z')) });
+    expect(context.stats.retriesDeferred).toBe(1);
+    // Refused anyway: the failure goes out as final.
+    expect(valueOf(output.records()[0]!.fallback!({ type: 'MESSAGE_TOO_LARGE', message: 'm' }))).toMatchObject({ status: 'failed', scoreId: 'score-1' });
+  });
+
+  it('drops older attempts’ judge evidence from a retry message over the limit, else publishes the failure as final', async () => {
+    const slim = emitter({ maxRecordBytes: 3_000 });
+    await slim.emitter.emit({ kind: 'deferred', retry: retry(2), delayMs: 10_000, decision, final: failed }, slim.output.output, where);
+    const written = valueOf(slim.output.records()[0]) as RetryMessage;
+    expect(written.attempts.map((attempt) => attempt.judge === undefined)).toEqual([true, false]);
+    const tight = emitter({ maxRecordBytes: 1_000 });
+    await tight.emitter.emit({ kind: 'deferred', retry: retry(2), delayMs: 10_000, decision, final: failed }, tight.output.output, where);
+    expect(tight.output.records().map((written) => [written.topic, valueOf(written).status])).toEqual([['scores', 'failed']]);
+    expect(tight.context.stats.retriesDeferred).toBe(0);
+  });
+});
+
+describe('record emitter: dead letters', () => {
+  const reason = { code: 'invalid_json' as const, message: 'the message value is not valid JSON' };
+  const badMessage = consumedMessage({ key: 'run-7', value: '{"runId": ', headers: { traceparent: '00-abc', tenant: [Buffer.from('a'), Buffer.from('b')] } });
+
+  it('keeps the key, sets the origin header, carries the message as it came with its hash, where from and why; counted once acknowledged', async () => {
+    const { emitter: emit, output, context } = emitter({ now: () => Date.parse('2026-11-29T12:00:05.000Z') });
+    output.fail(2);
+    await emit.deadLetter(badMessage, source, reason, output.output);
+    expect(output.attempts()).toBe(3);
+    expect(output.records()[0]).toMatchObject({ topic: 'dead-letters', key: 'run-7', headers: { [ORIGIN_HEADER]: 'scorestream' } });
+    const deadLetter = valueOf(output.records()[0]);
+    expect(parseDeadLetter(deadLetter).success).toBe(true);
+    expect(deadLetter).toEqual({
+      schemaVersion: 1,
+      key: { encoding: 'utf8', data: 'run-7' },
+      value: { encoding: 'utf8', data: '{"runId": ' },
+      valueSha256: createHash('sha256').update('{"runId": ').digest('hex'),
+      headers: { traceparent: { encoding: 'utf8', data: '00-abc' }, tenant: [{ encoding: 'utf8', data: 'a' }, { encoding: 'utf8', data: 'b' }] },
+      source: { ...source, timestamp: messageTimestamp.iso },
+      error: reason,
+      deadLetteredAt: '2026-11-29T12:00:05.000Z',
+    });
+    expect(context.stats.deadLettersByCode.get('invalid_json')).toBe(1);
+  });
+
+  it('keeps a null key null, the contract problems, and leaves out a timestamp that is not a time', async () => {
+    const { emitter: emit, output } = emitter();
+    const problems = [{ path: 'entity.type', message: 'Invalid option' }];
+    await emit.deadLetter(consumedMessage({ value: '{}', timestamp: 'not a time' }), source, { code: 'schema_violation', message: 'm', problems }, output.output);
+    expect(output.records()[0]!.key).toBeNull();
+    expect(valueOf(output.records()[0])).toMatchObject({ key: null, source, error: { code: 'schema_violation', problems } });
+    expect(valueOf(output.records()[0]).source).toEqual(source);
+  });
+
+  it('keeps as much of an oversized value as fits, says how much it dropped, and carries the hash of the whole', async () => {
+    const { emitter: emit, output } = emitter({ maxRecordBytes: 2_000 });
+    const value = Buffer.from('é'.repeat(5_000)); // 10,000 bytes of two-byte characters
+    await emit.deadLetter(consumedMessage({ key: 'big', value }), source, { code: 'oversized', message: 'too big' }, output.output);
+    const json = String(output.records()[0]!.value);
+    expect(Buffer.byteLength(json)).toBeLessThanOrEqual(2_000);
+    const deadLetter = valueOf(output.records()[0]) as { value: { encoding: string; data: string }; valueSha256: string; truncated: { keptBytes: number; droppedBytes: number } };
+    expect(parseDeadLetter(deadLetter).success).toBe(true);
+    expect(deadLetter.value.encoding).toBe('utf8');
+    expect(value.toString('utf8').startsWith(deadLetter.value.data)).toBe(true);
+    expect(deadLetter.truncated.keptBytes).toBe(Buffer.byteLength(deadLetter.value.data));
+    expect(deadLetter.truncated.keptBytes + deadLetter.truncated.droppedBytes).toBe(10_000);
+    expect(deadLetter.truncated.keptBytes).toBeGreaterThan(1_000);
+    expect(deadLetter.valueSha256).toBe(createHash('sha256').update(value).digest('hex'));
+  });
+
+  it('is abandoned, uncounted, when the hard stop ends the retries of its dead letter', async () => {
+    const { publishRetry, delays } = recordedPacing(() => control.hardStop.abort());
+    const control = emitter({ publishRetry });
+    control.output.fail(10);
+    await expect(control.emitter.deadLetter(badMessage, source, reason, control.output.output)).rejects.toThrow('broker unavailable');
+    expect(delays).toEqual([200]);
+    expect(control.context.stats.deadLettered).toBe(0);
+  });
+});
