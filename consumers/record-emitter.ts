@@ -10,6 +10,11 @@
 //     max.message.bytes is lower): the next smaller form, down to nothing (producers/send-records.ts);
 //   - goes through the message's output until accepted (publishUntilAcknowledged), and is counted
 //     once it was.
+// Thread scoring (docs/threads.md) adds two kinds: a turn or end event re-keyed to `{runs}-by-thread`
+// under its thread key, and the thread state's changelog records, written to the partition of
+// `{runs}-thread-state` that mirrors their by-thread partition. A record about a thread (its
+// `thread` block) is keyed by the thread key, so that one thread's scores stay in order in one
+// partition of the results.
 // Nothing else publishes: a new kind of outgoing record is a new case here (docs/architecture.md).
 import type { Source } from '../src/contracts/common.ts';
 import { fitDeadLetter } from '../src/contracts/build-dead-letter.ts';
@@ -21,6 +26,7 @@ import { RETRY_DUE_HEADER } from '../src/contracts/retry-message.ts';
 import type { RetryMessage } from '../src/contracts/retry-message.ts';
 import type { ScoreRecord } from '../src/contracts/score-record.ts';
 import { retryTierTopic } from '../src/config/retry-tiers.ts';
+import { threadTopicsFor } from '../src/config/thread-topics.ts';
 import type { ScoringOutcome } from '../src/pipeline/scoring-outcome.ts';
 import type { ConsumedMessage, OutgoingRecord } from '../kafka/kafka-records.ts';
 import type { DeadLetterReason } from './decode-run-message.ts';
@@ -37,6 +43,10 @@ export type RecordEmitter = {
   emit(outcome: ScoringOutcome, output: MessageOutput, where: { source: Source; eventTime: number }): Promise<void> | undefined;
   /** A message that cannot be scored, parked as it came (as much of it as fits); throws only after the hard stop. */
   deadLetter(message: ConsumedMessage, source: Source, reason: DeadLetterReason, output: MessageOutput): Promise<void>;
+  /** A thread turn or end event (its JSON) to `{runs}-by-thread` under its thread key. */
+  rekey(key: string, json: string, output: MessageOutput, source: Source): Promise<void>;
+  /** Changelog records of the thread state of by-thread partition `partition` (value null = tombstone), in order. */
+  threadState(writes: ReadonlyArray<{ key: string; value: string | null }>, partition: number, output: MessageOutput, source: Source): Promise<void>;
 };
 
 type EmitterContext = Pick<MessageContext, 'config' | 'stats' | 'logger' | 'now' | 'hardStop' | 'publishRetry' | 'replay' | 'recordLatency'>;
@@ -52,9 +62,13 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
   const limit = config.maxRecordBytes;
   const mark = <Record extends ScoreRecord | DecisionRecord>(record: Record): Record => (context.replay === undefined ? record : { ...record, replay: context.replay });
 
+  const threadTopics = threadTopicsFor(config.topics.runs);
+  // A thread's records in one partition, in order; a run's by its run id.
+  const keyOf = (record: ScoreRecord | DecisionRecord) => record.thread?.key ?? record.runId;
+
   const scoreOutgoing = (fitted: FittedScoreRecord): OutgoingRecord => ({
     topic: config.topics.results,
-    key: fitted.record.runId,
+    key: keyOf(fitted.record),
     value: fitted.json,
     headers: originHeaders,
     fallback: () => {
@@ -63,7 +77,7 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
     },
   });
 
-  const decisionOutgoing = (decision: DecisionRecord, topic: string): OutgoingRecord => ({ topic, key: decision.runId, value: JSON.stringify(decision), headers: originHeaders });
+  const decisionOutgoing = (decision: DecisionRecord, topic: string): OutgoingRecord => ({ topic, key: keyOf(decision), value: JSON.stringify(decision), headers: originHeaders });
 
   const countDecision = (decision: DecisionRecord) => {
     if (decision.decision === 'skipped') stats.countSkip(decision.reason);
@@ -139,6 +153,15 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
 
   return {
     emit,
+    async rekey(key, json, output, source) {
+      await publishUntilAcknowledged(output, [{ topic: threadTopics.byThread, key, value: json, headers: originHeaders }], source, context);
+      stats.threads.rekeyed += 1;
+    },
+    async threadState(writes, partition, output, source) {
+      if (writes.length === 0) return;
+      await publishUntilAcknowledged(output, writes.map(({ key, value }) => ({ topic: threadTopics.state, key, value: value ?? null, partition, headers: originHeaders })), source, context);
+      stats.threads.stateWrites += writes.length;
+    },
     async deadLetter(message, source, reason, output) {
       const fit = fitDeadLetter(
         {

@@ -22,8 +22,11 @@ export type ConsumedMessage = {
 export type OutgoingRecord = {
   readonly topic: string;
   readonly key: string | null;
-  readonly value: string | Buffer;
+  /** null: a tombstone (a compacted topic forgets the key). */
+  readonly value: string | Buffer | null;
   readonly headers?: MessageHeaders;
+  /** A partition chosen by the writer (a changelog partition mirrors its input's); else by key. */
+  readonly partition?: number;
   /**
    * What to write instead when the broker refuses this record for what it is (its size, its
    * content; publish-refusal.ts): a smaller form, or a record saying why. None: the record is

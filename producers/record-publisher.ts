@@ -33,7 +33,7 @@ export function toTopicMessages(records: readonly OutgoingRecord[]): TopicMessag
   }
   return [...byTopic].map(([topic, list]) => ({
     topic,
-    messages: list.map(({ key, value, headers }) => ({ key, value, ...(headers === undefined ? {} : { headers }) })),
+    messages: list.map(({ key, value, headers, partition }) => ({ key, value, ...(headers === undefined ? {} : { headers }), ...(partition === undefined ? {} : { partition }) })),
   }));
 }
 
