@@ -262,6 +262,19 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   consumer.on(consumer.events.GROUP_JOIN, (event) => {
     endAssignment('joined');
     options.onAssignment?.(event.payload.memberAssignment);
+    // A by-thread partition is claimed on assignment, not on its first batch: its state is restored
+    // and its timers run (a thread idle since before the move still closes) with no message arriving.
+    if (threads !== undefined) {
+      const generation = assignment;
+      for (const partition of event.payload.memberAssignment[threads.byThread] ?? []) {
+        void sink.claim(threads.byThread, partition).then(
+          (claim) => {
+            if (generation === assignment && claim.active && !stopping) pathOf(claim);
+          },
+          (error: unknown) => logger.warn({ err: error, partition }, 'claiming a by-thread partition on assignment failed; it is claimed on its first batch'),
+        );
+      }
+    }
     logger.info({ assignment: event.payload.memberAssignment, delivery: sink.delivery }, 'joined the consumer group');
   });
   consumer.on(consumer.events.CRASH, (event) => {

@@ -117,4 +117,34 @@ describe('thread scorers on Kafka-native session state', () => {
       expect(after.map((record) => record.scorerId).sort()).toEqual(['run-score-mean', 'turn-count']);
     });
   }
+
+  it("moves a thread's state with its partition when the group rebalances", async () => {
+    const topics = await useServiceTopics(2);
+    const groupId = uniqueGroupId('threads-rebalance');
+    const scorers = threadBindings(3_000);
+    const threads = ['t-0', 't-1', 't-2', 't-3', 't-4', 't-5'];
+    const first = await startTestService({ topics, groupId, scorers });
+    await produceRaw(topics.runs, threads.flatMap((thread) => [turn(thread, 1), turn(thread, 2)]));
+    await expect.poll(() => [...first.stats.threads.byPartition.values()].reduce((sum, read) => sum + read().heldTurns, 0), { timeout: 30_000 }).toBe(12);
+    await expect.poll(() => committedTotal(groupId, threadTopicsFor(topics.runs).byThread), { timeout: 30_000 }).toBe(12);
+
+    // A second member joins: one by-thread partition moves to it, and its state with it.
+    const second = await startTestService({ topics, groupId, scorers });
+    await expect.poll(() => second.stats.threads.byPartition.size, { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => first.stats.threads.byPartition.size, { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => second.stats.threads.restores, { timeout: 30_000 }).toBe(1);
+    expect(second.stats.threads.restoredRecords).toBeGreaterThan(0);
+
+    await produceRaw(topics.runs, threads.map((thread) => turn(thread, 3)));
+    const scores = await threadScores(topics, (found) => new Set(found.filter((score) => score.scorerId === 'turn-count').map((score) => score.thread.id)).size === threads.length);
+    const turnCounts = scores.filter((score) => score.scorerId === 'turn-count');
+    // Every thread scored with all three turns, whichever member held it: the two turns before the move came back from the changelog.
+    for (const thread of threads) {
+      const versions = new Set(turnCounts.filter((score) => score.thread.id === thread).map((score) => `${score.scoreId} ${score.thread.turns}`));
+      expect([...versions]).toEqual([`${turnCounts.find((score) => score.thread.id === thread)!.scoreId} 3`]);
+    }
+    const closedBy = (member: typeof first) => member.stats.threads.closesByReason.get('idle') ?? 0;
+    expect(closedBy(first)).toBeGreaterThan(0);
+    expect(closedBy(second)).toBeGreaterThan(0);
+  });
 });
