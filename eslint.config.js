@@ -41,6 +41,11 @@ export default tseslint.config(
     },
   },
   {
+    // The framework agents' JS apps (local/agents/apps/) run in a Node folder of their own.
+    files: ['local/agents/apps/**/*.mjs'],
+    languageOptions: { sourceType: 'module', globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
     // The top-level kafka/ by its relative path: `../kafka/` from local/collector/ is local/kafka/.
     files: ['local/**/*.ts'],
     rules: {

@@ -11,7 +11,8 @@
 //   draining a 200,000-event backlog with RSS sampled.
 // (a), (c), (c+tracing) run in interleaved rounds so machine noise hits them alike; the
 // service scenarios each run in a fresh child process. Two "what if" rows back the proposals
-// in the report: (c+tracing) without step spans, and (c)/(d) with a larger V8 young generation.
+// in the report: (c+tracing) with a span for every function step too (SCORESTREAM_TRACE_FUNCTION_STEPS),
+// and (c)/(d) with a larger V8 young generation.
 // Usage: node bench/pipeline.bench.ts [--quick] [--profile]     (npm run bench:pipeline)
 //        KAFKA_BROKERS=host:port to use an existing broker (its bench-* topics are deleted after).
 import { readFileSync } from 'node:fs';
@@ -91,8 +92,8 @@ try {
   const otlpAlone: OtlpAloneResult[] = [];
   const floors: FloorsResult[] = [];
   const traced: TracedRun[] = [];
-  const tracedWithoutSteps: TracedRun[] = [];
-  const tracedRun = async (name: string, tracing: 'on' | 'without-step-spans'): Promise<TracedRun> => {
+  const tracedWithFunctionSteps: TracedRun[] = [];
+  const tracedRun = async (name: string, tracing: 'on' | 'with-function-step-spans'): Promise<TracedRun> => {
     const before = sink.received().bytes;
     const result = await childResult({ ...base(name), kind: 'code', scorers: 'text', tracing, otlpUrl: sink.url, ...size });
     return { throughput: result.throughput, tracing: result.tracing!, sinkBytes: sink.received().bytes - before };
@@ -153,9 +154,9 @@ try {
         progress(`round ${round + 1} (c+tracing): ${rate(run.throughput)}, ${run.tracing.exported} of ${run.tracing.ended} spans exported`);
       },
       async () => {
-        const run = await tracedRun(`cs${round}`, 'without-step-spans');
-        tracedWithoutSteps.push(run);
-        progress(`round ${round + 1} (c+tracing) without step spans: ${rate(run.throughput)}, ${run.tracing.exported} of ${run.tracing.ended} spans exported`);
+        const run = await tracedRun(`cs${round}`, 'with-function-step-spans');
+        tracedWithFunctionSteps.push(run);
+        progress(`round ${round + 1} (c+tracing) with function step spans: ${rate(run.throughput)}, ${run.tracing.exported} of ${run.tracing.ended} spans exported`);
       },
     ];
     // Rotate the order each round so no scenario always runs first (or right after another).
@@ -223,7 +224,7 @@ try {
     otlpAlone,
     floors,
     traced,
-    tracedWithoutSteps,
+    tracedWithFunctionSteps,
     latency: { eventsPerSecond: latencyRate, result: latency.latency },
     judge,
     judgeFlagged: { flag: nodeFlag, result: judgeFlagged },

@@ -3,7 +3,9 @@
 // buffered per trace (src/otlp/trace-assembler.ts) and, when a trace closes, turned into agent
 // runs (src/otlp/run-from-trace.ts), each scored as a run job whose trace context is its agent
 // span's own. A trace that yields no run is decided (not_an_agent_trace, incomplete_trace,
-// assembly_overflow) for every binding, with the trace id as run id.
+// assembly_overflow) for every binding, with the trace id as run id. A run without a user message
+// or a final answer is scored all the same, never silently: its event's `missing` goes into every
+// record, and each record goes out with a `flagged` / `missing_content` decision (record-emitter.ts).
 //
 // State belongs to the claim (run-source.ts): one assembly per claimed partition, ended with the
 // claim — a rebalance, a new join, an exactly-once transaction that failed and reset the
@@ -40,6 +42,8 @@ export class OtlpAssemblyStats {
   /** Spans of a trace that had closed already: dropped. */
   lateSpans = 0;
   runsAssembled = 0;
+  /** Runs assembled without a user message or a final answer (scored, their records flagged missing_content). */
+  runsMissingContent = 0;
   readonly tracesClosed = { ready: 0, idle: 0, overflow: 0 };
   readonly tracesWithoutRun = new Map<SkipReason, number>();
   /** Assemblies dropped because their claim ended (a rebalance, a reset partition). */
@@ -169,7 +173,7 @@ export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
     };
 
     const completeTrace = async (trace: ClosedTrace<PendingMessage>): Promise<void> => {
-      const runs = runsFromTrace(trace.spans, config.nestedAgents);
+      const runs = runsFromTrace(trace.spans, { nestedAgents: config.nestedAgents, rootSpanRuns: config.rootSpanRuns });
       const first = trace.owners[0]!.message;
       if (runs.length === 0) {
         const reason: SkipReason = trace.reason === 'overflow' ? 'assembly_overflow' : trace.rootArrived ? 'not_an_agent_trace' : 'incomplete_trace';
@@ -178,7 +182,7 @@ export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
             ? `closed to stay within maxOpenTraces (${config.maxOpenTraces}) / maxSpansPerTrace (${config.maxSpansPerTrace}) before an agent span arrived`
             : reason === 'incomplete_trace'
               ? `no root or agent span arrived within idleTimeoutMs (${config.idleTimeoutMs})`
-              : 'the trace has no invoke_agent / ai.generateText / ai.streamText span';
+              : `the trace has no agent span (GenAI invoke_agent, OpenInference AGENT, OpenLLMetry agent, ai.generateText / ai.streamText)${config.rootSpanRuns ? ' and its root span holds no model call' : ', and rootSpanRuns is off'}`;
         countWithoutRun(reason);
         await perform({ kind: 'no-run', traceId: trace.traceId, reason, detail, source: first.source }, first);
         return;
@@ -196,6 +200,8 @@ export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
         return;
       }
       stats.runsAssembled += 1;
+      // Scored all the same (code scorers may not need the part); each record carries `missing` and goes with its flag (record-emitter.ts).
+      if (parsed.data.missing !== undefined) stats.runsMissingContent += 1;
       // The run's trace is the agent span's own: its score spans become the agent span's children.
       await perform({ kind: 'run', event: parsed.data, trace: spanTraceContext(run.agentSpan), source: owner.source }, owner);
     };

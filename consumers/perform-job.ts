@@ -45,6 +45,7 @@ function scoringOptions(owner: MessageHandle, context: MessageContext): Omit<Sco
     signal: context.hardStop,
     services: context.services,
     spend: context.spend,
+    traceSampling: context.config.traceSampling,
     ...(context.config.retries.enabled ? { retries: context.config.retries } : {}),
   };
 }
@@ -92,6 +93,8 @@ export function performJob(job: SourceJob, owner: MessageHandle, dependencies: J
         context.logger.debug({ source: job.source, runId: event.runId }, "skipped a run event that describes Scorestream's own work (metadata.source or tag)");
         return Promise.resolve();
       }
+      // Counted whatever the policy (docs/observability.md, trace sampling): how much of the traffic a trace backend misses.
+      if (job.trace.facts.sampled === false) stats.unsampledTraces += 1;
       const facts = collectRunFacts(event, job.source, job.trace.facts);
       const outcomes = scoreRunEvent(facts, { ...scoringOptions(owner, context), parentContext: job.trace.context });
       // A replay re-scores runs; their threads are the live service's.

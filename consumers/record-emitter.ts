@@ -1,7 +1,14 @@
 // The one way out: every record the service writes is built here — score records, decision
 // records, retry messages, dead letters — from what the core returned (ScoringOutcome) or from a
 // message that cannot be scored. Each record
+//   - first goes through the deployment's data handling (src/data-handling/, docs/data-handling.md:
+//     evidence levels, redaction), one call for every payload, so that everything below — the
+//     size fitting included — sees what is written;
 //   - carries the origin header (the loop guard) and, in a replay, the replay's mark;
+//   - is keyed by its pair's scoreId and partitioned by its run id (recordKeyFor,
+//     src/contracts/record-key.ts: one record per pair under compaction, a run's records on its
+//     partition number), a thread scorer's by its own id and the thread key (recordKeyOf); a dead
+//     letter keeps the key its message came with;
 //   - fits `maxRecordBytes`: a score record sheds evidence with a truncation marker, or goes out as
 //     `failed` / `record_too_large` (src/contracts/fit-score-record.ts); a retry message drops its
 //     older attempts' judge evidence, or the failure is published as final; a dead letter keeps as
@@ -10,13 +17,19 @@
 //     max.message.bytes is lower): the next smaller form, down to nothing (producers/send-records.ts);
 //   - goes through the message's output until accepted (publishUntilAcknowledged), and is counted
 //     once it was.
+// A score record whose run lacks content (`missing`) goes out together with its `flagged`
+// decision (src/pipeline/missing-content-flag.ts), which is not counted as a skip.
 // Thread scoring (docs/threads.md) adds two kinds: a turn or end event re-keyed to `{runs}-by-thread`
 // under its thread key, and the thread state's changelog records, written to the partition of
-// `{runs}-thread-state` that mirrors their by-thread partition. A record about a thread (its
-// `thread` block) is keyed by the thread key, so that one thread's scores stay in order in one
-// partition of the results.
+// `{runs}-thread-state` that mirrors their by-thread partition. Both carry run content as it came
+// (like retry messages; docs/data-handling.md): they are the service's own working state. A thread
+// scorer's score and decision records are records like any other (data handling, fitting), keyed by
+// their own id and partitioned by the thread key (recordKeyOf), so one thread's records share a
+// partition and a compacted results topic keeps every version.
 // Nothing else publishes: a new kind of outgoing record is a new case here (docs/architecture.md).
 import type { Source } from '../src/contracts/common.ts';
+import { recordKeyFor, recordKeyOf } from '../src/contracts/record-key.ts';
+import type { ScoreIdParts } from '../src/contracts/score-id.ts';
 import { fitDeadLetter } from '../src/contracts/build-dead-letter.ts';
 import type { RawHeaders } from '../src/contracts/build-dead-letter.ts';
 import type { DecisionRecord } from '../src/contracts/decision-record.ts';
@@ -27,20 +40,27 @@ import type { RetryMessage } from '../src/contracts/retry-message.ts';
 import type { ScoreRecord } from '../src/contracts/score-record.ts';
 import { retryTierTopic } from '../src/config/retry-tiers.ts';
 import { threadTopicsFor } from '../src/config/thread-topics.ts';
+import { missingContentFlag } from '../src/pipeline/missing-content-flag.ts';
+import { dataHandlingOf } from '../src/data-handling/data-handling.ts';
 import type { ScoringOutcome } from '../src/pipeline/scoring-outcome.ts';
-import type { ConsumedMessage, OutgoingRecord } from '../kafka/kafka-records.ts';
+import type { ConsumedMessage, MessageHeaders, OutgoingRecord } from '../kafka/kafka-records.ts';
 import type { DeadLetterReason } from './decode-run-message.ts';
 import { originHeaders } from './loop-guard.ts';
 import type { MessageContext } from './message-context.ts';
 import { publishUntilAcknowledged } from './publish-until-acknowledged.ts';
 import type { MessageOutput } from './record-sink.ts';
 
+/** What the emitter is handed: an outcome of the core, or a message to park with why. */
+type Payload = ScoringOutcome | { readonly kind: 'dead-letter'; readonly message: ConsumedMessage; readonly error: DeadLetterReason };
+
+type Where = { source: Source; eventTime: number };
+
 export type RecordEmitter = {
   /**
    * One outcome of a run as its records, published through `output` until accepted, then counted.
    * A skip without a decisions topic is only counted, at once: then nothing is returned to await.
    */
-  emit(outcome: ScoringOutcome, output: MessageOutput, where: { source: Source; eventTime: number }): Promise<void> | undefined;
+  emit(outcome: ScoringOutcome, output: MessageOutput, where: Where): Promise<void> | undefined;
   /** A message that cannot be scored, parked as it came (as much of it as fits); throws only after the hard stop. */
   deadLetter(message: ConsumedMessage, source: Source, reason: DeadLetterReason, output: MessageOutput): Promise<void>;
   /** A thread turn or end event (its JSON) to `{runs}-by-thread` under its thread key. */
@@ -60,15 +80,17 @@ function messageTime(message: ConsumedMessage): string | undefined {
 export function createRecordEmitter(context: EmitterContext): RecordEmitter {
   const { config, stats, logger } = context;
   const limit = config.maxRecordBytes;
+  const handling = dataHandlingOf(config);
   const mark = <Record extends ScoreRecord | DecisionRecord>(record: Record): Record => (context.replay === undefined ? record : { ...record, replay: context.replay });
 
   const threadTopics = threadTopicsFor(config.topics.runs);
-  // A thread's records in one partition, in order; a run's by its run id.
-  const keyOf = (record: ScoreRecord | DecisionRecord) => record.thread?.key ?? record.runId;
+
+  /** A record about a (run, scorer) pair, keyed and partitioned as every such record is. */
+  const pairRecord = (topic: string, pair: ScoreIdParts, value: string, headers: MessageHeaders = originHeaders) => ({ topic, ...recordKeyFor(pair), value, headers });
 
   const scoreOutgoing = (fitted: FittedScoreRecord): OutgoingRecord => ({
     topic: config.topics.results,
-    key: keyOf(fitted.record),
+    ...recordKeyOf(fitted.record),
     value: fitted.json,
     headers: originHeaders,
     fallback: () => {
@@ -77,8 +99,9 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
     },
   });
 
-  const decisionOutgoing = (decision: DecisionRecord, topic: string): OutgoingRecord => ({ topic, key: keyOf(decision), value: JSON.stringify(decision), headers: originHeaders });
+  const decisionOutgoing = (decision: DecisionRecord, topic: string): OutgoingRecord => ({ topic, ...recordKeyOf(decision), value: JSON.stringify(decision), headers: originHeaders });
 
+  /** Only a skip counts as one: a `deferred` pair is counted as deferred, a `flagged` one was scored. */
   const countDecision = (decision: DecisionRecord) => {
     if (decision.decision === 'skipped') stats.countSkip(decision.reason);
     if (decision.budget !== undefined) stats.countBudgetExhausted(decision.budget.name);
@@ -99,10 +122,15 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
     return fit;
   };
 
-  const emitRecord = async (record: ScoreRecord, output: MessageOutput, where: { source: Source; eventTime: number }) => {
+  const emitRecord = async (record: ScoreRecord, output: MessageOutput, where: Where) => {
     const fit = fitted(record, where.source);
     if (fit === undefined) return;
-    await publishUntilAcknowledged(output, [scoreOutgoing(fit)], where.source, context);
+    const records = [scoreOutgoing(fit)];
+    const decisionsTopic = config.topics.decisions;
+    // A run without content: the record and its flag are accepted together (one transaction, exactly-once).
+    const flag = record.missing === undefined || decisionsTopic === undefined ? undefined : missingContentFlag(record, new Date(context.now()).toISOString());
+    if (flag !== undefined && decisionsTopic !== undefined) records.push(decisionOutgoing(mark(flag), decisionsTopic));
+    await publishUntilAcknowledged(output, records, where.source, context);
     if (record.status === 'failed' && record.error.retryable && record.retries !== undefined) stats.retriesExhausted += 1;
     stats.countRecord(fit.record);
     if (Number.isFinite(where.eventTime)) {
@@ -117,16 +145,13 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
     if (value === undefined) return undefined;
     const finalFit = fitScoreRecord(mark(final), limit);
     return {
-      topic: retryTierTopic(config.topics.retry, delayMs),
-      key: retry.runId,
-      value,
-      headers: { ...originHeaders, [RETRY_DUE_HEADER]: String(Date.parse(retry.dueAt)) },
+      ...pairRecord(retryTierTopic(config.topics.retry, delayMs), retry, value, { ...originHeaders, [RETRY_DUE_HEADER]: String(Date.parse(retry.dueAt)) }),
       // Refused anyway: the failure goes out as final rather than never.
       fallback: () => (finalFit === undefined ? undefined : scoreOutgoing(finalFit)),
     };
   };
 
-  const emitDeferral = async (outcome: Extract<ScoringOutcome, { kind: 'deferred' }>, output: MessageOutput, where: { source: Source; eventTime: number }): Promise<void> => {
+  const emitDeferral = async (outcome: Extract<ScoringOutcome, { kind: 'deferred' }>, output: MessageOutput, where: Where): Promise<void> => {
     const retry = retryOutgoing(outcome.retry, outcome.delayMs, outcome.final);
     if (retry === undefined) {
       logger.warn({ source: where.source, runId: outcome.retry.runId, scorerId: outcome.retry.scorerId }, `a retry message would exceed maxRecordBytes (${limit}) even without its older attempts' judge evidence; publishing the failure as final`);
@@ -139,20 +164,68 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
     logger.debug({ source: where.source, runId: outcome.retry.runId, scorerId: outcome.retry.scorerId, attempt: outcome.retry.attempt, dueAt: outcome.retry.dueAt }, 'deferred a transiently failed pair to its retry tier');
   };
 
-  const emit: RecordEmitter['emit'] = (outcome, output, where) => {
-    if (outcome.kind === 'record') return emitRecord(outcome.record, output, where);
-    if (outcome.kind === 'deferred') return emitDeferral(outcome, output, where);
+  const emitSkip = (decision: DecisionRecord, output: MessageOutput, where: Where): Promise<void> | undefined => {
     const topic = config.topics.decisions;
     // Without a decisions topic a skip is only counted: no await per skipped binding.
     if (topic === undefined) {
-      countDecision(outcome.decision);
+      countDecision(decision);
       return undefined;
     }
-    return publishUntilAcknowledged(output, [decisionOutgoing(mark(outcome.decision), topic)], where.source, context).then(() => countDecision(outcome.decision));
+    return publishUntilAcknowledged(output, [decisionOutgoing(mark(decision), topic)], where.source, context).then(() => countDecision(decision));
+  };
+
+  const emitDeadLetter = async (message: ConsumedMessage, reason: DeadLetterReason, output: MessageOutput, source: Source): Promise<void> => {
+    const fit = fitDeadLetter(
+      {
+        message: { key: message.key, value: message.value, headers: message.headers as RawHeaders | undefined },
+        source: { topic: source.topic, partition: source.partition, offset: source.offset, timestamp: messageTime(message) },
+        error: reason,
+        now: new Date(context.now()),
+      },
+      limit,
+    );
+    if (fit === undefined) {
+      stats.recordsDropped += 1;
+      logger.error({ source, code: reason.code }, `a dead letter cannot be written within maxRecordBytes (${limit}) even without its value and headers; dropped`);
+      return;
+    }
+    const { deadLetter } = fit;
+    const key = message.key === null ? null : message.key.toString('utf8');
+    // Refused anyway (a dead-letter topic whose max.message.bytes is lower): its value and headers go, its hash stays.
+    const bare = {
+      ...deadLetter,
+      value: deadLetter.value === null ? null : { encoding: deadLetter.value.encoding, data: '' },
+      headers: {},
+      truncated: { keptBytes: 0, droppedBytes: message.value?.length ?? 0, headersDropped: true },
+    };
+    const record: OutgoingRecord = {
+      topic: config.topics.deadLetter,
+      key,
+      value: fit.json,
+      headers: originHeaders,
+      fallback: () => ({ topic: config.topics.deadLetter, key, value: JSON.stringify(bare), headers: originHeaders }),
+    };
+    await publishUntilAcknowledged(output, [record], source, context);
+    stats.countDeadLetter(reason.code);
+  };
+
+  /** Every payload's one way: handled (evidence, redaction) first, then built, sized and published by its kind. */
+  const send = (payload: Payload, output: MessageOutput, where: Where): Promise<void> | undefined => {
+    const handled = handling.outgoing(payload);
+    switch (handled.kind) {
+      case 'record':
+        return emitRecord(handled.record, output, where);
+      case 'deferred':
+        return emitDeferral(handled, output, where);
+      case 'skipped':
+        return emitSkip(handled.decision, output, where);
+      case 'dead-letter':
+        return emitDeadLetter(handled.message, handled.error, output, where.source);
+    }
   };
 
   return {
-    emit,
+    emit: send,
     async rekey(key, json, output, source) {
       await publishUntilAcknowledged(output, [{ topic: threadTopics.byThread, key, value: json, headers: originHeaders }], source, context);
       stats.threads.rekeyed += 1;
@@ -163,38 +236,7 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
       stats.threads.stateWrites += writes.length;
     },
     async deadLetter(message, source, reason, output) {
-      const fit = fitDeadLetter(
-        {
-          message: { key: message.key, value: message.value, headers: message.headers as RawHeaders | undefined },
-          source: { topic: source.topic, partition: source.partition, offset: source.offset, timestamp: messageTime(message) },
-          error: reason,
-          now: new Date(context.now()),
-        },
-        limit,
-      );
-      if (fit === undefined) {
-        stats.recordsDropped += 1;
-        logger.error({ source, code: reason.code }, `a dead letter cannot be written within maxRecordBytes (${limit}) even without its value and headers; dropped`);
-        return;
-      }
-      const { deadLetter } = fit;
-      const key = message.key === null ? null : message.key.toString('utf8');
-      // Refused anyway (a dead-letter topic whose max.message.bytes is lower): its value and headers go, its hash stays.
-      const bare = {
-        ...deadLetter,
-        value: deadLetter.value === null ? null : { encoding: deadLetter.value.encoding, data: '' },
-        headers: {},
-        truncated: { keptBytes: 0, droppedBytes: message.value?.length ?? 0, headersDropped: true },
-      };
-      const record: OutgoingRecord = {
-        topic: config.topics.deadLetter,
-        key,
-        value: fit.json,
-        headers: originHeaders,
-        fallback: () => ({ topic: config.topics.deadLetter, key, value: JSON.stringify(bare), headers: originHeaders }),
-      };
-      await publishUntilAcknowledged(output, [record], source, context);
-      stats.countDeadLetter(reason.code);
+      await send({ kind: 'dead-letter', message, error: reason }, output, { source, eventTime: Number.NaN });
     },
   };
 }

@@ -28,6 +28,8 @@ export class ServiceStats {
   /** (run, scorer) pairs skipped because a budget was exhausted, by the budget's name. */
   readonly budgetExhaustedByBudget = new Map<string, number>();
   readonly byScorer = new Map<string, ScorerTally>();
+  /** Run events whose propagated trace context was not sampled (scored or skipped, by `traceSampling`). */
+  unsampledTraces = 0;
   /** Events whose records were all acknowledged. */
   completed = 0;
   inFlight = 0;

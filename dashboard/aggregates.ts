@@ -1,30 +1,40 @@
 // Time-bucketed aggregates of score records and skip decisions, bounded whatever the traffic:
 // buckets of a fixed width over the look-back window only (older ones are dropped), and at most
-// `maxSeriesPerBucket` scorer × agent × tenant series per bucket (further combinations share one
-// `(other)` series). `not_scorable` and `failed` are counted as states, never as scores: only
-// `scored` records enter the sum and the histogram.
+// `maxSeriesPerBucket` scorer × version × agent × tenant series per bucket (further combinations
+// share one `(other)` series). `not_scorable` and `failed` are counted as states, never as scores:
+// only `scored` records enter the sums, the histogram and the verdict counts. Skips are tallied
+// per scorer, agent, tenant and reason; a decision that does not name its run's agent (from a
+// service that predates it) counts under UNKNOWN.
 import type { DecisionRecord } from '../src/contracts/decision-record.ts';
 import type { ScoreRecord } from '../src/contracts/score-record.ts';
 import { SCORE_BIN_COUNT, scoreBinIndex } from './score-bins.ts';
 
 export const OTHER = '(other)';
 export const NO_TENANT = '(none)';
+/** The agent or tenant of a decision that does not say (decisions of older services, traces that yielded no run). */
+export const UNKNOWN = '(not recorded)';
 
 export type SeriesTally = {
   scorer: string;
+  /** The binding's version; '' without one. */
+  version: string;
   agent: string;
   tenant: string;
   scored: number;
   notScorable: number;
   failed: number;
-  /** Sum of the scored records' scores. */
+  /** Sum of the scored records' scores, and of their squares (the variance of a mean compared). */
   sum: number;
+  sumSquares: number;
+  /** Scored records with a pass and with a fail verdict. */
+  pass: number;
+  fail: number;
   /** Scored records per score bin (score-bins.ts), and the sum of their scores per bin. */
   bins: number[];
   binSums: number[];
 };
 
-export type SkipTally = { scorer: string; reason: string; count: number };
+export type SkipTally = { scorer: string; agent: string; tenant: string; reason: string; count: number };
 
 export type BucketView = { start: number; series: SeriesTally[]; skips: SkipTally[] };
 
@@ -34,13 +44,20 @@ export type AggregateOptions = {
   bucketMs: number;
   windowMs: number;
   maxSeriesPerBucket: number;
-  /** Distinct (scorer, reason) skip tallies per bucket; skip reasons are a short list, scorers are not. */
+  /** Distinct (scorer, agent, tenant, reason) skip tallies per bucket; skip reasons are a short list, the others are not. */
   maxSkipKeysPerBucket?: number;
 };
 
-export function seriesOf(record: ScoreRecord): { scorer: string; agent: string; tenant: string } {
-  const tenant = record.metadata?.tenantId;
-  return { scorer: record.scorerId, agent: record.entity.id, tenant: tenant === undefined || tenant === '' ? NO_TENANT : tenant };
+const tenantOf = (metadata: { tenantId?: string | undefined } | undefined) => (metadata?.tenantId === undefined || metadata.tenantId === '' ? NO_TENANT : metadata.tenantId);
+
+export function seriesOf(record: ScoreRecord): { scorer: string; version: string; agent: string; tenant: string } {
+  return { scorer: record.scorerId, version: record.scorerVersion ?? '', agent: record.entity.id, tenant: tenantOf(record.metadata) };
+}
+
+/** The agent and tenant a skip is counted under: the run's, or UNKNOWN when the decision does not say. */
+export function skipSeriesOf(decision: DecisionRecord): { agent: string; tenant: string } {
+  if (decision.entity === undefined && decision.metadata === undefined) return { agent: UNKNOWN, tenant: UNKNOWN };
+  return { agent: decision.entity?.id ?? UNKNOWN, tenant: tenantOf(decision.metadata) };
 }
 
 export class ScoreAggregates {
@@ -72,20 +89,23 @@ export class ScoreAggregates {
     const bucket = this.bucketFor(atMs, nowMs);
     if (bucket === undefined) return undefined;
     const names = seriesOf(record);
-    let key = `${names.scorer}\u0000${names.agent}\u0000${names.tenant}`;
+    let key = `${names.scorer}\u0000${names.version}\u0000${names.agent}\u0000${names.tenant}`;
     let tally = bucket.series.get(key);
     if (tally === undefined) {
       if (bucket.series.size >= this.maxSeries) {
-        key = `${OTHER}\u0000${OTHER}\u0000${OTHER}`;
-        tally = bucket.series.get(key) ?? emptyTally(OTHER, OTHER, OTHER);
+        key = `${OTHER}\u0000\u0000${OTHER}\u0000${OTHER}`;
+        tally = bucket.series.get(key) ?? emptyTally({ scorer: OTHER, version: '', agent: OTHER, tenant: OTHER });
       } else {
-        tally = emptyTally(names.scorer, names.agent, names.tenant);
+        tally = emptyTally(names);
       }
       bucket.series.set(key, tally);
     }
     if (record.status === 'scored') {
       tally.scored += 1;
       tally.sum += record.score;
+      tally.sumSquares += record.score * record.score;
+      if (record.verdict === 'pass') tally.pass += 1;
+      else if (record.verdict === 'fail') tally.fail += 1;
       const bin = scoreBinIndex(record.score);
       tally.bins[bin]! += 1;
       tally.binSums[bin]! += record.score;
@@ -101,12 +121,13 @@ export class ScoreAggregates {
   addDecision(decision: DecisionRecord, atMs: number, nowMs: number): { start: number; tally: SkipTally } | undefined {
     const bucket = this.bucketFor(atMs, nowMs);
     if (bucket === undefined) return undefined;
-    let key = `${decision.scorerId}\u0000${decision.reason}`;
+    const { agent, tenant } = skipSeriesOf(decision);
+    let key = `${decision.scorerId}\u0000${agent}\u0000${tenant}\u0000${decision.reason}`;
     let tally = bucket.skips.get(key);
     if (tally === undefined) {
       const full = bucket.skips.size >= this.maxSkipKeys;
-      if (full) key = `${OTHER}\u0000${decision.reason}`;
-      tally = bucket.skips.get(key) ?? { scorer: full ? OTHER : decision.scorerId, reason: decision.reason, count: 0 };
+      if (full) key = `${OTHER}\u0000${OTHER}\u0000${OTHER}\u0000${decision.reason}`;
+      tally = bucket.skips.get(key) ?? (full ? { scorer: OTHER, agent: OTHER, tenant: OTHER, reason: decision.reason, count: 0 } : { scorer: decision.scorerId, agent, tenant, reason: decision.reason, count: 0 });
       bucket.skips.set(key, tally);
     }
     tally.count += 1;
@@ -150,6 +171,6 @@ export class ScoreAggregates {
   }
 }
 
-function emptyTally(scorer: string, agent: string, tenant: string): SeriesTally {
-  return { scorer, agent, tenant, scored: 0, notScorable: 0, failed: 0, sum: 0, bins: new Array<number>(SCORE_BIN_COUNT).fill(0), binSums: new Array<number>(SCORE_BIN_COUNT).fill(0) };
+function emptyTally(names: { scorer: string; version: string; agent: string; tenant: string }): SeriesTally {
+  return { ...names, scored: 0, notScorable: 0, failed: 0, sum: 0, sumSquares: 0, pass: 0, fail: 0, bins: new Array<number>(SCORE_BIN_COUNT).fill(0), binSums: new Array<number>(SCORE_BIN_COUNT).fill(0) };
 }

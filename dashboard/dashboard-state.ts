@@ -1,13 +1,17 @@
 // Everything the dashboard knows, fed one record at a time by the Kafka reader and read by the
-// HTTP server: the aggregates, the ring of recent records, the run index, and a short log of the
+// HTTP server: the aggregates, the ring of recent records, the run index, the agreements (the
+// feedback view), and a short log of the
 // events sent to pages, each with an id (`<epoch>.<sequence>`) so a page that reconnects gets
 // exactly what it missed, or — when the log no longer reaches back that far, or the server
 // restarted (a new epoch) — a fresh snapshot. Every part is bounded (DashboardLimits).
 import { randomBytes } from 'node:crypto';
+import type { AgreementRecord } from '../src/contracts/agreement-record.ts';
 import type { DecisionRecord } from '../src/contracts/decision-record.ts';
 import type { ScoreRecord } from '../src/contracts/score-record.ts';
 import type { SeriesTally, SkipTally } from './aggregates.ts';
-import { ScoreAggregates } from './aggregates.ts';
+import { ScoreAggregates, skipSeriesOf } from './aggregates.ts';
+import type { AgreementView, DisagreementSummary, WindowSummary } from './agreement-store.ts';
+import { AgreementStore } from './agreement-store.ts';
 import { BoundedSet } from './bounded-set.ts';
 import { RecordRing } from './record-ring.ts';
 import type { RecordSummary } from './record-summary.ts';
@@ -33,6 +37,9 @@ export type DashboardLimits = {
   dedupeCapacity: number;
   /** Events kept for pages that reconnect. */
   eventLog: number;
+  /** Agreement window summaries kept (all scorer versions), and disagreeing pairs. */
+  maxAgreementWindows: number;
+  maxDisagreements: number;
 };
 
 export const DEFAULT_LIMITS: Omit<DashboardLimits, 'windowMs' | 'bucketMs'> = {
@@ -44,13 +51,21 @@ export const DEFAULT_LIMITS: Omit<DashboardLimits, 'windowMs' | 'bucketMs'> = {
   maxEntriesPerRun: 64,
   dedupeCapacity: 100_000,
   eventLog: 5_000,
+  maxAgreementWindows: 5_000,
+  maxDisagreements: 1_000,
 };
 
-export type DecisionSummary = { runId: string; scorer: string; reason: string; detail?: string; at: number };
+export type DecisionSummary = { runId: string; scorer: string; agent: string; tenant: string; reason: string; detail?: string; at: number };
 
-export type DashboardEvent =
-  | { id: string; type: 'record'; data: { summary: RecordSummary; start: number; tally: SeriesTally } }
-  | { id: string; type: 'decision'; data: { decision: DecisionSummary; start: number; tally: SkipTally } };
+type EventData = {
+  record: { summary: RecordSummary; start: number; tally: SeriesTally };
+  decision: { decision: DecisionSummary; start: number; tally: SkipTally };
+  agreement: { window: WindowSummary } | { disagreement: DisagreementSummary };
+};
+export type DashboardEvent = { [Type in keyof EventData]: { id: string; type: Type; data: EventData[Type] } }[keyof EventData];
+
+/** Where the feedback view's records come from: no topic configured, a topic that does not exist, or one being read. */
+export type AgreementsSource = { topic?: string; state: 'off' | 'missing' | 'reading' };
 
 export type Snapshot = {
   epoch: string;
@@ -63,6 +78,7 @@ export type Snapshot = {
   recent: RecordSummary[];
   traceLinks: boolean;
   counts: DashboardCounts;
+  agreements: AgreementsSource & AgreementView;
 };
 
 export type DashboardCounts = {
@@ -71,10 +87,13 @@ export type DashboardCounts = {
   duplicates: number;
   outsideWindow: number;
   invalid: number;
+  agreements: number;
   ringRecords: number;
   ringBytes: number;
   runs: number;
   buckets: number;
+  agreementWindows: number;
+  disagreements: number;
 };
 
 type Listener = (event: DashboardEvent) => void;
@@ -86,9 +105,11 @@ export class DashboardState {
   private readonly ring: RecordRing;
   private readonly runs: RunIndex;
   private readonly seen: BoundedSet;
+  private readonly agreements: AgreementStore;
+  private agreementsSource: AgreementsSource = { state: 'off' };
   private readonly log: DashboardEvent[] = [];
   private readonly listeners = new Set<Listener>();
-  private readonly tallies = { records: 0, decisions: 0, duplicates: 0, outsideWindow: 0, invalid: 0 };
+  private readonly tallies = { records: 0, decisions: 0, duplicates: 0, outsideWindow: 0, invalid: 0, agreements: 0 };
 
   readonly limits: DashboardLimits;
   private readonly options: { now?: () => number; traceLink?: TraceLink | undefined };
@@ -100,6 +121,12 @@ export class DashboardState {
     this.ring = new RecordRing(limits.maxRecords, limits.maxRecordBytes);
     this.runs = new RunIndex(limits.maxRuns, limits.maxEntriesPerRun);
     this.seen = new BoundedSet(limits.dedupeCapacity);
+    this.agreements = new AgreementStore({ maxWindows: limits.maxAgreementWindows, maxDisagreements: limits.maxDisagreements, windowMs: limits.windowMs });
+  }
+
+  /** Told by the reader which agreements topic it reads, if any, and whether it exists. */
+  setAgreementsSource(source: AgreementsSource): void {
+    this.agreementsSource = source;
   }
 
   private now(): number {
@@ -150,9 +177,33 @@ export class DashboardState {
       return undefined;
     }
     this.tallies.decisions += 1;
-    const summary: DecisionSummary = { runId: decision.runId, scorer: decision.scorerId, reason: decision.reason, at, ...(decision.detail === undefined ? {} : { detail: decision.detail }) };
+    const summary: DecisionSummary = { runId: decision.runId, scorer: decision.scorerId, ...skipSeriesOf(decision), reason: decision.reason, at, ...(decision.detail === undefined ? {} : { detail: decision.detail }) };
     this.runs.add(decision.runId, { kind: 'decision', scorer: decision.scorerId, reason: decision.reason, at, ...(decision.detail === undefined ? {} : { detail: decision.detail }) });
     return this.emit({ type: 'decision', data: { decision: summary, start: counted.start, tally: counted.tally } });
+  }
+
+  ingestAgreement(record: AgreementRecord): DashboardEvent | undefined {
+    const key = record.kind === 'pair' ? `a\u0000${record.agreementId}` : undefined;
+    if (key !== undefined && !this.seen.add(key)) {
+      this.tallies.duplicates += 1;
+      return undefined;
+    }
+    const now = this.now();
+    if (record.kind === 'window') {
+      const window = this.agreements.addWindow(record, now);
+      if (window === undefined) return this.outside();
+      this.tallies.agreements += 1;
+      return this.emit({ type: 'agreement', data: { window } });
+    }
+    const counted = this.agreements.addPair(record, now);
+    if (counted === undefined) return this.outside();
+    this.tallies.agreements += 1;
+    return counted.disagreement === undefined ? undefined : this.emit({ type: 'agreement', data: { disagreement: counted.disagreement } });
+  }
+
+  private outside(): undefined {
+    this.tallies.outsideWindow += 1;
+    return undefined;
   }
 
   snapshot(): Snapshot {
@@ -168,11 +219,12 @@ export class DashboardState {
       recent: this.ring.recent(this.limits.recentLimit),
       traceLinks: this.options.traceLink !== undefined,
       counts: this.counts(),
+      agreements: { ...this.agreementsSource, ...this.agreements.view(now) },
     };
   }
 
   counts(): DashboardCounts {
-    return { ...this.tallies, ringRecords: this.ring.size, ringBytes: this.ring.bytes, runs: this.runs.size, buckets: this.aggregates.bucketCount };
+    return { ...this.tallies, ringRecords: this.ring.size, ringBytes: this.ring.bytes, runs: this.runs.size, buckets: this.aggregates.bucketCount, agreementWindows: this.agreements.windowCount, disagreements: this.agreements.disagreementCount };
   }
 
   /** The events after `lastEventId`, or undefined when only a snapshot can bring the page up to date. */
@@ -214,10 +266,11 @@ export class DashboardState {
     return `${this.epoch}.${sequence}`;
   }
 
-  private emit(event: { type: 'record'; data: Extract<DashboardEvent, { type: 'record' }>['data'] } | { type: 'decision'; data: Extract<DashboardEvent, { type: 'decision' }>['data'] }): DashboardEvent {
+  private emit(event: { [Type in keyof EventData]: { type: Type; data: EventData[Type] } }[keyof EventData]): DashboardEvent {
     this.sequence += 1;
-    // The tally is copied: the aggregates keep mutating theirs, and the log must replay what was sent.
-    const withId = { ...event, id: this.eventId(this.sequence), data: { ...event.data, tally: structuredClone(event.data.tally) } } as DashboardEvent;
+    // A tally is copied: the aggregates keep mutating theirs, and the log must replay what was sent.
+    const data = 'tally' in event.data ? { ...event.data, tally: structuredClone(event.data.tally) } : event.data;
+    const withId = { ...event, id: this.eventId(this.sequence), data } as DashboardEvent;
     this.log.push(withId);
     if (this.log.length > this.limits.eventLog) this.log.splice(0, this.log.length - this.limits.eventLog);
     for (const listener of this.listeners) listener(withId);

@@ -1,5 +1,5 @@
-// Feeds the dashboard from Kafka: the results topic and, when there is one, the decisions topic,
-// from `sinceMs` on. It reads in a consumer group of its own (unique per process, since every
+// Feeds the dashboard from Kafka: the results topic and, when there are, the decisions and the
+// agreements topics, from `sinceMs` on. It reads in a consumer group of its own (unique per process, since every
 // dashboard needs every partition), seeking each partition to the offset for that timestamp; it
 // never commits, and deletes the group when it stops. Reads only
 // committed transactions; records of aborted ones that still slip through after a crash are
@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Kafka } from 'kafkajs';
-import { parseDecisionRecord, parseScoreRecord } from '../src/contracts/parse.ts';
+import { parseAgreementRecord, parseDecisionRecord, parseScoreRecord } from '../src/contracts/parse.ts';
 import type { DashboardState } from './dashboard-state.ts';
 import { DASHBOARD_GROUP_PREFIX } from '../kafka/acl-roles.ts';
 import { whileLeadersSettle } from '../kafka/while-leaders-settle.ts';
@@ -16,6 +16,8 @@ export type KafkaReaderOptions = {
   kafka: Kafka;
   resultsTopic: string;
   decisionsTopic?: string | undefined;
+  /** The agreements topic of the feedback view; a missing one is skipped and the view says so. */
+  agreementsTopic?: string | undefined;
   sinceMs: number;
   state: DashboardState;
   /** Told about a topic that does not exist (it is skipped) and other recoverable trouble. */
@@ -38,12 +40,15 @@ export async function startKafkaReader(options: KafkaReaderOptions): Promise<Kaf
   // Where each partition stood at start: caught up once a batch reaches it.
   const pending = new Map<string, bigint>();
   const starts: { topic: string; partition: number; offset: string }[] = [];
+  const agreements = options.agreementsTopic;
   try {
     const existing = new Set(await admin.listTopics());
-    for (const topic of [options.resultsTopic, options.decisionsTopic]) {
+    if (agreements !== undefined) state.setAgreementsSource({ topic: agreements, state: existing.has(agreements) ? 'reading' : 'missing' });
+    for (const topic of [options.resultsTopic, options.decisionsTopic, agreements]) {
       if (topic === undefined) continue;
       if (!existing.has(topic)) {
-        options.onWarning?.(`topic '${topic}' does not exist (yet); the dashboard does not read it — restart the dashboard once it exists`);
+        // A missing agreements topic means no feedback join (scorestream agreement) has run: the feedback view says so.
+        if (topic !== agreements) options.onWarning?.(`topic '${topic}' does not exist (yet); the dashboard does not read it — restart the dashboard once it exists`);
         continue;
       }
       const fromTimestamp = await whileLeadersSettle(() => admin.fetchTopicOffsetsByTimestamp(topic, options.sinceMs));
@@ -59,7 +64,7 @@ export async function startKafkaReader(options: KafkaReaderOptions): Promise<Kaf
     await admin.disconnect();
     throw error;
   }
-  if (topics.length === 0) {
+  if (topics.every((topic) => topic === agreements)) {
     await admin.disconnect();
     throw new Error(`none of the topics exist (${[options.resultsTopic, options.decisionsTopic].filter(Boolean).join(', ')}): start the service (or the demo) first, or pass --topic/--decisions-topic`);
   }
@@ -88,6 +93,10 @@ export async function startKafkaReader(options: KafkaReaderOptions): Promise<Kaf
         if (batch.topic === options.resultsTopic) {
           const parsed = parseScoreRecord(value);
           if (parsed.success) state.ingestScore(parsed.data, message.value.length);
+          else state.countInvalid();
+        } else if (batch.topic === agreements) {
+          const parsed = parseAgreementRecord(value);
+          if (parsed.success) state.ingestAgreement(parsed.data);
           else state.countInvalid();
         } else {
           const parsed = parseDecisionRecord(value);

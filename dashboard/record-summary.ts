@@ -8,10 +8,13 @@ export type RecordSummary = {
   scoreId: string;
   runId: string;
   scorer: string;
+  /** The binding's version; '' without one. */
+  version: string;
   agent: string;
   tenant: string;
   status: ScoreRecord['status'];
   score?: number;
+  verdict?: 'pass' | 'fail';
   /** The scorer's reason, the not-scorable reason or the error message, cut to a line's length. */
   reason: string;
   /** Epoch ms of scoredAt. */
@@ -48,10 +51,11 @@ export function summarize(record: ScoreRecord, link: TraceLink | undefined): Rec
     scoreId: record.scoreId,
     runId: record.runId,
     scorer: names.scorer,
+    version: names.version,
     agent: names.agent,
     tenant: names.tenant,
     status: record.status,
-    ...(record.status === 'scored' ? { score: record.score } : {}),
+    ...(record.status === 'scored' ? { score: record.score, ...(record.verdict === undefined ? {} : { verdict: record.verdict }) } : {}),
     reason: reasonText(record),
     at: Date.parse(record.scoredAt),
     ...(record.trace?.traceId === undefined ? {} : { traceId: record.trace.traceId }),

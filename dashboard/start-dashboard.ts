@@ -16,6 +16,8 @@ export type DashboardOptions = {
   kafka: Kafka;
   resultsTopic: string;
   decisionsTopic?: string | undefined;
+  /** The agreements topic (the feedback view); none: the view says it is not configured. */
+  agreementsTopic?: string | undefined;
   /** The look-back: records from this long ago on. */
   sinceMs: number;
   bucketMs?: number;
@@ -57,6 +59,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       kafka: options.kafka,
       resultsTopic: options.resultsTopic,
       decisionsTopic: options.decisionsTopic,
+      agreementsTopic: options.agreementsTopic,
       sinceMs: now() - options.sinceMs,
       state,
       ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),

@@ -1,5 +1,5 @@
 // The infrastructure's timing and sizing defaults, in one place (as pino keeps `defaultOptions`):
-// what the consumer, the publishers, the sinks, the topic set-up and the pre-flight use when
+// what the consumer, the publishers, the sinks, the topic set-up, the pre-flight and the readiness probe use when
 // nobody says otherwise. Not configuration a deployment sets (that is src/config/defaults.ts);
 // tests and benchmarks shorten some of these through the options of the function that uses them.
 export const KAFKA_DEFAULTS = Object.freeze({
@@ -47,6 +47,14 @@ export const KAFKA_DEFAULTS = Object.freeze({
     /** The pre-flight's own clients give up soon: a refusal should be reported, not retried. */
     retry: Object.freeze({ retries: 2, initialRetryTime: 200 }),
     tlsProbeTimeoutMs: 5_000,
+  }),
+  brokerProbe: Object.freeze({
+    /** The readiness probe's admin client does not retry: a probe answers in bounded time, and the next one asks again. */
+    retry: Object.freeze({ retries: 0 }),
+    /** How long a broker check's result is reused: probes of several kubelets add up to one request a second at most. */
+    cacheMs: 1_000,
+    /** A check that takes longer counts as unreachable. */
+    timeoutMs: 2_000,
   }),
   replay: Object.freeze({
     /** How often a replay reads its committed offsets for progress and the end. */

@@ -22,6 +22,12 @@ export type ConsumedMessage = {
 export type OutgoingRecord = {
   readonly topic: string;
   readonly key: string | null;
+  /**
+   * What the partition is chosen by when it differs from the key (score and decision records and
+   * retry messages: keyed by their scoreId, partitioned by run id or thread key; src/contracts/record-key.ts).
+   * Handed to the partitioner with the message (key-partitioner.ts), never written to Kafka.
+   */
+  readonly partitionKey?: string;
   /** null: a tombstone (a compacted topic forgets the key). */
   readonly value: string | Buffer | null;
   readonly headers?: MessageHeaders;

@@ -43,12 +43,17 @@ function keyBytes(key: Buffer | string): Uint8Array {
   return typeof key === 'string' ? Buffer.from(key) : key;
 }
 
-/** Drop-in for kafkajs' `Partitioners.DefaultPartitioner` (pass as `createPartitioner`). */
+/**
+ * Drop-in for kafkajs' `Partitioners.DefaultPartitioner` (pass as `createPartitioner`). A message
+ * with a `partitionKey` (kafka-records.ts) is placed by it instead of its key: score and decision
+ * records and retry messages are keyed by scoreId for compaction and placed by run id.
+ */
 export const keyPartitioner: ICustomPartitioner = () => {
   const counters = new Map<string, number>();
   return ({ topic, partitionMetadata, message }: PartitionerArgs) => {
     if (message.partition !== null && message.partition !== undefined) return message.partition;
-    if (message.key !== null && message.key !== undefined) return toPositive(murmur2(keyBytes(message.key))) % partitionMetadata.length;
+    const placedBy = (message as { partitionKey?: string }).partitionKey ?? message.key;
+    if (placedBy !== null && placedBy !== undefined) return toPositive(murmur2(keyBytes(placedBy))) % partitionMetadata.length;
     // No key: round-robin over partitions that have a leader, from a random start per topic.
     const next = (counters.get(topic) ?? Math.floor(Math.random() * 2 ** 31)) + 1;
     counters.set(topic, next);

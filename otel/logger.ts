@@ -1,10 +1,12 @@
 // The service's pino logger: JSON lines by default, pino-pretty when asked (a terminal),
 // `trace_id`/`span_id` on every line written inside a span (so a log line found in Loki or
 // Elasticsearch leads to its trace), and secrets redacted wherever they appear in a config
-// or error object that gets logged.
+// or error object that gets logged — by path (REDACTED_PATHS), and, given the deployment's
+// redactor (src/data-handling/), in every string of every line (docs/data-handling.md).
 import { isSpanContextValid, trace } from '@opentelemetry/api';
 import pino from 'pino';
 import type { DestinationStream, Logger, LoggerOptions } from 'pino';
+import { redactValue } from '../src/data-handling/redact-value.ts';
 
 /** Paths whose values never reach a log line. */
 export const REDACTED_PATHS = [
@@ -48,6 +50,8 @@ export type LoggerSettings = {
   name?: string;
   /** Where lines go (tests pass a sink); default stdout. */
   destination?: DestinationStream;
+  /** Applied to every string of every line (values and keys) before it is written: the config's redactor. */
+  redact?: (text: string) => string;
 };
 
 /** Reads SCORESTREAM_LOG_LEVEL (or LOG_LEVEL) and SCORESTREAM_LOG_PRETTY. */
@@ -66,12 +70,30 @@ function traceFields(): Record<string, string> {
   return { trace_id: spanContext.traceId, span_id: spanContext.spanId, trace_flags: `0${spanContext.traceFlags.toString(16)}` };
 }
 
+/**
+ * A line's JSON with every string redacted; the line itself when nothing changed. The line is
+ * parsed rather than searched as text: a match spanning a JSON escape (`\n` before an address)
+ * could otherwise be half-replaced into invalid JSON.
+ */
+export function redactLine(line: string, redact: (text: string) => string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return redact(line);
+  }
+  const redacted = redactValue(parsed, redact);
+  return redacted === parsed ? line : `${JSON.stringify(redacted)}\n`;
+}
+
 export function createLogger(settings: LoggerSettings = {}): Logger {
+  const redact = settings.redact;
   const options: LoggerOptions = {
     name: settings.name ?? 'scorestream',
     level: settings.level ?? 'info',
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     mixin: traceFields,
+    ...(redact === undefined ? {} : { hooks: { streamWrite: (line: string) => redactLine(line, redact) } }),
   };
   if (settings.destination !== undefined) return pino(options, settings.destination);
   if (settings.pretty) {

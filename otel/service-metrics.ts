@@ -10,6 +10,8 @@ import { registerScoreMetric } from './score-metric.ts';
 /** What the instruments read; ServiceStats has this shape. */
 export type ServiceCounters = {
   readonly consumed: number;
+  /** Run events whose propagated trace was not sampled. */
+  readonly unsampledTraces: number;
   readonly deadLettersByCode: ReadonlyMap<string, number>;
   readonly skipsByReason: ReadonlyMap<string, number>;
   readonly budgetExhaustedByBudget: ReadonlyMap<string, number>;
@@ -56,6 +58,10 @@ function partitionAttributes(key: string): Record<string, string | number> {
 
 export function registerServiceMetrics(meter: Meter, counters: ServiceCounters): ServiceMetrics {
   const consumed = meter.createObservableCounter('scorestream.runs.consumed', { description: 'Run messages consumed (including skipped and dead-lettered ones)', unit: '{run}' });
+  const unsampled = meter.createObservableCounter('scorestream.runs.trace_unsampled', {
+    description: "Run events whose propagated trace context was not sampled (scored unless traceSampling is 'follow', then skipped as trace_not_sampled)",
+    unit: '{run}',
+  });
   const records = meter.createObservableCounter('scorestream.records', { description: 'Score records published, by scorer and status', unit: '{record}' });
   const skips = meter.createObservableCounter('scorestream.skips', { description: 'Runs or scorer bindings skipped, by reason', unit: '{skip}' });
   const budgetSkips = meter.createObservableCounter('scorestream.budget.exhausted', { description: '(run, scorer) pairs skipped because a judge budget was exhausted, by budget', unit: '{skip}' });
@@ -90,6 +96,7 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters):
   const lagReported = new Set<string>();
   const observe: BatchObservableCallback = (result) => {
     result.observe(consumed, counters.consumed);
+    result.observe(unsampled, counters.unsampledTraces);
     for (const [scorerId, tally] of counters.byScorer) {
       result.observe(records, tally.scored, { 'scorestream.scorer.id': scorerId, 'scorestream.status': 'scored' });
       result.observe(records, tally.notScorable, { 'scorestream.scorer.id': scorerId, 'scorestream.status': 'not_scorable' });
@@ -137,7 +144,7 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters):
     result.observe(threadsRekeyed, threads.rekeyed);
   };
   const scores = registerScoreMetric(meter);
-  const observables: Observable[] = [consumed, records, skips, budgetSkips, deadLetters, inFlight, paused, lag, retries, retryWaiting, oversized, threadsOpen, threadsHeld, threadsBytes, threadCloses, threadRestores, threadsRekeyed];
+  const observables: Observable[] = [consumed, unsampled, records, skips, budgetSkips, deadLetters, inFlight, paused, lag, retries, retryWaiting, oversized, threadsOpen, threadsHeld, threadsBytes, threadCloses, threadRestores, threadsRekeyed];
   meter.addBatchObservableCallback(observe, observables);
 
   return {

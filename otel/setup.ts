@@ -10,7 +10,11 @@
 //     recording prompts and answers only with SCORESTREAM_TRACE_RECORD_INPUTS=true;
 //   - the SDK's own diagnostics go to the service's JSON log instead of bare console lines, at
 //     OTEL_LOG_LEVEL or else `warn`;
-//   - no OTel log pipeline: logs are pino JSON lines on stdout, correlated by trace_id/span_id.
+//   - no OTel log pipeline: logs are pino JSON lines on stdout, correlated by trace_id/span_id;
+//   - every span of the process is redacted by the deployment's redactor (redacting-tracer.ts,
+//     docs/data-handling.md) before any exporter sees it.
+//   - the OTLP span exporter (OTEL_TRACES_EXPORTER unset or `otlp`) watched (receiver-watch.ts): a
+//     receiver that is not there is said once, and spans are dropped unsent until it answers.
 // Call startTelemetry() before the service creates meters (the metrics API has no proxy: a meter
 // taken before the SDK is registered stays a no-op).
 import { diag, DiagLogLevel } from '@opentelemetry/api';
@@ -19,6 +23,9 @@ import type { IMetricReader } from '@opentelemetry/sdk-metrics';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { Logger } from 'pino';
 import { registerJudgeTelemetry, SCORESTREAM_ORIGIN_ATTRIBUTE } from './judge-telemetry.ts';
+import { redactGlobalSpans } from './redacting-tracer.ts';
+import type { TextRedactor } from './redacting-tracer.ts';
+import { watchReceiver } from './receiver-watch.ts';
 
 export type Environment = Record<string, string | undefined>;
 
@@ -45,6 +52,12 @@ export type StartTelemetryOptions = {
   recordInputs?: boolean;
   /** Upper bound on flushing at shutdown, so an unreachable collector cannot hold the exit (default 10 s). */
   shutdownTimeoutMs?: number;
+  /**
+   * Applied to every string of every span (attributes, events, exceptions, status) before the SDK
+   * stores it: the config's redactor (src/data-handling/). Called per string, so a caller that
+   * learns the config later can pass a function that reads the current one.
+   */
+  redact?: TextRedactor;
 };
 
 export type Telemetry = {
@@ -80,6 +93,15 @@ export function telemetryPlan(environment: Environment): TelemetryPlan {
 /** `SCORESTREAM_TRACE_RECORD_INPUTS=true`: prompts and answers on spans (off by default: user content). */
 export function recordInputsFromEnvironment(environment: Environment): boolean {
   return isTrue(environment.SCORESTREAM_TRACE_RECORD_INPUTS) || environment.SCORESTREAM_TRACE_RECORD_INPUTS?.trim() === '1';
+}
+
+/**
+ * What the service's spans hold, from the environment: prompts (SCORESTREAM_TRACE_RECORD_INPUTS)
+ * and a span per function step (SCORESTREAM_TRACE_FUNCTION_STEPS; off by default, see ScorerServices).
+ */
+export function traceOptionsFromEnvironment(environment: Environment): { recordInputs: boolean; functionStepSpans: boolean } {
+  const functionSteps = environment.SCORESTREAM_TRACE_FUNCTION_STEPS;
+  return { recordInputs: recordInputsFromEnvironment(environment), functionStepSpans: isTrue(functionSteps) || functionSteps?.trim() === '1' };
 }
 
 const diagLevels: Record<string, DiagLogLevel> = {
@@ -136,6 +158,53 @@ export function applyBatchSpanDefaults(environment: Record<string, string | unde
   }
 }
 
+/** OTEL_TRACES_EXPORTER names the OTLP exporter alone (or nothing, which means it). */
+function otlpTracesOnly(environment: Environment): boolean {
+  const names = (environment.OTEL_TRACES_EXPORTER ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  return names.every((name) => name === 'otlp');
+}
+
+/** Where the OTLP trace exporter sends, as its packages resolve it from the environment (for log lines). */
+export function otlpTracesEndpoint(environment: Environment, protocol: string): string {
+  const specific = environment.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  if (specific) return specific;
+  const base = environment.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  if (protocol === 'grpc') return base || 'http://localhost:4317';
+  return `${(base || 'http://localhost:4318').replace(/\/+$/, '')}/v1/traces`;
+}
+
+const nonNegative = (value: string | undefined): number | undefined => {
+  const number = Number(value);
+  return value === undefined || value.trim() === '' || !Number.isFinite(number) || number < 0 ? undefined : number;
+};
+
+/**
+ * The span processor sdk-node would build for OTEL_TRACES_EXPORTER=otlp (the protocol's exporter,
+ * a batch processor sized by OTEL_BSP_*), with the exporter watched for a missing receiver.
+ */
+async function watchedOtlpSpanProcessor(environment: Environment, logger: Logger | undefined): Promise<SpanProcessor> {
+  const protocol = (environment.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? environment.OTEL_EXPORTER_OTLP_PROTOCOL)?.trim() || 'http/protobuf';
+  const [{ BatchSpanProcessor }, exporter] = await Promise.all([
+    import('@opentelemetry/sdk-trace'),
+    protocol === 'grpc'
+      ? import('@opentelemetry/exporter-trace-otlp-grpc').then(({ OTLPTraceExporter }) => new OTLPTraceExporter())
+      : protocol === 'http/json'
+        ? import('@opentelemetry/exporter-trace-otlp-http').then(({ OTLPTraceExporter }) => new OTLPTraceExporter())
+        : import('@opentelemetry/exporter-trace-otlp-proto').then(({ OTLPTraceExporter }) => new OTLPTraceExporter()),
+  ]);
+  if (protocol !== 'grpc' && protocol !== 'http/json' && protocol !== 'http/protobuf') logger?.warn({ protocol }, `unsupported OTLP traces protocol "${protocol}"; using http/protobuf`);
+  return new BatchSpanProcessor({
+    exporter: watchReceiver(exporter, { endpoint: otlpTracesEndpoint(environment, protocol), ...(logger === undefined ? {} : { logger }) }),
+    maxQueueSize: nonNegative(process.env.OTEL_BSP_MAX_QUEUE_SIZE),
+    scheduledDelayMillis: nonNegative(process.env.OTEL_BSP_SCHEDULE_DELAY),
+    exportTimeoutMillis: nonNegative(process.env.OTEL_BSP_EXPORT_TIMEOUT),
+    maxExportBatchSize: nonNegative(process.env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE),
+  });
+}
+
 /**
  * Starts the SDK when the environment asks for any telemetry; otherwise returns at once without
  * loading it. The plan is read from `environment`; sdk-node reads the same variables from
@@ -152,6 +221,7 @@ export async function startTelemetry(environment: Environment, options: StartTel
 
   applyBatchSpanDefaults(process.env);
   const [{ startNodeSdk }, { defaultResource, resourceFromAttributes }] = await Promise.all([import('@opentelemetry/sdk-node'), import('@opentelemetry/resources')]);
+  const spanProcessors = options.spanProcessors ?? (tracing && !plan.configFile && otlpTracesOnly(environment) ? [await watchedOtlpSpanProcessor(environment, options.logger)] : undefined);
   const sdk = startNodeSdk({
     // Lowest priority: OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES override these.
     baseResource: defaultResource().merge(
@@ -164,11 +234,13 @@ export async function startTelemetry(environment: Environment, options: StartTel
     logRecordProcessors: [],
     // Problems found while building the SDK go to stderr; from then on to the JSON log (below).
     logLevel: diagLevelName(environment),
-    ...(options.spanProcessors === undefined ? {} : { spanProcessors: options.spanProcessors }),
+    ...(spanProcessors === undefined ? {} : { spanProcessors }),
     ...(options.metricReaders === undefined ? {} : { metricReaders: options.metricReaders }),
   });
   // startNodeSdk installed a console diag logger; route its messages into the JSON log instead.
   if (options.logger !== undefined) diag.setLogger(diagToPino(options.logger), { logLevel: diagLevels[diagLevelName(environment)]!, suppressOverrideMessage: true });
+  // Before anything takes a tracer: the AI SDK integration below keeps the one it gets.
+  if (tracing && options.redact !== undefined) redactGlobalSpans(options.redact);
   const recordInputs = options.recordInputs ?? recordInputsFromEnvironment(environment);
   const unregisterJudge = tracing ? registerJudgeTelemetry({ recordInputs }) : () => undefined;
   options.logger?.info(

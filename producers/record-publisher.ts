@@ -33,7 +33,10 @@ export function toTopicMessages(records: readonly OutgoingRecord[]): TopicMessag
   }
   return [...byTopic].map(([topic, list]) => ({
     topic,
-    messages: list.map(({ key, value, headers, partition }) => ({ key, value, ...(headers === undefined ? {} : { headers }), ...(partition === undefined ? {} : { partition }) })),
+    // kafkajs hands each message object to the partitioner as given, so partitionKey rides along
+    // to keyPartitioner and is never encoded (only key, value, headers and timestamp are); an
+    // explicit partition (a changelog's) wins over both.
+    messages: list.map(({ key, partitionKey, value, headers, partition }) => ({ key, value, ...(partitionKey === undefined ? {} : { partitionKey }), ...(headers === undefined ? {} : { headers }), ...(partition === undefined ? {} : { partition }) })),
   }));
 }
 

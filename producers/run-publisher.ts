@@ -1,7 +1,9 @@
 // The SDK agents use to publish finished runs: `createRunPublisher({ brokers })`, then
 // `publish(run | runs)`. Every run is validated against AgentRunEvent v1 before anything is sent
 // (an invalid batch sends nothing), keyed by runId so a run's events stay on one partition, and
-// carries its trace context as W3C headers (run-trace-headers.ts).
+// carries its trace context as W3C headers (run-trace-headers.ts). `publishFeedback` sends what
+// people said about runs the same way: validated against FeedbackRecord v1, to the feedback topic,
+// keyed like the run's score records (feedbackKeyFor) so both share a partition (docs/feedback.md).
 //
 // Delivery: an idempotent producer (acks = all) with one request in flight, and publish calls
 // queued one after another. kafkajs' idempotent producer loses or rejects messages when several
@@ -17,8 +19,11 @@ import { keyPartitioner } from '../kafka/key-partitioner.ts';
 import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 import { probeTls } from '../kafka/tls-probe.ts';
 import { chooseRunContext, traceHeaders, w3cPropagator } from './run-trace-headers.ts';
-import type { PublishableRun, ValidatedRun } from './run-validation.ts';
+import type { PublishableRun } from './run-validation.ts';
 import { validateRuns } from './run-validation.ts';
+import type { FeedbackRecord, FeedbackRecordInput } from '../src/contracts/feedback-record.ts';
+import { DEFAULT_FEEDBACK_TOPIC } from '../src/contracts/feedback-record.ts';
+import { validateFeedback } from './feedback-validation.ts';
 
 export const DEFAULT_RUNS_TOPIC = 'agent-runs';
 
@@ -29,6 +34,8 @@ export type RunPublisherOptions = {
   kafka?: Kafka;
   /** Default 'agent-runs'. */
   topic?: string;
+  /** Where publishFeedback sends; default 'agent-feedback'. */
+  feedbackTopic?: string;
   /** Client id when the publisher creates the client; default 'scorestream-run-publisher'. */
   clientId?: string;
   /** TLS when the publisher creates the client: `true`, or Node TLS options (`ca`, `cert`, `key`, `servername`) as PEM text. */
@@ -64,9 +71,13 @@ export type PublishReport = {
   partitions: Array<{ partition: number; baseOffset?: string }>;
 };
 
+export type FeedbackPublishReport = Omit<PublishReport, 'runIds'> & { feedbackIds: string[] };
+
 export type RunPublisher = {
   /** Validates, then sends; resolves once Kafka acknowledged every run. */
   publish(runs: PublishableRun | readonly PublishableRun[], options?: PublishOptions): Promise<PublishReport>;
+  /** Validates, then sends to the feedback topic; resolves once Kafka acknowledged every record. */
+  publishFeedback(feedback: FeedbackRecordInput | FeedbackRecord | readonly (FeedbackRecordInput | FeedbackRecord)[]): Promise<FeedbackPublishReport>;
   /** Waits for queued publishes, then disconnects the producer. */
   close(): Promise<void>;
 };
@@ -76,6 +87,7 @@ export function createRunPublisher(options: RunPublisherOptions = {}): RunPublis
     throw new ScorestreamError('createRunPublisher needs `brokers` (e.g. ["127.0.0.1:9092"]) or a kafkajs `kafka` client', { code: 'invalid_options' });
   }
   const topic = options.topic ?? DEFAULT_RUNS_TOPIC;
+  const feedbackTopic = options.feedbackTopic ?? DEFAULT_FEEDBACK_TOPIC;
   const maxRequestBytes = options.maxRequestBytes ?? 512 * 1024;
   const maxRequestRuns = options.maxRequestRuns ?? 1000;
   const propagator = options.propagator ?? w3cPropagator;
@@ -142,42 +154,63 @@ export function createRunPublisher(options: RunPublisherOptions = {}): RunPublis
     return result;
   };
 
-  const send = async (validated: ValidatedRun[], messages: Message[]): Promise<PublishReport> => {
+  type Sent = { topic: string; count: number; ids: string[]; requests: number; partitions: PublishReport['partitions'] };
+  const send = async (target: { topic: string; what: string; whyAgain: string }, ids: string[], messages: Message[]): Promise<Sent> => {
     await connect();
-    const report: PublishReport = { topic, count: 0, runIds: [], requests: 0, partitions: [] };
+    const sent: Sent = { topic: target.topic, count: 0, ids: [], requests: 0, partitions: [] };
     for (const chunk of chunks(messages, maxRequestBytes, maxRequestRuns)) {
       try {
-        const metadata = await producer.send({ topic, messages: chunk, acks: -1, ...(options.compression === undefined ? {} : { compression: options.compression }) });
-        for (const entry of metadata) report.partitions.push({ partition: entry.partition, ...(entry.baseOffset === undefined ? {} : { baseOffset: entry.baseOffset }) });
+        const metadata = await producer.send({ topic: target.topic, messages: chunk, acks: -1, ...(options.compression === undefined ? {} : { compression: options.compression }) });
+        for (const entry of metadata) sent.partitions.push({ partition: entry.partition, ...(entry.baseOffset === undefined ? {} : { baseOffset: entry.baseOffset }) });
       } catch (error) {
-        const refused = kafkaAccessError(error, access);
+        const refused = kafkaAccessError(error, { ...access, topics: [{ topic: target.topic, operations: 'WRITE' }] });
         if (refused !== undefined) throw refused;
         const retriable = (error as { retriable?: boolean }).retriable === true;
         throw new ScorestreamError(
-          `publishing runs to topic "${topic}" failed after ${report.count} of ${messages.length} runs were acknowledged: ${(error as Error).message}. ` +
-            'Publishing the batch again is safe: runs are keyed by runId and their scores have deterministic ids',
+          `publishing ${target.what} to topic "${target.topic}" failed after ${sent.count} of ${messages.length} ${target.what} were acknowledged: ${(error as Error).message}. ` +
+            `Publishing the batch again is safe: ${target.whyAgain}`,
           { code: 'publish_failed', canRetry: retriable, cause: error },
         );
       }
-      report.requests += 1;
-      for (let index = report.count; index < report.count + chunk.length; index += 1) report.runIds.push(validated[index]!.runId);
-      report.count += chunk.length;
+      sent.requests += 1;
+      sent.ids.push(...ids.slice(sent.count, sent.count + chunk.length));
+      sent.count += chunk.length;
     }
-    return report;
+    return sent;
+  };
+  const runs = { topic, what: 'runs', whyAgain: 'runs are keyed by runId and their scores have deterministic ids' };
+  const feedbackRecords = { topic: feedbackTopic, what: 'feedback records', whyAgain: 'feedback is identified by its feedbackId, and the same id again is the same feedback' };
+  const refuseWhenClosed = () => {
+    if (closed) throw new ScorestreamError('the run publisher is closed; create a new one to publish again', { code: 'publisher_closed' });
   };
 
   return {
-    async publish(runs, publishOptions = {}) {
-      if (closed) throw new ScorestreamError('the run publisher is closed; create a new one to publish again', { code: 'publisher_closed' });
-      const list: readonly PublishableRun[] = Array.isArray(runs) ? runs : [runs as PublishableRun];
-      const validated = validateRuns(list, { batch: Array.isArray(runs) });
+    async publish(given, publishOptions = {}) {
+      refuseWhenClosed();
+      const list: readonly PublishableRun[] = Array.isArray(given) ? given : [given as PublishableRun];
+      const validated = validateRuns(list, { batch: Array.isArray(given) });
       if (validated.length === 0) return { topic, count: 0, runIds: [], requests: 0, partitions: [] };
       const messages = validated.map(({ index, runId, value, event }): Message => {
         const fromCaller = publishOptions.contextFor?.(list[index]!, index);
         const context = chooseRunContext(event, { fromCaller, publishWide: publishOptions.context });
         return { key: runId, value, headers: { ...traceHeaders(context, propagator), 'content-type': 'application/json' } };
       });
-      return enqueue(() => send(validated, messages));
+      return enqueue(async () => {
+        const { ids, ...sent } = await send(runs, validated.map((run) => run.runId), messages);
+        return { ...sent, runIds: ids };
+      });
+    },
+
+    async publishFeedback(given) {
+      refuseWhenClosed();
+      const list = Array.isArray(given) ? given : [given as FeedbackRecordInput];
+      const validated = validateFeedback(list, { batch: Array.isArray(given) });
+      if (validated.length === 0) return { topic: feedbackTopic, count: 0, feedbackIds: [], requests: 0, partitions: [] };
+      const messages = validated.map(({ key, value }): Message => ({ key, value, headers: { 'content-type': 'application/json' } }));
+      return enqueue(async () => {
+        const { ids, ...sent } = await send(feedbackRecords, validated.map((feedback) => feedback.feedbackId), messages);
+        return { ...sent, feedbackIds: ids };
+      });
     },
 
     async close() {

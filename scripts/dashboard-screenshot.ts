@@ -1,7 +1,11 @@
-// Takes the README's picture of the dashboard during the demo: runs `bin/scorestream demo` on
+// Takes the docs' pictures of the dashboard during the demo: runs `bin/scorestream demo` on
 // topics of its own (so it disturbs no other user of the broker), lets it score sample traffic
 // for a few minutes, opens `bin/scorestream dashboard --since 10m` on the demo's topics in
-// Debian's chromium, and writes a screenshot of the page and one of a record's detail view.
+// Debian's chromium, and writes screenshots of the scores view (with the overview), a record's
+// detail, compare (the first half of the traffic against the second) and the feedback view.
+//
+// The feedback view shows what the demo's feedback join publishes from its sample thumbs
+// (docs/feedback.md).
 // Usage: KAFKA_BROKERS=host:port node scripts/dashboard-screenshot.ts [seconds of traffic] [out.png]
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
@@ -14,9 +18,18 @@ import { chromium } from 'playwright-core';
 
 const seconds = Number(process.argv[2] ?? 180);
 const out = process.argv[3] ?? fileURLToPath(new URL('../docs/images/dashboard.png', import.meta.url));
+const picture = (name: string) => out.replace(/\.png$/, `-${name}.png`);
 const cli = fileURLToPath(new URL('../bin/scorestream', import.meta.url));
 const suffix = Date.now().toString(36);
-const topics = { runs: `screenshot-runs-${suffix}`, results: `screenshot-scores-${suffix}`, decisions: `screenshot-decisions-${suffix}`, deadLetter: `screenshot-dlq-${suffix}` };
+const topics = {
+  runs: `screenshot-runs-${suffix}`,
+  results: `screenshot-scores-${suffix}`,
+  decisions: `screenshot-decisions-${suffix}`,
+  deadLetter: `screenshot-dlq-${suffix}`,
+  agreements: `screenshot-agreements-${suffix}`,
+  feedback: `screenshot-feedback-${suffix}`,
+  feedbackDeadLetter: `screenshot-feedback-${suffix}-dlq`,
+};
 const env = {
   ...process.env,
   OTEL_SDK_DISABLED: 'true',
@@ -25,7 +38,12 @@ const env = {
   SCORESTREAM_TOPIC_RESULTS: topics.results,
   SCORESTREAM_TOPIC_DECISIONS: topics.decisions,
   SCORESTREAM_TOPIC_DEAD_LETTER: topics.deadLetter,
+  SCORESTREAM_TOPIC_AGREEMENTS: topics.agreements,
+  SCORESTREAM_TOPIC_FEEDBACK: topics.feedback,
 };
+const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').filter(Boolean);
+if (brokers.length === 0) throw new Error('set KAFKA_BROKERS=host:port: the script publishes to the demo\'s topics and deletes them afterwards');
+const kafka = new Kafka({ clientId: 'screenshot', brokers, logLevel: logLevel.NOTHING });
 
 function run(args: string[], waitFor: RegExp): { child: ChildProcess; match: Promise<RegExpExecArray> } {
   const child = spawn(cli, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -43,10 +61,13 @@ function run(args: string[], waitFor: RegExp): { child: ChildProcess; match: Pro
 
 const stop = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : (child.once('exit', resolve), child.kill('SIGINT'))));
 
+const demoStarted = Date.now();
 const demo = run(['demo', '--rate', '25'], /^Dashboard: (\S+)$/m);
 await demo.match;
 console.error(`demo running on ${topics.runs}; scoring sample traffic for ${seconds} s`);
 await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+const demoStopped = Date.now();
+
 const dashboard = run(['dashboard', '--since', '10m', '--port', '0', '--trace-url', 'jaeger'], /dashboard: (http:\/\/\S+\/)/);
 const url = (await dashboard.match)[1]!;
 const profile = mkdtempSync(join(tmpdir(), 'screenshot-chromium-'));
@@ -62,21 +83,31 @@ try {
   await page.waitForSelector('#records tbody tr');
   await page.waitForTimeout(3000);
   await page.screenshot({ path: out });
+  await page.locator('#overview').screenshot({ path: picture('overview') });
   await page.locator('#records tbody tr').first().click();
   await page.waitForSelector('#detail-outcome');
-  await page.screenshot({ path: out.replace(/\.png$/, '-detail.png') });
-  console.error(`wrote ${out}`);
+  await page.screenshot({ path: picture('detail') });
+
+  const middle = Math.round((demoStarted + demoStopped) / 2);
+  const iso = (ms: number) => new Date(ms).toISOString();
+  await page.goto(`${url}?view=compare&scorer=keyword-coverage&aFrom=${iso(demoStarted)}&aTo=${iso(middle)}&bFrom=${iso(middle)}&bTo=${iso(demoStopped + 60_000)}`);
+  await page.waitForSelector('#compare-table');
+  await page.waitForTimeout(1000);
+  await page.screenshot({ path: picture('compare'), fullPage: true });
+
+  await page.goto(`${url}?view=feedback`);
+  await page.waitForSelector('#disagreements tbody tr');
+  await page.waitForTimeout(1500);
+  await page.screenshot({ path: picture('feedback') });
+  console.error(`wrote ${out} and its -overview, -detail, -compare and -feedback pictures`);
 } finally {
   await browser.close();
   rmSync(profile, { recursive: true, force: true });
   await stop(dashboard.child);
   await stop(demo.child);
-  // The demo's topics were this script's own: delete them (KAFKA_BROKERS, or leave them with the local broker).
-  const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').filter(Boolean);
-  if (brokers.length > 0) {
-    const admin = new Kafka({ clientId: 'screenshot-cleanup', brokers, logLevel: logLevel.NOTHING }).admin();
-    await admin.connect();
-    await admin.deleteTopics({ topics: Object.values(topics) }).catch(() => undefined);
-    await admin.disconnect();
-  }
+  // The demo's topics were this script's own.
+  const cleanup = kafka.admin();
+  await cleanup.connect();
+  await cleanup.deleteTopics({ topics: Object.values(topics) }).catch(() => undefined);
+  await cleanup.disconnect();
 }

@@ -136,7 +136,7 @@ export async function dryRunReplay(options: ReplayOptions & { kafka?: Kafka }): 
     const decoded = decodeRunMessage(message.value);
     if (!decoded.success || isScorestreamRun(decoded.data.metadata)) return;
     const runTrace = runTraceContext(untracedMessage(message), decoded.data);
-    const scoring = await settleOutcomes(scoreRunEvent(collectRunFacts(decoded.data, source, runTrace.facts), { bindings, tracer, services }));
+    const scoring = await settleOutcomes(scoreRunEvent(collectRunFacts(decoded.data, source, runTrace.facts), { bindings, tracer, services, traceSampling: config.traceSampling }));
     for (const record of scoring.records) {
       const estimate = byScorer.get(record.scorerId)!;
       estimate.eligible += 1;

@@ -5,7 +5,8 @@
 // above this file is testable without Kafka; everything here is wiring. Telemetry: metric
 // instruments are registered on `options.meter` (default: the global meter, a no-op without an
 // SDK, so start the SDK first), judge models resolved by id are measured per model, and score
-// spans record prompts only with `recordInputs`.
+// spans record prompts only with `recordInputs`. With `health.port` set, the health endpoints
+// (health-server.ts) listen from before the pre-flight until after the stop.
 import { metrics } from '@opentelemetry/api';
 import type { Meter, Tracer } from '@opentelemetry/api';
 import type { Kafka, Producer } from 'kafkajs';
@@ -39,6 +40,11 @@ import { createTransactionalKafka } from '../kafka/transactional-kafka.ts';
 import { createTransactionalSink } from '../consumers/transactional-sink.ts';
 import type { ScoringConsumerOptions } from '../consumers/scoring-consumer.ts';
 import { ServiceStats } from '../consumers/service-stats.ts';
+import { createBrokerProbe } from '../kafka/broker-probe.ts';
+import { createHealthState } from './health-state.ts';
+import type { HealthState } from './health-state.ts';
+import { startHealthServer } from './health-server.ts';
+import type { HealthServer } from './health-server.ts';
 
 export type ServiceOptions = {
   config: ResolvedConfig;
@@ -49,6 +55,8 @@ export type ServiceOptions = {
   meter?: Meter;
   /** Record judge prompts and answers on spans (SCORESTREAM_TRACE_RECORD_INPUTS); default off. */
   recordInputs?: boolean;
+  /** A span for every function step too (SCORESTREAM_TRACE_FUNCTION_STEPS); default off (src/scorer-services.ts). */
+  functionStepSpans?: boolean;
   /** Create the runs topic too when it is missing (demo, tests). */
   createRunsTopic?: boolean;
   /** Passed to the consumer (tests shorten intervals). */
@@ -66,6 +74,8 @@ export type RunningService = {
   readonly crashed: Promise<Error>;
   /** The trace assembly's counters when `input.format` is 'otlp'. */
   readonly otlp?: OtlpAssemblyStats;
+  /** The health endpoints, when `health.port` is set: the port they listen on. */
+  readonly health?: { readonly port: number };
   stop(options?: { timeoutMs?: number }): Promise<{ unfinished: number }>;
 };
 
@@ -82,9 +92,43 @@ function threadTopicSpecs(config: ResolvedConfig): TopicSpec[] {
   ];
 }
 
+type Health = { state: HealthState; server: HealthServer; close(): Promise<void> };
+
+/** The health endpoints of `config.health`, or nothing when no port is set. */
+async function startHealth(config: ResolvedConfig, kafka: Kafka, logger: Logger): Promise<Health | undefined> {
+  const { port, host } = config.health;
+  if (port === undefined) return undefined;
+  const broker = createBrokerProbe(kafka);
+  const state = createHealthState({ runsTopic: config.topics.runs, probeBroker: broker.probe });
+  const server = await startHealthServer({ port, host, state, logger }).catch((error: unknown) => {
+    state.close();
+    const code = (error as { code?: string }).code ?? (error as Error).message;
+    throw new Error(`cannot listen for health probes on ${host}:${port} (${code}); choose another health.port (SCORESTREAM_HEALTH_PORT)`, { cause: error });
+  });
+  return {
+    state,
+    server,
+    async close() {
+      await server.close();
+      await broker.close();
+      state.close();
+    },
+  };
+}
+
 export async function startService(options: ServiceOptions): Promise<RunningService> {
-  const { config, logger } = options;
-  const kafka = options.kafka ?? createKafkaClient(config, logger);
+  const kafka = options.kafka ?? createKafkaClient(options.config, options.logger);
+  const health = await startHealth(options.config, kafka, options.logger);
+  try {
+    return await startWith({ ...options, kafka }, health);
+  } catch (error) {
+    await health?.close();
+    throw error;
+  }
+}
+
+async function startWith(options: ServiceOptions & { kafka: Kafka }, health: Health | undefined): Promise<RunningService> {
+  const { config, logger, kafka } = options;
   // A cluster refusing TLS, SASL or an ACL stops the start here, with what to fix (exit 2).
   const access = serviceAccess(config, options);
   await kafkaPreflight(kafka, access.needs, access.context);
@@ -159,7 +203,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const budgetShare = spend.ledger === undefined ? undefined : await trackBudgetShare(kafka, spend.ledger, config.topics.runs, logger);
   // Without budgets, the decision calls are priced here; with budgets, each run's gate wraps limitCall (score-run-event.ts).
   const limitDecisionCall = spend.ledger === undefined ? gateDecisionCalls(spend.gate, limitCall) : limitCall;
-  const services: ScorerServices = { models, prepareModel, limitDecisionCall, recordInputs: options.recordInputs, judgeCalls: spend.gate };
+  const services: ScorerServices = { models, prepareModel, limitDecisionCall, recordInputs: options.recordInputs, functionStepSpans: options.functionStepSpans, judgeCalls: spend.gate };
   const serviceMetrics = registerServiceMetrics(meter, stats);
   const source = await createRunSource(config);
   const consumer = createScoringConsumer({
@@ -176,12 +220,20 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     },
     tracer: options.tracer,
     messageContext: { spend, ...(options.replay === undefined ? {} : { replay: options.replay }) },
-    ...(budgetShare === undefined ? {} : { onAssignment: budgetShare.assigned }),
+    ...(budgetShare === undefined && health === undefined
+      ? {}
+      : {
+          onAssignment: (assignment: Record<string, number[] | undefined>) => {
+            budgetShare?.assigned(assignment);
+            health?.state.assigned(assignment);
+          },
+        }),
     ...options.consumer,
   });
   await consumer.start().catch((error: unknown) => {
     throw explainKafkaError(error, access.context);
   });
+  health?.state.started();
   logger.info(
     { groupId: config.groupId, topics: config.topics, scorers: config.scorers.map((binding) => binding.scorerId), runsInFlight: config.concurrency.runsInFlight, delivery: config.delivery, input: config.input.format },
     'scorestream is consuming',
@@ -195,10 +247,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // A crash because an ACL was missing (say READ on the runs topic) says which one.
     crashed: consumer.crashed.then((error) => explainKafkaError(error, access.context) as Error),
     ...('stats' in source ? { otlp: source.stats } : {}),
+    ...(health === undefined ? {} : { health: { port: health.server.port } }),
     stop(stopOptions) {
       stopped ??= (async () => {
+        // Not ready from the first moment of the stop: no new work should be routed here.
+        health?.state.stopping();
         const result = await consumer.stop(stopOptions);
         await producer?.disconnect();
+        await health?.close();
         logger.info(result, 'scorestream stopped');
         return result;
       })();

@@ -195,7 +195,7 @@ export type { ThreadRunInfo, ThreadRunView, ThreadScorerRun, ThreadTurnRun } fro
 
 // The wire contracts, for whoever produces or reads the topics: the schemas, their versions and
 // enumerations, parse and decode functions that report every problem with its path, the
-// deterministic score id, and the JSON Schemas (also in schemas/).
+// deterministic score and feedback ids, and the JSON Schemas (also in schemas/).
 export {
   AGENT_RUN_EVENT_SCHEMA_VERSION,
   AGENT_RUN_EVENT_TYPE,
@@ -217,10 +217,33 @@ export { PIPELINE_STAGES, SCORER_STEPS } from './contracts/scorer-steps.ts';
 export type { PipelineStage, StepName } from './contracts/scorer-steps.ts';
 export { DECISION_RECORD_SCHEMA_VERSION, decisionRecordSchema, SKIP_REASONS } from './contracts/decision-record.ts';
 export type { DecisionRecord, SkipReason } from './contracts/decision-record.ts';
+export { DEFAULT_FEEDBACK_TOPIC, FEEDBACK_RECORD_SCHEMA_VERSION, FEEDBACK_SOURCES, feedbackRecordSchema } from './contracts/feedback-record.ts';
+export type {
+  FeedbackCorrection,
+  FeedbackRecord,
+  FeedbackRecordInput,
+  FeedbackSource,
+  FeedbackSubmitter,
+  FeedbackTarget,
+  FeedbackValue,
+} from './contracts/feedback-record.ts';
+export { feedbackIdFor } from './contracts/feedback-id.ts';
+export type { FeedbackIdParts } from './contracts/feedback-id.ts';
+export { AGREEMENT_RECORD_SCHEMA_VERSION, agreementRecordSchema, DEFAULT_AGREEMENTS_TOPIC } from './contracts/agreement-record.ts';
+export type { AgreementPair, AgreementRecord, AgreementWindow } from './contracts/agreement-record.ts';
 export { DEAD_LETTER_CODES, DEAD_LETTER_SCHEMA_VERSION, deadLetterSchema } from './contracts/dead-letter.ts';
 export type { DeadLetter, DeadLetterCode, EncodedBytes } from './contracts/dead-letter.ts';
 export type { Entity, RecordTrace, RunMetadata, Sampling, Source } from './contracts/common.ts';
-export { decodeAgentRunEvent, parseAgentRunEvent, parseDeadLetter, parseDecisionRecord, parseScoreRecord } from './contracts/parse.ts';
+export {
+  decodeAgentRunEvent,
+  decodeFeedbackRecord,
+  parseAgentRunEvent,
+  parseAgreementRecord,
+  parseDeadLetter,
+  parseDecisionRecord,
+  parseFeedbackRecord,
+  parseScoreRecord,
+} from './contracts/parse.ts';
 export type { DecodeFailureCode, DecodeOptions, DecodeResult, ParseResult } from './contracts/parse.ts';
 export { formatProblems } from './contracts/problems.ts';
 export type { Problem } from './contracts/problems.ts';

@@ -41,6 +41,13 @@ export type ScorerServices = {
   /** Record prompts on spans (ours and the AI SDK's). Off by default: prompts can carry user content. */
   recordInputs?: boolean;
   /**
+   * A span for every function step too. Off by default: a function step takes microseconds, and
+   * its span (created, recorded, serialised, exported) cost more than the step — most of what
+   * tracing cost the service (docs/benchmarks.md). Prompt steps always have theirs: the judge's
+   * spans nest under them.
+   */
+  functionStepSpans?: boolean;
+  /**
    * The run's deadline in ms (the service sets its binding's timeoutMs): without judge.callTimeoutMs,
    * the service bounds each judge request by a quarter of it (at most 30 s).
    */

@@ -13,7 +13,7 @@ import type { TracingTotals } from './tracing.ts';
 export type ChildBase = { brokers: string[]; brokerPid?: number | undefined; runsTopic: string; outputPrefix: string; groupId: string; timeoutMs: number };
 
 export type ChildSpec =
-  | (ChildBase & { kind: 'code'; scorers: 'text' | 'no-op'; tracing: 'off' | 'on' | 'without-step-spans'; otlpUrl?: string; warmUpEvents: number; targetEvents: number })
+  | (ChildBase & { kind: 'code'; scorers: 'text' | 'no-op'; tracing: 'off' | 'on' | 'with-function-step-spans'; otlpUrl?: string; warmUpEvents: number; targetEvents: number })
   | (ChildBase & { kind: 'latency' })
   // No broker: the child regenerates the same seeded pool of `poolEvents` runs.
   | { kind: 'pipeline-alone'; poolEvents: number; passes: number; inFlight: number }

@@ -32,8 +32,8 @@ export type BenchReport = {
   traced: TracedRun[];
   /** (f): decode, scorers, records JSON and OTLP serialisation, each measured alone. */
   floors: FloorsResult[];
-  /** (c+tracing) with step spans not recorded (a sampler declines them). */
-  tracedWithoutSteps: TracedRun[];
+  /** (c+tracing) with a span for every function step too (SCORESTREAM_TRACE_FUNCTION_STEPS=true). */
+  tracedWithFunctionSteps: TracedRun[];
   latency: { eventsPerSecond: number; result: LatencyResult };
   judge: JudgeBacklogResult;
   /** The same run with a Node option given to the child. */
@@ -80,7 +80,7 @@ export function formatReport(report: BenchReport): string[] {
     { label: '(p) the per-message work of (c) without Kafka: decode, score, serialise; instant publisher', rates: report.pipelineAlone.map((run) => run.eventsPerSecond), cores: report.pipelineAlone.map((run) => run.cores) },
     { label: '(o) (p) for the OTLP input: spans decoded and assembled (10% agent traces), runs scored; runs/s', rates: report.otlpAlone.map((run) => run.runsPerSecond), cores: report.otlpAlone.map((run) => run.cores) },
     { label: '(c+tracing) same as (c), OTel SDK + OTLP/HTTP protobuf export', ...serviceRow(report.traced.map((run) => run.throughput)) },
-    { label: '(c+tracing) without step spans (what-if)', ...serviceRow(report.tracedWithoutSteps.map((run) => run.throughput)) },
+    { label: '(c+tracing) with function step spans (what-if)', ...serviceRow(report.tracedWithFunctionSteps.map((run) => run.throughput)) },
     { label: `(c) with ${report.codeFlagged.flag} (what-if)`, ...serviceRow(report.codeFlagged.runs) },
   ];
   const flagged = median(report.codeFlagged.runs.map((run) => run.eventsPerSecond));
@@ -93,9 +93,9 @@ export function formatReport(report: BenchReport): string[] {
   const tracingCost = 1 - traced / c;
   const fanOut = rate(report.passthroughFanOut);
   const noOp = rate(report.codeNoOp);
-  const withoutSteps = median(report.tracedWithoutSteps.map((run) => run.throughput.eventsPerSecond));
+  const withFunctionSteps = median(report.tracedWithFunctionSteps.map((run) => run.throughput.eventsPerSecond));
   const spansPerEvent = median(report.traced.map((run) => run.tracing.ended / Math.max(1, run.throughput.completedTotal)));
-  const spansPerEventWithoutSteps = median(report.tracedWithoutSteps.map((run) => run.tracing.ended / Math.max(1, run.throughput.completedTotal)));
+  const spansPerEventWithFunctionSteps = median(report.tracedWithFunctionSteps.map((run) => run.tracing.ended / Math.max(1, run.throughput.completedTotal)));
   const exportedShare = median(report.traced.map((run) => run.tracing.exported / Math.max(1, run.tracing.ended)));
   const exportedBytes = report.traced.reduce((sum, run) => sum + run.sinkBytes, 0);
   const exportedSpans = report.traced.reduce((sum, run) => sum + run.tracing.exported, 0);
@@ -127,7 +127,7 @@ export function formatReport(report: BenchReport): string[] {
     `| (d) with ${report.judgeFlagged.flag} (what-if) | ${integer(report.judgeFlagged.result.eventsPerSecond)} | over ${report.judgeFlagged.result.seconds.toFixed(0)} s | — | — | — | — | — | ${report.judgeFlagged.result.peakRssMb.toFixed(0)} MB |`,
     '',
     `latency (c) at ${integer(report.latency.eventsPerSecond)} events/s (half of (c)), ${integer(report.latency.result.samples)} records over ${sizes.latencySeconds} s: p50 ${report.latency.result.p50Ms.toFixed(0)} ms, p99 ${report.latency.result.p99Ms.toFixed(0)} ms, max ${report.latency.result.maxMs.toFixed(0)} ms (event timestamp → record acknowledged by Kafka); at most ${integer(report.latency.result.maxBehind)} events waiting or in flight`,
-    `tracing: ${spansPerEvent.toFixed(1)} spans per event, ${(exportedShare * 100).toFixed(1)}% exported (${integer(exportedSpans)} spans, ${(exportedBytes / 2 ** 20).toFixed(0)} MiB of OTLP protobuf to a sink in the parent process); without step spans ${spansPerEventWithoutSteps.toFixed(1)} spans per event, costing ${(100 * (1 - withoutSteps / c)).toFixed(1)}% of (c)`,
+    `tracing: ${spansPerEvent.toFixed(1)} spans per event, ${(exportedShare * 100).toFixed(1)}% exported (${integer(exportedSpans)} spans, ${(exportedBytes / 2 ** 20).toFixed(0)} MiB of OTLP protobuf to a sink in the parent process); with function step spans ${spansPerEventWithFunctionSteps.toFixed(1)} spans per event, costing ${(100 * (1 - withFunctionSteps / c)).toFixed(1)}% of (c)`,
     ...[
       ['as shipped (scripts/node-flags)', report.judge],
       [`with ${report.judgeFlagged.flag}`, report.judgeFlagged.result],

@@ -22,6 +22,8 @@ export type ServiceSetup = {
   judgeCallsPerModel?: number;
   models?: JudgeModelResolver;
   logger?: Logger;
+  /** A span for every function step too (SCORESTREAM_TRACE_FUNCTION_STEPS); the service's default is off. */
+  functionStepSpans?: boolean;
 };
 
 /** Warnings and errors only, to stderr: a quiet service unless something goes wrong. */
@@ -39,7 +41,7 @@ export async function startBenchService(setup: ServiceSetup): Promise<RunningSer
     },
     ...(setup.models === undefined ? {} : { judge: { models: setup.models } }),
   });
-  return startService({ config, logger: setup.logger ?? benchLogger() });
+  return startService({ config, logger: setup.logger ?? benchLogger(), ...(setup.functionStepSpans === true ? { functionStepSpans: true } : {}) });
 }
 
 export type ServiceThroughput = Throughput & {

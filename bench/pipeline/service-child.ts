@@ -16,10 +16,10 @@ async function runCode(spec: Extract<ChildSpec, { kind: 'code' }>): Promise<Chil
   // Registered before the service starts, as a deployment's telemetry set-up would be. Imported
   // only here, so the other children's memory is the service's alone (the SDK adds RSS of its own; docs/benchmarks.md).
   if (spec.tracing !== 'off' && spec.otlpUrl === undefined) throw new Error(`a tracing child needs the sink's otlpUrl`);
-  const tracing = spec.tracing === 'off' ? undefined : (await import('./tracing.ts')).startBenchTracing({ url: spec.otlpUrl!, stepSpans: spec.tracing === 'on' });
+  const tracing = spec.tracing === 'off' ? undefined : (await import('./tracing.ts')).startBenchTracing({ url: spec.otlpUrl! });
   let throughput: ServiceThroughput;
   try {
-    throughput = await measureService({ ...spec, scorers: spec.scorers === 'text' ? createCodeScorers() : createNoOpScorers() }, spec, `(c) ${spec.scorers} scorers, tracing ${spec.tracing}`);
+    throughput = await measureService({ ...spec, functionStepSpans: spec.tracing === 'with-function-step-spans', scorers: spec.scorers === 'text' ? createCodeScorers() : createNoOpScorers() }, spec, `(c) ${spec.scorers} scorers, tracing ${spec.tracing}`);
   } catch (error) {
     await tracing?.stop().catch(() => undefined);
     throw error;

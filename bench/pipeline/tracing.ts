@@ -6,9 +6,8 @@
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, SamplingDecision, TracerProvider } from '@opentelemetry/sdk-trace';
-import type { ReadableSpan, Sampler, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
-import { SCORER_STEPS } from '../../src/contracts/scorer-steps.ts';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import type { ReadableSpan, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
 
 export type TracingTotals = {
   /** Spans the SDK recorded (ended), exported or not. */
@@ -29,24 +28,7 @@ export type BenchTracing = {
  */
 const batchOptions = { maxQueueSize: 65_536, maxExportBatchSize: 2_048, scheduledDelayMillis: 1_000 };
 
-/** The names our scorer step spans have (src/scorer/step-span.ts). */
-const stepSpanNames: ReadonlySet<string> = new Set(SCORER_STEPS);
-
-/**
- * The default sampler, except that step spans are not recorded: what tracing would cost if
- * function steps (microseconds each) had no spans of their own. An approximation from above:
- * the sampler still runs and a non-recording span is still created for each step.
- */
-function withoutStepSpans(): Sampler {
-  const parentBased = new ParentBasedSampler({ root: new AlwaysOnSampler() });
-  return {
-    shouldSample: (context, traceId, spanName, spanKind, attributes, links) =>
-      stepSpanNames.has(spanName) ? { decision: SamplingDecision.NOT_RECORD } : parentBased.shouldSample(context, traceId, spanName, spanKind, attributes, links),
-    toString: () => 'ParentBased{AlwaysOn} without step spans',
-  };
-}
-
-export function startBenchTracing(options: { url: string; stepSpans?: boolean }): BenchTracing {
+export function startBenchTracing(options: { url: string }): BenchTracing {
   const totals: TracingTotals = { ended: 0, exported: 0 };
   const otlp = new OTLPTraceExporter({ url: options.url });
   const counting: SpanExporter = {
@@ -64,7 +46,6 @@ export function startBenchTracing(options: { url: string; stepSpans?: boolean })
     shutdown: async () => undefined,
   };
   const provider = new TracerProvider({
-    ...(options.stepSpans === false ? { sampler: withoutStepSpans() } : {}),
     spanProcessors: [endCounter, new BatchSpanProcessor({ exporter: counting, ...batchOptions })],
   });
   const contextManager = new AsyncLocalStorageContextManager().enable();

@@ -3,6 +3,7 @@
 // until Ctrl-C. Any other address needs an access token.
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
+import { DEFAULT_AGREEMENTS_TOPIC } from '../../src/contracts/agreement-record.ts';
 import { DEFAULT_TOPICS, DEMO_DECISIONS_TOPIC } from '../../src/config/defaults.ts';
 import { isLoopbackAddress } from '../../dashboard/access.ts';
 import { parseDuration } from '../../dashboard/duration.ts';
@@ -24,6 +25,8 @@ const usage = `usage: scorestream dashboard [--since 6h] [--port ${DEFAULT_DASHB
   --bucket D            chart time bucket (default: about 180 buckets over the look-back, e.g. 2m for 6h)
   --topic T             results topic (default SCORESTREAM_TOPIC_RESULTS or ${DEFAULT_TOPICS.results})
   --decisions-topic T   decisions topic (default SCORESTREAM_TOPIC_DECISIONS or ${DEMO_DECISIONS_TOPIC}; '' for none)
+  --agreements-topic T  agreements topic of the feedback view (default SCORESTREAM_TOPIC_AGREEMENTS or
+                        ${DEFAULT_AGREEMENTS_TOPIC}; '' for none; a topic that does not exist is skipped)
   --host H              address to listen on (default 127.0.0.1); any non-loopback address needs --token
   --port P              port (default ${DEFAULT_DASHBOARD_PORT}; 0 picks a free one)
   --token T             access token (or SCORESTREAM_DASHBOARD_TOKEN); open the page once as /?token=T
@@ -35,6 +38,7 @@ export type DashboardCliOptions = {
   brokers: string[];
   resultsTopic: string;
   decisionsTopic: string | undefined;
+  agreementsTopic?: string | undefined;
   sinceMs: number;
   bucketMs?: number;
   host: string;
@@ -50,12 +54,13 @@ export async function launchDashboard(options: DashboardCliOptions, onWarning: (
   const { security, ...who } = kafkaSecurityFromEnvironment(process.env);
   const kafka = new Kafka({ clientId: 'scorestream-dashboard', brokers: options.brokers, logLevel: logLevel.NOTHING, ...security });
   const topics = [options.resultsTopic, ...(options.decisionsTopic === undefined ? [] : [options.decisionsTopic])];
-  const access = { brokers: options.brokers, ...who, topics: topics.map((topic) => ({ topic, operations: 'READ' })), group: DASHBOARD_GROUP_PREFIX, groupIsPrefix: true };
+  const access = { brokers: options.brokers, ...who, topics: [...topics, ...(options.agreementsTopic === undefined ? [] : [options.agreementsTopic])].map((topic) => ({ topic, operations: 'READ' })), group: DASHBOARD_GROUP_PREFIX, groupIsPrefix: true };
   await kafkaPreflight(kafka, { tls: tlsOptions(security.ssl), existingTopics: [options.resultsTopic], group: `${DASHBOARD_GROUP_PREFIX}-preflight-${randomUUID()}` }, access);
   return startDashboard({
     kafka,
     resultsTopic: options.resultsTopic,
     decisionsTopic: options.decisionsTopic,
+    agreementsTopic: options.agreementsTopic,
     sinceMs: options.sinceMs,
     ...(options.bucketMs === undefined ? {} : { bucketMs: options.bucketMs }),
     host: options.host,
@@ -68,7 +73,7 @@ export async function launchDashboard(options: DashboardCliOptions, onWarning: (
 
 /** The demo's dashboard: on the default port when it is free, else on any free one; 6 hours back. */
 export async function startDemoDashboard(topics: { brokers: string[]; resultsTopic: string; decisionsTopic: string | undefined }, onWarning: (message: string) => void): Promise<Dashboard> {
-  const options = { ...topics, sinceMs: 6 * 3_600_000, host: '127.0.0.1', port: DEFAULT_DASHBOARD_PORT, token: undefined, traceUrl: process.env.SCORESTREAM_TRACE_URL };
+  const options = { ...topics, agreementsTopic: process.env.SCORESTREAM_TOPIC_AGREEMENTS || DEFAULT_AGREEMENTS_TOPIC, sinceMs: 6 * 3_600_000, host: '127.0.0.1', port: DEFAULT_DASHBOARD_PORT, token: undefined, traceUrl: process.env.SCORESTREAM_TRACE_URL };
   try {
     return await launchDashboard(options, onWarning);
   } catch (error) {
@@ -90,6 +95,7 @@ export async function run(argv: string[]): Promise<number> {
         bucket: { type: 'string' },
         topic: { type: 'string' },
         'decisions-topic': { type: 'string' },
+        'agreements-topic': { type: 'string' },
         host: { type: 'string' },
         port: { type: 'string' },
         token: { type: 'string' },
@@ -130,10 +136,12 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const decisionsSetting = values['decisions-topic'] ?? process.env.SCORESTREAM_TOPIC_DECISIONS ?? DEMO_DECISIONS_TOPIC;
+  const agreementsSetting = values['agreements-topic'] ?? process.env.SCORESTREAM_TOPIC_AGREEMENTS ?? DEFAULT_AGREEMENTS_TOPIC;
   const options: DashboardCliOptions = {
     brokers: await resolveCliBrokers({ brokers: values.brokers }),
     resultsTopic: values.topic ?? process.env.SCORESTREAM_TOPIC_RESULTS ?? DEFAULT_TOPICS.results,
     decisionsTopic: decisionsSetting === '' ? undefined : decisionsSetting,
+    agreementsTopic: agreementsSetting === '' ? undefined : agreementsSetting,
     sinceMs,
     ...(bucketMs === undefined ? {} : { bucketMs }),
     host,

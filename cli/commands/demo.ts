@@ -10,9 +10,11 @@ import { ConfigError } from '../../src/config/config-error.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
 import { loadConfigFile } from '../../service/load-config-file.ts';
 import { startService } from '../../service/start-service.ts';
-import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
+import { startTelemetry, traceOptionsFromEnvironment } from '../../otel/setup.ts';
+import { redactLine } from '../../otel/logger.ts';
+import { processRedaction } from '../config-redaction.ts';
 import { createRunPublisher } from '../../producers/run-publisher.ts';
-import { createSampleRunGenerator, sampleRunContext } from '../../producers/sample/index.ts';
+import { createSampleFeedback, createSampleRunGenerator, sampleRunContext } from '../../producers/sample/index.ts';
 import { resolveCliBrokers } from '../brokers.ts';
 import { kafkaClientSecurity } from '../../kafka/kafka-security.ts';
 import { applyJudgeEnvironment, setUpJudgeModels } from '../judge-environment.ts';
@@ -24,6 +26,9 @@ import { startCollector } from '../../local/collector/index.ts';
 import { parseCommandArgs } from '../command-args.ts';
 import { DEMO_DECISIONS_TOPIC } from '../../src/config/defaults.ts';
 import { startDemoDashboard } from './dashboard.ts';
+import { launchAgreementJoin } from './agreement.ts';
+import { DEFAULT_AGREEMENTS_TOPIC } from '../../src/contracts/agreement-record.ts';
+import { DEFAULT_FEEDBACK_TOPIC } from '../../src/contracts/feedback-record.ts';
 
 // From the sources (bin/scorestream) the example is the TypeScript file; from the installed package
 // it is its compiled twin in dist/examples/ (Node does not strip types under node_modules).
@@ -90,7 +95,9 @@ export async function run(argv: string[]): Promise<number> {
   const logDirectory = join(tmpdir(), 'scorestream');
   mkdirSync(logDirectory, { recursive: true });
   const logFile = join(logDirectory, 'demo.log');
-  const logger = pino({ level: process.env.SCORESTREAM_LOG_LEVEL ?? 'info' }, pino.destination({ dest: logFile, sync: false }));
+  // Redacted like the service's log (docs/data-handling.md): built-ins until the config is read, then its own.
+  const redaction = processRedaction();
+  const logger = pino({ level: process.env.SCORESTREAM_LOG_LEVEL ?? 'info', hooks: { streamWrite: (line) => redactLine(line, redaction.redact) } }, pino.destination({ dest: logFile, sync: false }));
 
   let config;
   try {
@@ -113,6 +120,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     throw error;
   }
+  redaction.use(config);
   if (judge.defaultModelId === undefined) {
     console.error(
       `LLM-judge and classifier scorers are off. Turn them on with a model on this machine (${command} demo --local-judge), ` +
@@ -123,7 +131,7 @@ export async function run(argv: string[]): Promise<number> {
   // Telemetry only when asked for: by default the SDK would export to localhost:4318, which a
   // first-run demo machine does not have. OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_*_EXPORTER turn it on.
   const telemetryRequested = Object.keys(process.env).some((name) => /^OTEL_(EXPORTER_OTLP_.*ENDPOINT|TRACES_EXPORTER|METRICS_EXPORTER|CONFIG_FILE)$/.test(name));
-  const telemetry = await startTelemetry(telemetryRequested ? process.env : { ...process.env, OTEL_SDK_DISABLED: 'true' }, { logger });
+  const telemetry = await startTelemetry(telemetryRequested ? process.env : { ...process.env, OTEL_SDK_DISABLED: 'true' }, { logger, redact: redaction.redact });
   // Topics, the producer and the group join usually take a second; a broker that is still
   // recovering its logs can hold them up for longer, and a silent terminal says nothing of why.
   const slowStart = setTimeout(() => console.error(`[demo] still connecting to Kafka (creating topics, joining the consumer group); progress and errors: ${logFile}`), 5_000);
@@ -131,11 +139,16 @@ export async function run(argv: string[]): Promise<number> {
     config,
     logger,
     createRunsTopic: true,
-    recordInputs: recordInputsFromEnvironment(process.env),
+    ...traceOptionsFromEnvironment(process.env),
     consumer: { commitIntervalMs: 500 },
   }).finally(() => clearTimeout(slowStart));
-  const publisher = otlp === undefined ? createRunPublisher({ brokers, topic: config.topics.runs, clientId: 'scorestream-demo-traffic', ...kafkaClientSecurity(config.kafka) }) : undefined;
-  const generator = createSampleRunGenerator({ seed: Date.now() });
+  const feedbackTopic = process.env.SCORESTREAM_TOPIC_FEEDBACK || DEFAULT_FEEDBACK_TOPIC;
+  const publisher = otlp === undefined ? createRunPublisher({ brokers, topic: config.topics.runs, feedbackTopic, clientId: 'scorestream-demo-traffic', ...kafkaClientSecurity(config.kafka) }) : undefined;
+  const seed = Date.now();
+  const generator = createSampleRunGenerator({ seed });
+  // A share of the runs gets a person's thumbs, published right after the runs (before their
+  // scores exist: the join waits for them). Not on the OTLP path, whose runs the Collector names.
+  const feedbackFor = createSampleFeedback({ seed });
   const traffic = startSampleTraffic({
     rate,
     count,
@@ -150,11 +163,14 @@ export async function run(argv: string[]): Promise<number> {
         samples.map((sample) => sample.event),
         { contextFor: (run) => contexts.get(run as never) },
       );
+      const feedback = samples.map(feedbackFor).filter((record) => record !== undefined);
+      if (feedback.length > 0) await publisher.publishFeedback(feedback);
     },
     onError: (error) => logger.error({ err: error }, 'publishing sample traffic failed'),
   });
 
   let dashboard: Awaited<ReturnType<typeof startDemoDashboard>> | undefined;
+  let agreement: Awaited<ReturnType<typeof launchAgreementJoin>> | undefined;
   // In order, once: Ctrl-C, and a start that fails after the service runs (its Kafka clients
   // and the traffic would otherwise keep the process alive after the error is printed).
   const stopEverything = async () => {
@@ -163,11 +179,18 @@ export async function run(argv: string[]): Promise<number> {
     await otlp?.app.close();
     await otlp?.collector.stop();
     await service.stop();
+    await agreement?.stop();
     await dashboard?.close();
     await telemetry.shutdown();
     await judge.local.dispose();
   };
   try {
+    // The feedback join before the dashboard, which reads the agreements topic the join creates.
+    // One-minute windows, so the feedback view draws κ over time within minutes.
+    agreement = await launchAgreementJoin(
+      { brokers, feedbackTopic, resultsTopic: config.topics.results, agreementsTopic: process.env.SCORESTREAM_TOPIC_AGREEMENTS || DEFAULT_AGREEMENTS_TOPIC, ttlMs: 30 * 60_000, windowMs: 60_000 },
+      (message) => logger.warn(message),
+    );
     dashboard = await startDemoDashboard({ brokers, resultsTopic: config.topics.results, decisionsTopic: config.topics.decisions }, (message) => logger.warn(message));
   } catch (error) {
     await stopEverything();

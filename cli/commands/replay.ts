@@ -12,8 +12,9 @@ import type { DryRunReport } from '../../service/replay-dry-run.ts';
 import { startReplay } from '../../service/replay.ts';
 import type { ReplayTime } from '../../service/replay-range.ts';
 import { createLogger, flushLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
-import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
+import { startTelemetry, traceOptionsFromEnvironment } from '../../otel/setup.ts';
 import { parseCommandArgs } from '../command-args.ts';
+import { processRedaction } from '../config-redaction.ts';
 import { loadCliConfig } from '../load-cli-config.ts';
 import { progressWriter } from '../replay-progress.ts';
 
@@ -77,11 +78,13 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`${values.config === undefined ? '--config is required' : from === undefined ? `--from is required and must be a time, got ${values.from ?? 'nothing'}` : `--to must be a time, got ${values.to}`}\n${usage}`);
     return 2;
   }
-  const logger = createLogger(loggerSettingsFromEnvironment(process.env));
-  const telemetry = values['dry-run'] === true ? undefined : await startTelemetry(process.env, { logger });
+  const redaction = processRedaction();
+  const logger = createLogger({ ...loggerSettingsFromEnvironment(process.env), redact: redaction.redact });
+  const telemetry = values['dry-run'] === true ? undefined : await startTelemetry(process.env, { logger, redact: redaction.redact });
   try {
     const config = await loadCliConfig(values.config, logger);
     if (config === undefined) return 2;
+    redaction.use(config);
     const progress = progressWriter();
     const replayOptions = { config, logger, from, ...(to === undefined ? {} : { to }), ...(values.scorer === undefined ? {} : { scorers: values.scorer }), ...(values.id === undefined ? {} : { id: values.id }), onProgress: progress.update };
     try {
@@ -91,7 +94,7 @@ export async function run(argv: string[]): Promise<number> {
         console.log(formatDryRunReport(report));
         return 0;
       }
-      const replay = await startReplay({ ...replayOptions, recordInputs: recordInputsFromEnvironment(process.env) });
+      const replay = await startReplay({ ...replayOptions, ...traceOptionsFromEnvironment(process.env) });
       const onSignal = () => {
         process.stderr.write('\nstopping: finishing in-flight runs; run the same command again to continue\n');
         void replay.stop();

@@ -6,7 +6,8 @@
 // after the service stopped.
 import { startService } from '../../service/start-service.ts';
 import { createLogger, flushLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
-import { recordInputsFromEnvironment, startTelemetry } from '../../otel/setup.ts';
+import { startTelemetry, traceOptionsFromEnvironment } from '../../otel/setup.ts';
+import { processRedaction } from '../config-redaction.ts';
 import { loadCliConfig } from '../load-cli-config.ts';
 import { runUntilSignal } from '../run-until-signal.ts';
 import { parseCommandArgs } from '../command-args.ts';
@@ -21,14 +22,17 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`--config is required\n${usage}`);
     return 2;
   }
-  const logger = createLogger(loggerSettingsFromEnvironment(process.env));
-  const telemetry = await startTelemetry(process.env, { logger });
+  // Log lines and spans are redacted from the first on (docs/data-handling.md).
+  const redaction = processRedaction();
+  const logger = createLogger({ ...loggerSettingsFromEnvironment(process.env), redact: redaction.redact });
+  const telemetry = await startTelemetry(process.env, { logger, redact: redaction.redact });
   try {
     const config = await loadCliConfig(values.config, logger);
     if (config === undefined) return 2;
+    redaction.use(config);
     // TLS, SASL or an ACL refused (or a PEM file unreadable) rejects here; cli/main.ts prints what
     // to fix and exits 2.
-    const service = await startService({ config, logger, recordInputs: recordInputsFromEnvironment(process.env) });
+    const service = await startService({ config, logger, ...traceOptionsFromEnvironment(process.env) });
     return await runUntilSignal(service, logger);
   } finally {
     await telemetry.shutdown();

@@ -1,26 +1,31 @@
 // The dashboard page: one snapshot, then live events over Server-Sent Events (EventSource resumes
 // with Last-Event-ID after a disconnect; the server answers with what was missed or a new
-// snapshot). Filters live in the URL. Redraws are coalesced so a busy topic does not redraw per
-// record. Every record string is written as text (dom.js).
-import { createBucketStore, knownNames, loadBuckets, pruneBuckets, scorerViews, setSeriesTally, setSkipTally } from './aggregate-view.js';
-import { createScorerCharts } from './charts.js';
-import { renderDetail } from './detail.js';
+// snapshot). The view (scores, compare, feedback) and its filters live in the URL. Redraws are
+// coalesced so a busy topic does not redraw per record. Every record string is written as text
+// (dom.js). The records table, the detail and "why no score?" are drawn here; the overview, the
+// scorer cards, compare and feedback are panels, each in a file of its own (panels.js).
+import { createBucketStore, knownNames, loadBuckets, pruneBuckets, setSeriesTally, setSkipTally } from './aggregate-view.js';
+import { disagreementSection, renderDetail } from './detail.js';
 import { el, formatScore, formatTime } from './dom.js';
-import { filtersFromSearch, recordMatches, searchFromFilters, timeWindow } from './filters.js';
+import { addAgreement, disagreementsShown } from './feedback-view.js';
+import { filtersFromSearch, recordMatches, searchFromFilters, timeWindow, VIEWS } from './filters.js';
+import { panels } from './panels.js';
+import { lookUpRun } from './run-lookup.js';
 
 const MAX_RECORDS = 1000;
 const MAX_ROWS = 200;
+const MAX_DISAGREEMENTS = 1000;
 
 const page = {
   config: undefined,
   serverOffset: 0,
   store: createBucketStore(),
   records: new Map(),
+  agreements: { state: 'off', windows: [], disagreements: [] },
   counts: undefined,
   live: 0,
   filters: filtersFromSearch(window.location.search),
   rows: [],
-  charts: new Map(),
   renderTimer: undefined,
 };
 
@@ -32,6 +37,7 @@ function applySnapshot(snapshot) {
   page.serverOffset = snapshot.now - Date.now();
   loadBuckets(page.store, snapshot.buckets, snapshot.binEdges.length + 1);
   page.records = new Map(snapshot.recent.map((summary) => [summary.scoreId, summary]));
+  page.agreements = snapshot.agreements;
   page.counts = snapshot.counts;
   page.live = 0;
 }
@@ -55,11 +61,14 @@ function connect() {
     connection.dataset.state = 'reconnecting';
     connection.textContent = 'reconnecting…';
   });
+  let first = true;
   source.addEventListener('snapshot', (event) => {
     const snapshot = JSON.parse(event.data);
     applySnapshot(snapshot);
     connection.dataset.epoch = snapshot.epoch;
     scheduleRender(0);
+    if (first && page.filters.pair) openPairFromUrl();
+    first = false;
   });
   source.addEventListener('record', (event) => {
     addRecord(JSON.parse(event.data));
@@ -68,6 +77,10 @@ function connect() {
   source.addEventListener('decision', (event) => {
     const data = JSON.parse(event.data);
     setSkipTally(page.store, data.start, data.tally);
+    scheduleRender();
+  });
+  source.addEventListener('agreement', (event) => {
+    addAgreement(page.agreements, JSON.parse(event.data), MAX_DISAGREEMENTS);
     scheduleRender();
   });
 }
@@ -89,20 +102,45 @@ function setFilters(changes) {
   scheduleRender(0);
 }
 
+function panelContext(window_, names) {
+  return {
+    store: page.store,
+    config: page.config,
+    filters: page.filters,
+    window: window_,
+    now: now(),
+    names,
+    agreements: page.agreements,
+    setFilters,
+    openPair,
+  };
+}
+
+function renderView() {
+  for (const section of document.querySelectorAll('main[data-view]')) section.hidden = section.dataset.view !== page.filters.view;
+  for (const link of document.querySelectorAll('#views a')) {
+    if (link.dataset.view === page.filters.view) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+}
+
 function render() {
   if (page.config === undefined) return;
   pruneBuckets(page.store, now() - page.config.windowMs - page.config.bucketMs);
   const window_ = timeWindow(page.filters, now(), page.config.windowMs);
-  renderMenus();
-  renderScorers(window_);
-  renderTable(window_);
+  const names = knownNames(page.store);
+  renderView();
+  renderMenus(names);
+  const context = panelContext(window_, names);
+  for (const panel of panels) if (panel.view === page.filters.view) panel.render(context);
+  if (page.filters.view === 'scores') renderTable(window_);
   renderZoom();
   const counts = page.counts;
   $('#counts').textContent = counts === undefined ? '' : `${counts.records + page.live} records and ${counts.decisions} skip decisions in the look-back (${Math.round(page.config.windowMs / 3_600_000 * 10) / 10} h)${counts.invalid > 0 ? ` · ${counts.invalid} invalid messages ignored` : ''}`;
 }
 
-function renderMenus() {
-  const names = knownNames(page.store);
+function renderMenus(known) {
+  const names = { scorer: [...known.scorer], agent: [...known.agent], tenant: [...known.tenant] };
   for (const summary of page.records.values()) {
     for (const name of ['scorer', 'agent', 'tenant']) if (!names[name].includes(summary[name])) names[name].push(summary[name]);
   }
@@ -121,41 +159,6 @@ function renderMenus() {
     const input = $(`#filters [name="${name}"]`);
     if (document.activeElement !== input) input.value = page.filters[name] === undefined ? '' : String(page.filters[name]);
   }
-}
-
-function renderScorers(window_) {
-  const views = scorerViews(page.store, page.config, page.filters, window_);
-  const container = $('#scorers');
-  const shown = new Set(views.map((view) => view.scorer));
-  for (const [scorer, entry] of page.charts) {
-    if (shown.has(scorer)) continue;
-    entry.charts.destroy();
-    entry.card.remove();
-    page.charts.delete(scorer);
-  }
-  for (const view of views) {
-    let entry = page.charts.get(view.scorer);
-    if (entry === undefined) {
-      const card = el(
-        'article',
-        { className: 'scorer-card', dataset: { scorer: view.scorer } },
-        el('h2', {}, view.scorer),
-        el('div', { className: 'summary' }),
-        el('div', { className: 'charts' }, el('div', { className: 'chart', dataset: { chart: 'mean' } }), el('div', { className: 'chart', dataset: { chart: 'distribution' } }), el('div', { className: 'chart', dataset: { chart: 'status' } })),
-        el('div', { className: 'skips' }),
-      );
-      container.append(card);
-      entry = { card, charts: createScorerCharts(card, page.config.binEdges, (from, to) => setFilters({ from, to, range: '' })) };
-      page.charts.set(view.scorer, entry);
-    }
-    entry.charts.update(view);
-    const totals = view.totals;
-    entry.card.querySelector('.summary').textContent =
-      `scored ${totals.scored}${totals.mean === null ? '' : ` · mean ${formatScore(totals.mean)}`} · not scorable ${totals.notScorable} · failed ${totals.failed} · skipped ${totals.skipped}`;
-    const skips = [...view.skips.entries()].sort((a, b) => b[1] - a[1]).map(([reason, count]) => `${reason} ${count}`);
-    entry.card.querySelector('.skips').textContent = skips.length === 0 ? 'no skip decisions' : `skipped (all agents and tenants: decisions carry no entity): ${skips.join(' · ')}`;
-  }
-  [...container.children].sort((a, b) => a.dataset.scorer.localeCompare(b.dataset.scorer)).forEach((card) => container.append(card));
 }
 
 function sortedRows(window_) {
@@ -203,21 +206,27 @@ function renderZoom() {
   $('#zoom-text').textContent = zoom.hidden ? '' : `${from === undefined ? '…' : formatTime(from)} → ${to === undefined ? 'now' : formatTime(to)}`;
 }
 
-async function openDetail(scoreId) {
+/** Opens a disagreement: the score record with the judge's and the person's verdicts. */
+function openPair(pair) {
+  void openDetail(pair.scoreId, pair);
+}
+
+async function openDetail(scoreId, pair) {
   const panel = $('#detail');
   const body = $('#detail-body');
   panel.hidden = false;
   panel.dataset.scoreId = scoreId;
-  if (page.filters.record !== scoreId) setFilters({ record: scoreId });
+  const wanted = pair === undefined ? { record: scoreId, pair: '' } : { record: '', pair: pair.agreementId };
+  if (page.filters.record !== wanted.record || page.filters.pair !== wanted.pair) setFilters(wanted);
   const response = await fetch(`/api/records/${encodeURIComponent(scoreId)}`);
   const detail = await response.json();
   if (panel.dataset.scoreId !== scoreId) return;
   if (!response.ok) {
-    body.replaceChildren(el('p', {}, detail.error ?? `HTTP ${response.status}`));
+    body.replaceChildren(...(pair === undefined ? [] : disagreementSection(pair)), el('p', {}, detail.error ?? `HTTP ${response.status}`));
     $('#detail-trace').hidden = true;
     return;
   }
-  renderDetail(body, detail);
+  renderDetail(body, detail, pair);
   const link = $('#detail-trace');
   if (detail.traceUrl) {
     link.replaceWith(el('a', { id: 'detail-trace', href: detail.traceUrl, target: '_blank', rel: 'noopener noreferrer' }, 'open trace'));
@@ -225,39 +234,16 @@ async function openDetail(scoreId) {
 }
 
 function step(offset) {
+  if (page.filters.pair) {
+    // Opened from the feedback view: walk its list of disagreements.
+    const pairs = disagreementsShown(page.agreements.disagreements, page.filters, timeWindow(page.filters, now(), page.config.windowMs));
+    const next = pairs[pairs.findIndex((pair) => pair.agreementId === page.filters.pair) + offset];
+    if (next !== undefined) openPair(next);
+    return;
+  }
   const index = page.rows.findIndex((summary) => summary.scoreId === $('#detail').dataset.scoreId);
   const next = page.rows[index + offset];
   if (next !== undefined) void openDetail(next.scoreId);
-}
-
-async function lookUpRun(runId) {
-  const result = $('#run-result');
-  result.replaceChildren(el('p', {}, 'looking up…'));
-  const response = await fetch(`/api/runs/${encodeURIComponent(runId)}`);
-  const run = await response.json();
-  if (!run.found) {
-    result.replaceChildren(
-      el('p', {}, `No score record and no skip decision for run ${run.runId} in the look-back (${Math.round(run.windowMs / 60_000)} min, last ${run.maxRuns} runs). Either no scorer was eligible and decisions are not published (set topics.decisions), the run has not been scored yet, or it was dead-lettered (see the dead-letter topic).`),
-    );
-    return;
-  }
-  result.replaceChildren(
-    el('p', {}, `run ${run.runId}:`),
-    el(
-      'ul',
-      {},
-      run.entries.map((entry, index) =>
-        entry.kind === 'decision'
-          ? el('li', { dataset: { kind: 'decision' } }, `${formatTime(entry.at)} ${entry.scorer}: skipped (${entry.reason})${entry.detail ? ` — ${entry.detail}` : ''}`)
-          : el(
-              'li',
-              { dataset: { kind: 'score' } },
-              `${formatTime(entry.at)} ${entry.scorer}: ${entry.status.replace('_', ' ')}${entry.score === undefined ? '' : ` ${formatScore(entry.score)}`} — ${entry.detail} `,
-              run.openable[index] ? el('button', { type: 'button', onclick: () => openDetail(run.openable[index]) }, 'open') : '',
-            ),
-      ),
-    ),
-  );
 }
 
 function readForm() {
@@ -282,15 +268,36 @@ function wire() {
   $('#detail-next').addEventListener('click', () => step(1));
   $('#detail-close').addEventListener('click', () => {
     $('#detail').hidden = true;
-    setFilters({ record: '' });
+    setFilters({ record: '', pair: '' });
   });
+  for (const link of document.querySelectorAll('#views a')) {
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      if (VIEWS.includes(link.dataset.view)) setFilters({ view: link.dataset.view, record: '', pair: '' });
+    });
+  }
   $('#run-form').addEventListener('submit', (event) => {
     event.preventDefault();
     const runId = event.target.elements.namedItem('runId').value.trim();
-    if (runId !== '') void lookUpRun(runId);
+    if (runId !== '') void lookUpRun($('#run-result'), runId, (scoreId) => openDetail(scoreId));
   });
 }
 
+function mountPanels() {
+  for (const panel of panels) panel.mount(document.querySelector(`[data-panels="${panel.view}"]`));
+}
+
+/** A disagreement named in the URL opens once the snapshot has brought it (or says it is no longer kept). */
+function openPairFromUrl() {
+  const pair = page.agreements.disagreements.find((known) => known.agreementId === page.filters.pair);
+  if (pair !== undefined) openPair(pair);
+  else {
+    $('#detail').hidden = false;
+    $('#detail-body').replaceChildren(el('p', {}, 'This disagreement is no longer kept (the dashboard keeps the most recent ones in the look-back).'));
+  }
+}
+
+mountPanels();
 wire();
 connect();
 if (page.filters.record) void openDetail(page.filters.record);

@@ -1,6 +1,7 @@
 // The detail view of one score record: its outcome, reason, each step's result, and per judge
-// step every execution's evidence — model, prompt, response, tokens, attempts, duration. Every
-// value is written as text.
+// step every execution's evidence — model, prompt, response, tokens, attempts, duration — and,
+// opened from the feedback view, what the judge and the person each said. Every value is
+// written as text.
 import { el, formatScore, formatTime, jsonText } from './dom.js';
 
 const STEPS = ['preprocess', 'analyze', 'generateScore', 'generateReason'];
@@ -45,16 +46,35 @@ function execution(step, execution, index) {
   );
 }
 
-export function renderDetail(body, detail) {
+/** The judge's and the person's verdicts on a run, from an agreement pair (feedback view). */
+export function disagreementSection(pair) {
+  const human = pair.human;
+  return [
+    el('h3', { id: 'detail-disagreement' }, 'judge and person disagree'),
+    el(
+      'dl',
+      { dataset: { field: 'verdicts' } },
+      field('judge', `${pair.judge.label} (score ${formatScore(pair.judge.score)})`),
+      field('person', `${human.label} (${human.name}: ${jsonText(human.value)})`),
+      field('given by', `${human.source.replace('_', ' ')}${human.submitter ? ` ${human.submitter.name ?? human.submitter.id}` : ''}`),
+      field('correction', human.correction ? `${human.correction.scorerId}${human.correction.scorerVersion ? ` v${human.correction.scorerVersion}` : ''}: ${[human.correction.score === undefined ? '' : `score ${human.correction.score}`, human.correction.label ?? ''].filter(Boolean).join(', ')}` : undefined),
+      field('measured', formatTime(pair.at)),
+    ),
+    ...(human.comment === undefined ? [] : [el('h5', {}, 'comment'), pre(human.comment, 'comment')]),
+  ];
+}
+
+export function renderDetail(body, detail, pair) {
   const record = detail.record;
   const outcome =
     record.status === 'scored'
-      ? `score ${formatScore(record.score)}`
+      ? `score ${formatScore(record.score)}${record.verdict ? ` · ${record.verdict}` : ''}`
       : record.status === 'not_scorable'
         ? `not scorable at ${record.notScorable.step}`
         : `failed at ${record.error.failedStep}`;
   const parts = [
     el('h2', { className: `status-${record.status}`, id: 'detail-outcome' }, outcome),
+    ...(pair === undefined ? [] : disagreementSection(pair)),
     el(
       'dl',
       {},

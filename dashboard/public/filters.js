@@ -1,7 +1,10 @@
-// The filters, kept in the page's URL so a view can be shared: scorer, agent, tenant, status,
-// score range (min, max), time range (a relative `range`, or `from`/`to` set by selecting on a
-// chart), and the open record. Pure functions: URL search params in, a filter object out.
-const RANGES = { '15m': 15 * 60_000, '1h': 3_600_000, '6h': 6 * 3_600_000 };
+// The view and its filters, kept in the page's URL so a view can be shared: which view (scores,
+// compare, feedback); scorer, agent, tenant, status, score range (min, max), time range (a
+// relative `range`, or `from`/`to` set by selecting on a chart); the open record or disagreement;
+// and what compare puts side by side (two time ranges, or two versions of the scorer). Pure
+// functions: URL search params in, a filter object out.
+const RANGES = { '15m': 15 * 60_000, '1h': 3_600_000, '6h': 6 * 3_600_000, '24h': 24 * 3_600_000 };
+export const VIEWS = ['scores', 'compare', 'feedback'];
 
 export function filtersFromSearch(search) {
   const params = new URLSearchParams(search);
@@ -19,7 +22,9 @@ export function filtersFromSearch(search) {
   };
   const status = params.get('status') ?? '';
   const range = params.get('range') ?? '';
+  const view = params.get('view') ?? '';
   return {
+    view: VIEWS.includes(view) ? view : 'scores',
     scorer: params.get('scorer') ?? '',
     agent: params.get('agent') ?? '',
     tenant: params.get('tenant') ?? '',
@@ -32,16 +37,28 @@ export function filtersFromSearch(search) {
     sort: params.get('sort') === 'score' ? 'score' : 'at',
     order: params.get('order') === 'asc' ? 'asc' : 'desc',
     record: params.get('record') ?? '',
+    pair: params.get('pair') ?? '',
+    cmp: params.get('cmp') === 'version' ? 'version' : 'time',
+    aFrom: time('aFrom'),
+    aTo: time('aTo'),
+    bFrom: time('bFrom'),
+    bTo: time('bTo'),
+    aVersion: params.get('aVersion') ?? undefined,
+    bVersion: params.get('bVersion') ?? undefined,
   };
 }
 
 export function searchFromFilters(filters) {
   const params = new URLSearchParams();
-  for (const name of ['scorer', 'agent', 'tenant', 'status', 'range', 'record']) if (filters[name]) params.set(name, filters[name]);
+  if (filters.view !== 'scores') params.set('view', filters.view);
+  for (const name of ['scorer', 'agent', 'tenant', 'status', 'range', 'record', 'pair']) if (filters[name]) params.set(name, filters[name]);
   for (const name of ['min', 'max']) if (filters[name] !== undefined) params.set(name, String(filters[name]));
-  for (const name of ['from', 'to']) if (filters[name] !== undefined) params.set(name, new Date(filters[name]).toISOString());
+  for (const name of ['from', 'to', 'aFrom', 'aTo', 'bFrom', 'bTo']) if (filters[name] !== undefined) params.set(name, new Date(filters[name]).toISOString());
   if (filters.sort !== 'at') params.set('sort', filters.sort);
   if (filters.order !== 'desc') params.set('order', filters.order);
+  if (filters.cmp !== 'time') params.set('cmp', filters.cmp);
+  // A version may be '' (a binding without one): kept, as the empty value.
+  for (const name of ['aVersion', 'bVersion']) if (filters[name] !== undefined) params.set(name, filters[name]);
   const text = params.toString();
   return text === '' ? '' : `?${text}`;
 }

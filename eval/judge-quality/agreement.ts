@@ -1,7 +1,10 @@
 // The arithmetic of the judge-quality report (docs/judge-quality.md): how a scorer's score
-// becomes a label, and how a judge's labels agree with the reference labels — accuracy, Cohen's
-// κ, confusion counts — plus the cost side (calls, tokens, latency percentiles, calls/s). Pure:
-// the runner (run-judge-eval.ts) gathers outcomes, this module only counts.
+// becomes a label, how its outcomes become labelled pairs for the agreement figures — accuracy,
+// Cohen's κ, confusion counts, computed by src/agreement/ as the live feedback join does — plus
+// the cost side (calls, tokens, latency percentiles, calls/s). Pure: the runner
+// (run-judge-eval.ts) gathers outcomes, this module only counts.
+import { agreementFigures as figuresOf } from '../../src/agreement/agreement-figures.ts';
+import { confusionCounts, confusionMatrix } from '../../src/agreement/confusion-matrix.ts';
 
 /** How one labelled case ended for one scorer. */
 export type CaseOutcome =
@@ -58,52 +61,35 @@ export type AgreementFigures = {
   notScorable: number;
 };
 
-/** Accuracy, Cohen's κ and the confusion counts of a scorer's outcomes against its label set. */
+/**
+ * Accuracy, Cohen's κ and the confusion counts of a scorer's outcomes against its label set, by
+ * the project's one agreement implementation (src/agreement/): the cases without a label are two
+ * more columns of the confusion matrix, categories the reference never uses.
+ */
 export function agreementFigures(labels: readonly string[], outcomes: readonly CaseOutcome[]): AgreementFigures {
-  const confusion: Record<string, Record<string, number>> = {};
-  for (const label of labels) confusion[label] = {};
-  const expectedCounts = new Map<string, number>();
-  const predictedCounts = new Map<string, number>();
-  let agreements = 0;
-  let failed = 0;
-  let notScorable = 0;
   for (const outcome of outcomes) {
     if (!labels.includes(outcome.expected)) throw new RangeError(`expected label '${outcome.expected}' is not one of ${labels.join(', ')}`);
-    const predicted = predictedLabel(outcome);
-    if (outcome.status === 'failed') failed += 1;
-    if (outcome.status === 'not-scorable') notScorable += 1;
-    if (outcome.status === 'scored' && predicted === outcome.expected) agreements += 1;
-    const row = confusion[outcome.expected]!;
-    row[predicted] = (row[predicted] ?? 0) + 1;
-    expectedCounts.set(outcome.expected, (expectedCounts.get(outcome.expected) ?? 0) + 1);
-    predictedCounts.set(predicted, (predictedCounts.get(predicted) ?? 0) + 1);
   }
-  const n = outcomes.length;
+  const matrix = confusionMatrix(
+    [...labels, noLabel.failed, noLabel.notScorable],
+    outcomes.map((outcome) => ({ reference: outcome.expected, predicted: predictedLabel(outcome) })),
+  );
+  const figures = figuresOf(matrix);
+  const counts = confusionCounts(matrix);
   return {
-    n,
-    agreements,
-    accuracy: n === 0 ? undefined : agreements / n,
-    kappa: cohensKappa(n, agreements, expectedCounts, predictedCounts),
-    confusion,
-    failed,
-    notScorable,
+    n: figures.n,
+    agreements: figures.agreements,
+    accuracy: figures.accuracy,
+    kappa: figures.kappa,
+    confusion: Object.fromEntries(labels.map((label) => [label, counts[label] ?? {}])),
+    failed: outcomes.filter((outcome) => outcome.status === 'failed').length,
+    notScorable: outcomes.filter((outcome) => outcome.status === 'not-scorable').length,
   };
 }
 
 function predictedLabel(outcome: CaseOutcome): string {
   if (outcome.status === 'scored') return outcome.predicted;
   return outcome.status === 'failed' ? noLabel.failed : noLabel.notScorable;
-}
-
-/** κ = (p_o − p_e) / (1 − p_e), p_e = Σ_k (expected_k / n)(predicted_k / n). */
-function cohensKappa(n: number, agreements: number, expected: Map<string, number>, predicted: Map<string, number>): number | undefined {
-  if (n === 0) return undefined;
-  const observed = agreements / n;
-  let chance = 0;
-  for (const [label, count] of expected) chance += (count / n) * ((predicted.get(label) ?? 0) / n);
-  // Floating-point sums of shares can land a hair off 1; within that, κ is undefined.
-  if (1 - chance < 1e-12) return undefined;
-  return (observed - chance) / (1 - chance);
 }
 
 export type CostFigures = {

@@ -20,6 +20,8 @@ export type SampleRun = {
   event: AgentRunEventInput;
   /** The agent run's span: publish the run inside it (`sampleRunContext`) to link scores to it. */
   spanContext: SpanContext;
+  /** The answer the agent gave, as the catalogue grades it ('none': no answer text): what a simulated person reacts to (sample-feedback.ts). */
+  answer: AnswerQuality | 'none';
 };
 
 export type SampleRunGeneratorOptions = {
@@ -82,11 +84,11 @@ export function createSampleRunGenerator(options: SampleRunGeneratorOptions = {}
         spanId: random.hex(16),
         traceFlags: random.chance(sampledRatio) ? TraceFlags.SAMPLED : TraceFlags.NONE,
       };
-      const event = buildRun(random, finishedAt, conversations.nextTurn(random, finishedAt.getTime()), (started) => conversations.started(started, finishedAt.getTime()));
+      const { event, answer } = buildRun(random, finishedAt, conversations.nextTurn(random, finishedAt.getTime()), (started) => conversations.started(started, finishedAt.getTime()));
       if (options.includeTraceInBody === true) {
         event.trace = { traceparent: `00-${spanContext.traceId}-${spanContext.spanId}-0${spanContext.traceFlags}` };
       }
-      return { event, spanContext };
+      return { event, spanContext, answer };
     },
   };
 }
@@ -156,7 +158,7 @@ class Conversations {
   }
 }
 
-function buildRun(random: Random, finishedAt: Date, continued: Conversation | undefined, onStart?: (conversation: Conversation) => void): AgentRunEventInput {
+function buildRun(random: Random, finishedAt: Date, continued: Conversation | undefined, onStart?: (conversation: Conversation) => void): { event: AgentRunEventInput; answer: AnswerQuality | 'none' } {
   const conversation: Conversation = continued ?? newConversation(random);
   if (continued === undefined) onStart?.(conversation);
   const { agent, tenant, userId, thread, locale } = conversation;
@@ -221,7 +223,7 @@ function buildRun(random: Random, finishedAt: Date, continued: Conversation | un
   };
   if (random.chance(0.35)) event.groundTruth = scenario.answers.complete;
   if (runError !== undefined) event.error = { ...runError };
-  return event;
+  return { event, answer: text === '' ? 'none' : quality };
 }
 
 function newConversation(random: Random): Conversation {

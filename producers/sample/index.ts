@@ -3,3 +3,5 @@ export { createSampleRunGenerator, generateSampleRuns, sampleRunContext } from '
 export type { SampleRun, SampleRunGenerator, SampleRunGeneratorOptions } from './generate-sample-runs.ts';
 export { createRandom } from './prng.ts';
 export type { Random } from './prng.ts';
+export { createSampleFeedback } from './sample-feedback.ts';
+export type { SampleFeedbackOptions } from './sample-feedback.ts';

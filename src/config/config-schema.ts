@@ -9,6 +9,7 @@ import { compileParsedPredicate } from '../eligibility/compile-predicate.ts';
 import { predicateSchemaFor } from '../eligibility/predicate-schema.ts';
 import { samplingSchema } from '../eligibility/sampling-schema.ts';
 import { BINDING_LEVELS, threadOptionsSchema, threadsSchema } from '../threads/threads-schema.ts';
+import { evidenceSchema, redactionSchema } from '../data-handling/redaction-schema.ts';
 import type { JudgeModelResolver } from '../judge/types.ts';
 import { DEFAULT_TOPICS, DEFAULTS } from './defaults.ts';
 import { inputSchema } from './input-schema.ts';
@@ -24,6 +25,15 @@ const positiveInt = z.number().int().positive();
  * score once; results become visible per commit interval instead of per scorer.
  */
 export const deliveryModes = ['at-least-once', 'exactly-once'] as const;
+
+/**
+ * What a run whose propagated trace context is not sampled gets. `ignore` (default): it is scored
+ * like any other — scores are the product, traces a view of it — and its score spans follow the
+ * trace's decision (not recorded under a parent-based sampler), while its record still carries the
+ * trace ids. `follow`: it is skipped (`trace_not_sampled`), so scoring coverage equals the sampling
+ * rate. Counted either way (`scorestream.runs.trace_unsampled`).
+ */
+export const traceSamplingPolicies = ['ignore', 'follow'] as const;
 
 const saslMechanisms = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
 
@@ -59,6 +69,8 @@ export const bindingSchema = z
     when: whenSchema.optional(),
     /** Bound on one scorer run, steps and judge calls included (default 120 s; enforced within 5 ms after it). */
     timeoutMs: positiveInt.default(DEFAULTS.scorerTimeoutMs),
+    /** This binding's evidence level (default: the config's `evidence`; docs/data-handling.md). */
+    evidence: evidenceSchema.optional(),
   })
   .transform((binding) => ({
     ...binding,
@@ -173,6 +185,20 @@ export const configSchema = z.strictObject({
   maxRecordBytes: positiveInt.default(DEFAULTS.maxRecordBytes),
   /** Default 'at-least-once'; env SCORESTREAM_DELIVERY. */
   delivery: z.enum(deliveryModes, { error: `expected one of ${deliveryModes.map((mode) => `'${mode}'`).join(', ')}` }).default(DEFAULTS.delivery),
+  /** How much evidence score records carry: 'full' (default), 'no-content', 'none'; env SCORESTREAM_EVIDENCE (docs/data-handling.md). */
+  evidence: evidenceSchema.default(DEFAULTS.evidence),
+  /** What is redacted from every record, span and log line: built-in patterns, your own, a hook; `false` for none. */
+  redaction: redactionSchema.prefault({}),
+  /** HTTP health endpoints for probes (docs/deployment.md): off unless a port is set; env SCORESTREAM_HEALTH_PORT, SCORESTREAM_HEALTH_HOST. */
+  health: z
+    .strictObject({
+      /** 0 lets the system choose (tests). */
+      port: z.number().int().min(0, 'expected a port from 0 to 65535').max(65535, 'expected a port from 0 to 65535').optional(),
+      host: z.string().min(1).default(DEFAULTS.healthHost),
+    })
+    .prefault({}),
+  /** Unsampled traces: scored (`ignore`, default) or skipped (`follow`); env SCORESTREAM_TRACE_SAMPLING. */
+  traceSampling: z.enum(traceSamplingPolicies, { error: `expected one of ${traceSamplingPolicies.map((policy) => `'${policy}'`).join(', ')}` }).default(DEFAULTS.traceSampling),
   /** What the runs topic carries: run events (default) or a Collector's OTLP spans; env SCORESTREAM_INPUT_FORMAT / _ENCODING (input-schema.ts). */
   input: inputSchema,
   /** Thread scoring: where thread ids come from and the bounds of the thread state (docs/threads.md). */

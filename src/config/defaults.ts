@@ -20,9 +20,15 @@ export const DEFAULTS = {
   maxRecordBytes: 1_000_000,
   scorerTimeoutMs: 120_000,
   delivery: 'at-least-once',
+  /** Score records carry all their evidence unless a deployment says less (docs/data-handling.md). */
+  evidence: 'full',
+  /** Runs whose propagated trace is not sampled are scored all the same (docs/observability.md, trace sampling). */
+  traceSampling: 'ignore',
   /** Upper bound of judge.callTimeoutMs's default (a quarter of the binding's timeoutMs): one judge request, so a hung one costs one attempt. */
   judgeCallTimeoutMs: 30_000,
   retryTopicSuffix: '-retry',
+  /** Health endpoints listen on every interface (a probe comes from the kubelet, not localhost). */
+  healthHost: '0.0.0.0',
   replaysTopicSuffix: '-replays',
   retryDelaysMs: [10_000, 60_000, 600_000, 3_600_000],
   retryMaxAgeMs: 86_400_000,

@@ -2,10 +2,12 @@
 // decides brokers, group and topic names. Applied before validation, so a bad value in the
 // environment is reported against the variable that carried it.
 import type { ConfigProblem } from './config-error.ts';
-import { deliveryModes } from './config-schema.ts';
+import { deliveryModes, traceSamplingPolicies } from './config-schema.ts';
 import { applyTlsEnvironment } from './tls-env-overrides.ts';
+import { EVIDENCE_LEVELS } from '../data-handling/redaction-schema.ts';
+import type { EvidenceLevel } from '../data-handling/redaction-schema.ts';
 import { applyInputOverrides } from './input-overrides.ts';
-import type { DeliveryMode, SaslConfig, ScorestreamConfigInput } from './config-types.ts';
+import type { DeliveryMode, SaslConfig, ScorestreamConfigInput, TraceSamplingPolicy } from './config-types.ts';
 
 export type Environment = Record<string, string | undefined>;
 
@@ -79,6 +81,24 @@ export function applyEnvironmentOverrides<Event>(
   if (delivery !== undefined) {
     if ((deliveryModes as readonly string[]).includes(delivery)) result.delivery = delivery as DeliveryMode;
     else problems.push({ path: 'env SCORESTREAM_DELIVERY', message: `expected one of ${deliveryModes.map((mode) => `'${mode}'`).join(', ')}, got '${value('SCORESTREAM_DELIVERY')}'` });
+  }
+
+  const healthPort = value('SCORESTREAM_HEALTH_PORT');
+  const healthHost = value('SCORESTREAM_HEALTH_HOST');
+  if (healthPort !== undefined || healthHost !== undefined) {
+    const port = healthPort === undefined ? undefined : Number(healthPort);
+    if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) problems.push({ path: 'env SCORESTREAM_HEALTH_PORT', message: `expected a port from 0 to 65535, got '${healthPort}'` });
+    else result.health = { ...objectOrNothing(config.health), ...(port === undefined ? {} : { port }), ...(healthHost === undefined ? {} : { host: healthHost }) };
+  }
+  const evidence = value('SCORESTREAM_EVIDENCE')?.toLowerCase();
+  if (evidence !== undefined) {
+    if ((EVIDENCE_LEVELS as readonly string[]).includes(evidence)) result.evidence = evidence as EvidenceLevel;
+    else problems.push({ path: 'env SCORESTREAM_EVIDENCE', message: `expected one of ${EVIDENCE_LEVELS.map((level) => `'${level}'`).join(', ')}, got '${value('SCORESTREAM_EVIDENCE')}'` });
+  }
+  const traceSampling = value('SCORESTREAM_TRACE_SAMPLING')?.toLowerCase();
+  if (traceSampling !== undefined) {
+    if ((traceSamplingPolicies as readonly string[]).includes(traceSampling)) result.traceSampling = traceSampling as TraceSamplingPolicy;
+    else problems.push({ path: 'env SCORESTREAM_TRACE_SAMPLING', message: `expected one of ${traceSamplingPolicies.map((policy) => `'${policy}'`).join(', ')}, got '${value('SCORESTREAM_TRACE_SAMPLING')}'` });
   }
 
   applyInputOverrides(result, value, problems);

@@ -5,7 +5,7 @@
 //     (src/otlp/, docs/otlp.md). The assembly's bounds and its grace period are set here.
 import { z } from 'zod';
 import { OTLP_ENCODINGS } from '../otlp/otlp-encodings.ts';
-import { NESTED_AGENT_MODES } from '../otlp/run-from-trace.ts';
+import { NESTED_AGENT_MODES } from '../otlp/find-runs.ts';
 
 export const INPUT_FORMATS = ['run-event', 'otlp'] as const;
 
@@ -16,6 +16,7 @@ export const OTLP_DEFAULTS = {
   maxOpenTraces: 10_000,
   maxSpansPerTrace: 2_000,
   nestedAgents: 'outermost',
+  rootSpanRuns: true,
 } as const;
 
 const positiveInt = z.number().int().positive();
@@ -32,8 +33,10 @@ export const otlpInputSchema = z.strictObject({
   maxOpenTraces: positiveInt.default(OTLP_DEFAULTS.maxOpenTraces),
   /** Spans buffered per trace; a trace reaching it is closed at once. */
   maxSpansPerTrace: positiveInt.default(OTLP_DEFAULTS.maxSpansPerTrace),
-  /** 'outermost' (default): an agent called by another agent's tool is part of the outer run; 'each': every agent span is a run. */
+  /** 'outermost' (default): an agent inside another agent's span is part of the outer run; 'each': every agent span is a run of the spans nearest it. */
   nestedAgents: z.enum(NESTED_AGENT_MODES).default(OTLP_DEFAULTS.nestedAgents),
+  /** A trace without any agent span: its root span is a run when its subtree holds a model call (default true). */
+  rootSpanRuns: z.boolean().default(OTLP_DEFAULTS.rootSpanRuns),
 });
 
 export const inputSchema = z

@@ -40,6 +40,17 @@ export const runTraceSchema = z.object({
 });
 export type RunTrace = z.infer<typeof runTraceSchema>;
 
+/** The parts of a run that scorers read and that a run may lack. */
+export const RUN_PARTS = ['question', 'answer'] as const;
+
+/**
+ * A part its producer could not find, and why: an OTLP-assembled run whose spans carried no user
+ * message or no final answer (docs/otlp.md, "Missing content"). Such a run is still scored; a
+ * scorer that needs the part returns notScorable with `reason`.
+ */
+export const missingPartSchema = z.object({ part: z.enum(RUN_PARTS), reason: z.string().min(1) }).meta({ id: 'MissingPart' });
+export type MissingPart = z.infer<typeof missingPartSchema>;
+
 export const agentRunEventSchema = z.object({
   schemaVersion: z.literal(AGENT_RUN_EVENT_SCHEMA_VERSION),
   type: z.literal(AGENT_RUN_EVENT_TYPE),
@@ -58,6 +69,8 @@ export const agentRunEventSchema = z.object({
   durationMs: z.number().nonnegative().optional(),
   /** Set when the run itself failed; the output then holds whatever was produced. */
   error: z.object({ name: z.string().optional(), message: z.string() }).optional(),
+  /** Parts the producer could not find (absent when the run is whole). */
+  missing: z.array(missingPartSchema).min(1).optional(),
   trace: runTraceSchema.optional(),
 });
 

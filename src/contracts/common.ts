@@ -62,6 +62,8 @@ export const recordTraceSchema = z.object({
   traceId: traceIdSchema,
   parentSpanId: spanIdSchema.optional(),
   spanId: spanIdSchema.optional(),
+  /** `false` when the propagated trace context was not sampled (its spans were not recorded); absent otherwise. */
+  sampled: z.boolean().optional(),
 }).meta({ id: 'RecordTrace' });
 export type RecordTrace = z.infer<typeof recordTraceSchema>;
 

@@ -29,8 +29,15 @@ export type SkipReason = (typeof SKIP_REASONS)[number];
 /** Why a pair was put off: it failed transiently and waits on the retry topic (docs/delivery.md, retries). */
 export const DEFER_REASONS = ['deferred_retry'] as const;
 
-/** `skipped`: never scored; `deferred`: scored later, its record comes after the retry. */
-export const DECISIONS = ['skipped', 'deferred'] as const;
+/**
+ * Why a pair was scored with a caveat: the run lacks a part scorers read (an OTLP run whose spans
+ * carried no user message or no final answer; the run's and the record's `missing` say which, docs/otlp.md).
+ */
+export const FLAG_REASONS = ['missing_content'] as const;
+export type FlagReason = (typeof FLAG_REASONS)[number];
+
+/** `skipped`: never scored; `deferred`: scored later, its record comes after the retry; `flagged`: scored, with a caveat. */
+export const DECISIONS = ['skipped', 'deferred', 'flagged'] as const;
 
 export const decisionRecordSchema = z.object({
   schemaVersion: z.literal(DECISION_RECORD_SCHEMA_VERSION),
@@ -42,7 +49,7 @@ export const decisionRecordSchema = z.object({
   /** The run's tenant (metadata.tenantId), when it has one: dashboards split skips by agent and tenant. */
   metadata: z.object({ tenantId: z.string().optional() }).optional(),
   decision: z.enum(DECISIONS),
-  reason: z.enum([...SKIP_REASONS, ...DEFER_REASONS]),
+  reason: z.enum([...SKIP_REASONS, ...DEFER_REASONS, ...FLAG_REASONS]),
   /** Human-readable detail, e.g. which filter rejected the run or the predicate's error message. */
   detail: z.string().optional(),
   sampling: samplingSchema.optional(),

@@ -3,8 +3,10 @@
 // checked-in files are stale. Generated for the input side (`io: 'input'`): what goes on the wire.
 import { z } from 'zod';
 import { agentRunEventSchema } from './agent-run-event.ts';
+import { agreementRecordSchema } from './agreement-record.ts';
 import { deadLetterSchema } from './dead-letter.ts';
 import { decisionRecordSchema } from './decision-record.ts';
+import { feedbackRecordSchema } from './feedback-record.ts';
 import { replayStateSchema } from './replay-state.ts';
 import { retryMessageSchema } from './retry-message.ts';
 import { scoreRecordSchema } from './score-record.ts';
@@ -15,12 +17,14 @@ const SCHEMA_BASE_ID = 'https://scorestream.dev/schemas/';
 
 const contracts = [
   { file: 'agent-run-event.v1.json', title: 'AgentRunEvent v1', description: 'One finished agent or workflow run (topic agent-runs, key = runId).', schema: agentRunEventSchema },
-  { file: 'score-record.v1.json', title: 'ScoreRecord v1', description: 'One score per eligible (run, scorer) pair (topic agent-scores, key = runId).', schema: scoreRecordSchema },
+  { file: 'score-record.v1.json', title: 'ScoreRecord v1', description: 'One score per eligible (run, scorer) pair (topic agent-scores, key = scoreId, partitioned by runId; a thread score by its thread key).', schema: scoreRecordSchema },
   { file: 'dead-letter.v1.json', title: 'DeadLetter v1', description: 'A run event the consumer could not accept, with its original bytes and the reason.', schema: deadLetterSchema },
   { file: 'decision-record.v1.json', title: 'DecisionRecord v1', description: 'Why a (run, scorer) pair was skipped or deferred.', schema: decisionRecordSchema },
   { file: 'thread-turn.v1.json', title: 'ThreadTurn v1', description: 'One run of a conversation re-keyed by its thread, with its run scores (topic {runs}-by-thread, key = tenant:thread).', schema: threadTurnSchema },
   { file: 'thread-ended.v1.json', title: 'ThreadEnded v1', description: 'The explicit end of a conversation (topic agent-runs beside the run events; re-keyed to {runs}-by-thread).', schema: threadEndedEventSchema },
-  { file: 'retry-message.v1.json', title: 'RetryMessage v1', description: 'A (run, scorer) pair waiting on a retry tier after a transient failure (topics {runs}-retry-<delay>, key = runId).', schema: retryMessageSchema },
+  { file: 'feedback-record.v1.json', title: 'FeedbackRecord v1', description: 'What a person or a program said about a run (topic agent-feedback, key = the run id, as the run\'s score records).', schema: feedbackRecordSchema },
+  { file: 'agreement-record.v1.json', title: 'AgreementRecord v1', description: 'How a judge agrees with people: one (feedback, score record) pair, or a scorer version\'s window summary (topic agent-score-agreements).', schema: agreementRecordSchema },
+  { file: 'retry-message.v1.json', title: 'RetryMessage v1', description: 'A (run, scorer) pair waiting on a retry tier after a transient failure (topics {runs}-retry-<delay>, key = scoreId, partitioned by runId).', schema: retryMessageSchema },
   { file: 'replay-state.v1.json', title: 'ReplayState v1', description: 'The range a replay fixed when it started (compacted topic {runs}-replays, key = the replay id).', schema: replayStateSchema },
 ] as const;
 

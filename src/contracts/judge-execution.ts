@@ -15,8 +15,8 @@ export const judgeUsageSchema = z.object({
 export type JudgeUsage = z.infer<typeof judgeUsageSchema>;
 
 const judgeExecutionBase = {
-  /** The exact string createPrompt returned. */
-  prompt: z.string(),
+  /** The exact string createPrompt returned; absent when the deployment keeps no content (evidence 'no-content', docs/data-handling.md). */
+  prompt: z.string().optional(),
   judgeModelId: z.string(),
   judgeProvider: z.string().optional(),
   /** Judge invocations including the structured-output fallback. */
@@ -50,8 +50,8 @@ export type JudgeCost = z.infer<typeof judgeCostSchema>;
 export const judgeExecutionSuccessSchema = z.object({
   status: z.literal('success'),
   ...judgeExecutionBase,
-  /** The validated object; for generateScore the number; for generateReason the text. */
-  output: z.unknown(),
+  /** The validated object; for generateScore the number; for generateReason the text. Absent under evidence 'no-content'. */
+  output: z.unknown().optional(),
   usage: judgeUsageSchema,
   /** The reported usage priced (never an estimate); absent when the model has no price or no usage was reported. */
   cost: judgeCostSchema.optional(),

@@ -1,5 +1,6 @@
 // RetryMessage v1: a (run, scorer) pair waiting to be scored again after a transient failure, on
-// the retry topic (`topics.retry`, default `{runs}-retry`, key = runId; docs/delivery.md, retries).
+// a retry tier (`{topics.retry}-<delay>`; keyed by the pair's scoreId, partitioned by runId:
+// record-key.ts; docs/delivery.md, retries).
 // It carries everything the retry needs without the runs topic: the run event, where it came
 // from, its trace context, the binding decided on the first time (sampling is not rolled again),
 // and every earlier attempt's evidence. The due time is also a header, so a consumer can tell a

@@ -1,4 +1,5 @@
-// ScoreRecord v1: one per eligible (run, scorer) pair, keyed by runId on the `agent-scores` topic.
+// ScoreRecord v1: one per eligible (run, scorer) pair on the `agent-scores` topic, keyed by its scoreId
+// and partitioned by runId (src/contracts/record-key.ts).
 // Field names are the contract (docs/contracts.md). The status decides which fields exist: `score`
 // only when scored, `notScorable` only when not scorable, `error` only when failed, so a reader
 // narrows on `status` and never meets a half-filled record.
@@ -13,6 +14,7 @@ import {
   samplingSchema,
   sourceSchema,
 } from './common.ts';
+import { missingPartSchema } from './agent-run-event.ts';
 import { judgeResultsSchema } from './judge-execution.ts';
 import { fieldPerStep, PIPELINE_STAGES } from './scorer-steps.ts';
 import { threadVersionSchema } from './thread-ref.ts';
@@ -35,6 +37,8 @@ const scoreRecordBase = z.object({
   entity: entitySchema,
   /** The run's tenant, environment and tags. */
   metadata: runMetadataSchema.optional(),
+  /** The run's `missing`: parts of the run its producer could not find (docs/otlp.md, "Missing content"). */
+  missing: z.array(missingPartSchema).optional(),
   steps: z.object({ preprocess: z.unknown().optional(), analyze: z.unknown().optional() }),
   prompts: z.object(fieldPerStep(z.string().optional())),
   judge: judgeResultsSchema.optional(),
@@ -46,6 +50,11 @@ const scoreRecordBase = z.object({
   replay: replaySchema.optional(),
   scoredAt: isoTimestampSchema,
   durationMs: z.number().nonnegative(),
+  /**
+   * Present when the deployment kept less than the full evidence (docs/data-handling.md):
+   * `no-content` (no prompts, step results, judge outputs or reason), `none` (no judge evidence either).
+   */
+  evidence: z.enum(['no-content', 'none']).optional(),
   /** Present when the pair failed transiently before and was scored again from the retry topic. */
   retries: z.lazy(() => retryHistorySchema).optional(),
   /** Present when the record as built was over the output's size limit: what it dropped to fit. */
@@ -112,6 +121,8 @@ export const scoreRecordSchema = z.discriminatedUnion('status', [
   scoreRecordBase.extend({
     status: z.literal('scored'),
     score: z.number({ error: 'expected a finite number score when status is "scored"' }),
+    /** The binding's judgement of the score against its pass threshold, when it has one. */
+    verdict: z.enum(['pass', 'fail']).optional(),
     notScorable: onlyWhen('notScorable', 'not_scorable'),
     error: onlyWhen('error', 'failed'),
   }),

@@ -49,6 +49,7 @@ export function buildScoreRecord(context: ScoreRecordContext): ScoreRecord {
     ...defined({ scorerName: context.scorerName, scorerVersion: context.scorerVersion }),
     entity: facts.event.entity,
     ...(facts.event.metadata === undefined ? {} : { metadata: facts.event.metadata }),
+    ...(facts.event.missing === undefined ? {} : { missing: facts.event.missing }),
     steps: defined({ preprocess: result.preprocessStepResult, analyze: result.analyzeStepResult }),
     prompts: defined({
       preprocess: result.preprocessPrompt as string | undefined,

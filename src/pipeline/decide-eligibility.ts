@@ -1,10 +1,12 @@
-// Whether one scorer binding runs on one run event, and if not, why. Order: a declined trace,
-// the declarative filter, the function filter, then deterministic sampling — cheap and
+// Whether one scorer binding runs on one run event, and if not, why. Order: a declined trace
+// (only when the deployment follows trace sampling: `traceSampling: 'follow'`), the declarative filter, the function filter, then deterministic sampling — cheap and
 // context-only checks first, and sampling last so the recorded bucket explains the decision.
 // Filters fail closed: a predicate that throws skips the scorer and says so.
 import type { Sampling } from '../contracts/common.ts';
 import type { SkipReason } from '../contracts/decision-record.ts';
 import { decideSampling, samplingBucket, saltedSamplingKey } from '../eligibility/sampling.ts';
+import type { TraceSamplingPolicy } from '../config/config-types.ts';
+import { DEFAULTS } from '../config/defaults.ts';
 import type { ResolvedBinding } from '../config/resolve-config.ts';
 import type { RunFacts } from './run-facts.ts';
 
@@ -16,8 +18,9 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export async function decideEligibility<Event>(binding: ResolvedBinding<Event>, facts: RunFacts): Promise<Eligibility> {
-  if (facts.trace.sampled === false) {
+/** `traceSampling`: whether a run whose propagated trace is not sampled is skipped (`follow`) or scored (`ignore`, the default). */
+export async function decideEligibility<Event>(binding: ResolvedBinding<Event>, facts: RunFacts, traceSampling: TraceSamplingPolicy = DEFAULTS.traceSampling): Promise<Eligibility> {
+  if (facts.trace.sampled === false && traceSampling === 'follow') {
     return { eligible: false, reason: 'trace_not_sampled', detail: 'the propagated trace context is not sampled' };
   }
   if (binding.matchesFilter !== undefined) {

@@ -13,6 +13,7 @@ import type { RecordTrace } from '../contracts/common.ts';
 import type { JudgeResults } from '../contracts/judge-execution.ts';
 import type { ScoreRecord } from '../contracts/score-record.ts';
 import type { ThreadVersion } from '../contracts/thread-ref.ts';
+import type { TraceSamplingPolicy } from '../config/config-types.ts';
 import type { ResolvedBinding } from '../config/resolve-config.ts';
 import type { ScorerServices } from '../scorer-services.ts';
 import { describeRefusal } from '../budget/budget-exhausted-error.ts';
@@ -55,6 +56,8 @@ export type ScoreRunEventOptions<Event> = {
    * last turn): the scorer gets `input`, the whole conversation, and the record the thread block.
    */
   thread?: { input: Record<string, unknown>; version: ThreadVersion };
+  /** Whether a run whose propagated trace is not sampled is scored (`ignore`, default) or skipped (`follow`). */
+  traceSampling?: TraceSamplingPolicy;
 };
 
 /** Why a binding was not scored: what its eligibility said, or the budget that refused it. */
@@ -72,6 +75,8 @@ function recordTrace(facts: RunFacts, span: Span | undefined): RecordTrace | und
     traceId,
     ...(facts.trace.spanId === undefined ? {} : { parentSpanId: facts.trace.spanId }),
     ...(own === undefined ? {} : { spanId: own.spanId }),
+    // The trace was not sampled: a dashboard's link leads to a trace without this run's spans.
+    ...(facts.trace.sampled === false ? { sampled: false } : {}),
   };
 }
 
@@ -204,7 +209,7 @@ export function scoreRunEvent<Event>(facts: RunFacts, options: ScoreRunEventOpti
   const now = options.now ?? Date.now;
   const decidedAt = () => new Date(now()).toISOString();
   return options.bindings.map(async (binding) => {
-    const eligibility = await decideEligibility(binding, facts);
+    const eligibility = await decideEligibility(binding, facts, options.traceSampling);
     if (!eligibility.eligible) return skippedOutcome(facts, binding, eligibility, decidedAt());
     const refusal = options.spend?.admitRun(binding.scorerId, facts.event.metadata?.tenantId);
     if (refusal !== undefined) return skippedOutcome(facts, binding, budgetSkip(refusal), decidedAt());

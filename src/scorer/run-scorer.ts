@@ -1,5 +1,6 @@
 // `scorer.run()` (docs/scorers.md): strip `_internal`, require generateScore, prepareRun, fill in
-// runId, then run the steps in order, each in its own span, each step context carrying the run's
+// runId, then run the steps in order (a prompt step in its own span, a function step only with
+// `functionStepSpans`), each step context carrying the run's
 // services and abort signal. A step returning notScorable() ends the run without a score; a step
 // failing rejects with ScorerRunError; a score must be a finite number.
 // Hot path: synchronous step functions are not awaited and spans cost nothing when tracing is off.
@@ -51,7 +52,7 @@ export async function runScorer(
     try {
       options.abortSignal?.throwIfAborted();
       options.onStepStart?.(step.name);
-      span = startStepSpan(tracer, scorer.id, step.name, step.kind);
+      span = step.kind === 'function' && options.functionStepSpans !== true ? undefined : startStepSpan(tracer, scorer.id, step.name, step.kind);
       if (step.kind === 'prompt') {
         environment ??= { scorerJudge: scorer.judge, services: options, abortSignal: options.abortSignal, now: options.now ?? defaultNow };
       }

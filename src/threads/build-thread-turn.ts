@@ -4,7 +4,7 @@
 // and `shed` says what went — and the summaries of the run's own scores, so thread scorers can use
 // them. Pure: the caller publishes `json` under `key`.
 import type { AgentRunEvent } from '../contracts/agent-run-event.ts';
-import type { DecisionRecord } from '../contracts/decision-record.ts';
+import type { DecisionRecord, FlagReason } from '../contracts/decision-record.ts';
 import type { ScoreRecord } from '../contracts/score-record.ts';
 import { THREAD_TURN_SCHEMA_VERSION, THREAD_TURN_TYPE } from '../contracts/thread-turn.ts';
 import type { RunScoreSummary, ThreadTurnInput, ThreadTurnShed } from '../contracts/thread-turn.ts';
@@ -33,11 +33,16 @@ const KNOWN_METADATA: ReadonlySet<string> = new Set(['tenantId', 'environment', 
 // Texts and tool values are cut to these lengths in turn, until the turn fits.
 const TEXT_CAPS = [4_000, 1_000, 200] as const;
 
+/** A `flagged` pair was scored (its record is among the records); its flag is the only decision with a flag reason. */
+function notFlagged(decision: DecisionRecord): decision is DecisionRecord & { decision: 'skipped' | 'deferred'; reason: Exclude<DecisionRecord['reason'], FlagReason> } {
+  return decision.decision !== 'flagged';
+}
+
 export function runScoreSummaries(scoring: RunScoring): RunScoreSummary[] {
   const version = (value: string | undefined) => (value === undefined ? {} : { scorerVersion: value });
   return [
     ...scoring.records.map((record) => ({ scorerId: record.scorerId, ...version(record.scorerVersion), status: record.status, ...(record.status === 'scored' ? { score: record.score } : {}) })),
-    ...scoring.decisions.map((decision) => ({ scorerId: decision.scorerId, ...version(decision.scorerVersion), status: decision.decision, reason: decision.reason })),
+    ...scoring.decisions.filter(notFlagged).map((decision) => ({ scorerId: decision.scorerId, ...version(decision.scorerVersion), status: decision.decision, reason: decision.reason })),
   ];
 }
 

@@ -1,15 +1,20 @@
-// Score and decision records for the dashboard tests, valid by the contracts (docs/contracts.md).
+// Score, decision and agreement records for the dashboard tests, valid by the contracts (docs/contracts.md).
+import type { AgreementPair, AgreementWindow } from '../../src/contracts/agreement-record.ts';
 import type { DecisionRecord } from '../../src/contracts/decision-record.ts';
 import type { ScoreRecord } from '../../src/contracts/score-record.ts';
 
-type Outcome = { status: 'scored'; score: number } | { status: 'not_scorable' } | { status: 'failed' };
+type Outcome = { status: 'scored'; score: number; verdict?: 'pass' | 'fail' } | { status: 'not_scorable' } | { status: 'failed' };
 
-export function scoreRecord(outcome: Outcome, fields: { scoreId?: string; runId?: string; scorerId?: string; agent?: string; tenant?: string; at?: number; trace?: { traceId: string; spanId?: string } } = {}): ScoreRecord {
+export function scoreRecord(
+  outcome: Outcome,
+  fields: { scoreId?: string; runId?: string; scorerId?: string; version?: string; agent?: string; tenant?: string; at?: number; trace?: { traceId: string; spanId?: string } } = {},
+): ScoreRecord {
   const base = {
     schemaVersion: 1 as const,
     scoreId: fields.scoreId ?? `score-${Math.random().toString(36).slice(2)}`,
     runId: fields.runId ?? 'run-1',
     scorerId: fields.scorerId ?? 'completeness',
+    ...(fields.version === undefined ? {} : { scorerVersion: fields.version }),
     entity: { type: 'agent' as const, id: fields.agent ?? 'support-agent' },
     ...(fields.tenant === undefined ? {} : { metadata: { tenantId: fields.tenant } }),
     steps: {},
@@ -19,19 +24,66 @@ export function scoreRecord(outcome: Outcome, fields: { scoreId?: string; runId?
     scoredAt: new Date(fields.at ?? 1_000_000).toISOString(),
     durationMs: 5,
   };
-  if (outcome.status === 'scored') return { ...base, status: 'scored', score: outcome.score, reason: 'fine' };
+  if (outcome.status === 'scored') return { ...base, status: 'scored', score: outcome.score, reason: 'fine', ...(outcome.verdict === undefined ? {} : { verdict: outcome.verdict }) };
   if (outcome.status === 'not_scorable') return { ...base, status: 'not_scorable', notScorable: { step: 'preprocess', reason: 'no tool calls' } };
   return { ...base, status: 'failed', error: { name: 'JudgeError', message: 'the judge timed out', failedStep: 'analyze', completedSteps: ['preprocess'], retryable: true } };
 }
 
-export function decisionRecord(fields: { runId?: string; scorerId?: string; reason?: DecisionRecord['reason']; at?: number } = {}): DecisionRecord {
+/** A skip decision; `agent` (and `tenant`) give it the run's entity and metadata, as decisions of current services carry. */
+export function decisionRecord(fields: { runId?: string; scorerId?: string; reason?: DecisionRecord['reason']; at?: number; agent?: string; tenant?: string } = {}): DecisionRecord {
   return {
     schemaVersion: 1,
     runId: fields.runId ?? 'run-1',
     scorerId: fields.scorerId ?? 'completeness',
+    ...(fields.agent === undefined ? {} : { entity: { type: 'agent' as const, id: fields.agent } }),
+    ...(fields.tenant === undefined ? {} : { metadata: { tenantId: fields.tenant } }),
     decision: 'skipped',
     reason: fields.reason ?? 'sampling',
     source: { topic: 'agent-runs', partition: 0, offset: '0' },
     decidedAt: new Date(fields.at ?? 1_000_000).toISOString(),
+  };
+}
+
+/** An agreement pair (AgreementRecord v1) between a score record and a person's feedback. */
+export function agreementPair(
+  fields: { agreementId?: string; scoreId?: string; runId?: string; scorerId?: string; version?: string; agent?: string; tenant?: string; agree?: boolean; judge?: { score: number; label: string }; human?: Partial<AgreementPair['human']>; at?: number } = {},
+): AgreementPair {
+  return {
+    schemaVersion: 1,
+    kind: 'pair',
+    agreementId: fields.agreementId ?? `agreement-${Math.random().toString(36).slice(2)}`,
+    feedbackId: 'feedback-1',
+    scoreId: fields.scoreId ?? 'score-1',
+    runId: fields.runId ?? 'run-1',
+    scorerId: fields.scorerId ?? 'answer-relevancy',
+    ...(fields.version === undefined ? {} : { scorerVersion: fields.version }),
+    ...(fields.agent === undefined ? {} : { entity: { type: 'agent' as const, id: fields.agent } }),
+    ...(fields.tenant === undefined ? {} : { metadata: { tenantId: fields.tenant } }),
+    judge: fields.judge ?? { score: 0.9, label: 'pass' },
+    human: { name: 'thumbs', value: false, label: 'fail', source: 'end_user', ...fields.human },
+    agree: fields.agree ?? false,
+    measuredAt: new Date(fields.at ?? 1_000_000).toISOString(),
+  };
+}
+
+/** A window summary (AgreementRecord v1) of a scorer version, from a confusion matrix over pass/fail or the given labels. */
+export function agreementWindow(
+  fields: { scorerId?: string; version?: string; start: number; end: number; labels?: string[]; counts: number[][]; kappa: number | null; accuracy: number | null; weightedKappa?: { linear: number | null; quadratic: number | null }; measuredAt?: number },
+): AgreementWindow {
+  const n = fields.counts.flat().reduce((sum, count) => sum + count, 0);
+  return {
+    schemaVersion: 1,
+    kind: 'window',
+    scorerId: fields.scorerId ?? 'answer-relevancy',
+    ...(fields.version === undefined ? {} : { scorerVersion: fields.version }),
+    windowStart: new Date(fields.start).toISOString(),
+    windowEnd: new Date(fields.end).toISOString(),
+    n,
+    agreements: fields.counts.reduce((sum, row, index) => sum + row[index]!, 0),
+    accuracy: fields.accuracy,
+    kappa: fields.kappa,
+    ...(fields.weightedKappa === undefined ? {} : { weightedKappa: fields.weightedKappa }),
+    confusion: { labels: fields.labels ?? ['pass', 'fail'], counts: fields.counts },
+    measuredAt: new Date(fields.measuredAt ?? fields.end).toISOString(),
   };
 }

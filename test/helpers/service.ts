@@ -105,6 +105,8 @@ export async function startTestService(
     kafka: options.productionFetchWait === true ? createKafkaClient(config, logger) : testServiceKafka(config, logger),
     consumer: { commitIntervalMs: 200, publishRetryDelayMs: 50, ...options.consumer },
     ...(options.tracer === undefined ? {} : { tracer: options.tracer }),
+    ...(options.recordInputs === undefined ? {} : { recordInputs: options.recordInputs }),
+    ...(options.functionStepSpans === undefined ? {} : { functionStepSpans: options.functionStepSpans }),
   });
   onTestFinished(async () => {
     await service.stop({ timeoutMs: 5_000 });

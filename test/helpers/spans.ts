@@ -35,7 +35,7 @@ export type TelemetryCapture = {
   uninstall(): Promise<void>;
 };
 
-export async function installTestTelemetry(options: { logger?: Logger; tracing?: boolean; metrics?: boolean } = {}): Promise<TelemetryCapture> {
+export async function installTestTelemetry(options: { logger?: Logger; tracing?: boolean; metrics?: boolean; redact?: (text: string) => string; recordInputs?: boolean } = {}): Promise<TelemetryCapture> {
   const exporter = new InMemorySpanExporter();
   const reader = new CollectingMetricReader();
   const telemetry = await startTelemetry(
@@ -45,6 +45,8 @@ export async function installTestTelemetry(options: { logger?: Logger; tracing?:
       logger: options.logger ?? pino({ level: 'silent' }),
       spanProcessors: options.tracing === false ? [] : [new SimpleSpanProcessor({ exporter })],
       metricReaders: options.metrics === false ? [] : [reader],
+      ...(options.redact === undefined ? {} : { redact: options.redact }),
+      ...(options.recordInputs === undefined ? {} : { recordInputs: options.recordInputs }),
     },
   );
   return {

@@ -7,7 +7,7 @@ import type { NotScorable } from '../../scorer/not-scorable.ts';
 import { getJudgeContext } from './judge-context.ts';
 import type { JudgeContext } from './judge-context.ts';
 import { describeScore, numberedList, tagged } from './prompt-text.ts';
-import { getAnswerText } from './run-text.ts';
+import { getAnswerText, partAbsent } from './run-text.ts';
 
 export const claimVerdicts = ['supported', 'contradicted', 'unsupported'] as const;
 export type ClaimVerdict = (typeof claimVerdicts)[number];
@@ -26,11 +26,12 @@ export type GroundedAnswer = { answer: string; context: string[]; contextSource:
 
 /** The answer and its context, or why the run cannot be checked (no answer, no context). */
 export function prepareGroundedAnswer(
-  output: unknown,
+  run: { output?: unknown; missing?: unknown },
   configuredContext: readonly string[] | undefined,
 ): GroundedAnswer | NotScorable {
+  const output = run.output;
   const answer = getAnswerText(output);
-  if (answer === undefined) return notScorable('The agent gave no text answer.');
+  if (answer === undefined) return partAbsent(run, 'answer', 'The agent gave no text answer.');
   const context = getJudgeContext(configuredContext, output);
   if (context.items.length === 0) {
     return notScorable(

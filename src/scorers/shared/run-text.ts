@@ -4,6 +4,18 @@ import { extractAgentResponseMessages, getAssistantMessageFromRunOutput } from '
 import { extractInputMessages, getUserMessageFromRunInput } from '../../utils/run-input.ts';
 import { notScorable } from '../../scorer/not-scorable.ts';
 import type { NotScorable } from '../../scorer/not-scorable.ts';
+import type { MissingPart } from '../../contracts/agent-run-event.ts';
+
+/**
+ * notScorable(reason) for a run without `part`, with the producer's own account appended when the
+ * run carries one (its `missing`: an OTLP run whose spans held no user message or no answer says
+ * which spans were seen, docs/otlp.md).
+ */
+export function partAbsent(run: unknown, part: MissingPart['part'], reason: string): NotScorable {
+  const missing = typeof run === 'object' && run !== null ? (run as { missing?: unknown }).missing : undefined;
+  const account = Array.isArray(missing) ? (missing as MissingPart[]).find((entry) => entry?.part === part)?.reason : undefined;
+  return notScorable(account === undefined ? reason : `${reason.replace(/\.$/, '')}: ${account}.`);
+}
 
 function presentText(text: string | undefined): string | undefined {
   return text !== undefined && text.trim() !== '' ? text : undefined;
@@ -50,10 +62,10 @@ export function getReferenceText(run: { groundTruth?: unknown; input?: unknown }
  * The answer and what it is compared with, or the notScorable that says which is missing: the
  * preprocess of the comparison scorers (textual difference, content similarity).
  */
-export function getAnswerAndReference(run: { output?: unknown; groundTruth?: unknown; input?: unknown }): { answer: string; reference: ReferenceText } | NotScorable {
+export function getAnswerAndReference(run: { output?: unknown; groundTruth?: unknown; input?: unknown; missing?: unknown }): { answer: string; reference: ReferenceText } | NotScorable {
   const answer = getAnswerText(run.output);
-  if (answer === undefined) return notScorable('The agent gave no text answer.');
+  if (answer === undefined) return partAbsent(run, 'answer', 'The agent gave no text answer.');
   const reference = getReferenceText(run);
-  if (reference === undefined) return notScorable('Nothing to compare with: the run has no groundTruth and no user message.');
+  if (reference === undefined) return partAbsent(run, 'question', 'Nothing to compare with: the run has no groundTruth and no user message.');
   return { answer, reference };
 }

@@ -25,9 +25,11 @@ function runDemo(brokers: string, environment: Record<string, string> = {}) {
       await exited;
     }
   });
-  const waitFor = async (what: string, condition: () => boolean, timeoutMs: number) => {
+  const waitFor = async (what: string, condition: () => boolean, timeoutMs: number, poll?: () => Promise<unknown>) => {
     const deadline = Date.now() + timeoutMs;
-    while (!condition()) {
+    for (;;) {
+      await poll?.();
+      if (condition()) return;
       if (Date.now() > deadline || child.exitCode !== null) throw new Error(`demo: no ${what} within ${timeoutMs} ms (exit ${child.exitCode});\nstdout:\n${stdout.slice(-2000)}\nstderr:\n${stderr.slice(-2000)}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -51,6 +53,17 @@ describe('scorestream demo', () => {
     expect(dashboardUrl).toBeDefined();
     const snapshot = (await (await fetch(`${dashboardUrl}api/snapshot`)).json()) as { windowMs: number };
     expect(snapshot.windowMs).toBe(6 * 3_600_000);
+    // The sample traffic carries thumbs; the demo's feedback join turns them into agreement
+    // windows the dashboard's feedback view reads, disagreements among them.
+    type Agreements = { state: string; windows: { n: number; agreements: number }[]; disagreements: unknown[] };
+    let agreements: Agreements | undefined;
+    await demo.waitFor(
+      'agreement windows on the dashboard',
+      () => agreements !== undefined && agreements.windows.some((window) => window.n > 0) && agreements.disagreements.length > 0,
+      60_000,
+      async () => (agreements = ((await (await fetch(`${dashboardUrl}api/snapshot`)).json()) as { agreements: Agreements }).agreements),
+    );
+    expect(agreements?.state).toBe('reading');
 
     demo.child.kill('SIGINT');
     expect(await demo.exited).toBe(0);

@@ -1,6 +1,7 @@
 // The dashboard's failure paths: a page that does not read its event stream is disconnected once
 // its unsent events pass the bound (instead of being buffered without end), and a reader started
-// on topics that do not exist says so — skipping a missing decisions topic, refusing when none exists.
+// on topics that do not exist says so — skipping a missing decisions or agreements topic, refusing
+// when none exists.
 import { connect } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { DashboardState, DEFAULT_LIMITS } from '../../../dashboard/dashboard-state.ts';
@@ -38,15 +39,19 @@ describe('dashboard bounds and failures', () => {
     expect(response.status).toBe(200);
   });
 
-  it('reads the results topic and warns when the decisions topic does not exist', async () => {
+  it('reads the results topic, warns when the decisions topic does not exist, and tells the page when the agreements topic does not', async () => {
     const topics = await useDashboardTopics();
     const producer = await useProducer();
     await publish(producer, topics.results, [scoreRecord({ status: 'scored', score: 1 }, { scoreId: 'only', at: Date.now() })]);
     const warnings: string[] = [];
     const missing = uniqueName('dashboard-missing-decisions');
-    const dashboard = await useDashboard({ results: topics.results, decisions: missing }, { onWarning: (message) => warnings.push(message) });
+    const agreements = uniqueName('dashboard-missing-agreements');
+    const dashboard = await useDashboard({ results: topics.results, decisions: missing, agreements }, { onWarning: (message) => warnings.push(message) });
     await expect.poll(() => dashboard.state.counts().records).toBe(1);
     expect(warnings.join('\n')).toContain(`topic '${missing}' does not exist (yet); the dashboard does not read it`);
+    // No agreements topic is the norm until the feedback join exists: no warning, the feedback view says it.
+    expect(warnings.join('\n')).not.toContain(agreements);
+    expect(dashboard.state.snapshot().agreements).toMatchObject({ topic: agreements, state: 'missing' });
   });
 
   it('refuses to start when none of its topics exist, saying what to do', async () => {

@@ -1,14 +1,14 @@
 // The dashboard in a real browser (Debian's chromium through playwright-core) against the real
 // broker: the page loads and shows what the topics hold, new records appear without a reload,
 // filters change the charts and the table, the detail view shows judge evidence, trace links
-// follow the configured preset, crafted records stay inert, and a page reconnects to a restarted
+// follow the configured preset, crafted records (feedback comments and labels too) stay inert, and a page reconnects to a restarted
 // server and catches up.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decisionRecord, scoreRecord } from '../../helpers/dashboard-records.ts';
+import { agreementPair, agreementWindow, decisionRecord, scoreRecord } from '../../helpers/dashboard-records.ts';
 import type { TestBrowser } from '../../helpers/browser.ts';
 import { launchBrowser } from '../../helpers/browser.ts';
-import { publish, useDashboard, useDashboardTopics, useProducer } from './dashboard-helpers.ts';
+import { openDashboardPage, problemsOf, publish, useDashboard, useDashboardTopics, useProducer } from './dashboard-helpers.ts';
 
 let browser: TestBrowser;
 beforeAll(async () => {
@@ -35,20 +35,7 @@ const judged = (fields: Parameters<typeof scoreRecord>[1], score = 0.7) => {
   };
 };
 
-async function openPage(url: string): Promise<Page> {
-  const page = await browser.context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('dialog', (dialog) => {
-    problems.push(`dialog: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  (page as Page & { problems: string[] }).problems = problems;
-  await page.goto(url);
-  return page;
-}
-
-const problemsOf = (page: Page) => (page as Page & { problems: string[] }).problems;
+const openPage = (url: string) => openDashboardPage(browser, url);
 const row = (page: Page, scoreId: string) => page.locator(`#records tbody tr[data-score-id="${scoreId}"]`);
 
 describe('dashboard page', () => {
@@ -199,7 +186,7 @@ describe('dashboard page', () => {
   });
 
   it('records crafted with <script> and onerror payloads stay inert text', async () => {
-    const topics = await useDashboardTopics();
+    const topics = await useDashboardTopics({ agreements: true });
     const producer = await useProducer();
     const script = '<script>window.__xss = "script"</script>';
     const image = '<img src=x onerror="window.__xss = \'img\'; alert(1)" id="injected">';
@@ -212,7 +199,22 @@ describe('dashboard page', () => {
       judge: { generateScore: { executions: [{ ...crafted.judge.generateScore.executions[0]!, prompt: `${script}${image}`, judgeModelId: image, output: image }] } },
     };
     await publish(producer, topics.results, [record]);
-    await publish(producer, topics.decisions, [{ ...decisionRecord({ runId: `run-${image}`, scorerId: `scorer-${image}`, at: Date.now() - 500 }), detail: image }]);
+    await publish(producer, topics.decisions, [{ ...decisionRecord({ runId: `run-${image}`, scorerId: `scorer-${image}`, at: Date.now() - 500, agent: `agent-${script}`, tenant: image }), detail: image }]);
+    // Feedback as people type it: comments, labels, values and names with markup in them.
+    await publish(producer, topics.agreements!, [
+      agreementPair({
+        agreementId: 'crafted-pair',
+        scoreId: 'crafted',
+        runId: `run-${image}`,
+        scorerId: `scorer-${image}`,
+        version: script,
+        tenant: image,
+        at: Date.now() - 400,
+        judge: { score: 0.7, label: image },
+        human: { name: `thumbs-${script}`, value: image, label: script, source: 'reviewer', submitter: { id: image, name: script }, comment: `${script} ${image}`, correction: { scorerId: image, label: script } },
+      }),
+      agreementWindow({ scorerId: `scorer-${image}`, version: script, start: Date.now() - 3_600_000, end: Date.now() - 300, labels: [image, script], counts: [[1, 0], [0, 1]], kappa: 1, accuracy: 1 }),
+    ]);
     const dashboard = await useDashboard(topics, { traceUrl: 'jaeger' });
     const page = await openPage(dashboard.url);
     await expect.poll(() => row(page, 'crafted').count()).toBe(1);
@@ -232,6 +234,22 @@ describe('dashboard page', () => {
     expect(await row(page, 'crafted').locator('td.reason').textContent()).toBe(`${image} ${script}`);
     expect(await page.locator('#run-result li[data-kind="decision"]').textContent()).toContain(image);
     expect(await page.locator(`.scorer-card h2`).first().textContent()).toBe(`scorer-${image}`);
+    expect(await page.locator(`#overview tbody tr td.name`).first().textContent()).toBe(`scorer-${image}`);
+    expect(await page.locator('.scorer-card .skips').first().textContent()).toBe('skipped for tenant ' + image + ': sampling 1');
+
+    // The feedback view and a disagreement opened from it.
+    await page.click('#views a[data-view="feedback"]');
+    const disagreement = page.locator('#disagreements tbody tr[data-agreement-id="crafted-pair"]');
+    await expect.poll(() => disagreement.count()).toBe(1);
+    expect(await disagreement.locator('[data-field="comment"]').textContent()).toBe(`${script} ${image}`);
+    expect(await disagreement.locator('[data-field="person"]').textContent()).toBe(`${script} (thumbs-${script}: ${image})`);
+    expect(await disagreement.locator('[data-field="by"]').textContent()).toBe(`reviewer ${script}`);
+    expect(await page.locator('.agreement-card h2').textContent()).toBe(`scorer-${image} v${script}`);
+    expect(await page.locator('.agreement-card table.confusion thead').textContent()).toBe(`person \\ judge${image}${script}`);
+    await disagreement.click();
+    await expect.poll(() => page.locator('#detail-body [data-field="comment"]').count()).toBe(1);
+    expect(await page.locator('#detail-body [data-field="comment"]').textContent()).toBe(`${script} ${image}`);
+    expect(await page.locator('#detail-body [data-field="verdicts"]').textContent()).toContain(`correction${image}: ${script}`);
     // …and never run: no dialog, no injected element, no global set, no script but the page's own.
     expect(problemsOf(page)).toEqual([]);
     expect(await page.locator('#injected, img[src="x"]').count()).toBe(0);

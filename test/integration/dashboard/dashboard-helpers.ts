@@ -1,14 +1,21 @@
-// Topics, a producer and a dashboard per test, on the integration broker.
+// Topics, a producer and a dashboard per test, on the integration broker, and pages in the test browser.
 import type { Producer } from 'kafkajs';
+import type { Page } from 'playwright-core';
+import type { TestBrowser } from '../../helpers/browser.ts';
 import { onTestFinished } from 'vitest';
 import type { Dashboard, DashboardOptions } from '../../../dashboard/start-dashboard.ts';
 import { startDashboard } from '../../../dashboard/start-dashboard.ts';
 import { testKafka, useTopic } from '../../helpers/kafka.ts';
 
-export type DashboardTopics = { results: string; decisions: string };
+export type DashboardTopics = { results: string; decisions: string; agreements?: string };
 
-export async function useDashboardTopics(): Promise<DashboardTopics> {
-  return { results: await useTopic({ prefix: 'dashboard-scores', partitions: 2 }), decisions: await useTopic({ prefix: 'dashboard-decisions' }) };
+/** Results and decisions topics, and an agreements topic when asked for. */
+export async function useDashboardTopics(options: { agreements?: boolean } = {}): Promise<DashboardTopics> {
+  return {
+    results: await useTopic({ prefix: 'dashboard-scores', partitions: 2 }),
+    decisions: await useTopic({ prefix: 'dashboard-decisions' }),
+    ...(options.agreements === true ? { agreements: await useTopic({ prefix: 'dashboard-agreements' }) } : {}),
+  };
 }
 
 export async function useProducer(): Promise<Producer> {
@@ -18,10 +25,10 @@ export async function useProducer(): Promise<Producer> {
   return producer;
 }
 
-export async function publish(producer: Producer, topic: string, records: ({ runId: string } & Record<string, unknown>)[], timestamp?: number): Promise<void> {
+export async function publish(producer: Producer, topic: string, records: (({ runId: string } | { scorerId: string }) & Record<string, unknown>)[], timestamp?: number): Promise<void> {
   await producer.send({
     topic,
-    messages: records.map((record) => ({ key: record.runId, value: JSON.stringify(record), ...(timestamp === undefined ? {} : { timestamp: String(timestamp) }) })),
+    messages: records.map((record) => ({ key: String('runId' in record ? record.runId : record.scorerId), value: JSON.stringify(record), ...(timestamp === undefined ? {} : { timestamp: String(timestamp) }) })),
   });
 }
 
@@ -31,6 +38,7 @@ export async function useDashboard(topics: DashboardTopics, options: Partial<Das
     kafka: testKafka('dashboard-test'),
     resultsTopic: topics.results,
     decisionsTopic: topics.decisions,
+    agreementsTopic: topics.agreements,
     sinceMs: 6 * 3_600_000,
     port: 0,
     ...options,
@@ -46,3 +54,20 @@ export async function useDashboard(topics: DashboardTopics, options: Partial<Das
   await dashboard.reader.caughtUp;
   return dashboard;
 }
+
+/** A page of the test browser at `url`, recording page errors and dialogs (problemsOf). */
+export async function openDashboardPage(browser: TestBrowser, url: string): Promise<Page> {
+  const page = await browser.context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('dialog', (dialog) => {
+    problems.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  (page as Page & { problems: string[] }).problems = problems;
+  await page.goto(url);
+  return page;
+}
+
+/** The page errors and dialogs a page met: none, on a page that works. */
+export const problemsOf = (page: Page): string[] => (page as Page & { problems: string[] }).problems;

@@ -41,6 +41,7 @@ describe('service metrics', () => {
     ]);
     const service = await startTestService({
       topics,
+      traceSampling: 'follow',
       scorers: [{ scorer: answerLengthScorer }, { scorer: refundOnlyScorer }, { scorer: throwingScorer }, { scorer: judgeById }],
       judge: { models: customProvider({ languageModels: { grader: mockJudge({ answer: { score: 0.8 }, delayMs: 5 }) } }) },
     });
@@ -60,6 +61,7 @@ describe('service metrics', () => {
 
     expect(metricValue(metrics, 'scorestream.runs.consumed')).toBe(6);
     expect(metricValue(metrics, 'scorestream.skips', { 'scorestream.skip.reason': 'trace_not_sampled' })).toBe(4);
+    expect(metricValue(metrics, 'scorestream.runs.trace_unsampled')).toBe(1);
     expect(metricValue(metrics, 'scorestream.skips', { 'scorestream.skip.reason': 'own_output' })).toBe(1);
     expect(metricValue(metrics, 'scorestream.dead_letters', { 'scorestream.dead_letter.reason': 'invalid_json' })).toBe(1);
 
@@ -71,7 +73,7 @@ describe('service metrics', () => {
     // Scores per scorer and agent: exactly the scored records, with their values.
     for (const scorerId of ['answer-length', 'judge-by-id']) {
       const scored = records.filter((record) => record.scorerId === scorerId && record.status === 'scored');
-      const totals = histogramTotals(metrics, 'scorestream.score', { 'scorestream.scorer.id': scorerId, 'scorestream.agent.id': scored[0]!.entity.id });
+      const totals = histogramTotals(metrics, 'scorestream.score', { 'scorestream.scorer.id': scorerId, 'scorestream.agent.id': scored[0]!.entity.id, 'scorestream.tenant.id': scored[0]!.metadata!.tenantId! });
       expect(totals.count).toBe(scored.length);
       expect(totals.sum).toBeCloseTo(scored.reduce((sum, record) => sum + (record.status === 'scored' ? record.score : 0), 0));
     }

@@ -15,7 +15,7 @@ import { spawnService, waitForLog } from '../../helpers/service-process.ts';
 
 type Received = { path: string; headers: IncomingHttpHeaders; body: Buffer };
 
-async function startReceiver(): Promise<{ endpoint: string; received: Received[] }> {
+async function startReceiver(port = 0): Promise<{ endpoint: string; received: Received[] }> {
   const received: Received[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -27,7 +27,7 @@ async function startReceiver(): Promise<{ endpoint: string; received: Received[]
       response.end(json ? '{}' : undefined);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return { endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
 }
@@ -78,7 +78,61 @@ async function runServiceAgainst(endpoint: string, env: Record<string, string>) 
   return { service, runId, records };
 }
 
+/** A port nothing listens on (for now). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
 describe('OTLP export configured from OTEL_* variables', () => {
+  it('says once that no receiver listens, keeps scoring, and exports again once one does', async () => {
+    const port = await freePort();
+    const topics = await useServiceTopics();
+    const service = spawnService({
+      topics,
+      groupId: uniqueGroupId('otlp-away'),
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_TRACES_EXPORTER: 'otlp', OTEL_METRICS_EXPORTER: 'none', OTEL_BSP_SCHEDULE_DELAY: '100', FIXTURE_JUDGE_DELAY_MS: '10' },
+    });
+    await waitForLog(service, /scorestream is consuming/);
+    let produced = 0;
+    const produce = async (count: number) => {
+      const runIds = Array.from({ length: count }, () => `away-${produced++}`);
+      await produceRaw(topics.runs, runIds.map((runId) => ({ key: runId, value: JSON.stringify(testRun({ runId })), headers: { traceparent: traceFor(runId).traceparent } })));
+    };
+    // Scored all the same; the first failed export (after the exporter's own retries, up to its
+    // 10 s timeout) is said, and the batches after it are not.
+    await produce(5);
+    await readRecords<ScoreRecord>(topics.results, produced * 2);
+    await waitForLog(service, /no OTLP receiver takes spans/, 30_000);
+    for (let round = 0; round < 4; round += 1) {
+      await produce(5);
+      await readRecords<ScoreRecord>(topics.results, produced * 2);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    const away = service.output.filter((line) => line.includes('no OTLP receiver takes spans'));
+    expect(away).toHaveLength(1);
+    expect(JSON.parse(away[0]!)).toMatchObject({ level: 40, endpoint: `http://127.0.0.1:${port}/v1/traces` });
+    // No other word from the SDK about the failed exports.
+    expect(service.output.filter((line) => line.includes('"component":"opentelemetry"') && !line.includes('no OTLP receiver takes spans'))).toEqual([]);
+
+    // A receiver comes up there: within a probe interval (10 s) spans flow again, and that is said.
+    const receiver = await startReceiver(port);
+    const deadline = Date.now() + 40_000;
+    while (!service.output.some((line) => line.includes('exporting resumed'))) {
+      if (Date.now() > deadline) throw new Error(`export did not resume; output:\n${service.output.slice(-20).join('\n')}`);
+      await produce(1);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    await produce(1);
+    await waitFor('score spans at the receiver', () => receiver.received.find((request) => request.path === '/v1/traces' && request.body.includes('score answer-length')));
+    expect(service.output.filter((line) => line.includes('no OTLP receiver takes spans'))).toHaveLength(1);
+    service.child.kill('SIGTERM');
+    expect((await service.exited).code).toBe(0);
+  });
+
   it('sends score spans in the run trace and the service metrics as OTLP/JSON', async () => {
     const receiver = await startReceiver();
     const { service, runId, records } = await runServiceAgainst(receiver.endpoint, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });

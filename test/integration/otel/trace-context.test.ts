@@ -1,7 +1,8 @@
 // Trace context end to end on a real broker, with the real SDK set-up and an in-memory exporter:
 // an agent run published inside a span is scored inside that span's trace (score → step → judge
 // spans), a message without (or with garbage) trace context is scored under a root span, a
-// declined trace is not scored, logs written inside a scorer carry the run's trace id, and the
+// declined trace is scored without spans (traceSampling 'ignore', the default) or skipped
+// ('follow'), logs written inside a scorer carry the run's trace id, and the
 // service skips its own output and Scorestream's own run events.
 import { Writable } from 'node:stream';
 import { SpanKind, trace } from '@opentelemetry/api';
@@ -16,7 +17,7 @@ import { mockJudge } from '../../../src/testing/mock-judge.ts';
 import { testBrokers } from '../../helpers/kafka.ts';
 import { traceFor, testRun } from '../../helpers/runs.ts';
 import { produceRaw, readRecords, startTestService, useServiceTopics } from '../../helpers/service.ts';
-import { childrenOf, descendantsOf, installTestTelemetry, parentSpanId, waitForSpans } from '../../helpers/spans.ts';
+import { childrenOf, descendantsOf, installTestTelemetry, metricValue, parentSpanId, waitForSpans } from '../../helpers/spans.ts';
 import type { TelemetryCapture } from '../../helpers/spans.ts';
 
 let capture: TelemetryCapture;
@@ -33,7 +34,7 @@ const scoreSpansOf = (spans: readonly ReadableSpan[], runId: string) => spans.fi
 const processSpansOf = (spans: readonly ReadableSpan[], runId: string) => spans.filter((span) => span.name.startsWith('process ') && span.attributes['scorestream.run.id'] === runId);
 
 describe('trace context through the service', () => {
-  it('scores a run inside the trace it was published in: agent span → score spans → step spans → judge spans', async () => {
+  it('scores a run inside the trace it was published in: agent span → score spans → prompt step spans → judge spans', async () => {
     const topics = await useServiceTopics();
     await startTestService({ topics, scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('judge', mockJudge({ answer: { score: 0.75 } })) }] });
 
@@ -77,8 +78,8 @@ describe('trace context through the service', () => {
     }
 
     const lengthSpan = spans.find((span) => span.name === 'score answer-length')!;
-    expect(childrenOf(spans, lengthSpan).map((span) => span.name).sort()).toEqual(['generateReason', 'generateScore']);
-    for (const step of childrenOf(spans, lengthSpan)) expect(step.attributes).toMatchObject({ 'scorestream.scorer.id': 'answer-length', 'scorestream.step.type': 'function' });
+    // Function steps have no spans of their own by default (SCORESTREAM_TRACE_FUNCTION_STEPS).
+    expect(childrenOf(spans, lengthSpan)).toEqual([]);
 
     const judgeScore = spans.find((span) => span.name === 'score judge')!;
     expect(judgeScore.attributes).toMatchObject({ 'scorestream.scorer.id': 'judge', 'scorestream.score': 0.75, 'scorestream.judge.model_id': 'mock-judge', 'scorestream.judge.input_tokens': 10, 'scorestream.judge.output_tokens': 5 });
@@ -129,19 +130,45 @@ describe('trace context through the service', () => {
     expect(byRun.get('from-body')!.trace).toEqual({ traceId: fromBody.traceId, parentSpanId: fromBody.spanId, spanId: bodyScore!.spanContext().spanId });
   });
 
-  it('skips a run whose traceparent is not sampled, counts it, and opens no score span', async () => {
+  it("scores a run whose traceparent is not sampled (traceSampling 'ignore', the default): no span recorded, the record keeps the trace ids, counted", async () => {
     const topics = await useServiceTopics();
     await produceRaw(topics.runs, [
       { key: 'declined', value: JSON.stringify(testRun({ runId: 'declined' })), headers: { traceparent: traceFor('declined', false).traceparent } },
       { key: 'accepted', value: JSON.stringify(testRun({ runId: 'accepted' })), headers: { traceparent: traceFor('accepted').traceparent } },
     ]);
     const service = await startTestService({ topics, scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('judge', mockJudge({ answer: { score: 0.8 } })) }] });
+    const records = await readRecords<ScoreRecord>(topics.results, 4);
+    const declined = records.filter((record) => record.runId === 'declined');
+    expect(declined.map((record) => [record.scorerId, record.status]).sort()).toEqual([
+      ['answer-length', 'scored'],
+      ['judge', 'scored'],
+    ]);
+    for (const record of declined) expect(record.trace).toEqual({ traceId: traceFor('declined').traceId, parentSpanId: traceFor('declined').spanId, sampled: false });
+    for (const record of records.filter((candidate) => candidate.runId === 'accepted')) expect(record.trace?.sampled).toBeUndefined();
+    expect(service.stats.unsampledTraces).toBe(1);
+    expect(service.stats.skipsByReason.get('trace_not_sampled')).toBeUndefined();
+    // The trace's decision holds for the scoring too: nothing of the declined trace is exported.
+    const spans = await waitForSpans(capture, (all) => scoreSpansOf(all, 'accepted').length === 2 && processSpansOf(all, 'declined').length === 1);
+    expect(scoreSpansOf(spans, 'declined')).toEqual([]);
+    expect(spans.filter((span) => span.spanContext().traceId === traceFor('declined').traceId)).toEqual([]);
+    const metrics = await capture.collectMetrics();
+    expect(metricValue(metrics, 'scorestream.runs.trace_unsampled')).toBe(1);
+  });
+
+  it("skips a run whose traceparent is not sampled with traceSampling 'follow', counts it, and opens no score span", async () => {
+    const topics = await useServiceTopics();
+    await produceRaw(topics.runs, [
+      { key: 'declined', value: JSON.stringify(testRun({ runId: 'declined' })), headers: { traceparent: traceFor('declined', false).traceparent } },
+      { key: 'accepted', value: JSON.stringify(testRun({ runId: 'accepted' })), headers: { traceparent: traceFor('accepted').traceparent } },
+    ]);
+    const service = await startTestService({ topics, traceSampling: 'follow', scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('judge', mockJudge({ answer: { score: 0.8 } })) }] });
     const records = await readRecords<ScoreRecord>(topics.results, 2);
     expect(records.map((record) => record.runId)).toEqual(['accepted', 'accepted']);
     const decisions = await readRecords<DecisionRecord>(topics.decisions, 2);
     expect(decisions.map((decision) => `${decision.runId}/${decision.reason}`)).toEqual(['declined/trace_not_sampled', 'declined/trace_not_sampled']);
-    expect(decisions[0]!.trace).toEqual({ traceId: traceFor('declined').traceId, parentSpanId: traceFor('declined').spanId });
+    expect(decisions[0]!.trace).toEqual({ traceId: traceFor('declined').traceId, parentSpanId: traceFor('declined').spanId, sampled: false });
     expect(service.stats.skipsByReason.get('trace_not_sampled')).toBe(2);
+    expect(service.stats.unsampledTraces).toBe(1);
     const spans = await waitForSpans(capture, (all) => scoreSpansOf(all, 'accepted').length === 2 && processSpansOf(all, 'declined').length === 1);
     expect(scoreSpansOf(spans, 'declined')).toEqual([]);
     expect(spans.filter((span) => span.spanContext().traceId === traceFor('declined').traceId)).toEqual([]);
@@ -167,12 +194,14 @@ describe('trace context through the service', () => {
       { key: 'logged', value: JSON.stringify(testRun({ runId: 'logged' })), headers: { traceparent: traceFor('logged').traceparent } },
       { key: 'logged-untraced', value: JSON.stringify(testRun({ runId: 'logged-untraced' })) },
     ]);
-    await startTestService({ topics, scorers: [{ scorer: loggingScorer }] });
+    // With a span per function step (SCORESTREAM_TRACE_FUNCTION_STEPS=true) the line names the step's span.
+    await startTestService({ topics, scorers: [{ scorer: loggingScorer }] }, { functionStepSpans: true });
     await readRecords<ScoreRecord>(topics.results, 2);
     const spans = await waitForSpans(capture, (all) => scoreSpansOf(all, 'logged').length === 1 && scoreSpansOf(all, 'logged-untraced').length === 1);
 
     const line = lines.find((candidate) => candidate.runId === 'logged')!;
     const step = childrenOf(spans, scoreSpansOf(spans, 'logged')[0]!)[0]!;
+    expect(step.attributes).toMatchObject({ 'scorestream.scorer.id': 'logs-inside', 'scorestream.step': 'generateScore', 'scorestream.step.type': 'function' });
     expect(line).toMatchObject({ msg: 'scoring inside the scorer', trace_id: traceFor('logged').traceId, span_id: step.spanContext().spanId });
     // Without a propagated context the line still leads to the (root) score trace.
     const untraced = lines.find((candidate) => candidate.runId === 'logged-untraced')!;

@@ -46,9 +46,9 @@ afterAll(() => {
 });
 
 describe('the packed package, installed into a new project', () => {
-  it('holds the compiled entries, the command and the shipped flags, and no sources, tests or benchmarks', () => {
+  it('holds the compiled entries, the command, the shipped flags, the licence and the changelog, and no sources, tests or benchmarks', () => {
     const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean);
-    for (const file of ['package/dist/src/index.js', 'package/dist/src/index.d.ts', 'package/dist/src/index.js.map', 'package/dist/producers/ai-sdk/index.js', 'package/bin/scorestream.js', 'package/scripts/node-flags']) {
+    for (const file of ['package/LICENSE', 'package/CHANGELOG.md', 'package/dist/src/index.js', 'package/dist/src/index.d.ts', 'package/dist/src/index.js.map', 'package/dist/producers/ai-sdk/index.js', 'package/bin/scorestream.js', 'package/scripts/node-flags']) {
       expect(files).toContain(file);
     }
     expect(files.filter((file) => /^package\/(src|test|bench|local|cli|producers|consumers|service|otel|examples)\//.test(file) || file.endsWith('.test.js'))).toEqual([]);
@@ -130,8 +130,11 @@ export default defineConfig({
     const exited = new Promise<number | null>((resolve) => service.once('exit', (code) => resolve(code)));
     try {
       execFileSync(command, ['produce', '--sample', '--count', '20', '--seed', 'package', '--topic', runs], { cwd: project, env, encoding: 'utf8' });
-      // Sample traffic declines about one trace in ten (not sampled): those runs are skipped.
-      const scorable = generateSampleRuns(20, { seed: 'package' }).filter((sample) => sample.spanContext.traceFlags === TraceFlags.SAMPLED);
+      // Sample traffic declines about one trace in ten (not sampled); with traceSampling 'ignore'
+      // (the default) those runs are scored all the same.
+      const samples = generateSampleRuns(20, { seed: 'package' });
+      expect(samples.some((sample) => sample.spanContext.traceFlags !== TraceFlags.SAMPLED)).toBe(true);
+      const scorable = samples;
       const records = await readMessages(results, { count: scorable.length, timeoutMs: 90_000 });
       const parsed = records.map((record) => JSON.parse(record.value!.toString()) as { runId: string; scorerId: string; status: string });
       expect(parsed.map((record) => record.runId).sort()).toEqual(scorable.map((sample) => sample.event.runId).sort());

@@ -35,7 +35,7 @@ describe('eligibility', () => {
     expect(decisions.map((decision) => decision.runId).sort()).toEqual(runIds.filter((runId) => !expected.includes(runId)).sort());
   });
 
-  it('applies filters and `when`, skips declined traces, and samples by run id when there is no trace', async () => {
+  it("applies filters and `when`, skips declined traces (traceSampling 'follow'), and samples by run id when there is no trace", async () => {
     const topics = await useServiceTopics(1);
     await produceRaw(topics.runs, [
       { key: 'acme-refund', value: JSON.stringify(testRun({ runId: 'acme-refund', tenantId: 'acme', requestContext: { topic: 'refund' } })), headers: { traceparent: traceFor('acme-refund').traceparent } },
@@ -45,6 +45,7 @@ describe('eligibility', () => {
     ]);
     await startTestService({
       topics,
+      traceSampling: 'follow',
       scorers: [
         { scorer: answerLengthScorer, filter: { op: 'eq', left: { path: 'metadata.tenantId' }, right: { literal: 'acme' } } },
         { scorer: refundOnlyScorer, when: (event) => (event as { requestContext: Record<string, unknown> }).requestContext.topic === 'refund' },

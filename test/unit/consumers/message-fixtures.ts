@@ -105,6 +105,8 @@ export type TestContextOptions = {
   publishRetry?: PublishRetry;
   services?: MessageContext['services'];
   retries?: ScorestreamConfigInput['retries'];
+  evidence?: ScorestreamConfigInput['evidence'];
+  redaction?: ScorestreamConfigInput['redaction'];
 };
 
 /** The service's per-message context, with a fixed clock, fresh counters and a logger that writes nothing. */
@@ -118,6 +120,8 @@ export function messageContext(options: TestContextOptions = {}) {
     maxMessageBytes: options.maxMessageBytes,
     maxRecordBytes: options.maxRecordBytes,
     retries: options.retries,
+    evidence: options.evidence,
+    redaction: options.redaction,
   });
   const latencies: number[] = [];
   const context: MessageContext = {

@@ -10,6 +10,7 @@ import { ORIGIN_HEADER } from '../../../consumers/loop-guard.ts';
 import { startMessageTrace } from '../../../consumers/message-trace.ts';
 import type { MessageTrace } from '../../../consumers/message-trace.ts';
 import type { ScorerLike } from '../../../src/config/config-types.ts';
+import { scoreIdFor } from '../../../src/contracts/score-id.ts';
 import type { ConsumedMessage } from '../../../kafka/kafka-records.ts';
 import { createScorer } from '../../../src/scorer/create-scorer.ts';
 import { traceFor } from '../../helpers/runs.ts';
@@ -75,15 +76,15 @@ describe('message path: a message that does not decode', () => {
 });
 
 describe('message path: a run', () => {
-  it('publishes one record per scorer to the results topic, keyed by run id, and counts them with their latency', async () => {
+  it('publishes one record per scorer to the results topic, keyed by its scoreId and partitioned by run id, and counts them with their latency', async () => {
     const half = createScorer({ id: 'half', description: 'd' }).generateScore(() => 0.5);
     const message = runMessage({ runId: 'run-1', timestamp: '2026-11-29T12:00:00.000Z' });
     const { output, stats, latencies } = await process(message, { scorers: [{ scorer: fixedScorer }, { scorer: half }] });
     const records = output.records();
-    expect(records.map((record) => [record.topic, record.key, record.headers?.[ORIGIN_HEADER]])).toEqual([
-      ['scores', 'run-1', 'scorestream'],
-      ['scores', 'run-1', 'scorestream'],
-    ]);
+    expect(records.map((record) => [record.topic, record.key, record.partitionKey, record.headers?.[ORIGIN_HEADER]]).sort()).toEqual([
+      ['scores', scoreIdFor({ runId: 'run-1', scorerId: 'fixed' }), 'run-1', 'scorestream'],
+      ['scores', scoreIdFor({ runId: 'run-1', scorerId: 'half' }), 'run-1', 'scorestream'],
+    ].sort());
     expect(records.map((record) => valueOf(record)).map(({ scorerId, score, source: from }) => ({ scorerId, score, from })).sort((a, b) => String(a.scorerId).localeCompare(String(b.scorerId)))).toEqual([
       { scorerId: 'fixed', score: 1, from: source },
       { scorerId: 'half', score: 0.5, from: source },

@@ -14,6 +14,7 @@ import { OTLP_DEFAULTS } from '../../../src/config/input-schema.ts';
 import type { OtlpInputConfig } from '../../../src/config/input-schema.ts';
 import { encodeSpans, recordPlainTrace, runWeatherAgent, spanRecorder } from '../../helpers/otlp-traces.ts';
 import type { Recorder } from '../../helpers/otlp-traces.ts';
+import { fixtureRequests } from '../../helpers/framework-fixtures.ts';
 import { consumedMessage, fakeOutput, messageContext, source, valueOf } from './message-fixtures.ts';
 
 let recorder: Recorder;
@@ -73,6 +74,36 @@ describe('createOtlpSource', () => {
     await expect.poll(() => childrenDone.settled).toBe(true);
     expect(childrenDone.error).toBeUndefined();
     expect(input.stats).toMatchObject({ runsAssembled: 1, openTraces: 0, bufferedSpans: 0, tracesClosed: { ready: 1, idle: 0, overflow: 0 } });
+  });
+
+  it('scores a run whose spans carry no question and no answer, and flags its record missing_content with the spans seen (a plain app without content capture)', async () => {
+    const input = createOtlpSource({ config: config({ gracePeriodMs: 0, encoding: 'otlp_json' }) });
+    const { context } = messageContext({ decisionsTopic: 'decisions' });
+    const claim = claimOf(input, context);
+    const output = fakeOutput();
+    for (const request of fixtureRequests('openai-v2-python-no-content')) await claim.process(consumedMessage({ value: request }), source, output.output);
+    const records = output.accepted.flat().map((record) => ({ topic: record.topic, value: valueOf(record) }));
+    expect(records.map((record) => record.topic)).toEqual(['scores', 'decisions']);
+    const score = records[0]!.value;
+    expect(score).toMatchObject({ status: 'scored', scorerId: 'fixed', missing: [{ part: 'question' }, { part: 'answer' }], metadata: { otel: { rule: 'root_span' } } });
+    const flag = records[1]!.value;
+    expect(flag).toMatchObject({ runId: score.runId, scorerId: 'fixed', decision: 'flagged', reason: 'missing_content', entity: score.entity });
+    expect(flag.detail).toContain('no user message');
+    expect(flag.detail).toContain("'chat scripted-model' ×2");
+    expect(input.stats).toMatchObject({ runsAssembled: 1, runsMissingContent: 1 });
+    // scored, so no skip is counted
+    expect(context.stats.skipsByReason.size).toBe(0);
+  });
+
+  it("with rootSpanRuns off, decides a plain app's trace (model calls under its root, no agent span) as not_an_agent_trace, saying so", async () => {
+    const input = createOtlpSource({ config: config({ gracePeriodMs: 0, encoding: 'otlp_json', rootSpanRuns: false }) });
+    const { context } = messageContext({ decisionsTopic: 'decisions' });
+    const claim = claimOf(input, context);
+    const output = fakeOutput();
+    for (const request of fixtureRequests('openai-v2-python')) await claim.process(consumedMessage({ value: request }), source, output.output);
+    expect(output.records().map((record) => [record.topic, valueOf(record).reason])).toEqual([['decisions', 'not_an_agent_trace']]);
+    expect(valueOf(output.records()[0]).detail).toMatch(/OpenInference AGENT, OpenLLMetry agent.*rootSpanRuns is off/);
+    expect(input.stats.runsAssembled).toBe(0);
   });
 
   it('decides a trace without an agent span as not_an_agent_trace, per scorer binding, through the decisions topic', async () => {

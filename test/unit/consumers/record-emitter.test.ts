@@ -1,13 +1,16 @@
-// The one way out: every outcome and every dead letter becomes its records here — the origin
-// header, the replay mark, the topic and key — sized to maxRecordBytes, published until
-// acknowledged, and counted only then. Fakes at the seams: the output, the pacing and the clock.
+// The one way out: every outcome and every dead letter becomes its records here — data handling
+// first (evidence, redaction), the origin header, the replay mark, the topic and key — sized to
+// maxRecordBytes, published until acknowledged, and counted only then. Fakes at the seams: the
+// output, the pacing and the clock.
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { ORIGIN_HEADER } from '../../../consumers/loop-guard.ts';
 import { createRecordEmitter } from '../../../consumers/record-emitter.ts';
 import type { DecisionRecord } from '../../../src/contracts/decision-record.ts';
-import { parseDeadLetter, parseScoreRecord } from '../../../src/contracts/parse.ts';
+import { parseDeadLetter, parseDecisionRecord, parseScoreRecord } from '../../../src/contracts/parse.ts';
 import { RETRY_DUE_HEADER } from '../../../src/contracts/retry-message.ts';
+import { threadDecisionKeyFor } from '../../../src/contracts/record-key.ts';
+import { scoreIdFor } from '../../../src/contracts/score-id.ts';
 import type { RetryMessage } from '../../../src/contracts/retry-message.ts';
 import type { FailedScoreRecord, ScoreRecord } from '../../../src/contracts/score-record.ts';
 import { consumedMessage, fakeOutput, messageContext, messageTimestamp, recordedPacing, source, valueOf } from './message-fixtures.ts';
@@ -30,6 +33,8 @@ const record = {
 const eventTime = Date.parse('2026-11-29T12:00:00.000Z');
 const now = () => eventTime + 1_500;
 const where = { source, eventTime };
+/** How every record about the pair (run-1, tone) is keyed: by its scoreId, on its run's partition. */
+const pairKey = { key: scoreIdFor({ runId: 'run-1', scorerId: 'tone' }), partitionKey: 'run-1' };
 
 function emitter(options: TestContextOptions = {}) {
   const { context, latencies, hardStop } = messageContext({ now, ...options });
@@ -37,11 +42,11 @@ function emitter(options: TestContextOptions = {}) {
 }
 
 describe('record emitter: score records', () => {
-  it('publishes the record to the results topic, keyed by run id, with the origin header', async () => {
+  it('publishes the record to the results topic, keyed by its scoreId and partitioned by run id, with the origin header', async () => {
     const { emitter: emit, output } = emitter();
     await emit.emit({ kind: 'record', record }, output.output, where);
     expect(output.accepted).toHaveLength(1);
-    expect(output.records()[0]).toMatchObject({ topic: 'scores', key: 'run-1', headers: { [ORIGIN_HEADER]: 'scorestream' } });
+    expect(output.records()[0]).toMatchObject({ topic: 'scores', ...pairKey, headers: { [ORIGIN_HEADER]: 'scorestream' } });
     expect(valueOf(output.records()[0])).toEqual(record);
   });
 
@@ -104,6 +109,64 @@ describe('record emitter: score records', () => {
     expect(output.records().map((written) => valueOf(written).replay)).toEqual([{ id: 'replay-0123456789ab' }, { id: 'replay-0123456789ab' }]);
   });
 
+  const missing = [
+    { part: 'question' as const, reason: "no user message in the spans of the run ('chat m' ×2): no attribute or event they carry held one" },
+    { part: 'answer' as const, reason: "no final answer in the spans of the run ('chat m' ×2): no attribute or event they carry held one" },
+  ];
+  const lacking = { ...record, metadata: { tenantId: 'acme' }, missing, trace: { traceId: 'a'.repeat(32), parentSpanId: 'b'.repeat(16) } } as ScoreRecord;
+
+  it('publishes a record whose run lacks content together with its flagged / missing_content decision, counted as no skip', async () => {
+    const { emitter: emit, output, context } = emitter({ decisionsTopic: 'decisions' });
+    await emit.emit({ kind: 'record', record: lacking }, output.output, where);
+    // one batch: the record and its flag are accepted together
+    expect(output.accepted).toHaveLength(1);
+    // both keyed by the pair's key, so a compacted decisions topic keeps the flag beside other pairs' decisions
+    expect(output.records().map((written) => [written.topic, written.key])).toEqual([
+      ['scores', pairKey.key],
+      ['decisions', pairKey.key],
+    ]);
+    expect(valueOf(output.records()[0])).toEqual(lacking);
+    expect(valueOf(output.records()[1])).toEqual({
+      schemaVersion: 1,
+      runId: 'run-1',
+      scorerId: 'tone',
+      entity: { type: 'agent', id: 'support-agent' },
+      metadata: { tenantId: 'acme' },
+      decision: 'flagged',
+      reason: 'missing_content',
+      detail: `${missing[0]!.reason}; ${missing[1]!.reason}`,
+      trace: lacking.trace,
+      source,
+      decidedAt: new Date(now()).toISOString(),
+    });
+    expect(parseDecisionRecord(valueOf(output.records()[1])).success).toBe(true);
+    expect(output.records()[1]!.headers).toEqual({ [ORIGIN_HEADER]: 'scorestream' });
+    expect(context.stats.skipsByReason.size).toBe(0);
+    expect(context.stats.totals().scored).toBe(1);
+  });
+
+  it('flags a replay’s record with the replay’s mark, and without a decisions topic publishes the record alone', async () => {
+    const { context } = messageContext({ now, decisionsTopic: 'decisions' });
+    context.replay = { id: 'replay-0123456789ab' };
+    const replayed = fakeOutput();
+    await createRecordEmitter(context).emit({ kind: 'record', record: lacking }, replayed.output, where);
+    expect(replayed.records().map((written) => [written.topic, valueOf(written).replay])).toEqual([
+      ['scores', { id: 'replay-0123456789ab' }],
+      ['decisions', { id: 'replay-0123456789ab' }],
+    ]);
+    const { emitter: emit, output } = emitter();
+    await emit.emit({ kind: 'record', record: lacking }, output.output, where);
+    expect(output.records().map((written) => written.topic)).toEqual(['scores']);
+  });
+
+  it('keeps a flag’s detail within bounds when the reasons are long (span names come from the app)', async () => {
+    const { emitter: emit, output } = emitter({ decisionsTopic: 'decisions' });
+    await emit.emit({ kind: 'record', record: { ...lacking, missing: [{ part: 'answer', reason: 'x'.repeat(5_000) }] } as ScoreRecord }, output.output, where);
+    expect(valueOf(output.records()[1]).detail).toHaveLength(1_000);
+    // the record keeps the reason whole
+    expect((valueOf(output.records()[0]) as ScoreRecord).missing![0]!.reason).toHaveLength(5_000);
+  });
+
   it('gives every record a smaller stand-in for a broker that refuses it, down to failed/record_too_large', () => {
     const { emitter: emit, output } = emitter();
     const big = { ...record, steps: { preprocess: 'x'.repeat(5_000) }, prompts: { analyze: 'p'.repeat(5_000) } } as ScoreRecord;
@@ -112,6 +175,7 @@ describe('record emitter: score records', () => {
       const first = output.records()[0]!;
       const refusal = { type: 'MESSAGE_TOO_LARGE' as const, message: 'too large' };
       const second = first.fallback!(refusal)!;
+      expect(second).toMatchObject(pairKey);
       expect(valueOf(second)).toMatchObject({ status: 'scored', truncated: { dropped: [{ part: 'steps' }] } });
       const third = second.fallback!(refusal)!;
       expect(valueOf(third)).toMatchObject({ status: 'scored', prompts: {}, truncated: { dropped: [{ part: 'steps' }, { part: 'prompts' }] } });
@@ -125,11 +189,11 @@ describe('record emitter: score records', () => {
 describe('record emitter: decisions and deferrals', () => {
   const decision: DecisionRecord = { schemaVersion: 1, runId: 'run-1', scorerId: 'tone', decision: 'skipped', reason: 'filter', source, decidedAt: '2026-11-29T12:00:01.000Z' };
 
-  it('publishes a skip to the decisions topic (keyed by run id, origin header), then counts it by reason', async () => {
+  it('publishes a skip to the decisions topic (keyed like the pair’s score record, origin header), then counts it by reason', async () => {
     const { emitter: emit, output, context } = emitter({ decisionsTopic: 'decisions' });
     output.fail(1);
     await emit.emit({ kind: 'skipped', decision }, output.output, where);
-    expect(output.records().map((written) => ({ topic: written.topic, key: written.key, headers: written.headers }))).toEqual([{ topic: 'decisions', key: 'run-1', headers: { [ORIGIN_HEADER]: 'scorestream' } }]);
+    expect(output.records().map((written) => ({ topic: written.topic, key: written.key, partitionKey: written.partitionKey, headers: written.headers }))).toEqual([{ topic: 'decisions', ...pairKey, headers: { [ORIGIN_HEADER]: 'scorestream' } }]);
     expect(valueOf(output.records()[0])).toEqual(decision);
     expect(Object.fromEntries(context.stats.skipsByReason)).toEqual({ filter: 1 });
   });
@@ -160,11 +224,16 @@ describe('record emitter: decisions and deferrals', () => {
     const { emitter: emit, output, context } = emitter({ decisionsTopic: 'decisions' });
     await emit.emit({ kind: 'deferred', retry: retry(), delayMs: 60_000, decision: { ...decision, decision: 'deferred', reason: 'deferred_retry' }, final: failed }, output.output, where);
     expect(output.accepted).toHaveLength(1);
-    expect(output.records().map((written) => written.topic)).toEqual(['agent-runs-retry-1m', 'decisions']);
+    expect(output.records().map((written) => [written.topic, written.key, written.partitionKey])).toEqual([
+      ['agent-runs-retry-1m', pairKey.key, pairKey.partitionKey],
+      ['decisions', pairKey.key, pairKey.partitionKey],
+    ]);
     expect(output.records()[0]!.headers).toMatchObject({ [ORIGIN_HEADER]: 'scorestream', [RETRY_DUE_HEADER]: String(Date.parse('2026-11-29T12:01:01.000Z')) });
     expect(context.stats.retriesDeferred).toBe(1);
     // Refused anyway: the failure goes out as final.
-    expect(valueOf(output.records()[0]!.fallback!({ type: 'MESSAGE_TOO_LARGE', message: 'm' }))).toMatchObject({ status: 'failed', scoreId: 'score-1' });
+    const final = output.records()[0]!.fallback!({ type: 'MESSAGE_TOO_LARGE', message: 'm' })!;
+    expect(final).toMatchObject({ topic: 'scores', ...pairKey });
+    expect(valueOf(final)).toMatchObject({ status: 'failed', scoreId: 'score-1' });
   });
 
   it('drops older attempts’ judge evidence from a retry message over the limit, else publishes the failure as final', async () => {
@@ -189,6 +258,8 @@ describe('record emitter: dead letters', () => {
     await emit.deadLetter(badMessage, source, reason, output.output);
     expect(output.attempts()).toBe(3);
     expect(output.records()[0]).toMatchObject({ topic: 'dead-letters', key: 'run-7', headers: { [ORIGIN_HEADER]: 'scorestream' } });
+    // The key the message came with, and the partitioner's own choice by it: nothing of a pair.
+    expect(output.records()[0]!.partitionKey).toBeUndefined();
     const deadLetter = valueOf(output.records()[0]);
     expect(parseDeadLetter(deadLetter).success).toBe(true);
     expect(deadLetter).toEqual({
@@ -236,5 +307,83 @@ describe('record emitter: dead letters', () => {
     await expect(control.emitter.deadLetter(badMessage, source, reason, control.output.output)).rejects.toThrow('broker unavailable');
     expect(delays).toEqual([200]);
     expect(control.context.stats.deadLettered).toBe(0);
+  });
+});
+
+describe('record emitter: data handling before anything else', () => {
+  const address = 'alice@example.com';
+  // A JSON Web Token of 3,000 characters: the bearer-token pattern's, redacted to a short marker.
+  const token = `eyJhbGciOiJIUzI1NiJ9.${'a'.repeat(2_960)}.${'b'.repeat(20)}`;
+
+  it('redacts every record it writes: score, decision, retry message, dead-letter reason', async () => {
+    const { emitter: emit, output } = emitter({ decisionsTopic: 'decisions' });
+    await emit.emit({ kind: 'record', record: { ...record, reason: `mailed ${address}` } as ScoreRecord }, output.output, where);
+    const decision: DecisionRecord = { schemaVersion: 1, runId: 'run-1', scorerId: 'tone', decision: 'skipped', reason: 'predicate_error', detail: `no user ${address}`, source, decidedAt: '2026-11-29T12:00:01.000Z' };
+    await emit.emit({ kind: 'skipped', decision }, output.output, where);
+    const error = { name: 'E', message: `upstream quoted ${address}`, failedStep: 'generateScore' as const, completedSteps: [], retryable: true };
+    const failed = { ...record, status: 'failed', score: undefined, error } as unknown as FailedScoreRecord;
+    const retry: RetryMessage = { schemaVersion: 1, runId: 'run-1', scorerId: 'tone', attempt: 1, firstFailedAt: '2026-11-29T12:00:01.000Z', dueAt: '2026-11-29T12:01:01.000Z', source, trace: {}, attempts: [{ failedAt: '2026-11-29T12:00:01.000Z', durationMs: 4, error }], event: { runId: 'run-1', note: address } as unknown as RetryMessage['event'] };
+    await emit.emit({ kind: 'deferred', retry, delayMs: 60_000, decision: { ...decision, decision: 'deferred', reason: 'deferred_retry' }, final: failed }, output.output, where);
+    await emit.deadLetter(consumedMessage({ key: 'run-7', value: `{"to": "${address}", ` }), source, { code: 'invalid_json', message: `bad JSON: {"to": "${address}", ` }, output.output);
+    const [score, skip, retried, deferred, deadLetter] = output.records().map((written) => valueOf(written));
+    expect(score!.reason).toBe('mailed [redacted:email]');
+    expect(skip!.detail).toBe('no user [redacted:email]');
+    expect(retried).toMatchObject({ attempts: [{ error: { message: 'upstream quoted [redacted:email]' } }], event: { note: address } });
+    expect(deferred!.detail).toBe('no user [redacted:email]');
+    expect(deadLetter).toMatchObject({ error: { message: 'bad JSON: {"to": "[redacted:email]", ' }, value: { data: `{"to": "${address}", ` } });
+  });
+
+  it('sizes the redacted record: a reason over the limit only before redaction goes out whole', async () => {
+    const long = { ...record, reason: `signed with Bearer ${token}` } as ScoreRecord;
+    const redacted = emitter({ maxRecordBytes: 2_000 });
+    await redacted.emitter.emit({ kind: 'record', record: long }, redacted.output.output, where);
+    expect(valueOf(redacted.output.records()[0])).toMatchObject({ status: 'scored', score: 0.5, reason: 'signed with Bearer [redacted:bearer-token]' });
+    expect(valueOf(redacted.output.records()[0]).truncated).toBeUndefined();
+    expect(redacted.context.stats.recordsTruncated).toBe(0);
+    // The same record without redaction is over the limit even without evidence: record_too_large.
+    const plain = emitter({ maxRecordBytes: 2_000, redaction: { builtins: false } });
+    await plain.emitter.emit({ kind: 'record', record: long }, plain.output.output, where);
+    expect(valueOf(plain.output.records()[0])).toMatchObject({ status: 'failed', error: { code: 'record_too_large' } });
+  });
+
+  it('sizes the record at its evidence level: one too large with its prompts fits whole at no-content', async () => {
+    const big = { ...record, steps: { preprocess: 'x'.repeat(5_000) }, prompts: { analyze: 'p'.repeat(5_000) } } as ScoreRecord;
+    const { emitter: emit, output, context } = emitter({ maxRecordBytes: 4_000, evidence: 'no-content' });
+    await emit.emit({ kind: 'record', record: big }, output.output, where);
+    const written = valueOf(output.records()[0]);
+    expect(written).toMatchObject({ status: 'scored', evidence: 'no-content', steps: {}, prompts: {} });
+    expect(written.truncated).toBeUndefined();
+    expect(context.stats.recordsTruncated).toBe(0);
+  });
+});
+
+describe('record emitter: thread scoring', () => {
+  const address = 'alice@example.com';
+  const thread = { id: 'thread-9', key: 'acme:thread-9', turns: 3, firstRunId: 'run-1', lastRunId: 'run-3', closedBy: 'idle' as const };
+  const threadScore = { ...record, scoreId: 'thread-score-1', runId: 'run-3', scorerId: 'turn-count', reason: `asked by ${address}`, thread: { ...thread, version: 1, versionId: 'v-1', scope: 'conversation' as const } } as ScoreRecord;
+  const threadDecision: DecisionRecord = { schemaVersion: 1, runId: 'run-3', scorerId: 'turn-count', decision: 'skipped', reason: 'rescore_refused', detail: `resumed by ${address}`, source, decidedAt: '2026-11-29T12:00:01.000Z', thread };
+
+  it("keys a thread scorer's records by their own id, partitions them by the thread key, and handles their data like every record's", async () => {
+    const { emitter: emit, output } = emitter({ decisionsTopic: 'decisions' });
+    await emit.emit({ kind: 'record', record: threadScore }, output.output, where);
+    await emit.emit({ kind: 'skipped', decision: threadDecision }, output.output, where);
+    const [score, decision] = output.records();
+    expect(score).toMatchObject({ topic: 'scores', key: 'thread-score-1', partitionKey: 'acme:thread-9' });
+    expect(decision).toMatchObject({ topic: 'decisions', key: threadDecisionKeyFor(threadDecision as DecisionRecord & { thread: typeof thread }), partitionKey: 'acme:thread-9' });
+    expect(valueOf(score).reason).toBe('asked by [redacted:email]');
+    expect(valueOf(decision).detail).toBe('resumed by [redacted:email]');
+  });
+
+  it('writes re-keyed turns under their thread key and changelog records to their partition, their run content as it came', async () => {
+    const { emitter: emit, output, context } = emitter();
+    const turn = JSON.stringify({ note: address });
+    await emit.rekey('acme:thread-9', turn, output.output, source);
+    await emit.threadState([{ key: 't:acme:thread-9', value: turn }, { key: 'u:1:acme:thread-9', value: null }], 2, output.output, source);
+    expect(output.records().map(({ topic, key, partitionKey, partition, value }) => ({ topic, key, partitionKey, partition, value }))).toEqual([
+      { topic: `${source.topic}-by-thread`, key: 'acme:thread-9', partitionKey: undefined, partition: undefined, value: turn },
+      { topic: `${source.topic}-thread-state`, key: 't:acme:thread-9', partitionKey: undefined, partition: 2, value: turn },
+      { topic: `${source.topic}-thread-state`, key: 'u:1:acme:thread-9', partitionKey: undefined, partition: 2, value: null },
+    ]);
+    expect(context.stats.threads).toMatchObject({ rekeyed: 1, stateWrites: 2 });
   });
 });

@@ -66,7 +66,8 @@ describe('the retry path', () => {
     expect(onTopic(records, 'scores').map((record) => valueOf(record).scorerId)).toEqual(['fixed']);
     // The first attempt waits on the tier of the first delay.
     const [retry] = onTopic(records, 'agent-runs-retry-1s');
-    expect(retry!.key).toBe('run-1');
+    // Keyed like the pair's score record: by its scoreId, on its run's partition.
+    expect(retry).toMatchObject({ key: scoreIdFor({ runId: 'run-1', scorerId: 'flaky' }), partitionKey: 'run-1' });
     expect(retry!.headers).toMatchObject({ [RETRY_DUE_HEADER]: String(start + 1_000) });
     const message = retryMessageSchema.parse(valueOf(retry));
     expect(message).toMatchObject({

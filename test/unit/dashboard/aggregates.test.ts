@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_TENANT, OTHER, ScoreAggregates } from '../../../dashboard/aggregates.ts';
+import { NO_TENANT, OTHER, ScoreAggregates, UNKNOWN } from '../../../dashboard/aggregates.ts';
 import { SCORE_BIN_COUNT, scoreBinIndex } from '../../../dashboard/score-bins.ts';
 import { decisionRecord, scoreRecord } from '../../helpers/dashboard-records.ts';
 
@@ -78,18 +78,37 @@ describe('ScoreAggregates', () => {
     expect(store.bucketCount).toBeLessThanOrEqual(store.maxBuckets);
   });
 
-  it('tallies skip decisions per scorer and reason, bounded too', () => {
-    const store = new ScoreAggregates({ bucketMs: minute, windowMs: 10 * minute, maxSeriesPerBucket: 3, maxSkipKeysPerBucket: 2 });
-    store.addDecision(decisionRecord({ reason: 'sampling' }), now - 1, now);
-    store.addDecision(decisionRecord({ reason: 'sampling' }), now - 1, now);
+  it('tallies skip decisions per scorer, agent, tenant and reason, bounded too', () => {
+    const store = new ScoreAggregates({ bucketMs: minute, windowMs: 10 * minute, maxSeriesPerBucket: 3, maxSkipKeysPerBucket: 3 });
+    store.addDecision(decisionRecord({ reason: 'sampling', agent: 'support-agent', tenant: 'acme' }), now - 1, now);
+    store.addDecision(decisionRecord({ reason: 'sampling', agent: 'support-agent', tenant: 'acme' }), now - 1, now);
+    store.addDecision(decisionRecord({ reason: 'sampling', agent: 'support-agent' }), now - 1, now);
     store.addDecision(decisionRecord({ reason: 'filter' }), now - 1, now);
-    store.addDecision(decisionRecord({ scorerId: 'other-scorer', reason: 'filter' }), now - 1, now);
+    store.addDecision(decisionRecord({ scorerId: 'other-scorer', reason: 'filter', agent: 'triage' }), now - 1, now);
     const [bucket] = store.view(now);
     expect(bucket!.skips).toEqual([
-      { scorer: 'completeness', reason: 'sampling', count: 2 },
-      { scorer: 'completeness', reason: 'filter', count: 1 },
-      { scorer: OTHER, reason: 'filter', count: 1 },
+      { scorer: 'completeness', agent: 'support-agent', tenant: 'acme', reason: 'sampling', count: 2 },
+      // The run had no tenant: (none), as on its score records.
+      { scorer: 'completeness', agent: 'support-agent', tenant: NO_TENANT, reason: 'sampling', count: 1 },
+      // A decision that does not name its run's agent or tenant.
+      { scorer: 'completeness', agent: UNKNOWN, tenant: UNKNOWN, reason: 'filter', count: 1 },
+      { scorer: OTHER, agent: OTHER, tenant: OTHER, reason: 'filter', count: 1 },
     ]);
+  });
+
+  it('keeps versions apart, and sums squares and verdicts of scored records only', () => {
+    const store = aggregates();
+    store.addRecord(scoreRecord({ status: 'scored', score: 0.5, verdict: 'pass' }, { version: '2' }), now - 1, now);
+    store.addRecord(scoreRecord({ status: 'scored', score: 0.2, verdict: 'fail' }, { version: '2' }), now - 1, now);
+    store.addRecord(scoreRecord({ status: 'scored', score: 0.4 }, { version: '2' }), now - 1, now);
+    store.addRecord(scoreRecord({ status: 'failed' }, { version: '2' }), now - 1, now);
+    store.addRecord(scoreRecord({ status: 'scored', score: 1, verdict: 'pass' }), now - 1, now);
+    const [bucket] = store.view(now);
+    const two = bucket!.series.find((tally) => tally.version === '2')!;
+    expect(two).toMatchObject({ scored: 3, failed: 1, pass: 1, fail: 1 });
+    expect(two.sum).toBeCloseTo(1.1, 12);
+    expect(two.sumSquares).toBeCloseTo(0.25 + 0.04 + 0.16, 12);
+    expect(bucket!.series.find((tally) => tally.version === '')).toMatchObject({ scored: 1, pass: 1, sumSquares: 1 });
   });
 
   it('refuses a bucket wider than the window', () => {

@@ -18,7 +18,7 @@ describe('DashboardState', () => {
     expect(dashboard.ingestScore(record, 100)).toBeDefined();
     expect(dashboard.ingestScore(record, 100)).toBeUndefined();
     const snapshot = dashboard.snapshot();
-    expect(snapshot.buckets.buckets[0]!.series[0]![3]).toBe(1);
+    expect(snapshot.buckets.buckets[0]!.series[0]![4]).toBe(1);
     expect(snapshot.counts).toMatchObject({ records: 1, duplicates: 1, ringRecords: 1 });
     expect(events).toHaveLength(1);
   });
@@ -28,7 +28,7 @@ describe('DashboardState', () => {
     dashboard.ingestDecision(decisionRecord({ at: now - minute }));
     dashboard.ingestDecision(decisionRecord({ at: now - minute }));
     const { names, buckets } = dashboard.snapshot().buckets;
-    expect(buckets[0]!.skips.map(([scorer, reason, count]) => [names[scorer!], names[reason!], count])).toEqual([['completeness', 'sampling', 1]]);
+    expect(buckets[0]!.skips.map(([scorer, agent, tenant, reason, count]) => [names[scorer!], names[agent!], names[tenant!], names[reason!], count])).toEqual([['completeness', '(not recorded)', '(not recorded)', 'sampling', 1]]);
   });
 
   it('leaves records older than the look-back out of everything', () => {

@@ -50,6 +50,16 @@ describe('keyPartitioner', () => {
     }
   });
 
+  it('places a record with a partitionKey by it, not by its key (score records: keyed by scoreId, placed by run id)', () => {
+    const ours = keyPartitioner();
+    const theirs = Partitioners.DefaultPartitioner();
+    for (let index = 0; index < 500; index += 1) {
+      const runId = `run-${index}-${randomBytes(4).toString('hex')}`;
+      const record = { key: `score-of-${runId}`, value: 'x', partitionKey: runId } as PartitionerArgs['message'];
+      for (const count of [1, 3, 6, 50]) expect(ours(args(record, metadata(count)))).toBe(theirs(args({ key: runId, value: 'x' }, metadata(count))));
+    }
+  });
+
   it('keeps an explicit partition', () => {
     expect(keyPartitioner()(args({ key: 'run-1', value: 'x', partition: 4 }))).toBe(4);
   });

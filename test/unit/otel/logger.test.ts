@@ -4,7 +4,9 @@ import { context, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import type { Context, ContextManager } from '@opentelemetry/api';
 import type { DestinationStream } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger, loggerSettingsFromEnvironment } from '../../../otel/logger.ts';
+import { createLogger, loggerSettingsFromEnvironment, redactLine } from '../../../otel/logger.ts';
+import { createRedactor } from '../../../src/data-handling/create-redactor.ts';
+import { redactionSchema } from '../../../src/data-handling/redaction-schema.ts';
 
 /** Collects the JSON lines a logger writes. */
 function sink() {
@@ -133,6 +135,31 @@ describe('createLogger', () => {
       const { destination, lines } = sink();
       createLogger({ destination }).info({ kafka: { brokers: ['b:9092'], sasl: { mechanism: 'plain', username: 'svc', password: secret } } }, 'config');
       expect(lines[0]).toMatchObject({ kafka: { brokers: ['b:9092'], sasl: { mechanism: 'plain', username: 'svc', password: '[redacted]' } } });
+    });
+
+    describe("with the deployment's redactor (docs/data-handling.md)", () => {
+      const redact = createRedactor(redactionSchema.parse({}));
+
+      it('redacts addresses, cards and keys in the message, the fields and an error, wherever they are', () => {
+        const { destination, lines } = sink();
+        const error = new Error('could not parse "alice@example.com" as a name');
+        createLogger({ destination, redact }).warn({ err: error, runId: 'r1', note: { card: '4111 1111 1111 1111' } }, 'dead-lettered: Unexpected token in "{"mail": "bob@example.org"');
+        const raw = JSON.stringify(lines[0]);
+        for (const planted of ['alice@example.com', 'bob@example.org', '4111 1111 1111 1111']) expect(raw).not.toContain(planted);
+        expect(lines[0]).toMatchObject({ runId: 'r1', note: { card: '[redacted:card-number]' }, msg: 'dead-lettered: Unexpected token in "{"mail": "[redacted:email]"' });
+        expect((lines[0]!.err as { message: string }).message).toBe('could not parse "[redacted:email]" as a name');
+      });
+
+      it('writes valid JSON when a match follows an escape in the line (a newline before an address)', () => {
+        const { destination, lines } = sink();
+        createLogger({ destination, redact }).info('first line\nalice@example.com');
+        expect(lines[0]!.msg).toBe('first line\n[redacted:email]');
+      });
+
+      it('leaves a line with nothing to redact byte for byte as pino wrote it', () => {
+        const line = '{"level":30,"msg":"plain"}\n';
+        expect(redactLine(line, redact)).toBe(line);
+      });
     });
   });
 });

@@ -1,11 +1,11 @@
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
-import { OTHER_AGENT, registerScoreMetric } from '../../../otel/score-metric.ts';
+import { NO_TENANT, OTHER_LABEL, registerScoreMetric } from '../../../otel/score-metric.ts';
 import { CollectingMetricReader, findMetric, histogramTotals } from '../../helpers/spans.ts';
 
-async function withMetric(maxAgents: number, use: (metric: ReturnType<typeof registerScoreMetric>) => void) {
+async function withMetric(maxAgents: number, use: (metric: ReturnType<typeof registerScoreMetric>) => void, maxTenants?: number) {
   const reader = new CollectingMetricReader();
-  const metric = registerScoreMetric(new MeterProvider({ readers: [reader] }).getMeter('test'), { maxAgents });
+  const metric = registerScoreMetric(new MeterProvider({ readers: [reader] }).getMeter('test'), { maxAgents, ...(maxTenants === undefined ? {} : { maxTenants }) });
   use(metric);
   const { resourceMetrics, errors } = await reader.collect();
   expect(errors).toEqual([]);
@@ -19,9 +19,26 @@ describe('scorestream.score', () => {
       metric.record({ scorerId: 's', status: 'scored', score: 1 });
     });
     const agents = new Set((findMetric(metrics, 'scorestream.score')?.dataPoints ?? []).map((point) => point.attributes['scorestream.agent.id']));
-    expect(agents).toEqual(new Set(['a', 'b', OTHER_AGENT]));
+    expect(agents).toEqual(new Set(['a', 'b', OTHER_LABEL]));
     expect(histogramTotals(metrics, 'scorestream.score', { 'scorestream.agent.id': 'a' }).count).toBe(2);
-    expect(histogramTotals(metrics, 'scorestream.score', { 'scorestream.agent.id': OTHER_AGENT }).count).toBe(3);
+    expect(histogramTotals(metrics, 'scorestream.score', { 'scorestream.agent.id': OTHER_LABEL }).count).toBe(3);
+  });
+
+  it('labels the tenant, bounded the same way: past maxTenants distinct ids "other", a run without one "none"', async () => {
+    const metrics = await withMetric(
+      50,
+      (metric) => {
+        for (const tenantId of ['acme', 'globex', 'initech', 'acme']) metric.record({ scorerId: 's', status: 'scored', score: 1, entity: { id: 'a' }, metadata: { tenantId } });
+        metric.record({ scorerId: 's', status: 'scored', score: 1, entity: { id: 'a' } });
+        metric.record({ scorerId: 's', status: 'scored', score: 1, entity: { id: 'a' }, metadata: { tenantId: '' } });
+      },
+      2,
+    );
+    const tenants = new Set((findMetric(metrics, 'scorestream.score')?.dataPoints ?? []).map((point) => point.attributes['scorestream.tenant.id']));
+    expect(tenants).toEqual(new Set(['acme', 'globex', OTHER_LABEL, NO_TENANT]));
+    expect(histogramTotals(metrics, 'scorestream.score', { 'scorestream.tenant.id': 'acme' }).count).toBe(2);
+    expect(histogramTotals(metrics, 'scorestream.score', { 'scorestream.tenant.id': NO_TENANT }).count).toBe(2);
+    expect(histogramTotals(metrics, 'scorestream.score', { 'scorestream.tenant.id': OTHER_LABEL }).count).toBe(1);
   });
 
   it('puts scores in 0.1 buckets over [0, 1]', async () => {

@@ -9,7 +9,7 @@ import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import { generateText } from 'ai';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { applyBatchSpanDefaults, recordInputsFromEnvironment, startTelemetry, telemetryPlan } from '../../../otel/setup.ts';
+import { applyBatchSpanDefaults, recordInputsFromEnvironment, startTelemetry, telemetryPlan, traceOptionsFromEnvironment } from '../../../otel/setup.ts';
 import type { Telemetry } from '../../../otel/setup.ts';
 import { mockJudge } from '../../../src/testing/mock-judge.ts';
 import { CollectingMetricReader } from '../../helpers/spans.ts';
@@ -77,6 +77,15 @@ describe('recordInputsFromEnvironment', () => {
     expect(recordInputsFromEnvironment({ SCORESTREAM_TRACE_RECORD_INPUTS: '1' })).toBe(true);
     expect(recordInputsFromEnvironment({ SCORESTREAM_TRACE_RECORD_INPUTS: 'yes' })).toBe(false);
     expect(recordInputsFromEnvironment({ SCORESTREAM_TRACE_RECORD_INPUTS: 'false' })).toBe(false);
+  });
+});
+
+describe('traceOptionsFromEnvironment', () => {
+  it('has no function step spans unless SCORESTREAM_TRACE_FUNCTION_STEPS is true or 1', () => {
+    expect(traceOptionsFromEnvironment({})).toEqual({ recordInputs: false, functionStepSpans: false });
+    expect(traceOptionsFromEnvironment({ SCORESTREAM_TRACE_FUNCTION_STEPS: 'true' })).toEqual({ recordInputs: false, functionStepSpans: true });
+    expect(traceOptionsFromEnvironment({ SCORESTREAM_TRACE_FUNCTION_STEPS: '1', SCORESTREAM_TRACE_RECORD_INPUTS: 'true' })).toEqual({ recordInputs: true, functionStepSpans: true });
+    expect(traceOptionsFromEnvironment({ SCORESTREAM_TRACE_FUNCTION_STEPS: 'yes' }).functionStepSpans).toBe(false);
   });
 });
 

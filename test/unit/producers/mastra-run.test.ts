@@ -1,4 +1,4 @@
-// A Mastra 1.x agent's run, published as the README shows: the scorer input and output Mastra hands
+// A Mastra 1.x agent's run, published as docs/ai-sdk.md shows: the scorer input and output Mastra hands
 // its scorers (fixtures in Mastra's shapes — in process with Date `createdAt`s, or as JSON) pass the
 // run publisher's validation unchanged, and Scorestream's scorers and utils read them.
 import { readFileSync } from 'node:fs';

@@ -2,7 +2,7 @@
 // completes by hand: what goes into each request, and when each publish() settles.
 import type { ProducerBatch } from 'kafkajs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRecordPublisher } from '../../../producers/record-publisher.ts';
+import { createRecordPublisher, toTopicMessages } from '../../../producers/record-publisher.ts';
 import type { OutgoingRecord } from '../../../producers/record-publisher.ts';
 
 type Request = { batch: ProducerBatch; resolve: () => void; reject: (error: unknown) => void };
@@ -283,5 +283,23 @@ describe('createRecordPublisher', () => {
     await settle();
     expect([small.status, big.status]).toEqual(['resolved', 'resolved']);
     expect(refused).toEqual(['big MESSAGE_TOO_LARGE -> big-failed']);
+  });
+});
+
+describe('toTopicMessages', () => {
+  it("hands a record's partitionKey to the partitioner with the message, and leaves it out when there is none", () => {
+    const messages = toTopicMessages([
+      { topic: 'scores', key: 'score-1', partitionKey: 'run-1', value: 'a', headers: { origin: 'x' } },
+      { topic: 'scores', key: 'run-2', value: 'b' },
+    ]);
+    expect(messages).toEqual([
+      {
+        topic: 'scores',
+        messages: [
+          { key: 'score-1', partitionKey: 'run-1', value: 'a', headers: { origin: 'x' } },
+          { key: 'run-2', value: 'b' },
+        ],
+      },
+    ]);
   });
 });

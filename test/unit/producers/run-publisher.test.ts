@@ -2,9 +2,11 @@ import { ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import type { Kafka, Message, ProducerConfig, ProducerRecord, RecordMetadata } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { chunks, createRunPublisher } from '../../../producers/run-publisher.ts';
+import { InvalidFeedbackError } from '../../../producers/feedback-validation.ts';
 import { InvalidRunError } from '../../../producers/run-validation.ts';
+import type { FeedbackTarget } from '../../../src/contracts/feedback-record.ts';
 import { ScorestreamError } from '../../../src/errors.ts';
-import { wireRunEvent } from '../src/contracts/fixtures.ts';
+import { wireFeedback, wireRunEvent } from '../src/contracts/fixtures.ts';
 
 type Deferred = { promise: Promise<void>; resolve: () => void };
 const deferred = (): Deferred => {
@@ -167,6 +169,61 @@ describe('createRunPublisher', () => {
     const { kafka, calls } = stubKafka();
     await createRunPublisher({ kafka }).close();
     expect(calls.disconnects).toBe(0);
+  });
+});
+
+describe('publishFeedback', () => {
+  const feedback = (feedbackId: string, target: FeedbackTarget = { type: 'run', runId: 'run-1' }) => ({ ...wireFeedback(), feedbackId, target });
+
+  it('sends to the feedback topic, keyed like the run\'s score records, with JSON values and no trace headers', async () => {
+    const { kafka, calls } = stubKafka();
+    const publisher = createRunPublisher({ kafka, feedbackTopic: 'feedback-test' });
+    const traced = { type: 'trace' as const, traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' };
+    const report = await publisher.publishFeedback([feedback('f-1'), feedback('f-2', traced), feedback('f-3', { type: 'thread', threadId: 'thread-9' })]);
+    expect(calls.sends).toHaveLength(1);
+    const [record] = calls.sends;
+    expect(record).toMatchObject({ topic: 'feedback-test', acks: -1 });
+    expect(record!.messages.map((message: Message) => message.key)).toEqual(['run-1', '4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7', 'thread-9']);
+    expect(JSON.parse(String(record!.messages[0]!.value))).toEqual(feedback('f-1'));
+    expect(record!.messages[0]!.headers).toEqual({ 'content-type': 'application/json' });
+    expect(report).toEqual({ topic: 'feedback-test', count: 3, feedbackIds: ['f-1', 'f-2', 'f-3'], requests: 1, partitions: [{ partition: 0, baseOffset: '100' }] });
+  });
+
+  it('defaults to the agent-feedback topic, shares the connection and the queue with runs', async () => {
+    const { kafka, calls } = stubKafka();
+    const publisher = createRunPublisher({ kafka });
+    await Promise.all([publisher.publish(run('a')), publisher.publishFeedback(feedback('f-1'))]);
+    expect(calls.sends.map((record) => record.topic)).toEqual(['agent-runs', 'agent-feedback']);
+    expect(calls.connects).toBe(1);
+  });
+
+  it('sends nothing when any record of a batch is invalid, naming each problem', async () => {
+    const { kafka, calls } = stubKafka();
+    const error = await createRunPublisher({ kafka }).publishFeedback([feedback('f-1'), { ...feedback('f-2'), source: 'crowd' as never }]).catch((caught: unknown) => caught);
+    expect(InvalidFeedbackError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'invalid_feedback', canRetry: false, problems: [{ index: 1, feedbackId: 'f-2', path: 'source' }] });
+    expect((error as Error).message).toContain('1 of 2 feedback are not valid FeedbackRecord v1s; nothing was sent');
+    expect((error as Error).message).toContain('feedback[1] (feedbackId "f-2") source');
+    expect(calls.connects).toBe(0);
+  });
+
+  it('reports a failed send with how many records were acknowledged and that sending again is safe', async () => {
+    const { kafka } = stubKafka({
+      send: async () => {
+        throw Object.assign(new Error('NOT_LEADER_FOR_PARTITION'), { retriable: true });
+      },
+    });
+    const error = await createRunPublisher({ kafka, feedbackTopic: 'fb' }).publishFeedback(feedback('f-1')).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'publish_failed', canRetry: true });
+    expect((error as Error).message).toContain('publishing feedback records to topic "fb" failed after 0 of 1 feedback records were acknowledged');
+    expect((error as Error).message).toContain('the same id again is the same feedback');
+  });
+
+  it('refuses feedback once closed', async () => {
+    const { kafka } = stubKafka();
+    const publisher = createRunPublisher({ kafka });
+    await publisher.close();
+    await expect(publisher.publishFeedback(feedback('f-1'))).rejects.toMatchObject({ code: 'publisher_closed' });
   });
 });
 

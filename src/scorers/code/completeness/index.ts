@@ -2,7 +2,7 @@
 // response picks up. A rough but cheap signal that the answer addressed everything asked.
 import { createScorer } from '../../../scorer/create-scorer.ts';
 import { notScorable } from '../../../scorer/not-scorable.ts';
-import { getInputText, getResponseText } from '../../shared/run-text.ts';
+import { getInputText, getResponseText, partAbsent } from '../../shared/run-text.ts';
 import { coverTerms, extractKeyTerms } from '../../text/key-terms.ts';
 
 export const completenessScorerId = 'completeness';
@@ -16,11 +16,11 @@ export function createCompletenessScorer() {
   })
     .preprocess(({ run }) => {
       const inputText = getInputText(run.input);
-      if (inputText === undefined) return notScorable('The run input has no text.');
+      if (inputText === undefined) return partAbsent(run, 'question', 'The run input has no text.');
       const inputTerms = extractKeyTerms(inputText);
       if (inputTerms.length === 0) return notScorable('The input has no key terms to cover (only stop words).');
       const responseText = getResponseText(run.output);
-      if (responseText === undefined) return notScorable('The agent gave no text response.');
+      if (responseText === undefined) return partAbsent(run, 'answer', 'The agent gave no text response.');
       const { covered, missing } = coverTerms(inputTerms, extractKeyTerms(responseText));
       return { inputTerms, coveredTerms: covered, missingTerms: missing };
     })

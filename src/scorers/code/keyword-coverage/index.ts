@@ -3,7 +3,7 @@
 import { createScorer } from '../../../scorer/create-scorer.ts';
 import { notScorable } from '../../../scorer/not-scorable.ts';
 import { invalidScorerOptions } from '../../shared/invalid-options.ts';
-import { getInputText, getResponseText } from '../../shared/run-text.ts';
+import { getInputText, getResponseText, partAbsent } from '../../shared/run-text.ts';
 import { extractKeyTerms, termsMatch } from '../../text/key-terms.ts';
 import { tokenize } from '../../text/tokenize.ts';
 
@@ -72,7 +72,7 @@ export function createKeywordCoverageScorer(options: KeywordCoverageOptions = {}
         }
       }
       const responseText = getResponseText(run.output);
-      if (responseText === undefined) return notScorable('The agent gave no text response.');
+      if (responseText === undefined) return partAbsent(run, 'answer', 'The agent gave no text response.');
       const responseTokens = tokenize(responseText);
       const matchedKeywords: string[] = [];
       const missingKeywords: string[] = [];

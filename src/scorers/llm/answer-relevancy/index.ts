@@ -3,11 +3,10 @@
 // (yes + uncertaintyWeight · unsure) / statements, times `scale`.
 import { z } from 'zod';
 import { createScorer } from '../../../scorer/create-scorer.ts';
-import { notScorable } from '../../../scorer/not-scorable.ts';
 import { numberOption, scaleOption } from '../../shared/invalid-options.ts';
 import { judgeConfig } from '../../shared/llm-scorer-config.ts';
 import type { LlmScorerConfig } from '../../shared/llm-scorer-config.ts';
-import { getAnswerText, getQuestionText } from '../../shared/run-text.ts';
+import { getAnswerText, getQuestionText, partAbsent } from '../../shared/run-text.ts';
 import { scaleScore, weightedShare } from '../../shared/verdict-score.ts';
 import {
   answerRelevancyInstructions,
@@ -63,9 +62,9 @@ export function createAnswerRelevancyScorer(config: LlmScorerConfig<AnswerReleva
   })
     .preprocess(({ run }) => {
       const answer = getAnswerText(run.output);
-      if (answer === undefined) return notScorable('The agent gave no text answer.');
+      if (answer === undefined) return partAbsent(run, 'answer', 'The agent gave no text answer.');
       const question = getQuestionText(run.input);
-      if (question === undefined) return notScorable('The run input has no user message to judge relevance against.');
+      if (question === undefined) return partAbsent(run, 'question', 'The run input has no user message to judge relevance against.');
       return { question, answer };
     })
     .analyze({

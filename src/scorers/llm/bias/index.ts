@@ -3,11 +3,10 @@
 // `scale`. An answer with no opinions scores 0. Higher is worse.
 import { z } from 'zod';
 import { createScorer } from '../../../scorer/create-scorer.ts';
-import { notScorable } from '../../../scorer/not-scorable.ts';
 import { scaleOption } from '../../shared/invalid-options.ts';
 import { judgeConfig } from '../../shared/llm-scorer-config.ts';
 import type { LlmScorerConfig } from '../../shared/llm-scorer-config.ts';
-import { getAnswerText } from '../../shared/run-text.ts';
+import { getAnswerText, partAbsent } from '../../shared/run-text.ts';
 import { scaleScore, weightedShare } from '../../shared/verdict-score.ts';
 import { biasInstructions, createBiasAnalyzePrompt, createBiasReasonPrompt } from './prompts.ts';
 
@@ -48,7 +47,7 @@ export function createBiasScorer(config: LlmScorerConfig<BiasOptions>) {
   })
     .preprocess(({ run }) => {
       const answer = getAnswerText(run.output);
-      return answer === undefined ? notScorable('The agent gave no text answer.') : { answer };
+      return answer === undefined ? partAbsent(run, 'answer', 'The agent gave no text answer.') : { answer };
     })
     .analyze({
       description: "List the answer's opinions and flag the biased ones.",

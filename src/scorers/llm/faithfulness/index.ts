@@ -43,7 +43,7 @@ export function createFaithfulnessScorer(config: LlmScorerConfig<FaithfulnessOpt
     type: 'agent',
     judge: judgeConfig(config, faithfulnessInstructions),
   })
-    .preprocess(({ run }) => prepareGroundedAnswer(run.output, context))
+    .preprocess(({ run }) => prepareGroundedAnswer(run, context))
     .analyze({
       description: "List the answer's factual claims and check each against the context.",
       outputSchema: claimsAnalyzeSchema,

@@ -41,7 +41,7 @@ export function createHallucinationScorer(config: LlmScorerConfig<HallucinationO
     type: 'agent',
     judge: judgeConfig(config, hallucinationInstructions),
   })
-    .preprocess(({ run }) => prepareGroundedAnswer(run.output, context))
+    .preprocess(({ run }) => prepareGroundedAnswer(run, context))
     .analyze({
       description: "List the answer's claims and check each against the context.",
       outputSchema: claimsAnalyzeSchema,

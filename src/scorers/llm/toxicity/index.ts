@@ -3,11 +3,10 @@
 // times `scale`. Higher is worse.
 import { z } from 'zod';
 import { createScorer } from '../../../scorer/create-scorer.ts';
-import { notScorable } from '../../../scorer/not-scorable.ts';
 import { scaleOption } from '../../shared/invalid-options.ts';
 import { judgeConfig } from '../../shared/llm-scorer-config.ts';
 import type { LlmScorerConfig } from '../../shared/llm-scorer-config.ts';
-import { getAnswerText, getQuestionText } from '../../shared/run-text.ts';
+import { getAnswerText, getQuestionText, partAbsent } from '../../shared/run-text.ts';
 import { scaleScore, weightedShare } from '../../shared/verdict-score.ts';
 import { createToxicityAnalyzePrompt, createToxicityReasonPrompt, toxicityInstructions } from './prompts.ts';
 
@@ -48,7 +47,7 @@ export function createToxicityScorer(config: LlmScorerConfig<ToxicityOptions>) {
   })
     .preprocess(({ run }) => {
       const answer = getAnswerText(run.output);
-      if (answer === undefined) return notScorable('The agent gave no text answer.');
+      if (answer === undefined) return partAbsent(run, 'answer', 'The agent gave no text answer.');
       const question = getQuestionText(run.input);
       return question === undefined ? { answer } : { question, answer };
     })

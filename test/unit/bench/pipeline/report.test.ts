@@ -49,7 +49,7 @@ function report(overrides: Partial<BenchReport> = {}): BenchReport {
     otlpAlone: [{ runs: 400, traces: 4000, spans: 8400, seconds: 0.1, runsPerSecond: 4_000, records: 1200, peakBufferedSpans: 4200, cores: { node: 1.2, mainThread: 1, broker: undefined } }],
     floors: [floors],
     traced: [traced(7_000)],
-    tracedWithoutSteps: [traced(7_500)],
+    tracedWithFunctionSteps: [traced(7_500)],
     latency: { eventsPerSecond: 4_000, result: { samples: 100, p50Ms: 10, p99Ms: 50, maxMs: 60, maxBehind: 20 } },
     judge: judge(300, 250),
     judgeFlagged: { flag: '--flag', result: judge(300, 200) },

@@ -83,6 +83,9 @@ describe('publishAll', () => {
         if (calls.length === failOnCall) throw new Error('broker went away');
         return { topic: 't', count: list.length, runIds: [], requests: 1, partitions: [] };
       },
+      publishFeedback: async () => {
+        throw new Error('produce publishes runs only');
+      },
       close: async () => {},
     };
     return { publisher, calls };

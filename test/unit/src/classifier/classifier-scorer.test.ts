@@ -182,12 +182,26 @@ describe('createClassifierScorer: a run', () => {
     expect(JSON.stringify(result)).not.toContain('planted-secret');
   });
 
-  it('runs the classifier span inside the analyze step span', async () => {
+  it('runs the classifier span under the active (score) span, its analyze step (a function step) having no span by default', async () => {
     const { tracer, spans } = captureSpans();
     const { model } = scriptedDecisionModel([decisionResult()]);
     const classifier = new Classifier({ id: 'quality', model, questions, tracer });
     const scorer = createClassifierScorer({ id: 'tone-scorer', classifier, question: 'tone', scores: tones, state: () => 'x' });
-    await scorer.run(run, { tracer });
+    await tracer.startActiveSpan('score tone-scorer', async (score) => {
+      await scorer.run(run, { tracer });
+      score.end();
+    });
+    const scoreSpan = spans().find((span) => span.name === 'score tone-scorer')!;
+    expect(spans().find((span) => span.name === 'analyze')).toBeUndefined();
+    expect(spans().find((span) => span.name === 'classifier quality')?.parentSpanContext?.spanId).toBe(scoreSpan.spanContext().spanId);
+  });
+
+  it('runs the classifier span inside the analyze step span with functionStepSpans', async () => {
+    const { tracer, spans } = captureSpans();
+    const { model } = scriptedDecisionModel([decisionResult()]);
+    const classifier = new Classifier({ id: 'quality', model, questions, tracer });
+    const scorer = createClassifierScorer({ id: 'tone-scorer', classifier, question: 'tone', scores: tones, state: () => 'x' });
+    await scorer.run(run, { tracer, functionStepSpans: true });
     const analyze = spans().find((span) => span.name === 'analyze');
     const classifierSpan = spans().find((span) => span.name === 'classifier quality');
     expect(analyze).toBeDefined();

@@ -13,6 +13,12 @@ describe('parseDecisionRecord', () => {
     expect(parseDecisionRecord(record).success).toBe(true);
   });
 
+  it('accepts the run\'s entity and metadata, as on its score records, and names a bad entity', () => {
+    const record = { ...decisionRecord(), entity: { type: 'agent', id: 'support-agent', version: '3' }, metadata: { tenantId: 'acme', environment: 'production' } };
+    expect(parseDecisionRecord(record)).toMatchObject({ success: true, data: { entity: { id: 'support-agent' }, metadata: { tenantId: 'acme' } } });
+    expect(parseDecisionRecord({ ...record, entity: { type: 'robot', id: '' } })).toMatchObject({ success: false, problems: [{ path: 'entity.type' }, { path: 'entity.id' }] });
+  });
+
   it('rejects an unknown reason, a decision other than skipped and a sampling rate above 1', () => {
     const result = parseDecisionRecord({ ...decisionRecord(), reason: 'bored', decision: 'scored', sampling: { rate: 2, bucket: 0.1 } });
     expect(result.success).toBe(false);

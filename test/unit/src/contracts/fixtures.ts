@@ -1,7 +1,9 @@
 // Wire-shaped (JSON) contract values for the contract tests: each builder returns a fresh, valid
 // object the test may break in one place.
 import type { AgentRunEventInput } from '../../../../src/contracts/agent-run-event.ts';
+import type { AgreementRecord } from '../../../../src/contracts/agreement-record.ts';
 import type { DecisionRecord } from '../../../../src/contracts/decision-record.ts';
+import type { FeedbackRecordInput } from '../../../../src/contracts/feedback-record.ts';
 import type { ScoreRecord } from '../../../../src/contracts/score-record.ts';
 
 export function wireRunEvent(): AgentRunEventInput & Record<string, unknown> {
@@ -90,5 +92,52 @@ export function decisionRecord(): DecisionRecord {
     sampling: { rate: 0.1, bucket: 0.73 },
     source: { topic: 'agent-runs', partition: 2, offset: '7' },
     decidedAt: '2025-03-01T10:00:06.000Z',
+  };
+}
+
+export function wireFeedback(): FeedbackRecordInput & Record<string, unknown> {
+  return {
+    schemaVersion: 1,
+    feedbackId: 'fb-1',
+    target: { type: 'run', runId: 'run-1' },
+    source: 'end_user',
+    submitter: { id: 'user-42' },
+    name: 'thumbs',
+    value: false,
+    comment: 'It never said when the order ships.',
+    submittedAt: '2025-03-01T10:01:00.000Z',
+  };
+}
+
+export function agreementPair(): AgreementRecord & Record<string, unknown> {
+  return {
+    schemaVersion: 1,
+    kind: 'pair',
+    agreementId: 'ag-1',
+    feedbackId: 'fb-1',
+    scoreId: '0b8f5c1e-2d3a-8c4b-9e6f-112233445566',
+    runId: 'run-1',
+    scorerId: 'answer-relevancy',
+    judge: { score: 0.9, label: 'pass' },
+    human: { name: 'thumbs', value: false, label: 'fail', source: 'end_user', comment: 'off topic' },
+    agree: false,
+    measuredAt: '2025-03-01T10:01:01.000Z',
+  };
+}
+
+export function agreementWindow(): AgreementRecord & Record<string, unknown> {
+  return {
+    schemaVersion: 1,
+    kind: 'window',
+    scorerId: 'answer-relevancy',
+    scorerVersion: '2',
+    windowStart: '2025-03-01T10:00:00.000Z',
+    windowEnd: '2025-03-01T11:00:00.000Z',
+    n: 50,
+    agreements: 35,
+    accuracy: 0.7,
+    kappa: 0.4,
+    confusion: { labels: ['pass', 'fail'], counts: [[20, 5], [10, 15]] },
+    measuredAt: '2025-03-01T11:00:01.000Z',
   };
 }

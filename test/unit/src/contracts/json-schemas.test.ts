@@ -8,7 +8,7 @@ describe('checked-in JSON Schemas', () => {
   const documents = contractJsonSchemas();
 
   it('covers the eight contracts', () => {
-    expect(Object.keys(documents).sort()).toEqual(['agent-run-event.v1.json', 'dead-letter.v1.json', 'decision-record.v1.json', 'replay-state.v1.json', 'retry-message.v1.json', 'score-record.v1.json', 'thread-ended.v1.json', 'thread-turn.v1.json']);
+    expect(Object.keys(documents).sort()).toEqual(['agent-run-event.v1.json', 'agreement-record.v1.json', 'dead-letter.v1.json', 'decision-record.v1.json', 'feedback-record.v1.json', 'replay-state.v1.json', 'retry-message.v1.json', 'score-record.v1.json', 'thread-ended.v1.json', 'thread-turn.v1.json']);
   });
 
   for (const [file, document] of Object.entries(documents)) {

@@ -74,6 +74,11 @@ describe('parseScoreRecord', () => {
     expect(paths({ ...scoredRecord(), notScorable: { step: 'analyze' } })).toEqual(['notScorable']);
   });
 
+  it('takes a pass or fail verdict on a scored record', () => {
+    for (const verdict of ['pass', 'fail']) expect(parseScoreRecord({ ...scoredRecord(), verdict }).success, verdict).toBe(true);
+    expect(paths({ ...scoredRecord(), verdict: 'maybe' })).toEqual(['verdict']);
+  });
+
   it('names an unknown status at the status path', () => {
     expect(paths({ ...scoredRecord(), status: 'ok' })).toEqual(['status']);
   });
@@ -91,7 +96,6 @@ describe('parseScoreRecord', () => {
       'scoreId',
       'judge.generateScore.executions[0].attemptCount',
       'judge.generateScore.executions[0].durationMs',
-      'judge.generateScore.executions[0].output',
       'trace.traceId',
       'source.partition',
       'source.offset',

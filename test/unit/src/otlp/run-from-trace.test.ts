@@ -34,7 +34,7 @@ describe('runsFromTrace', () => {
     it(`builds the run of an AI SDK call with ${telemetry} telemetry: messages, tool call, usage, entity, trace`, async () => {
       await runWeatherAgent({ telemetry, tracer: recorder.tracer });
       const spans = recordedSpans();
-      const runs = runsFromTrace(spans, 'outermost');
+      const runs = runsFromTrace(spans, { nestedAgents: 'outermost', rootSpanRuns: true });
       expect(runs).toHaveLength(1);
       const [run] = runs;
       const agent = run!.agentSpan;
@@ -58,7 +58,7 @@ describe('runsFromTrace', () => {
 
     it(`marks a failing tool's call as output-error (${telemetry})`, async () => {
       await runWeatherAgent({ telemetry, tracer: recorder.tracer, toolFails: true });
-      const [run] = runsFromTrace(recordedSpans(), 'outermost');
+      const [run] = runsFromTrace(recordedSpans(), { nestedAgents: 'outermost', rootSpanRuns: true });
       const parsed = event(run!.event);
       const invocation = parsed.output.flatMap((message) => message.content.parts).find((part) => part.type === 'tool-invocation');
       expect(invocation).toMatchObject({ toolInvocation: { toolName: 'weather', state: 'output-error' } });
@@ -68,7 +68,7 @@ describe('runsFromTrace', () => {
 
   it("builds the run of Mastra's OTel exporter shape: agent id, plain-string instructions, agent input and output, tool spans", () => {
     recordMastraRun(recorder.tracer, { conversationId: 'thread-7' });
-    const [run] = runsFromTrace(recordedSpans(), 'outermost');
+    const [run] = runsFromTrace(recordedSpans(), { nestedAgents: 'outermost', rootSpanRuns: true });
     const parsed = event(run!.event);
     expect(parsed.entity).toEqual({ type: 'agent', id: 'weatherAgent', name: 'Weather Agent' });
     expect(parsed.input.systemMessages).toEqual([{ role: 'system', content: 'You answer weather questions.' }]);
@@ -83,13 +83,13 @@ describe('runsFromTrace', () => {
 
   it('reports an agent span with an error status as the run error', () => {
     recordMastraRun(recorder.tracer, { fail: true });
-    const [run] = runsFromTrace(recordedSpans(), 'outermost');
+    const [run] = runsFromTrace(recordedSpans(), { nestedAgents: 'outermost', rootSpanRuns: true });
     expect(event(run!.event).error).toEqual({ message: 'model refused' });
   });
 
   it('finds no run in a trace without an agent span', () => {
     recordPlainTrace(recorder.tracer);
-    expect(runsFromTrace(recordedSpans(), 'outermost')).toEqual([]);
+    expect(runsFromTrace(recordedSpans(), { nestedAgents: 'outermost', rootSpanRuns: true })).toEqual([]);
   });
 
   it('nested agents: the outermost is the run by default; each one with nestedAgents "each"', async () => {
@@ -102,17 +102,17 @@ describe('runsFromTrace', () => {
       outer.end();
     });
     const spans = recordedSpans();
-    const outermost = runsFromTrace(spans, 'outermost');
+    const outermost = runsFromTrace(spans, { nestedAgents: 'outermost', rootSpanRuns: true });
     expect(outermost.map((run) => run.event.entity.name)).toEqual(['planner']);
-    // the inner agent's tool calls are the inner run's, not the planner's
-    expect(extractToolCalls(event(outermost[0]!.event).output).tools).toEqual(['ask_weather']);
-    const each = runsFromTrace(spans, 'each');
+    // every span of the trace is in the one run: the inner agent's tool call too (it used to be dropped)
+    expect(extractToolCalls(event(outermost[0]!.event).output).tools.sort()).toEqual(['ask_weather', 'weather']);
+    const each = runsFromTrace(spans, { nestedAgents: 'each', rootSpanRuns: true });
     expect(each.map((run) => run.event.entity.name)).toEqual(['planner', 'weather-agent']);
     expect(extractToolCalls(event(each[1]!.event).output).tools).toEqual(['weather']);
   });
 
   it("never takes Scorestream's own judge spans for runs", () => {
     recorder.tracer.startSpan('invoke_agent judge', { attributes: { 'gen_ai.operation.name': 'invoke_agent', 'scorestream.origin': 'judge' } }).end();
-    expect(runsFromTrace(recordedSpans(), 'each')).toEqual([]);
+    expect(runsFromTrace(recordedSpans(), { nestedAgents: 'each', rootSpanRuns: true })).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
 // decideEligibility (docs/scorers.md, eligibility filters and deterministic sampling): a declined
-// trace, the declarative filter, the function filter, then deterministic sampling, in that order;
+// trace (skipped only with traceSampling 'follow'), the declarative filter, the function filter, then deterministic sampling, in that order;
 // filters fail closed.
 import { describe, expect, it, vi } from 'vitest';
-import { parseDecisionRecord } from '../../../../src/contracts/parse.ts';
+import { parseDecisionRecord, parseScoreRecord } from '../../../../src/contracts/parse.ts';
 import { samplingBucket } from '../../../../src/eligibility/sampling.ts';
 import { decideEligibility } from '../../../../src/pipeline/decide-eligibility.ts';
 import { scoreRunEvent as outcomesOf } from '../../../../src/pipeline/score-run-event.ts';
@@ -18,9 +18,9 @@ const scorer = createScorer({ id: 'answer-length', description: 'd' }).generateS
 const otherScorer = createScorer({ id: 'tone', description: 'd' }).generateScore(() => 1);
 
 describe('decideEligibility', () => {
-  describe('a declined trace', () => {
+  describe("a declined trace, with traceSampling 'follow'", () => {
     it('skips a binding with nothing else configured when the propagated trace is not sampled', async () => {
-      expect(await decideEligibility(binding({ scorer }), runFacts({ runId: 'run-1', trace: true, sampled: false }))).toEqual({
+      expect(await decideEligibility(binding({ scorer }), runFacts({ runId: 'run-1', trace: true, sampled: false }), 'follow')).toEqual({
         eligible: false,
         reason: 'trace_not_sampled',
         detail: 'the propagated trace context is not sampled',
@@ -31,22 +31,50 @@ describe('decideEligibility', () => {
       const when = vi.fn(() => true);
       const facts = runFacts({ runId: 'run-1', trace: true, sampled: false });
       const all = bindings({ scorer, when }, { scorer: otherScorer, sampling: { type: 'ratio', rate: 1 }, filter: { op: 'exists', path: 'requestContext.tier' } });
-      const { records, decisions } = await scoreRunEvent(facts, { bindings: all, now: () => 0 });
+      const { records, decisions } = await scoreRunEvent(facts, { bindings: all, now: () => 0, traceSampling: 'follow' });
       expect(records).toEqual([]);
       expect(decisions.map((decision) => [decision.scorerId, decision.reason])).toEqual([
         ['answer-length', 'trace_not_sampled'],
         ['tone', 'trace_not_sampled'],
       ]);
       expect(when).not.toHaveBeenCalled();
-      for (const decision of decisions) expect(parseDecisionRecord(decision).success).toBe(true);
+      for (const decision of decisions) {
+        expect(parseDecisionRecord(decision).success).toBe(true);
+        // The decision says the trace was declined, so a reader needs no second lookup.
+        expect(decision.trace).toMatchObject({ sampled: false });
+      }
     });
 
     it('is not a decline when the run carries no trace context at all', async () => {
-      expect(await decideEligibility(binding({ scorer }), runFacts({ runId: 'run-1' }))).toEqual({ eligible: true });
+      expect(await decideEligibility(binding({ scorer }), runFacts({ runId: 'run-1' }), 'follow')).toEqual({ eligible: true });
     });
 
     it('is not a decline when the trace is sampled', async () => {
-      expect(await decideEligibility(binding({ scorer }), runFacts({ runId: 'run-1', trace: true }))).toEqual({ eligible: true });
+      expect(await decideEligibility(binding({ scorer }), runFacts({ runId: 'run-1', trace: true }), 'follow')).toEqual({ eligible: true });
+    });
+  });
+
+  describe("a declined trace, with traceSampling 'ignore' (the default)", () => {
+    it('scores the run: coverage does not follow the trace sampling rate', async () => {
+      const facts = runFacts({ runId: 'run-1', trace: true, sampled: false });
+      expect(await decideEligibility(binding({ scorer }), facts)).toEqual({ eligible: true });
+      expect(await decideEligibility(binding({ scorer }), facts, 'ignore')).toEqual({ eligible: true });
+    });
+
+    it("still applies the binding's own filters and sampling", async () => {
+      const facts = runFacts({ runId: 'run-1', trace: true, sampled: false, requestContext: { tier: 'silver' } });
+      const goldOnly = { op: 'eq', left: { path: 'requestContext.tier' }, right: { literal: 'gold' } } as const;
+      expect(await decideEligibility(binding({ scorer, filter: goldOnly }), facts, 'ignore')).toEqual({ eligible: false, reason: 'filter' });
+      expect(await decideEligibility(binding({ scorer, sampling: { type: 'ratio', rate: 0 } }), facts, 'ignore')).toMatchObject({ eligible: false, reason: 'sampling' });
+    });
+
+    it('gives the record the trace ids and `sampled: false`, and no score span id (nothing was recorded)', async () => {
+      const facts = runFacts({ runId: 'run-1', trace: true, sampled: false });
+      const { records, decisions } = await scoreRunEvent(facts, { bindings: bindings({ scorer }), now: () => 0 });
+      expect(decisions).toEqual([]);
+      expect(records).toHaveLength(1);
+      expect(parseScoreRecord(records[0]!).success).toBe(true);
+      expect(records[0]!.trace).toEqual({ traceId: facts.trace.traceId, parentSpanId: facts.trace.spanId, sampled: false });
     });
   });
 

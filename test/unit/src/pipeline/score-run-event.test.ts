@@ -11,6 +11,7 @@ import { scoreRunEvent as outcomesOf } from '../../../../src/pipeline/score-run-
 import { settleOutcomes } from '../../../../src/pipeline/scoring-outcome.ts';
 import { createScorer } from '../../../../src/scorer/create-scorer.ts';
 import { notScorable } from '../../../../src/scorer/not-scorable.ts';
+import { createCompletenessScorer } from '../../../../src/scorers/code/completeness/index.ts';
 import { traceFor } from '../../../helpers/runs.ts';
 import { bindings, deferred, runFacts, source } from './fixtures.ts';
 
@@ -207,6 +208,15 @@ describe('scoreRunEvent', () => {
       entityType: 'AGENT',
       source: 'LIVE',
     });
+  });
+
+  it("hands a run's `missing` to the scorers and carries it on the record: a scorer that needs the part says why it is absent", async () => {
+    const facts = runFacts({ runId: 'run-7' });
+    const missing = [{ part: 'answer' as const, reason: "no final answer in the spans of the run ('invoke_agent a', 'chat m' ×2)" }];
+    const withMissing = { ...facts, event: { ...facts.event, output: [], missing } };
+    const { records } = await scoreRunEvent(withMissing, { bindings: bindings({ scorer: createCompletenessScorer() }), tracer });
+    expect(records[0]).toMatchObject({ status: 'not_scorable', missing, notScorable: { step: 'preprocess', reason: expect.stringContaining("no final answer in the spans of the run ('invoke_agent a', 'chat m' ×2)") } });
+    expect(parseScoreRecord(records[0]).success).toBe(true);
   });
 
   it('runs the eligible scorers concurrently', async () => {

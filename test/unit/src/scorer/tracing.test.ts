@@ -46,8 +46,24 @@ async function inParentSpan<T>(execute: () => Promise<T>): Promise<{ value: T; t
 }
 
 describe('step spans', () => {
-  it('runs each step in a child span of the active span, named after the step, with step attributes', async () => {
-    const { value: result, traceId, spanId } = await inParentSpan(() => promptScorer().run({ output: 'o' }, { tracer }));
+  it('runs a prompt step in a child span of the active span and a function step in none, by default', async () => {
+    const seen: unknown[] = [];
+    const scorer = createScorer({ id: 'traced', description: 'd', judge: { model: mockJudge({ answer: { verdict: 'yes', confidence: 0.5 } }), instructions: 'i' } })
+      .preprocess(({ tracingContext }) => void seen.push(tracingContext))
+      .analyze({ description: 'Decide', outputSchema: schema, createPrompt: () => 'p' })
+      .generateScore(({ results }) => results.analyzeStepResult.confidence);
+    const { value: result, traceId, spanId } = await inParentSpan(() => scorer.run({ output: 'o' }, { tracer }));
+    const steps = exporter.getFinishedSpans().filter((span) => span.name !== 'score traced');
+    expect(steps.map((span) => span.name)).toEqual(['analyze']);
+    expect(steps[0]!.parentSpanContext?.spanId).toBe(spanId);
+    expect(steps[0]!.attributes['scorestream.step.type']).toBe('prompt');
+    // No span of its own, so none to hand the function step.
+    expect(seen).toEqual([undefined]);
+    expect(result.scoreTraceId).toBe(traceId);
+  });
+
+  it('with functionStepSpans runs each step in a child span of the active span, named after the step, with step attributes', async () => {
+    const { value: result, traceId, spanId } = await inParentSpan(() => promptScorer().run({ output: 'o' }, { tracer, functionStepSpans: true }));
     const spans = exporter.getFinishedSpans().filter((span) => span.name !== 'score traced');
     const steps = spans.filter((span) => ['preprocess', 'analyze', 'generateScore'].includes(span.name));
     expect(steps.map((span) => span.name)).toEqual(['preprocess', 'analyze', 'generateScore']);
@@ -85,7 +101,7 @@ describe('step spans', () => {
         throw new RangeError('bad input');
       })
       .generateScore(() => 1);
-    await inParentSpan(() => scorer.run({ output: 'o' }, { tracer }).catch((error: unknown) => error)).then(({ value }) =>
+    await inParentSpan(() => scorer.run({ output: 'o' }, { tracer, functionStepSpans: true }).catch((error: unknown) => error)).then(({ value }) =>
       expect(value).toBeInstanceOf(ScorerRunError),
     );
     const span = exporter.getFinishedSpans().find((finished) => finished.name === 'preprocess')!;
@@ -126,11 +142,11 @@ describe('default tracer', () => {
     const scorer = createScorer({ id: 'plain', description: 'd' }).generateScore(() => 1);
     try {
       trace.setGlobalTracerProvider(new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: first })] }));
-      await scorer.run({ output: 'x' });
+      await scorer.run({ output: 'x' }, { functionStepSpans: true });
       expect(first.getFinishedSpans().map((span) => span.name)).toEqual(['generateScore']);
       trace.disable();
       trace.setGlobalTracerProvider(new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: second })] }));
-      await scorer.run({ output: 'x' });
+      await scorer.run({ output: 'x' }, { functionStepSpans: true });
       expect(first.getFinishedSpans()).toHaveLength(1);
       expect(second.getFinishedSpans().map((span) => span.name)).toEqual(['generateScore']);
     } finally {

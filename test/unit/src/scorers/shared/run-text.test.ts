@@ -5,7 +5,9 @@ import {
   getQuestionText,
   getReferenceText,
   getResponseText,
+  partAbsent,
 } from '../../../../../src/scorers/shared/run-text.ts';
+import { isNotScorable } from '../../../../../src/scorer/not-scorable.ts';
 import { createAgentTestRun } from '../../../../../src/testing/agent-test-run.ts';
 import { assistantMessage, toolCall, userMessage } from '../agent-runs.ts';
 
@@ -53,5 +55,14 @@ describe('getReferenceText', () => {
 
   it('gives nothing when neither exists', () => {
     expect(getReferenceText({})).toBeUndefined();
+  });
+
+  it('says why a part is absent when the run carries its producer\'s account (`missing`), and only for that part', () => {
+    const run = { missing: [{ part: 'answer', reason: "no final answer in the spans of the run ('chat' ×2)" }] };
+    const answer = partAbsent(run, 'answer', 'The agent gave no text answer.');
+    expect(isNotScorable(answer) && answer.reason).toBe("The agent gave no text answer: no final answer in the spans of the run ('chat' ×2).");
+    const question = partAbsent(run, 'question', 'The run input has no text.');
+    expect(isNotScorable(question) && question.reason).toBe('The run input has no text.');
+    expect(partAbsent({}, 'answer', 'The agent gave no text answer.').reason).toBe('The agent gave no text answer.');
   });
 });

@@ -58,4 +58,11 @@ describe('createCompletenessScorer', () => {
     });
     expect(result.score).toBe(0.5);
   });
+
+  it("returns notScorable with the run's own account of a missing answer (an OTLP run whose spans held none)", async () => {
+    const run = { ...agentTurn('What is the weather in Paris?', []), missing: [{ part: 'answer' as const, reason: "no final answer in the spans of the run ('invoke_agent x', 'chat m' ×2)" }] };
+    const result = await createCompletenessScorer().run(run);
+    expect(result.score).toBeUndefined();
+    expect(result.notScorable).toEqual({ step: 'preprocess', reason: "The agent gave no text response: no final answer in the spans of the run ('invoke_agent x', 'chat m' ×2)." });
+  });
 });

@@ -1,0 +1,101 @@
+// `scorestream agreement`: the live feedback join (service/agreement-join.ts, docs/feedback.md).
+// Reads the feedback and results topics, publishes agreement records, and runs until Ctrl-C. Run
+// one: a second would publish the same records (harmless on the compacted topic) for nothing.
+import { metrics } from '@opentelemetry/api';
+import { Kafka, logLevel } from 'kafkajs';
+import { DEFAULT_TOPICS } from '../../src/config/defaults.ts';
+import { DEFAULT_AGREEMENTS_TOPIC } from '../../src/contracts/agreement-record.ts';
+import { DEFAULT_FEEDBACK_TOPIC } from '../../src/contracts/feedback-record.ts';
+import { createLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
+import { startTelemetry } from '../../otel/setup.ts';
+import { parseDuration } from '../../dashboard/duration.ts';
+import { kafkaSecurityFromEnvironment } from '../../kafka/kafka-security.ts';
+import { AGREEMENT_JOIN_DEFAULTS, startAgreementJoin } from '../../service/agreement-join.ts';
+import type { AgreementJoin } from '../../service/agreement-join.ts';
+import { resolveCliBrokers } from '../brokers.ts';
+import { parseCommandArgs } from '../command-args.ts';
+
+const usage = `usage: scorestream agreement [--ttl 24h] [--window 1h] [--brokers LIST]
+
+  --feedback-topic T    feedback topic (default SCORESTREAM_TOPIC_FEEDBACK or ${DEFAULT_FEEDBACK_TOPIC})
+  --topic T             results topic (default SCORESTREAM_TOPIC_RESULTS or ${DEFAULT_TOPICS.results})
+  --agreements-topic T  agreements topic, compacted (default SCORESTREAM_TOPIC_AGREEMENTS or ${DEFAULT_AGREEMENTS_TOPIC})
+  --ttl D               how long feedback waits for its score and a score for its feedback (default 24h)
+  --window D            window of the κ / accuracy summaries per scorer version (default 1h)
+  --max-runs N          runs held by the join at most (default ${AGREEMENT_JOIN_DEFAULTS.maxRuns})
+  --brokers LIST        Kafka brokers (or KAFKA_BROKERS; default the local broker)`;
+
+export type AgreementCliOptions = { brokers: string[]; feedbackTopic: string; resultsTopic: string; agreementsTopic: string; ttlMs: number; windowMs: number; maxRuns?: number };
+
+/** Starts the join from CLI options; the demo uses it too. */
+export async function launchAgreementJoin(options: AgreementCliOptions, onWarning: (message: string) => void): Promise<AgreementJoin> {
+  const { security } = kafkaSecurityFromEnvironment(process.env);
+  const kafka = new Kafka({ clientId: 'scorestream-agreement', brokers: options.brokers, logLevel: logLevel.NOTHING, ...security });
+  return startAgreementJoin({
+    kafka,
+    feedbackTopic: options.feedbackTopic,
+    resultsTopic: options.resultsTopic,
+    agreementsTopic: options.agreementsTopic,
+    ttlMs: options.ttlMs,
+    windowMs: options.windowMs,
+    retentionMs: Math.max(options.ttlMs, options.windowMs),
+    ...(options.maxRuns === undefined ? {} : { maxRuns: options.maxRuns }),
+    meter: metrics.getMeter('scorestream'),
+    onWarning,
+  });
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const args = parseCommandArgs(
+    {
+      args: argv,
+      options: {
+        'feedback-topic': { type: 'string' },
+        topic: { type: 'string' },
+        'agreements-topic': { type: 'string' },
+        ttl: { type: 'string' },
+        window: { type: 'string' },
+        'max-runs': { type: 'string' },
+        brokers: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    },
+    usage,
+  );
+  if ('exitCode' in args) return args.exitCode;
+  const { values } = args;
+  let ttlMs: number;
+  let windowMs: number;
+  try {
+    ttlMs = parseDuration(values.ttl ?? '24h', '--ttl');
+    windowMs = parseDuration(values.window ?? '1h', '--window');
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${usage}`);
+    return 2;
+  }
+  const maxRuns = values['max-runs'] === undefined ? undefined : Number(values['max-runs']);
+  if (maxRuns !== undefined && !(Number.isInteger(maxRuns) && maxRuns > 0)) {
+    console.error(`--max-runs must be a positive integer, got '${values['max-runs']}'\n${usage}`);
+    return 2;
+  }
+  const options: AgreementCliOptions = {
+    brokers: await resolveCliBrokers({ brokers: values.brokers }),
+    feedbackTopic: values['feedback-topic'] ?? (process.env.SCORESTREAM_TOPIC_FEEDBACK || DEFAULT_FEEDBACK_TOPIC),
+    resultsTopic: values.topic ?? (process.env.SCORESTREAM_TOPIC_RESULTS || DEFAULT_TOPICS.results),
+    agreementsTopic: values['agreements-topic'] ?? (process.env.SCORESTREAM_TOPIC_AGREEMENTS || DEFAULT_AGREEMENTS_TOPIC),
+    ttlMs,
+    windowMs,
+    ...(maxRuns === undefined ? {} : { maxRuns }),
+  };
+  // The scorestream.agreement.* metrics go wherever OTEL_* says, as the service's do (docs/observability.md).
+  const telemetry = await startTelemetry(process.env, { logger: createLogger(loggerSettingsFromEnvironment(process.env)) });
+  const join = await launchAgreementJoin(options, (message) => console.error(`[agreement] ${message}`));
+  console.log(`Scorestream agreement: joining ${options.feedbackTopic} to ${options.resultsTopic} into ${options.agreementsTopic} (ttl ${values.ttl ?? '24h'}, window ${values.window ?? '1h'}; Ctrl-C to stop)`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await join.stop();
+  await telemetry.shutdown();
+  return 0;
+}

@@ -1,0 +1,10 @@
+// The page's panels, each in a file of its own, in the order they appear in their view:
+// `{ id, view, mount(host), render(context) }`. `view` names the view (scores, compare, feedback)
+// whose panel host the panel is mounted in; `render` is called on every redraw of that view with
+// the page's state (app.js: panelContext). A new panel is a new file and a line here.
+import { comparePanel } from './compare-panel.js';
+import { feedbackPanel } from './feedback-panel.js';
+import { overviewPanel } from './overview-panel.js';
+import { scorerCardsPanel } from './scorer-cards.js';
+
+export const panels = [overviewPanel, scorerCardsPanel, comparePanel, feedbackPanel];

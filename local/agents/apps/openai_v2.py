@@ -1,0 +1,31 @@
+# A plain app with no agent framework: a tool loop on the OpenAI client, inside the app's own span
+# (as a request handler's would be), traced by the official GenAI instrumentation
+# opentelemetry-instrumentation-openai-v2. Content is recorded only on request
+# (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY, set by the runner), as its docs say.
+import json
+
+from common import API_KEY, INSTRUCTIONS, MODEL, MODEL_BASE_URL, QUESTION, tracer_provider, weather
+
+provider = tracer_provider()
+
+from opentelemetry import trace  # noqa: E402
+from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor  # noqa: E402
+
+OpenAIInstrumentor().instrument(tracer_provider=provider)
+
+from openai import OpenAI  # noqa: E402
+
+client = OpenAI(base_url=MODEL_BASE_URL, api_key=API_KEY)
+TOOLS = [{"type": "function", "function": {"name": "get_weather", "description": "Get the current weather in a city.", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
+
+with trace.get_tracer("weather-app").start_as_current_span("answer_question"):
+    messages = [{"role": "system", "content": INSTRUCTIONS}, {"role": "user", "content": QUESTION}]
+    while True:
+        reply = client.chat.completions.create(model=MODEL, messages=messages, tools=TOOLS).choices[0].message
+        if not reply.tool_calls:
+            break
+        messages.append(reply.model_dump(exclude_none=True))
+        for call in reply.tool_calls:
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": weather(**json.loads(call.function.arguments))})
+print(reply.content)
+provider.shutdown()

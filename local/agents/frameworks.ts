@@ -1,0 +1,149 @@
+// The real agent frameworks the OTLP input is tested against (docs/otlp.md, "Tested against"):
+// for each, what to install (pinned to the versions the fixtures in test/fixtures/otlp/ were
+// captured with; `capture.ts --current` installs the newest instead), the app in apps/ that runs
+// one tool-calling agent with the framework's own OpenTelemetry set up as its docs show, and the
+// conventions it emits. Python frameworks get a venv each (their OpenTelemetry pins differ), the
+// JS ones an npm folder each, all cached outside the clone (framework-env.ts).
+
+export type FrameworkAgent = {
+  /** The fixture's name: test/fixtures/otlp/<id>.jsonl. */
+  id: string;
+  /** As the issue's table and docs/otlp.md name it. */
+  title: string;
+  language: 'python' | 'node';
+  /** Requirement specifiers: `name==version` (pip) or `name@version` (npm). */
+  packages: readonly string[];
+  /** The app under apps/. */
+  app: string;
+  /** Settings the framework's docs ask for, beyond the endpoints every app gets. */
+  env?: Readonly<Record<string, string>>;
+  conventions: 'GenAI' | 'OpenInference' | 'OpenLLMetry';
+};
+
+const PYTHON_OTEL = ['opentelemetry-sdk==1.45.2', 'opentelemetry-exporter-otlp-proto-http==1.45.2'];
+/**
+ * traceloop-sdk 0.62.4 names its instrumentations without versions, and two of them (milvus,
+ * pinecone) at 0.62.x need a opentelemetry-semantic-conventions-ai the registry does not have:
+ * left to itself pip backtracks for ever. So the family is pinned, those two at 0.60.0, with the
+ * OTel SDK release whose contrib instrumentations exist (1.45.1 / 0.66b1).
+ */
+const TRACELOOP_FAMILY = ['agno', 'alephalpha', 'anthropic', 'bedrock', 'chromadb', 'cohere', 'crewai', 'google-generativeai', 'groq', 'haystack', 'lancedb', 'langchain', 'litellm', 'llamaindex', 'marqo', 'mcp', 'milvus', 'mistralai', 'ollama', 'openai', 'openai-agents', 'pinecone', 'qdrant', 'replicate', 'sagemaker', 'together', 'transformers', 'vertexai', 'voyageai', 'watsonx', 'weaviate', 'writer'];
+const TRACELOOP = [
+  'traceloop-sdk==0.62.4',
+  ...TRACELOOP_FAMILY.map((name) => `opentelemetry-instrumentation-${name}==${name === 'milvus' || name === 'pinecone' ? '0.60.0' : '0.62.4'}`),
+  'opentelemetry-semantic-conventions-ai==0.5.1',
+  ...['sdk', 'api', 'exporter-otlp-proto-http', 'exporter-otlp-proto-grpc'].map((name) => `opentelemetry-${name}==1.45.1`),
+  ...['semantic-conventions', 'instrumentation', 'instrumentation-logging', 'instrumentation-redis', 'instrumentation-requests', 'instrumentation-sqlalchemy', 'instrumentation-threading', 'instrumentation-urllib3'].map((name) => `opentelemetry-${name}==0.66b1`),
+];
+const NODE_OTEL = ['@opentelemetry/api@1.9.1', '@opentelemetry/sdk-trace-node@2.12.1', '@opentelemetry/exporter-trace-otlp-proto@0.223.1', '@opentelemetry/resources@2.12.1'];
+
+export const FRAMEWORK_AGENTS: readonly FrameworkAgent[] = [
+  {
+    id: 'openai-agents-python',
+    title: 'openai-agents (Python) + openinference-instrumentation-openai-agents',
+    language: 'python',
+    packages: ['openai-agents==0.24.0', 'openinference-instrumentation-openai-agents==2.6.0', 'openai==3.57.0', ...PYTHON_OTEL],
+    app: 'openai_agents.py',
+    conventions: 'OpenInference',
+  },
+  {
+    id: 'openai-agents-js',
+    title: '@openai/agents (JS) + @arizeai/openinference-instrumentation-openai-agents',
+    language: 'node',
+    packages: ['@openai/agents@0.20.0', '@arizeai/openinference-instrumentation-openai-agents@0.2.15', 'zod@4.6.7', ...NODE_OTEL],
+    app: 'openai-agents.mjs',
+    conventions: 'OpenInference',
+  },
+  {
+    id: 'langgraph-openinference-python',
+    title: 'LangGraph create_react_agent + openinference-instrumentation-langchain (Python)',
+    language: 'python',
+    packages: ['langgraph==1.2.24', 'langchain-openai==1.7.4', 'langchain-core==1.8.3', 'openinference-instrumentation-langchain==0.1.80', ...PYTHON_OTEL],
+    app: 'langgraph_openinference.py',
+    conventions: 'OpenInference',
+  },
+  {
+    id: 'langchain-js',
+    title: 'LangChain JS + LangGraph + @arizeai/openinference-instrumentation-langchain',
+    language: 'node',
+    packages: ['@langchain/langgraph@1.7.3', '@langchain/openai@1.6.0', '@langchain/core@1.4.0', '@arizeai/openinference-instrumentation-langchain@4.1.1', 'zod@4.6.7', ...NODE_OTEL],
+    app: 'langchain.mjs',
+    conventions: 'OpenInference',
+  },
+  {
+    id: 'traceloop-python',
+    title: 'traceloop-sdk @agent / @tool (OpenLLMetry)',
+    language: 'python',
+    // traceloop-sdk imports httpx without naming it, and openai 3 no longer brings it.
+    packages: [...TRACELOOP, 'openai==3.57.0', 'httpx==0.28.1'],
+    app: 'traceloop_agent.py',
+    env: { TRACELOOP_TELEMETRY: 'false' },
+    conventions: 'OpenLLMetry',
+  },
+  {
+    id: 'langgraph-traceloop-python',
+    title: 'LangGraph create_react_agent traced by OpenLLMetry (traceloop-sdk)',
+    language: 'python',
+    packages: [...TRACELOOP, 'langgraph==1.2.24', 'langchain-openai==1.7.4', 'langchain-core==1.8.3', 'httpx==0.28.1'],
+    app: 'langgraph_traceloop.py',
+    env: { TRACELOOP_TELEMETRY: 'false' },
+    conventions: 'OpenLLMetry',
+  },
+  {
+    id: 'openai-v2-python',
+    title: 'opentelemetry-instrumentation-openai-v2 (a plain app, no framework)',
+    language: 'python',
+    // 2.4b0 imports opentelemetry.util.genai.instruments, which util-genai 1.2b0 renamed; openai 3
+    // no longer brings httpx, which it imports.
+    packages: ['opentelemetry-instrumentation-openai-v2==2.4b0', 'opentelemetry-util-genai==1.1b0', 'openai==3.57.0', 'httpx==0.28.1', ...PYTHON_OTEL],
+    app: 'openai_v2.py',
+    // Content is opt-in (its README): without it the spans carry no message at all (the fixture
+    // openai-v2-python-no-content.jsonl). SPAN_ONLY puts it on the spans; EVENT_ONLY would emit
+    // log records, which a traces pipeline never carries.
+    env: { OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'SPAN_ONLY' },
+    conventions: 'GenAI',
+  },
+  {
+    id: 'strands-python',
+    title: 'strands-agents (default settings)',
+    language: 'python',
+    packages: ['strands-agents[openai,otel]==1.62.0'],
+    app: 'strands_agent.py',
+    conventions: 'GenAI',
+  },
+  {
+    id: 'pydantic-ai-python',
+    title: 'pydantic-ai (Agent.instrument_all())',
+    language: 'python',
+    packages: ['pydantic-ai-slim[openai]==2.68.0', ...PYTHON_OTEL],
+    app: 'pydantic_ai_agent.py',
+    conventions: 'GenAI',
+  },
+  {
+    id: 'mastra-js',
+    title: 'Mastra + @mastra/otel-exporter',
+    language: 'node',
+    packages: ['@mastra/core@1.71.0', '@mastra/observability@1.17.9', '@mastra/otel-exporter@1.4.0', 'zod@4.6.7', ...NODE_OTEL],
+    app: 'mastra.mjs',
+    conventions: 'GenAI',
+  },
+];
+
+export function frameworkAgent(id: string): FrameworkAgent {
+  const found = FRAMEWORK_AGENTS.find((framework) => framework.id === id);
+  if (found === undefined) throw new Error(`no framework agent '${id}': one of ${FRAMEWORK_AGENTS.map((framework) => framework.id).join(', ')}`);
+  return found;
+}
+
+/** The same specifiers without their versions: what `--current` installs. */
+export function unpinned(packages: readonly string[]): string[] {
+  return packages.map((specifier) => specifier.replace(/==.*$/, '').replace(/^(@?[^@]+)@.*$/, '$1'));
+}
+
+/**
+ * The frameworks the integration test runs live, through the real Collector and broker
+ * (test/integration/otlp/frameworks.test.ts): one per convention family that needs no other —
+ * OpenInference on the OpenAI Responses API (Python), GenAI with event-based content (Python), and
+ * a JS framework found by the root-span rule. `.ci/run` installs exactly these (install.ts).
+ */
+export const LIVE_TEST_FRAMEWORKS = ['openai-agents-python', 'strands-python', 'langchain-js'] as const;

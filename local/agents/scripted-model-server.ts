@@ -1,0 +1,163 @@
+// A deterministic OpenAI-compatible model server for the real agent frameworks (local/agents/):
+// every framework's tool-calling agent runs against it exactly as against a provider. The script
+// is one tool-calling turn: a request that offers tools and carries no tool result yet is
+// answered with one call of the first tool offered (`{"city":"Paris"}`); once a tool result is in
+// the conversation, with the final answer. A request without tools (a title, a summary) gets the
+// final answer too. Both APIs the frameworks use by default are served, streamed or not:
+//   - POST …/chat/completions (LangChain, Strands, pydantic-ai, OpenLLMetry, the AI SDK, Mastra);
+//   - POST …/responses (the OpenAI Agents SDKs, Python and JS).
+// Loopback only; every request is kept (path, body) so a capture can say what the agent sent.
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export const SCRIPTED_TOOL_ARGUMENTS = { city: 'Paris' };
+export const SCRIPTED_ANSWER = 'It is sunny in Paris, 21°C.';
+export const SCRIPTED_MODEL = 'scripted-model';
+const USAGE = { prompt: 42, completion: 9 };
+
+export type ScriptedModelServer = {
+  /** e.g. http://127.0.0.1:PORT/v1: the OpenAI base URL to hand a framework. */
+  readonly baseURL: string;
+  readonly requests: ReadonlyArray<{ path: string; body: unknown }>;
+  close(): Promise<void>;
+};
+
+type ChatMessage = { role?: string; content?: unknown; tool_calls?: unknown[] };
+type Tool = { type?: string; name?: string; function?: { name?: string } };
+type Turn = { kind: 'tool_call'; tool: string; callId: string } | { kind: 'answer' };
+
+let counter = 0;
+const nextId = (prefix: string) => `${prefix}_${(counter += 1).toString().padStart(6, '0')}`;
+
+/** What the script says next, from the request's tools and what the conversation already holds. */
+function nextTurn(tools: Tool[] | undefined, hasToolResult: boolean): Turn {
+  const tool = tools?.map((entry) => entry.function?.name ?? entry.name).find((name) => typeof name === 'string');
+  if (tool === undefined || hasToolResult) return { kind: 'answer' };
+  return { kind: 'tool_call', tool, callId: nextId('call') };
+}
+
+function readBody(request: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'));
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+    request.on('error', reject);
+  });
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown) {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify(body));
+}
+
+function sendEvents(response: ServerResponse, events: Array<{ event?: string; data: unknown }>, done: boolean) {
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  for (const { event, data } of events) response.write(`${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`);
+  if (done) response.write('data: [DONE]\n\n');
+  response.end();
+}
+
+function chatCompletion(body: { model?: string; messages?: ChatMessage[]; tools?: Tool[]; stream?: boolean; stream_options?: { include_usage?: boolean } }, response: ServerResponse) {
+  const hasToolResult = (body.messages ?? []).some((message) => message.role === 'tool');
+  const turn = nextTurn(body.tools, hasToolResult);
+  const id = nextId('chatcmpl');
+  const created = Math.floor(Date.now() / 1000);
+  const model = body.model ?? SCRIPTED_MODEL;
+  const usage = { prompt_tokens: USAGE.prompt, completion_tokens: USAGE.completion, total_tokens: USAGE.prompt + USAGE.completion };
+  const toolCall = turn.kind === 'tool_call' ? { id: turn.callId, type: 'function', function: { name: turn.tool, arguments: JSON.stringify(SCRIPTED_TOOL_ARGUMENTS) } } : undefined;
+  const finishReason = turn.kind === 'tool_call' ? 'tool_calls' : 'stop';
+  if (body.stream !== true) {
+    const message = toolCall === undefined ? { role: 'assistant', content: SCRIPTED_ANSWER } : { role: 'assistant', content: null, tool_calls: [toolCall] };
+    sendJson(response, 200, { id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }], usage });
+    return;
+  }
+  const chunk = (delta: unknown, finish: string | null) => ({ data: { id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] } });
+  const events: Array<{ data: unknown }> = [chunk({ role: 'assistant', content: '' }, null)];
+  if (toolCall === undefined) for (const piece of SCRIPTED_ANSWER.match(/.{1,8}/gsu) ?? []) events.push(chunk({ content: piece }, null));
+  else {
+    events.push(chunk({ tool_calls: [{ index: 0, id: toolCall.id, type: 'function', function: { name: toolCall.function.name, arguments: '' } }] }, null));
+    events.push(chunk({ tool_calls: [{ index: 0, function: { arguments: toolCall.function.arguments } }] }, null));
+  }
+  events.push(chunk({}, finishReason));
+  if (body.stream_options?.include_usage === true) events.push({ data: { id, object: 'chat.completion.chunk', created, model, choices: [], usage } });
+  sendEvents(response, events, true);
+}
+
+type ResponsesItem = { type?: string; role?: string };
+
+function responsesCall(body: { model?: string; input?: string | ResponsesItem[]; tools?: Tool[]; stream?: boolean; instructions?: string }, response: ServerResponse) {
+  const items = typeof body.input === 'string' ? [] : (body.input ?? []);
+  const hasToolResult = items.some((item) => item.type === 'function_call_output');
+  const turn = nextTurn(body.tools?.filter((tool) => tool.type === 'function'), hasToolResult);
+  const id = nextId('resp');
+  const output =
+    turn.kind === 'tool_call'
+      ? [{ type: 'function_call', id: nextId('fc'), call_id: turn.callId, name: turn.tool, arguments: JSON.stringify(SCRIPTED_TOOL_ARGUMENTS), status: 'completed' }]
+      : [{ type: 'message', id: nextId('msg'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: SCRIPTED_ANSWER, annotations: [] }] }];
+  const result = {
+    id,
+    object: 'response',
+    created_at: Math.floor(Date.now() / 1000),
+    status: 'completed',
+    model: body.model ?? SCRIPTED_MODEL,
+    output,
+    parallel_tool_calls: true,
+    tool_choice: 'auto',
+    tools: body.tools ?? [],
+    instructions: body.instructions ?? null,
+    usage: { input_tokens: USAGE.prompt, output_tokens: USAGE.completion, total_tokens: USAGE.prompt + USAGE.completion, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+    error: null,
+    incomplete_details: null,
+    metadata: {},
+    temperature: 1,
+    top_p: 1,
+    text: { format: { type: 'text' } },
+  };
+  if (body.stream !== true) {
+    sendJson(response, 200, result);
+    return;
+  }
+  let sequence = 0;
+  const event = (type: string, data: Record<string, unknown>) => ({ event: type, data: { type, sequence_number: sequence++, ...data } });
+  const events = [event('response.created', { response: { ...result, status: 'in_progress', output: [] } })];
+  output.forEach((item, index) => {
+    events.push(event('response.output_item.added', { output_index: index, item }));
+    events.push(event('response.output_item.done', { output_index: index, item }));
+  });
+  events.push(event('response.completed', { response: result }));
+  sendEvents(response, events, false);
+}
+
+export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
+  const requests: Array<{ path: string; body: unknown }> = [];
+  const server = createServer((request, response) => {
+    const path = (request.url ?? '').split('?')[0]!;
+    if (request.method === 'GET' && path.endsWith('/models')) {
+      sendJson(response, 200, { object: 'list', data: [{ id: SCRIPTED_MODEL, object: 'model', created: 0, owned_by: 'scorestream' }] });
+      return;
+    }
+    readBody(request).then(
+      (body) => {
+        requests.push({ path, body });
+        if (request.method === 'POST' && path.endsWith('/chat/completions')) chatCompletion(body as Parameters<typeof chatCompletion>[0], response);
+        else if (request.method === 'POST' && path.endsWith('/responses')) responsesCall(body as Parameters<typeof responsesCall>[0], response);
+        else sendJson(response, 404, { error: { message: `the scripted model server serves POST /v1/chat/completions and /v1/responses, not ${request.method} ${path}`, type: 'not_found' } });
+      },
+      () => sendJson(response, 400, { error: { message: 'the request body is not JSON', type: 'invalid_request_error' } }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,38 @@
+// One (feedback, score record) pair as an AgreementRecord of kind `pair` (docs/feedback.md), or
+// undefined when the feedback does not say pass or fail (agreement-labels.ts). Pure: the caller
+// brings the clock reading.
+import type { AgreementPair } from '../contracts/agreement-record.ts';
+import { AGREEMENT_RECORD_SCHEMA_VERSION } from '../contracts/agreement-record.ts';
+import { agreementIdFor } from '../contracts/agreement-id.ts';
+import { humanLabel, judgeLabel } from './agreement-labels.ts';
+import type { JoinedPair } from './feedback-join.ts';
+
+export function buildAgreementPair({ feedback, score }: JoinedPair, measuredAt: string, passThreshold?: number): AgreementPair | undefined {
+  const human = humanLabel(feedback, passThreshold);
+  if (human === undefined) return undefined;
+  const judge = judgeLabel(score, passThreshold);
+  return {
+    schemaVersion: AGREEMENT_RECORD_SCHEMA_VERSION,
+    kind: 'pair',
+    agreementId: agreementIdFor({ feedbackId: feedback.feedbackId, scoreId: score.scoreId }),
+    feedbackId: feedback.feedbackId,
+    scoreId: score.scoreId,
+    runId: score.runId,
+    scorerId: score.scorerId,
+    ...(score.scorerVersion === undefined ? {} : { scorerVersion: score.scorerVersion }),
+    ...(score.entity === undefined ? {} : { entity: score.entity }),
+    ...(score.metadata === undefined ? {} : { metadata: score.metadata }),
+    judge: { score: score.score, label: judge },
+    human: {
+      name: feedback.name,
+      value: feedback.value,
+      label: human,
+      source: feedback.source,
+      ...(feedback.submitter === undefined ? {} : { submitter: feedback.submitter }),
+      ...(feedback.comment === undefined ? {} : { comment: feedback.comment }),
+      ...(feedback.correction === undefined ? {} : { correction: feedback.correction }),
+    },
+    agree: human === judge,
+    measuredAt,
+  };
+}

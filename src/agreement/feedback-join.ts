@@ -1,0 +1,145 @@
+// The live join's state (docs/feedback.md, the join): feedback and scored records of the same run,
+// kept until their partner arrives — either may come first. Pure and bounded:
+//   - every item (a score record, a feedback) is kept for `ttlMs` after its own time (the Kafka
+//     timestamp of its message), not after its run's last arrival, so the state at any moment is
+//     exactly the items of the last `ttlMs` — what a restart rebuilds by reading both topics from
+//     now − ttlMs (service/agreement-join.ts);
+//   - at most `maxRuns` runs (the run first seen earliest goes first) and `maxPerRun` items of each
+//     side per run (the oldest goes first); what is pushed out is counted, never silent.
+// It returns every (feedback, score) pair a new item completes; deduplication (a record read twice,
+// a pair measured again after a restart) is the ledger's job (agreement-ledger.ts), by agreementId.
+import type { FeedbackRecord } from '../contracts/feedback-record.ts';
+import type { Entity, RunMetadata } from '../contracts/common.ts';
+import { feedbackApplies } from './agreement-labels.ts';
+
+/** What the join keeps of a scored record. */
+export type JoinScore = {
+  scoreId: string;
+  runId: string;
+  scorerId: string;
+  scorerVersion?: string | undefined;
+  score: number;
+  verdict?: 'pass' | 'fail' | undefined;
+  entity?: Entity | undefined;
+  metadata?: RunMetadata | undefined;
+};
+
+export type JoinedPair = { feedback: FeedbackRecord; score: JoinScore };
+
+export type FeedbackJoinOptions = { ttlMs: number; maxRuns: number; maxPerRun: number };
+
+export type FeedbackJoinStats = {
+  runs: number;
+  scores: number;
+  feedback: number;
+  /** Runs pushed out by maxRuns, items pushed out by maxPerRun, items that outlived ttlMs. */
+  evictedRuns: number;
+  evictedItems: number;
+  expiredItems: number;
+};
+
+type Timed<T> = { item: T; atMs: number };
+type RunEntry = { scores: Map<string, Timed<JoinScore>>; feedback: Map<string, Timed<FeedbackRecord>> };
+
+export class FeedbackJoin {
+  private readonly runs = new Map<string, RunEntry>();
+  private scoreCount = 0;
+  private feedbackCount = 0;
+  private evictedRuns = 0;
+  private evictedItems = 0;
+  private expiredItems = 0;
+  readonly options: FeedbackJoinOptions;
+
+  constructor(options: FeedbackJoinOptions) {
+    for (const [name, value] of Object.entries(options)) {
+      if (!Number.isInteger(value) || value < 1) throw new RangeError(`FeedbackJoin: ${name} must be a positive integer, got ${value}`);
+    }
+    this.options = options;
+  }
+
+  /** Keeps a scored record (a re-delivered one replaces itself) and returns the pairs it completes. */
+  addScore(score: JoinScore, atMs: number, nowMs: number): JoinedPair[] {
+    if (atMs < nowMs - this.options.ttlMs) return [];
+    const entry = this.entry(score.runId);
+    if (!entry.scores.has(score.scoreId)) this.scoreCount += 1;
+    entry.scores.set(score.scoreId, { item: score, atMs });
+    this.capSide(entry.scores, 'score');
+    const pairs: JoinedPair[] = [];
+    for (const { item: feedback } of entry.feedback.values()) if (feedbackApplies(feedback, score)) pairs.push({ feedback, score });
+    return pairs;
+  }
+
+  /** Keeps feedback about run `runKey` (feedbackKeyFor of its target; a re-sent one replaces itself) and returns the pairs it completes. */
+  addFeedback(feedback: FeedbackRecord, runKey: string, atMs: number, nowMs: number): JoinedPair[] {
+    if (atMs < nowMs - this.options.ttlMs) return [];
+    const entry = this.entry(runKey);
+    if (!entry.feedback.has(feedback.feedbackId)) this.feedbackCount += 1;
+    entry.feedback.set(feedback.feedbackId, { item: feedback, atMs });
+    this.capSide(entry.feedback, 'feedback');
+    const pairs: JoinedPair[] = [];
+    for (const { item: score } of entry.scores.values()) if (feedbackApplies(feedback, score)) pairs.push({ feedback, score });
+    return pairs;
+  }
+
+  /** Drops every item older than ttlMs before nowMs; returns how many. O(items kept): call it on a timer, not per message. */
+  expire(nowMs: number): number {
+    const oldest = nowMs - this.options.ttlMs;
+    let dropped = 0;
+    for (const [runId, entry] of this.runs) {
+      const scores = dropOlder(entry.scores, oldest);
+      const feedback = dropOlder(entry.feedback, oldest);
+      this.scoreCount -= scores;
+      this.feedbackCount -= feedback;
+      dropped += scores + feedback;
+      if (entry.scores.size === 0 && entry.feedback.size === 0) this.runs.delete(runId);
+    }
+    this.expiredItems += dropped;
+    return dropped;
+  }
+
+  stats(): FeedbackJoinStats {
+    return { runs: this.runs.size, scores: this.scoreCount, feedback: this.feedbackCount, evictedRuns: this.evictedRuns, evictedItems: this.evictedItems, expiredItems: this.expiredItems };
+  }
+
+  private entry(runId: string): RunEntry {
+    let entry = this.runs.get(runId);
+    if (entry !== undefined) return entry;
+    if (this.runs.size >= this.options.maxRuns) {
+      const [oldestRun, oldest] = this.runs.entries().next().value as [string, RunEntry];
+      this.runs.delete(oldestRun);
+      this.scoreCount -= oldest.scores.size;
+      this.feedbackCount -= oldest.feedback.size;
+      this.evictedRuns += 1;
+    }
+    entry = { scores: new Map(), feedback: new Map() };
+    this.runs.set(runId, entry);
+    return entry;
+  }
+
+  private capSide(side: Map<string, Timed<unknown>>, kind: 'score' | 'feedback'): void {
+    while (side.size > this.options.maxPerRun) {
+      let oldestId: string | undefined;
+      let oldestAt = Infinity;
+      for (const [id, timed] of side) {
+        if (timed.atMs < oldestAt) {
+          oldestAt = timed.atMs;
+          oldestId = id;
+        }
+      }
+      side.delete(oldestId as string);
+      if (kind === 'score') this.scoreCount -= 1;
+      else this.feedbackCount -= 1;
+      this.evictedItems += 1;
+    }
+  }
+}
+
+function dropOlder(side: Map<string, Timed<unknown>>, oldest: number): number {
+  let dropped = 0;
+  for (const [id, timed] of side) {
+    if (timed.atMs >= oldest) continue;
+    side.delete(id);
+    dropped += 1;
+  }
+  return dropped;
+}

@@ -1,0 +1,101 @@
+// What the service applies to everything it sends out of the process (docs/data-handling.md):
+// per binding the evidence level of its score records, then redaction of every string a record
+// carries but the ids Kafka keys and readers join on. Compiled once per resolved config (a config
+// is immutable once resolved) and memoised by it, so the one call on the way out —
+// `dataHandlingOf(config).outgoing(payload)` in consumers/record-emitter.ts, before records are
+// keyed, marked and sized — needs nothing wired. The same redactor goes to the logger and to the
+// spans (otel/).
+import type { DeadLetter } from '../contracts/dead-letter.ts';
+import type { DecisionRecord } from '../contracts/decision-record.ts';
+import type { RetryMessage } from '../contracts/retry-message.ts';
+import type { ScoreRecord } from '../contracts/score-record.ts';
+import type { ScoringOutcome } from '../pipeline/scoring-outcome.ts';
+import { applyEvidence, attemptsAt } from './apply-evidence.ts';
+import { createRedactor, noRedaction } from './create-redactor.ts';
+import type { Redactor } from './create-redactor.ts';
+import { redactValue } from './redact-value.ts';
+import type { EvidenceLevel, RedactionSettings } from './redaction-schema.ts';
+
+/**
+ * Everything the emitter writes, as it hands it over: a scoring outcome (a score record; a skip's
+ * decision; a deferral's retry message, decision and final record), or a message to dead-letter,
+ * of which only the reason is ours (the message itself is parked as received).
+ */
+export type OutgoingPayload = ScoringOutcome | { readonly kind: 'dead-letter'; readonly error: DeadLetter['error'] };
+
+export type DataHandling = {
+  /**
+   * The payload as it may leave the process, every part of it handled: a score record (a
+   * deferral's final one too) at its binding's evidence level with everything but its ids
+   * redacted; a decision's detail redacted; a retry message's attempts like the record they
+   * become, its run event whole (the input, scored again from it, as the runs topic holds it); a
+   * dead letter's reason redacted. Extra fields of the payload pass through untouched.
+   */
+  outgoing<Payload extends OutgoingPayload>(payload: Payload): Payload;
+  /** The redactor itself: for log lines and spans. */
+  readonly text: Redactor;
+};
+
+/** The part of a resolved config this reads. */
+export type DataHandlingConfig = {
+  evidence: EvidenceLevel;
+  redaction: RedactionSettings;
+  scorers: readonly { scorerId: string; version?: string | undefined; evidence?: EvidenceLevel | undefined }[];
+};
+
+/** Fields kept exactly as they are: the ids that key, partition and join records, and the machine-made ones. */
+const VERBATIM = new Set(['schemaVersion', 'scoreId', 'runId', 'scorerId', 'scorerVersion', 'status', 'score', 'entity', 'source', 'trace', 'sampling', 'replay', 'scoredAt', 'decidedAt', 'durationMs', 'evidence', 'decision', 'reason', 'budget', 'retry']);
+
+function redactFields<T extends object>(record: T, redact: Redactor, verbatim: ReadonlySet<string>): T {
+  if (redact === noRedaction) return record;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(record)) {
+    if (verbatim.has(key)) continue;
+    const redacted = redactValue(value, redact);
+    if (redacted !== value) (copy ??= { ...(record as Record<string, unknown>) })[key] = redacted;
+  }
+  return (copy ?? record) as T;
+}
+
+const bindingKey = (scorerId: string, version: string | undefined) => `${scorerId}\u0000${version ?? ''}`;
+
+export function createDataHandling(config: DataHandlingConfig): DataHandling {
+  const text = createRedactor(config.redaction);
+  const levels = new Map(config.scorers.map((binding) => [bindingKey(binding.scorerId, binding.version), binding.evidence ?? config.evidence]));
+  // A scorer no longer bound (a retry's binding_removed record) gets the config's level.
+  const levelOf = (pair: { scorerId: string; scorerVersion?: string | undefined }) => levels.get(bindingKey(pair.scorerId, pair.scorerVersion)) ?? config.evidence;
+  // A score record's `reason` is the scorer's own text (evidence, redacted); a decision's is a fixed code.
+  const scoreVerbatim = new Set([...VERBATIM].filter((key) => key !== 'reason'));
+  const scoreRecord = <Record extends ScoreRecord>(record: Record): Record => redactFields(applyEvidence(record, levelOf(record)), text, scoreVerbatim) as Record;
+  const decisionRecord = (record: DecisionRecord): DecisionRecord => redactFields(record, text, VERBATIM);
+  const retryMessage = (message: RetryMessage): RetryMessage => {
+    const attempts = redactValue(attemptsAt(message.attempts, levelOf(message)), text);
+    return attempts === message.attempts ? message : { ...message, attempts };
+  };
+  const untouched = text === noRedaction && config.evidence === 'full' && [...levels.values()].every((level) => level === 'full');
+  return {
+    text,
+    outgoing(payload) {
+      if (untouched) return payload;
+      switch (payload.kind) {
+        case 'record':
+          return { ...payload, record: scoreRecord(payload.record) };
+        case 'skipped':
+          return { ...payload, decision: decisionRecord(payload.decision) };
+        case 'deferred':
+          return { ...payload, retry: retryMessage(payload.retry), decision: decisionRecord(payload.decision), final: scoreRecord(payload.final) };
+        case 'dead-letter':
+          return { ...payload, error: redactValue(payload.error, text) };
+      }
+    },
+  };
+}
+
+const compiled = new WeakMap<DataHandlingConfig, DataHandling>();
+
+/** The data handling of a resolved config, compiled on first use. */
+export function dataHandlingOf(config: DataHandlingConfig): DataHandling {
+  let handling = compiled.get(config);
+  if (handling === undefined) compiled.set(config, (handling = createDataHandling(config)));
+  return handling;
+}

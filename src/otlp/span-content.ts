@@ -1,0 +1,177 @@
+// What one span says about the conversation, whichever convention wrote it: the messages it sent,
+// the messages it answered with, and its system prompt. Each reader tries its sources in one fixed
+// order and says which one it used (docs/otlp.md, "Precedence"): a source that yields no message
+// falls through to the next. Attributes are read by key, never enumerated wholesale, so
+// `scorestream otlp inspect` can tell which attributes no reader used.
+import { unflatten } from './flattened-attributes.ts';
+import type { OtlpAttributes, OtlpSpan, OtlpSpanEvent } from './otlp-span.ts';
+import { isRecord, jsonEncoded, jsonOrValue, readMessages } from './read-messages.ts';
+import type { UniformMessage } from './read-messages.ts';
+
+export type FoundMessages = { messages: UniformMessage[]; source: string };
+
+const isEmpty = (message: UniformMessage) => message.texts.length === 0 && message.toolCalls.length === 0 && message.toolResults.length === 0 && message.reasoning.length === 0;
+
+/** A source counts only when it holds a message with content: a role without content (OpenInference writes those) falls through. */
+function found(messages: UniformMessage[], source: string): FoundMessages | undefined {
+  if (messages.length === 0) return undefined;
+  const kept = messages.some(isEmpty) ? messages.filter((message) => !isEmpty(message)) : messages;
+  return kept.length === 0 ? undefined : { messages: kept, source };
+}
+
+/** OpenInference's flattened list items are `{ message: {...} }`. */
+const openInferenceMessages = (list: unknown[] | undefined) => (list === undefined ? [] : list.map((item) => (isRecord(item) && isRecord(item.message) ? item.message : item)));
+
+function flattened(a: OtlpAttributes, prefix: string, role: UniformMessage['role']): UniformMessage[] {
+  const list = unflatten(a, prefix);
+  if (list === undefined) return [];
+  return readMessages(prefix.startsWith('llm.') ? openInferenceMessages(list) : list, role);
+}
+
+/**
+ * OpenLLMetry's decorated functions record their call as `{ args: [...], kwargs: {...} }` and
+ * LangChain's chains their inputs as `{ input | question | messages ... }`: the strings in it are
+ * the user's words, a message list is read as such.
+ */
+function entityInput(value: unknown): UniformMessage[] {
+  const parsed = jsonEncoded(value as string);
+  // OpenLLMetry's LangChain spans: { inputs, tags, metadata, kwargs }; the inputs are the chain's.
+  if (isRecord(parsed) && parsed.inputs !== undefined) return entityInput(parsed.inputs);
+  if (isRecord(parsed) && (Array.isArray(parsed.args) || isRecord(parsed.kwargs))) {
+    const pieces = [...(Array.isArray(parsed.args) ? parsed.args : []), ...Object.values(isRecord(parsed.kwargs) ? parsed.kwargs : {})];
+    return pieces.flatMap((piece) => readMessages(piece, 'user'));
+  }
+  if (isRecord(parsed) && parsed.messages === undefined) {
+    const text = ['input', 'question', 'query', 'prompt'].map((key) => parsed[key]).find((entry) => typeof entry === 'string');
+    if (typeof text === 'string') return readMessages(text, 'user');
+  }
+  return readMessages(parsed, 'user');
+}
+
+function entityOutput(value: unknown): UniformMessage[] {
+  const parsed = jsonEncoded(value as string);
+  if (isRecord(parsed) && parsed.outputs !== undefined) return entityOutput(parsed.outputs);
+  if (isRecord(parsed) && parsed.messages === undefined) {
+    const text = ['output', 'answer', 'text', 'content', 'result'].map((key) => parsed[key]).find((entry) => typeof entry === 'string');
+    if (typeof text === 'string') return readMessages(text, 'assistant');
+  }
+  return readMessages(parsed, 'assistant');
+}
+
+/** OpenInference's `input.value` / `output.value`: JSON when its mime type says so (or it parses), text otherwise. */
+function openInferenceValue(a: OtlpAttributes, key: 'input' | 'output', role: UniformMessage['role']): UniformMessage[] {
+  const value = a[`${key}.value`];
+  if (value === undefined) return [];
+  const mime = a[`${key}.mime_type`];
+  if (mime === 'text/plain' && typeof value === 'string') return readMessages({ role, content: value }, role);
+  return key === 'input' ? entityInput(value) : entityOutput(value);
+}
+
+const EVENT_ROLES: Record<string, UniformMessage['role']> = {
+  'gen_ai.system.message': 'system',
+  'gen_ai.user.message': 'user',
+  'gen_ai.assistant.message': 'assistant',
+  'gen_ai.tool.message': 'tool',
+};
+
+/** A GenAI per-message event (the older, event-based content: Strands' default) as a message item. */
+function eventItem(event: OtlpSpanEvent): unknown {
+  const a = event.attributes;
+  if (event.name === 'gen_ai.choice') {
+    const message = jsonOrValue(a.message);
+    if (Array.isArray(message)) return { role: 'assistant', content: message };
+    if (isRecord(message)) return { role: 'assistant', ...message };
+    return typeof message === 'string' ? { role: 'assistant', content: message } : undefined;
+  }
+  const role = EVENT_ROLES[event.name];
+  if (role === undefined) return undefined;
+  const content = jsonOrValue(a.content);
+  const toolCalls = jsonOrValue(a.tool_calls);
+  const id = typeof a.id === 'string' ? a.id : undefined;
+  if (role === 'tool' && typeof content === 'string') return { role, content, tool_call_id: id };
+  if (role === 'tool' && Array.isArray(content)) return { role, content: content.map((block) => (isRecord(block) && block.toolResult === undefined && id !== undefined ? { toolResult: { toolUseId: id, content: [block] } } : block)) };
+  return { role, content, ...(Array.isArray(toolCalls) ? { tool_calls: toolCalls } : {}) };
+}
+
+function eventMessages(events: readonly OtlpSpanEvent[], which: 'input' | 'output'): UniformMessage[] {
+  if (events.length === 0) return [];
+  const items: unknown[] = [];
+  for (const event of events) {
+    if (event.name === 'gen_ai.client.inference.operation.details') {
+      items.push(...readMessages(event.attributes[which === 'input' ? 'gen_ai.input.messages' : 'gen_ai.output.messages'], which === 'input' ? 'user' : 'assistant').map((message) => ({ uniform: message })));
+      continue;
+    }
+    if ((event.name === 'gen_ai.choice') !== (which === 'output')) continue;
+    const item = eventItem(event);
+    if (item !== undefined) items.push(item);
+  }
+  return items.flatMap((item) => (isRecord(item) && item.uniform !== undefined ? [item.uniform as UniformMessage] : readMessages(item, which === 'input' ? 'user' : 'assistant')));
+}
+
+/** The messages the span sent (a model call's prompt, an agent's input). */
+export function inputMessagesOf(span: OtlpSpan): FoundMessages | undefined {
+  const a = span.attributes;
+  return (
+    found(readMessages(a['gen_ai.input.messages'], 'user'), 'gen_ai.input.messages') ??
+    found(readMessages(a['mastra.agent_run.input'], 'user'), 'mastra.agent_run.input') ??
+    found(legacyPrompt(a)?.messages ?? [], 'ai.prompt') ??
+    found(readMessages(a['ai.prompt.messages'], 'user'), 'ai.prompt.messages') ??
+    found(flattened(a, 'llm.input_messages', 'user'), 'llm.input_messages') ??
+    found(flattened(a, 'gen_ai.prompt', 'user'), 'gen_ai.prompt') ??
+    found(eventMessages(span.events, 'input'), 'events') ??
+    found(openInferenceValue(a, 'input', 'user'), 'input.value') ??
+    found(entityInput(a['traceloop.entity.input']), 'traceloop.entity.input')
+  );
+}
+
+/** The messages the span answered with. */
+export function outputMessagesOf(span: OtlpSpan): FoundMessages | undefined {
+  const a = span.attributes;
+  return (
+    found(readMessages(a['gen_ai.output.messages'], 'assistant'), 'gen_ai.output.messages') ??
+    found(readMessages(a['mastra.agent_run.output'], 'assistant'), 'mastra.agent_run.output') ??
+    found(legacyOutput(a), 'ai.response') ??
+    found(flattened(a, 'llm.output_messages', 'assistant'), 'llm.output_messages') ??
+    found(flattened(a, 'gen_ai.completion', 'assistant'), 'gen_ai.completion') ??
+    found(eventMessages(span.events, 'output'), 'events') ??
+    found(openInferenceValue(a, 'output', 'assistant'), 'output.value') ??
+    found(entityOutput(a['traceloop.entity.output']), 'traceloop.entity.output')
+  );
+}
+
+/** The span's own system prompt: gen_ai.system_instructions (`[{ type: 'text', content }]`, or a plain string: Mastra), legacy ai.prompt's system. */
+export function systemTextsOf(span: OtlpSpan): { texts: string[]; source: string } | undefined {
+  const value = span.attributes['gen_ai.system_instructions'];
+  if (value !== undefined) {
+    const parsed = jsonOrValue(value);
+    const texts = typeof parsed === 'string' ? [parsed] : readMessages(parsed, 'system').flatMap((message) => message.texts);
+    if (texts.some((text) => text !== '')) return { texts: texts.filter((text) => text !== ''), source: 'gen_ai.system_instructions' };
+  }
+  const system = legacyPrompt(span.attributes)?.system ?? [];
+  return system.length === 0 ? undefined : { texts: system, source: 'ai.prompt' };
+}
+
+/** The legacy root span's `ai.prompt`: `{ system?, prompt? , messages? }` as JSON. */
+function legacyPrompt(a: OtlpAttributes): { system: string[]; messages: UniformMessage[] } | undefined {
+  const parsed = jsonOrValue(a['ai.prompt']);
+  if (parsed === undefined) return undefined;
+  if (typeof parsed === 'string') return { system: [], messages: readMessages(parsed, 'user') };
+  if (!isRecord(parsed)) return undefined;
+  const system = typeof parsed.system === 'string' ? [parsed.system] : [];
+  const messages = parsed.messages !== undefined ? readMessages(parsed.messages, 'user') : typeof parsed.prompt === 'string' ? readMessages(parsed.prompt, 'user') : [];
+  return { system, messages };
+}
+
+/** Legacy `ai.response.text` and `ai.response.toolCalls` as one assistant message. */
+function legacyOutput(a: OtlpAttributes): UniformMessage[] {
+  const responseText = typeof a['ai.response.text'] === 'string' && a['ai.response.text'] !== '' ? a['ai.response.text'] : undefined;
+  const calls = jsonOrValue(a['ai.response.toolCalls']);
+  const toolCalls = Array.isArray(calls)
+    ? calls.flatMap((call: unknown) => {
+        if (!isRecord(call) || typeof call.toolCallId !== 'string' || typeof call.toolName !== 'string') return [];
+        return [{ id: call.toolCallId, name: call.toolName, args: jsonOrValue((call.input ?? call.args) as string) }];
+      })
+    : [];
+  if (responseText === undefined && toolCalls.length === 0) return [];
+  return [{ role: 'assistant', texts: responseText === undefined ? [] : [responseText], reasoning: [], toolCalls, toolResults: [] }];
+}

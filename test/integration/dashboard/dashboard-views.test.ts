@@ -1,0 +1,293 @@
+// The views a team opens every morning, in a real browser against records on a real broker: time
+// axes that span the selected window whatever the history (a regression: right after the demo
+// started, a lone point made uPlot draw mid-2027 to mid-2029), the overview of every scorer worst
+// first, skips split by agent and tenant, compare (two time ranges, two versions) and the
+// feedback view on the agreements topic — each keyed in the URL.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestBrowser } from '../../helpers/browser.ts';
+import { launchBrowser } from '../../helpers/browser.ts';
+import { agreementPair, agreementWindow, decisionRecord, scoreRecord } from '../../helpers/dashboard-records.ts';
+import { openDashboardPage, problemsOf, publish, useDashboard, useDashboardTopics, useProducer } from './dashboard-helpers.ts';
+
+let browser: TestBrowser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const minute = 60_000;
+const hour = 60 * minute;
+const openPage = (url: string) => openDashboardPage(browser, url);
+
+/** The x range a time chart drew (epoch ms), read from what uPlot reported after drawing. */
+async function drawnRange(page: Page, scorer: string, chart: 'mean' | 'status'): Promise<{ min: number; max: number; buckets: number; points: number }> {
+  const element = page.locator(`.scorer-card[data-scorer="${scorer}"] [data-chart="${chart}"]`);
+  await expect.poll(() => element.getAttribute('data-x-max')).not.toBeNull();
+  const [min, max] = await Promise.all([element.getAttribute('data-x-min'), element.getAttribute('data-x-max')]);
+  const mean = page.locator(`.scorer-card[data-scorer="${scorer}"] [data-chart="mean"]`);
+  return { min: Number(min), max: Number(max), buckets: Number(await mean.getAttribute('data-buckets')), points: Number(await mean.getAttribute('data-points')) };
+}
+
+/** Within one bucket of `expected` (the page's axis starts at a bucket boundary and ends at its now). */
+const near = (actual: number, expected: number, bucketMs: number) => expect(Math.abs(actual - expected), `${new Date(actual).toISOString()} vs ${new Date(expected).toISOString()}`).toBeLessThanOrEqual(bucketMs + 5_000);
+
+describe('time axes', () => {
+  it('span the whole look-back with a few seconds of data, at load and after a live record', async () => {
+    const topics = await useDashboardTopics();
+    const producer = await useProducer();
+    await publish(producer, topics.results, [scoreRecord({ status: 'scored', score: 0.8 }, { scoreId: 'first', at: Date.now() - 2_000 })]);
+    const dashboard = await useDashboard(topics, { sinceMs: 6 * hour });
+    const page = await openPage(dashboard.url);
+    const bucketMs = dashboard.state.limits.bucketMs;
+    for (const chart of ['mean', 'status'] as const) {
+      const range = await drawnRange(page, 'completeness', chart);
+      near(range.min, Date.now() - 6 * hour, bucketMs);
+      near(range.max, Date.now(), bucketMs);
+    }
+    await publish(producer, topics.results, [scoreRecord({ status: 'scored', score: 0.4 }, { scoreId: 'second', at: Date.now() })]);
+    await expect.poll(() => page.locator('.scorer-card[data-scorer="completeness"] .summary').textContent(), { timeout: 10_000 }).toContain('scored 2');
+    const later = await drawnRange(page, 'completeness', 'mean');
+    near(later.min, Date.now() - 6 * hour, bucketMs);
+    near(later.max, Date.now(), bucketMs);
+    expect(later.max - later.min).toBeGreaterThan(5.9 * hour);
+    expect(problemsOf(page)).toEqual([]);
+  });
+
+  it('draw a gap as a gap: every bucket of the window is a point, empty ones without a mean', async () => {
+    const topics = await useDashboardTopics();
+    const producer = await useProducer();
+    await publish(producer, topics.results, [
+      scoreRecord({ status: 'scored', score: 0.9 }, { scoreId: 'early', at: Date.now() - 25 * minute }),
+      scoreRecord({ status: 'scored', score: 0.3 }, { scoreId: 'late', at: Date.now() - minute }),
+    ]);
+    const dashboard = await useDashboard(topics, { sinceMs: 30 * minute, bucketMs: 10_000 });
+    const page = await openPage(dashboard.url);
+    const range = await drawnRange(page, 'completeness', 'mean');
+    near(range.min, Date.now() - 30 * minute, 10_000);
+    near(range.max, Date.now(), 10_000);
+    // 30 minutes of 10 s buckets, two of them with a score.
+    expect(range.buckets).toBeGreaterThanOrEqual(180);
+    expect(range.buckets).toBeLessThanOrEqual(182);
+    expect(range.points).toBe(2);
+  });
+
+  it('span a range selected in the URL, and the last hour when asked', async () => {
+    const topics = await useDashboardTopics();
+    const producer = await useProducer();
+    await publish(producer, topics.results, [
+      scoreRecord({ status: 'scored', score: 0.5 }, { scoreId: 'one', at: Date.now() - 3 * hour }),
+      scoreRecord({ status: 'scored', score: 0.7 }, { scoreId: 'two', at: Date.now() - 10 * minute }),
+    ]);
+    const dashboard = await useDashboard(topics, { sinceMs: 6 * hour });
+    const bucketMs = dashboard.state.limits.bucketMs;
+    const from = Date.now() - 4 * hour;
+    const to = Date.now() - 2 * hour;
+    const page = await openPage(`${dashboard.url}?from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}`);
+    const selected = await drawnRange(page, 'completeness', 'mean');
+    near(selected.min, from, bucketMs);
+    expect(selected.max).toBe(to);
+    await page.click('#zoom-reset');
+    await page.selectOption('#filters [name="range"]', '1h');
+    const status = page.locator('.scorer-card[data-scorer="completeness"] [data-chart="status"]');
+    await expect.poll(async () => Number(await status.getAttribute('data-x-max')) - Number(await status.getAttribute('data-x-min'))).toBeLessThan(hour + bucketMs + 5_000);
+    expect(page.url()).toContain('range=1h');
+  });
+});
+
+describe('the overview', () => {
+  it('lists every scorer worst first with mean, pass rate, failure share and volume, and opens a scorer\'s detail', async () => {
+    const topics = await useDashboardTopics();
+    const producer = await useProducer();
+    const at = Date.now() - 10 * minute;
+    let id = 0;
+    const scored = (scorerId: string, score: number, verdict?: 'pass' | 'fail') => scoreRecord({ status: 'scored', score, ...(verdict === undefined ? {} : { verdict }) }, { scoreId: `s-${(id += 1)}`, scorerId, tenant: 'acme', at });
+    await publish(producer, topics.results, [
+      scored('relevancy', 0.9, 'pass'), scored('relevancy', 0.1, 'fail'), scored('relevancy', 0.2, 'fail'), scored('relevancy', 0.8, 'pass'),
+      scored('tone', 0.9, 'pass'), scored('tone', 0.7, 'pass'), scored('tone', 0.6, 'pass'), scored('tone', 0.2, 'fail'),
+      scored('completeness', 0.5), scored('completeness', 0.7),
+      scoreRecord({ status: 'failed' }, { scoreId: 'c-failed', scorerId: 'completeness', tenant: 'acme', at }),
+      scored('keyword', 1),
+    ]);
+    await publish(producer, topics.decisions, [decisionRecord({ runId: 'skip-1', scorerId: 'tone', reason: 'sampling', at, agent: 'support-agent', tenant: 'acme' })]);
+    const dashboard = await useDashboard(topics);
+    const page = await openPage(dashboard.url);
+    const rows = page.locator('#overview tbody tr');
+    await expect.poll(() => rows.count()).toBe(4);
+    expect(await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-scorer')))).toEqual(['relevancy', 'tone', 'completeness', 'keyword']);
+    const cells = async (scorer: string) =>
+      page.locator(`#overview tr[data-scorer="${scorer}"] td[data-field]`).evaluateAll((elements) => Object.fromEntries(elements.map((element) => [element.getAttribute('data-field'), element.textContent])));
+    expect(await cells('relevancy')).toMatchObject({ mean: '0.5', 'pass-rate': '50%', failed: '0%', records: '4', skipped: '0' });
+    expect(await cells('tone')).toMatchObject({ 'pass-rate': '75%', skipped: '1' });
+    expect(await cells('completeness')).toMatchObject({ mean: '0.6', 'pass-rate': '—', failed: '33.3%', records: '3' });
+    expect(await page.locator('#overview tr[data-scorer="relevancy"] svg.sparkline circle, #overview tr[data-scorer="relevancy"] svg.sparkline polyline').count()).toBeGreaterThan(0);
+
+    await page.click('#overview tr[data-scorer="completeness"]');
+    await expect.poll(() => page.locator('.scorer-card').count()).toBe(1);
+    expect(await page.locator('.scorer-card').getAttribute('data-scorer')).toBe('completeness');
+    expect(page.url()).toContain('scorer=completeness');
+    expect(await page.locator('#records tbody tr').count()).toBe(3);
+    expect(await page.locator('#overview tr[data-scorer="completeness"]').getAttribute('data-selected')).toBe('true');
+    // The overview still lists every scorer: the scorer filter narrows the detail below it.
+    expect(await rows.count()).toBe(4);
+    expect(problemsOf(page)).toEqual([]);
+  });
+});
+
+describe('skip reasons by agent and tenant', () => {
+  it('follow the agent and tenant filters, and say in words which skips they cannot place', async () => {
+    const topics = await useDashboardTopics();
+    const producer = await useProducer();
+    const at = Date.now() - 5 * minute;
+    await publish(producer, topics.results, [scoreRecord({ status: 'scored', score: 0.5 }, { scoreId: 'r', scorerId: 'toxicity', tenant: 'acme', at })]);
+    await publish(producer, topics.decisions, [
+      decisionRecord({ runId: 'a1', scorerId: 'toxicity', reason: 'sampling', at, agent: 'support-agent', tenant: 'acme' }),
+      decisionRecord({ runId: 'a2', scorerId: 'toxicity', reason: 'filter', at, agent: 'support-agent', tenant: 'globex' }),
+      decisionRecord({ runId: 'old', scorerId: 'toxicity', reason: 'sampling', at }),
+    ]);
+    const dashboard = await useDashboard(topics);
+    const page = await openPage(dashboard.url);
+    const skips = page.locator('.scorer-card[data-scorer="toxicity"] .skips');
+    await expect.poll(() => skips.textContent()).toBe('skipped: sampling 2 · filter 1');
+    await page.selectOption('#filters [name="tenant"]', 'globex');
+    await expect.poll(() => skips.textContent()).toBe(
+      'skipped for tenant globex: filter 1 (and 1 skip of runs whose agent and tenant were not recorded — decisions from an older Scorestream — left out of this filter)',
+    );
+    expect(await skips.textContent()).not.toContain('entity');
+  });
+});
+
+describe('compare', () => {
+  it('puts two versions side by side with sample sizes, means, pass rates and a significance hint', async () => {
+    const topics = await useDashboardTopics();
+    const producer = await useProducer();
+    const at = Date.now() - 30 * minute;
+    const records = [
+      ...[0.2, 0.3, 0.25, 0.35, 0.3, 0.2].map((score, index) => scoreRecord({ status: 'scored', score, verdict: score >= 0.3 ? 'pass' : 'fail' }, { scoreId: `v1-${index}`, scorerId: 'relevancy', version: '1', at })),
+      ...[0.8, 0.9, 0.85, 0.95, 0.9, 0.8].map((score, index) => scoreRecord({ status: 'scored', score, verdict: 'pass' }, { scoreId: `v2-${index}`, scorerId: 'relevancy', version: '2', at })),
+    ];
+    await publish(producer, topics.results, records);
+    const dashboard = await useDashboard(topics);
+    const page = await openPage(`${dashboard.url}?view=compare&scorer=relevancy&cmp=version`);
+    const cell = (field: string, side: 'a' | 'b') => page.locator(`#compare-table tr[data-field="${field}"] td[data-side="${side}"]`).textContent();
+    await expect.poll(() => cell('n', 'a')).toBe('6');
+    expect(await page.locator('#compare-table th[data-side="a"]').textContent()).toBe('A: version 1');
+    expect(await page.locator('#compare-table th[data-side="b"]').textContent()).toBe('B: version 2');
+    expect(await cell('mean', 'a')).toMatch(/^0\.267 ± 0\.06/);
+    expect(await cell('mean', 'b')).toMatch(/^0\.867 ± 0\.06/);
+    expect(await cell('pass-rate', 'a')).toBe('50% of 6');
+    expect(await cell('pass-rate', 'b')).toBe('100% of 6');
+    const means = await page.locator('#compare-hints li[data-test="means"]').textContent();
+    expect(means).toContain("B − A = 0.6 (Welch's t");
+    expect(means).toContain('very unlikely to be chance');
+    expect(await page.locator('#compare-hints li[data-test="distributions"]').textContent()).toContain('a B score is above an A score in 100% of pairs');
+    expect(await page.locator('.distribution tbody tr').count()).toBeGreaterThan(2);
+
+    // The same page from its URL alone; then two time ranges, chosen in the page, into the URL.
+    const shared = await openPage(page.url());
+    await expect.poll(() => shared.locator('#compare-table tr[data-field="n"] td[data-side="b"]').textContent()).toBe('6');
+    await page.selectOption('#compare-controls [name="compare-mode"]', 'time');
+    await expect.poll(() => page.url()).not.toContain('cmp=version');
+    // By default the last hour against the hour before: all twelve records are in B.
+    await expect.poll(() => cell('n', 'b')).toBe('12');
+    expect(await cell('n', 'a')).toBe('0');
+    expect(await page.locator('#compare-hints li[data-test="means"]').textContent()).toBe('means: too few records on a side to tell');
+    expect(problemsOf(page)).toEqual([]);
+  });
+
+  it('compares two time ranges named in the URL, and says when a scorer has only one version', async () => {
+    const topics = await useDashboardTopics();
+    const producer = await useProducer();
+    const now = Date.now();
+    await publish(producer, topics.results, [
+      ...[0.9, 0.8, 0.85].map((score, index) => scoreRecord({ status: 'scored', score }, { scoreId: `a-${index}`, at: now - 3 * hour })),
+      ...[0.4, 0.5].map((score, index) => scoreRecord({ status: 'scored', score }, { scoreId: `b-${index}`, at: now - 30 * minute })),
+      scoreRecord({ status: 'failed' }, { scoreId: 'b-failed', at: now - 30 * minute }),
+    ]);
+    const dashboard = await useDashboard(topics);
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const page = await openPage(`${dashboard.url}?view=compare&scorer=completeness&aFrom=${iso(now - 4 * hour)}&aTo=${iso(now - 2 * hour)}&bFrom=${iso(now - hour)}&bTo=${iso(now)}`);
+    const cell = (field: string, side: 'a' | 'b') => page.locator(`#compare-table tr[data-field="${field}"] td[data-side="${side}"]`).textContent();
+    await expect.poll(() => cell('n', 'a')).toBe('3');
+    expect(await cell('n', 'b')).toBe('2');
+    expect(await cell('failed', 'b')).toBe('1');
+    expect(await cell('pass-rate', 'a')).toBe('—');
+    expect(await page.locator('#compare-hints li[data-test="pass rates"]').textContent()).toBe('pass rates: these records carry no verdicts');
+    await page.selectOption('#compare-controls [name="compare-mode"]', 'version');
+    await expect.poll(() => page.locator('#compare-note').textContent()).toContain('has only version (no version) in the look-back');
+    expect(page.url()).toContain('cmp=version');
+  });
+});
+
+describe('the feedback view', () => {
+  it('says so when the agreements topic does not exist', async () => {
+    const topics = await useDashboardTopics();
+    const dashboard = await useDashboard({ ...topics, agreements: `${topics.results}-no-agreements` });
+    const page = await openPage(`${dashboard.url}?view=feedback`);
+    await expect.poll(() => page.locator('#feedback-notice').textContent()).toContain(`The agreements topic '${topics.results}-no-agreements' does not exist`);
+    expect(await page.locator('#feedback-notice').textContent()).toContain('scorestream agreement');
+    expect(await page.locator('#view-scores').isHidden()).toBe(true);
+  });
+
+  it('shows agreement over time per scorer version and the disagreements, each opening the run with both verdicts and the judge\'s evidence', async () => {
+    const topics = await useDashboardTopics({ agreements: true });
+    const producer = await useProducer();
+    const now = Date.now();
+    const record = {
+      ...scoreRecord({ status: 'scored', score: 0.9, verdict: 'pass' }, { scoreId: 'judged', runId: 'run-77', scorerId: 'answer-relevancy', version: '2', at: now - 20 * minute }),
+      judge: { generateScore: { executions: [{ status: 'success' as const, prompt: 'Is the answer relevant?', judgeModelId: 'judge-7b', attemptCount: 1, modelCallCount: 1, durationMs: 800, output: { verdict: 'yes' }, usage: { inputTokens: 50, outputTokens: 3, totalTokens: 53 } }] } },
+    };
+    await publish(producer, topics.results, [record]);
+    await publish(producer, topics.agreements!, [
+      agreementWindow({ version: '2', start: now - 3 * hour, end: now - 2 * hour, counts: [[10, 4], [6, 10]], kappa: 0.33, accuracy: 0.667 }),
+      agreementWindow({ version: '2', start: now - 2 * hour, end: now - hour, counts: [[15, 2], [3, 10]], kappa: 0.65, accuracy: 0.833 }),
+      agreementPair({ agreementId: 'disagree-1', scoreId: 'judged', runId: 'run-77', version: '2', at: now - 10 * minute, judge: { score: 0.9, label: 'pass' }, human: { name: 'thumbs', value: false, label: 'fail', source: 'end_user', submitter: { id: 'u-1', name: 'Dana' }, comment: 'It answered a different question.' } }),
+      agreementPair({ agreementId: 'agree-1', version: '2', agree: true, at: now - 9 * minute }),
+    ]);
+    const dashboard = await useDashboard(topics);
+    const page = await openPage(`${dashboard.url}?view=feedback`);
+    const card = page.locator('.agreement-card[data-scorer="answer-relevancy"][data-version="2"]');
+    await expect.poll(() => card.count()).toBe(1);
+    expect(await card.locator('h2').textContent()).toBe('answer-relevancy v2');
+    expect(await card.locator('.summary').textContent()).toContain('30 labelled pairs · accuracy 0.833 · κ 0.65');
+    expect(await card.locator('[data-chart="agreement"]').getAttribute('data-points')).toBe('2');
+    expect(await card.locator('table.confusion tbody').textContent()).toBe('pass152fail310');
+    expect(await page.locator('#feedback-notice').textContent()).toBe('');
+    const rows = page.locator('#disagreements tbody tr');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().locator('[data-field="judge"]').textContent()).toBe('pass (0.9)');
+    expect(await rows.first().locator('[data-field="person"]').textContent()).toBe('fail (thumbs: false)');
+    expect(await rows.first().locator('[data-field="by"]').textContent()).toBe('end user Dana');
+
+    await rows.first().click();
+    await expect.poll(() => page.locator('#detail-disagreement').count()).toBe(1);
+    expect(await page.locator('#detail-outcome').textContent()).toBe('score 0.9 · pass');
+    expect(await page.locator('#detail-body [data-field="verdicts"]').textContent()).toContain('judgepass (score 0.9)personfail (thumbs: false)');
+    expect(await page.locator('#detail-body [data-field="comment"]').textContent()).toBe('It answered a different question.');
+    expect(await page.locator('#detail-body .execution').textContent()).toContain('Is the answer relevant?');
+    expect(page.url()).toContain('pair=disagree-1');
+
+    // The URL opens the same disagreement; the scorer filter narrows the view.
+    const shared = await openPage(page.url());
+    await expect.poll(() => shared.locator('#detail-disagreement').count()).toBe(1);
+    await page.click('#detail-close');
+    await page.selectOption('#filters [name="scorer"]', 'answer-relevancy');
+    await expect.poll(() => page.url()).toContain('scorer=answer-relevancy');
+    expect(await rows.count()).toBe(1);
+
+    // Live: a new disagreement and an updated window arrive without a reload.
+    await publish(producer, topics.agreements!, [
+      agreementPair({ agreementId: 'disagree-2', scoreId: 'judged', runId: 'run-77', version: '2', at: Date.now(), human: { comment: 'Still wrong.' } }),
+      agreementWindow({ version: '2', start: now - 2 * hour, end: now - hour, counts: [[16, 2], [3, 10]], kappa: 0.66, accuracy: 0.839, measuredAt: now }),
+    ]);
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(2);
+    expect(await rows.first().getAttribute('data-agreement-id')).toBe('disagree-2');
+    await expect.poll(() => card.locator('.summary').textContent()).toContain('31 labelled pairs');
+    expect(await card.locator('[data-chart="agreement"]').getAttribute('data-points')).toBe('2');
+    expect(await page.evaluate('performance.getEntriesByType("navigation").length')).toBe(1);
+    expect(problemsOf(page)).toEqual([]);
+    expect(problemsOf(shared)).toEqual([]);
+  });
+});

@@ -1,0 +1,21 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { run } from '../../../../cli/commands/agreement.ts';
+
+beforeEach(() => {
+  vi.spyOn(console, 'log').mockImplementation(() => undefined);
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('scorestream agreement', () => {
+  it.each([
+    [['--ttl', '1 day'], /--ttl: expected a positive duration/],
+    [['--window', '0m'], /--window: expected a positive duration/],
+    [['--max-runs', '2.5'], /--max-runs must be a positive integer/],
+    [['--bogus'], /usage: scorestream agreement/],
+  ])('exits 2 for %j', async (argv, message) => {
+    expect(await run(argv)).toBe(2);
+    expect(vi.mocked(console.error).mock.calls.join('\n')).toMatch(message);
+  });
+});

@@ -1,0 +1,68 @@
+// Span redaction through the tracer provider wrapper, asserted on what an in-memory exporter
+// receives: attributes, events, exceptions, status messages and links, for spans started with
+// startSpan and startActiveSpan; non-recording spans handed out untouched; parentage kept.
+import { context, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { describe, expect, it } from 'vitest';
+import { redactingTracerProvider } from '../../../otel/redacting-tracer.ts';
+import { createRedactor } from '../../../src/data-handling/create-redactor.ts';
+import { redactionSchema } from '../../../src/data-handling/redaction-schema.ts';
+
+const address = 'alice@example.com';
+
+function setUp() {
+  const exporter = new InMemorySpanExporter();
+  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  const tracer = redactingTracerProvider(provider, createRedactor(redactionSchema.parse({}))).getTracer('test');
+  return { exporter, tracer };
+}
+
+describe('redactingTracerProvider', () => {
+  it('redacts every string a span is given before the exporter sees it', () => {
+    const { exporter, tracer } = setUp();
+    const span = tracer.startSpan(`score for ${address}`, { attributes: { 'start.note': address } });
+    span.setAttribute('scorestream.judge.prompt', `Rate the answer to ${address}`);
+    span.setAttributes({ tags: ['plain', `to:${address}`], count: 3 });
+    span.addEvent('gen_ai.evaluation.result', { 'gen_ai.evaluation.explanation': `mentions ${address}` });
+    span.recordException(new Error(`cannot parse ${address}`));
+    span.recordException(`string exception for ${address}`);
+    span.setStatus({ code: 2, message: `failed for ${address}` });
+    span.addLink({ context: { traceId: '0'.repeat(31) + '1', spanId: '0'.repeat(15) + '1', traceFlags: TraceFlags.SAMPLED }, attributes: { why: address } });
+    span.end();
+    const [exported] = exporter.getFinishedSpans();
+    expect(JSON.stringify({ name: exported!.name, attributes: exported!.attributes, events: exported!.events, status: exported!.status, links: exported!.links })).not.toContain(address);
+    expect(exported!.attributes).toMatchObject({ 'scorestream.judge.prompt': 'Rate the answer to [redacted:email]', tags: ['plain', 'to:[redacted:email]'], count: 3, 'start.note': '[redacted:email]' });
+    expect(exported!.events.map((event) => event.attributes?.['exception.message'] ?? event.attributes?.['gen_ai.evaluation.explanation'])).toEqual(['mentions [redacted:email]', 'cannot parse [redacted:email]', 'string exception for [redacted:email]']);
+    expect(exported!.events[1]!.attributes?.['exception.type']).toBe('Error');
+    expect(exported!.status.message).toBe('failed for [redacted:email]');
+  });
+
+  it('redacts spans of startActiveSpan and keeps them the parents of spans started inside', async () => {
+    const { exporter, tracer } = setUp();
+    const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
+    const manager = new AsyncLocalStorageContextManager().enable();
+    context.setGlobalContextManager(manager);
+    try {
+      tracer.startActiveSpan('outer', (outer) => {
+        outer.setAttribute('note', address);
+        tracer.startSpan('inner').end();
+        outer.end();
+      });
+    } finally {
+      context.disable();
+    }
+    const spans = exporter.getFinishedSpans();
+    const outer = spans.find((span) => span.name === 'outer')!;
+    const inner = spans.find((span) => span.name === 'inner')!;
+    expect(outer.attributes.note).toBe('[redacted:email]');
+    expect(inner.parentSpanContext?.spanId).toBe(outer.spanContext().spanId);
+  });
+
+  it('hands out a non-recording span as it is (nothing stored, nothing to redact)', () => {
+    const { tracer } = setUp();
+    const unsampledParent = trace.setSpanContext(ROOT_CONTEXT, { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: TraceFlags.NONE, isRemote: true });
+    const span = tracer.startSpan('child of an unsampled trace', {}, unsampledParent);
+    expect(span.isRecording()).toBe(false);
+    expect(span.constructor.name).not.toBe('RedactingSpan');
+  });
+});
