@@ -13,7 +13,7 @@ import { traceFor } from '../../helpers/runs.ts';
 import { committedTotal, produceRaw, readUntil, startTestService, useServiceTopics } from '../../helpers/service.ts';
 import type { ServiceTopics } from '../../helpers/service.ts';
 import { conversationRunInput } from '../../unit/src/threads/fixtures.ts';
-import { uniqueGroupId } from '../../helpers/kafka.ts';
+import { readMessages, uniqueGroupId } from '../../helpers/kafka.ts';
 
 type ThreadScore = ScoreRecord & { thread: NonNullable<ScoreRecord['thread']> };
 
@@ -87,6 +87,12 @@ describe('thread scorers on Kafka-native session state', () => {
     ]);
     expect(both[1]!.thread).toMatchObject({ scope: 'conversation', supersedes: v1.thread.versionId, firstRunId: 't-r-run-1', lastRunId: 't-r-run-3' });
     expect(both[1]!.scoreId).not.toBe(v1.scoreId);
+    // On Kafka each version is keyed by its own scoreId (a compacted topic keeps both) and placed by the thread key (one partition).
+    const written = await readAll(topics.results, { isolation: 'read_uncommitted' });
+    const messages = await readMessages(topics.results, { count: written.length });
+    const versions = messages.filter((message) => both.some((score) => score.scoreId === message.key?.toString()));
+    expect(versions.map((message) => message.key?.toString()).sort()).toEqual(both.map((score) => score.scoreId).sort());
+    expect(new Set(versions.map((message) => message.partition)).size).toBe(1);
   });
 
   for (const delivery of ['at-least-once', 'exactly-once'] as const) {
