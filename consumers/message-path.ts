@@ -19,7 +19,7 @@ import { createJobRunner } from './perform-job.ts';
 import { createRecordEmitter } from './record-emitter.ts';
 import type { RecordEmitter } from './record-emitter.ts';
 import { ClaimEndedError } from './run-source.ts';
-import type { MessageHandle, RunSource, SourcePartition } from './run-source.ts';
+import type { ClaimedPartition, MessageHandle, RunSource, SourcePartition } from './run-source.ts';
 
 export type MessageEnd = 'finished' | 'abandoned';
 
@@ -33,7 +33,7 @@ export type PathPartition = {
 export type MessagePath = {
   readonly emitter: RecordEmitter;
   /** The path of one claimed partition of `source`. */
-  partition<Decoded>(source: RunSource<Decoded>): PathPartition;
+  partition<Decoded>(source: RunSource<Decoded>, claimed?: ClaimedPartition): PathPartition;
 };
 
 /** What the message path needs besides the message: the shared context and the one way out. */
@@ -45,8 +45,8 @@ export function createMessagePath(context: MessageContext): MessagePath {
   const dependencies = { context, emitter };
   return {
     emitter,
-    partition(source) {
-      const partition = source.claim(perform);
+    partition(source, claimed) {
+      const partition = source.claim(perform, claimed);
       return { process: (message, handle) => processMessage(message, handle, source, partition, dependencies), end: () => partition.end() };
     },
   };

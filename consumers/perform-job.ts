@@ -5,6 +5,12 @@
 //            is decided and scored (scoreRunEvent);
 //   retry    the pair is scored again (scoreRetry);
 //   no-run   a trace without a run: one skip decision per binding (traceWithoutRun).
+// With thread scorers bound (docs/threads.md), a run with a thread is re-keyed once all its
+// outcomes are out: its turn, with its run scores, to `{runs}-by-thread` (buildThreadTurn); and
+//   thread-end  an explicit end read beside the runs is forwarded there too;
+//   thread      a by-thread partition's step (thread-source.ts): each close's outcome as it
+//               settles, then — only once those were accepted — the step's changelog writes, so
+//               that a state saying "scored" never outlives a crash that lost the score.
 // Resolves once every record of the job was accepted by its message's output.
 import { collectRunFacts } from '../src/pipeline/run-facts.ts';
 import { scoreRetry } from '../src/pipeline/score-retry.ts';
@@ -12,6 +18,8 @@ import { scoreRunEvent } from '../src/pipeline/score-run-event.ts';
 import type { ScoreRunEventOptions } from '../src/pipeline/score-run-event.ts';
 import type { ScoringOutcome } from '../src/pipeline/scoring-outcome.ts';
 import { traceWithoutRun } from '../src/pipeline/trace-without-run.ts';
+import type { RunFacts } from '../src/pipeline/run-facts.ts';
+import { buildThreadTurn } from '../src/threads/build-thread-turn.ts';
 import { spanTraceContext } from '../otel/run-trace-context.ts';
 import { isScorestreamRun } from './loop-guard.ts';
 import type { MessageContext } from './message-context.ts';
@@ -48,6 +56,17 @@ function emitEach(outcomes: ReadonlyArray<Promise<ScoringOutcome>>, owner: Messa
   return Promise.all(outcomes.map((outcome) => outcome.then((settled) => emitter.emit(settled, owner.output, where)))).then(() => undefined);
 }
 
+/** Each outcome out as it settles; once all were accepted, the run's turn to its thread's partition (when it has a thread). */
+async function emitAndRekey(outcomes: ReadonlyArray<Promise<ScoringOutcome>>, facts: RunFacts, owner: MessageHandle, { context, emitter }: JobDependencies): Promise<void> {
+  const where = { source: owner.source, eventTime: Date.parse(facts.event.timestamp) };
+  const settled = await Promise.all(outcomes.map((outcome) => outcome.then(async (done) => (await emitter.emit(done, owner.output, where), done))));
+  const records = settled.flatMap((done) => (done.kind === 'record' ? [done.record] : []));
+  const decisions = settled.flatMap((done) => (done.kind === 'record' ? [] : [done.decision]));
+  const { threads } = context.config;
+  const turn = buildThreadTurn(facts, { records, decisions }, { idPath: threads.idPath, maxTurnBytes: threads.maxTurnBytes });
+  if (turn !== undefined) await emitter.rekey(turn.key, turn.json, owner.output, owner.source);
+}
+
 /** Outcomes known at once (a trace without run): emitted now; a promise only when one has to be awaited. */
 function emitNow(outcomes: readonly ScoringOutcome[], owner: MessageHandle, emitter: RecordEmitter): Promise<void> {
   const where = { source: owner.source, eventTime: Number.NaN };
@@ -60,7 +79,8 @@ function emitNow(outcomes: readonly ScoringOutcome[], owner: MessageHandle, emit
 }
 
 /** One job through the core and out through the emitter; resolves once every record of it was accepted by `owner.output`. */
-export function performJob(job: SourceJob, owner: MessageHandle, { context, emitter }: JobDependencies): Promise<void> {
+export function performJob(job: SourceJob, owner: MessageHandle, dependencies: JobDependencies): Promise<void> {
+  const { context, emitter } = dependencies;
   const { config, stats } = context;
   const span = owner.trace.span?.isRecording() === true ? owner.trace.span : undefined;
   switch (job.kind) {
@@ -75,7 +95,10 @@ export function performJob(job: SourceJob, owner: MessageHandle, { context, emit
       }
       // Counted whatever the policy (docs/observability.md, trace sampling): how much of the traffic a trace backend misses.
       if (job.trace.facts.sampled === false) stats.unsampledTraces += 1;
-      const outcomes = scoreRunEvent(collectRunFacts(event, job.source, job.trace.facts), { ...scoringOptions(owner, context), parentContext: job.trace.context });
+      const facts = collectRunFacts(event, job.source, job.trace.facts);
+      const outcomes = scoreRunEvent(facts, { ...scoringOptions(owner, context), parentContext: job.trace.context });
+      // A replay re-scores runs; their threads are the live service's.
+      if (config.threadScorers.length > 0 && context.replay === undefined) return emitAndRekey(outcomes, facts, owner, dependencies);
       return emitEach(outcomes, owner, Date.parse(event.timestamp), emitter);
     }
     case 'retry': {
@@ -88,6 +111,19 @@ export function performJob(job: SourceJob, owner: MessageHandle, { context, emit
     }
     case 'no-run': {
       return emitNow(traceWithoutRun(job, config.scorers, new Date(context.now()).toISOString()), owner, emitter);
+    }
+    case 'thread-end': {
+      if (config.threadScorers.length === 0 || context.replay !== undefined) {
+        stats.countSkip('no_thread_scorers');
+        return Promise.resolve();
+      }
+      return emitter.rekey(job.key, job.json, owner.output, owner.source);
+    }
+    case 'thread': {
+      const { step } = job;
+      for (const effect of step.effects) if (effect.type === 'close' || effect.type === 'decision') stats.threads.closesByReason.set(effect.closedBy, (stats.threads.closesByReason.get(effect.closedBy) ?? 0) + 1);
+      const where = { source: owner.source, eventTime: Number.NaN };
+      return Promise.all(step.outcomes.map((outcome) => outcome.then((settled) => emitter.emit(settled, owner.output, where)))).then(() => emitter.threadState(step.changelog, job.partition, owner.output, owner.source));
     }
   }
 }

@@ -7,7 +7,8 @@
 //   - carries the origin header (the loop guard) and, in a replay, the replay's mark;
 //   - is keyed by its pair's scoreId and partitioned by its run id (recordKeyFor,
 //     src/contracts/record-key.ts: one record per pair under compaction, a run's records on its
-//     partition number); a dead letter keeps the key its message came with;
+//     partition number), a thread scorer's by its own id and the thread key (recordKeyOf); a dead
+//     letter keeps the key its message came with;
 //   - fits `maxRecordBytes`: a score record sheds evidence with a truncation marker, or goes out as
 //     `failed` / `record_too_large` (src/contracts/fit-score-record.ts); a retry message drops its
 //     older attempts' judge evidence, or the failure is published as final; a dead letter keeps as
@@ -18,9 +19,16 @@
 //     once it was.
 // A score record whose run lacks content (`missing`) goes out together with its `flagged`
 // decision (src/pipeline/missing-content-flag.ts), which is not counted as a skip.
+// Thread scoring (docs/threads.md) adds two kinds: a turn or end event re-keyed to `{runs}-by-thread`
+// under its thread key, and the thread state's changelog records, written to the partition of
+// `{runs}-thread-state` that mirrors their by-thread partition. Both carry run content as it came
+// (like retry messages; docs/data-handling.md): they are the service's own working state. A thread
+// scorer's score and decision records are records like any other (data handling, fitting), keyed by
+// their own id and partitioned by the thread key (recordKeyOf), so one thread's records share a
+// partition and a compacted results topic keeps every version.
 // Nothing else publishes: a new kind of outgoing record is a new case here (docs/architecture.md).
 import type { Source } from '../src/contracts/common.ts';
-import { recordKeyFor } from '../src/contracts/record-key.ts';
+import { recordKeyFor, recordKeyOf } from '../src/contracts/record-key.ts';
 import type { ScoreIdParts } from '../src/contracts/score-id.ts';
 import { fitDeadLetter } from '../src/contracts/build-dead-letter.ts';
 import type { RawHeaders } from '../src/contracts/build-dead-letter.ts';
@@ -31,6 +39,7 @@ import { RETRY_DUE_HEADER } from '../src/contracts/retry-message.ts';
 import type { RetryMessage } from '../src/contracts/retry-message.ts';
 import type { ScoreRecord } from '../src/contracts/score-record.ts';
 import { retryTierTopic } from '../src/config/retry-tiers.ts';
+import { threadTopicsFor } from '../src/config/thread-topics.ts';
 import { missingContentFlag } from '../src/pipeline/missing-content-flag.ts';
 import { dataHandlingOf } from '../src/data-handling/data-handling.ts';
 import type { ScoringOutcome } from '../src/pipeline/scoring-outcome.ts';
@@ -54,6 +63,10 @@ export type RecordEmitter = {
   emit(outcome: ScoringOutcome, output: MessageOutput, where: Where): Promise<void> | undefined;
   /** A message that cannot be scored, parked as it came (as much of it as fits); throws only after the hard stop. */
   deadLetter(message: ConsumedMessage, source: Source, reason: DeadLetterReason, output: MessageOutput): Promise<void>;
+  /** A thread turn or end event (its JSON) to `{runs}-by-thread` under its thread key. */
+  rekey(key: string, json: string, output: MessageOutput, source: Source): Promise<void>;
+  /** Changelog records of the thread state of by-thread partition `partition` (value null = tombstone), in order. */
+  threadState(writes: ReadonlyArray<{ key: string; value: string | null }>, partition: number, output: MessageOutput, source: Source): Promise<void>;
 };
 
 type EmitterContext = Pick<MessageContext, 'config' | 'stats' | 'logger' | 'now' | 'hardStop' | 'publishRetry' | 'replay' | 'recordLatency'>;
@@ -70,18 +83,23 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
   const handling = dataHandlingOf(config);
   const mark = <Record extends ScoreRecord | DecisionRecord>(record: Record): Record => (context.replay === undefined ? record : { ...record, replay: context.replay });
 
+  const threadTopics = threadTopicsFor(config.topics.runs);
+
   /** A record about a (run, scorer) pair, keyed and partitioned as every such record is. */
   const pairRecord = (topic: string, pair: ScoreIdParts, value: string, headers: MessageHeaders = originHeaders) => ({ topic, ...recordKeyFor(pair), value, headers });
 
   const scoreOutgoing = (fitted: FittedScoreRecord): OutgoingRecord => ({
-    ...pairRecord(config.topics.results, fitted.record, fitted.json),
+    topic: config.topics.results,
+    ...recordKeyOf(fitted.record),
+    value: fitted.json,
+    headers: originHeaders,
     fallback: () => {
       const smaller = fitted.smaller();
       return smaller === undefined ? undefined : scoreOutgoing(smaller);
     },
   });
 
-  const decisionOutgoing = (decision: DecisionRecord, topic: string): OutgoingRecord => pairRecord(topic, decision, JSON.stringify(decision));
+  const decisionOutgoing = (decision: DecisionRecord, topic: string): OutgoingRecord => ({ topic, ...recordKeyOf(decision), value: JSON.stringify(decision), headers: originHeaders });
 
   /** Only a skip counts as one: a `deferred` pair is counted as deferred, a `flagged` one was scored. */
   const countDecision = (decision: DecisionRecord) => {
@@ -208,6 +226,15 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
 
   return {
     emit: send,
+    async rekey(key, json, output, source) {
+      await publishUntilAcknowledged(output, [{ topic: threadTopics.byThread, key, value: json, headers: originHeaders }], source, context);
+      stats.threads.rekeyed += 1;
+    },
+    async threadState(writes, partition, output, source) {
+      if (writes.length === 0) return;
+      await publishUntilAcknowledged(output, writes.map(({ key, value }) => ({ topic: threadTopics.state, key, value: value ?? null, partition, headers: originHeaders })), source, context);
+      stats.threads.stateWrites += writes.length;
+    },
     async deadLetter(message, source, reason, output) {
       await send({ kind: 'dead-letter', message, error: reason }, output, { source, eventTime: Number.NaN });
     },

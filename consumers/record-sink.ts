@@ -31,6 +31,13 @@ export type PartitionClaim = {
   readonly partition: number;
   /** False once the assignment ended (or the partition was reset): dispatch nothing more under it. */
   readonly active: boolean;
+  /**
+   * Where records that belong to no message go (a thread closed by its timer, thread-source.ts),
+   * written after the work of the message at offset `after` (undefined: before any message):
+   * at-least-once the publisher; exactly-once the partition's next transaction that covers that
+   * message, right after its records.
+   */
+  detached(after: string | undefined): MessageOutput;
   /** Messages below this offset were committed already (exactly-once: by a fenced previous owner): skip them. */
   readonly fromOffset: number | undefined;
   /**
@@ -90,6 +97,7 @@ export function createAtLeastOnceSink(options: AtLeastOnceSinkOptions): RecordSi
       topic,
       partition,
       progress,
+      detached: () => publisher,
       fromOffset: undefined,
       get active() {
         return active;

@@ -1,18 +1,31 @@
 // The run-event source (input.format 'run-event', the default): one AgentRunEvent per message,
 // decoded and validated against the contract (decodeAgentRunEvent: UTF-8, JSON, schema version,
 // every problem with its path). Its run's trace context is the message's — the W3C headers the
-// consumer read, else the event's `trace` body field for producers that cannot set headers.
+// consumer read, else the event's `trace` body field for producers that cannot set headers. An
+// `agent.thread.ended` event on the runs topic is not a run: it is forwarded to the thread scorers.
 import type { AgentRunEvent } from '../src/contracts/agent-run-event.ts';
+import { decodeThreadMessage } from '../src/threads/decode-thread-message.ts';
 import { decodeRunMessage } from './decode-run-message.ts';
 import { runTraceContext } from './message-trace.ts';
 import { statelessSource } from './run-source.ts';
 import type { RunSource } from './run-source.ts';
 
-export const runEventSource: RunSource<AgentRunEvent> = statelessSource<AgentRunEvent>({
+type RunMessage = { kind: 'run'; event: AgentRunEvent } | { kind: 'thread-end'; key: string; json: string };
+
+export const runEventSource: RunSource<RunMessage> = statelessSource<RunMessage>({
   name: 'run-event',
   decode(value) {
     const decoded = decodeRunMessage(value);
-    return decoded.success ? { success: true, decoded: decoded.data } : decoded;
+    if (decoded.success) return { success: true, decoded: { kind: 'run', event: decoded.data } };
+    // Not a run: it may be a conversation's explicit end (docs/threads.md), which travels beside the runs.
+    const end = value === null ? undefined : decodeThreadEnd(value);
+    return end === undefined ? decoded : { success: true, decoded: end };
   },
-  job: (event, message) => ({ kind: 'run', event, trace: runTraceContext(message.trace, event), source: message.source }),
+  job: (decoded, message) => (decoded.kind === 'thread-end' ? decoded : { kind: 'run', event: decoded.event, trace: runTraceContext(message.trace, decoded.event), source: message.source }),
 });
+
+/** An `agent.thread.ended` event, validated, keyed by its thread; else undefined (the run's own failure stands). */
+function decodeThreadEnd(value: Buffer): RunMessage | undefined {
+  const decoded = decodeThreadMessage(value);
+  return decoded.success && decoded.kind === 'ended' ? { kind: 'thread-end', key: decoded.key, json: value.toString('utf8') } : undefined;
+}

@@ -12,6 +12,7 @@ import type { AgentRunEvent } from '../src/contracts/agent-run-event.ts';
 import type { Source } from '../src/contracts/common.ts';
 import type { SkipReason } from '../src/contracts/decision-record.ts';
 import type { RetryMessage } from '../src/contracts/retry-message.ts';
+import type { ThreadOutcome } from '../src/threads/thread-stage.ts';
 import type { ConsumedMessage } from '../kafka/kafka-records.ts';
 import type { RunTraceContext } from '../otel/run-trace-context.ts';
 import type { DeadLetterReason } from './decode-run-message.ts';
@@ -27,13 +28,25 @@ export type SourceJob =
   /** Score a deferred pair again, its binding decided the first time. */
   | { readonly kind: 'retry'; readonly retry: RetryMessage }
   /** A trace that yielded no run: one skip decision per binding, with the trace id as run id. */
-  | { readonly kind: 'no-run'; readonly traceId: string; readonly reason: SkipReason; readonly detail: string; readonly source: Source };
+  | { readonly kind: 'no-run'; readonly traceId: string; readonly reason: SkipReason; readonly detail: string; readonly source: Source }
+  /** An explicit end of a conversation (ThreadEnded) read beside the runs: forwarded to `{runs}-by-thread` under its thread key. */
+  | { readonly kind: 'thread-end'; readonly key: string; readonly json: string }
+  /** A step of a by-thread partition's thread state (thread-source.ts): its closes' outcomes, then its changelog writes. */
+  | { readonly kind: 'thread'; readonly step: ThreadOutcome; readonly partition: number };
 
 /** One consumed message on its way: where it came from, where its records go, its trace context and process span. */
 export type MessageHandle = { readonly source: Source; readonly output: MessageOutput; readonly trace: MessageTrace };
 
 /** The consumer's way to do a job: resolves once every record of it was accepted by `owner.output`; rejects only on the hard stop. */
 export type PerformJob = (job: SourceJob, owner: MessageHandle) => Promise<void>;
+
+/**
+ * The claimed partition, as a source with state sees it: which one (a thread source reads the
+ * changelog partition of the same number), and where work that no message owns goes, after the
+ * work of message `after` (a thread closed by its idle timer: at-least-once the publisher,
+ * exactly-once the partition's next transaction; PartitionClaim.detached, record-sink.ts).
+ */
+export type ClaimedPartition = { readonly topic: string; readonly partition: number; detached(after: string | undefined): MessageOutput };
 
 export type SourcePartition<Decoded> = {
   /**
@@ -63,7 +76,7 @@ export type RunSource<Decoded = unknown> = {
   /** When a message is due, epoch ms (the retry tiers): until then its partition is held (retry-gate.ts). */
   dueAt?(message: Pick<ConsumedMessage, 'headers'>): number;
   /** The source's state for one claimed partition, doing its jobs through `perform`. */
-  claim(perform: PerformJob): SourcePartition<Decoded>;
+  claim(perform: PerformJob, partition?: ClaimedPartition): SourcePartition<Decoded>;
   /** The consumer stopped. */
   close?(): void;
 };

@@ -12,7 +12,9 @@
 //      source's state for the partition ends with its claim (run-source.ts).
 // Every topic read has a source (run-source.ts): the runs topic its input's (run events, or OTLP
 // traces), each retry tier the retry source, whose messages are dispatched only once due (until
-// then the partition is paused, retry-gate.ts). Each message is processed inside its consumer
+// then the partition is paused, retry-gate.ts), and — with thread scorers bound — `{runs}-by-thread`
+// the thread source (thread-source.ts), whose state per claimed partition is restored from its
+// changelog before the partition's first message. Each message is processed inside its consumer
 // `process {topic}` span (startMessageTrace), which the score spans link to while their parent is
 // the agent run's span.
 import { context as otelContext, ROOT_CONTEXT, trace } from '@opentelemetry/api';
@@ -35,6 +37,11 @@ import { createAtLeastOnceSink } from './record-sink.ts';
 import type { MessageTicket, PartitionClaim, RecordSink } from './record-sink.ts';
 import { createRetryGate } from './retry-gate.ts';
 import { retrySource } from './retry-source.ts';
+import { createThreadSource } from './thread-source.ts';
+import type { ReadChangelog } from './thread-source.ts';
+import { threadTopics } from '../src/config/thread-topics.ts';
+import { readChangelogPartition } from '../kafka/read-changelog-partition.ts';
+import { threadRestoreGroupPrefix } from '../kafka/acl-roles.ts';
 import { runEventSource } from './run-event-source.ts';
 import type { RunSource } from './run-source.ts';
 import { RunSlots } from './run-slots.ts';
@@ -73,6 +80,8 @@ export type ScoringConsumerOptions = {
   endOffsets?: ReadonlyMap<number, number>;
   /** The runs topic's source (default: one run event per message; run-source.ts). */
   source?: RunSource;
+  /** How a by-thread partition's state is read back (default: the changelog topic through a throwaway group). */
+  readChangelog?: ReadChangelog;
 };
 
 export type StopOptions = { timeoutMs?: number };
@@ -96,9 +105,21 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   const slots = new RunSlots(config.concurrency.runsInFlight);
   const input: RunSource = options.source ?? runEventSource;
   const tiers = retryTiers(config);
-  const sourceOf = (topic: string): RunSource => (topic === config.topics.runs ? input : retrySource);
-  const topics = [config.topics.runs, ...tiers.map((tier) => tier.topic)];
   const hardStop = new AbortController();
+  // Thread scorers bound: the by-thread topic too, its source holding each claimed partition's thread
+  // state (thread-source.ts). A replay re-scores runs only; the live service owns the threads.
+  const threads = options.messageContext?.replay === undefined ? threadTopics(config) : undefined;
+  const threadSource =
+    threads === undefined
+      ? undefined
+      : createThreadSource({
+          context: { config, stats, logger, now, tracer, services: options.services, spend: options.messageContext?.spend, hardStop: hardStop.signal },
+          readChangelog:
+            options.readChangelog ??
+            ((partition, onRecord) => readChangelogPartition(kafka, { topic: threads.state, partition, groupPrefix: threadRestoreGroupPrefix(config.groupId), onRecord, logger })),
+        });
+  const sourceOf = (topic: string): RunSource => (topic === config.topics.runs ? input : topic === threads?.byThread && threadSource !== undefined ? (threadSource as RunSource) : retrySource);
+  const topics = [config.topics.runs, ...tiers.map((tier) => tier.topic), ...(threads === undefined ? [] : [threads.byThread])];
   const consumer: Consumer = kafka.consumer({
     groupId: config.groupId,
     sessionTimeout: options.sessionTimeoutMs ?? KAFKA_DEFAULTS.consumer.sessionTimeoutMs,
@@ -135,7 +156,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   const pathOf = (claim: PartitionClaim): PathPartition => {
     let partition = claimed.get(claim);
     if (partition === undefined) {
-      const opened = path.partition(sourceOf(claim.topic));
+      const opened = path.partition(sourceOf(claim.topic), { topic: claim.topic, partition: claim.partition, detached: (after) => claim.detached(after) });
       claimed.set(claim, (partition = opened));
       live.add(opened);
       claim.onEnd(() => {
@@ -196,11 +217,11 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     const claim = await sink.claim(batch.topic, batch.partition);
     const source = sourceOf(batch.topic);
     const pathPartition = pathOf(claim);
-    const isRetry = source.internal === true;
+    const isRetry = source.dueAt !== undefined;
     // A retry tier's backlog is pairs waiting for their due time, not lag.
     const lag = isRetry ? stats.retryWaitingByPartition : stats.lagByPartition;
     lag.set(key, Math.max(0, Number(batch.highWatermark) - Number(batch.firstOffset() ?? batch.highWatermark)));
-    const endOffset = isRetry ? undefined : options.endOffsets?.get(batch.partition);
+    const endOffset = batch.topic === config.topics.runs ? options.endOffsets?.get(batch.partition) : undefined;
     for (const message of batch.messages) {
       if (stopping || !isRunning() || isStale() || !claim.active) break;
       if (endOffset !== undefined && Number(message.offset) >= endOffset) {
@@ -241,6 +262,19 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   consumer.on(consumer.events.GROUP_JOIN, (event) => {
     endAssignment('joined');
     options.onAssignment?.(event.payload.memberAssignment);
+    // A by-thread partition is claimed on assignment, not on its first batch: its state is restored
+    // and its timers run (a thread idle since before the move still closes) with no message arriving.
+    if (threads !== undefined) {
+      const generation = assignment;
+      for (const partition of event.payload.memberAssignment[threads.byThread] ?? []) {
+        void sink.claim(threads.byThread, partition).then(
+          (claim) => {
+            if (generation === assignment && claim.active && !stopping) pathOf(claim);
+          },
+          (error: unknown) => logger.warn({ err: error, partition }, 'claiming a by-thread partition on assignment failed; it is claimed on its first batch'),
+        );
+      }
+    }
     logger.info({ assignment: event.payload.memberAssignment, delivery: sink.delivery }, 'joined the consumer group');
   });
   consumer.on(consumer.events.CRASH, (event) => {
@@ -283,6 +317,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
       }
       clearInterval(commitTimer);
       input.close?.();
+      threadSource?.close();
       await sink.close();
       await consumer.disconnect();
       return { unfinished };

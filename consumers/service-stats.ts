@@ -4,7 +4,23 @@ import type { ScoreRecord } from '../src/contracts/score-record.ts';
 
 export type ScorerTally = { scored: number; notScorable: number; failed: number; scoreSum: number };
 
+/** Thread scoring's counters (docs/threads.md): the state gauges are per claimed by-thread partition. */
+export type ThreadStats = {
+  /** Turns and end events re-keyed to `{runs}-by-thread`. */
+  rekeyed: number;
+  /** Changelog records written. */
+  stateWrites: number;
+  /** Partitions whose thread state was restored from the changelog, and the records read doing so. */
+  restores: number;
+  restoredRecords: number;
+  /** Thread closes by why (idle, ended, max_turns, …): each is a thread score or decision per binding. */
+  readonly closesByReason: Map<string, number>;
+  /** Per claimed `topic[partition]`, read when observed: its threads, those with turns waiting to be scored, held turns and bytes. */
+  readonly byPartition: Map<string, () => { threads: number; openThreads: number; heldTurns: number; bytes: number }>;
+};
+
 export class ServiceStats {
+  readonly threads: ThreadStats = { rekeyed: 0, stateWrites: 0, restores: 0, restoredRecords: 0, closesByReason: new Map(), byPartition: new Map() };
   consumed = 0;
   deadLettered = 0;
   readonly deadLettersByCode = new Map<string, number>();

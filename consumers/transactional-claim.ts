@@ -11,11 +11,13 @@ import type { SendRecordsOptions } from '../producers/send-records.ts';
 import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 import { publishRefusalOf } from '../kafka/publish-refusal.ts';
 import { PartitionProgress } from './partition-progress.ts';
-import type { MessageTicket, PartitionClaim } from './record-sink.ts';
+import type { MessageOutput, MessageTicket, PartitionClaim } from './record-sink.ts';
 import type { ServiceStats } from './service-stats.ts';
 import type { TransactionalProducer } from '../kafka/transactional-kafka.ts';
 
 type Held = { offset: number; records: OutgoingRecord[]; release: () => void };
+/** Records of no message, written after the message at offset `after` (-1: before any) was dispatched. */
+type Detached = { after: number; records: OutgoingRecord[] };
 
 export type TransactionalClaimOptions = {
   topic: string;
@@ -41,6 +43,18 @@ export class TransactionalClaim implements PartitionClaim {
   fromOffset: number | undefined;
   private readonly options: TransactionalClaimOptions;
   private readonly held = new Map<number, Held>();
+  private detachedRecords: Detached[] = [];
+
+  /** Records of no message (a thread's timer close): in the next transaction whose prefix covers message `after`, right after its records. */
+  detached(after: string | undefined): MessageOutput {
+    return {
+      publish: async (batch) => {
+        if (this.ended) throw new Error('the partition claim ended: records of no message are not written under it');
+        this.detachedRecords.push({ after: after === undefined ? -1 : Number(after), records: [...batch] });
+        this.options.onHeld?.();
+      },
+    };
+  }
   /** Offsets whose records are in the transaction in flight; they are released when it ends. */
   private readonly inTransaction = new Set<number>();
   private transaction: Promise<CommitOutcome> | undefined;
@@ -125,11 +139,15 @@ export class TransactionalClaim implements PartitionClaim {
     if (this.transaction !== undefined) return Promise.resolve('busy');
     if (this.ended) return Promise.resolve('nothing');
     const candidate = this.progress.commitCandidate();
-    if (candidate === undefined) return Promise.resolve('nothing');
-    const end = Number(candidate);
+    // Detached records go once every message dispatched before them is in a transaction: this one's prefix, or one committed.
+    const covered = candidate === undefined ? (this.committedOffset ?? 0) : Number(candidate);
+    const detached = this.detachedRecords.filter((entry) => entry.after < covered);
+    if (candidate === undefined && detached.length === 0) return Promise.resolve('nothing');
+    this.detachedRecords = this.detachedRecords.filter((entry) => entry.after >= covered);
+    const end = candidate === undefined ? 0 : Number(candidate);
     const batch = [...this.held.values()].filter((entry) => entry.offset < end).sort((left, right) => left.offset - right.offset);
     for (const entry of batch) this.inTransaction.add(entry.offset);
-    const running = this.runTransaction(batch, candidate).finally(() => {
+    const running = this.runTransaction(batch, candidate, detached).finally(() => {
       // Committed or not, these messages leave memory: committed, or to be re-scored.
       for (const entry of batch) {
         this.inTransaction.delete(entry.offset);
@@ -157,6 +175,7 @@ export class TransactionalClaim implements PartitionClaim {
     this.ended = true;
     for (const listener of this.endListeners.splice(0)) listener();
     let dropped = 0;
+    this.detachedRecords = []; // re-made by the next claim (a thread state restored from what was committed)
     for (const [offset, entry] of this.held) {
       if (this.inTransaction.has(offset)) continue; // released when its transaction ends
       this.held.delete(offset);
@@ -174,16 +193,16 @@ export class TransactionalClaim implements PartitionClaim {
     });
   }
 
-  private async runTransaction(batch: Held[], offset: string): Promise<CommitOutcome> {
+  private async runTransaction(batch: Held[], offset: string | undefined, detached: Detached[]): Promise<CommitOutcome> {
     const { producer, groupId, stats, logger } = this.options;
-    const records = batch.flatMap((entry) => entry.records);
+    const records = inOrder(batch, detached);
     const transact = async (oneByOne: boolean) => {
       const transaction = await producer.transaction();
       try {
         const send = (requestRecords: OutgoingRecord[]) => transaction.sendBatch({ acks: -1, topicMessages: toTopicMessages(requestRecords) });
         const failed = (await sendRecords(send, records, { ...(this.options.send ?? defaultSend), oneByOne, rejectRefusedRequest: true })).find((result) => result !== undefined);
         if (failed !== undefined) throw failed;
-        await transaction.sendOffsets({ consumerGroupId: groupId, topics: [{ topic: this.topic, partitions: [{ partition: this.partition, offset }] }] });
+        if (offset !== undefined) await transaction.sendOffsets({ consumerGroupId: groupId, topics: [{ topic: this.topic, partitions: [{ partition: this.partition, offset }] }] });
         await transaction.commit();
       } catch (error) {
         // Fenced or broker gone: the abort may fail too; the broker then aborts it when the next
@@ -208,10 +227,30 @@ export class TransactionalClaim implements PartitionClaim {
       );
       return 'failed';
     }
-    this.progress.markCommitted(offset);
-    this.committedOffset = Number(offset);
+    if (offset !== undefined) {
+      this.progress.markCommitted(offset);
+      this.committedOffset = Number(offset);
+    }
     stats.transactions += 1;
     stats.commits += 1;
     return 'committed';
   }
+}
+
+/** The messages' records in offset order, each detached batch right after the message it followed. */
+function inOrder(batch: readonly Held[], detached: readonly Detached[]): OutgoingRecord[] {
+  if (detached.length === 0) return batch.flatMap((entry) => entry.records);
+  const records: OutgoingRecord[] = [];
+  let next = 0;
+  const flushThrough = (offset: number) => {
+    while (next < detached.length && detached[next]!.after <= offset) records.push(...detached[next++]!.records);
+  };
+  flushThrough(-1);
+  for (const entry of batch) {
+    flushThrough(entry.offset - 1);
+    records.push(...entry.records);
+    flushThrough(entry.offset);
+  }
+  while (next < detached.length) records.push(...detached[next++]!.records);
+  return records;
 }

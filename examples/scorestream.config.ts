@@ -13,7 +13,9 @@ import {
   createAnswerRelevancyScorer,
   createCompletenessScorer,
   createKeywordCoverageScorer,
+  createRunScoreMeanScorer,
   createToolCallAccuracyScorer,
+  createTurnCountScorer,
   createToolErrorRateScorer,
   createToxicityScorer,
 } from 'scorestream';
@@ -39,6 +41,10 @@ const codeScorers: ScorerBindingInput[] = [
     scorer: createToolCallAccuracyScorer({ expectedTool: 'lookupOrder' }),
     filter: { op: 'eq', left: { path: 'entity.id' }, right: { literal: 'support-agent' } },
   },
+  // Whole conversations (docs/threads.md): scored once a thread has been quiet for 20 s, and
+  // re-scored with its whole history when it resumes.
+  { scorer: createTurnCountScorer(), level: 'thread', thread: { idleMs: 20_000 } },
+  { scorer: createRunScoreMeanScorer({ scorerId: 'completeness' }), level: 'thread', thread: { idleMs: 20_000 } },
 ];
 
 function judgeScorers(modelId: string): ScorerBindingInput[] {

@@ -21,13 +21,17 @@ export const DASHBOARD_GROUP_PREFIX = 'scorestream-dashboard';
 
 /** The monitor's consumer groups (`scorestream-monitor-<host>-<hex>`, service/monitor/topic-reader.ts) share this prefix. */
 export const MONITOR_GROUP_PREFIX = 'scorestream-monitor';
+/** The throwaway consumer groups that read back a by-thread partition's state (kafka/read-changelog-partition.ts). */
+export function threadRestoreGroupPrefix(groupId: string): string {
+  return `${groupId}.thread-restore-`;
+}
 
 /** tail's throwaway consumer groups (`scorestream-tail-<uuid>`) share this prefix. */
 export const TAIL_GROUP_PREFIX = 'scorestream-tail-';
 
 export type ServiceAclOptions = {
   /** `retryTiers`: the retry tier topics, when retries are on (the service's default; a replay has none; src/config/retry-tiers.ts). */
-  topics: { runs: string; results: string; deadLetter: string; decisions?: string | undefined; retryTiers?: readonly string[] | undefined; replays?: string | undefined };
+  topics: { runs: string; results: string; deadLetter: string; decisions?: string | undefined; retryTiers?: readonly string[] | undefined; replays?: string | undefined; threads?: { byThread: string; state: string } | undefined };
   groupId: string;
   delivery: 'at-least-once' | 'exactly-once';
 };
@@ -44,6 +48,13 @@ export function serviceAcls(options: ServiceAclOptions): AclGrant[] {
     ...(topics.decisions === undefined ? [] : [topic(topics.decisions, ['Write'], 'publish decision records')]),
     ...(topics.retryTiers ?? []).map((tier) => topic(tier, ['Read', 'Write'], 'defer transiently failed pairs to this retry tier, and read them back when due (retries)')),
     { resource: 'group', name: options.groupId, pattern: 'literal', operations: ['Read'], why: 'join its consumer group and commit offsets' } satisfies AclGrant,
+    ...(topics.threads === undefined
+      ? []
+      : [
+          topic(topics.threads.byThread, ['Read', 'Write'], 'thread scorers: re-key each turn by its thread, and read the turns back per thread'),
+          topic(topics.threads.state, ['Read', 'Write'], 'thread scorers: write the thread state changelog, and read it back to restore a partition'),
+          { resource: 'group', name: threadRestoreGroupPrefix(options.groupId), pattern: 'prefixed', operations: ['Read', 'Delete'], why: 'thread scorers: the throwaway groups that restore a partition’s thread state, deleted when done' } satisfies AclGrant,
+        ]),
   ];
   if (options.delivery === 'exactly-once') {
     grants.push({
@@ -97,8 +108,8 @@ export function monitorAcls(options: { resultsTopic: string; alertsTopic: string
  */
 export function replayAcls(options: ServiceAclOptions): AclGrant[] {
   const groupPrefix = `${options.groupId}.`;
-  // A replay reads no retry tier (service/replay.ts): the live service owns them.
-  const service = serviceAcls({ ...options, topics: { ...options.topics, retryTiers: undefined }, delivery: 'at-least-once' }).filter((grant) => grant.resource !== 'group');
+  // A replay reads no retry tier and no thread (service/replay.ts): the live service owns them.
+  const service = serviceAcls({ ...options, topics: { ...options.topics, retryTiers: undefined, threads: undefined }, delivery: 'at-least-once' }).filter((grant) => grant.resource !== 'group');
   const grants: AclGrant[] = [
     ...service,
     ...(options.topics.replays === undefined ? [] : [topic(options.topics.replays, ['Read', 'Write'], 'record the range a replay fixed when it started, and read it back when it continues')]),

@@ -24,12 +24,15 @@ export type OutgoingRecord = {
   readonly key: string | null;
   /**
    * What the partition is chosen by when it differs from the key (score and decision records and
-   * retry messages: keyed by their pair's scoreId, partitioned by run id; src/contracts/record-key.ts).
+   * retry messages: keyed by their scoreId, partitioned by run id or thread key; src/contracts/record-key.ts).
    * Handed to the partitioner with the message (key-partitioner.ts), never written to Kafka.
    */
   readonly partitionKey?: string;
-  readonly value: string | Buffer;
+  /** null: a tombstone (a compacted topic forgets the key). */
+  readonly value: string | Buffer | null;
   readonly headers?: MessageHeaders;
+  /** A partition chosen by the writer (a changelog partition mirrors its input's); else by key. */
+  readonly partition?: number;
   /**
    * What to write instead when the broker refuses this record for what it is (its size, its
    * content; publish-refusal.ts): a smaller form, or a record saying why. None: the record is

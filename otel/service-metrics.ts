@@ -31,6 +31,14 @@ export type ServiceCounters = {
   readonly recordsTruncated: number;
   readonly recordsRefused: number;
   readonly recordsDropped: number;
+  /** Thread scoring (docs/threads.md): counters, and each claimed by-thread partition's state, read when observed. */
+  readonly threads: {
+    readonly rekeyed: number;
+    readonly restores: number;
+    readonly restoredRecords: number;
+    readonly closesByReason: ReadonlyMap<string, number>;
+    readonly byPartition: ReadonlyMap<string, () => { threads: number; openThreads: number; heldTurns: number; bytes: number }>;
+  };
 };
 
 export type ServiceMetrics = {
@@ -77,6 +85,12 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters, 
     description: 'Records that did not fit as built: truncated (shed to fit maxRecordBytes), refused (by the broker, written smaller), dropped (not writable at all)',
     unit: '{record}',
   });
+  const threadsOpen = meter.createObservableGauge('scorestream.threads.open', { description: 'Threads with turns waiting to be scored, per claimed by-thread partition', unit: '{thread}' });
+  const threadsHeld = meter.createObservableGauge('scorestream.threads.held_turns', { description: 'Turns held by the thread state, per claimed by-thread partition', unit: '{turn}' });
+  const threadsBytes = meter.createObservableGauge('scorestream.threads.state_bytes', { description: 'Bytes of turn text held by the thread state, per claimed by-thread partition (bounded by threads.maxStateBytes)', unit: 'By' });
+  const threadCloses = meter.createObservableCounter('scorestream.threads.closes', { description: 'Thread closes per binding, by why (idle, ended, max_turns, max_age, max_bytes, overflow): each is a thread score or a decision', unit: '{close}' });
+  const threadRestores = meter.createObservableCounter('scorestream.threads.restores', { description: 'By-thread partitions whose state was restored from the changelog, and the changelog records read', unit: '{restore}' });
+  const threadsRekeyed = meter.createObservableCounter('scorestream.threads.rekeyed', { description: 'Turns and end events re-keyed to the by-thread topic', unit: '{message}' });
   const latency: Histogram = meter.createHistogram('scorestream.event_to_result.duration', {
     description: "Time from the run event's timestamp until its score record was acknowledged",
     unit: 's',
@@ -118,10 +132,27 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters, 
     result.observe(oversized, counters.recordsTruncated, { 'scorestream.record.outcome': 'truncated' });
     result.observe(oversized, counters.recordsRefused, { 'scorestream.record.outcome': 'refused' });
     result.observe(oversized, counters.recordsDropped, { 'scorestream.record.outcome': 'dropped' });
+    const { threads } = counters;
+    for (const [key, read] of threads.byPartition) {
+      const state = read();
+      const where = partitionAttributes(key);
+      result.observe(threadsOpen, state.openThreads, where);
+      result.observe(threadsHeld, state.heldTurns, where);
+      result.observe(threadsBytes, state.bytes, where);
+      lagReported.add(`thread:${key}`);
+    }
+    for (const key of lagReported) {
+      if (!key.startsWith('thread:') || threads.byPartition.has(key.slice(7))) continue;
+      for (const gauge of [threadsOpen, threadsHeld, threadsBytes]) result.observe(gauge, 0, partitionAttributes(key.slice(7)));
+    }
+    for (const [reason, count] of threads.closesByReason) result.observe(threadCloses, count, { 'scorestream.thread.closed_by': reason });
+    result.observe(threadRestores, threads.restores, { 'scorestream.restore.unit': 'partition' });
+    result.observe(threadRestores, threads.restoredRecords, { 'scorestream.restore.unit': 'record' });
+    result.observe(threadsRekeyed, threads.rekeyed);
   };
   const scores = registerScoreMetric(meter);
   const verdicts = registerVerdictMetric(meter, options.judged ?? []);
-  const observables: Observable[] = [consumed, unsampled, records, skips, budgetSkips, deadLetters, inFlight, paused, lag, retries, retryWaiting, oversized];
+  const observables: Observable[] = [consumed, unsampled, records, skips, budgetSkips, deadLetters, inFlight, paused, lag, retries, retryWaiting, oversized, threadsOpen, threadsHeld, threadsBytes, threadCloses, threadRestores, threadsRekeyed];
   meter.addBatchObservableCallback(observe, observables);
 
   return {

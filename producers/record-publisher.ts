@@ -34,8 +34,9 @@ export function toTopicMessages(records: readonly OutgoingRecord[]): TopicMessag
   return [...byTopic].map(([topic, list]) => ({
     topic,
     // kafkajs hands each message object to the partitioner as given, so partitionKey rides along
-    // to keyPartitioner and is never encoded (only key, value, headers and timestamp are).
-    messages: list.map(({ key, partitionKey, value, headers }) => ({ key, value, ...(partitionKey === undefined ? {} : { partitionKey }), ...(headers === undefined ? {} : { headers }) })),
+    // to keyPartitioner and is never encoded (only key, value, headers and timestamp are); an
+    // explicit partition (a changelog's) wins over both.
+    messages: list.map(({ key, partitionKey, value, headers, partition }) => ({ key, value, ...(partitionKey === undefined ? {} : { partitionKey }), ...(headers === undefined ? {} : { headers }), ...(partition === undefined ? {} : { partition }) })),
   }));
 }
 

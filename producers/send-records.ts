@@ -30,7 +30,7 @@ export type SendRecordsOptions = {
 
 /** What one record cost in a request: its key, value and headers, and a record's framing. */
 export function recordBytes(record: OutgoingRecord): number {
-  let bytes = 64 + (typeof record.value === 'string' ? Buffer.byteLength(record.value) : record.value.length);
+  let bytes = 64 + (record.value === null ? 0 : typeof record.value === 'string' ? Buffer.byteLength(record.value) : record.value.length);
   if (record.key !== null) bytes += Buffer.byteLength(record.key);
   for (const name in record.headers) {
     const value = record.headers[name];

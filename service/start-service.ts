@@ -28,6 +28,8 @@ import type { PublishRefusal } from '../kafka/publish-refusal.ts';
 import { createRecordPublisher } from '../producers/record-publisher.ts';
 import { trackBudgetShare } from './budget-share.ts';
 import { ensureTopics } from '../kafka/ensure-topics.ts';
+import type { TopicSpec } from '../kafka/ensure-topics.ts';
+import { threadTopics } from '../src/config/thread-topics.ts';
 import { createKafkaClient } from '../kafka/kafka-client.ts';
 import { explainKafkaError, kafkaPreflight } from '../kafka/kafka-preflight.ts';
 import { serviceAccess } from '../kafka/service-access.ts';
@@ -77,6 +79,19 @@ export type RunningService = {
   stop(options?: { timeoutMs?: number }): Promise<{ unfinished: number }>;
 };
 
+/**
+ * With thread scorers bound: `{runs}-by-thread` and its compacted changelog, each with as many
+ * partitions as the runs topic (a thread's partition and its state's have the same number).
+ */
+function threadTopicSpecs(config: ResolvedConfig): TopicSpec[] {
+  const topics = threadTopics(config);
+  if (topics === undefined) return [];
+  return [
+    { topic: topics.byThread, partitionsLike: config.topics.runs },
+    { topic: topics.state, partitionsLike: config.topics.runs, config: { 'cleanup.policy': 'compact' } },
+  ];
+}
+
 type Health = { state: HealthState; server: HealthServer; close(): Promise<void> };
 
 /** The health endpoints of `config.health`, or nothing when no port is set. */
@@ -123,6 +138,7 @@ async function startWith(options: ServiceOptions & { kafka: Kafka }, health: Hea
     { topic: config.topics.deadLetter },
     ...(config.topics.decisions === undefined ? [] : [{ topic: config.topics.decisions }]),
     ...retryTiers(config).map((tier) => ({ topic: tier.topic })),
+    ...threadTopicSpecs(config),
   ]).catch((error: unknown) => {
     throw explainKafkaError(error, access.context);
   });
@@ -136,7 +152,7 @@ async function startWith(options: ServiceOptions & { kafka: Kafka }, health: Hea
     onRefused: (record: OutgoingRecord, refusal: PublishRefusal, replacement: OutgoingRecord | undefined) => {
       stats.recordsRefused += 1;
       if (replacement === undefined) stats.recordsDropped += 1;
-      const what = { topic: record.topic, key: record.key?.slice(0, 200), refusal: refusal.type, bytes: typeof record.value === 'string' ? Buffer.byteLength(record.value) : record.value.length };
+      const what = { topic: record.topic, key: record.key?.slice(0, 200), refusal: refusal.type, bytes: record.value === null ? 0 : typeof record.value === 'string' ? Buffer.byteLength(record.value) : record.value.length };
       if (replacement === undefined) logger.error(what, `Kafka refused a record (${refusal.type}) and no smaller form of it is left: dropped, so that its partition keeps moving`);
       else logger.warn(what, `Kafka refused a record (${refusal.type}); writing a smaller form of it instead (lower maxRecordBytes to the topics' max.message.bytes)`);
     },

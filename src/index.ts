@@ -16,6 +16,7 @@ export type {
   TlsConfig,
 } from './config/config-types.ts';
 export type { ConfigProblem } from './config/config-error.ts';
+export type { BindingLevel, OnResumeMode, ThreadOptionsInput as ThreadOptions } from './threads/threads-schema.ts';
 export type { Predicate } from './eligibility/predicate-schema.ts';
 
 // Writing scorers, as with Mastra's createScorer: steps, notScorable, the run and its result.
@@ -176,6 +177,21 @@ export type { HallucinationOptions } from './scorers/llm/hallucination/index.ts'
 export { createToxicityScorer, toxicityScorerId } from './scorers/llm/toxicity/index.ts';
 export type { ToxicityOptions } from './scorers/llm/toxicity/index.ts';
 export type { LlmScorerConfig } from './scorers/shared/llm-scorer-config.ts';
+// Built-in thread scorers (docs/threads.md): bind them with level: 'thread'.
+export { createTurnCountScorer, turnCountScorerId } from './scorers/code/turn-count/index.ts';
+export { createThreadToolErrorRateScorer, threadToolErrorRateScorerId } from './scorers/code/thread-tool-error-rate/index.ts';
+export type { ThreadToolFailure } from './scorers/code/thread-tool-error-rate/index.ts';
+export { createRunScoreMeanScorer, createRunScoreMinScorer, runScoreMeanScorerId, runScoreMinScorerId } from './scorers/code/run-score-stats/index.ts';
+export type { RunScoreStatsOptions } from './scorers/code/run-score-stats/index.ts';
+export { conversationResolutionScorerId, createConversationResolutionScorer } from './scorers/llm/conversation-resolution/index.ts';
+export type { ConversationResolutionOptions } from './scorers/llm/conversation-resolution/index.ts';
+export { createUserFrustrationScorer, userFrustrationScorerId } from './scorers/llm/user-frustration/index.ts';
+export type { UserFrustrationOptions } from './scorers/llm/user-frustration/index.ts';
+export { createKnowledgeRetentionScorer, knowledgeRetentionScorerId } from './scorers/llm/knowledge-retention/index.ts';
+export type { KnowledgeRetentionOptions } from './scorers/llm/knowledge-retention/index.ts';
+// Writing thread scorers: the conversation a thread scorer's run holds.
+export { threadRunOf } from './threads/thread-scorer-input.ts';
+export type { ThreadRunInfo, ThreadRunView, ThreadScorerRun, ThreadTurnRun } from './threads/thread-scorer-input.ts';
 
 // The wire contracts, for whoever produces or reads the topics: the schemas, their versions and
 // enumerations, parse and decode functions that report every problem with its path, the
@@ -241,6 +257,16 @@ export { decodeBytes } from './contracts/encoded-bytes.ts';
 export { scoreIdFor } from './contracts/score-id.ts';
 export type { ScoreIdParts } from './contracts/score-id.ts';
 export { contractJsonSchemas } from './contracts/json-schemas.ts';
+// Threads on the wire (docs/threads.md): the end event producers send, the re-keyed turn, the
+// thread block of records, and the thread's ids.
+export { THREAD_ENDED_SCHEMA_VERSION, THREAD_ENDED_TYPE, threadEndedEventSchema } from './contracts/thread-ended.ts';
+export type { ThreadEndedEvent, ThreadEndedEventInput } from './contracts/thread-ended.ts';
+export { THREAD_TURN_SCHEMA_VERSION, THREAD_TURN_TYPE, threadTurnSchema } from './contracts/thread-turn.ts';
+export type { RunScoreStatus, RunScoreSummary, ThreadTurn, ThreadTurnInput, ThreadTurnShed, TurnTrace } from './contracts/thread-turn.ts';
+export { THREAD_CLOSE_REASONS, THREAD_SCOPES } from './contracts/thread-ref.ts';
+export type { ThreadCloseReason, ThreadRef, ThreadScope, ThreadVersion } from './contracts/thread-ref.ts';
+export { threadKeyFor, threadScoreIdFor, threadScoreViewKeyFor, threadVersionIdFor } from './contracts/thread-ids.ts';
+export type { ThreadScoreIdParts, ThreadScoreViewParts } from './contracts/thread-ids.ts';
 
 // Errors. Ours are ScorestreamErrors with a stable `code` and `canRetry`; JudgeTimeoutError is an
 // AI SDK APICallError, so the SDK's retry loop retries it. Test with `SomeError.isInstance(error)`,

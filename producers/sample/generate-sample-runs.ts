@@ -108,6 +108,7 @@ export function createSampleRunGenerator(options: SampleRunGeneratorOptions = {}
   const random = createRandom(options.seed ?? 'scorestream');
   const clock = options.clock ?? (() => new Date());
   const sampledRatio = options.sampledRatio ?? 0.9;
+  const conversations = new Conversations();
   return {
     next() {
       const finishedAt = clock();
@@ -116,7 +117,7 @@ export function createSampleRunGenerator(options: SampleRunGeneratorOptions = {}
         spanId: random.hex(16),
         traceFlags: random.chance(sampledRatio) ? TraceFlags.SAMPLED : TraceFlags.NONE,
       };
-      const { event, answer } = buildRun(random, finishedAt, options.degradation);
+      const { event, answer } = buildRun(random, finishedAt, options.degradation, conversations.nextTurn(random, finishedAt.getTime()), (started) => conversations.started(started, finishedAt.getTime()));
       if (options.includeTraceInBody === true) {
         event.trace = { traceparent: `00-${spanContext.traceId}-${spanContext.spanId}-0${spanContext.traceFlags}` };
       }
@@ -130,17 +131,75 @@ export function generateSampleRuns(count: number, options: SampleRunGeneratorOpt
   return Array.from({ length: count }, () => generator.next());
 }
 
-function buildRun(random: Random, finishedAt: Date, degradation: Degradation | undefined): { event: AgentRunEventInput; answer: AnswerQuality | 'none' } {
-  const agent = random.weighted(agents);
+/** Who a run talks to and in which thread: drawn for a new conversation, kept for its later turns. */
+type Conversation = {
+  agent: AgentProfile;
+  tenant: (typeof tenants)[number];
+  userId: string;
+  thread: { threadId: string; resourceId: string };
+  locale: string;
+  turnsLeft: number;
+  /** When its last turn finished (epoch ms), once it has. */
+  finishedAt?: number;
+};
+
+/** A finished conversation is resumed only this long after its last turn: past a thread scorer's idle gap (the example binds 20 s). */
+const RESUME_AFTER_MS = 30_000;
+
+/**
+ * Multi-turn traffic (docs/threads.md): a run continues an open conversation about half the time;
+ * a new one takes 1–4 turns; a few finished conversations are resumed, at least RESUME_AFTER_MS
+ * after their last turn (once their thread went idle and was scored, so a resumed thread is
+ * re-scored). Bounded: at most 24 open and 24 resumable conversations are remembered.
+ */
+class Conversations {
+  readonly #open: Conversation[] = [];
+  readonly #finished: Conversation[] = [];
+
+  nextTurn(random: Random, now: number): Conversation | undefined {
+    const oldest = this.#finished[0];
+    if (oldest !== undefined && now - oldest.finishedAt! >= RESUME_AFTER_MS && random.chance(0.1)) {
+      this.#finished.shift();
+      oldest.turnsLeft = random.int(1, 2);
+      return this.#take(oldest, now);
+    }
+    if (this.#open.length > 0 && random.chance(0.45)) return this.#take(random.pick(this.#open), now);
+    return undefined;
+  }
+
+  /** A new conversation's first turn was drawn: remember it for its later turns. */
+  started(conversation: Conversation, now: number): void {
+    if (conversation.turnsLeft <= 0) return this.#finish(conversation, now);
+    this.#open.push(conversation);
+    if (this.#open.length > 24) this.#finish(this.#open.shift()!, now);
+  }
+
+  #take(conversation: Conversation, now: number): Conversation {
+    conversation.turnsLeft -= 1;
+    const index = this.#open.indexOf(conversation);
+    if (conversation.turnsLeft <= 0) {
+      if (index >= 0) this.#open.splice(index, 1);
+      this.#finish(conversation, now);
+    } else if (index < 0) this.#open.push(conversation);
+    return conversation;
+  }
+
+  #finish(conversation: Conversation, now: number): void {
+    conversation.finishedAt = now;
+    this.#finished.push(conversation);
+    if (this.#finished.length > 24) this.#finished.shift();
+  }
+}
+
+function buildRun(random: Random, finishedAt: Date, degradation: Degradation | undefined, continued: Conversation | undefined, onStart?: (conversation: Conversation) => void): { event: AgentRunEventInput; answer: AnswerQuality | 'none' } {
+  const conversation: Conversation = continued ?? newConversation(random);
+  if (continued === undefined) onStart?.(conversation);
+  const { agent, tenant, userId, thread, locale } = conversation;
   const degraded = degradation !== undefined && agent.entity.id === degradation.agentId && inDegradation(degradation, finishedAt.getTime());
   const scenario = random.pick(agent.scenarios);
-  const tenant = random.weighted(tenants.map((entry) => [entry, entry.weight] as const));
   const model = random.pick(agent.models);
   const durationMs = random.int(700, 14_000);
   const startedAt = new Date(finishedAt.getTime() - durationMs);
-  const userId = `user-${random.hex(8)}`;
-  const thread = { threadId: `thread-${random.hex(10)}`, resourceId: userId };
-  const locale = random.pick(tenant.locales);
 
   const remembered = rememberedMessages(random, scenario, startedAt, thread);
   const question = textMessage(random, 'user', scenario.question, startedAt, thread);
@@ -200,6 +259,13 @@ function buildRun(random: Random, finishedAt: Date, degradation: Degradation | u
   if (random.chance(0.35)) event.groundTruth = scenario.answers.complete;
   if (runError !== undefined) event.error = { ...runError };
   return { event, answer: text === '' ? 'none' : quality };
+}
+
+function newConversation(random: Random): Conversation {
+  const agent = random.weighted(agents);
+  const tenant = random.weighted(tenants.map((entry) => [entry, entry.weight] as const));
+  const userId = `user-${random.hex(8)}`;
+  return { agent, tenant, userId, thread: { threadId: `thread-${random.hex(10)}`, resourceId: userId }, locale: random.pick(tenant.locales), turnsLeft: random.weighted([[0, 4], [1, 3], [2, 2], [3, 1]] as const) };
 }
 
 function rememberedMessages(random: Random, scenario: Scenario, startedAt: Date, thread: { threadId: string; resourceId: string }): DbMessageInput[] {

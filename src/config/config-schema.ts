@@ -11,6 +11,7 @@ import { samplingSchema } from '../eligibility/sampling-schema.ts';
 import { passCriterionSchema } from '../verdict/pass-criterion.ts';
 import { alertsSchema } from '../monitors/alerts-schema.ts';
 import { monitorSchema } from '../monitors/monitor-schema.ts';
+import { BINDING_LEVELS, threadOptionsSchema, threadsSchema } from '../threads/threads-schema.ts';
 import { evidenceSchema, redactionSchema } from '../data-handling/redaction-schema.ts';
 import type { JudgeModelResolver } from '../judge/types.ts';
 import { DEFAULT_TOPICS, DEFAULTS } from './defaults.ts';
@@ -58,6 +59,10 @@ const whenSchema = z.custom<(event: unknown) => boolean | Promise<boolean>>((val
 export const bindingSchema = z
   .strictObject({
     scorer: scorerSchema,
+    /** `thread`: the scorer scores whole conversations, not runs (docs/threads.md). Default `run`. */
+    level: z.enum(BINDING_LEVELS, { error: `expected one of ${BINDING_LEVELS.map((level) => `'${level}'`).join(', ')}` }).optional(),
+    /** When a thread is closed and what a resume does; only with level 'thread' (defaults: src/threads/threads-schema.ts). */
+    thread: threadOptionsSchema.optional(),
     /** Part of the deterministic scoreId: bump it when the scorer's logic changes. */
     version: z.string().min(1).optional(),
     sampling: samplingSchema.optional(),
@@ -220,4 +225,6 @@ export const configSchema = z.strictObject({
   monitors: z.array(monitorSchema).default([]),
   /** How the monitors are evaluated and where else their notices go (a webhook). */
   alerts: alertsSchema,
+  /** Thread scoring: where thread ids come from and the bounds of the thread state (docs/threads.md). */
+  threads: threadsSchema,
 });

@@ -5,6 +5,8 @@
 import type { z } from 'zod';
 import type { bindingSchema, configSchema, deliveryModes, saslSchema, tlsSchema, traceSamplingPolicies } from './config-schema.ts';
 
+import type { ThreadOptions } from '../threads/threads-schema.ts';
+
 export type { ScorerLike } from './scorer-like.ts';
 
 /** How results reach Kafka: see `deliveryModes` in config-schema.ts. */
@@ -27,8 +29,14 @@ export type ScorerBindingInput<Event = unknown> = WithEventOf<z.input<typeof bin
 /** A binding as the service runs it: the scorer's id, the timeout defaulted, the filter compiled. */
 export type ResolvedBinding<Event = unknown> = WithEventOf<z.output<typeof bindingSchema>, Event>;
 
+/** A binding with `level: 'thread'` as the service runs it: its thread options defaulted (docs/threads.md). */
+export type ResolvedThreadBinding<Event = unknown> = Flatten<Omit<ResolvedBinding<Event>, 'level' | 'thread'> & { level: 'thread'; thread: ThreadOptions }>;
+
 /** What `defineConfig` takes: everything but `scorers` has a default. */
 export type ScorestreamConfigInput<Event = unknown> = Flatten<Omit<z.input<typeof configSchema>, 'scorers'> & { scorers: ScorerBindingInput<Event>[] }>;
 
-/** The validated, defaulted config the service runs on (resolveConfig). */
-export type ResolvedConfig<Event = unknown> = Flatten<Omit<z.output<typeof configSchema>, 'scorers'> & { scorers: ResolvedBinding<Event>[] }>;
+/**
+ * The validated, defaulted config the service runs on (resolveConfig): the bindings of `level:
+ * 'thread'` are taken out of `scorers` into `threadScorers`, so the run path never sees them.
+ */
+export type ResolvedConfig<Event = unknown> = Flatten<Omit<z.output<typeof configSchema>, 'scorers'> & { scorers: ResolvedBinding<Event>[]; threadScorers: ResolvedThreadBinding<Event>[] }>;

@@ -33,4 +33,20 @@ export const DEFAULTS = {
   replaysTopicSuffix: '-replays',
   retryDelaysMs: [10_000, 60_000, 600_000, 3_600_000],
   retryMaxAgeMs: 86_400_000,
+  /** Thread scoring (src/threads/threads-schema.ts, docs/threads.md). */
+  threads: {
+    idleMs: 900_000,
+    maxTurns: 100,
+    maxAgeMs: 86_400_000,
+    onResume: 'rescore',
+    minRescoreIntervalMs: 0,
+    maxRescores: 10,
+    /** Per partition of the repartition topic, like every bound of the thread state. */
+    maxThreads: 10_000,
+    maxStateBytes: 268_435_456,
+    maxThreadBytes: 524_288,
+    /** Also the largest changelog record of a turn: well under Kafka's default 1 MiB message limit. */
+    maxTurnBytes: 65_536,
+    stateTtlMs: 604_800_000,
+  },
 } as const;

@@ -6,13 +6,14 @@ import { formatPath } from '../contracts/problems.ts';
 import { ConfigError } from './config-error.ts';
 import type { ConfigProblem } from './config-error.ts';
 import { configSchema } from './config-schema.ts';
-import type { ResolvedConfig, ScorestreamConfigInput } from './config-types.ts';
+import type { ResolvedBinding, ResolvedConfig, ResolvedThreadBinding, ScorestreamConfigInput } from './config-types.ts';
+import { threadOptionsSchema } from '../threads/threads-schema.ts';
 import { applyEnvironmentOverrides } from './env-overrides.ts';
 import { monitorProblems } from '../monitors/monitor-problems.ts';
 import type { Environment } from './env-overrides.ts';
 
 // What resolveConfig returns; declared with the other config types.
-export type { ResolvedBinding, ResolvedConfig } from './config-types.ts';
+export type { ResolvedBinding, ResolvedConfig, ResolvedThreadBinding } from './config-types.ts';
 
 /**
  * One problem per issue, except that a field of the wrong type gets only that problem: zod still
@@ -35,9 +36,10 @@ function repeatedBindings(scorers: unknown): ConfigProblem[] {
   const lastIndexByIdentity = new Map<string, number>();
   // Not an array (e.g. Mastra's keyed bindings object) is reported by the schema.
   (Array.isArray(scorers) ? scorers : []).forEach((binding: unknown, index) => {
-    const { scorer, version } = (binding ?? {}) as { scorer?: { id?: unknown }; version?: unknown };
+    const { scorer, version, level } = (binding ?? {}) as { scorer?: { id?: unknown }; version?: unknown; level?: unknown };
     if (typeof scorer?.id !== 'string') return; // reported by the schema
-    const identity = `${scorer.id}@${String(version ?? '')}`;
+    // A run score and a thread score never share an id (thread-ids.ts), so each level has its own.
+    const identity = `${String(level ?? 'run')}|${scorer.id}@${String(version ?? '')}`;
     const earlier = lastIndexByIdentity.get(identity);
     if (earlier !== undefined) {
       const versionText = version ? ` version '${String(version)}'` : '';
@@ -46,6 +48,35 @@ function repeatedBindings(scorers: unknown): ConfigProblem[] {
     lastIndexByIdentity.set(identity, index);
   });
   return problems;
+}
+
+/** Thread options on a binding that scores runs would never be used: a mistake, said so. */
+function misplacedThreadOptions(scorers: unknown): ConfigProblem[] {
+  return (Array.isArray(scorers) ? scorers : []).flatMap((binding: unknown, index) => {
+    const { level, thread } = (binding ?? {}) as { level?: unknown; thread?: unknown };
+    return thread !== undefined && level !== 'thread' ? [{ path: `scorers[${index}].thread`, message: "thread options only apply to a binding with level: 'thread'; add it, or remove the thread options" }] : [];
+  });
+}
+
+/** Splits the bindings by level and checks each thread binding against the state's TTL. */
+function splitByLevel<Event>(config: z.output<typeof configSchema>, problems: ConfigProblem[]): ResolvedConfig<Event> {
+  const { scorers, ...rest } = config;
+  const runScorers: ResolvedBinding<Event>[] = [];
+  const threadScorers: ResolvedThreadBinding<Event>[] = [];
+  scorers.forEach((binding, index) => {
+    if (binding.level !== 'thread') {
+      runScorers.push(binding as ResolvedBinding<Event>);
+      return;
+    }
+    const { level: _level, thread, ...common } = binding as ResolvedBinding<Event>;
+    const options = thread ?? threadOptionsSchema.parse({});
+    // A thread must close before its state expires, or its last turns would never be scored.
+    if (options.idleMs + options.minRescoreIntervalMs >= rest.threads.stateTtlMs) {
+      problems.push({ path: `scorers[${index}].thread.idleMs`, message: `idleMs (${options.idleMs}) plus minRescoreIntervalMs (${options.minRescoreIntervalMs}) must be below threads.stateTtlMs (${rest.threads.stateTtlMs}), or threads would expire before they close` });
+    }
+    threadScorers.push({ ...common, level: 'thread', thread: options });
+  });
+  return { ...rest, scorers: runScorers, threadScorers };
 }
 
 /**
@@ -58,8 +89,10 @@ export function resolveConfig<Event>(input: ScorestreamConfigInput<Event>, optio
   const overridden = applyEnvironmentOverrides(input, options.environment ?? {}, problems);
   const parsed = configSchema.safeParse(overridden);
   if (!parsed.success) problems.push(...schemaProblems(parsed.error.issues));
-  problems.push(...repeatedBindings(overridden.scorers));
+  problems.push(...repeatedBindings(overridden.scorers), ...misplacedThreadOptions(overridden.scorers));
   if (parsed.success) problems.push(...monitorProblems(parsed.data.monitors, parsed.data.scorers));
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems, options.source);
-  return parsed.data;
+  const resolved = splitByLevel<Event>(parsed.data, problems);
+  if (problems.length > 0) throw new ConfigError(problems, options.source);
+  return resolved;
 }

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { BUDGET_WINDOWS } from '../budget/rolling-window.ts';
 import { entitySchema, idSchema, isoTimestampSchema, recordTraceSchema, replaySchema, samplingSchema, sourceSchema } from './common.ts';
+import { threadRefSchema } from './thread-ref.ts';
 
 export const DECISION_RECORD_SCHEMA_VERSION = 1;
 
@@ -19,6 +20,9 @@ export const SKIP_REASONS = [
   'not_an_agent_trace',
   'incomplete_trace',
   'assembly_overflow',
+  // Threads (docs/threads.md): a resumed thread's re-score refused by onResume 'once', maxRescores
+  // or a thread that is full (maxTurns, maxThreadBytes).
+  'rescore_refused',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
@@ -58,5 +62,7 @@ export const decisionRecordSchema = z.object({
   decidedAt: isoTimestampSchema,
   /** `deferred_retry` only: the failed attempts so far and when the next one is due. */
   retry: z.object({ attempt: z.number().int().min(1), dueAt: isoTimestampSchema }).optional(),
+  /** Present on a thread scorer's decision (docs/threads.md): the thread and the turns it was about. `runId` is then the last turn's. */
+  thread: threadRefSchema.optional(),
 });
 export type DecisionRecord = z.infer<typeof decisionRecordSchema>;

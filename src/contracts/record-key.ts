@@ -11,6 +11,13 @@
 // partition number, which is what readers that join by run (the feedback join, docs/feedback.md)
 // rely on.
 //
+// A thread scorer's record (docs/threads.md; its `thread` block) is about a version of a thread,
+// not a pair: a score record is keyed by its own scoreId (threadScoreIdFor: one per thread, scorer,
+// scorer version and version, so a compacted results topic keeps every version — the thread's
+// append-only history — and collapses only a version scored again after a crash or a restore), a
+// decision by threadDecisionKeyFor (its thread, binding and turns); both are partitioned by the
+// thread key, so a thread's records share a partition and stay in order.
+//
 // A record about a run and not about a pair — feedback — is keyed by the run id alone:
 //   run     the run id
 //   trace   the run id the OTLP input gives the agent span: `<traceId>-<spanId>` (runIdOf)
@@ -19,22 +26,50 @@
 // A record about a monitor — an alert notice (scorestream monitor, docs/alerts.md) — is keyed by
 // the monitor's name: its notices share a partition, so they stay in order, and an alerts topic
 // compacted keeps each monitor's last notice, which is all a restarted monitor restores its phase from.
+//
+// The thread transport's own topics are keyed by functions of their own, one each:
+//   `{runs}-by-thread`     a re-keyed turn or end event: the thread key (threadKeyFor, thread-ids.ts)
+//   `{runs}-thread-state`  the changelog: `t:<thread key>` (threadRecordKey) and
+//                          `u:<arrival>:<thread key>` (turnRecordKey, src/threads/thread-changelog.ts),
+//                          written to the partition of its by-thread partition, not by key
 import type { AlertRecord } from './alert-record.ts';
 import { runIdOf } from '../otlp/run-from-trace.ts';
+import { deterministicId } from './deterministic-id.ts';
+import type { DecisionRecord } from './decision-record.ts';
 import type { FeedbackTarget } from './feedback-record.ts';
+import type { ScoreRecord } from './score-record.ts';
 import { scoreIdFor } from './score-id.ts';
 import type { ScoreIdParts } from './score-id.ts';
+import type { ThreadRef } from './thread-ref.ts';
+
+const THREAD_DECISION_DOMAIN = 'scorestream.thread-decision-key.v1';
 
 export type RecordKey = {
   /** The Kafka key: the pair's scoreId. What compaction keeps one record of. */
   key: string;
-  /** What the partition is chosen by: the run id (kafka/key-partitioner.ts). */
+  /** What the partition is chosen by: the run id, or a thread's key (kafka/key-partitioner.ts). */
   partitionKey: string;
 };
 
 /** The key and partition key of a record about the pair (its runId, scorerId and scorerVersion). */
 export function recordKeyFor(pair: ScoreIdParts): RecordKey {
   return { key: scoreIdFor(pair), partitionKey: pair.runId };
+}
+
+/**
+ * The key of a thread scorer's decision (it has no scoreId: an unsampled thread holds no turns to
+ * derive a version from): one per (thread, scorer, scorer version, turns decided about), so the
+ * same close decided again after a restore collapses and a later close does not.
+ */
+export function threadDecisionKeyFor(decision: { scorerId: string; scorerVersion?: string | undefined; thread: ThreadRef }): string {
+  const { thread } = decision;
+  return deterministicId(THREAD_DECISION_DOMAIN, [thread.key, decision.scorerId, decision.scorerVersion, thread.firstRunId, thread.lastRunId, String(thread.turns)]);
+}
+
+/** The key and partition key of a score or decision record: its pair's (recordKeyFor), or its thread's. */
+export function recordKeyOf(record: ScoreRecord | DecisionRecord): RecordKey {
+  if (record.thread === undefined) return recordKeyFor(record);
+  return { key: 'scoreId' in record ? record.scoreId : threadDecisionKeyFor({ ...record, thread: record.thread }), partitionKey: record.thread.key };
 }
 
 /** The key of feedback about `target`: its run id (partitioned like the run's score records), or its thread id. */

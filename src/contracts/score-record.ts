@@ -17,6 +17,7 @@ import {
 import { missingPartSchema } from './agent-run-event.ts';
 import { judgeResultsSchema } from './judge-execution.ts';
 import { fieldPerStep, PIPELINE_STAGES } from './scorer-steps.ts';
+import { threadVersionSchema } from './thread-ref.ts';
 
 export const SCORE_RECORD_SCHEMA_VERSION = 1;
 export const SCORE_STATUSES = ['scored', 'not_scorable', 'failed'] as const;
@@ -61,6 +62,8 @@ const scoreRecordBase = z.object({
   retries: z.lazy(() => retryHistorySchema).optional(),
   /** Present when the record as built was over the output's size limit: what it dropped to fit. */
   truncated: z.lazy(() => truncationSchema).optional(),
+  /** Present on the score of a thread scorer (docs/threads.md): the thread version scored. `runId` is then its last turn's. */
+  thread: threadVersionSchema.optional(),
 });
 
 const onlyWhen = (field: string, status: ScoreStatus) =>

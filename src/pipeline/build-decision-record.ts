@@ -1,6 +1,6 @@
 // The one builder of decision records (docs/contracts.md, the decision record): why a (run,
 // scorer) pair was skipped — eligibility, a budget, an OTLP trace that yielded no run — or put off
-// to the retry topics. Every decision names the run's agent or workflow and its tenant when a run
+// to the retry topics, or a thread binding's close that scored nothing (with the thread block). Every decision names the run's agent or workflow and its tenant when a run
 // was read, so a dashboard can split skip reasons by both. Pure: the caller brings the clock reading.
 import type { AgentRunEvent } from '../contracts/agent-run-event.ts';
 import type { RecordTrace, Source } from '../contracts/common.ts';
@@ -18,7 +18,7 @@ export type DecidedPair = {
 };
 
 /** What was decided: the fields of a decision record that are not the pair's. */
-export type Decision = Pick<DecisionRecord, 'decision' | 'reason' | 'detail' | 'sampling' | 'budget' | 'retry'>;
+export type Decision = Pick<DecisionRecord, 'decision' | 'reason' | 'detail' | 'sampling' | 'budget' | 'retry' | 'thread'>;
 
 export function buildDecisionRecord(pair: DecidedPair, decision: Decision, decidedAt: string): DecisionRecord {
   const tenantId = pair.event?.metadata?.tenantId;
@@ -38,5 +38,6 @@ export function buildDecisionRecord(pair: DecidedPair, decision: Decision, decid
     source: pair.source,
     decidedAt,
     ...(decision.retry === undefined ? {} : { retry: decision.retry }),
+    ...(decision.thread === undefined ? {} : { thread: decision.thread }),
   };
 }

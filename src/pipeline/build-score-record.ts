@@ -6,6 +6,8 @@ import { scoreIdFor } from '../contracts/score-id.ts';
 import type { ScoreRecord } from '../contracts/score-record.ts';
 import { verdictFor } from '../verdict/pass-criterion.ts';
 import type { PassCriterion } from '../verdict/pass-criterion.ts';
+import { threadScoreIdFor } from '../contracts/thread-ids.ts';
+import type { ThreadVersion } from '../contracts/thread-ref.ts';
 import type { RunFacts } from './run-facts.ts';
 import type { ScorerOutcome } from './scorer-outcome.ts';
 
@@ -21,6 +23,8 @@ export type ScoreRecordContext = {
   sampling?: Sampling;
   scoredAt: string;
   durationMs: number;
+  /** A thread scorer's close (src/threads/): the record gets the thread block and a thread score id. */
+  thread?: ThreadVersion;
 };
 
 function defined<T extends Record<string, unknown>>(value: T): Partial<T> {
@@ -40,7 +44,10 @@ export function buildScoreRecord(context: ScoreRecordContext): ScoreRecord {
   const judge = result.judge as JudgeResults | undefined;
   const base = {
     schemaVersion: 1 as const,
-    scoreId: scoreIdFor({ runId: facts.event.runId, scorerId: context.scorerId, scorerVersion: context.scorerVersion }),
+    scoreId:
+      context.thread === undefined
+        ? scoreIdFor({ runId: facts.event.runId, scorerId: context.scorerId, scorerVersion: context.scorerVersion })
+        : threadScoreIdFor({ threadKey: context.thread.key, scorerId: context.scorerId, scorerVersion: context.scorerVersion, versionId: context.thread.versionId }),
     runId: facts.event.runId,
     scorerId: context.scorerId,
     ...defined({ scorerName: context.scorerName, scorerVersion: context.scorerVersion }),
@@ -60,6 +67,7 @@ export function buildScoreRecord(context: ScoreRecordContext): ScoreRecord {
     ...(context.sampling === undefined ? {} : { sampling: context.sampling }),
     scoredAt: context.scoredAt,
     durationMs: context.durationMs,
+    ...(context.thread === undefined ? {} : { thread: context.thread }),
   };
   switch (outcome.status) {
     case 'scored': {

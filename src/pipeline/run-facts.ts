@@ -26,7 +26,8 @@ export type RunFacts = {
   samplingKey: string;
 };
 
-function firstMessageField(event: AgentRunEvent, field: 'threadId' | 'resourceId'): string | undefined {
+/** The first non-empty `threadId` or `resourceId` of the run's input and output messages (Mastra's shape). */
+export function firstMessageField(event: AgentRunEvent, field: 'threadId' | 'resourceId'): string | undefined {
   for (const message of [...event.input.inputMessages, ...event.output]) {
     const value = (message as Record<string, unknown>)[field];
     if (typeof value === 'string' && value !== '') return value;

@@ -12,6 +12,7 @@ import type { JudgeSpend } from '../budget/judge-spend.ts';
 import type { RecordTrace } from '../contracts/common.ts';
 import type { JudgeResults } from '../contracts/judge-execution.ts';
 import type { ScoreRecord } from '../contracts/score-record.ts';
+import type { ThreadVersion } from '../contracts/thread-ref.ts';
 import type { TraceSamplingPolicy } from '../config/config-types.ts';
 import type { ResolvedBinding } from '../config/resolve-config.ts';
 import type { ScorerServices } from '../scorer-services.ts';
@@ -50,6 +51,11 @@ export type ScoreRunEventOptions<Event> = {
    * become `budget_exhausted` decisions.
    */
   spend?: JudgeSpend;
+  /**
+   * Scoring a thread version (src/threads/score-thread-close.ts) rather than the run of `facts` (its
+   * last turn): the scorer gets `input`, the whole conversation, and the record the thread block.
+   */
+  thread?: { input: Record<string, unknown>; version: ThreadVersion };
   /** Whether a run whose propagated trace is not sampled is scored (`ignore`, default) or skipped (`follow`). */
   traceSampling?: TraceSamplingPolicy;
 };
@@ -155,13 +161,18 @@ export async function scoreWithBinding<Event>(facts: RunFacts, binding: Resolved
     span.setAttribute('scorestream.scorer.id', binding.scorerId);
     if (binding.version !== undefined) span.setAttribute('scorestream.scorer.version', binding.version);
     span.setAttribute('scorestream.run.id', facts.event.runId);
+    if (options.thread !== undefined) {
+      span.setAttribute('scorestream.thread.id', options.thread.version.id);
+      span.setAttribute('scorestream.thread.version', options.thread.version.version);
+      span.setAttribute('scorestream.thread.turns', options.thread.version.turns);
+    }
     if (eligibility.sampling !== undefined) {
       span.setAttribute('scorestream.sampling.bucket', eligibility.sampling.bucket);
       span.setAttribute('scorestream.sampling.rate', eligibility.sampling.rate);
     }
   }
   const started = now();
-  const input = buildScorerInput(facts);
+  const input = options.thread?.input ?? buildScorerInput(facts);
   const gate = options.spend?.ledger === undefined ? undefined : options.spend.runGate(binding.scorerId, facts.event.metadata?.tenantId);
   // Classifier scorers' decision-model calls go through the run's gate too (the service's cap inside).
   const services = gate === undefined ? options.services : { ...options.services, judgeCalls: gate, limitDecisionCall: gateDecisionCalls(gate, options.services?.limitDecisionCall) };
@@ -190,6 +201,7 @@ export async function scoreWithBinding<Event>(facts: RunFacts, binding: Resolved
     sampling: eligibility.sampling,
     scoredAt: new Date(finished).toISOString(),
     durationMs: Math.max(0, Math.round(finished - started)),
+    thread: options.thread?.version,
   });
 }
 

@@ -9,6 +9,7 @@ import { createRecordEmitter } from '../../../consumers/record-emitter.ts';
 import type { DecisionRecord } from '../../../src/contracts/decision-record.ts';
 import { parseDeadLetter, parseDecisionRecord, parseScoreRecord } from '../../../src/contracts/parse.ts';
 import { RETRY_DUE_HEADER } from '../../../src/contracts/retry-message.ts';
+import { threadDecisionKeyFor } from '../../../src/contracts/record-key.ts';
 import { scoreIdFor } from '../../../src/contracts/score-id.ts';
 import type { RetryMessage } from '../../../src/contracts/retry-message.ts';
 import type { FailedScoreRecord, ScoreRecord } from '../../../src/contracts/score-record.ts';
@@ -353,5 +354,36 @@ describe('record emitter: data handling before anything else', () => {
     expect(written).toMatchObject({ status: 'scored', evidence: 'no-content', steps: {}, prompts: {} });
     expect(written.truncated).toBeUndefined();
     expect(context.stats.recordsTruncated).toBe(0);
+  });
+});
+
+describe('record emitter: thread scoring', () => {
+  const address = 'alice@example.com';
+  const thread = { id: 'thread-9', key: 'acme:thread-9', turns: 3, firstRunId: 'run-1', lastRunId: 'run-3', closedBy: 'idle' as const };
+  const threadScore = { ...record, scoreId: 'thread-score-1', runId: 'run-3', scorerId: 'turn-count', reason: `asked by ${address}`, thread: { ...thread, version: 1, versionId: 'v-1', scope: 'conversation' as const } } as ScoreRecord;
+  const threadDecision: DecisionRecord = { schemaVersion: 1, runId: 'run-3', scorerId: 'turn-count', decision: 'skipped', reason: 'rescore_refused', detail: `resumed by ${address}`, source, decidedAt: '2026-11-29T12:00:01.000Z', thread };
+
+  it("keys a thread scorer's records by their own id, partitions them by the thread key, and handles their data like every record's", async () => {
+    const { emitter: emit, output } = emitter({ decisionsTopic: 'decisions' });
+    await emit.emit({ kind: 'record', record: threadScore }, output.output, where);
+    await emit.emit({ kind: 'skipped', decision: threadDecision }, output.output, where);
+    const [score, decision] = output.records();
+    expect(score).toMatchObject({ topic: 'scores', key: 'thread-score-1', partitionKey: 'acme:thread-9' });
+    expect(decision).toMatchObject({ topic: 'decisions', key: threadDecisionKeyFor(threadDecision as DecisionRecord & { thread: typeof thread }), partitionKey: 'acme:thread-9' });
+    expect(valueOf(score).reason).toBe('asked by [redacted:email]');
+    expect(valueOf(decision).detail).toBe('resumed by [redacted:email]');
+  });
+
+  it('writes re-keyed turns under their thread key and changelog records to their partition, their run content as it came', async () => {
+    const { emitter: emit, output, context } = emitter();
+    const turn = JSON.stringify({ note: address });
+    await emit.rekey('acme:thread-9', turn, output.output, source);
+    await emit.threadState([{ key: 't:acme:thread-9', value: turn }, { key: 'u:1:acme:thread-9', value: null }], 2, output.output, source);
+    expect(output.records().map(({ topic, key, partitionKey, partition, value }) => ({ topic, key, partitionKey, partition, value }))).toEqual([
+      { topic: `${source.topic}-by-thread`, key: 'acme:thread-9', partitionKey: undefined, partition: undefined, value: turn },
+      { topic: `${source.topic}-thread-state`, key: 't:acme:thread-9', partitionKey: undefined, partition: 2, value: turn },
+      { topic: `${source.topic}-thread-state`, key: 'u:1:acme:thread-9', partitionKey: undefined, partition: 2, value: null },
+    ]);
+    expect(context.stats.threads).toMatchObject({ rekeyed: 1, stateWrites: 2 });
   });
 });

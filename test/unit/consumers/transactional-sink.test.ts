@@ -111,6 +111,29 @@ const flush = async () => {
 };
 
 describe('exactly-once sink', () => {
+  it('writes records of no message (a thread timer) right after the message they followed, and alone when no message is left to commit', async () => {
+    const { sink, producers } = setup();
+    const claim = await sink.claim('runs', 0);
+    const [first, second] = ['10', '11'].map((offset) => claim.open(offset, () => undefined));
+    await first!.output.publish([record('a')]);
+    await claim.detached('10').publish([record('timer-after-10')]);
+    await second!.output.publish([record('b')]);
+    second!.finished();
+    await sink.commit();
+    expect(producers[0]!.sent).toEqual([]); // 10 still running: neither the detached records nor 11 go
+    first!.finished();
+    await sink.commit();
+    const values = (batch: unknown) => (batch as { topicMessages: Array<{ messages: Array<{ value: string }> }> }).topicMessages.flatMap((topic) => topic.messages.map((message) => message.value));
+    expect(producers[0]!.sent.flatMap(values)).toEqual(['a', 'timer-after-10', 'b']);
+    // Later, with every message committed: a transaction of its own, the offset unchanged.
+    await claim.detached('11').publish([record('timer-after-11')]);
+    const before = producers[0]!.offsets.length;
+    await sink.commit();
+    expect(producers[0]!.sent.flatMap(values).at(-1)).toBe('timer-after-11');
+    expect(producers[0]!.offsets.length).toBe(before);
+    expect(producers[0]!.log.slice(-3)).toEqual(['transaction', 'sendBatch', 'commit']);
+  });
+
   it("claims a partition by fencing its transactional id, then reads the group's committed offset", async () => {
     const { sink, producers, calls } = setup({ committed: 42 });
     const claim = await sink.claim('runs', 3);

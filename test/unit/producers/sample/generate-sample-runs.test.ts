@@ -128,6 +128,23 @@ describe('generateSampleRuns', { timeout: 60_000 }, () => {
     expect(generator.next()).toEqual(runs[0]);
     expect(generator.next()).toEqual(runs[1]);
   });
+
+  it('holds multi-turn conversations: a thread keeps its tenant, user and agent across its turns, and some come back after a quiet half minute', () => {
+    const threadOf = (event: AgentRunEventInput) => (event.input.inputMessages[0] as { threadId?: string }).threadId!;
+    const byThread = new Map<string, AgentRunEventInput[]>();
+    for (const event of events) byThread.set(threadOf(event), [...(byThread.get(threadOf(event)) ?? []), event]);
+    const multiTurn = [...byThread.values()].filter((turns) => turns.length > 1);
+    // About half the runs continue a conversation.
+    expect(events.length - byThread.size).toBeGreaterThan(events.length * 0.3);
+    expect(Math.max(...multiTurn.map((turns) => turns.length))).toBeGreaterThanOrEqual(4);
+    for (const turns of multiTurn) {
+      expect(new Set(turns.map((event) => `${event.metadata?.tenantId} ${(event.requestContext?.user as { id: string }).id} ${event.entity.id}`)).size).toBe(1);
+    }
+    // A resumed thread: a turn at least 30 s (120 runs of this clock) after the one before it, past a 20 s idle gap.
+    const position = new Map(events.map((event, index) => [event, index]));
+    const gaps = multiTurn.flatMap((turns) => turns.slice(1).map((event, index) => position.get(event)! - position.get(turns[index]!)!));
+    expect(gaps.filter((gap) => gap >= 120).length).toBeGreaterThanOrEqual(3);
+  });
 });
 
 describe('a degradation episode', { timeout: 60_000 }, () => {

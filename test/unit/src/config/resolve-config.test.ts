@@ -61,6 +61,8 @@ describe('resolveConfig', () => {
         input: { format: 'run-event' },
         monitors: [],
         alerts: { evaluateEvery: 10_000 },
+        threads: { maxThreads: 10_000, maxStateBytes: 268_435_456, maxThreadBytes: 524_288, maxTurnBytes: 65_536, stateTtlMs: 604_800_000 },
+        threadScorers: [],
       });
       expect(resolved.topics).toEqual({ ...DEFAULT_TOPICS, retry: `${DEFAULT_TOPICS.runs}-retry`, replays: `${DEFAULT_TOPICS.runs}-replays` });
       expect(resolved.concurrency.runsInFlight).toBe(DEFAULTS.runsInFlight);

@@ -25,3 +25,13 @@ describe('parseDecisionRecord', () => {
     if (!result.success) expect(result.problems.map((problem) => problem.path)).toEqual(['decision', 'reason', 'sampling.rate']);
   });
 });
+
+describe('a thread decision', () => {
+  it('carries the thread and the turns it was about', () => {
+    const thread = { id: 't-1', key: 'acme:t-1', turns: 2, firstRunId: 'run-1', lastRunId: 'run-2', closedBy: 'idle' };
+    expect(parseDecisionRecord({ ...decisionRecord(), reason: 'rescore_refused', detail: "onResume is 'once'", thread }).success).toBe(true);
+    const result = parseDecisionRecord({ ...decisionRecord(), thread: { ...thread, lastRunId: '' } });
+    expect(result.success ? [] : result.problems.map((problem) => problem.path)).toEqual(['thread.lastRunId']);
+  });
+});
+

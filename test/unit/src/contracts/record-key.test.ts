@@ -1,9 +1,16 @@
 // The key of score and decision records: the pair's scoreId (what compaction keeps one of), and
-// the run id as the partition key (a run's records stay on its partition number); an alert
-// notice's key: its monitor's name, whatever the notice.
+// the run id as the partition key (a run's records stay on its partition number); a thread
+// scorer's records by their own id, partitioned by the thread key; an alert notice's key: its
+// monitor's name, whatever the notice.
 import { describe, expect, it } from 'vitest';
-import { alertKeyFor, recordKeyFor } from '../../../../src/contracts/record-key.ts';
+import { alertKeyFor, recordKeyFor, recordKeyOf, threadDecisionKeyFor } from '../../../../src/contracts/record-key.ts';
 import { scoreIdFor } from '../../../../src/contracts/score-id.ts';
+import type { ThreadRef } from '../../../../src/contracts/thread-ref.ts';
+import { threadScoreIdFor } from '../../../../src/contracts/thread-ids.ts';
+import { buildDecisionRecord } from '../../../../src/pipeline/build-decision-record.ts';
+import { runScore } from '../threads/fixtures.ts';
+
+const source = { topic: 'agent-runs', partition: 0, offset: '7' };
 
 describe('recordKeyFor', () => {
   it('keys a pair by its scoreId and partitions it by its run id', () => {
@@ -24,5 +31,38 @@ describe('alertKeyFor', () => {
     expect(alertKeyFor({ monitor })).toBe('support-completeness');
     expect(alertKeyFor({ monitor: { ...monitor, scorer: 'tone', agent: 'research-agent' } })).toBe(alertKeyFor({ monitor }));
     expect(alertKeyFor({ monitor: { ...monitor, name: 'other' } })).not.toBe(alertKeyFor({ monitor }));
+  });
+});
+
+describe('recordKeyOf', () => {
+  const thread: ThreadRef = { id: 'thread-9', key: 'acme:thread-9', turns: 3, firstRunId: 'run-1', lastRunId: 'run-3', closedBy: 'idle' };
+  const version = { ...thread, version: 2, versionId: 'v-2', scope: 'conversation' as const, supersedes: 'v-1' };
+
+  it('keys a run scorer\'s record and decision as recordKeyFor does', () => {
+    const record = runScore('run-1', 'completeness', 0.5);
+    expect(recordKeyOf(record)).toEqual(recordKeyFor(record));
+    expect(recordKeyOf(record).partitionKey).toBe('run-1');
+    const decision = buildDecisionRecord({ runId: 'run-1', scorerId: 'completeness', source }, { decision: 'skipped', reason: 'filter' }, '2026-11-29T12:00:00.000Z');
+    expect(recordKeyOf(decision)).toEqual(recordKeyFor({ runId: 'run-1', scorerId: 'completeness' }));
+  });
+
+  it("keys a thread score by its own scoreId (one per version, so compaction keeps every version) and partitions it by the thread key", () => {
+    const v1 = { ...runScore('run-3', 'turn-count', 3), scoreId: threadScoreIdFor({ threadKey: thread.key, scorerId: 'turn-count', versionId: 'v-1' }), thread: { ...version, version: 1, versionId: 'v-1', supersedes: undefined } };
+    const v2 = { ...runScore('run-3', 'turn-count', 3), scoreId: threadScoreIdFor({ threadKey: thread.key, scorerId: 'turn-count', versionId: 'v-2' }), thread: version };
+    expect(recordKeyOf(v2)).toEqual({ key: v2.scoreId, partitionKey: 'acme:thread-9' });
+    expect(recordKeyOf(v1).key).not.toBe(recordKeyOf(v2).key);
+    // Not the pair key of its last turn's run: that run's own turn-count record would collide with it.
+    expect(recordKeyOf(v2).key).not.toBe(recordKeyFor(v2).key);
+  });
+
+  it('keys a thread decision by its thread, binding and turns, partitioned by the thread key', () => {
+    const decide = (ref: ThreadRef, scorerVersion?: string) => buildDecisionRecord({ runId: ref.lastRunId, scorerId: 'turn-count', scorerVersion, source }, { decision: 'skipped', reason: 'rescore_refused', thread: ref }, '2026-11-29T12:00:00.000Z');
+    const first = recordKeyOf(decide(thread));
+    expect(first).toEqual({ key: threadDecisionKeyFor({ scorerId: 'turn-count', thread }), partitionKey: 'acme:thread-9' });
+    // The same close decided again (a restore) collapses; a later close, another version or another thread does not.
+    expect(recordKeyOf(decide({ ...thread, closedBy: 'overflow' })).key).toBe(first.key);
+    const others = [decide({ ...thread, turns: 4, lastRunId: 'run-4' }), decide(thread, '2'), decide({ ...thread, key: 'beta:thread-9' })].map((decision) => recordKeyOf(decision).key);
+    expect(new Set([first.key, ...others]).size).toBe(4);
+    expect(first.key).not.toBe(recordKeyFor({ runId: 'run-3', scorerId: 'turn-count' }).key);
   });
 });

@@ -108,3 +108,18 @@ describe('parseScoreRecord', () => {
     ]);
   });
 });
+
+describe('the thread block', () => {
+  const thread = { id: 't-1', key: 'acme:t-1', turns: 3, firstRunId: 'run-1', lastRunId: 'run-3', closedBy: 'idle', version: 2, versionId: 'v-2', scope: 'conversation', supersedes: 'v-1' };
+
+  it('is accepted on a thread score, supersedes optional', () => {
+    expect(parseScoreRecord({ ...scoredRecord(), thread }).success).toBe(true);
+    const { supersedes: _supersedes, ...first } = thread;
+    expect(parseScoreRecord({ ...scoredRecord(), thread: { ...first, version: 1 } }).success).toBe(true);
+  });
+
+  it('names what is wrong in it', () => {
+    expect(paths({ ...scoredRecord(), thread: { ...thread, version: 0, closedBy: 'bored', scope: 'all', turns: 0 } })).toEqual(['thread.turns', 'thread.closedBy', 'thread.version', 'thread.scope']);
+  });
+});
+

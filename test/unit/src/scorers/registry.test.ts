@@ -6,12 +6,15 @@ import { mockJudge } from '../../../../src/testing/mock-judge.ts';
 
 const codeIds = ['tool-call-accuracy', 'tool-error-rate', 'completeness', 'keyword-coverage', 'textual-difference', 'content-similarity'];
 const llmIds = ['answer-relevancy', 'faithfulness', 'hallucination', 'toxicity', 'bias'];
+const threadCodeIds = ['turn-count', 'thread-tool-error-rate', 'run-score-mean', 'run-score-min'];
+const threadLlmIds = ['conversation-resolution', 'user-frustration', 'knowledge-retention'];
 
 describe('builtInScorers', () => {
-  it('lists every built-in scorer once, code scorers first', () => {
-    expect(builtInScorers.map((entry) => entry.id)).toEqual([...codeIds, ...llmIds]);
-    expect(builtInScorers.filter((entry) => entry.kind === 'code').map((entry) => entry.id)).toEqual(codeIds);
-    expect(builtInScorers.filter((entry) => entry.kind === 'llm').map((entry) => entry.id)).toEqual(llmIds);
+  it('lists every built-in scorer once: run scorers (code first), then thread scorers (code first)', () => {
+    expect(builtInScorers.map((entry) => entry.id)).toEqual([...codeIds, ...llmIds, ...threadCodeIds, ...threadLlmIds]);
+    expect(builtInScorers.filter((entry) => entry.level === 'run' && entry.kind === 'code').map((entry) => entry.id)).toEqual(codeIds);
+    expect(builtInScorers.filter((entry) => entry.level === 'run' && entry.kind === 'llm').map((entry) => entry.id)).toEqual(llmIds);
+    expect(builtInScorers.filter((entry) => entry.level === 'thread').map((entry) => entry.id)).toEqual([...threadCodeIds, ...threadLlmIds]);
   });
 
   it('marks the scores where lower is better', () => {
@@ -19,6 +22,8 @@ describe('builtInScorers', () => {
       'hallucination',
       'toxicity',
       'bias',
+      'turn-count',
+      'user-frustration',
     ]);
   });
 
@@ -32,8 +37,8 @@ describe('builtInScorers', () => {
     }
   });
 
-  it('has no default for tool-call-accuracy, which needs the expected tools', () => {
-    expect(builtInScorers[0].createDefault).toBeUndefined();
+  it('has no default for the scorers that need options: tool-call-accuracy (the expected tools), run-score-mean and -min (the run scorer)', () => {
+    expect(builtInScorers.filter((entry) => entry.createDefault === undefined).map((entry) => entry.id)).toEqual(['tool-call-accuracy', 'run-score-mean', 'run-score-min']);
   });
 });
 
@@ -50,6 +55,13 @@ describe('createDefaultBuiltInScorers', () => {
     expect(relevancy.judge?.modelSettings).toEqual({ temperature: 0 });
     const result = await relevancy.run(agentTurn('Capital of France?', [assistantMessage('Paris.')]));
     expect(result.score).toBe(1);
+  });
+});
+
+describe('createDefaultBuiltInScorers for threads', () => {
+  it('gives the thread scorers of level thread, the LLM ones only with a judge', () => {
+    expect(createDefaultBuiltInScorers({ level: 'thread' }).map((scorer) => scorer.id)).toEqual(['turn-count', 'thread-tool-error-rate']);
+    expect(createDefaultBuiltInScorers({ level: 'thread', judge: { model: mockJudge() } }).map((scorer) => scorer.id)).toEqual(['turn-count', 'thread-tool-error-rate', ...threadLlmIds]);
   });
 });
 

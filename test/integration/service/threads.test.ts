@@ -1,0 +1,164 @@
+// Thread scorers through a real broker (docs/threads.md, the transport): runs with a thread are
+// re-keyed to `{runs}-by-thread`, each by-thread partition's thread state lives in the consumer
+// that claimed it, with its changelog on `{runs}-thread-state`, restored on the next claim.
+import { describe, expect, it } from 'vitest';
+import { threadTopicsFor } from '../../../src/config/thread-topics.ts';
+import { parseScoreRecord } from '../../../src/contracts/parse.ts';
+import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
+import { createRunScoreMeanScorer } from '../../../src/scorers/code/run-score-stats/index.ts';
+import { createTurnCountScorer } from '../../../src/scorers/code/turn-count/index.ts';
+import { answerLengthScorer } from '../../fixtures/scorers.ts';
+import { readAll } from '../../helpers/read-all.ts';
+import { traceFor } from '../../helpers/runs.ts';
+import { committedTotal, produceRaw, readUntil, startTestService, useServiceTopics } from '../../helpers/service.ts';
+import type { ServiceTopics } from '../../helpers/service.ts';
+import { conversationRunInput } from '../../unit/src/threads/fixtures.ts';
+import { readMessages, uniqueGroupId } from '../../helpers/kafka.ts';
+
+type ThreadScore = ScoreRecord & { thread: NonNullable<ScoreRecord['thread']> };
+
+const base = Date.parse('2026-12-01T10:00:00.000Z');
+
+/** A turn of `threadId` (its messages carry it), `index` minutes into the conversation. */
+function turn(threadId: string, index: number, runId = `${threadId}-run-${index}`) {
+  const timestamp = new Date(base + index * 60_000).toISOString();
+  return { key: runId, value: JSON.stringify(conversationRunInput({ runId, threadId, tenantId: 'acme', timestamp, answer: `Answer ${index} of ${threadId}: ${'x'.repeat(10 * index)}` })), headers: { traceparent: traceFor(runId).traceparent } };
+}
+
+function threadBindings(idleMs: number) {
+  return [
+    { scorer: answerLengthScorer },
+    { scorer: createTurnCountScorer(), level: 'thread' as const, thread: { idleMs } },
+    { scorer: createRunScoreMeanScorer({ scorerId: 'answer-length' }), level: 'thread' as const, thread: { idleMs } },
+  ];
+}
+
+const isThreadScore = (record: ScoreRecord): record is ThreadScore => record.thread !== undefined;
+
+async function threadScores(topics: ServiceTopics, done: (scores: ThreadScore[]) => boolean): Promise<ThreadScore[]> {
+  const records = await readUntil<ScoreRecord>(topics.results, (all) => done(all.filter(isThreadScore)), 60_000);
+  return records.filter(isThreadScore);
+}
+
+describe('thread scorers on Kafka-native session state', () => {
+  it("scores a thread's turns as one thread, whichever runs partition each turn came in on, with the run scores they carried", async () => {
+    const topics = await useServiceTopics(3);
+    // Keyed by run id: the turns of one thread land on different runs partitions.
+    await produceRaw(topics.runs, [turn('t-a', 1), turn('t-b', 1), turn('t-a', 2), turn('t-a', 3), turn('t-b', 2)]);
+    const service = await startTestService({ topics, scorers: threadBindings(1_500) });
+
+    const scores = await threadScores(topics, (found) => found.length >= 4);
+    for (const score of scores) expect(parseScoreRecord(score).success).toBe(true);
+    const turnCounts = new Map(scores.filter((score) => score.scorerId === 'turn-count').map((score) => [score.thread.id, score]));
+    expect(turnCounts.get('t-a')).toMatchObject({ status: 'scored', score: 3, thread: { key: 'acme:t-a', turns: 3, firstRunId: 't-a-run-1', lastRunId: 't-a-run-3', closedBy: 'idle', version: 1, scope: 'conversation' } });
+    expect(turnCounts.get('t-b')).toMatchObject({ status: 'scored', score: 2, thread: { turns: 2, version: 1 } });
+    // The thread score's trace is the last turn's: a child of its agent span.
+    expect(turnCounts.get('t-a')!.trace).toMatchObject({ traceId: traceFor('t-a-run-3').traceId, parentSpanId: traceFor('t-a-run-3').spanId });
+    // The mean of the turns' own answer-length scores: the run scores travelled with the turns.
+    const runScores = (await readAll<ScoreRecord>(topics.results, { isolation: 'read_uncommitted' })).filter((record) => record.thread === undefined && record.runId.startsWith('t-a-'));
+    expect(runScores).toHaveLength(3);
+    const mean = scores.find((score) => score.scorerId === 'run-score-mean' && score.thread.id === 't-a')!;
+    expect(mean.status).toBe('scored');
+    expect((mean as { score: number }).score).toBeCloseTo(runScores.reduce((sum, record) => sum + (record.status === 'scored' ? record.score : 0), 0) / 3);
+
+    const { byThread, state } = threadTopicsFor(topics.runs);
+    expect((await readAll(byThread, { isolation: 'read_uncommitted' })).length).toBe(5);
+    // The changelog: every turn written once, then the thread records; after the closes, tombstones for the released turns.
+    const changelog = await readAll<unknown>(state, { isolation: 'read_uncommitted' }).catch(() => []);
+    expect(changelog.length).toBeGreaterThan(0);
+    expect(service.stats.threads.rekeyed).toBe(5);
+    expect(service.stats.threads.closesByReason.get('idle')).toBe(4);
+    expect(service.stats.threads.restores).toBeGreaterThanOrEqual(1);
+  });
+
+  it('re-scores a resumed thread with its whole history, keeping both scores (append-only)', async () => {
+    const topics = await useServiceTopics(2);
+    await produceRaw(topics.runs, [turn('t-r', 1), turn('t-r', 2)]);
+    await startTestService({ topics, scorers: threadBindings(1_000) });
+    const first = await threadScores(topics, (found) => found.some((score) => score.scorerId === 'turn-count'));
+    const v1 = first.find((score) => score.scorerId === 'turn-count')!;
+    expect(v1).toMatchObject({ score: 2, thread: { version: 1, turns: 2 } });
+
+    await produceRaw(topics.runs, [turn('t-r', 3)]);
+    const both = (await threadScores(topics, (found) => found.filter((score) => score.scorerId === 'turn-count').length >= 2)).filter((score) => score.scorerId === 'turn-count');
+    expect(both.map((score) => [score.thread.version, score.thread.turns, score.score])).toEqual([
+      [1, 2, 2],
+      [2, 3, 3],
+    ]);
+    expect(both[1]!.thread).toMatchObject({ scope: 'conversation', supersedes: v1.thread.versionId, firstRunId: 't-r-run-1', lastRunId: 't-r-run-3' });
+    expect(both[1]!.scoreId).not.toBe(v1.scoreId);
+    // On Kafka each version is keyed by its own scoreId (a compacted topic keeps both) and placed by the thread key (one partition).
+    const written = await readAll(topics.results, { isolation: 'read_uncommitted' });
+    const messages = await readMessages(topics.results, { count: written.length });
+    const versions = messages.filter((message) => both.some((score) => score.scoreId === message.key?.toString()));
+    expect(versions.map((message) => message.key?.toString()).sort()).toEqual(both.map((score) => score.scoreId).sort());
+    expect(new Set(versions.map((message) => message.partition)).size).toBe(1);
+  });
+
+  for (const delivery of ['at-least-once', 'exactly-once'] as const) {
+    it(`restores a thread's state after a restart mid-thread and scores it once (${delivery})`, async () => {
+      const topics = await useServiceTopics(2);
+      const groupId = uniqueGroupId('threads-restart');
+      const scorers = threadBindings(4_000);
+      await produceRaw(topics.runs, [turn('t-s', 1), turn('t-s', 2)]);
+      const first = await startTestService({ topics, groupId, delivery, scorers });
+      // Both turns applied to the state and their changelog writes out (and, exactly-once, committed).
+      await expect.poll(() => first.stats.threads.stateWrites, { timeout: 30_000 }).toBeGreaterThanOrEqual(4);
+      await expect.poll(() => [...first.stats.threads.byPartition.values()].reduce((sum, read) => sum + read().heldTurns, 0), { timeout: 30_000 }).toBe(2);
+      // Their by-thread offsets committed: the next instance reads neither turn again, only the state.
+      await expect.poll(() => committedTotal(groupId, threadTopicsFor(topics.runs).byThread), { timeout: 30_000 }).toBe(2);
+      await first.stop({ timeoutMs: 5_000 });
+
+      await produceRaw(topics.runs, [turn('t-s', 3)]);
+      const second = await startTestService({ topics, groupId, delivery, scorers });
+      const isolation = delivery === 'exactly-once' ? 'read_committed' : 'read_uncommitted';
+      await expect.poll(async () => (await readAll<ScoreRecord>(topics.results, { isolation })).filter((record) => record.thread !== undefined && record.scorerId === 'turn-count').length, { timeout: 60_000, interval: 500 }).toBe(1);
+      const [score] = (await readAll<ScoreRecord>(topics.results, { isolation })).filter(isThreadScore).filter((record) => record.scorerId === 'turn-count');
+      // Turns 1 and 2 came back from the changelog: the first instance committed their offsets.
+      expect(score).toMatchObject({ score: 3, thread: { turns: 3, version: 1, firstRunId: 't-s-run-1', lastRunId: 't-s-run-3' } });
+      expect(second.stats.threads.restoredRecords).toBeGreaterThanOrEqual(3);
+      // Nothing more comes: one score per binding for the three turns.
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      const after = (await readAll<ScoreRecord>(topics.results, { isolation })).filter(isThreadScore);
+      expect(after.map((record) => record.scorerId).sort()).toEqual(['run-score-mean', 'turn-count']);
+    });
+  }
+
+  it("moves a thread's state with its partition when the group rebalances", async () => {
+    const topics = await useServiceTopics(2);
+    const groupId = uniqueGroupId('threads-rebalance');
+    const scorers = threadBindings(8_000);
+    const threads = ['t-0', 't-1', 't-2', 't-3', 't-4', 't-5'];
+    const first = await startTestService({ topics, groupId, scorers });
+    await produceRaw(topics.runs, threads.flatMap((thread) => [turn(thread, 1), turn(thread, 2)]));
+    await expect.poll(() => [...first.stats.threads.byPartition.values()].reduce((sum, read) => sum + read().heldTurns, 0), { timeout: 30_000 }).toBe(12);
+    await expect.poll(() => committedTotal(groupId, threadTopicsFor(topics.runs).byThread), { timeout: 30_000 }).toBe(12);
+
+    // A second member joins: one by-thread partition moves to it, and its state with it.
+    const second = await startTestService({ topics, groupId, scorers });
+    await expect.poll(() => second.stats.threads.byPartition.size, { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => first.stats.threads.byPartition.size, { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => second.stats.threads.restores, { timeout: 30_000 }).toBe(1);
+    expect(second.stats.threads.restoredRecords).toBeGreaterThan(0);
+
+    await produceRaw(topics.runs, threads.map((thread) => turn(thread, 3)));
+    // Each thread's conversation scored with all three turns, whichever member held it: the two
+    // turns from before the move came back from the changelog. (On a loaded machine the move can
+    // outlast the idle gap: a thread then has a version 1 of two turns too, and the third turn
+    // re-scores it — never a version with a turn missing.)
+    const hasAll = (found: ThreadScore[]) => threads.every((thread) => found.some((score) => score.scorerId === 'turn-count' && score.thread.id === thread && score.thread.turns === 3));
+    const turnCounts = (await threadScores(topics, hasAll)).filter((score) => score.scorerId === 'turn-count');
+    for (const thread of threads) {
+      const mine = turnCounts.filter((score) => score.thread.id === thread);
+      const last = mine.find((score) => score.thread.turns === 3)!;
+      expect(last.thread).toMatchObject({ firstRunId: `${thread}-run-1`, lastRunId: `${thread}-run-3`, scope: 'conversation' });
+      // One scoreId per version (at-least-once may repeat a record, never a version with other turns).
+      const byVersion = new Map<number, Set<string>>();
+      for (const score of mine) byVersion.set(score.thread.version, (byVersion.get(score.thread.version) ?? new Set()).add(`${score.scoreId} ${score.thread.turns}`));
+      for (const ids of byVersion.values()) expect(ids.size).toBe(1);
+    }
+    const closedBy = (member: typeof first) => member.stats.threads.closesByReason.get('idle') ?? 0;
+    expect(closedBy(first)).toBeGreaterThan(0);
+    expect(closedBy(second)).toBeGreaterThan(0);
+  });
+});
