@@ -1,6 +1,6 @@
 // The built-in LLM scorers and a classifier scorer, end to end through the service on the real
 // local model and a real broker. A 270M model's verdicts are not checked — only what must hold
-// whatever it says: every pair scored, step results of the step's shape, finite scores in
+// whatever it says: every pair recorded and none failed (not scorable only by the model's answer), step results of the step's shape, finite scores in
 // range, usage and evidence recorded, judge spans nested under the agent's trace, and the
 // scorer deadline honoured with the model still serving afterwards.
 import { trace } from '@opentelemetry/api';
@@ -62,7 +62,7 @@ function judgeScorers() {
 }
 
 describe('the local judge through the service', () => {
-  it('scores every pair with well-formed evidence, inside the agent’s trace', { timeout: 1_500_000 }, async () => {
+  it('records every pair, none failed, with well-formed evidence, inside the agent’s trace', { timeout: 1_500_000 }, async () => {
     const topics = await useServiceTopics();
     await startTestService({ topics, scorers: judgeScorers(), judge: { models }, concurrency: { runsInFlight: 4, judgeCallsPerModel: 1 } });
     const publisher = createRunPublisher({ brokers: testBrokers(), topic: topics.runs });
@@ -76,10 +76,18 @@ describe('the local judge through the service', () => {
     const records = await readRecords<ScoreRecord>(topics.results, 6, 1_200_000);
     expect(records.map((record) => record.scorerId).sort()).toEqual(['answer-relevancy', 'bias', 'faithfulness', 'hallucination', 'tone', 'toxicity']);
     for (const record of records) {
-      expect({ scorer: record.scorerId, status: record.status, error: record.status === 'failed' ? record.error : undefined }).toEqual({ scorer: record.scorerId, status: 'scored', error: undefined });
+      // Never failed. Not scorable only by what the model answered (a step after its judge call:
+      // a 270M model may find no claims in an answer that has some), never by the run itself —
+      // the run carries a question, an answer and context for every scorer here. Its judge
+      // evidence is checked below like a scored record's.
+      expect(record.status, `${record.scorerId}: ${JSON.stringify(record.status === 'failed' ? record.error : undefined)}`).not.toBe('failed');
+      expect(record.trace).toMatchObject({ traceId: agent.traceId, parentSpanId: agent.spanId });
+      if (record.status === 'not_scorable') {
+        expect(['analyze', 'generateScore'], `${record.scorerId}: ${record.notScorable.reason}`).toContain(record.notScorable.step);
+        continue;
+      }
       if (record.status !== 'scored') continue;
       expect(Number.isFinite(record.score) && record.score >= 0 && record.score <= 1).toBe(true);
-      expect(record.trace).toMatchObject({ traceId: agent.traceId, parentSpanId: agent.spanId });
     }
     // LLM scorers: each judge step's evidence names the local model, its tokens and a success.
     for (const record of records.filter((candidate) => candidate.scorerId !== 'tone')) {
