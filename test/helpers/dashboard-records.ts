@@ -87,3 +87,28 @@ export function agreementWindow(
     measuredAt: new Date(fields.measuredAt ?? fields.end).toISOString(),
   };
 }
+
+/** A thread scorer's score record: version `version` of thread `threadId` (tenant `tenant`), `turns` turns ending with `lastRunId`. */
+export function threadScoreRecord(
+  outcome: Outcome,
+  fields: { threadId: string; tenant?: string; version: number; turns: number; scorerId?: string; at?: number; closedBy?: 'idle' | 'ended' | 'max_turns'; supersedes?: string; agent?: string },
+): ScoreRecord {
+  const key = `${fields.tenant ?? ''}:${fields.threadId}`;
+  const versionId = `${key}-v${fields.version}`;
+  const record = scoreRecord(outcome, { scoreId: `${versionId}-${fields.scorerId ?? 'turn-count'}`, runId: `${fields.threadId}-run-${fields.turns}`, scorerId: fields.scorerId ?? 'turn-count', at: fields.at, tenant: fields.tenant, agent: fields.agent });
+  return {
+    ...record,
+    thread: {
+      id: fields.threadId,
+      key,
+      turns: fields.turns,
+      firstRunId: `${fields.threadId}-run-1`,
+      lastRunId: `${fields.threadId}-run-${fields.turns}`,
+      closedBy: fields.closedBy ?? 'idle',
+      version: fields.version,
+      versionId,
+      scope: 'conversation',
+      ...(fields.supersedes === undefined ? {} : { supersedes: fields.supersedes }),
+    },
+  };
+}
