@@ -2,7 +2,8 @@
 // topics of its own (so it disturbs no other user of the broker), lets it score sample traffic
 // for a few minutes, opens `bin/scorestream dashboard --since 10m` on the demo's topics in
 // Debian's chromium, and writes screenshots of the scores view (with the overview), a record's
-// detail, compare (the first half of the traffic against the second) and the feedback view.
+// detail, compare (the first half of the traffic against the second), the feedback view and the
+// threads view (the demo's conversations, scored after their idle gap).
 //
 // The feedback view shows what the demo's feedback join publishes from its sample thumbs
 // (docs/feedback.md).
@@ -99,7 +100,17 @@ try {
   await page.waitForSelector('#disagreements tbody tr');
   await page.waitForTimeout(1500);
   await page.screenshot({ path: picture('feedback') });
-  console.error(`wrote ${out} and its -overview, -detail, -compare and -feedback pictures`);
+
+  // The demo's conversations close after their idle gap: the threads view, with the first thread's history open.
+  await page.goto(`${url}?view=threads`);
+  await page.waitForSelector('#thread-list tbody tr');
+  // A resumed conversation (version 2 or later) when the demo produced one: its history shows the versions.
+  const resumed = page.locator('#thread-list tbody tr').filter({ has: page.locator('td:nth-child(5)', { hasNotText: /^1$/ }) });
+  await ((await resumed.count()) > 0 ? resumed.first() : page.locator('#thread-list tbody tr').first()).click();
+  await page.waitForSelector('.thread-versions > li');
+  await page.waitForTimeout(1000);
+  await page.screenshot({ path: picture('threads') });
+  console.error(`wrote ${out} and its -overview, -detail, -compare, -feedback and -threads pictures`);
 } finally {
   await browser.close();
   rmSync(profile, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 // The threads view: thread scorers' records by conversation (docs/threads.md). One row per thread —
 // its id, agent, tenant, latest version, turns and why it closed, and each thread scorer's score of
-// that version — most recently scored first; a click opens the thread's history, every version
+// that version — most recently scored first; a click opens the thread's history above the list, every version
 // newest first (a resumed thread is re-scored as version 2, 3, … and keeps the earlier ones), each
 // score opening its record. The open thread is kept in the URL (`thread`). Every value from a
 // record is written as text (dom.js).
@@ -13,7 +13,7 @@ export const threadsPanel = {
   id: 'threads',
   view: 'threads',
   mount(host) {
-    this.root = el('section', { id: 'threads', className: 'panel', 'aria-label': 'threads' }, el('div', { id: 'threads-table' }), el('div', { id: 'thread-history' }));
+    this.root = el('section', { id: 'threads', className: 'panel', 'aria-label': 'threads' }, el('div', { id: 'thread-history' }), el('div', { id: 'threads-table' }));
     host.append(this.root);
   },
   render(context) {
