@@ -108,6 +108,8 @@ try {
   const resumed = page.locator('#thread-list tbody tr').filter({ has: page.locator('td:nth-child(5)', { hasNotText: /^1$/ }) });
   await ((await resumed.count()) > 0 ? resumed.first() : page.locator('#thread-list tbody tr').first()).click();
   await page.waitForSelector('.thread-versions > li');
+  // The history opens above the list: the top of the page shows it and the first rows.
+  await page.evaluate('window.scrollTo(0, 0)');
   await page.waitForTimeout(1000);
   await page.screenshot({ path: picture('threads') });
   console.error(`wrote ${out} and its -overview, -detail, -compare, -feedback and -threads pictures`);
