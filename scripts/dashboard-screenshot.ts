@@ -104,9 +104,14 @@ try {
   // The demo's conversations close after their idle gap: the threads view, with the first thread's history open.
   await page.goto(`${url}?view=threads`);
   await page.waitForSelector('#thread-list tbody tr');
-  // A resumed conversation (version 2 or later) when the demo produced one: its history shows the versions.
-  const resumed = page.locator('#thread-list tbody tr').filter({ has: page.locator('td:nth-child(5)', { hasNotText: /^1$/ }) });
-  await ((await resumed.count()) > 0 ? resumed.first() : page.locator('#thread-list tbody tr').first()).click();
+  // The thread of the latest version, most turns breaking ties (a resumed conversation's history,
+  // when the demo has one), opened by its URL: the list re-renders as records stream in.
+  const chosen = await page.evaluate(`(() => {
+    const rows = [...document.querySelectorAll('#thread-list tbody tr')].map((row, index) => ({ key: row.dataset.thread, index, version: Number(row.children[4].textContent), turns: Number(row.children[5].textContent) }));
+    rows.sort((a, b) => b.version - a.version || b.turns - a.turns || a.index - b.index);
+    return rows[0].key;
+  })()`);
+  await page.goto(`${url}?view=threads&thread=${encodeURIComponent(String(chosen))}`);
   await page.waitForSelector('.thread-versions > li');
   // The history opens above the list: the top of the page shows it and the first rows.
   await page.evaluate('window.scrollTo(0, 0)');
