@@ -67,7 +67,8 @@ export type DecisionSummary = { runId: string; scorer: string; agent: string; te
 type EventData = {
   /** `thread`: a thread scorer's record, its thread as it now is (the threads view). */
   record: { summary: RecordSummary; start: number; tally: SeriesTally; thread?: ThreadSummary };
-  decision: { decision: DecisionSummary; start: number; tally: SkipTally };
+  /** `thread`: a thread scorer's decision, its thread as it now is (the threads view). */
+  decision: { decision: DecisionSummary; start: number; tally: SkipTally; thread?: ThreadSummary };
   agreement: { window: WindowSummary } | { disagreement: DisagreementSummary };
 };
 export type DashboardEvent = { [Type in keyof EventData]: { id: string; type: Type; data: EventData[Type] } }[keyof EventData];
@@ -193,7 +194,8 @@ export class DashboardState {
     this.tallies.decisions += 1;
     const summary: DecisionSummary = { runId: decision.runId, scorer: decision.scorerId, ...skipSeriesOf(decision), reason: decision.reason, at, ...(decision.detail === undefined ? {} : { detail: decision.detail }) };
     this.runs.add(decision.runId, { kind: 'decision', scorer: decision.scorerId, reason: decision.reason, at, ...(decision.detail === undefined ? {} : { detail: decision.detail }) });
-    return this.emit({ type: 'decision', data: { decision: summary, start: counted.start, tally: counted.tally } });
+    const thread = this.threads.addDecision(decision);
+    return this.emit({ type: 'decision', data: { decision: summary, start: counted.start, tally: counted.tally, ...(thread === undefined ? {} : { thread }) } });
   }
 
   ingestAgreement(record: AgreementRecord): DashboardEvent | undefined {

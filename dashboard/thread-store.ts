@@ -1,12 +1,16 @@
 // What the threads view shows (docs/threads.md, docs/dashboard.md): thread scorers' records grouped
 // by thread, each thread with its versions — the append-only history a resumed conversation
 // builds (version 1, then 2 superseding it, …) — and each version with every thread scorer's
-// outcome. Fed the score records that carry a `thread` block; a run's records never come here.
-// Bounded: the `maxThreads` most recently scored threads (the least recently scored goes first)
-// and the `maxVersions` newest versions of each (older ones are counted, not kept). Pure.
+// outcome; and the thread scorers' decisions about it (a re-score refused, a thread not sampled,
+// one closed because the state was full), which say why a thread has no score. Fed the score and
+// decision records that carry a `thread` block; a run's records never come here.
+// Bounded: the `maxThreads` most recently active threads (the least recently active goes first),
+// the `maxVersions` newest versions of each (older ones are counted, not kept) and as many of its
+// most recent decisions. Pure.
+import type { DecisionRecord } from '../src/contracts/decision-record.ts';
 import type { ScoreRecord } from '../src/contracts/score-record.ts';
 import type { ThreadCloseReason } from '../src/contracts/thread-ref.ts';
-import { seriesOf } from './aggregates.ts';
+import { seriesOf, skipSeriesOf } from './aggregates.ts';
 
 export type ThreadScoreSummary = {
   scoreId: string;
@@ -35,6 +39,18 @@ export type ThreadVersionSummary = {
   scores: ThreadScoreSummary[];
 };
 
+/** A thread scorer's decision about the thread: why a close gave no score. */
+export type ThreadDecisionSummary = {
+  scorer: string;
+  version: string;
+  reason: DecisionRecord['reason'];
+  detail?: string;
+  turns: number;
+  closedBy: ThreadCloseReason;
+  /** Epoch ms of decidedAt. */
+  at: number;
+};
+
 export type ThreadSummary = {
   /** Tenant + thread id: what identifies the thread. */
   key: string;
@@ -47,6 +63,8 @@ export type ThreadSummary = {
   versions: ThreadVersionSummary[];
   /** Versions older than those kept. */
   olderVersions: number;
+  /** Its thread scorers' decisions, newest first, at most `maxVersions`. */
+  decisions: ThreadDecisionSummary[];
 };
 
 export type ThreadStoreLimits = { maxThreads: number; maxVersions: number };
@@ -70,7 +88,7 @@ export class ThreadStore {
     const at = Date.parse(record.scoredAt);
     const names = seriesOf(record);
     const existing = this.threads.get(ref.key);
-    const thread: ThreadSummary = existing ?? { key: ref.key, id: ref.id, agent: names.agent, tenant: names.tenant, at, versions: [], olderVersions: 0 };
+    const thread: ThreadSummary = existing ?? { key: ref.key, id: ref.id, agent: names.agent, tenant: names.tenant, at, versions: [], olderVersions: 0, decisions: [] };
     let version = thread.versions.find((kept) => kept.versionId === ref.versionId);
     if (version === undefined) {
       // A version older than every kept one, once the thread is full, is only counted.
@@ -102,7 +120,20 @@ export class ThreadStore {
     return this.touch(thread, existing === undefined);
   }
 
-  /** The thread as most recently scored: last in the map, the least recently scored first out. */
+  /** Adds a thread scorer's decision to its thread; returns the thread as it now is, or undefined for a decision without a thread block. */
+  addDecision(decision: DecisionRecord): ThreadSummary | undefined {
+    const ref = decision.thread;
+    if (ref === undefined) return undefined;
+    const at = Date.parse(decision.decidedAt);
+    const existing = this.threads.get(ref.key);
+    const thread: ThreadSummary = existing ?? { key: ref.key, id: ref.id, ...skipSeriesOf(decision), at, versions: [], olderVersions: 0, decisions: [] };
+    const summary: ThreadDecisionSummary = { scorer: decision.scorerId, version: decision.scorerVersion ?? '', reason: decision.reason, ...(decision.detail === undefined ? {} : { detail: decision.detail }), turns: ref.turns, closedBy: ref.closedBy, at };
+    thread.decisions = [summary, ...thread.decisions].sort((a, b) => b.at - a.at).slice(0, this.limits.maxVersions);
+    thread.at = Math.max(thread.at, at);
+    return this.touch(thread, existing === undefined);
+  }
+
+  /** The thread as most recently active: last in the map, the least recently active first out. */
   private touch(thread: ThreadSummary, added: boolean): ThreadSummary {
     this.threads.delete(thread.key);
     this.threads.set(thread.key, thread);
@@ -110,7 +141,7 @@ export class ThreadStore {
     return structuredClone(thread);
   }
 
-  /** Every kept thread scored at or after `sinceMs`, most recently scored first. */
+  /** Every kept thread active at or after `sinceMs`, most recently active first. */
   view(sinceMs: number): ThreadSummary[] {
     return [...this.threads.values()].filter((thread) => thread.at >= sinceMs).sort((a, b) => b.at - a.at).map((thread) => structuredClone(thread));
   }

@@ -82,6 +82,7 @@ function connect() {
   source.addEventListener('decision', (event) => {
     const data = JSON.parse(event.data);
     setSkipTally(page.store, data.start, data.tally);
+    if (data.thread !== undefined) addThread(page.threads, data.thread, MAX_THREADS);
     scheduleRender();
   });
   source.addEventListener('agreement', (event) => {

@@ -1,6 +1,8 @@
 // The threads view's state, apart from drawing it (unit-tested in Node): the page's threads by key,
-// updated by the snapshot and by each thread scorer's record event (which carries its thread as it
-// now is); which of them the filters show; and the line that says what a version holds. Pure.
+// updated by the snapshot and by each thread scorer's record or decision event (which carries its
+// thread as it now is); which of them the filters show; what each scorer said last about a thread
+// (a score, or the decision why not); the threads of an id across tenants; and the line that says
+// what a version holds. Pure.
 
 /** Replaces the thread in `threads` (a Map by key) and keeps at most `limit`, the least recently scored leaving first. */
 export function addThread(threads, thread, limit) {
@@ -18,11 +20,33 @@ export function threadsShown(threads, filters, window) {
     .sort((a, b) => b.at - a.at);
 }
 
-/** The scorers that scored any version of the threads shown, sorted: the table's columns. */
+/** The scorers that scored or decided about any of the threads shown, sorted: the table's columns. */
 export function threadScorers(threads) {
   const names = new Set();
-  for (const thread of threads) for (const version of thread.versions) for (const score of version.scores) names.add(score.scorer);
+  for (const thread of threads) {
+    for (const version of thread.versions) for (const score of version.scores) names.add(score.scorer);
+    for (const decision of thread.decisions) names.add(decision.scorer);
+  }
   return [...names].sort();
+}
+
+/** What `scorer` said last about the thread: its score of the latest version, or a later decision's reason. */
+export function latestOutcomeText(thread, scorer) {
+  const latest = thread.versions[0];
+  const score = latest?.scores.find((candidate) => candidate.scorer === scorer);
+  const decision = thread.decisions.find((candidate) => candidate.scorer === scorer);
+  if (decision !== undefined && (score === undefined || decision.at > score.at)) return decisionText(decision);
+  return latest === undefined ? '' : scoreText(latest, scorer);
+}
+
+/** A decision in words: `skipped: rescore refused`. */
+export function decisionText(decision) {
+  return `no score: ${decision.reason.replaceAll('_', ' ')}`;
+}
+
+/** The kept threads whose id is `id`, in any tenant (what "why no thread score?" looks up). */
+export function threadsWithId(threads, id) {
+  return [...threads.values()].filter((thread) => thread.id === id);
 }
 
 /** A version's score by `scorer`: its number, or the status when it has none. */

@@ -112,3 +112,13 @@ export function threadScoreRecord(
     },
   };
 }
+
+/** A thread scorer's decision about thread `threadId` (tenant `tenant`): why a close of `turns` turns gave no score. */
+export function threadDecisionRecord(fields: { threadId: string; tenant?: string; turns: number; reason: DecisionRecord['reason']; scorerId?: string; at?: number; detail?: string }): DecisionRecord {
+  const record = decisionRecord({ runId: `${fields.threadId}-run-${fields.turns}`, scorerId: fields.scorerId ?? 'turn-count', reason: fields.reason, at: fields.at, agent: 'support-agent', tenant: fields.tenant });
+  return {
+    ...record,
+    ...(fields.detail === undefined ? {} : { detail: fields.detail }),
+    thread: { id: fields.threadId, key: `${fields.tenant ?? ''}:${fields.threadId}`, turns: fields.turns, firstRunId: `${fields.threadId}-run-1`, lastRunId: `${fields.threadId}-run-${fields.turns}`, closedBy: 'idle' },
+  };
+}

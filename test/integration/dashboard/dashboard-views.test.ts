@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestBrowser } from '../../helpers/browser.ts';
 import { launchBrowser } from '../../helpers/browser.ts';
-import { agreementPair, agreementWindow, decisionRecord, scoreRecord, threadScoreRecord } from '../../helpers/dashboard-records.ts';
+import { agreementPair, agreementWindow, decisionRecord, scoreRecord, threadDecisionRecord, threadScoreRecord } from '../../helpers/dashboard-records.ts';
 import { openDashboardPage, problemsOf, publish, useDashboard, useDashboardTopics, useProducer } from './dashboard-helpers.ts';
 
 let browser: TestBrowser;
@@ -345,5 +345,38 @@ describe('the threads view', () => {
     expect(await page.evaluate('performance.getEntriesByType("navigation").length')).toBe(1);
     expect(problemsOf(page)).toEqual([]);
     expect(problemsOf(shared)).toEqual([]);
+  });
+
+  it('answers why a thread has no score: its scorers\' decisions, found by thread id in every tenant', async () => {
+    const topics = await useDashboardTopics();
+    const producer = await useProducer();
+    const now = Date.now();
+    await publish(producer, topics.results, [threadScoreRecord({ status: 'scored', score: 2 }, { threadId: 'case-9', tenant: 'acme', version: 1, turns: 2, at: now - 20 * minute })]);
+    await publish(producer, topics.decisions, [
+      threadDecisionRecord({ threadId: 'case-9', tenant: 'acme', turns: 5, reason: 'rescore_refused', at: now - 5 * minute, detail: 'onResume once' }),
+      threadDecisionRecord({ threadId: 'case-9', tenant: 'beta', turns: 1, reason: 'sampling', at: now - 3 * minute }),
+    ]);
+    const dashboard = await useDashboard(topics);
+    const page = await openPage(`${dashboard.url}?view=threads`);
+    const rows = page.locator('#thread-list tbody tr');
+    await expect.poll(() => rows.count()).toBe(2);
+    // The resumed thread's re-score was refused: the row says so rather than showing the old score as current.
+    expect(await page.locator('#thread-list tr[data-thread="acme:case-9"] [data-scorer="turn-count"]').textContent()).toBe('no score: rescore refused');
+    expect(await page.locator('#thread-list tr[data-thread="beta:case-9"] td').nth(4).textContent()).toBe('—');
+
+    await page.fill('#thread-find [name="threadId"]', 'case-9');
+    await page.click('#thread-find button[type="submit"]');
+    const tenants = page.locator('#thread-find-result button');
+    await expect.poll(() => tenants.count()).toBe(2);
+    await page.click('#thread-find-result button[data-thread="acme:case-9"]');
+    await expect.poll(() => page.url()).toContain('thread=acme%3Acase-9');
+    await expect.poll(() => page.locator('.thread-decisions li').count()).toBe(1);
+    expect(await page.locator('.thread-decisions li').textContent()).toMatch(/^turn-count: no score: rescore refused after 5 turns \(closed by idle\) — onResume once · /);
+    expect(await page.locator('.thread-versions > li').count()).toBe(1);
+
+    await page.fill('#thread-find [name="threadId"]', 'no-such-thread');
+    await page.click('#thread-find button[type="submit"]');
+    await expect.poll(() => page.locator('#thread-find-result').textContent()).toContain("No thread 'no-such-thread' in the look-back");
+    expect(problemsOf(page)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { DashboardState, DEFAULT_LIMITS } from '../../../dashboard/dashboard-state.ts';
 import { ThreadStore } from '../../../dashboard/thread-store.ts';
-import { scoreRecord, threadScoreRecord } from '../../helpers/dashboard-records.ts';
+import { decisionRecord, scoreRecord, threadDecisionRecord, threadScoreRecord } from '../../helpers/dashboard-records.ts';
 
 describe('ThreadStore', () => {
   it('groups a thread\'s versions newest first, each with every thread scorer\'s outcome, and keeps what a version supersedes', () => {
@@ -42,6 +42,21 @@ describe('ThreadStore', () => {
     expect(late!.versions.map((version) => version.version)).toEqual([3, 2]);
     expect(late!.olderVersions).toBe(2);
     expect(store.view(2_500).map((thread) => thread.id)).toEqual(['c']);
+  });
+});
+
+describe('ThreadStore decisions', () => {
+  it("keeps a thread scorer's decisions with the thread, newest first and bounded, and lists a thread that has only decisions", () => {
+    const store = new ThreadStore({ maxThreads: 10, maxVersions: 2 });
+    expect(store.addDecision(decisionRecord({ runId: 'run-1' }))).toBeUndefined();
+    const only = store.addDecision(threadDecisionRecord({ threadId: 't-9', tenant: 'acme', turns: 3, reason: 'sampling', at: 1_000 }));
+    expect(only).toMatchObject({ key: 'acme:t-9', id: 't-9', agent: 'support-agent', tenant: 'acme', versions: [], decisions: [{ scorer: 'turn-count', reason: 'sampling', turns: 3, closedBy: 'idle', at: 1_000 }] });
+    store.add(threadScoreRecord({ status: 'scored', score: 3 }, { threadId: 't-9', tenant: 'acme', version: 1, turns: 3, at: 2_000 }));
+    store.addDecision(threadDecisionRecord({ threadId: 't-9', tenant: 'acme', turns: 5, reason: 'rescore_refused', at: 3_000, detail: 'maxRescores 0' }));
+    const latest = store.addDecision(threadDecisionRecord({ threadId: 't-9', tenant: 'acme', turns: 6, reason: 'rescore_refused', at: 4_000 }));
+    expect(latest!.decisions.map((decision) => [decision.reason, decision.turns])).toEqual([['rescore_refused', 6], ['rescore_refused', 5]]);
+    expect(latest!.versions).toHaveLength(1);
+    expect(latest!.at).toBe(4_000);
   });
 });
 

@@ -3,13 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import { ThreadStore } from '../../../dashboard/thread-store.ts';
 import type { ThreadSummary, ThreadVersionSummary } from '../../../dashboard/thread-store.ts';
-import { threadScoreRecord } from '../../helpers/dashboard-records.ts';
+import { threadDecisionRecord, threadScoreRecord } from '../../helpers/dashboard-records.ts';
 
 type ThreadViewModule = {
   addThread(threads: Map<string, ThreadSummary>, thread: ThreadSummary, limit: number): void;
   threadsShown(threads: Map<string, ThreadSummary>, filters: Record<string, unknown>, window: { start: number; end: number }): ThreadSummary[];
   threadScorers(threads: ThreadSummary[]): string[];
   scoreText(version: ThreadVersionSummary, scorer: string): string;
+  latestOutcomeText(thread: ThreadSummary, scorer: string): string;
+  threadsWithId(threads: Map<string, ThreadSummary>, id: string): ThreadSummary[];
   versionLine(version: ThreadVersionSummary): string;
 };
 const view = (await import(new URL('../../../dashboard/public/thread-view.js', import.meta.url).href)) as ThreadViewModule;
@@ -51,5 +53,19 @@ describe('thread-view.js', () => {
     expect(view.scoreText(version, 'turn-count')).toBe('not scorable');
     expect(view.scoreText(map.get('beta:b')!.versions[0]!, 'resolution')).toBe('0.25 fail');
     expect(view.scoreText(version, 'resolution')).toBe('');
+  });
+
+  it("says what each scorer said last — a later decision's reason over an earlier score — and finds a thread id in every tenant", () => {
+    const store = new ThreadStore({ maxThreads: 10, maxVersions: 10 });
+    store.add(threadScoreRecord({ status: 'scored', score: 2 }, { threadId: '42', tenant: 'acme', version: 1, turns: 2, at: 1_000 }));
+    store.addDecision(threadDecisionRecord({ threadId: '42', tenant: 'acme', turns: 4, reason: 'rescore_refused', at: 2_000 }));
+    store.addDecision(threadDecisionRecord({ threadId: '42', tenant: 'beta', turns: 1, reason: 'sampling', at: 500, scorerId: 'resolution' }));
+    const map = new Map(store.view(0).map((thread) => [thread.key, thread]));
+    expect(view.latestOutcomeText(map.get('acme:42')!, 'turn-count')).toBe('no score: rescore refused');
+    expect(view.latestOutcomeText(map.get('beta:42')!, 'resolution')).toBe('no score: sampling');
+    expect(view.latestOutcomeText(map.get('beta:42')!, 'turn-count')).toBe('');
+    expect(view.threadScorers([...map.values()])).toEqual(['resolution', 'turn-count']);
+    expect(view.threadsWithId(map, '42').map((thread) => thread.key).sort()).toEqual(['acme:42', 'beta:42']);
+    expect(view.threadsWithId(map, '4')).toEqual([]);
   });
 });
