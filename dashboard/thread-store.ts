@@ -33,6 +33,8 @@ export type ThreadVersionSummary = {
   lastRunId: string;
   closedBy: ThreadCloseReason;
   supersedes?: string;
+  /** Its turns' run ids in order (the last 100 of a longer thread), when the record names them. */
+  runIds?: string[];
   /** Epoch ms of the latest of its scores. */
   at: number;
   /** One per thread scorer (binding) that scored this version, in scorer order. */
@@ -98,7 +100,7 @@ export class ThreadStore {
         thread.at = Math.max(thread.at, at);
         return this.touch(thread, existing === undefined);
       }
-      version = { version: ref.version, versionId: ref.versionId, scope: ref.scope, turns: ref.turns, firstRunId: ref.firstRunId, lastRunId: ref.lastRunId, closedBy: ref.closedBy, ...(ref.supersedes === undefined ? {} : { supersedes: ref.supersedes }), at, scores: [] };
+      version = { version: ref.version, versionId: ref.versionId, scope: ref.scope, turns: ref.turns, firstRunId: ref.firstRunId, lastRunId: ref.lastRunId, closedBy: ref.closedBy, ...(ref.supersedes === undefined ? {} : { supersedes: ref.supersedes }), ...(ref.runIds === undefined ? {} : { runIds: ref.runIds }), at, scores: [] };
       thread.versions.push(version);
       thread.versions.sort((a, b) => b.version - a.version || b.at - a.at);
       while (thread.versions.length > this.limits.maxVersions) {

@@ -118,6 +118,7 @@ function panelContext(window_, names) {
     names,
     agreements: page.agreements,
     threads: page.threads,
+    records: page.records,
     setFilters,
     openPair,
     openRecord: (scoreId) => openDetail(scoreId),

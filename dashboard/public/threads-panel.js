@@ -2,10 +2,12 @@
 // its id, agent, tenant, latest version, turns and why it closed, and each thread scorer's score of
 // that version — most recently scored first; a click opens the thread's history above the list, every version
 // newest first (a resumed thread is re-scored as version 2, 3, … and keeps the earlier ones), each
-// score opening its record, and the thread scorers' decisions about it (why a close gave no score).
+// score opening its record, and its turns, each looked up like a run (its run scores, openable,
+// with their trace links); and the thread scorers' decisions about it (why a close gave no score).
 // "Why no thread score?" looks a thread id up in every tenant. The open thread is kept in the URL
 // (`thread`). Every value from a record is written as text (dom.js).
 import { el, formatTime } from './dom.js';
+import { lookUpRun } from './run-lookup.js';
 import { decisionText, latestOutcomeText, scoreText, threadScorers, threadsShown, threadsWithId, versionLine } from './thread-view.js';
 
 const MAX_ROWS = 200;
@@ -81,6 +83,10 @@ export const threadsPanel = {
   },
   renderHistory(thread, key, context) {
     const host = this.root.querySelector('#thread-history');
+    // Redrawn only when the thread changed: records stream in between, and a turn looked up below stays open.
+    const drawn = thread === undefined ? key : `${thread.key}\u0000${thread.at}\u0000${thread.versions.length}\u0000${thread.decisions.length}\u0000${thread.versions.map((version) => version.scores.length).join(',')}`;
+    if (this.drawn === drawn && host.childElementCount > 0) return;
+    this.drawn = drawn;
     if (key === '') return host.replaceChildren();
     if (thread === undefined) return host.replaceChildren(el('p', { className: 'notice' }, 'This thread is no longer kept (the dashboard keeps the most recently scored threads in the look-back).'));
     host.replaceChildren(
@@ -102,6 +108,7 @@ export const threadsPanel = {
             'li',
             { dataset: { version: String(version.version) } },
             el('p', { className: 'version-line' }, versionLine(version)),
+            version.runIds === undefined ? undefined : this.turnLinks(version, context),
             el(
               'ul',
               {},
@@ -117,6 +124,28 @@ export const threadsPanel = {
           ),
         ),
       ),
+    );
+  },
+  /** The version's turns: each opens what the dashboard saw of its run (its run scores, each openable) below, and its trace when a record of it is at hand. */
+  turnLinks(version, context) {
+    const result = el('div', { className: 'turn-result' });
+    const first = version.turns - version.runIds.length + 1;
+    const traceOf = (runId) => [...context.records.values()].find((summary) => summary.runId === runId && summary.traceUrl !== undefined)?.traceUrl;
+    return el(
+      'div',
+      { className: 'turns' },
+      'turns: ',
+      version.runIds.map((runId, index) => {
+        const traceUrl = traceOf(runId);
+        return el(
+          'span',
+          { className: 'turn' },
+          el('button', { type: 'button', className: 'link', title: runId, dataset: { runId }, onclick: () => void lookUpRun(result, runId, context.openRecord) }, `#${first + index}`),
+          traceUrl === undefined ? '' : [' ', el('a', { href: traceUrl, target: '_blank', rel: 'noopener noreferrer', className: 'trace-link' }, 'trace')],
+          ' ',
+        );
+      }),
+      result,
     );
   },
 };

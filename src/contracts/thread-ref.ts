@@ -20,6 +20,9 @@ export type ThreadCloseReason = (typeof THREAD_CLOSE_REASONS)[number];
 export const THREAD_SCOPES = ['conversation', 'segment'] as const;
 export type ThreadScope = (typeof THREAD_SCOPES)[number];
 
+/** At most this many of a version's turns are named in its record (`runIds`): the last ones, where the conversation ended. */
+export const THREAD_RUN_IDS_KEPT = 100;
+
 export const threadRefSchema = z.object({
   /** The thread id the runs carry. */
   id: idSchema,
@@ -42,5 +45,11 @@ export const threadVersionSchema = threadRefSchema.extend({
   scope: z.enum(THREAD_SCOPES),
   /** The versionId of the version this one replaces (a re-score after a resume); absent on version 1 and on segments. */
   supersedes: idSchema.optional(),
+  /**
+   * The version's turns' run ids in turn order — the last THREAD_RUN_IDS_KEPT of them when
+   * `turns` is larger — so a reader can show each turn with its run scores and trace. Absent on
+   * records written before it was added.
+   */
+  runIds: z.array(idSchema).max(THREAD_RUN_IDS_KEPT).optional(),
 }).meta({ id: 'ThreadVersion' });
 export type ThreadVersion = z.infer<typeof threadVersionSchema>;

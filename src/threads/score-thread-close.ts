@@ -6,6 +6,7 @@ import { ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import type { Context, Link } from '@opentelemetry/api';
 import { describeRefusal } from '../budget/budget-exhausted-error.ts';
 import type { ResolvedThreadBinding } from '../config/config-types.ts';
+import { THREAD_RUN_IDS_KEPT } from '../contracts/thread-ref.ts';
 import type { ThreadVersion } from '../contracts/thread-ref.ts';
 import { threadTurnSchema } from '../contracts/thread-turn.ts';
 import type { ThreadTurn, TurnTrace } from '../contracts/thread-turn.ts';
@@ -56,6 +57,7 @@ export function threadVersionOf(close: ThreadClose): ThreadVersion {
     versionId: close.versionId,
     scope: close.scope,
     ...(close.supersedes === undefined ? {} : { supersedes: close.supersedes }),
+    runIds: close.turns.slice(-THREAD_RUN_IDS_KEPT).map((turn) => turn.runId),
   };
 }
 

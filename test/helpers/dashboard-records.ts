@@ -109,6 +109,7 @@ export function threadScoreRecord(
       versionId,
       scope: 'conversation',
       ...(fields.supersedes === undefined ? {} : { supersedes: fields.supersedes }),
+      runIds: Array.from({ length: fields.turns }, (_, index) => `${fields.threadId}-run-${index + 1}`),
     },
   };
 }

@@ -351,7 +351,10 @@ describe('the threads view', () => {
     const topics = await useDashboardTopics();
     const producer = await useProducer();
     const now = Date.now();
-    await publish(producer, topics.results, [threadScoreRecord({ status: 'scored', score: 2 }, { threadId: 'case-9', tenant: 'acme', version: 1, turns: 2, at: now - 20 * minute })]);
+    await publish(producer, topics.results, [
+      threadScoreRecord({ status: 'scored', score: 2 }, { threadId: 'case-9', tenant: 'acme', version: 1, turns: 2, at: now - 20 * minute }),
+      scoreRecord({ status: 'scored', score: 0.7 }, { scoreId: 'turn-2-score', runId: 'case-9-run-2', scorerId: 'answer-length', tenant: 'acme', at: now - 21 * minute }),
+    ]);
     await publish(producer, topics.decisions, [
       threadDecisionRecord({ threadId: 'case-9', tenant: 'acme', turns: 5, reason: 'rescore_refused', at: now - 5 * minute, detail: 'onResume once' }),
       threadDecisionRecord({ threadId: 'case-9', tenant: 'beta', turns: 1, reason: 'sampling', at: now - 3 * minute }),
@@ -373,6 +376,14 @@ describe('the threads view', () => {
     await expect.poll(() => page.locator('.thread-decisions li').count()).toBe(1);
     expect(await page.locator('.thread-decisions li').textContent()).toMatch(/^turn-count: no score: rescore refused after 5 turns \(closed by idle\) — onResume once · /);
     expect(await page.locator('.thread-versions > li').count()).toBe(1);
+    // Its turns, each looked up like a run: the run scores it carried, openable.
+    expect(await page.locator('.thread-versions .turns button').allTextContents()).toEqual(['#1', '#2']);
+    await page.click('.thread-versions .turns button[data-run-id="case-9-run-2"]');
+    await expect.poll(() => page.locator('.turn-result').textContent()).toContain('answer-length: scored 0.7');
+    // (The thread's own score is there too: a thread score's run id is its last turn's.)
+    await page.locator('.turn-result li', { hasText: 'answer-length' }).locator('button').click();
+    await expect.poll(() => page.locator('#detail-outcome').textContent()).toBe('score 0.7');
+    await page.click('#detail-close');
 
     await page.fill('#thread-find [name="threadId"]', 'no-such-thread');
     await page.click('#thread-find button[type="submit"]');

@@ -13,7 +13,8 @@ import { createScorer } from '../../../../src/scorer/create-scorer.ts';
 import { createUserFrustrationScorer } from '../../../../src/scorers/llm/user-frustration/index.ts';
 import { mockJudge, providerError } from '../../../../src/testing/mock-judge.ts';
 import { settleOutcomes } from '../../../../src/pipeline/scoring-outcome.ts';
-import { scoreThreadClose, threadTraceContext } from '../../../../src/threads/score-thread-close.ts';
+import { THREAD_RUN_IDS_KEPT } from '../../../../src/contracts/thread-ref.ts';
+import { scoreThreadClose, threadTraceContext, threadVersionOf } from '../../../../src/threads/score-thread-close.ts';
 import type { ScoreThreadCloseOptions } from '../../../../src/threads/score-thread-close.ts';
 import type { ThreadClose } from '../../../../src/threads/thread-effects.ts';
 import { threadRunOf } from '../../../../src/threads/thread-scorer-input.ts';
@@ -71,6 +72,17 @@ describe('scoreThreadClose', () => {
       thread: { id: 't-1', key: 'acme:t-1', version: 2, turns: 3, firstRunId: 'run-1', lastRunId: 'run-3', closedBy: 'idle', scope: 'conversation', supersedes: threadVersionIdFor('acme:t-1', ['run-1', 'run-2']) },
     });
     expect(record!.scoreId).toBe(threadScoreIdFor({ threadKey: 'acme:t-1', scorerId: 'turn-counter', scorerVersion: '3', versionId: threadVersionIdFor('acme:t-1', ['run-1', 'run-2', 'run-3']) }));
+    expect(record!.thread!.runIds).toEqual(['run-1', 'run-2', 'run-3']);
+  });
+
+  it('names at most the last THREAD_RUN_IDS_KEPT turns of a long thread in its record, and says how many there were', async () => {
+    const long = Array.from({ length: THREAD_RUN_IDS_KEPT + 20 }, (_, index) => ({ runId: `run-${index + 1}`, json: turns[index % 3]!.json }));
+    const version = threadVersionOf({ ...closeOf('turn-counter'), turns: long });
+    expect(version.turns).toBe(THREAD_RUN_IDS_KEPT + 20);
+    expect(version.runIds).toHaveLength(THREAD_RUN_IDS_KEPT);
+    expect(version.runIds![0]).toBe('run-21');
+    expect(version.runIds!.at(-1)).toBe(version.lastRunId);
+    expect(parseScoreRecord({ ...(await scored(closeOf('turn-counter'), { bindings: threadBindings({ scorer: turnCounter }), tracer })).records[0], thread: { ...version, runIds: [...version.runIds!, 'one-too-many'] } }).success).toBe(false);
   });
 
   it("puts the score span under the last turn's agent span and links every turn's agent span", async () => {
