@@ -13,6 +13,9 @@ export type ThreadStats = {
   /** Partitions whose thread state was restored from the changelog, and the records read doing so. */
   restores: number;
   restoredRecords: number;
+  /** Milliseconds from each claim to its state restored (retries of a refused read included), summed; and the latest one's. */
+  restoreMs: number;
+  lastRestoreMs: number;
   /** Thread closes by why (idle, ended, max_turns, …): each is a thread score or decision per binding. */
   readonly closesByReason: Map<string, number>;
   /** Per claimed `topic[partition]`, read when observed: its threads, those with turns waiting to be scored, held turns and bytes. */
@@ -20,7 +23,7 @@ export type ThreadStats = {
 };
 
 export class ServiceStats {
-  readonly threads: ThreadStats = { rekeyed: 0, stateWrites: 0, restores: 0, restoredRecords: 0, closesByReason: new Map(), byPartition: new Map() };
+  readonly threads: ThreadStats = { rekeyed: 0, stateWrites: 0, restores: 0, restoredRecords: 0, restoreMs: 0, lastRestoreMs: 0, closesByReason: new Map(), byPartition: new Map() };
   consumed = 0;
   deadLettered = 0;
   readonly deadLettersByCode = new Map<string, number>();

@@ -129,6 +129,7 @@ class ThreadPartition implements SourcePartition<DecodedThreadMessage> {
   async #restore(): Promise<void> {
     const { stats, logger } = this.#options.context;
     const { partition } = this.#claimed;
+    const startedAt = this.#options.context.now();
     for (let attempt = 1; ; attempt += 1) {
       if (this.#ended) throw new ClaimEndedError('the thread state of its partition was dropped before it was restored');
       const problems: string[] = [];
@@ -140,9 +141,12 @@ class ThreadPartition implements SourcePartition<DecodedThreadMessage> {
         if (this.#ended) throw new ClaimEndedError('the thread state of its partition was dropped while it was restored');
         const restored = this.#stage.restored();
         for (const problem of [...problems, ...restored.problems.map((entry) => `${entry.key}: ${entry.problem}`)]) logger.warn({ partition, problem }, 'a thread state record could not be restored; its thread starts afresh');
+        const durationMs = Math.max(0, this.#options.context.now() - startedAt);
         stats.threads.restores += 1;
         stats.threads.restoredRecords += read;
-        logger.info({ partition, records: read, ...this.#stage.stats() }, 'restored the thread state of a by-thread partition');
+        stats.threads.restoreMs += durationMs;
+        stats.threads.lastRestoreMs = durationMs;
+        logger.info({ partition, records: read, durationMs, attempts: attempt, ...this.#stage.stats() }, 'restored the thread state of a by-thread partition');
         if (restored.changelog.length > 0) await this.#perform({ kind: 'thread', step: { effects: [], changelog: restored.changelog, outcomes: [] }, partition }, this.#detached());
         return;
       } catch (error) {

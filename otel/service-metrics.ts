@@ -36,6 +36,8 @@ export type ServiceCounters = {
     readonly rekeyed: number;
     readonly restores: number;
     readonly restoredRecords: number;
+    readonly restoreMs: number;
+    readonly lastRestoreMs: number;
     readonly closesByReason: ReadonlyMap<string, number>;
     readonly byPartition: ReadonlyMap<string, () => { threads: number; openThreads: number; heldTurns: number; bytes: number }>;
   };
@@ -90,6 +92,8 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters, 
   const threadsBytes = meter.createObservableGauge('scorestream.threads.state_bytes', { description: 'Bytes of turn text held by the thread state, per claimed by-thread partition (bounded by threads.maxStateBytes)', unit: 'By' });
   const threadCloses = meter.createObservableCounter('scorestream.threads.closes', { description: 'Thread closes per binding, by why (idle, ended, max_turns, max_age, max_bytes, overflow): each is a thread score or a decision', unit: '{close}' });
   const threadRestores = meter.createObservableCounter('scorestream.threads.restores', { description: 'By-thread partitions whose state was restored from the changelog, and the changelog records read', unit: '{restore}' });
+  const threadRestoreTime = meter.createObservableCounter('scorestream.threads.restore_time', { description: 'Time from claiming a by-thread partition to its state restored from the changelog, summed over restores (divide by scorestream.threads.restores{unit=partition} for the mean)', unit: 's' });
+  const lastRestore = meter.createObservableGauge('scorestream.threads.last_restore.duration', { description: "The latest by-thread partition restore's time from claim to restored", unit: 's' });
   const threadsRekeyed = meter.createObservableCounter('scorestream.threads.rekeyed', { description: 'Turns and end events re-keyed to the by-thread topic', unit: '{message}' });
   const latency: Histogram = meter.createHistogram('scorestream.event_to_result.duration', {
     description: "Time from the run event's timestamp until its score record was acknowledged",
@@ -148,11 +152,13 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters, 
     for (const [reason, count] of threads.closesByReason) result.observe(threadCloses, count, { 'scorestream.thread.closed_by': reason });
     result.observe(threadRestores, threads.restores, { 'scorestream.restore.unit': 'partition' });
     result.observe(threadRestores, threads.restoredRecords, { 'scorestream.restore.unit': 'record' });
+    result.observe(threadRestoreTime, threads.restoreMs / 1000);
+    if (threads.restores > 0) result.observe(lastRestore, threads.lastRestoreMs / 1000);
     result.observe(threadsRekeyed, threads.rekeyed);
   };
   const scores = registerScoreMetric(meter);
   const verdicts = registerVerdictMetric(meter, options.judged ?? []);
-  const observables: Observable[] = [consumed, unsampled, records, skips, budgetSkips, deadLetters, inFlight, paused, lag, retries, retryWaiting, oversized, threadsOpen, threadsHeld, threadsBytes, threadCloses, threadRestores, threadsRekeyed];
+  const observables: Observable[] = [consumed, unsampled, records, skips, budgetSkips, deadLetters, inFlight, paused, lag, retries, retryWaiting, oversized, threadsOpen, threadsHeld, threadsBytes, threadCloses, threadRestores, threadRestoreTime, lastRestore, threadsRekeyed];
   meter.addBatchObservableCallback(observe, observables);
 
   return {

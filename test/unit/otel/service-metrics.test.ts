@@ -58,6 +58,37 @@ describe('registerServiceMetrics', () => {
     expect(metricValue(metrics, 'scorestream.consumer.lag', { 'messaging.destination.partition.id': '1' })).toBe(4);
   });
 
+  it('reports thread scoring: open threads, held turns and state bytes per claimed by-thread partition, closes by reason, restores and their time, turns re-keyed', async () => {
+    const stats = new ServiceStats();
+    const { collect } = setup(stats);
+    stats.threads.byPartition.set('agent-runs-by-thread[2]', () => ({ threads: 5, openThreads: 3, heldTurns: 11, bytes: 4_096 }));
+    stats.threads.closesByReason.set('idle', 4);
+    stats.threads.closesByReason.set('overflow', 1);
+    stats.threads.restores = 2;
+    stats.threads.restoredRecords = 40;
+    stats.threads.restoreMs = 3_500;
+    stats.threads.lastRestoreMs = 1_250;
+    stats.threads.rekeyed = 9;
+
+    let metrics = await collect();
+    const where = { 'messaging.destination.name': 'agent-runs-by-thread', 'messaging.destination.partition.id': '2' };
+    expect(metricValue(metrics, 'scorestream.threads.open', where)).toBe(3);
+    expect(metricValue(metrics, 'scorestream.threads.held_turns', where)).toBe(11);
+    expect(metricValue(metrics, 'scorestream.threads.state_bytes', where)).toBe(4_096);
+    expect(metricValue(metrics, 'scorestream.threads.closes', { 'scorestream.thread.closed_by': 'idle' })).toBe(4);
+    expect(metricValue(metrics, 'scorestream.threads.closes', { 'scorestream.thread.closed_by': 'overflow' })).toBe(1);
+    expect(metricValue(metrics, 'scorestream.threads.restores', { 'scorestream.restore.unit': 'partition' })).toBe(2);
+    expect(metricValue(metrics, 'scorestream.threads.restores', { 'scorestream.restore.unit': 'record' })).toBe(40);
+    expect(metricValue(metrics, 'scorestream.threads.restore_time')).toBe(3.5);
+    expect(metricValue(metrics, 'scorestream.threads.last_restore.duration')).toBe(1.25);
+    expect(metricValue(metrics, 'scorestream.threads.rekeyed')).toBe(9);
+
+    // A partition no longer claimed reads 0, not its last value.
+    stats.threads.byPartition.delete('agent-runs-by-thread[2]');
+    metrics = await collect();
+    expect(metricValue(metrics, 'scorestream.threads.open', where)).toBe(0);
+  });
+
   it('reports the retry topic: pairs deferred, attempted and exhausted, and those waiting per retry partition', async () => {
     const stats = new ServiceStats();
     const { collect } = setup(stats);
