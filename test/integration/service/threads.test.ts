@@ -5,40 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { threadTopicsFor } from '../../../src/config/thread-topics.ts';
 import { parseScoreRecord } from '../../../src/contracts/parse.ts';
 import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
-import { createRunScoreMeanScorer } from '../../../src/scorers/code/run-score-stats/index.ts';
-import { createTurnCountScorer } from '../../../src/scorers/code/turn-count/index.ts';
-import { answerLengthScorer } from '../../fixtures/scorers.ts';
+import { threadBindings } from '../../fixtures/thread-bindings.ts';
 import { readAll } from '../../helpers/read-all.ts';
 import { traceFor } from '../../helpers/runs.ts';
-import { committedTotal, produceRaw, readUntil, startTestService, useServiceTopics } from '../../helpers/service.ts';
+import { committedTotal, produceRaw, startTestService, useServiceTopics } from '../../helpers/service.ts';
 import type { ServiceTopics } from '../../helpers/service.ts';
-import { conversationRunInput } from '../../unit/src/threads/fixtures.ts';
 import { readMessages, uniqueGroupId } from '../../helpers/kafka.ts';
+import { isThreadScore, threadScores as readThreadScores, turn } from './thread-helpers.ts';
+import type { ThreadScore } from './thread-helpers.ts';
 
-type ThreadScore = ScoreRecord & { thread: NonNullable<ScoreRecord['thread']> };
-
-const base = Date.parse('2026-12-01T10:00:00.000Z');
-
-/** A turn of `threadId` (its messages carry it), `index` minutes into the conversation. */
-function turn(threadId: string, index: number, runId = `${threadId}-run-${index}`) {
-  const timestamp = new Date(base + index * 60_000).toISOString();
-  return { key: runId, value: JSON.stringify(conversationRunInput({ runId, threadId, tenantId: 'acme', timestamp, answer: `Answer ${index} of ${threadId}: ${'x'.repeat(10 * index)}` })), headers: { traceparent: traceFor(runId).traceparent } };
-}
-
-function threadBindings(idleMs: number) {
-  return [
-    { scorer: answerLengthScorer },
-    { scorer: createTurnCountScorer(), level: 'thread' as const, thread: { idleMs } },
-    { scorer: createRunScoreMeanScorer({ scorerId: 'answer-length' }), level: 'thread' as const, thread: { idleMs } },
-  ];
-}
-
-const isThreadScore = (record: ScoreRecord): record is ThreadScore => record.thread !== undefined;
-
-async function threadScores(topics: ServiceTopics, done: (scores: ThreadScore[]) => boolean): Promise<ThreadScore[]> {
-  const records = await readUntil<ScoreRecord>(topics.results, (all) => done(all.filter(isThreadScore)), 60_000);
-  return records.filter(isThreadScore);
-}
+const threadScores = (topics: ServiceTopics, done: (scores: ThreadScore[]) => boolean) => readThreadScores(topics.results, done);
 
 describe('thread scorers on Kafka-native session state', () => {
   it("scores a thread's turns as one thread, whichever runs partition each turn came in on, with the run scores they carried", async () => {
