@@ -84,7 +84,8 @@ export type RunningService = {
 
 /**
  * With thread scorers bound: `{runs}-by-thread` and its compacted changelog, each with as many
- * partitions as the runs topic (a thread's partition and its state's have the same number).
+ * partitions as the runs topic (a thread's partition and its state's have the same number), and
+ * the compacted latest-score view, with as many as the results topic.
  */
 function threadTopicSpecs(config: ResolvedConfig): TopicSpec[] {
   const topics = threadTopics(config);
@@ -92,6 +93,7 @@ function threadTopicSpecs(config: ResolvedConfig): TopicSpec[] {
   return [
     { topic: topics.byThread, partitionsLike: config.topics.runs },
     { topic: topics.state, partitionsLike: config.topics.runs, config: { 'cleanup.policy': 'compact' } },
+    { topic: topics.latestScores, partitionsLike: config.topics.results, config: { 'cleanup.policy': 'compact' } },
   ];
 }
 

@@ -288,6 +288,9 @@ describe('thread scorers on the secured broker', () => {
       ['run-score-mean', 2],
       ['turn-count', 2],
     ]);
+    // And the latest-score view, which --secure created and lets the service write.
+    const view = await waitForRecords(broker, threadTopicsFor(topics.runs).latestScores, 2, 'read_committed');
+    expect(view.map((record) => record.scorerId).sort()).toEqual(['run-score-mean', 'turn-count']);
     await stopService(service);
     expectNoSecret(service.output.join('\n'), broker);
   });
@@ -300,7 +303,7 @@ describe('thread scorers on the secured broker', () => {
     const admin = adminKafka(broker).admin();
     await admin.connect();
     try {
-      await createTopicsWithLeaders(admin, [{ topic: threads.byThread, numPartitions: 1, replicationFactor: 1 }, { topic: threads.state, numPartitions: 1, replicationFactor: 1, configEntries: [{ name: 'cleanup.policy', value: 'compact' }] }], { timeoutMs: 30_000 });
+      await createTopicsWithLeaders(admin, [{ topic: threads.byThread, numPartitions: 1, replicationFactor: 1 }, { topic: threads.state, numPartitions: 1, replicationFactor: 1, configEntries: [{ name: 'cleanup.policy', value: 'compact' }] }, { topic: threads.latestScores, numPartitions: 1, replicationFactor: 1, configEntries: [{ name: 'cleanup.policy', value: 'compact' }] }], { timeoutMs: 30_000 });
     } finally {
       await admin.disconnect();
     }

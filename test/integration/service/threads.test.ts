@@ -10,9 +10,22 @@ import { readAll } from '../../helpers/read-all.ts';
 import { traceFor } from '../../helpers/runs.ts';
 import { committedTotal, produceRaw, startTestService, useServiceTopics } from '../../helpers/service.ts';
 import type { ServiceTopics } from '../../helpers/service.ts';
-import { readMessages, uniqueGroupId } from '../../helpers/kafka.ts';
+import { readMessages, testKafka, uniqueGroupId } from '../../helpers/kafka.ts';
+import { threadScoreViewKeyFor } from '../../../src/contracts/thread-ids.ts';
+import { committedOffsets } from './delivery-helpers.ts';
 import { isThreadScore, threadScores as readThreadScores, turn } from './thread-helpers.ts';
 import type { ThreadScore } from './thread-helpers.ts';
+
+async function cleanupPolicyOf(topic: string): Promise<string | undefined> {
+  const admin = testKafka('scorestream-test-admin').admin();
+  await admin.connect();
+  try {
+    const { resources } = await admin.describeConfigs({ resources: [{ type: 2, name: topic, configNames: ['cleanup.policy'] }], includeSynonyms: false });
+    return resources[0]?.configEntries.find((entry) => entry.configName === 'cleanup.policy')?.configValue;
+  } finally {
+    await admin.disconnect();
+  }
+}
 
 const threadScores = (topics: ServiceTopics, done: (scores: ThreadScore[]) => boolean) => readThreadScores(topics.results, done);
 
@@ -69,6 +82,20 @@ describe('thread scorers on Kafka-native session state', () => {
     const versions = messages.filter((message) => both.some((score) => score.scoreId === message.key?.toString()));
     expect(versions.map((message) => message.key?.toString()).sort()).toEqual(both.map((score) => score.scoreId).sort());
     expect(new Set(versions.map((message) => message.partition)).size).toBe(1);
+
+    // The latest-score view: compacted, one key per (thread, scorer), each key's last record the latest version.
+    const { latestScores } = threadTopicsFor(topics.runs);
+    expect(await cleanupPolicyOf(latestScores)).toBe('compact');
+    const viewMessages = await readMessages(latestScores, { count: 4 });
+    const lastByKey = new Map(viewMessages.map((message) => [message.key!.toString(), JSON.parse(message.value!.toString()) as ThreadScore]));
+    for (const scorerId of ['turn-count', 'run-score-mean']) {
+      const latest = lastByKey.get(threadScoreViewKeyFor({ threadKey: 'acme:t-r', scorerId }).key);
+      expect(latest).toMatchObject({ scorerId, thread: { version: 2, turns: 3 } });
+    }
+    expect(lastByKey.get(threadScoreViewKeyFor({ threadKey: 'acme:t-r', scorerId: 'turn-count' }).key)!.scoreId).toBe(both[1]!.scoreId);
+    expect(lastByKey.size).toBe(2);
+    // Partitioned by the thread key, as the thread's results are.
+    expect(new Set(viewMessages.map((message) => message.partition)).size).toBe(1);
   });
 
   for (const delivery of ['at-least-once', 'exactly-once'] as const) {
@@ -82,7 +109,11 @@ describe('thread scorers on Kafka-native session state', () => {
       await expect.poll(() => first.stats.threads.stateWrites, { timeout: 30_000 }).toBeGreaterThanOrEqual(4);
       await expect.poll(() => [...first.stats.threads.byPartition.values()].reduce((sum, read) => sum + read().heldTurns, 0), { timeout: 30_000 }).toBe(2);
       // Their by-thread offsets committed: the next instance reads neither turn again, only the state.
-      await expect.poll(() => committedTotal(groupId, threadTopicsFor(topics.runs).byThread), { timeout: 30_000 }).toBe(2);
+      // (Exactly-once, the runs partitions' transaction markers sit between the turns: the
+      // committed offset is the one after the last turn, not the number of turns.)
+      const { byThread } = threadTopicsFor(topics.runs);
+      const [last] = (await readMessages(byThread, { count: 2 })).sort((a, b) => Number(b.offset) - Number(a.offset));
+      await expect.poll(async () => (await committedOffsets(groupId, byThread)).get(last!.partition), { timeout: 30_000 }).toBe(Number(last!.offset) + 1);
       await first.stop({ timeoutMs: 5_000 });
 
       await produceRaw(topics.runs, [turn('t-s', 3)]);
@@ -97,6 +128,9 @@ describe('thread scorers on Kafka-native session state', () => {
       await new Promise((resolve) => setTimeout(resolve, 5_000));
       const after = (await readAll<ScoreRecord>(topics.results, { isolation })).filter(isThreadScore);
       expect(after.map((record) => record.scorerId).sort()).toEqual(['run-score-mean', 'turn-count']);
+      // The latest-score view got the same records (exactly-once: in the same transactions).
+      const view = (await readAll<ThreadScore>(threadTopicsFor(topics.runs).latestScores, { isolation })).map((record) => record.scoreId);
+      expect(view.sort()).toEqual(after.map((record) => record.scoreId).sort());
     });
   }
 

@@ -34,9 +34,9 @@ describe('ACLs per role', () => {
     expect(transactionalIdFor('scorestream', 'agent-runs', 3).startsWith(exactlyOnce.at(-1)!.name)).toBe(true);
   });
 
-  it('thread scorers add both thread topics and the restore groups; `kafka start --secure` grants them to its service user', () => {
+  it('thread scorers add the thread topics and the restore groups; `kafka start --secure` grants them to its service user', () => {
     const withThreads = serviceAcls({ topics: { ...topics, threads: threadTopicsFor(topics.runs) }, groupId: 'scorestream', delivery: 'at-least-once' });
-    expect(summary(threadGrants(withThreads))).toEqual(['Read+Write topic agent-runs-by-thread', 'Read+Write topic agent-runs-thread-state', 'Read+Delete group scorestream.thread-restore-*']);
+    expect(summary(threadGrants(withThreads))).toEqual(['Read+Write topic agent-runs-by-thread', 'Read+Write topic agent-runs-thread-state', 'Write topic agent-runs-thread-scores', 'Read+Delete group scorestream.thread-restore-*']);
     const service = secureRoleGrants().find(({ principal }) => principal === 'User:scorestream')!;
     expect(summary(service.grants)).toEqual(expect.arrayContaining(summary(threadGrants(withThreads))));
     // A replay reads no thread.
