@@ -1,14 +1,18 @@
 // Helpers of the thread tests on a real broker (docs/threads.md): the turns of a conversation as
 // messages for the runs topic, its explicit end, and the thread scores read back from the results.
+import { onTestFinished } from 'vitest';
+import { threadTopicsFor } from '../../../src/config/thread-topics.ts';
+import type { ThreadTopics } from '../../../src/config/thread-topics.ts';
 import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
 import { THREAD_ENDED_SCHEMA_VERSION, THREAD_ENDED_TYPE } from '../../../src/contracts/thread-ended.ts';
 import type { ThreadEndedEventInput } from '../../../src/contracts/thread-ended.ts';
 import { THREAD_TURN_TYPE } from '../../../src/contracts/thread-turn.ts';
+import { testKafka } from '../../helpers/kafka.ts';
 import { readAll } from '../../helpers/read-all.ts';
 import type { Isolation } from '../../helpers/read-all.ts';
 import { traceFor } from '../../helpers/runs.ts';
-import { readUntil } from '../../helpers/service.ts';
-import type { RawRun } from '../../helpers/service.ts';
+import { readUntil, useServiceTopics } from '../../helpers/service.ts';
+import type { RawRun, ServiceTopics } from '../../helpers/service.ts';
 import { conversationRunInput } from '../../unit/src/threads/fixtures.ts';
 
 export type ThreadScore = ScoreRecord & { thread: NonNullable<ScoreRecord['thread']> };
@@ -45,4 +49,34 @@ export async function threadScores(results: string, done: (scores: ThreadScore[]
 export async function changelogTurnRunIds(stateTopic: string, isolation: Isolation): Promise<Set<string>> {
   const records = await readAll<{ type?: string; run?: { runId?: string } } | null>(stateTopic, { isolation });
   return new Set(records.flatMap((record) => (record?.type === THREAD_TURN_TYPE && record.run?.runId !== undefined ? [record.run.runId] : [])));
+}
+
+/**
+ * The thread topics the service creates for the runs topic `runs` (`{runs}-by-thread`,
+ * `{runs}-thread-state`, `{runs}-thread-scores`), deleted after the test as useServiceTopics
+ * deletes the others.
+ */
+export function useThreadTopics(runs: string): ThreadTopics {
+  const topics = threadTopicsFor(runs);
+  onTestFinished(async () => {
+    const admin = testKafka('scorestream-test-admin').admin();
+    try {
+      await admin.connect();
+      const existing = new Set(await admin.listTopics());
+      const names = Object.values(topics).filter((topic) => existing.has(topic));
+      if (names.length > 0) await admin.deleteTopics({ topics: names, timeout: 10_000 });
+    } catch (error) {
+      console.warn(`useThreadTopics: could not delete the thread topics of ${runs}: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      await admin.disconnect();
+    }
+  });
+  return topics;
+}
+
+/** useServiceTopics, and the thread topics the service will create for them deleted after the test too. */
+export async function useThreadServiceTopics(partitions: number): Promise<ServiceTopics> {
+  const topics = await useServiceTopics(partitions);
+  useThreadTopics(topics.runs);
+  return topics;
 }

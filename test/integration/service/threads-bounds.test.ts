@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import type { DecisionRecord } from '../../../src/contracts/decision-record.ts';
 import type { RunningService } from '../../../service/start-service.ts';
 import { threadBindings } from '../../fixtures/thread-bindings.ts';
-import { produceRaw, readUntil, startTestService, useServiceTopics } from '../../helpers/service.ts';
+import { produceRaw, readUntil, startTestService } from '../../helpers/service.ts';
 import type { RawRun } from '../../helpers/service.ts';
-import { threadEnded, threadScores, turn } from './thread-helpers.ts';
+import { threadEnded, threadScores, turn, useThreadServiceTopics } from './thread-helpers.ts';
 import type { ThreadScore } from './thread-helpers.ts';
 
 const heldTurns = (service: RunningService) => [...service.stats.threads.byPartition.values()].reduce((sum, read) => sum + read().heldTurns, 0);
@@ -25,7 +25,7 @@ const turnCounts = (scores: ThreadScore[]) => new Map(scores.filter((score) => s
 
 describe('an explicit end closes a thread at once', () => {
   it('by an agent.thread.ended event, by a run marked as the last, and by an end that overtook the turns it names', async () => {
-    const topics = await useServiceTopics(2);
+    const topics = await useThreadServiceTopics(2);
     // The idle gap is far beyond the test: only an end can close these threads in time.
     const service = await startTestService({ topics, scorers: threadBindings(600_000) });
 
@@ -54,7 +54,7 @@ describe('an explicit end closes a thread at once', () => {
 
 describe('bounds under the service: decided, never dropped', () => {
   it('a thread over maxTurns: a version of maxTurns turns at once, and a rescore_refused decision for the turns beyond', async () => {
-    const topics = await useServiceTopics(2);
+    const topics = await useThreadServiceTopics(2);
     const service = await startTestService({ topics, scorers: threadBindings(1_500, { maxTurns: 3 }) });
     await produceRaw(topics.runs, [1, 2, 3, 4, 5].map((index) => turn('m-t', index)));
 
@@ -73,7 +73,7 @@ describe('bounds under the service: decided, never dropped', () => {
   });
 
   it('a new thread beyond maxThreads closes the least recently active one (overflow); every thread is scored', async () => {
-    const topics = await useServiceTopics(1);
+    const topics = await useThreadServiceTopics(1);
     const service = await startTestService({ topics, scorers: threadBindings(2_000), threads: { maxThreads: 2 } });
     await produceAndHold(service, topics.runs, [turn('o-1', 1)], 1);
     await produceAndHold(service, topics.runs, [turn('o-2', 1)], 2);
@@ -90,7 +90,7 @@ describe('bounds under the service: decided, never dropped', () => {
   });
 
   it('state over maxStateBytes closes the least recently active threads (overflow) until the held turns fit', async () => {
-    const topics = await useServiceTopics(1);
+    const topics = await useThreadServiceTopics(1);
     // A turn of these conversations is about 1.3 kB: one thread of two turns fits, two do not.
     const threads = { maxStateBytes: 5_000, maxThreadBytes: 5_000, maxTurnBytes: 4_000 };
     const service = await startTestService({ topics, scorers: threadBindings(2_000), threads });

@@ -10,9 +10,9 @@ import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
 import { threadBindings } from '../../fixtures/thread-bindings.ts';
 import { uniqueGroupId } from '../../helpers/kafka.ts';
 import { readAll } from '../../helpers/read-all.ts';
-import { committedTotal, produceRaw, startTestService, useServiceTopics } from '../../helpers/service.ts';
+import { committedTotal, produceRaw, startTestService } from '../../helpers/service.ts';
 import { spawnService, waitForLog } from '../../helpers/service-process.ts';
-import { changelogTurnRunIds, isThreadScore, threadEnded, threadScores, turn } from './thread-helpers.ts';
+import { changelogTurnRunIds, isThreadScore, threadEnded, threadScores, turn, useThreadServiceTopics } from './thread-helpers.ts';
 import type { ThreadScore } from './thread-helpers.ts';
 
 const threadsConfig = fileURLToPath(new URL('../../fixtures/threads.config.ts', import.meta.url));
@@ -36,7 +36,7 @@ describe('thread state through a SIGKILL', () => {
   for (const delivery of ['at-least-once', 'exactly-once'] as const) {
     it(`loses no thread and no turn, and scores under the ids of an uninterrupted run (${delivery})`, async () => {
       const isolation = delivery === 'exactly-once' ? 'read_committed' : 'read_uncommitted';
-      const [reference, crashed] = await Promise.all([useServiceTopics(3), useServiceTopics(3)]);
+      const [reference, crashed] = await Promise.all([useThreadServiceTopics(3), useThreadServiceTopics(3)]);
       // The uninterrupted run: the same turns, the same bindings, in process.
       await produceRaw(reference.runs, turns);
       await startTestService({ topics: reference, delivery, scorers: threadBindings(idleMs) });

@@ -8,12 +8,12 @@ import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
 import { threadBindings } from '../../fixtures/thread-bindings.ts';
 import { readAll } from '../../helpers/read-all.ts';
 import { traceFor } from '../../helpers/runs.ts';
-import { committedTotal, produceRaw, startTestService, useServiceTopics } from '../../helpers/service.ts';
+import { committedTotal, produceRaw, startTestService } from '../../helpers/service.ts';
 import type { ServiceTopics } from '../../helpers/service.ts';
 import { readMessages, testKafka, uniqueGroupId } from '../../helpers/kafka.ts';
 import { threadScoreViewKeyFor } from '../../../src/contracts/thread-ids.ts';
 import { committedOffsets } from './delivery-helpers.ts';
-import { isThreadScore, threadScores as readThreadScores, turn } from './thread-helpers.ts';
+import { isThreadScore, threadScores as readThreadScores, turn, useThreadServiceTopics } from './thread-helpers.ts';
 import type { ThreadScore } from './thread-helpers.ts';
 
 async function cleanupPolicyOf(topic: string): Promise<string | undefined> {
@@ -31,7 +31,7 @@ const threadScores = (topics: ServiceTopics, done: (scores: ThreadScore[]) => bo
 
 describe('thread scorers on Kafka-native session state', () => {
   it("scores a thread's turns as one thread, whichever runs partition each turn came in on, with the run scores they carried", async () => {
-    const topics = await useServiceTopics(3);
+    const topics = await useThreadServiceTopics(3);
     // Keyed by run id: the turns of one thread land on different runs partitions.
     await produceRaw(topics.runs, [turn('t-a', 1), turn('t-b', 1), turn('t-a', 2), turn('t-a', 3), turn('t-b', 2)]);
     const service = await startTestService({ topics, scorers: threadBindings(1_500) });
@@ -61,7 +61,7 @@ describe('thread scorers on Kafka-native session state', () => {
   });
 
   it('re-scores a resumed thread with its whole history, keeping both scores (append-only)', async () => {
-    const topics = await useServiceTopics(2);
+    const topics = await useThreadServiceTopics(2);
     await produceRaw(topics.runs, [turn('t-r', 1), turn('t-r', 2)]);
     await startTestService({ topics, scorers: threadBindings(1_000) });
     const first = await threadScores(topics, (found) => found.some((score) => score.scorerId === 'turn-count'));
@@ -100,7 +100,7 @@ describe('thread scorers on Kafka-native session state', () => {
 
   for (const delivery of ['at-least-once', 'exactly-once'] as const) {
     it(`restores a thread's state after a restart mid-thread and scores it once (${delivery})`, async () => {
-      const topics = await useServiceTopics(2);
+      const topics = await useThreadServiceTopics(2);
       const groupId = uniqueGroupId('threads-restart');
       const scorers = threadBindings(4_000);
       await produceRaw(topics.runs, [turn('t-s', 1), turn('t-s', 2)]);
@@ -135,7 +135,7 @@ describe('thread scorers on Kafka-native session state', () => {
   }
 
   it("moves a thread's state with its partition when the group rebalances", async () => {
-    const topics = await useServiceTopics(2);
+    const topics = await useThreadServiceTopics(2);
     const groupId = uniqueGroupId('threads-rebalance');
     const scorers = threadBindings(8_000);
     const threads = ['t-0', 't-1', 't-2', 't-3', 't-4', 't-5'];
