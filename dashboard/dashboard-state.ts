@@ -1,6 +1,6 @@
 // Everything the dashboard knows, fed one record at a time by the Kafka reader and read by the
 // HTTP server: the aggregates, the ring of recent records, the run index, the agreements (the
-// feedback view), and a short log of the
+// feedback view), the threads (the threads view: thread scorers' records by thread and version), and a short log of the
 // events sent to pages, each with an id (`<epoch>.<sequence>`) so a page that reconnects gets
 // exactly what it missed, or — when the log no longer reaches back that far, or the server
 // restarted (a new epoch) — a fresh snapshot. Every part is bounded (DashboardLimits).
@@ -19,6 +19,8 @@ import { summarize, traceUrlOf } from './record-summary.ts';
 import type { RunEntry } from './run-index.ts';
 import { RunIndex } from './run-index.ts';
 import { SCORE_BIN_EDGES } from './score-bins.ts';
+import type { ThreadSummary } from './thread-store.ts';
+import { ThreadStore } from './thread-store.ts';
 import type { TraceLink } from './trace-link.ts';
 import type { WireBuckets } from './wire-buckets.ts';
 import { encodeBuckets } from './wire-buckets.ts';
@@ -40,6 +42,9 @@ export type DashboardLimits = {
   /** Agreement window summaries kept (all scorer versions), and disagreeing pairs. */
   maxAgreementWindows: number;
   maxDisagreements: number;
+  /** Threads kept for the threads view (the least recently scored goes first), and versions kept per thread. */
+  maxThreads: number;
+  maxThreadVersions: number;
 };
 
 export const DEFAULT_LIMITS: Omit<DashboardLimits, 'windowMs' | 'bucketMs'> = {
@@ -53,13 +58,17 @@ export const DEFAULT_LIMITS: Omit<DashboardLimits, 'windowMs' | 'bucketMs'> = {
   eventLog: 5_000,
   maxAgreementWindows: 5_000,
   maxDisagreements: 1_000,
+  maxThreads: 1_000,
+  maxThreadVersions: 16,
 };
 
 export type DecisionSummary = { runId: string; scorer: string; agent: string; tenant: string; reason: string; detail?: string; at: number };
 
 type EventData = {
-  record: { summary: RecordSummary; start: number; tally: SeriesTally };
-  decision: { decision: DecisionSummary; start: number; tally: SkipTally };
+  /** `thread`: a thread scorer's record, its thread as it now is (the threads view). */
+  record: { summary: RecordSummary; start: number; tally: SeriesTally; thread?: ThreadSummary };
+  /** `thread`: a thread scorer's decision, its thread as it now is (the threads view). */
+  decision: { decision: DecisionSummary; start: number; tally: SkipTally; thread?: ThreadSummary };
   agreement: { window: WindowSummary } | { disagreement: DisagreementSummary };
 };
 export type DashboardEvent = { [Type in keyof EventData]: { id: string; type: Type; data: EventData[Type] } }[keyof EventData];
@@ -79,6 +88,8 @@ export type Snapshot = {
   traceLinks: boolean;
   counts: DashboardCounts;
   agreements: AgreementsSource & AgreementView;
+  /** Threads scored in the look-back, most recently scored first. */
+  threads: ThreadSummary[];
 };
 
 export type DashboardCounts = {
@@ -94,6 +105,7 @@ export type DashboardCounts = {
   buckets: number;
   agreementWindows: number;
   disagreements: number;
+  threads: number;
 };
 
 type Listener = (event: DashboardEvent) => void;
@@ -106,6 +118,7 @@ export class DashboardState {
   private readonly runs: RunIndex;
   private readonly seen: BoundedSet;
   private readonly agreements: AgreementStore;
+  private readonly threads: ThreadStore;
   private agreementsSource: AgreementsSource = { state: 'off' };
   private readonly log: DashboardEvent[] = [];
   private readonly listeners = new Set<Listener>();
@@ -122,6 +135,7 @@ export class DashboardState {
     this.runs = new RunIndex(limits.maxRuns, limits.maxEntriesPerRun);
     this.seen = new BoundedSet(limits.dedupeCapacity);
     this.agreements = new AgreementStore({ maxWindows: limits.maxAgreementWindows, maxDisagreements: limits.maxDisagreements, windowMs: limits.windowMs });
+    this.threads = new ThreadStore({ maxThreads: limits.maxThreads, maxVersions: limits.maxThreadVersions });
   }
 
   /** Told by the reader which agreements topic it reads, if any, and whether it exists. */
@@ -162,7 +176,8 @@ export class DashboardState {
       detail: summary.reason,
       at,
     });
-    return this.emit({ type: 'record', data: { summary, start: counted.start, tally: counted.tally } });
+    const thread = this.threads.add(record);
+    return this.emit({ type: 'record', data: { summary, start: counted.start, tally: counted.tally, ...(thread === undefined ? {} : { thread }) } });
   }
 
   ingestDecision(decision: DecisionRecord): DashboardEvent | undefined {
@@ -179,7 +194,8 @@ export class DashboardState {
     this.tallies.decisions += 1;
     const summary: DecisionSummary = { runId: decision.runId, scorer: decision.scorerId, ...skipSeriesOf(decision), reason: decision.reason, at, ...(decision.detail === undefined ? {} : { detail: decision.detail }) };
     this.runs.add(decision.runId, { kind: 'decision', scorer: decision.scorerId, reason: decision.reason, at, ...(decision.detail === undefined ? {} : { detail: decision.detail }) });
-    return this.emit({ type: 'decision', data: { decision: summary, start: counted.start, tally: counted.tally } });
+    const thread = this.threads.addDecision(decision);
+    return this.emit({ type: 'decision', data: { decision: summary, start: counted.start, tally: counted.tally, ...(thread === undefined ? {} : { thread }) } });
   }
 
   ingestAgreement(record: AgreementRecord): DashboardEvent | undefined {
@@ -220,11 +236,12 @@ export class DashboardState {
       traceLinks: this.options.traceLink !== undefined,
       counts: this.counts(),
       agreements: { ...this.agreementsSource, ...this.agreements.view(now) },
+      threads: this.threads.view(now - this.limits.windowMs),
     };
   }
 
   counts(): DashboardCounts {
-    return { ...this.tallies, ringRecords: this.ring.size, ringBytes: this.ring.bytes, runs: this.runs.size, buckets: this.aggregates.bucketCount, agreementWindows: this.agreements.windowCount, disagreements: this.agreements.disagreementCount };
+    return { ...this.tallies, ringRecords: this.ring.size, ringBytes: this.ring.bytes, runs: this.runs.size, buckets: this.aggregates.bucketCount, agreementWindows: this.agreements.windowCount, disagreements: this.agreements.disagreementCount, threads: this.threads.size };
   }
 
   /** The events after `lastEventId`, or undefined when only a snapshot can bring the page up to date. */

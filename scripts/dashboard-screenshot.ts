@@ -2,7 +2,8 @@
 // topics of its own (so it disturbs no other user of the broker), lets it score sample traffic
 // for a few minutes, opens `bin/scorestream dashboard --since 10m` on the demo's topics in
 // Debian's chromium, and writes screenshots of the scores view (with the overview), a record's
-// detail, compare (the first half of the traffic against the second) and the feedback view.
+// detail, compare (the first half of the traffic against the second), the feedback view and the
+// threads view (the demo's conversations, scored after their idle gap).
 //
 // The feedback view shows what the demo's feedback join publishes from its sample thumbs
 // (docs/feedback.md).
@@ -99,7 +100,24 @@ try {
   await page.waitForSelector('#disagreements tbody tr');
   await page.waitForTimeout(1500);
   await page.screenshot({ path: picture('feedback') });
-  console.error(`wrote ${out} and its -overview, -detail, -compare and -feedback pictures`);
+
+  // The demo's conversations close after their idle gap: the threads view, with the first thread's history open.
+  await page.goto(`${url}?view=threads`);
+  await page.waitForSelector('#thread-list tbody tr');
+  // The thread of the latest version, most turns breaking ties (a resumed conversation's history,
+  // when the demo has one), opened by its URL: the list re-renders as records stream in.
+  const chosen = await page.evaluate(`(() => {
+    const rows = [...document.querySelectorAll('#thread-list tbody tr')].map((row, index) => ({ key: row.dataset.thread, index, version: Number(row.children[4].textContent), turns: Number(row.children[5].textContent) }));
+    rows.sort((a, b) => b.version - a.version || b.turns - a.turns || a.index - b.index);
+    return rows[0].key;
+  })()`);
+  await page.goto(`${url}?view=threads&thread=${encodeURIComponent(String(chosen))}`);
+  await page.waitForSelector('.thread-versions > li');
+  // The history opens above the list: the top of the page shows it and the first rows.
+  await page.evaluate('window.scrollTo(0, 0)');
+  await page.waitForTimeout(1000);
+  await page.screenshot({ path: picture('threads') });
+  console.error(`wrote ${out} and its -overview, -detail, -compare, -feedback and -threads pictures`);
 } finally {
   await browser.close();
   rmSync(profile, { recursive: true, force: true });

@@ -1,9 +1,9 @@
 // The dashboard page: one snapshot, then live events over Server-Sent Events (EventSource resumes
 // with Last-Event-ID after a disconnect; the server answers with what was missed or a new
-// snapshot). The view (scores, compare, feedback) and its filters live in the URL. Redraws are
+// snapshot). The view (scores, compare, feedback, threads) and its filters live in the URL. Redraws are
 // coalesced so a busy topic does not redraw per record. Every record string is written as text
 // (dom.js). The records table, the detail and "why no score?" are drawn here; the overview, the
-// scorer cards, compare and feedback are panels, each in a file of its own (panels.js).
+// scorer cards, compare, feedback and threads are panels, each in a file of its own (panels.js).
 import { createBucketStore, knownNames, loadBuckets, pruneBuckets, setSeriesTally, setSkipTally } from './aggregate-view.js';
 import { disagreementSection, renderDetail } from './detail.js';
 import { el, formatScore, formatTime } from './dom.js';
@@ -11,10 +11,12 @@ import { addAgreement, disagreementsShown } from './feedback-view.js';
 import { filtersFromSearch, recordMatches, searchFromFilters, timeWindow, VIEWS } from './filters.js';
 import { panels } from './panels.js';
 import { lookUpRun } from './run-lookup.js';
+import { addThread } from './thread-view.js';
 
 const MAX_RECORDS = 1000;
 const MAX_ROWS = 200;
 const MAX_DISAGREEMENTS = 1000;
+const MAX_THREADS = 1000;
 
 const page = {
   config: undefined,
@@ -22,6 +24,7 @@ const page = {
   store: createBucketStore(),
   records: new Map(),
   agreements: { state: 'off', windows: [], disagreements: [] },
+  threads: new Map(),
   counts: undefined,
   live: 0,
   filters: filtersFromSearch(window.location.search),
@@ -38,12 +41,14 @@ function applySnapshot(snapshot) {
   loadBuckets(page.store, snapshot.buckets, snapshot.binEdges.length + 1);
   page.records = new Map(snapshot.recent.map((summary) => [summary.scoreId, summary]));
   page.agreements = snapshot.agreements;
+  page.threads = new Map([...snapshot.threads].reverse().map((thread) => [thread.key, thread]));
   page.counts = snapshot.counts;
   page.live = 0;
 }
 
-function addRecord({ summary, start, tally }) {
+function addRecord({ summary, start, tally, thread }) {
   setSeriesTally(page.store, start, tally);
+  if (thread !== undefined) addThread(page.threads, thread, MAX_THREADS);
   page.records.delete(summary.scoreId);
   page.records.set(summary.scoreId, summary);
   while (page.records.size > MAX_RECORDS) page.records.delete(page.records.keys().next().value);
@@ -77,6 +82,7 @@ function connect() {
   source.addEventListener('decision', (event) => {
     const data = JSON.parse(event.data);
     setSkipTally(page.store, data.start, data.tally);
+    if (data.thread !== undefined) addThread(page.threads, data.thread, MAX_THREADS);
     scheduleRender();
   });
   source.addEventListener('agreement', (event) => {
@@ -111,8 +117,10 @@ function panelContext(window_, names) {
     now: now(),
     names,
     agreements: page.agreements,
+    threads: page.threads,
     setFilters,
     openPair,
+    openRecord: (scoreId) => openDetail(scoreId),
   };
 }
 
@@ -273,7 +281,7 @@ function wire() {
   for (const link of document.querySelectorAll('#views a')) {
     link.addEventListener('click', (event) => {
       event.preventDefault();
-      if (VIEWS.includes(link.dataset.view)) setFilters({ view: link.dataset.view, record: '', pair: '' });
+      if (VIEWS.includes(link.dataset.view)) setFilters({ view: link.dataset.view, record: '', pair: '', thread: '' });
     });
   }
   $('#run-form').addEventListener('submit', (event) => {

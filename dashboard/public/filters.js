@@ -1,10 +1,10 @@
 // The view and its filters, kept in the page's URL so a view can be shared: which view (scores,
 // compare, feedback); scorer, agent, tenant, status, score range (min, max), time range (a
-// relative `range`, or `from`/`to` set by selecting on a chart); the open record or disagreement;
+// relative `range`, or `from`/`to` set by selecting on a chart); the open record, disagreement or thread;
 // and what compare puts side by side (two time ranges, or two versions of the scorer). Pure
 // functions: URL search params in, a filter object out.
 const RANGES = { '15m': 15 * 60_000, '1h': 3_600_000, '6h': 6 * 3_600_000, '24h': 24 * 3_600_000 };
-export const VIEWS = ['scores', 'compare', 'feedback'];
+export const VIEWS = ['scores', 'compare', 'feedback', 'threads'];
 
 export function filtersFromSearch(search) {
   const params = new URLSearchParams(search);
@@ -38,6 +38,7 @@ export function filtersFromSearch(search) {
     order: params.get('order') === 'asc' ? 'asc' : 'desc',
     record: params.get('record') ?? '',
     pair: params.get('pair') ?? '',
+    thread: params.get('thread') ?? '',
     cmp: params.get('cmp') === 'version' ? 'version' : 'time',
     aFrom: time('aFrom'),
     aTo: time('aTo'),
@@ -51,7 +52,7 @@ export function filtersFromSearch(search) {
 export function searchFromFilters(filters) {
   const params = new URLSearchParams();
   if (filters.view !== 'scores') params.set('view', filters.view);
-  for (const name of ['scorer', 'agent', 'tenant', 'status', 'range', 'record', 'pair']) if (filters[name]) params.set(name, filters[name]);
+  for (const name of ['scorer', 'agent', 'tenant', 'status', 'range', 'record', 'pair', 'thread']) if (filters[name]) params.set(name, filters[name]);
   for (const name of ['min', 'max']) if (filters[name] !== undefined) params.set(name, String(filters[name]));
   for (const name of ['from', 'to', 'aFrom', 'aTo', 'bFrom', 'bTo']) if (filters[name] !== undefined) params.set(name, new Date(filters[name]).toISOString());
   if (filters.sort !== 'at') params.set('sort', filters.sort);

@@ -70,7 +70,8 @@ export function threadDecisionKeyFor(decision: { scorerId: string; scorerVersion
 
 /** The key and partition key of a score or decision record: its pair's (recordKeyFor), or its thread's. */
 export function recordKeyOf(record: ScoreRecord | DecisionRecord): RecordKey {
-  if (record.thread === undefined) return recordKeyFor(record);
+  // A score record carries its id (scoreIdFor of its pair, or its thread version's): not hashed again per record.
+  if (record.thread === undefined) return 'scoreId' in record ? { key: record.scoreId, partitionKey: record.runId } : recordKeyFor(record);
   return { key: 'scoreId' in record ? record.scoreId : threadDecisionKeyFor({ ...record, thread: record.thread }), partitionKey: record.thread.key };
 }
 

@@ -48,11 +48,14 @@ const VERBATIM = new Set(['schemaVersion', 'scoreId', 'runId', 'scorerId', 'scor
 
 function redactFields<T extends object>(record: T, redact: Redactor, verbatim: ReadonlySet<string>): T {
   if (redact === noRedaction) return record;
+  const source = record as Record<string, unknown>;
   let copy: Record<string, unknown> | undefined;
-  for (const [key, value] of Object.entries(record)) {
+  // Every record the service writes passes here: keys, not entry pairs.
+  for (const key of Object.keys(source)) {
     if (verbatim.has(key)) continue;
+    const value = source[key];
     const redacted = redactValue(value, redact);
-    if (redacted !== value) (copy ??= { ...(record as Record<string, unknown>) })[key] = redacted;
+    if (redacted !== value) (copy ??= { ...source })[key] = redacted;
   }
   return (copy ?? record) as T;
 }
@@ -77,11 +80,16 @@ export function createDataHandling(config: DataHandlingConfig): DataHandling {
     text,
     outgoing(payload) {
       if (untouched) return payload;
+      // Nothing to redact (the common case) hands the payload back as it came: no copy per record.
       switch (payload.kind) {
-        case 'record':
-          return { ...payload, record: scoreRecord(payload.record) };
-        case 'skipped':
-          return { ...payload, decision: decisionRecord(payload.decision) };
+        case 'record': {
+          const record = scoreRecord(payload.record);
+          return record === payload.record ? payload : { ...payload, record };
+        }
+        case 'skipped': {
+          const decision = decisionRecord(payload.decision);
+          return decision === payload.decision ? payload : { ...payload, decision };
+        }
         case 'deferred':
           return { ...payload, retry: retryMessage(payload.retry), decision: decisionRecord(payload.decision), final: scoreRecord(payload.final) };
         case 'dead-letter':

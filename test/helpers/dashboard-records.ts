@@ -87,3 +87,38 @@ export function agreementWindow(
     measuredAt: new Date(fields.measuredAt ?? fields.end).toISOString(),
   };
 }
+
+/** A thread scorer's score record: version `version` of thread `threadId` (tenant `tenant`), `turns` turns ending with `lastRunId`. */
+export function threadScoreRecord(
+  outcome: Outcome,
+  fields: { threadId: string; tenant?: string; version: number; turns: number; scorerId?: string; at?: number; closedBy?: 'idle' | 'ended' | 'max_turns'; supersedes?: string; agent?: string },
+): ScoreRecord {
+  const key = `${fields.tenant ?? ''}:${fields.threadId}`;
+  const versionId = `${key}-v${fields.version}`;
+  const record = scoreRecord(outcome, { scoreId: `${versionId}-${fields.scorerId ?? 'turn-count'}`, runId: `${fields.threadId}-run-${fields.turns}`, scorerId: fields.scorerId ?? 'turn-count', at: fields.at, tenant: fields.tenant, agent: fields.agent });
+  return {
+    ...record,
+    thread: {
+      id: fields.threadId,
+      key,
+      turns: fields.turns,
+      firstRunId: `${fields.threadId}-run-1`,
+      lastRunId: `${fields.threadId}-run-${fields.turns}`,
+      closedBy: fields.closedBy ?? 'idle',
+      version: fields.version,
+      versionId,
+      scope: 'conversation',
+      ...(fields.supersedes === undefined ? {} : { supersedes: fields.supersedes }),
+    },
+  };
+}
+
+/** A thread scorer's decision about thread `threadId` (tenant `tenant`): why a close of `turns` turns gave no score. */
+export function threadDecisionRecord(fields: { threadId: string; tenant?: string; turns: number; reason: DecisionRecord['reason']; scorerId?: string; at?: number; detail?: string }): DecisionRecord {
+  const record = decisionRecord({ runId: `${fields.threadId}-run-${fields.turns}`, scorerId: fields.scorerId ?? 'turn-count', reason: fields.reason, at: fields.at, agent: 'support-agent', tenant: fields.tenant });
+  return {
+    ...record,
+    ...(fields.detail === undefined ? {} : { detail: fields.detail }),
+    thread: { id: fields.threadId, key: `${fields.tenant ?? ''}:${fields.threadId}`, turns: fields.turns, firstRunId: `${fields.threadId}-run-1`, lastRunId: `${fields.threadId}-run-${fields.turns}`, closedBy: 'idle' },
+  };
+}

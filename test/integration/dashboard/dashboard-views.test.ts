@@ -2,12 +2,12 @@
 // axes that span the selected window whatever the history (a regression: right after the demo
 // started, a lone point made uPlot draw mid-2027 to mid-2029), the overview of every scorer worst
 // first, skips split by agent and tenant, compare (two time ranges, two versions) and the
-// feedback view on the agreements topic — each keyed in the URL.
+// feedback view on the agreements topic, and the threads view of thread scorers' records — each keyed in the URL.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestBrowser } from '../../helpers/browser.ts';
 import { launchBrowser } from '../../helpers/browser.ts';
-import { agreementPair, agreementWindow, decisionRecord, scoreRecord } from '../../helpers/dashboard-records.ts';
+import { agreementPair, agreementWindow, decisionRecord, scoreRecord, threadDecisionRecord, threadScoreRecord } from '../../helpers/dashboard-records.ts';
 import { openDashboardPage, problemsOf, publish, useDashboard, useDashboardTopics, useProducer } from './dashboard-helpers.ts';
 
 let browser: TestBrowser;
@@ -289,5 +289,94 @@ describe('the feedback view', () => {
     expect(await page.evaluate('performance.getEntriesByType("navigation").length')).toBe(1);
     expect(problemsOf(page)).toEqual([]);
     expect(problemsOf(shared)).toEqual([]);
+  });
+});
+
+describe('the threads view', () => {
+  it('lists threads with their latest version and scores, opens a thread\'s history newest first, each score opening its record, and follows live versions', async () => {
+    const topics = await useDashboardTopics();
+    const producer = await useProducer();
+    const now = Date.now();
+    const hostile = '<img src=x onerror="window.pwned=1">';
+    await publish(producer, topics.results, [
+      threadScoreRecord({ status: 'scored', score: 2 }, { threadId: 'support-42', tenant: 'acme', version: 1, turns: 2, at: now - 30 * minute }),
+      threadScoreRecord({ status: 'scored', score: 0.4, verdict: 'fail' }, { threadId: 'support-42', tenant: 'acme', version: 1, turns: 2, scorerId: 'resolution', at: now - 30 * minute }),
+      threadScoreRecord({ status: 'scored', score: 3 }, { threadId: 'support-42', tenant: 'acme', version: 2, turns: 3, at: now - 10 * minute, supersedes: 'acme:support-42-v1', closedBy: 'ended' }),
+      threadScoreRecord({ status: 'scored', score: 0.9, verdict: 'pass' }, { threadId: 'support-42', tenant: 'acme', version: 2, turns: 3, scorerId: 'resolution', at: now - 10 * minute, supersedes: 'acme:support-42-v1', closedBy: 'ended' }),
+      // Another tenant's thread of the same id is another thread; a hostile id stays text.
+      threadScoreRecord({ status: 'scored', score: 1 }, { threadId: 'support-42', tenant: 'beta', version: 1, turns: 1, at: now - 20 * minute }),
+      threadScoreRecord({ status: 'failed' }, { threadId: hostile, tenant: 'beta', version: 1, turns: 4, at: now - 25 * minute }),
+      scoreRecord({ status: 'scored', score: 0.5 }, { scoreId: 'a-run-score', at: now - 5 * minute }),
+    ]);
+    const dashboard = await useDashboard(topics);
+    const page = await openPage(`${dashboard.url}?view=threads`);
+    const rows = page.locator('#thread-list tbody tr');
+    await expect.poll(() => rows.count()).toBe(3);
+    expect(await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-thread')))).toEqual(['acme:support-42', 'beta:support-42', `beta:${hostile}`]);
+    const first = rows.first();
+    expect(await first.locator('td').allTextContents()).toEqual([expect.any(String), 'support-42', 'support-agent', 'acme', '2', '3', 'ended', '0.9 pass', '3']);
+    expect(await rows.nth(2).locator('[data-field="id"]').textContent()).toBe(hostile);
+    expect(await rows.nth(2).locator('[data-scorer="turn-count"]').textContent()).toBe('failed');
+    expect(await page.evaluate('window.pwned')).toBeUndefined();
+    expect(await page.locator('#thread-list img').count()).toBe(0);
+
+    await first.click();
+    await expect.poll(() => page.url()).toContain('thread=acme%3Asupport-42');
+    const versions = page.locator('.thread-versions > li');
+    await expect.poll(() => versions.count()).toBe(2);
+    expect(await versions.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-version')))).toEqual(['2', '1']);
+    expect(await versions.first().locator('.version-line').textContent()).toBe('version 2: the whole conversation, 3 turns (support-42-run-1 → support-42-run-3), closed by ended by the agent, supersedes acme:sup');
+    expect(await versions.nth(1).locator('li').allTextContents()).toEqual([expect.stringMatching(/^resolution: 0\.4 fail · /), expect.stringMatching(/^turn-count: 2 · /)]);
+    await versions.nth(1).locator('button[data-score-id="acme:support-42-v1-resolution"]').click();
+    await expect.poll(() => page.locator('#detail-outcome').textContent()).toBe('score 0.4 · fail');
+
+    // The URL opens the same thread; a filter narrows the list.
+    const shared = await openPage(page.url().replace(/&record=[^&]*/, ''));
+    await expect.poll(() => shared.locator('.thread-versions > li').count()).toBe(2);
+    await page.click('#detail-close');
+    await page.selectOption('#filters [name="tenant"]', 'beta');
+    await expect.poll(() => rows.count()).toBe(2);
+    await page.selectOption('#filters [name="tenant"]', '');
+
+    // Live: the thread resumes and is scored as version 3 without a reload.
+    await publish(producer, topics.results, [threadScoreRecord({ status: 'scored', score: 5 }, { threadId: 'support-42', tenant: 'acme', version: 3, turns: 5, at: Date.now(), supersedes: 'acme:support-42-v2' })]);
+    await expect.poll(() => versions.count(), { timeout: 10_000 }).toBe(3);
+    expect(await first.locator('td').nth(4).textContent()).toBe('3');
+    expect(await page.evaluate('performance.getEntriesByType("navigation").length')).toBe(1);
+    expect(problemsOf(page)).toEqual([]);
+    expect(problemsOf(shared)).toEqual([]);
+  });
+
+  it('answers why a thread has no score: its scorers\' decisions, found by thread id in every tenant', async () => {
+    const topics = await useDashboardTopics();
+    const producer = await useProducer();
+    const now = Date.now();
+    await publish(producer, topics.results, [threadScoreRecord({ status: 'scored', score: 2 }, { threadId: 'case-9', tenant: 'acme', version: 1, turns: 2, at: now - 20 * minute })]);
+    await publish(producer, topics.decisions, [
+      threadDecisionRecord({ threadId: 'case-9', tenant: 'acme', turns: 5, reason: 'rescore_refused', at: now - 5 * minute, detail: 'onResume once' }),
+      threadDecisionRecord({ threadId: 'case-9', tenant: 'beta', turns: 1, reason: 'sampling', at: now - 3 * minute }),
+    ]);
+    const dashboard = await useDashboard(topics);
+    const page = await openPage(`${dashboard.url}?view=threads`);
+    const rows = page.locator('#thread-list tbody tr');
+    await expect.poll(() => rows.count()).toBe(2);
+    // The resumed thread's re-score was refused: the row says so rather than showing the old score as current.
+    expect(await page.locator('#thread-list tr[data-thread="acme:case-9"] [data-scorer="turn-count"]').textContent()).toBe('no score: rescore refused');
+    expect(await page.locator('#thread-list tr[data-thread="beta:case-9"] td').nth(4).textContent()).toBe('—');
+
+    await page.fill('#thread-find [name="threadId"]', 'case-9');
+    await page.click('#thread-find button[type="submit"]');
+    const tenants = page.locator('#thread-find-result button');
+    await expect.poll(() => tenants.count()).toBe(2);
+    await page.click('#thread-find-result button[data-thread="acme:case-9"]');
+    await expect.poll(() => page.url()).toContain('thread=acme%3Acase-9');
+    await expect.poll(() => page.locator('.thread-decisions li').count()).toBe(1);
+    expect(await page.locator('.thread-decisions li').textContent()).toMatch(/^turn-count: no score: rescore refused after 5 turns \(closed by idle\) — onResume once · /);
+    expect(await page.locator('.thread-versions > li').count()).toBe(1);
+
+    await page.fill('#thread-find [name="threadId"]', 'no-such-thread');
+    await page.click('#thread-find button[type="submit"]');
+    await expect.poll(() => page.locator('#thread-find-result').textContent()).toContain("No thread 'no-such-thread' in the look-back");
+    expect(problemsOf(page)).toEqual([]);
   });
 });

@@ -20,7 +20,7 @@ import type { TestContextOptions } from './message-fixtures.ts';
 
 const record = {
   schemaVersion: 1,
-  scoreId: 'score-1',
+  scoreId: scoreIdFor({ runId: 'run-1', scorerId: 'tone' }),
   runId: 'run-1',
   scorerId: 'tone',
   entity: { type: 'agent', id: 'support-agent' },
@@ -93,7 +93,7 @@ describe('record emitter: score records', () => {
     const big = { ...record, steps: { preprocess: { answer: 'x'.repeat(10_000) } } } as ScoreRecord;
     await emit.emit({ kind: 'record', record: big }, output.output, where);
     const written = valueOf(output.records()[0]) as ScoreRecord;
-    expect(written).toMatchObject({ status: 'scored', score: 0.5, scoreId: 'score-1', steps: {}, truncated: { limitBytes: 4_000, dropped: [{ part: 'steps' }] } });
+    expect(written).toMatchObject({ status: 'scored', score: 0.5, scoreId: pairKey.key, steps: {}, truncated: { limitBytes: 4_000, dropped: [{ part: 'steps' }] } });
     expect(written.truncated!.dropped[0]!.bytes).toBeGreaterThan(10_000);
     expect(Buffer.byteLength(String(output.records()[0]!.value))).toBeLessThanOrEqual(4_000);
     expect(parseScoreRecord(written).success).toBe(true);
@@ -182,7 +182,7 @@ describe('record emitter: score records', () => {
       const third = second.fallback!(refusal)!;
       expect(valueOf(third)).toMatchObject({ status: 'scored', prompts: {}, truncated: { dropped: [{ part: 'steps' }, { part: 'prompts' }] } });
       const fourth = third.fallback!(refusal)!;
-      expect(valueOf(fourth)).toMatchObject({ status: 'failed', scoreId: 'score-1', error: { code: 'record_too_large', retryable: false } });
+      expect(valueOf(fourth)).toMatchObject({ status: 'failed', scoreId: pairKey.key, error: { code: 'record_too_large', retryable: false } });
       expect(parseScoreRecord(valueOf(fourth)).success).toBe(true);
     });
   });
@@ -235,7 +235,7 @@ describe('record emitter: decisions and deferrals', () => {
     // Refused anyway: the failure goes out as final.
     const final = output.records()[0]!.fallback!({ type: 'MESSAGE_TOO_LARGE', message: 'm' })!;
     expect(final).toMatchObject({ topic: 'scores', ...pairKey });
-    expect(valueOf(final)).toMatchObject({ status: 'failed', scoreId: 'score-1' });
+    expect(valueOf(final)).toMatchObject({ status: 'failed', scoreId: pairKey.key });
   });
 
   it('drops older attempts’ judge evidence from a retry message over the limit, else publishes the failure as final', async () => {

@@ -39,8 +39,10 @@ describe('recordKeyOf', () => {
   const version = { ...thread, version: 2, versionId: 'v-2', scope: 'conversation' as const, supersedes: 'v-1' };
 
   it('keys a run scorer\'s record and decision as recordKeyFor does', () => {
-    const record = runScore('run-1', 'completeness', 0.5);
+    // A record carries its pair's scoreId, which is its key (not hashed again).
+    const record = { ...runScore('run-1', 'completeness', 0.5), scoreId: scoreIdFor({ runId: 'run-1', scorerId: 'completeness' }) };
     expect(recordKeyOf(record)).toEqual(recordKeyFor(record));
+    expect(recordKeyOf(record).key).toBe(record.scoreId);
     expect(recordKeyOf(record).partitionKey).toBe('run-1');
     const decision = buildDecisionRecord({ runId: 'run-1', scorerId: 'completeness', source }, { decision: 'skipped', reason: 'filter' }, '2026-11-29T12:00:00.000Z');
     expect(recordKeyOf(decision)).toEqual(recordKeyFor({ runId: 'run-1', scorerId: 'completeness' }));

@@ -38,4 +38,25 @@ describe('redactValue', () => {
     expect(redacted.text).toBe('[x]');
     expect(() => JSON.stringify(redacted)).toThrow(/circular/i);
   });
+
+  it('redacts a string however deep it sits, past the depth below which nothing is tracked', () => {
+    let deep: unknown = { text: 'a secret' };
+    for (let level = 0; level < 300; level += 1) deep = level % 2 === 0 ? { child: deep } : [deep];
+    expect(JSON.stringify(redactValue(deep, redact))).toBe(JSON.stringify(deep).replace('a secret', 'a [x]'));
+  });
+
+  it('stops at a cycle that starts deep down', () => {
+    const loop: Record<string, unknown> = { text: 'secret' };
+    loop.next = { back: loop };
+    let deep: unknown = loop;
+    for (let level = 0; level < 100; level += 1) deep = { child: deep };
+    expect(() => JSON.stringify(redactValue(deep, redact))).toThrow(/circular/i);
+  });
+
+  it("keeps a '__proto__' key (JSON.parse makes it an own property) as an own property, never the prototype", () => {
+    const parsed = JSON.parse('{"__proto__": {"polluted": "secret"}, "note": "secret"}') as object;
+    const redacted = redactValue(parsed, redact);
+    expect(Object.getPrototypeOf(redacted)).toBe(Object.prototype);
+    expect(JSON.stringify(redacted)).toBe('{"__proto__":{"polluted":"[x]"},"note":"[x]"}');
+  });
 });

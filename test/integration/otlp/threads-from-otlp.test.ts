@@ -1,0 +1,101 @@
+// A conversation that arrives as OpenTelemetry traces (docs/threads.md, docs/otlp.md): three agent
+// traces in the GenAI conventions, one per turn, sharing `gen_ai.conversation.id`, each its own
+// OTLP message on the runs topic of an `input.format: 'otlp'` service with thread scorers bound.
+// The OTLP input assembles each trace into a run whose messages carry the conversation id as their
+// threadId; the runs join one thread (tenant from the resource), and a thread scorer sees the whole
+// conversation: every turn in order with its own question, answer and run scores, and the turns
+// flattened into input and output for Mastra's utils.
+import { ROOT_CONTEXT } from '@opentelemetry/api';
+import { describe, expect, it } from 'vitest';
+import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
+import { createScorer } from '../../../src/scorer/create-scorer.ts';
+import { createTurnCountScorer } from '../../../src/scorers/code/turn-count/index.ts';
+import { threadRunOf } from '../../../src/threads/thread-scorer-input.ts';
+import type { ThreadRunView } from '../../../src/threads/thread-scorer-input.ts';
+import { getAssistantMessageFromRunOutput } from '../../../src/utils/run-output.ts';
+import { getUserMessageFromRunInput } from '../../../src/utils/run-input.ts';
+import { answerLengthScorer } from '../../fixtures/scorers.ts';
+import { encodeSpans, spanRecorder } from '../../helpers/otlp-traces.ts';
+import { produceRaw, readUntil, startTestService, useServiceTopics } from '../../helpers/service.ts';
+
+const turns = [
+  { question: 'My order 1182 has not arrived.', answer: 'I see order 1182 left the warehouse on Monday.' },
+  { question: 'When will it arrive?', answer: 'The carrier expects it on Thursday.' },
+  { question: 'Thanks, that solves it.', answer: 'Glad to help. Anything else?' },
+];
+
+/** One agent turn as a GenAI-convention trace: invoke_agent (the conversation id, the turn's messages) → chat. */
+function recordTurn(recorder: ReturnType<typeof spanRecorder>, index: number): void {
+  const { question, answer } = turns[index]!;
+  const history = turns.slice(0, index).flatMap((turn) => [
+    { role: 'user', parts: [{ type: 'text', content: turn.question }] },
+    { role: 'assistant', parts: [{ type: 'text', content: turn.answer }] },
+  ]);
+  const input = JSON.stringify([...history, { role: 'user', parts: [{ type: 'text', content: question }] }]);
+  const output = JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: answer }] }]);
+  recorder.tracer.startActiveSpan(
+    'invoke_agent Support Agent',
+    { attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'Support Agent', 'gen_ai.conversation.id': 'conv-1182', 'gen_ai.input.messages': input, 'gen_ai.output.messages': output } },
+    ROOT_CONTEXT,
+    (agent) => {
+      recorder.tracer.startSpan('chat gpt-4o-mini', { attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.provider.name': 'openai', 'gen_ai.input.messages': input, 'gen_ai.output.messages': output } }).end();
+      agent.end();
+    },
+  );
+}
+
+describe('a conversation assembled from OTLP traces', () => {
+  it('joins one thread by gen_ai.conversation.id, and the thread scorer sees every turn in order with its question, answer and run scores', async () => {
+    const topics = await useServiceTopics(2);
+    const recorder = spanRecorder({ 'service.name': 'support-service', 'tenant.id': 'acme' });
+    const messages = [];
+    for (const index of turns.keys()) {
+      recorder.reset();
+      recordTurn(recorder, index);
+      // Each turn's trace in a message of its own, as an exporter sends a trace when it ends.
+      messages.push({ key: null, value: encodeSpans(recorder.spans(), 'otlp_proto') });
+    }
+    await produceRaw(topics.runs, messages);
+
+    const seen: ThreadRunView[] = [];
+    const flattened: { question?: string; answer?: string }[] = [];
+    const transcript = createScorer({ id: 'transcript', description: 'What a thread scorer sees' })
+      .preprocess(({ run }) => {
+        const thread = threadRunOf(run);
+        if (thread !== undefined) seen.push(thread);
+        flattened.push({ question: getUserMessageFromRunInput((run as { input: unknown }).input), answer: getAssistantMessageFromRunOutput((run as { output: unknown }).output) });
+        return {};
+      })
+      .generateScore(() => 1);
+    await startTestService({
+      topics,
+      input: { format: 'otlp', gracePeriodMs: 200 },
+      scorers: [{ scorer: answerLengthScorer }, { scorer: createTurnCountScorer(), level: 'thread', thread: { idleMs: 1_500 } }, { scorer: transcript, level: 'thread', thread: { idleMs: 1_500 } }],
+    });
+
+    const records = await readUntil<ScoreRecord>(topics.results, (all) => all.filter((record) => record.thread !== undefined).length >= 2, 60_000);
+    const runScores = records.filter((record) => record.thread === undefined);
+    expect(runScores).toHaveLength(3);
+    const turnCount = records.find((record) => record.scorerId === 'turn-count')!;
+    expect(turnCount).toMatchObject({ status: 'scored', score: 3, thread: { id: 'conv-1182', turns: 3, version: 1, closedBy: 'idle' } });
+    // The run ids the OTLP input gives agent spans (<traceId>-<spanId>), first and last turn.
+    const runIds = runScores.map((record) => record.runId);
+    expect(runIds).toContain(turnCount.thread!.firstRunId);
+    expect(runIds).toContain(turnCount.thread!.lastRunId);
+    expect(turnCount.thread!.firstRunId).toMatch(/^[0-9a-f]{32}-[0-9a-f]{16}$/);
+
+    expect(seen).toHaveLength(1);
+    const [thread] = seen;
+    expect(thread!.turns.map((turn) => getUserMessageFromRunInput(turn.input))).toEqual(turns.map((turn) => turn.question));
+    expect(thread!.turns.map((turn) => getAssistantMessageFromRunOutput(turn.output))).toEqual(turns.map((turn) => turn.answer));
+    // Each turn carried its run score (answer-length) to the thread.
+    expect(thread!.turns.map((turn) => turn.runScores.map((score) => score.scorerId))).toEqual([['answer-length'], ['answer-length'], ['answer-length']]);
+    // Flattened for Mastra's utils: the opening request and the final answer.
+    expect(flattened).toEqual([{ question: turns[0]!.question, answer: turns[2]!.answer }]);
+    // The history the agent was sent again with each turn is the thread's own earlier turns: each
+    // turn keeps only its new question, and says it shed the recalled history.
+    expect(thread!.turns.map((turn) => turn.input.inputMessages.length)).toEqual([1, 1, 1]);
+    expect(thread!.turns.map((turn) => turn.input.rememberedMessages.length)).toEqual([0, 0, 0]);
+    expect(thread!.turns.map((turn) => turn.shed ?? [])).toEqual([[], ['rememberedMessages'], ['rememberedMessages']]);
+  });
+});
