@@ -25,10 +25,15 @@
 // (like retry messages; docs/data-handling.md): they are the service's own working state. A thread
 // scorer's score and decision records are records like any other (data handling, fitting), keyed by
 // their own id and partitioned by the thread key (recordKeyOf), so one thread's records share a
-// partition and a compacted results topic keeps every version.
+// partition and a compacted results topic keeps every version. A thread score record also goes,
+// as it was written to the results and with it (one transaction, exactly-once), to the compacted
+// latest-score view `{runs}-thread-scores`, keyed by (thread, scorer, scorer version)
+// (threadScoreViewKeyFor): a thread's versions go out in order, so the view's last record per key
+// is the latest version's.
 // Nothing else publishes: a new kind of outgoing record is a new case here (docs/architecture.md).
 import type { Source } from '../src/contracts/common.ts';
 import { recordKeyFor, recordKeyOf } from '../src/contracts/record-key.ts';
+import { threadScoreViewKeyFor } from '../src/contracts/thread-ids.ts';
 import type { ScoreIdParts } from '../src/contracts/score-id.ts';
 import { fitDeadLetter } from '../src/contracts/build-dead-letter.ts';
 import type { RawHeaders } from '../src/contracts/build-dead-letter.ts';
@@ -99,6 +104,22 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
     },
   });
 
+  /** A thread score record in the latest-score view (only while thread scorers are bound, which is what creates the topic). */
+  const viewOutgoing = (fitted: FittedScoreRecord): OutgoingRecord | undefined => {
+    const { record } = fitted;
+    if (record.thread === undefined || config.threadScorers.length === 0) return undefined;
+    return {
+      topic: threadTopics.latestScores,
+      ...threadScoreViewKeyFor({ threadKey: record.thread.key, scorerId: record.scorerId, scorerVersion: record.scorerVersion }),
+      value: fitted.json,
+      headers: originHeaders,
+      fallback: () => {
+        const smaller = fitted.smaller();
+        return smaller === undefined ? undefined : viewOutgoing(smaller);
+      },
+    };
+  };
+
   const decisionOutgoing = (decision: DecisionRecord, topic: string): OutgoingRecord => ({ topic, ...recordKeyOf(decision), value: JSON.stringify(decision), headers: originHeaders });
 
   /** Only a skip counts as one: a `deferred` pair is counted as deferred, a `flagged` one was scored. */
@@ -125,7 +146,8 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
   const emitRecord = async (record: ScoreRecord, output: MessageOutput, where: Where) => {
     const fit = fitted(record, where.source);
     if (fit === undefined) return;
-    const records = [scoreOutgoing(fit)];
+    const view = viewOutgoing(fit);
+    const records = view === undefined ? [scoreOutgoing(fit)] : [scoreOutgoing(fit), view];
     const decisionsTopic = config.topics.decisions;
     // A run without content: the record and its flag are accepted together (one transaction, exactly-once).
     const flag = record.missing === undefined || decisionsTopic === undefined ? undefined : missingContentFlag(record, new Date(context.now()).toISOString());

@@ -6,6 +6,7 @@
 //   SCORESTREAM_JUDGE_BASE_URL=http://localhost:11434/v1 SCORESTREAM_JUDGE_MODEL=llama3.1
 //   SCORESTREAM_JUDGE_MODEL=local:gemma3-270m
 // SCORESTREAM_JUDGE_SAMPLE_RATE scales the judges' sampling (default 1: the rates below).
+// SCORESTREAM_EXAMPLE_THREAD_IDLE_MS is the thread scorers' idle gap (default 20000: 20 s).
 // Brokers, group and topic names come from the environment too (KAFKA_BROKERS,
 // SCORESTREAM_GROUP_ID, SCORESTREAM_TOPIC_RUNS, ...), so one file serves every environment.
 import { Classifier, createClassifierScorer, defineConfig, getDefaultJudgeModels, judgeModelsFromEnv } from 'scorestream';
@@ -27,6 +28,7 @@ const judgeModels = judgeModelsFromEnv(process.env)?.models ?? getDefaultJudgeMo
 const judgeModelId = process.env.SCORESTREAM_JUDGE_MODEL?.trim() || undefined;
 const judgeSampleRate = Number(process.env.SCORESTREAM_JUDGE_SAMPLE_RATE ?? '1');
 const judgeSampling = (rate: number) => ({ type: 'ratio' as const, rate: rate * judgeSampleRate });
+const threadIdleMs = Number(process.env.SCORESTREAM_EXAMPLE_THREAD_IDLE_MS ?? '20000');
 
 // `pass` says what passing means: each scored record then carries its verdict, and the
 // scorestream_verdicts_total metric gives exact pass rates (docs/alerts.md).
@@ -43,8 +45,8 @@ const codeScorers: ScorerBindingInput[] = [
   },
   // Whole conversations (docs/threads.md): scored once a thread has been quiet for 20 s, and
   // re-scored with its whole history when it resumes.
-  { scorer: createTurnCountScorer(), level: 'thread', thread: { idleMs: 20_000 } },
-  { scorer: createRunScoreMeanScorer({ scorerId: 'completeness' }), level: 'thread', thread: { idleMs: 20_000 } },
+  { scorer: createTurnCountScorer(), level: 'thread', thread: { idleMs: threadIdleMs } },
+  { scorer: createRunScoreMeanScorer({ scorerId: 'completeness' }), level: 'thread', thread: { idleMs: threadIdleMs } },
 ];
 
 function judgeScorers(modelId: string): ScorerBindingInput[] {

@@ -4,6 +4,7 @@
 // pre-flight's messages point at them. DESCRIBE is not listed where READ or WRITE implies it.
 // Topic creation is not part of any role: create the topics ahead (or grant CREATE while they do
 // not exist, see `creation`).
+import type { ThreadTopics } from '../src/config/thread-topics.ts';
 import { transactionalIdPrefix } from './transactional-kafka.ts';
 
 export type AclOperation = 'Read' | 'Write' | 'Describe' | 'Create' | 'Delete';
@@ -31,7 +32,7 @@ export const TAIL_GROUP_PREFIX = 'scorestream-tail-';
 
 export type ServiceAclOptions = {
   /** `retryTiers`: the retry tier topics, when retries are on (the service's default; a replay has none; src/config/retry-tiers.ts). */
-  topics: { runs: string; results: string; deadLetter: string; decisions?: string | undefined; retryTiers?: readonly string[] | undefined; replays?: string | undefined; threads?: { byThread: string; state: string } | undefined };
+  topics: { runs: string; results: string; deadLetter: string; decisions?: string | undefined; retryTiers?: readonly string[] | undefined; replays?: string | undefined; threads?: ThreadTopics | undefined };
   groupId: string;
   delivery: 'at-least-once' | 'exactly-once';
 };
@@ -53,6 +54,7 @@ export function serviceAcls(options: ServiceAclOptions): AclGrant[] {
       : [
           topic(topics.threads.byThread, ['Read', 'Write'], 'thread scorers: re-key each turn by its thread, and read the turns back per thread'),
           topic(topics.threads.state, ['Read', 'Write'], 'thread scorers: write the thread state changelog, and read it back to restore a partition'),
+          topic(topics.threads.latestScores, ['Write'], 'thread scorers: the latest-score view, each thread’s latest score per scorer'),
           { resource: 'group', name: threadRestoreGroupPrefix(options.groupId), pattern: 'prefixed', operations: ['Read', 'Delete'], why: 'thread scorers: the throwaway groups that restore a partition’s thread state, deleted when done' } satisfies AclGrant,
         ]),
   ];

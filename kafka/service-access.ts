@@ -6,6 +6,7 @@ import type { ConnectionOptions } from 'node:tls';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
 import { retryTiers } from '../src/config/retry-tiers.ts';
 import { threadTopics } from '../src/config/thread-topics.ts';
+import type { ThreadTopics } from '../src/config/thread-topics.ts';
 import { transactionalIdPrefix } from './transactional-kafka.ts';
 import { aclPrincipalOf, describePrincipal, settingSecrets } from './kafka-access-error.ts';
 import type { AccessContext } from './kafka-access-error.ts';
@@ -26,7 +27,7 @@ export function serviceAccess(config: ResolvedConfig, options: { createRunsTopic
         { topic: topics.runs, operations: 'READ' },
         ...outputs.map((topic) => ({ topic, operations: 'WRITE (and CREATE while it does not exist)' })),
         ...retryTiers(config).map((tier) => ({ topic: tier.topic, operations: 'READ and WRITE (and CREATE while it does not exist)' })),
-        ...Object.values(threadTopics(config) ?? {}).map((topic) => ({ topic, operations: 'READ and WRITE (and CREATE while it does not exist): thread scorers' })),
+        ...threadTopicNeeds(threadTopics(config)),
       ],
       group: config.groupId,
       ...(exactlyOnce ? { transactionalIdPrefix: transactionalIdPrefix(config.groupId) } : {}),
@@ -38,6 +39,16 @@ export function serviceAccess(config: ResolvedConfig, options: { createRunsTopic
       ...(exactlyOnce ? { transactionalIdPrefix: transactionalIdPrefix(config.groupId) } : {}),
     },
   };
+}
+
+function threadTopicNeeds(topics: ThreadTopics | undefined): Array<{ topic: string; operations: string }> {
+  if (topics === undefined) return [];
+  const readWrite = 'READ and WRITE (and CREATE while it does not exist): thread scorers';
+  return [
+    { topic: topics.byThread, operations: readWrite },
+    { topic: topics.state, operations: readWrite },
+    { topic: topics.latestScores, operations: 'WRITE (and CREATE while it does not exist): thread scorers' },
+  ];
 }
 
 function optionalPrincipal(aclPrincipal: string | undefined): { aclPrincipal?: string } {

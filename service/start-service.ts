@@ -39,6 +39,9 @@ import { createScoringConsumer } from '../consumers/scoring-consumer.ts';
 import { createTransactionalKafka } from '../kafka/transactional-kafka.ts';
 import { createTransactionalSink } from '../consumers/transactional-sink.ts';
 import type { ScoringConsumerOptions } from '../consumers/scoring-consumer.ts';
+import { threadRestoreGroupPrefix } from '../kafka/acl-roles.ts';
+import type { AccessContext } from '../kafka/kafka-access-error.ts';
+import { readChangelogPartition } from '../kafka/read-changelog-partition.ts';
 import { ServiceStats } from '../consumers/service-stats.ts';
 import { createBrokerProbe } from '../kafka/broker-probe.ts';
 import { createHealthState } from './health-state.ts';
@@ -81,7 +84,8 @@ export type RunningService = {
 
 /**
  * With thread scorers bound: `{runs}-by-thread` and its compacted changelog, each with as many
- * partitions as the runs topic (a thread's partition and its state's have the same number).
+ * partitions as the runs topic (a thread's partition and its state's have the same number), and
+ * the compacted latest-score view, with as many as the results topic.
  */
 function threadTopicSpecs(config: ResolvedConfig): TopicSpec[] {
   const topics = threadTopics(config);
@@ -89,7 +93,24 @@ function threadTopicSpecs(config: ResolvedConfig): TopicSpec[] {
   return [
     { topic: topics.byThread, partitionsLike: config.topics.runs },
     { topic: topics.state, partitionsLike: config.topics.runs, config: { 'cleanup.policy': 'compact' } },
+    { topic: topics.latestScores, partitionsLike: config.topics.results, config: { 'cleanup.policy': 'compact' } },
   ];
+}
+
+/**
+ * How a by-thread partition's state is read back (kafka/read-changelog-partition.ts), with a refusal
+ * of the cluster (no READ on the changelog, no ACL on the restore groups) turned into what to
+ * grant: the thread source logs it and tries again, so an ACL granted late lets scoring resume.
+ */
+function threadStateReader(kafka: Kafka, config: ResolvedConfig, context: AccessContext, logger: Logger): ScoringConsumerOptions['readChangelog'] {
+  const topics = threadTopics(config);
+  if (topics === undefined) return undefined;
+  const groupPrefix = threadRestoreGroupPrefix(config.groupId);
+  const restoring: AccessContext = { ...context, topics: [{ topic: topics.state, operations: 'READ (to restore the thread state of a by-thread partition)' }], group: groupPrefix, groupIsPrefix: true };
+  return (partition, onRecord) =>
+    readChangelogPartition(kafka, { topic: topics.state, partition, groupPrefix, onRecord, logger }).catch((error: unknown) => {
+      throw explainKafkaError(error, restoring);
+    });
 }
 
 type Health = { state: HealthState; server: HealthServer; close(): Promise<void> };
@@ -208,6 +229,8 @@ async function startWith(options: ServiceOptions & { kafka: Kafka }, health: Hea
     judged: config.scorers.flatMap((binding) => (binding.pass === undefined ? [] : [{ scorerId: binding.scorerId, version: binding.version, objective: binding.pass.objective }])),
   });
   const source = await createRunSource(config);
+  // A replay reads no thread (the live service owns them).
+  const readChangelog = options.replay === undefined ? threadStateReader(kafka, config, access.context, logger) : undefined;
   const consumer = createScoringConsumer({
     kafka,
     config,
@@ -222,6 +245,7 @@ async function startWith(options: ServiceOptions & { kafka: Kafka }, health: Hea
     },
     tracer: options.tracer,
     messageContext: { spend, ...(options.replay === undefined ? {} : { replay: options.replay }) },
+    ...(readChangelog === undefined ? {} : { readChangelog }),
     ...(budgetShare === undefined && health === undefined
       ? {}
       : {

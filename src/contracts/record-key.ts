@@ -32,6 +32,8 @@
 //   `{runs}-thread-state`  the changelog: `t:<thread key>` (threadRecordKey) and
 //                          `u:<arrival>:<thread key>` (turnRecordKey, src/threads/thread-changelog.ts),
 //                          written to the partition of its by-thread partition, not by key
+//   `{runs}-thread-scores` the latest-score view: a thread score under threadScoreViewKeyFor
+//                          (thread, scorer, scorer version; thread-ids.ts), partitioned by the thread key
 import type { AlertRecord } from './alert-record.ts';
 import { runIdOf } from '../otlp/run-from-trace.ts';
 import { deterministicId } from './deterministic-id.ts';

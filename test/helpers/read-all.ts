@@ -42,7 +42,8 @@ export async function readAll<T = Record<string, unknown>>(topic: string, option
   /** Per partition, the offset after the last one a fetch passed. */
   const position = new Map<number, number>();
   const markersOnly: string[] = [];
-  const parse = (record: FetchedRecord) => JSON.parse(record.value!.toString('utf8')) as T;
+  // A tombstone (a compacted topic's delete) is read as null.
+  const parse = (record: FetchedRecord) => (record.value === null ? null : JSON.parse(record.value.toString('utf8'))) as T;
   const take = (partition: number, record: FetchedRecord) => {
     if (seen.has(`${partition}:${record.offset}`)) return; // fetched again after a rebalance of the reader's group
     seen.add(`${partition}:${record.offset}`);

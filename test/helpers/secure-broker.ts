@@ -51,3 +51,14 @@ export async function grantAcls(broker: SecureBrokerHandle, principal: string, g
     await admin.disconnect();
   }
 }
+
+/** Takes back from `principal` exactly `grants` (as granted by grantAcls). */
+export async function revokeAcls(broker: SecureBrokerHandle, principal: string, grants: readonly AclGrant[]): Promise<void> {
+  const admin = adminKafka(broker).admin();
+  await admin.connect();
+  try {
+    await admin.deleteAcls({ filters: toKafkajsAcls(principal, grants) as never });
+  } finally {
+    await admin.disconnect();
+  }
+}

@@ -42,7 +42,8 @@ const scoredSoFar = (stdout: string) => Math.max(0, ...[...stdout.matchAll(/^sco
 
 describe('scorestream demo', () => {
   it('shows live scores within seconds and stops cleanly on Ctrl-C', async () => {
-    const demo = runDemo(testBrokers().join(','));
+    // Conversations quiet for 2 s are scored (the example's 20 s would add that much to the test).
+    const demo = runDemo(testBrokers().join(','), { SCORESTREAM_EXAMPLE_THREAD_IDLE_MS: '2000' });
     const started = Date.now();
     await demo.waitFor('scored records in the live view', () => scoredSoFar(demo.stdout()) > 0, 60_000);
     console.log(`demo: first scores on screen after ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -64,6 +65,10 @@ describe('scorestream demo', () => {
       async () => (agreements = ((await (await fetch(`${dashboardUrl}api/snapshot`)).json()) as { agreements: Agreements }).agreements),
     );
     expect(agreements?.state).toBe('reading');
+    // The sample traffic holds conversations and the example config binds two thread scorers:
+    // each conversation quiet for their idle gap is scored as a whole (docs/threads.md).
+    await demo.waitFor('thread scores in the live view', () => /^turn-count +\d+\.\d{3} +[1-9]/m.test(demo.stdout()) && /^run-score-mean +\d\.\d{3} +[1-9]/m.test(demo.stdout()), 60_000);
+    console.log(`demo: thread scores on screen after ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     demo.child.kill('SIGINT');
     expect(await demo.exited).toBe(0);

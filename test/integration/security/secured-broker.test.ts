@@ -15,16 +15,22 @@ import type { SecureBrokerHandle } from '../../../local/kafka/secure-broker.ts';
 import { uniqueName } from '../../helpers/kafka.ts';
 import { readAll } from '../../helpers/read-all.ts';
 import { testRun } from '../../helpers/runs.ts';
-import { adminKafka, createTopicsAsAdmin, grantAcls, useSecureBroker } from '../../helpers/secure-broker.ts';
+import { adminKafka, createTopicsAsAdmin, grantAcls, revokeAcls, useSecureBroker } from '../../helpers/secure-broker.ts';
 import { spawnService, waitForLog } from '../../helpers/service-process.ts';
 import type { ServiceProcess } from '../../helpers/service-process.ts';
 import type { ServiceTopics } from '../../helpers/service.ts';
-import { DEFAULTS } from '../../../src/config/defaults.ts';
+import { DEFAULT_TOPICS, DEFAULTS, DEMO_DECISIONS_TOPIC } from '../../../src/config/defaults.ts';
+import { setUpSecureRoles } from '../../../cli/secure-broker-setup.ts';
 import { retryTiers } from '../../../src/config/retry-tiers.ts';
+import { threadTopicsFor } from '../../../src/config/thread-topics.ts';
+import { createTopicsWithLeaders } from '../../../kafka/create-topics-with-leaders.ts';
+import { turn } from '../service/thread-helpers.ts';
+import type { ThreadScore } from '../service/thread-helpers.ts';
 
-const users = ['svc', 'svc-eos', 'svc-no-txn', 'svc-no-group', 'producer', 'tail', 'tail-no-group', 'nobody'] as const;
+const users = ['svc', 'svc-threads', 'scorestream', 'svc-eos', 'svc-no-txn', 'svc-no-group', 'producer', 'tail', 'tail-no-group', 'nobody'] as const;
 const secureBroker = useSecureBroker(users);
 const cli = fileURLToPath(new URL('../../../cli/main.ts', import.meta.url));
+const threadsConfig = fileURLToPath(new URL('../../fixtures/threads.config.ts', import.meta.url));
 /** The fixture config's two scorers: one record each per run. */
 const scorersPerRun = 2;
 
@@ -40,11 +46,12 @@ async function useSecureTopics(broker: SecureBrokerHandle): Promise<ServiceTopic
 const aclOptions = (topics: ServiceTopics & { retryTiers?: string[] }, groupId: string, delivery: ServiceAclOptions['delivery']): ServiceAclOptions => ({ topics, groupId, delivery });
 
 /** The service as a child process, connecting as `user` over SASL_SSL with the CA from a file. */
-function spawnSecureService(broker: SecureBrokerHandle, topics: ServiceTopics, groupId: string, user: string, env: Record<string, string> = {}): ServiceProcess {
+function spawnSecureService(broker: SecureBrokerHandle, topics: ServiceTopics, groupId: string, user: string, env: Record<string, string> = {}, config?: string): ServiceProcess {
   const sasl = broker.sasl(user);
   return spawnService({
     topics,
     groupId,
+    ...(config === undefined ? {} : { config }),
     env: {
       KAFKA_BROKERS: broker.brokers.join(','),
       KAFKA_SASL_MECHANISM: sasl.mechanism,
@@ -62,6 +69,16 @@ async function publishRuns(broker: SecureBrokerHandle, topic: string, runIds: st
   const publisher = createRunPublisher({ brokers: broker.brokers, topic, ssl: { ca: [broker.caPem] }, sasl: broker.sasl('producer', 'plain') as never });
   try {
     await publisher.publish(runIds.map((runId) => testRun({ runId })));
+  } finally {
+    await publisher.close();
+  }
+}
+
+/** Turns `indexes` of the conversation `secure-thread` (its messages carry the thread id), through the producer SDK. */
+async function publishConversation(broker: SecureBrokerHandle, topic: string, indexes: number[]): Promise<void> {
+  const publisher = createRunPublisher({ brokers: broker.brokers, topic, ssl: { ca: [broker.caPem] }, sasl: broker.sasl('producer', 'plain') as never });
+  try {
+    await publisher.publish(indexes.map((index) => JSON.parse(String(turn('secure-thread', index).value))));
   } finally {
     await publisher.close();
   }
@@ -253,6 +270,82 @@ describe('an ACL revoked while the service runs', () => {
     const ended = await endedWith(service);
     expect(ended.code).toBe(2);
     expect(ended.output).toContain(`denied user 'svc' (SCRAM-SHA-512) access to a topic: it needs READ on topic '${topics.runs}'`);
+  });
+});
+
+describe('thread scorers on the secured broker', () => {
+  it('score threads (exactly-once) with the topics and ACLs `scorestream kafka start --secure` sets up', async () => {
+    const broker = secureBroker();
+    // What `kafka start --secure` does once its broker answers: the default topics, each role's ACLs.
+    await setUpSecureRoles({ brokers: broker.brokers, mtlsBrokers: broker.mtlsBrokers, directory: 'unused', materials: broker.materials, admin: broker.adminSecurity });
+    const topics = { ...DEFAULT_TOPICS, decisions: DEMO_DECISIONS_TOPIC };
+    const service = spawnSecureService(broker, topics, DEFAULTS.groupId, 'scorestream', { SCORESTREAM_DELIVERY: 'exactly-once', FIXTURE_THREAD_IDLE_MS: '1500' }, threadsConfig);
+    await waitForLog(service, /scorestream is consuming/);
+    await publishConversation(broker, topics.runs, [1, 2]);
+    // Two run scores and the thread's two (turn count, mean answer length).
+    const records = await waitForRecords(broker, topics.results, 4, 'read_committed');
+    expect(records.filter((record) => record.thread !== undefined).map((record) => [record.scorerId, (record.thread as ThreadScore['thread']).turns]).sort()).toEqual([
+      ['run-score-mean', 2],
+      ['turn-count', 2],
+    ]);
+    // And the latest-score view, which --secure created and lets the service write.
+    const view = await waitForRecords(broker, threadTopicsFor(topics.runs).latestScores, 2, 'read_committed');
+    expect(view.map((record) => record.scorerId).sort()).toEqual(['run-score-mean', 'turn-count']);
+    await stopService(service);
+    expectNoSecret(service.output.join('\n'), broker);
+  });
+
+  it('score threads with exactly the ACLs of the service role, and a restore the service may not read is tried again until it may', { timeout: 120_000 }, async () => {
+    const broker = secureBroker();
+    const topics = await useSecureTopics(broker);
+    const threads = threadTopicsFor(topics.runs);
+    // Created ahead, as `scorestream kafka start --secure` does: the role holds no CREATE.
+    const admin = adminKafka(broker).admin();
+    await admin.connect();
+    try {
+      await createTopicsWithLeaders(admin, [{ topic: threads.byThread, numPartitions: 1, replicationFactor: 1 }, { topic: threads.state, numPartitions: 1, replicationFactor: 1, configEntries: [{ name: 'cleanup.policy', value: 'compact' }] }, { topic: threads.latestScores, numPartitions: 1, replicationFactor: 1, configEntries: [{ name: 'cleanup.policy', value: 'compact' }] }], { timeoutMs: 30_000 });
+    } finally {
+      await admin.disconnect();
+    }
+    const groupId = uniqueName('svc-threads');
+    const grants = serviceAcls({ topics: { ...topics, threads }, groupId, delivery: 'at-least-once' });
+    await grantAcls(broker, 'User:svc-threads', grants);
+    await grantAcls(broker, 'User:producer', producerAcls({ runsTopic: topics.runs }));
+    const environment = { FIXTURE_THREAD_IDLE_MS: '2000' };
+    const turnCounts = async (count: number) => (await waitForRecords(broker, topics.results, count, 'read_uncommitted')).filter((record) => record.scorerId === 'turn-count') as unknown as ThreadScore[];
+
+    const first = spawnSecureService(broker, topics, groupId, 'svc-threads', environment, threadsConfig);
+    await waitForLog(first, /scorestream is consuming/);
+    await publishConversation(broker, topics.runs, [1, 2]);
+    // Two run scores and two thread scores (turn count, mean answer length) of version 1.
+    const [v1] = await turnCounts(4);
+    expect(v1).toMatchObject({ score: 2, thread: { id: 'secure-thread', version: 1, turns: 2, closedBy: 'idle' } });
+    await stopService(first);
+
+    // The changelog holds the thread; without READ on it, the next start cannot restore it.
+    const readState = grants.filter((grant) => grant.resource === 'topic' && grant.name === threads.state).map((grant) => ({ ...grant, operations: ['Read' as const] }));
+    await revokeAcls(broker, 'User:svc-threads', readState);
+    const second = spawnSecureService(broker, topics, groupId, 'svc-threads', environment, threadsConfig);
+    // Logged with what to grant, and tried again (the service keeps running).
+    const failed = await waitForLog(second, /restoring the thread state failed; trying again/, 60_000);
+    expect(failed).toContain(`denied user 'svc-threads' (SCRAM-SHA-512) access to a topic: it needs READ (to restore the thread state of a by-thread partition) on topic '${threads.state}'`);
+    await publishConversation(broker, topics.runs, [3]);
+    // The resumed turn waits for the restore: no version 2 while the state cannot be read.
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    expect((await turnCounts(5)).map((score) => score.thread.version)).toEqual([1]);
+    expect(second.child.exitCode).toBeNull();
+
+    await grantAcls(broker, 'User:svc-threads', readState);
+    // Restored with its two turns: version 2 is the whole conversation, superseding version 1.
+    const scores = await turnCounts(7);
+    expect(scores.map((score) => [score.thread.version, score.thread.turns])).toEqual([
+      [1, 2],
+      [2, 3],
+    ]);
+    expect(scores[1]!.thread).toMatchObject({ firstRunId: 'secure-thread-run-1', lastRunId: 'secure-thread-run-3', supersedes: v1!.thread.versionId });
+    await waitForLog(second, /restored the thread state of a by-thread partition/);
+    await stopService(second);
+    expectNoSecret(first.output.join('\n') + second.output.join('\n'), broker);
   });
 });
 

@@ -5,44 +5,33 @@ import { describe, expect, it } from 'vitest';
 import { threadTopicsFor } from '../../../src/config/thread-topics.ts';
 import { parseScoreRecord } from '../../../src/contracts/parse.ts';
 import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
-import { createRunScoreMeanScorer } from '../../../src/scorers/code/run-score-stats/index.ts';
-import { createTurnCountScorer } from '../../../src/scorers/code/turn-count/index.ts';
-import { answerLengthScorer } from '../../fixtures/scorers.ts';
+import { threadBindings } from '../../fixtures/thread-bindings.ts';
 import { readAll } from '../../helpers/read-all.ts';
 import { traceFor } from '../../helpers/runs.ts';
-import { committedTotal, produceRaw, readUntil, startTestService, useServiceTopics } from '../../helpers/service.ts';
+import { committedTotal, produceRaw, startTestService } from '../../helpers/service.ts';
 import type { ServiceTopics } from '../../helpers/service.ts';
-import { conversationRunInput } from '../../unit/src/threads/fixtures.ts';
-import { readMessages, uniqueGroupId } from '../../helpers/kafka.ts';
+import { readMessages, testKafka, uniqueGroupId } from '../../helpers/kafka.ts';
+import { threadScoreViewKeyFor } from '../../../src/contracts/thread-ids.ts';
+import { committedOffsets } from './delivery-helpers.ts';
+import { isThreadScore, threadScores as readThreadScores, turn, useThreadServiceTopics } from './thread-helpers.ts';
+import type { ThreadScore } from './thread-helpers.ts';
 
-type ThreadScore = ScoreRecord & { thread: NonNullable<ScoreRecord['thread']> };
-
-const base = Date.parse('2026-12-01T10:00:00.000Z');
-
-/** A turn of `threadId` (its messages carry it), `index` minutes into the conversation. */
-function turn(threadId: string, index: number, runId = `${threadId}-run-${index}`) {
-  const timestamp = new Date(base + index * 60_000).toISOString();
-  return { key: runId, value: JSON.stringify(conversationRunInput({ runId, threadId, tenantId: 'acme', timestamp, answer: `Answer ${index} of ${threadId}: ${'x'.repeat(10 * index)}` })), headers: { traceparent: traceFor(runId).traceparent } };
+async function cleanupPolicyOf(topic: string): Promise<string | undefined> {
+  const admin = testKafka('scorestream-test-admin').admin();
+  await admin.connect();
+  try {
+    const { resources } = await admin.describeConfigs({ resources: [{ type: 2, name: topic, configNames: ['cleanup.policy'] }], includeSynonyms: false });
+    return resources[0]?.configEntries.find((entry) => entry.configName === 'cleanup.policy')?.configValue;
+  } finally {
+    await admin.disconnect();
+  }
 }
 
-function threadBindings(idleMs: number) {
-  return [
-    { scorer: answerLengthScorer },
-    { scorer: createTurnCountScorer(), level: 'thread' as const, thread: { idleMs } },
-    { scorer: createRunScoreMeanScorer({ scorerId: 'answer-length' }), level: 'thread' as const, thread: { idleMs } },
-  ];
-}
-
-const isThreadScore = (record: ScoreRecord): record is ThreadScore => record.thread !== undefined;
-
-async function threadScores(topics: ServiceTopics, done: (scores: ThreadScore[]) => boolean): Promise<ThreadScore[]> {
-  const records = await readUntil<ScoreRecord>(topics.results, (all) => done(all.filter(isThreadScore)), 60_000);
-  return records.filter(isThreadScore);
-}
+const threadScores = (topics: ServiceTopics, done: (scores: ThreadScore[]) => boolean) => readThreadScores(topics.results, done);
 
 describe('thread scorers on Kafka-native session state', () => {
   it("scores a thread's turns as one thread, whichever runs partition each turn came in on, with the run scores they carried", async () => {
-    const topics = await useServiceTopics(3);
+    const topics = await useThreadServiceTopics(3);
     // Keyed by run id: the turns of one thread land on different runs partitions.
     await produceRaw(topics.runs, [turn('t-a', 1), turn('t-b', 1), turn('t-a', 2), turn('t-a', 3), turn('t-b', 2)]);
     const service = await startTestService({ topics, scorers: threadBindings(1_500) });
@@ -72,7 +61,7 @@ describe('thread scorers on Kafka-native session state', () => {
   });
 
   it('re-scores a resumed thread with its whole history, keeping both scores (append-only)', async () => {
-    const topics = await useServiceTopics(2);
+    const topics = await useThreadServiceTopics(2);
     await produceRaw(topics.runs, [turn('t-r', 1), turn('t-r', 2)]);
     await startTestService({ topics, scorers: threadBindings(1_000) });
     const first = await threadScores(topics, (found) => found.some((score) => score.scorerId === 'turn-count'));
@@ -93,11 +82,25 @@ describe('thread scorers on Kafka-native session state', () => {
     const versions = messages.filter((message) => both.some((score) => score.scoreId === message.key?.toString()));
     expect(versions.map((message) => message.key?.toString()).sort()).toEqual(both.map((score) => score.scoreId).sort());
     expect(new Set(versions.map((message) => message.partition)).size).toBe(1);
+
+    // The latest-score view: compacted, one key per (thread, scorer), each key's last record the latest version.
+    const { latestScores } = threadTopicsFor(topics.runs);
+    expect(await cleanupPolicyOf(latestScores)).toBe('compact');
+    const viewMessages = await readMessages(latestScores, { count: 4 });
+    const lastByKey = new Map(viewMessages.map((message) => [message.key!.toString(), JSON.parse(message.value!.toString()) as ThreadScore]));
+    for (const scorerId of ['turn-count', 'run-score-mean']) {
+      const latest = lastByKey.get(threadScoreViewKeyFor({ threadKey: 'acme:t-r', scorerId }).key);
+      expect(latest).toMatchObject({ scorerId, thread: { version: 2, turns: 3 } });
+    }
+    expect(lastByKey.get(threadScoreViewKeyFor({ threadKey: 'acme:t-r', scorerId: 'turn-count' }).key)!.scoreId).toBe(both[1]!.scoreId);
+    expect(lastByKey.size).toBe(2);
+    // Partitioned by the thread key, as the thread's results are.
+    expect(new Set(viewMessages.map((message) => message.partition)).size).toBe(1);
   });
 
   for (const delivery of ['at-least-once', 'exactly-once'] as const) {
     it(`restores a thread's state after a restart mid-thread and scores it once (${delivery})`, async () => {
-      const topics = await useServiceTopics(2);
+      const topics = await useThreadServiceTopics(2);
       const groupId = uniqueGroupId('threads-restart');
       const scorers = threadBindings(4_000);
       await produceRaw(topics.runs, [turn('t-s', 1), turn('t-s', 2)]);
@@ -106,7 +109,11 @@ describe('thread scorers on Kafka-native session state', () => {
       await expect.poll(() => first.stats.threads.stateWrites, { timeout: 30_000 }).toBeGreaterThanOrEqual(4);
       await expect.poll(() => [...first.stats.threads.byPartition.values()].reduce((sum, read) => sum + read().heldTurns, 0), { timeout: 30_000 }).toBe(2);
       // Their by-thread offsets committed: the next instance reads neither turn again, only the state.
-      await expect.poll(() => committedTotal(groupId, threadTopicsFor(topics.runs).byThread), { timeout: 30_000 }).toBe(2);
+      // (Exactly-once, the runs partitions' transaction markers sit between the turns: the
+      // committed offset is the one after the last turn, not the number of turns.)
+      const { byThread } = threadTopicsFor(topics.runs);
+      const [last] = (await readMessages(byThread, { count: 2 })).sort((a, b) => Number(b.offset) - Number(a.offset));
+      await expect.poll(async () => (await committedOffsets(groupId, byThread)).get(last!.partition), { timeout: 30_000 }).toBe(Number(last!.offset) + 1);
       await first.stop({ timeoutMs: 5_000 });
 
       await produceRaw(topics.runs, [turn('t-s', 3)]);
@@ -121,11 +128,14 @@ describe('thread scorers on Kafka-native session state', () => {
       await new Promise((resolve) => setTimeout(resolve, 5_000));
       const after = (await readAll<ScoreRecord>(topics.results, { isolation })).filter(isThreadScore);
       expect(after.map((record) => record.scorerId).sort()).toEqual(['run-score-mean', 'turn-count']);
+      // The latest-score view got the same records (exactly-once: in the same transactions).
+      const view = (await readAll<ThreadScore>(threadTopicsFor(topics.runs).latestScores, { isolation })).map((record) => record.scoreId);
+      expect(view.sort()).toEqual(after.map((record) => record.scoreId).sort());
     });
   }
 
   it("moves a thread's state with its partition when the group rebalances", async () => {
-    const topics = await useServiceTopics(2);
+    const topics = await useThreadServiceTopics(2);
     const groupId = uniqueGroupId('threads-rebalance');
     const scorers = threadBindings(8_000);
     const threads = ['t-0', 't-1', 't-2', 't-3', 't-4', 't-5'];

@@ -10,10 +10,12 @@ import type { DecisionRecord } from '../../../src/contracts/decision-record.ts';
 import { parseDeadLetter, parseDecisionRecord, parseScoreRecord } from '../../../src/contracts/parse.ts';
 import { RETRY_DUE_HEADER } from '../../../src/contracts/retry-message.ts';
 import { threadDecisionKeyFor } from '../../../src/contracts/record-key.ts';
+import { threadScoreViewKeyFor } from '../../../src/contracts/thread-ids.ts';
+import { createTurnCountScorer } from '../../../src/scorers/code/turn-count/index.ts';
 import { scoreIdFor } from '../../../src/contracts/score-id.ts';
 import type { RetryMessage } from '../../../src/contracts/retry-message.ts';
 import type { FailedScoreRecord, ScoreRecord } from '../../../src/contracts/score-record.ts';
-import { consumedMessage, fakeOutput, messageContext, messageTimestamp, recordedPacing, source, valueOf } from './message-fixtures.ts';
+import { consumedMessage, fakeOutput, fixedScorer, messageContext, messageTimestamp, recordedPacing, source, valueOf } from './message-fixtures.ts';
 import type { TestContextOptions } from './message-fixtures.ts';
 
 const record = {
@@ -372,6 +374,19 @@ describe('record emitter: thread scoring', () => {
     expect(decision).toMatchObject({ topic: 'decisions', key: threadDecisionKeyFor(threadDecision as DecisionRecord & { thread: typeof thread }), partitionKey: 'acme:thread-9' });
     expect(valueOf(score).reason).toBe('asked by [redacted:email]');
     expect(valueOf(decision).detail).toBe('resumed by [redacted:email]');
+  });
+
+  it('with thread scorers bound, writes a thread score to the latest-score view too, in the same publish, keyed by thread and scorer', async () => {
+    const { emitter: emit, output } = emitter({ scorers: [{ scorer: fixedScorer }, { scorer: createTurnCountScorer(), level: 'thread' }] });
+    await emit.emit({ kind: 'record', record: threadScore }, output.output, where);
+    await emit.emit({ kind: 'record', record }, output.output, where);
+    expect(output.accepted).toHaveLength(2);
+    const [score, view, runScore] = output.records();
+    expect(score).toMatchObject({ topic: 'scores', key: 'thread-score-1' });
+    expect(view).toMatchObject({ topic: `${source.topic}-thread-scores`, ...threadScoreViewKeyFor({ threadKey: 'acme:thread-9', scorerId: 'turn-count' }), value: score!.value });
+    // A run's record has no place in the view.
+    expect(runScore).toMatchObject({ topic: 'scores', ...pairKey });
+    expect(output.records()).toHaveLength(3);
   });
 
   it('writes re-keyed turns under their thread key and changelog records to their partition, their run content as it came', async () => {

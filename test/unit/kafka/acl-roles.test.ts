@@ -4,9 +4,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { creationAcls, dashboardAcls, producerAcls, renderKafkaAcls, replayAcls, serviceAcls, tailAcls, toKafkajsAcls } from '../../../kafka/acl-roles.ts';
 import { transactionalIdFor } from '../../../kafka/transactional-kafka.ts';
+import { secureRoleGrants } from '../../../cli/secure-broker-setup.ts';
+import { threadTopicsFor } from '../../../src/config/thread-topics.ts';
 
 /** The default names: the retry tiers of the default delays (10 s, 1 min, 10 min, 1 h). */
 const topics = { runs: 'agent-runs', results: 'agent-scores', deadLetter: 'agent-runs-dlq', decisions: 'agent-score-decisions', retryTiers: ['agent-runs-retry-10s', 'agent-runs-retry-1m', 'agent-runs-retry-10m', 'agent-runs-retry-1h'], replays: 'agent-runs-replays' };
+/** The grants a thread binding adds to the service's. */
+const threadGrants = (grants: ReturnType<typeof serviceAcls>) => grants.filter((grant) => grant.why.startsWith('thread scorers'));
 const summary = (grants: ReturnType<typeof serviceAcls>) => grants.map((grant) => `${grant.operations.join('+')} ${grant.resource} ${grant.name}${grant.pattern === 'prefixed' ? '*' : ''}`);
 
 describe('ACLs per role', () => {
@@ -28,6 +32,16 @@ describe('ACLs per role', () => {
     expect(summary(exactlyOnce).slice(atLeastOnce.length)).toEqual(['Write+Describe transactional-id scorestream-*']);
     // The prefix covers the ids the transactional sink really uses.
     expect(transactionalIdFor('scorestream', 'agent-runs', 3).startsWith(exactlyOnce.at(-1)!.name)).toBe(true);
+  });
+
+  it('thread scorers add the thread topics and the restore groups; `kafka start --secure` grants them to its service user', () => {
+    const withThreads = serviceAcls({ topics: { ...topics, threads: threadTopicsFor(topics.runs) }, groupId: 'scorestream', delivery: 'at-least-once' });
+    expect(summary(threadGrants(withThreads))).toEqual(['Read+Write topic agent-runs-by-thread', 'Read+Write topic agent-runs-thread-state', 'Write topic agent-runs-thread-scores', 'Read+Delete group scorestream.thread-restore-*']);
+    const service = secureRoleGrants().find(({ principal }) => principal === 'User:scorestream')!;
+    expect(summary(service.grants)).toEqual(expect.arrayContaining(summary(threadGrants(withThreads))));
+    // A replay reads no thread.
+    const replay = secureRoleGrants().find(({ principal }) => principal === 'User:replay')!;
+    expect(threadGrants(replay.grants)).toEqual([]);
   });
 
   it('no decisions topic, no decisions ACL', () => {
@@ -67,6 +81,7 @@ describe('ACLs per role', () => {
     const documented = docs.split('\n').filter((line) => line.startsWith('kafka-acls.sh '));
     const expected = [
       ...renderKafkaAcls('User:scorestream', serviceAcls({ topics, groupId: 'scorestream', delivery: 'exactly-once' })),
+      ...renderKafkaAcls('User:scorestream', threadGrants(serviceAcls({ topics: { ...topics, threads: threadTopicsFor(topics.runs) }, groupId: 'scorestream', delivery: 'exactly-once' }))),
       ...renderKafkaAcls('User:agent-producer', producerAcls({ runsTopic: topics.runs })),
       ...renderKafkaAcls('User:scorestream-tail', tailAcls({ resultsTopic: topics.results })),
       ...renderKafkaAcls('User:scorestream-dashboard', dashboardAcls({ resultsTopic: topics.results, decisionsTopic: topics.decisions })),
