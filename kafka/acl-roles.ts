@@ -26,6 +26,11 @@ export function threadRestoreGroupPrefix(groupId: string): string {
   return `${groupId}.thread-restore-`;
 }
 
+/** The throwaway consumer groups that read a run event back for a re-score on feedback (kafka/fetch-run-message.ts). */
+export function runFetchGroupPrefix(groupId: string): string {
+  return `${groupId}.run-fetch-`;
+}
+
 /** tail's throwaway consumer groups (`scorestream-tail-<uuid>`) share this prefix. */
 export const TAIL_GROUP_PREFIX = 'scorestream-tail-';
 

@@ -20,12 +20,15 @@ const usage = `usage: scorestream agreement [--ttl 24h] [--window 1h] [--brokers
   --feedback-topic T    feedback topic (default SCORESTREAM_TOPIC_FEEDBACK or ${DEFAULT_FEEDBACK_TOPIC})
   --topic T             results topic (default SCORESTREAM_TOPIC_RESULTS or ${DEFAULT_TOPICS.results})
   --agreements-topic T  agreements topic, compacted (default SCORESTREAM_TOPIC_AGREEMENTS or ${DEFAULT_AGREEMENTS_TOPIC})
+  --rescore-topic T     where re-scores on feedback are asked for: the service's topics.rescore
+                        (default SCORESTREAM_TOPIC_RESCORE or ${AGREEMENT_JOIN_DEFAULTS.rescoreTopic})
+  --no-rescore          ask for no re-scores
   --ttl D               how long feedback waits for its score and a score for its feedback (default 24h)
   --window D            window of the κ / accuracy summaries per scorer version (default 1h)
   --max-runs N          runs held by the join at most (default ${AGREEMENT_JOIN_DEFAULTS.maxRuns})
   --brokers LIST        Kafka brokers (or KAFKA_BROKERS; default the local broker)`;
 
-export type AgreementCliOptions = { brokers: string[]; feedbackTopic: string; resultsTopic: string; agreementsTopic: string; ttlMs: number; windowMs: number; maxRuns?: number };
+export type AgreementCliOptions = { brokers: string[]; feedbackTopic: string; resultsTopic: string; agreementsTopic: string; rescoreTopic?: string | null; ttlMs: number; windowMs: number; maxRuns?: number };
 
 /** Starts the join from CLI options; the demo uses it too. */
 export async function launchAgreementJoin(options: AgreementCliOptions, onWarning: (message: string) => void): Promise<AgreementJoin> {
@@ -36,6 +39,7 @@ export async function launchAgreementJoin(options: AgreementCliOptions, onWarnin
     feedbackTopic: options.feedbackTopic,
     resultsTopic: options.resultsTopic,
     agreementsTopic: options.agreementsTopic,
+    ...(options.rescoreTopic === undefined ? {} : { rescoreTopic: options.rescoreTopic }),
     ttlMs: options.ttlMs,
     windowMs: options.windowMs,
     retentionMs: Math.max(options.ttlMs, options.windowMs),
@@ -53,6 +57,8 @@ export async function run(argv: string[]): Promise<number> {
         'feedback-topic': { type: 'string' },
         topic: { type: 'string' },
         'agreements-topic': { type: 'string' },
+        'rescore-topic': { type: 'string' },
+        'no-rescore': { type: 'boolean' },
         ttl: { type: 'string' },
         window: { type: 'string' },
         'max-runs': { type: 'string' },
@@ -83,6 +89,7 @@ export async function run(argv: string[]): Promise<number> {
     feedbackTopic: values['feedback-topic'] ?? (process.env.SCORESTREAM_TOPIC_FEEDBACK || DEFAULT_FEEDBACK_TOPIC),
     resultsTopic: values.topic ?? (process.env.SCORESTREAM_TOPIC_RESULTS || DEFAULT_TOPICS.results),
     agreementsTopic: values['agreements-topic'] ?? (process.env.SCORESTREAM_TOPIC_AGREEMENTS || DEFAULT_AGREEMENTS_TOPIC),
+    rescoreTopic: values['no-rescore'] === true ? null : (values['rescore-topic'] ?? (process.env.SCORESTREAM_TOPIC_RESCORE || AGREEMENT_JOIN_DEFAULTS.rescoreTopic)),
     ttlMs,
     windowMs,
     ...(maxRuns === undefined ? {} : { maxRuns }),
