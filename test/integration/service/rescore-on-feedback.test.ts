@@ -3,8 +3,9 @@
 // a re-score of each pair; the service scores again only the binding that opted in (`rescoreOn`),
 // reading the run event back from the runs topic, and publishes exactly one record marked with
 // that feedback under the re-score's id; the binding without the option is refused and counted. A
-// duplicate of the feedback asks for nothing more, and the re-score is not joined as a pair. A
-// request whose run is not on the topic any more is a run_unavailable decision.
+// duplicate of the feedback asks for nothing more, and the re-score is not joined as a pair; a
+// vote changed from up to down asks. A request whose run is not on the topic any more is a
+// run_unavailable decision.
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DecisionRecord } from '../../../src/contracts/decision-record.ts';
@@ -97,6 +98,21 @@ describe('re-scoring on feedback', () => {
     const rescoredMessage = all.find((message) => (JSON.parse(message.value!.toString()) as ScoreRecord).rescore !== undefined)!;
     expect(rescoredMessage.key?.toString()).toBe(rescored[0]!.scoreId);
 
+    // A changed vote (same feedbackId): a thumbs-up agrees and asks for nothing; changed to a thumbs-down, it asks.
+    await produceRaw(topics.runs, [{ key: 'run-2', value: JSON.stringify(testRun({ runId: 'run-2' })) }]);
+    await until('run-2 scored and read by the join', () => join.counters.scoresRead === 5);
+    await produceRaw(feedback, [{ key: 'run-2', value: JSON.stringify({ ...thumbsDown('run-2'), value: true }) }]);
+    await until('the thumbs-up joined', () => join.counters.pairsPublished === 4);
+    expect(join.counters.rescoresRequested).toBe(2);
+    await produceRaw(feedback, [{ key: 'run-2', value: JSON.stringify(thumbsDown('run-2')) }]);
+    const changed = await readUntil<ScoreRecord>(topics.results, (seen) => seen.some((record) => record.rescore?.feedbackId === 'fb-run-2'), 60_000);
+    expect(changed.filter((record) => record.rescore !== undefined).map((record) => [record.runId, record.scorerId, record.rescore?.reason])).toEqual([
+      ['run-1', 'opted', 'thumbs-down'],
+      ['run-2', 'opted', 'thumbs-down'],
+    ]);
+    expect(join.counters.rescoresRequested).toBe(4);
+    expect(optedRuns).toBe(4);
+
     // A request whose run event is not at its offset any more: a run_unavailable decision, marked.
     const lost: RescoreRequest = { schemaVersion: 1, runId: 'run-1', scorerId: 'opted', scorerVersion: '1', scoreId: original.scoreId, source: { ...original.source, offset: '999' }, rescore: { feedbackId: 'fb-lost', reason: 'thumbs-down' }, requestedAt: new Date().toISOString() };
     await produceRaw(rescore, [{ key: recordKeyFor(lost).key, value: JSON.stringify(lost) }]);
@@ -109,6 +125,6 @@ describe('re-scoring on feedback', () => {
       detail: expect.stringContaining('offset 999'),
     });
     expect(service.stats.rescores.get('run_unavailable')).toBe(1);
-    expect(optedRuns).toBe(2);
+    expect(optedRuns).toBe(4);
   });
 });
