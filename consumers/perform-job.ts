@@ -21,6 +21,7 @@ import { scoreRetry } from '../src/pipeline/score-retry.ts';
 import { admitRescore, rescoreUnavailable, scoreRescore } from '../src/pipeline/score-rescore.ts';
 import type { RescoreRequest } from '../src/contracts/rescore-request.ts';
 import { decodeRunMessage } from './decode-run-message.ts';
+import { readRunBack } from './read-run-back.ts';
 import { runTraceContext, untracedMessage } from './message-trace.ts';
 import { scoreRunEvent } from '../src/pipeline/score-run-event.ts';
 import type { ScoreRunEventOptions } from '../src/pipeline/score-run-event.ts';
@@ -155,7 +156,7 @@ async function performRescore(request: RescoreRequest, owner: MessageHandle, { c
     await emitter.emit(rescoreUnavailable(request, detail, new Date(context.now()).toISOString()), owner.output, where);
   };
   if (context.fetchRun === undefined) return unavailable('this service reads no run events back');
-  const fetched = await context.fetchRun(request.source);
+  const fetched = await readRunBack(context.fetchRun, request.source, owner.source, context);
   if (!fetched.found) return unavailable(fetched.detail);
   const decoded = decodeRunMessage(fetched.message.value);
   const at = `${request.source.topic}[${request.source.partition}]@${request.source.offset}`;
