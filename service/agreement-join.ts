@@ -43,12 +43,12 @@ import { buildAgreementPair } from '../src/agreement/build-agreement-pair.ts';
 import { FeedbackJoin } from '../src/agreement/feedback-join.ts';
 import type { FeedbackJoinOptions, JoinedPair } from '../src/agreement/feedback-join.ts';
 import { registerAgreementMetrics } from '../otel/agreement-metrics.ts';
+import { AGREEMENT_GROUP_PREFIX } from '../kafka/acl-roles.ts';
 import { ensureTopics } from '../kafka/ensure-topics.ts';
 import { keyPartitioner } from '../kafka/key-partitioner.ts';
 import { startTopicReader } from './topic-reader.ts';
 import type { TopicReader } from './topic-reader.ts';
 
-export const AGREEMENT_GROUP_PREFIX = 'scorestream-agreement';
 
 /** The join's bounds and windows when none are given (docs/feedback.md). */
 export const AGREEMENT_JOIN_DEFAULTS = {
