@@ -64,6 +64,8 @@ describe('scorestream demo', () => {
       async () => (agreements = ((await (await fetch(`${dashboardUrl}api/snapshot`)).json()) as { agreements: Agreements }).agreements),
     );
     expect(agreements?.state).toBe('reading');
+    // The example config re-scores keyword-coverage on a thumbs-down (rescoreOn): the join asks, the service scores again.
+    await demo.waitFor('a re-score on feedback in the live view', () => /^re-scores on feedback .*\badmitted \d+/m.test(demo.stdout()), 60_000);
 
     demo.child.kill('SIGINT');
     expect(await demo.exited).toBe(0);
