@@ -49,6 +49,12 @@ export async function launchAgreementJoin(options: AgreementCliOptions, onWarnin
   });
 }
 
+/** Where the join asks for re-scores: `--rescore-topic`, else SCORESTREAM_TOPIC_RESCORE, else the default; null with `--no-rescore`. */
+export function rescoreTopicOption(values: { 'rescore-topic'?: string | undefined; 'no-rescore'?: boolean | undefined }, environment: Record<string, string | undefined>): string | null {
+  if (values['no-rescore'] === true) return null;
+  return values['rescore-topic'] ?? (environment.SCORESTREAM_TOPIC_RESCORE || AGREEMENT_JOIN_DEFAULTS.rescoreTopic);
+}
+
 export async function run(argv: string[]): Promise<number> {
   const args = parseCommandArgs(
     {
@@ -79,6 +85,10 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`${(error as Error).message}\n${usage}`);
     return 2;
   }
+  if (values['no-rescore'] === true && values['rescore-topic'] !== undefined) {
+    console.error(`--rescore-topic and --no-rescore contradict each other: give one\n${usage}`);
+    return 2;
+  }
   const maxRuns = values['max-runs'] === undefined ? undefined : Number(values['max-runs']);
   if (maxRuns !== undefined && !(Number.isInteger(maxRuns) && maxRuns > 0)) {
     console.error(`--max-runs must be a positive integer, got '${values['max-runs']}'\n${usage}`);
@@ -89,7 +99,7 @@ export async function run(argv: string[]): Promise<number> {
     feedbackTopic: values['feedback-topic'] ?? (process.env.SCORESTREAM_TOPIC_FEEDBACK || DEFAULT_FEEDBACK_TOPIC),
     resultsTopic: values.topic ?? (process.env.SCORESTREAM_TOPIC_RESULTS || DEFAULT_TOPICS.results),
     agreementsTopic: values['agreements-topic'] ?? (process.env.SCORESTREAM_TOPIC_AGREEMENTS || DEFAULT_AGREEMENTS_TOPIC),
-    rescoreTopic: values['no-rescore'] === true ? null : (values['rescore-topic'] ?? (process.env.SCORESTREAM_TOPIC_RESCORE || AGREEMENT_JOIN_DEFAULTS.rescoreTopic)),
+    rescoreTopic: rescoreTopicOption(values, process.env),
     ttlMs,
     windowMs,
     ...(maxRuns === undefined ? {} : { maxRuns }),
