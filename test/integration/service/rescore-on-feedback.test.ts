@@ -5,7 +5,7 @@
 // that feedback under the re-score's id; the binding without the option is refused and counted. A
 // duplicate of the feedback asks for nothing more, and the re-score is not joined as a pair; a
 // vote changed from up to down asks. A request whose run is not on the topic any more is a
-// run_unavailable decision.
+// run_unavailable decision; a request read again is scored under the same id and key.
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DecisionRecord } from '../../../src/contracts/decision-record.ts';
@@ -126,5 +126,12 @@ describe('re-scoring on feedback', () => {
     });
     expect(service.stats.rescores.get('run_unavailable')).toBe(1);
     expect(optedRuns).toBe(4);
+
+    // A request read again (redelivered after a crash, or sent twice): scored again under the same id and Kafka key, which compaction collapses.
+    const again: RescoreRequest = { ...lost, source: original.source, rescore: { feedbackId: 'fb-run-1', reason: 'thumbs-down' } };
+    await produceRaw(rescore, [{ key: recordKeyFor(again).key, value: JSON.stringify(again) }]);
+    const twice = (await readMessages(topics.results, { count: 7 })).filter((message) => (JSON.parse(message.value!.toString()) as ScoreRecord).rescore?.feedbackId === 'fb-run-1');
+    expect(twice.map((message) => message.key?.toString())).toEqual([rescored[0]!.scoreId, rescored[0]!.scoreId]);
+    expect(twice.map((message) => (JSON.parse(message.value!.toString()) as ScoreRecord).scoreId)).toEqual([rescored[0]!.scoreId, rescored[0]!.scoreId]);
   });
 });
