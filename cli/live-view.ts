@@ -21,6 +21,8 @@ export function renderLiveView(stats: ServiceStats, previous: LiveViewSample, cu
     ...(stats.retriesDeferred + stats.retriesAttempted === 0
       ? []
       : [`waiting for retry ${stats.retriesWaiting()}   deferred ${stats.retriesDeferred}   retried ${stats.retriesAttempted}   failed after retries ${stats.retriesExhausted}`]),
+    // Only once the feedback join asked for a re-score (docs/feedback.md, re-scoring).
+    ...(stats.rescores.size === 0 ? [] : [`re-scores on feedback ${[...stats.rescores].map(([outcome, count]) => `${outcome.replaceAll('_', ' ')} ${count}`).join(', ')}`]),
     ...(stats.budgetExhaustedByBudget.size === 0
       ? []
       : [`budget exhausted ${[...stats.budgetExhaustedByBudget].map(([budget, count]) => `${budget} ${count}`).join(', ')}   (skipped, recorded as budget_exhausted; re-score with scorestream replay)`]),

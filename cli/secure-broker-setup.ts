@@ -7,13 +7,15 @@
 import type { KafkaConfig } from 'kafkajs';
 import { CLIENT_CERTIFICATE_NAME, quietKafka, securityMaterialsFile } from '../local/kafka/index.ts';
 import type { SecurityMaterials } from '../local/kafka/index.ts';
-import { dashboardAcls, producerAcls, replayAcls, serviceAcls, tailAcls, toKafkajsAcls } from '../kafka/acl-roles.ts';
+import { agreementAcls, dashboardAcls, producerAcls, replayAcls, serviceAcls, tailAcls, toKafkajsAcls } from '../kafka/acl-roles.ts';
 import type { AclGrant } from '../kafka/acl-roles.ts';
 import { ensureTopics } from '../kafka/ensure-topics.ts';
 import { replaysTopicSpec } from '../service/replay-state.ts';
 import { DEFAULT_TOPICS, DEFAULTS, DEMO_DECISIONS_TOPIC } from '../src/config/defaults.ts';
 import { retryTiers } from '../src/config/retry-tiers.ts';
 import { threadTopicsFor } from '../src/config/thread-topics.ts';
+import { DEFAULT_AGREEMENTS_TOPIC } from '../src/contracts/agreement-record.ts';
+import { DEFAULT_FEEDBACK_TOPIC } from '../src/contracts/feedback-record.ts';
 
 /** Where replays fix their ranges, with the default runs topic (`{runs}-replays`). */
 const replaysTopic = `${DEFAULT_TOPICS.runs}${DEFAULTS.replaysTopicSuffix}`;
@@ -24,21 +26,33 @@ const retryTierTopics = retryTiers({ topics: { retry: `${DEFAULT_TOPICS.runs}${D
 /** The thread topics with the default runs topic (`{runs}-by-thread`, `{runs}-thread-state`, `{runs}-thread-scores`). */
 const threadTopics = threadTopicsFor(DEFAULT_TOPICS.runs);
 
+/** Where the feedback join asks for re-scores, with the default runs topic (`{runs}-rescore`). */
+const rescoreTopic = `${DEFAULT_TOPICS.runs}${DEFAULTS.rescoreTopicSuffix}`;
+
+/** The feedback join's topics by default (docs/feedback.md): the feedback, its dead letters, the agreements. */
+const feedbackTopics = { feedbackTopic: DEFAULT_FEEDBACK_TOPIC, deadLetterTopic: `${DEFAULT_FEEDBACK_TOPIC}-dlq`, agreementsTopic: DEFAULT_AGREEMENTS_TOPIC };
+
 export function secureRoleGrants(): Array<{ principal: string; grants: AclGrant[] }> {
-  const topics = { ...DEFAULT_TOPICS, decisions: DEMO_DECISIONS_TOPIC, retryTiers: retryTierTopics, replays: replaysTopic, threads: threadTopics };
+  // The service's grants cover re-scores on feedback and thread scorers, so a config with `rescoreOn` or `level: 'thread'` runs as it is.
+  const topics = { ...DEFAULT_TOPICS, decisions: DEMO_DECISIONS_TOPIC, retryTiers: retryTierTopics, rescore: rescoreTopic, replays: replaysTopic, threads: threadTopics };
   return [
     { principal: 'User:scorestream', grants: serviceAcls({ topics, groupId: DEFAULTS.groupId, delivery: 'exactly-once' }) },
     { principal: 'User:producer', grants: producerAcls({ runsTopic: topics.runs }) },
     { principal: `User:${CLIENT_CERTIFICATE_NAME}`, grants: producerAcls({ runsTopic: topics.runs }) },
     { principal: 'User:tail', grants: tailAcls({ resultsTopic: topics.results }) },
-    { principal: 'User:dashboard', grants: dashboardAcls({ resultsTopic: topics.results, decisionsTopic: DEMO_DECISIONS_TOPIC }) },
+    { principal: 'User:dashboard', grants: dashboardAcls({ resultsTopic: topics.results, decisionsTopic: DEMO_DECISIONS_TOPIC, agreementsTopic: feedbackTopics.agreementsTopic }) },
+    { principal: 'User:agreement', grants: agreementAcls({ ...feedbackTopics, resultsTopic: topics.results, rescoreTopic }) },
     { principal: 'User:replay', grants: replayAcls({ topics, groupId: DEFAULTS.groupId, delivery: 'at-least-once' }) },
   ];
 }
 
 export async function setUpSecureRoles(options: { brokers: string[]; mtlsBrokers: string[]; directory: string; materials: SecurityMaterials; admin: Pick<KafkaConfig, 'ssl' | 'sasl'> }): Promise<string[]> {
   const kafka = quietKafka({ clientId: 'scorestream-secure-setup', brokers: options.brokers, ...options.admin });
-  await ensureTopics(kafka, [...[DEFAULT_TOPICS.runs, DEFAULT_TOPICS.results, DEFAULT_TOPICS.deadLetter, DEMO_DECISIONS_TOPIC, ...retryTierTopics].map((topic) => ({ topic })), replaysTopicSpec(replaysTopic)]);
+  await ensureTopics(kafka, [
+    ...[DEFAULT_TOPICS.runs, DEFAULT_TOPICS.results, DEFAULT_TOPICS.deadLetter, DEMO_DECISIONS_TOPIC, ...retryTierTopics, rescoreTopic, feedbackTopics.feedbackTopic, feedbackTopics.deadLetterTopic].map((topic) => ({ topic })),
+    { topic: feedbackTopics.agreementsTopic, config: { 'cleanup.policy': 'compact' } },
+    replaysTopicSpec(replaysTopic),
+  ]);
   // After the runs and results topics: the thread topics mirror their partitions (service/start-service.ts creates them alike).
   await ensureTopics(kafka, [
     { topic: threadTopics.byThread, partitionsLike: DEFAULT_TOPICS.runs },
@@ -54,7 +68,7 @@ export async function setUpSecureRoles(options: { brokers: string[]; mtlsBrokers
   }
   const { materials } = options;
   return [
-    `topics ${DEFAULT_TOPICS.runs}, ${DEFAULT_TOPICS.results}, ${DEFAULT_TOPICS.deadLetter}, ${DEMO_DECISIONS_TOPIC}, ${retryTierTopics.join(', ')}, ${replaysTopic}, ${threadTopics.byThread}, ${threadTopics.state}, ${threadTopics.latestScores}; users scorestream, producer, tail, dashboard, replay hold the ACLs of docs/security.md`,
+    `topics ${DEFAULT_TOPICS.runs}, ${DEFAULT_TOPICS.results}, ${DEFAULT_TOPICS.deadLetter}, ${DEMO_DECISIONS_TOPIC}, ${retryTierTopics.join(', ')}, ${rescoreTopic}, ${replaysTopic}, ${threadTopics.byThread}, ${threadTopics.state}, ${threadTopics.latestScores}, ${feedbackTopics.feedbackTopic}, ${feedbackTopics.deadLetterTopic}, ${feedbackTopics.agreementsTopic}; users scorestream, producer, tail, dashboard, agreement, replay hold the ACLs of docs/security.md`,
     `passwords (and admin's, for setup only): ${securityMaterialsFile(options.directory)}`,
     `the service: KAFKA_BROKERS=${options.brokers.join(',')} KAFKA_SSL_CA_FILE=${materials.caCertificate} KAFKA_SASL_MECHANISM=scram-sha-512 KAFKA_SASL_USERNAME=scorestream KAFKA_SASL_PASSWORD=<users.scorestream of that file>`,
     `mutual TLS (as User:${CLIENT_CERTIFICATE_NAME}, the producer's ACLs): KAFKA_BROKERS=${options.mtlsBrokers.join(',')} KAFKA_SSL_CA_FILE=${materials.caCertificate} KAFKA_SSL_CERT_FILE=${materials.clientCertificate} KAFKA_SSL_KEY_FILE=${materials.clientKey}`,

@@ -8,6 +8,7 @@ import type { ResolvedConfig } from '../src/config/resolve-config.ts';
 import type { Replay } from '../src/contracts/common.ts';
 import type { ScoreRecord } from '../src/contracts/score-record.ts';
 import type { ScorerServices } from '../src/scorer-services.ts';
+import type { FetchMessage } from '../kafka/fetch-run-message.ts';
 import type { PublishRetry } from './publish-until-acknowledged.ts';
 import type { ServiceStats } from './service-stats.ts';
 
@@ -29,6 +30,8 @@ export type MessageContext = {
   spend?: JudgeSpend;
   /** Set by a replay (service/replay.ts): every score and decision record is marked with it. */
   replay?: Replay;
+  /** Reads a run event back from the runs topic by its position, for a re-score (docs/feedback.md); without it every re-score is `run_unavailable`. */
+  fetchRun?: FetchMessage;
   /** Called per acknowledged record with the event-to-result latency (metrics). */
   recordLatency?: (latencyMs: number, record: ScoreRecord) => void;
 };

@@ -4,6 +4,10 @@
 //   run      Scorestream's own work is skipped (the loop guard's second half); else every binding
 //            is decided and scored (scoreRunEvent);
 //   retry    the pair is scored again (scoreRetry);
+//   rescore  a pair scored again for a feedback (docs/feedback.md, re-scoring): admitted by its
+//            binding's `rescoreOn` (else only counted), its run event read back from the runs
+//            topic by the judged record's position (a `run_unavailable` decision when it is not
+//            there), then scored (scoreRescore) and emitted like any outcome;
 //   no-run   a trace without a run: one skip decision per binding (traceWithoutRun).
 // With thread scorers bound (docs/threads.md), a run with a thread is re-keyed once all its
 // outcomes are out: its turn, with its run scores, to `{runs}-by-thread` (buildThreadTurn); and
@@ -14,6 +18,11 @@
 // Resolves once every record of the job was accepted by its message's output.
 import { collectRunFacts } from '../src/pipeline/run-facts.ts';
 import { scoreRetry } from '../src/pipeline/score-retry.ts';
+import { admitRescore, rescoreUnavailable, scoreRescore } from '../src/pipeline/score-rescore.ts';
+import type { RescoreRequest } from '../src/contracts/rescore-request.ts';
+import { decodeRunMessage } from './decode-run-message.ts';
+import { readRunBack } from './read-run-back.ts';
+import { runTraceContext, untracedMessage } from './message-trace.ts';
 import { scoreRunEvent } from '../src/pipeline/score-run-event.ts';
 import type { ScoreRunEventOptions } from '../src/pipeline/score-run-event.ts';
 import type { ScoringOutcome } from '../src/pipeline/scoring-outcome.ts';
@@ -109,6 +118,8 @@ export function performJob(job: SourceJob, owner: MessageHandle, dependencies: J
       const outcome = scoreRetry(collectRunFacts(retry.event, retry.source, retry.trace), retry, { ...scoringOptions(owner, context), links: undefined, parentContext: spanTraceContext(retry.trace).context });
       return emitEach([outcome], owner, Date.parse(retry.event.timestamp), emitter);
     }
+    case 'rescore':
+      return performRescore(job.request, owner, dependencies);
     case 'no-run': {
       return emitNow(traceWithoutRun(job, config.scorers, new Date(context.now()).toISOString()), owner, emitter);
     }
@@ -126,4 +137,34 @@ export function performJob(job: SourceJob, owner: MessageHandle, dependencies: J
       return Promise.all(step.outcomes.map((outcome) => outcome.then((settled) => emitter.emit(settled, owner.output, where)))).then(() => emitter.threadState(step.changelog, job.partition, owner.output, owner.source));
     }
   }
+}
+
+/** A re-score request: admitted, its run read back, scored and emitted; or counted (and decided) as refused. */
+async function performRescore(request: RescoreRequest, owner: MessageHandle, { context, emitter }: JobDependencies): Promise<void> {
+  const { stats, logger } = context;
+  owner.trace.span?.setAttribute('scorestream.run.id', request.runId);
+  const admission = admitRescore(request, context.config.scorers);
+  if (!admission.admitted) {
+    stats.countRescore(admission.refusal);
+    logger.debug({ source: owner.source, runId: request.runId, scorerId: request.scorerId, feedbackId: request.rescore.feedbackId, refusal: admission.refusal }, 'a re-score request was refused: its binding does not re-score on this feedback');
+    return;
+  }
+  const where = { source: owner.source, eventTime: Number.NaN };
+  const unavailable = async (detail: string) => {
+    stats.countRescore('run_unavailable');
+    logger.warn({ source: owner.source, runId: request.runId, scorerId: request.scorerId, feedbackId: request.rescore.feedbackId, run: request.source }, `a re-score cannot read its run back: ${detail}`);
+    await emitter.emit(rescoreUnavailable(request, detail, new Date(context.now()).toISOString()), owner.output, where);
+  };
+  if (context.fetchRun === undefined) return unavailable('this service reads no run events back');
+  const fetched = await readRunBack(context.fetchRun, request.source, owner.source, context);
+  if (!fetched.found) return unavailable(fetched.detail);
+  const decoded = decodeRunMessage(fetched.message.value);
+  const at = `${request.source.topic}[${request.source.partition}]@${request.source.offset}`;
+  if (!decoded.success) return unavailable(`the message at ${at} is not a run event (${decoded.reason.code})`);
+  if (decoded.data.runId !== request.runId) return unavailable(`the message at ${at} is run '${decoded.data.runId.slice(0, 200)}', not '${request.runId.slice(0, 200)}'`);
+  stats.countRescore('admitted');
+  const trace = runTraceContext(untracedMessage(fetched.message), decoded.data);
+  const facts = collectRunFacts(decoded.data, request.source, trace.facts);
+  const outcome = scoreRescore(facts, request, admission.binding, { ...scoringOptions(owner, context), parentContext: trace.context });
+  await emitEach([outcome], owner, Number.NaN, emitter);
 }

@@ -34,7 +34,7 @@
 import type { Source } from '../src/contracts/common.ts';
 import { recordKeyFor, recordKeyOf } from '../src/contracts/record-key.ts';
 import { threadScoreViewKeyFor } from '../src/contracts/thread-ids.ts';
-import type { ScoreIdParts } from '../src/contracts/score-id.ts';
+import type { PairKeyParts } from '../src/contracts/record-key.ts';
 import { fitDeadLetter } from '../src/contracts/build-dead-letter.ts';
 import type { RawHeaders } from '../src/contracts/build-dead-letter.ts';
 import type { DecisionRecord } from '../src/contracts/decision-record.ts';
@@ -91,7 +91,7 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
   const threadTopics = threadTopicsFor(config.topics.runs);
 
   /** A record about a (run, scorer) pair, keyed and partitioned as every such record is. */
-  const pairRecord = (topic: string, pair: ScoreIdParts, value: string, headers: MessageHeaders = originHeaders) => ({ topic, ...recordKeyFor(pair), value, headers });
+  const pairRecord = (topic: string, pair: PairKeyParts, value: string, headers: MessageHeaders = originHeaders) => ({ topic, ...recordKeyFor(pair), value, headers });
 
   const scoreOutgoing = (fitted: FittedScoreRecord): OutgoingRecord => ({
     topic: config.topics.results,

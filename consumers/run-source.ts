@@ -1,5 +1,5 @@
 // The one way in: every way a consumed message becomes work — run events, OTLP traces assembled
-// into runs, the retry tiers — is a source behind this interface (docs/architecture.md, where new
+// into runs, the retry tiers, the feedback join's re-score requests — is a source behind this interface (docs/architecture.md, where new
 // inputs join). A source is
 //   - a pure decoder: a message's value → what it carries, or why it cannot be read (its dead letter);
 //   - where it needs one, state per claimed partition (`claim`): it lives exactly as long as the
@@ -11,6 +11,7 @@
 import type { AgentRunEvent } from '../src/contracts/agent-run-event.ts';
 import type { Source } from '../src/contracts/common.ts';
 import type { SkipReason } from '../src/contracts/decision-record.ts';
+import type { RescoreRequest } from '../src/contracts/rescore-request.ts';
 import type { RetryMessage } from '../src/contracts/retry-message.ts';
 import type { ThreadOutcome } from '../src/threads/thread-stage.ts';
 import type { ConsumedMessage } from '../kafka/kafka-records.ts';
@@ -27,6 +28,8 @@ export type SourceJob =
   | { readonly kind: 'run'; readonly event: AgentRunEvent; readonly trace: RunTraceContext; readonly source: Source }
   /** Score a deferred pair again, its binding decided the first time. */
   | { readonly kind: 'retry'; readonly retry: RetryMessage }
+  /** Score a pair again for a feedback that disagrees with it (the feedback join's request), its run event read back from the runs topic. */
+  | { readonly kind: 'rescore'; readonly request: RescoreRequest }
   /** A trace that yielded no run: one skip decision per binding, with the trace id as run id. */
   | { readonly kind: 'no-run'; readonly traceId: string; readonly reason: SkipReason; readonly detail: string; readonly source: Source }
   /** An explicit end of a conversation (ThreadEnded) read beside the runs: forwarded to `{runs}-by-thread` under its thread key. */

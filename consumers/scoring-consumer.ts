@@ -14,7 +14,8 @@
 // traces), each retry tier the retry source, whose messages are dispatched only once due (until
 // then the partition is paused, retry-gate.ts), and — with thread scorers bound — `{runs}-by-thread`
 // the thread source (thread-source.ts), whose state per claimed partition is restored from its
-// changelog before the partition's first message. Each message is processed inside its consumer
+// changelog before the partition's first message; and — with a binding that re-scores on feedback —
+// the rescore topic the rescore source (rescore-source.ts). Each message is processed inside its consumer
 // `process {topic}` span (startMessageTrace), which the score spans link to while their parent is
 // the agent run's span.
 import { context as otelContext, ROOT_CONTEXT, trace } from '@opentelemetry/api';
@@ -37,6 +38,8 @@ import { createAtLeastOnceSink } from './record-sink.ts';
 import type { MessageTicket, PartitionClaim, RecordSink } from './record-sink.ts';
 import { createRetryGate } from './retry-gate.ts';
 import { retrySource } from './retry-source.ts';
+import { rescoreSource } from './rescore-source.ts';
+import { rescoreTopic } from '../src/config/rescore-topic.ts';
 import { createThreadSource } from './thread-source.ts';
 import type { ReadChangelog } from './thread-source.ts';
 import { threadTopics } from '../src/config/thread-topics.ts';
@@ -72,7 +75,7 @@ export type ScoringConsumerOptions = {
   /** On every join of the group: the partitions this member now owns, by topic (judge budget shares). */
   onAssignment?: (assignment: Record<string, number[] | undefined>) => void;
   /** What the per-message path shares besides the above (judge spend, replay marking). */
-  messageContext?: Pick<MessageContext, 'spend' | 'replay'>;
+  messageContext?: Pick<MessageContext, 'spend' | 'replay' | 'fetchRun'>;
   /**
    * Per partition of the runs topic, the offset to stop before (a replay's end): messages from it
    * on are not dispatched, and the partition is paused once reached.
@@ -118,8 +121,14 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
             options.readChangelog ??
             ((partition, onRecord) => readChangelogPartition(kafka, { topic: threads.state, partition, groupPrefix: threadRestoreGroupPrefix(config.groupId), onRecord, logger })),
         });
-  const sourceOf = (topic: string): RunSource => (topic === config.topics.runs ? input : topic === threads?.byThread && threadSource !== undefined ? (threadSource as RunSource) : retrySource);
-  const topics = [config.topics.runs, ...tiers.map((tier) => tier.topic), ...(threads === undefined ? [] : [threads.byThread])];
+  // A binding re-scores on feedback: the feedback join's requests too (docs/feedback.md). A replay never does.
+  const rescores = options.messageContext?.replay === undefined ? rescoreTopic(config) : undefined;
+  const sourceOf = (topic: string): RunSource => {
+    if (topic === config.topics.runs) return input;
+    if (topic === threads?.byThread && threadSource !== undefined) return threadSource as RunSource;
+    return topic === rescores ? (rescoreSource as RunSource) : retrySource;
+  };
+  const topics = [config.topics.runs, ...tiers.map((tier) => tier.topic), ...(threads === undefined ? [] : [threads.byThread]), ...(rescores === undefined ? [] : [rescores])];
   const consumer: Consumer = kafka.consumer({
     groupId: config.groupId,
     sessionTimeout: options.sessionTimeoutMs ?? KAFKA_DEFAULTS.consumer.sessionTimeoutMs,

@@ -58,12 +58,22 @@ export class ServiceStats {
   retriesExhausted = 0;
   /** Pairs waiting on the retry topic per `topic[partition]`: behind its high watermark at the latest fetch or due check. */
   readonly retryWaitingByPartition = new Map<string, number>();
+  /**
+   * Re-score requests of the feedback join (docs/feedback.md, re-scoring), by what became of them:
+   * `admitted` (scored again, or deferred or skipped with a decision), `not_enabled` (its binding has
+   * no `rescoreOn` for the reason), `binding_not_found`, `run_unavailable` (also a decision).
+   */
+  readonly rescores = new Map<string, number>();
   /** Event timestamp → record acknowledged, in ms; the last few thousand, for percentiles. */
   readonly latenciesMs: number[] = [];
   private latencyCursor = 0;
 
   countSkip(reason: string): void {
     this.skipsByReason.set(reason, (this.skipsByReason.get(reason) ?? 0) + 1);
+  }
+
+  countRescore(outcome: string): void {
+    this.rescores.set(outcome, (this.rescores.get(outcome) ?? 0) + 1);
   }
 
   countBudgetExhausted(budget: string): void {

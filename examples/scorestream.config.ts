@@ -37,7 +37,9 @@ const codeScorers: ScorerBindingInput[] = [
   { scorer: createCompletenessScorer(), pass: { atLeast: 0.5 } },
   { scorer: createToolErrorRateScorer(), pass: { atLeast: 0.5, objective: 0.9 } },
   // Half of the traffic, decided by the trace id: the same runs at every replica and retry.
-  { scorer: createKeywordCoverageScorer(), sampling: { type: 'ratio', rate: 0.5 } },
+  // A person's thumbs-down on a run it passed scores that run again, marked with the feedback
+  // (docs/feedback.md, re-scoring; `scorestream agreement` asks, the service decides).
+  { scorer: createKeywordCoverageScorer(), sampling: { type: 'ratio', rate: 0.5 }, rescoreOn: ['thumbs-down'] },
   // Only the support agent is expected to look orders up.
   {
     scorer: createToolCallAccuracyScorer({ expectedTool: 'lookupOrder' }),

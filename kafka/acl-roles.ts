@@ -20,6 +20,9 @@ export type AclGrant = {
 /** The dashboard's consumer groups (`scorestream-dashboard-<host>-<hex>`, dashboard/kafka-reader.ts) share this prefix. */
 export const DASHBOARD_GROUP_PREFIX = 'scorestream-dashboard';
 
+/** The feedback join's consumer groups (`scorestream-agreement-<hex>`, `scorestream-agreement-rebuild-<hex>`; service/topic-reader.ts) share this prefix. */
+export const AGREEMENT_GROUP_PREFIX = 'scorestream-agreement';
+
 /** The monitor's consumer groups (`scorestream-monitor-<host>-<hex>`, service/monitor/topic-reader.ts) share this prefix. */
 export const MONITOR_GROUP_PREFIX = 'scorestream-monitor';
 /** The throwaway consumer groups that read back a by-thread partition's state (kafka/read-changelog-partition.ts). */
@@ -27,12 +30,29 @@ export function threadRestoreGroupPrefix(groupId: string): string {
   return `${groupId}.thread-restore-`;
 }
 
+/** The throwaway consumer groups that read a run event back for a re-score on feedback (kafka/fetch-run-message.ts). */
+export function runFetchGroupPrefix(groupId: string): string {
+  return `${groupId}.run-fetch-`;
+}
+
 /** tail's throwaway consumer groups (`scorestream-tail-<uuid>`) share this prefix. */
 export const TAIL_GROUP_PREFIX = 'scorestream-tail-';
 
 export type ServiceAclOptions = {
-  /** `retryTiers`: the retry tier topics, when retries are on (the service's default; a replay has none; src/config/retry-tiers.ts). */
-  topics: { runs: string; results: string; deadLetter: string; decisions?: string | undefined; retryTiers?: readonly string[] | undefined; replays?: string | undefined; threads?: ThreadTopics | undefined };
+  /**
+   * `retryTiers`: the retry tier topics, when retries are on (the service's default; a replay has none; src/config/retry-tiers.ts).
+   * `rescore`: the rescore topic, when a binding re-scores on feedback (`rescoreOn`; src/config/rescore-topic.ts).
+   */
+  topics: {
+    runs: string;
+    results: string;
+    deadLetter: string;
+    decisions?: string | undefined;
+    retryTiers?: readonly string[] | undefined;
+    rescore?: string | undefined;
+    replays?: string | undefined;
+    threads?: ThreadTopics | undefined;
+  };
   groupId: string;
   delivery: 'at-least-once' | 'exactly-once';
 };
@@ -56,6 +76,12 @@ export function serviceAcls(options: ServiceAclOptions): AclGrant[] {
           topic(topics.threads.state, ['Read', 'Write'], 'thread scorers: write the thread state changelog, and read it back to restore a partition'),
           topic(topics.threads.latestScores, ['Write'], 'thread scorers: the latest-score view, each thread’s latest score per scorer'),
           { resource: 'group', name: threadRestoreGroupPrefix(options.groupId), pattern: 'prefixed', operations: ['Read', 'Delete'], why: 'thread scorers: the throwaway groups that restore a partition’s thread state, deleted when done' } satisfies AclGrant,
+        ]),
+    ...(topics.rescore === undefined
+      ? []
+      : [
+          topic(topics.rescore, ['Read'], 're-scores on feedback: read the feedback join’s requests'),
+          { resource: 'group', name: runFetchGroupPrefix(options.groupId), pattern: 'prefixed', operations: ['Read', 'Delete'], why: 're-scores on feedback: the throwaway groups that read a run event back from the runs topic, deleted when done' } satisfies AclGrant,
         ]),
   ];
   if (options.delivery === 'exactly-once') {
@@ -83,12 +109,29 @@ export function tailAcls(options: { resultsTopic: string }): AclGrant[] {
   ];
 }
 
-/** The dashboard: reads results and decisions with its own group(s) under a prefix; writes nothing. */
-export function dashboardAcls(options: { resultsTopic: string; decisionsTopic: string; groupPrefix?: string }): AclGrant[] {
+/** The dashboard: reads results, decisions and (its feedback view) agreements with its own group(s) under a prefix; writes nothing. */
+export function dashboardAcls(options: { resultsTopic: string; decisionsTopic: string; agreementsTopic?: string | undefined; groupPrefix?: string }): AclGrant[] {
   return [
     topic(options.resultsTopic, ['Read'], 'read score records'),
     topic(options.decisionsTopic, ['Read'], 'read decision records (skip reasons)'),
+    ...(options.agreementsTopic === undefined ? [] : [topic(options.agreementsTopic, ['Read'], 'read agreement records (the feedback view)')]),
     { resource: 'group', name: options.groupPrefix ?? DASHBOARD_GROUP_PREFIX, pattern: 'prefixed', operations: ['Read'], why: 'its own consumer group' },
+  ];
+}
+
+/**
+ * `scorestream agreement`, the feedback join (service/agreement-join.ts): reads the feedback and the
+ * results, reads back and writes the agreements (its ledger is rebuilt from them at start),
+ * dead-letters bad feedback and asks for re-scores, with throwaway groups it deletes when it stops.
+ */
+export function agreementAcls(options: { feedbackTopic: string; resultsTopic: string; agreementsTopic: string; deadLetterTopic: string; rescoreTopic?: string | undefined }): AclGrant[] {
+  return [
+    topic(options.feedbackTopic, ['Read'], 'read feedback'),
+    topic(options.resultsTopic, ['Read'], 'read score records'),
+    topic(options.agreementsTopic, ['Read', 'Write'], 'publish agreement pairs and windows, and read them back at start (what was already measured)'),
+    topic(options.deadLetterTopic, ['Write'], 'dead-letter feedback that is not a FeedbackRecord v1'),
+    ...(options.rescoreTopic === undefined ? [] : [topic(options.rescoreTopic, ['Write'], 'ask the service for re-scores on feedback')]),
+    { resource: 'group', name: AGREEMENT_GROUP_PREFIX, pattern: 'prefixed', operations: ['Read', 'Delete'], why: 'its throwaway consumer groups, deleted when it stops' },
   ];
 }
 
@@ -110,8 +153,8 @@ export function monitorAcls(options: { resultsTopic: string; alertsTopic: string
  */
 export function replayAcls(options: ServiceAclOptions): AclGrant[] {
   const groupPrefix = `${options.groupId}.`;
-  // A replay reads no retry tier and no thread (service/replay.ts): the live service owns them.
-  const service = serviceAcls({ ...options, topics: { ...options.topics, retryTiers: undefined, threads: undefined }, delivery: 'at-least-once' }).filter((grant) => grant.resource !== 'group');
+  // A replay reads no retry tier, no re-score request and no thread (service/replay.ts): the live service owns them.
+  const service = serviceAcls({ ...options, topics: { ...options.topics, retryTiers: undefined, rescore: undefined, threads: undefined }, delivery: 'at-least-once' }).filter((grant) => grant.resource !== 'group');
   const grants: AclGrant[] = [
     ...service,
     ...(options.topics.replays === undefined ? [] : [topic(options.topics.replays, ['Read', 'Write'], 'record the range a replay fixed when it started, and read it back when it continues')]),

@@ -7,6 +7,7 @@ import type { ResolvedConfig } from '../src/config/resolve-config.ts';
 import { retryTiers } from '../src/config/retry-tiers.ts';
 import { threadTopics } from '../src/config/thread-topics.ts';
 import type { ThreadTopics } from '../src/config/thread-topics.ts';
+import { rescoreTopic } from '../src/config/rescore-topic.ts';
 import { transactionalIdPrefix } from './transactional-kafka.ts';
 import { aclPrincipalOf, describePrincipal, settingSecrets } from './kafka-access-error.ts';
 import type { AccessContext } from './kafka-access-error.ts';
@@ -28,6 +29,7 @@ export function serviceAccess(config: ResolvedConfig, options: { createRunsTopic
         ...outputs.map((topic) => ({ topic, operations: 'WRITE (and CREATE while it does not exist)' })),
         ...retryTiers(config).map((tier) => ({ topic: tier.topic, operations: 'READ and WRITE (and CREATE while it does not exist)' })),
         ...threadTopicNeeds(threadTopics(config)),
+        ...[rescoreTopic(config)].flatMap((topic) => (topic === undefined ? [] : [{ topic, operations: 'READ (and CREATE while it does not exist): re-scores on feedback' }])),
       ],
       group: config.groupId,
       ...(exactlyOnce ? { transactionalIdPrefix: transactionalIdPrefix(config.groupId) } : {}),

@@ -27,6 +27,8 @@ export type ServiceCounters = {
   readonly retriesAttempted: number;
   readonly retriesExhausted: number;
   readonly retryWaitingByPartition: ReadonlyMap<string, number>;
+  /** Re-score requests on feedback by what became of them (docs/feedback.md, re-scoring). */
+  readonly rescores: ReadonlyMap<string, number>;
   /** Records over maxRecordBytes cut to fit; records the broker refused (replaced or dropped); records that could not be written at all. */
   readonly recordsTruncated: number;
   readonly recordsRefused: number;
@@ -83,6 +85,10 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters, 
     unit: '{pair}',
   });
   const retryWaiting = meter.createObservableGauge('scorestream.retries.waiting', { description: 'Pairs waiting on the retry tiers, per partition (from the latest fetch or due check)', unit: '{pair}' });
+  const rescores = meter.createObservableCounter('scorestream.rescores', {
+    description: 'Re-score requests of the feedback join, by what became of them: admitted, not_enabled (no rescoreOn for the reason), binding_not_found, run_unavailable',
+    unit: '{request}',
+  });
   const oversized = meter.createObservableCounter('scorestream.records.oversized', {
     description: 'Records that did not fit as built: truncated (shed to fit maxRecordBytes), refused (by the broker, written smaller), dropped (not writable at all)',
     unit: '{record}',
@@ -133,6 +139,7 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters, 
     for (const key of lagReported) {
       if (key.startsWith('retry:') && !counters.retryWaitingByPartition.has(key.slice(6))) result.observe(retryWaiting, 0, partitionAttributes(key.slice(6)));
     }
+    for (const [outcome, count] of counters.rescores) result.observe(rescores, count, { 'scorestream.rescore.outcome': outcome });
     result.observe(oversized, counters.recordsTruncated, { 'scorestream.record.outcome': 'truncated' });
     result.observe(oversized, counters.recordsRefused, { 'scorestream.record.outcome': 'refused' });
     result.observe(oversized, counters.recordsDropped, { 'scorestream.record.outcome': 'dropped' });
@@ -158,7 +165,7 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters, 
   };
   const scores = registerScoreMetric(meter);
   const verdicts = registerVerdictMetric(meter, options.judged ?? []);
-  const observables: Observable[] = [consumed, unsampled, records, skips, budgetSkips, deadLetters, inFlight, paused, lag, retries, retryWaiting, oversized, threadsOpen, threadsHeld, threadsBytes, threadCloses, threadRestores, threadRestoreTime, lastRestore, threadsRekeyed];
+  const observables: Observable[] = [consumed, unsampled, records, skips, budgetSkips, deadLetters, inFlight, paused, lag, retries, retryWaiting, rescores, oversized, threadsOpen, threadsHeld, threadsBytes, threadCloses, threadRestores, threadRestoreTime, lastRestore, threadsRekeyed];
   meter.addBatchObservableCallback(observe, observables);
 
   return {

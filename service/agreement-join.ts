@@ -15,28 +15,40 @@
 //      was already measured, so it is neither counted nor published again);
 //   2. the feedback and results topics from now − ttl, into the join (what is still pending).
 // Pairs the replay completes again are `same` in the ledger: nothing is lost, nothing doubled.
+//
+// Re-scores on feedback (docs/feedback.md, re-scoring) are asked for here, and decided by the
+// service: the join is the one reader that sees a feedback and the judged record together — which
+// scorer it disagrees with, and where the run event is (the record's `source`) — while only the
+// service knows which bindings opted in (`rescoreOn`) and can score. So a pair measured for the
+// first time (or changed) that disagrees (rescore-request-for.ts) becomes a RescoreRequest on the
+// rescore topic, published before its pair record: once the pair is on the agreements topic, its
+// request was sent, and a replayed pair (`same`) asks for nothing again. Records that are
+// re-scores are not joined: they were made because of the feedback, and would count its
+// disagreement twice and ask again.
 import type { Meter } from '@opentelemetry/api';
 import type { Kafka, KafkaMessage, Producer } from 'kafkajs';
-import { DEFAULT_TOPICS } from '../src/config/defaults.ts';
+import { DEFAULT_TOPICS, DEFAULTS } from '../src/config/defaults.ts';
 import { agreementRecordKey } from '../src/contracts/agreement-id.ts';
 import { DEFAULT_AGREEMENTS_TOPIC } from '../src/contracts/agreement-record.ts';
 import type { AgreementRecord } from '../src/contracts/agreement-record.ts';
 import { fitDeadLetter } from '../src/contracts/build-dead-letter.ts';
 import { DEFAULT_FEEDBACK_TOPIC } from '../src/contracts/feedback-record.ts';
 import { decodeFeedbackRecord, parseAgreementRecord, parseScoreRecord } from '../src/contracts/parse.ts';
-import { feedbackKeyFor } from '../src/contracts/record-key.ts';
+import { feedbackKeyFor, recordKeyFor } from '../src/contracts/record-key.ts';
+import type { RescoreRequest } from '../src/contracts/rescore-request.ts';
+import { rescoreRequestFor } from '../src/agreement/rescore-request-for.ts';
 import { AgreementLedger } from '../src/agreement/agreement-ledger.ts';
 import type { AgreementLedgerOptions } from '../src/agreement/agreement-ledger.ts';
 import { buildAgreementPair } from '../src/agreement/build-agreement-pair.ts';
 import { FeedbackJoin } from '../src/agreement/feedback-join.ts';
 import type { FeedbackJoinOptions, JoinedPair } from '../src/agreement/feedback-join.ts';
 import { registerAgreementMetrics } from '../otel/agreement-metrics.ts';
+import { AGREEMENT_GROUP_PREFIX } from '../kafka/acl-roles.ts';
 import { ensureTopics } from '../kafka/ensure-topics.ts';
 import { keyPartitioner } from '../kafka/key-partitioner.ts';
 import { startTopicReader } from './topic-reader.ts';
 import type { TopicReader } from './topic-reader.ts';
 
-export const AGREEMENT_GROUP_PREFIX = 'scorestream-agreement';
 
 /** The join's bounds and windows when none are given (docs/feedback.md). */
 export const AGREEMENT_JOIN_DEFAULTS = {
@@ -50,6 +62,7 @@ export const AGREEMENT_JOIN_DEFAULTS = {
   flushIntervalMs: 1_000,
   maxFeedbackBytes: 1_048_576,
   maxDeadLetterBytes: 1_000_000,
+  rescoreTopic: `${DEFAULT_TOPICS.runs}${DEFAULTS.rescoreTopicSuffix}`,
 } as const;
 
 export type AgreementJoinOptions = {
@@ -59,6 +72,8 @@ export type AgreementJoinOptions = {
   agreementsTopic?: string;
   /** Where feedback that is not a FeedbackRecord v1 goes, with its reason. */
   deadLetterTopic?: string;
+  /** Where re-scores are asked for (the service's `topics.rescore`; default `agent-runs-rescore`); null: never. */
+  rescoreTopic?: string | null;
   passThreshold?: number;
   flushIntervalMs?: number;
   maxFeedbackBytes?: number;
@@ -79,6 +94,10 @@ export type AgreementJoinCounters = {
   /** Thread targets: not joined (conversation scoring will give threads their score records). */
   feedbackThreads: number;
   windowsPublished: number;
+  /** Re-score requests published (disagreeing pairs measured for the first time, or changed). */
+  rescoresRequested: number;
+  /** Score records that are re-scores themselves: read, not joined. */
+  rescoresRead: number;
   deadLettersByCode: Map<string, number>;
   recordsUnreadable: number;
 };
@@ -107,7 +126,8 @@ export async function startAgreementJoin(options: AgreementJoinOptions): Promise
     maxPairs: options.maxPairs ?? defaults.maxPairs,
     maxWindows: options.maxWindows ?? defaults.maxWindows,
   });
-  const counters: AgreementJoinCounters = { feedbackRead: 0, scoresRead: 0, pairsPublished: 0, pairsRepeated: 0, feedbackUnlabelled: 0, feedbackThreads: 0, windowsPublished: 0, deadLettersByCode: new Map(), recordsUnreadable: 0 };
+  const counters: AgreementJoinCounters = { feedbackRead: 0, scoresRead: 0, pairsPublished: 0, pairsRepeated: 0, feedbackUnlabelled: 0, feedbackThreads: 0, windowsPublished: 0, rescoresRequested: 0, rescoresRead: 0, deadLettersByCode: new Map(), recordsUnreadable: 0 };
+  const rescoreTopic = options.rescoreTopic === undefined ? defaults.rescoreTopic : options.rescoreTopic;
   const warn = options.onWarning ?? (() => undefined);
 
   // Missing topics are created as the service creates its outputs; the agreements topic compacted,
@@ -117,6 +137,7 @@ export async function startAgreementJoin(options: AgreementJoinOptions): Promise
     { topic: feedbackTopic },
     { topic: agreementsTopic, config: { 'cleanup.policy': 'compact' } },
     { topic: deadLetterTopic },
+    ...(rescoreTopic === null ? [] : [{ topic: rescoreTopic }]),
   ]);
   const producer = options.kafka.producer({ createPartitioner: keyPartitioner, idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
   await producer.connect();
@@ -160,6 +181,7 @@ export async function startAgreementJoin(options: AgreementJoinOptions): Promise
 
   const publishPairs = async (pairs: JoinedPair[]) => {
     const records: AgreementRecord[] = [];
+    const rescores: RescoreRequest[] = [];
     const measuredAt = new Date(now()).toISOString();
     for (const joined of pairs) {
       const pair = buildAgreementPair(joined, measuredAt, options.passThreshold);
@@ -168,8 +190,18 @@ export async function startAgreementJoin(options: AgreementJoinOptions): Promise
         continue;
       }
       const outcome = ledger.record(pair, now());
-      if (outcome === 'same' || outcome === 'too_old') counters.pairsRepeated += 1;
-      else records.push(pair);
+      if (outcome === 'same' || outcome === 'too_old') {
+        counters.pairsRepeated += 1;
+        continue;
+      }
+      records.push(pair);
+      const request = rescoreTopic === null ? undefined : rescoreRequestFor(joined, pair, measuredAt);
+      if (request !== undefined) rescores.push(request);
+    }
+    // Requests before their pairs: a pair on the agreements topic means its request was sent.
+    if (rescoreTopic !== null && rescores.length > 0) {
+      await producer.send({ topic: rescoreTopic, acks: -1, messages: rescores.map((request) => ({ ...recordKeyFor(request), value: JSON.stringify(request) })) });
+      counters.rescoresRequested += rescores.length;
     }
     await publish(producer, agreementsTopic, records);
     counters.pairsPublished += records.length;
@@ -194,8 +226,10 @@ export async function startAgreementJoin(options: AgreementJoinOptions): Promise
             continue;
           }
           counters.scoresRead += 1;
-          if (record.status !== 'scored') continue;
-          pairs.push(...join.addScore({ scoreId: record.scoreId, runId: record.runId, scorerId: record.scorerId, scorerVersion: record.scorerVersion, score: record.score, verdict: record.verdict, entity: record.entity, metadata: record.metadata }, atMs, now()));
+          if (record.rescore !== undefined) counters.rescoresRead += 1;
+          if (record.status !== 'scored' || record.rescore !== undefined) continue;
+          const source = record.thread === undefined ? record.source : undefined;
+          pairs.push(...join.addScore({ scoreId: record.scoreId, runId: record.runId, scorerId: record.scorerId, scorerVersion: record.scorerVersion, score: record.score, verdict: record.verdict, entity: record.entity, metadata: record.metadata, source }, atMs, now()));
           continue;
         }
         const decoded = decodeFeedbackRecord(message.value, { maxBytes: maxFeedbackBytes });

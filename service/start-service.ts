@@ -30,6 +30,9 @@ import { trackBudgetShare } from './budget-share.ts';
 import { ensureTopics } from '../kafka/ensure-topics.ts';
 import type { TopicSpec } from '../kafka/ensure-topics.ts';
 import { threadTopics } from '../src/config/thread-topics.ts';
+import { rescoreTopic } from '../src/config/rescore-topic.ts';
+import { runFetchGroupPrefix } from '../kafka/acl-roles.ts';
+import { createMessageFetcher } from '../kafka/fetch-run-message.ts';
 import { createKafkaClient } from '../kafka/kafka-client.ts';
 import { explainKafkaError, kafkaPreflight } from '../kafka/kafka-preflight.ts';
 import { serviceAccess } from '../kafka/service-access.ts';
@@ -113,6 +116,12 @@ function threadStateReader(kafka: Kafka, config: ResolvedConfig, context: Access
     });
 }
 
+/** With a binding that re-scores on feedback: the rescore topic, partitioned like the runs (docs/feedback.md). */
+function rescoreTopicSpecs(config: ResolvedConfig, replay: unknown): TopicSpec[] {
+  const topic = replay === undefined ? rescoreTopic(config) : undefined;
+  return topic === undefined ? [] : [{ topic, partitionsLike: config.topics.runs }];
+}
+
 type Health = { state: HealthState; server: HealthServer; close(): Promise<void> };
 
 /** The health endpoints of `config.health`, or nothing when no port is set. */
@@ -160,6 +169,7 @@ async function startWith(options: ServiceOptions & { kafka: Kafka }, health: Hea
     ...(config.topics.decisions === undefined ? [] : [{ topic: config.topics.decisions }]),
     ...retryTiers(config).map((tier) => ({ topic: tier.topic })),
     ...threadTopicSpecs(config),
+    ...rescoreTopicSpecs(config, options.replay),
   ]).catch((error: unknown) => {
     throw explainKafkaError(error, access.context);
   });
@@ -244,7 +254,12 @@ async function startWith(options: ServiceOptions & { kafka: Kafka }, health: Hea
       serviceMetrics.recordScore(record);
     },
     tracer: options.tracer,
-    messageContext: { spend, ...(options.replay === undefined ? {} : { replay: options.replay }) },
+    messageContext: {
+      spend,
+      ...(options.replay === undefined ? {} : { replay: options.replay }),
+      // A re-score reads its run event back from the runs topic (docs/feedback.md, re-scoring).
+      ...(options.replay === undefined && rescoreTopic(config) !== undefined ? { fetchRun: createMessageFetcher(kafka, { groupPrefix: runFetchGroupPrefix(config.groupId), logger }) } : {}),
+    },
     ...(readChangelog === undefined ? {} : { readChangelog }),
     ...(budgetShare === undefined && health === undefined
       ? {}

@@ -254,7 +254,9 @@ export type { DecodeFailureCode, DecodeOptions, DecodeResult, ParseResult } from
 export { formatProblems } from './contracts/problems.ts';
 export type { Problem } from './contracts/problems.ts';
 export { decodeBytes } from './contracts/encoded-bytes.ts';
-export { scoreIdFor } from './contracts/score-id.ts';
+export { rescoreIdFor, scoreIdFor } from './contracts/score-id.ts';
+export { RESCORE_REASONS, RESCORE_REQUEST_SCHEMA_VERSION, rescoreRequestSchema } from './contracts/rescore-request.ts';
+export type { RescoreMark, RescoreReason, RescoreRequest } from './contracts/rescore-request.ts';
 export type { ScoreIdParts } from './contracts/score-id.ts';
 export { contractJsonSchemas } from './contracts/json-schemas.ts';
 // Threads on the wire (docs/threads.md): the end event producers send, the re-keyed turn, the

@@ -20,12 +20,15 @@ const usage = `usage: scorestream agreement [--ttl 24h] [--window 1h] [--brokers
   --feedback-topic T    feedback topic (default SCORESTREAM_TOPIC_FEEDBACK or ${DEFAULT_FEEDBACK_TOPIC})
   --topic T             results topic (default SCORESTREAM_TOPIC_RESULTS or ${DEFAULT_TOPICS.results})
   --agreements-topic T  agreements topic, compacted (default SCORESTREAM_TOPIC_AGREEMENTS or ${DEFAULT_AGREEMENTS_TOPIC})
+  --rescore-topic T     where re-scores on feedback are asked for: the service's topics.rescore
+                        (default SCORESTREAM_TOPIC_RESCORE or ${AGREEMENT_JOIN_DEFAULTS.rescoreTopic})
+  --no-rescore          ask for no re-scores
   --ttl D               how long feedback waits for its score and a score for its feedback (default 24h)
   --window D            window of the κ / accuracy summaries per scorer version (default 1h)
   --max-runs N          runs held by the join at most (default ${AGREEMENT_JOIN_DEFAULTS.maxRuns})
   --brokers LIST        Kafka brokers (or KAFKA_BROKERS; default the local broker)`;
 
-export type AgreementCliOptions = { brokers: string[]; feedbackTopic: string; resultsTopic: string; agreementsTopic: string; ttlMs: number; windowMs: number; maxRuns?: number };
+export type AgreementCliOptions = { brokers: string[]; feedbackTopic: string; resultsTopic: string; agreementsTopic: string; rescoreTopic?: string | null; ttlMs: number; windowMs: number; maxRuns?: number };
 
 /** Starts the join from CLI options; the demo uses it too. */
 export async function launchAgreementJoin(options: AgreementCliOptions, onWarning: (message: string) => void): Promise<AgreementJoin> {
@@ -36,6 +39,7 @@ export async function launchAgreementJoin(options: AgreementCliOptions, onWarnin
     feedbackTopic: options.feedbackTopic,
     resultsTopic: options.resultsTopic,
     agreementsTopic: options.agreementsTopic,
+    ...(options.rescoreTopic === undefined ? {} : { rescoreTopic: options.rescoreTopic }),
     ttlMs: options.ttlMs,
     windowMs: options.windowMs,
     retentionMs: Math.max(options.ttlMs, options.windowMs),
@@ -43,6 +47,12 @@ export async function launchAgreementJoin(options: AgreementCliOptions, onWarnin
     meter: metrics.getMeter('scorestream'),
     onWarning,
   });
+}
+
+/** Where the join asks for re-scores: `--rescore-topic`, else SCORESTREAM_TOPIC_RESCORE, else the default; null with `--no-rescore`. */
+export function rescoreTopicOption(values: { 'rescore-topic'?: string | undefined; 'no-rescore'?: boolean | undefined }, environment: Record<string, string | undefined>): string | null {
+  if (values['no-rescore'] === true) return null;
+  return values['rescore-topic'] ?? (environment.SCORESTREAM_TOPIC_RESCORE || AGREEMENT_JOIN_DEFAULTS.rescoreTopic);
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -53,6 +63,8 @@ export async function run(argv: string[]): Promise<number> {
         'feedback-topic': { type: 'string' },
         topic: { type: 'string' },
         'agreements-topic': { type: 'string' },
+        'rescore-topic': { type: 'string' },
+        'no-rescore': { type: 'boolean' },
         ttl: { type: 'string' },
         window: { type: 'string' },
         'max-runs': { type: 'string' },
@@ -73,6 +85,10 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`${(error as Error).message}\n${usage}`);
     return 2;
   }
+  if (values['no-rescore'] === true && values['rescore-topic'] !== undefined) {
+    console.error(`--rescore-topic and --no-rescore contradict each other: give one\n${usage}`);
+    return 2;
+  }
   const maxRuns = values['max-runs'] === undefined ? undefined : Number(values['max-runs']);
   if (maxRuns !== undefined && !(Number.isInteger(maxRuns) && maxRuns > 0)) {
     console.error(`--max-runs must be a positive integer, got '${values['max-runs']}'\n${usage}`);
@@ -83,6 +99,7 @@ export async function run(argv: string[]): Promise<number> {
     feedbackTopic: values['feedback-topic'] ?? (process.env.SCORESTREAM_TOPIC_FEEDBACK || DEFAULT_FEEDBACK_TOPIC),
     resultsTopic: values.topic ?? (process.env.SCORESTREAM_TOPIC_RESULTS || DEFAULT_TOPICS.results),
     agreementsTopic: values['agreements-topic'] ?? (process.env.SCORESTREAM_TOPIC_AGREEMENTS || DEFAULT_AGREEMENTS_TOPIC),
+    rescoreTopic: rescoreTopicOption(values, process.env),
     ttlMs,
     windowMs,
     ...(maxRuns === undefined ? {} : { maxRuns }),

@@ -218,7 +218,7 @@ export async function run(argv: string[]): Promise<number> {
     // The feedback join before the dashboard, which reads the agreements topic the join creates.
     // One-minute windows, so the feedback view draws κ over time within minutes.
     agreement = await launchAgreementJoin(
-      { brokers, feedbackTopic, resultsTopic: config.topics.results, agreementsTopic: process.env.SCORESTREAM_TOPIC_AGREEMENTS || DEFAULT_AGREEMENTS_TOPIC, ttlMs: 30 * 60_000, windowMs: 60_000 },
+      { brokers, feedbackTopic, resultsTopic: config.topics.results, agreementsTopic: process.env.SCORESTREAM_TOPIC_AGREEMENTS || DEFAULT_AGREEMENTS_TOPIC, rescoreTopic: config.topics.rescore, ttlMs: 30 * 60_000, windowMs: 60_000 },
       (message) => logger.warn(message),
     );
     dashboard = await startDemoDashboard({ brokers, resultsTopic: config.topics.results, decisionsTopic: config.topics.decisions, alertsTopic: config.monitors.length > 0 ? config.topics.alerts : undefined }, (message) => logger.warn(message));

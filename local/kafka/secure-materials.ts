@@ -84,7 +84,17 @@ export async function ensureSecurityMaterials(directory: string, users: readonly
     (text) => materialsSchema.safeParse(JSON.parse(text)),
     () => undefined,
   );
-  if (existing?.success === true && users.every((user) => existing.data.users[user] !== undefined)) return existing.data;
+  if (existing?.success === true) {
+    const missing = users.filter((user) => existing.data.users[user] === undefined);
+    if (missing.length === 0) return existing.data;
+    // A role added since this directory was made (the feedback join's `agreement`): its CA and the
+    // other users' passwords stay, which its formatted storage and its clients hold. The new user
+    // gets a password for PLAIN at once (the listener's JAAS line is written at every start);
+    // SCRAM credentials are only made when the storage is formatted, on a fresh directory.
+    const materials: SecurityMaterials = { ...existing.data, users: { ...existing.data.users, ...Object.fromEntries(missing.map((user) => [user, randomBytes(18).toString('base64url')])) } };
+    await writeFile(materialsFile(directory), `${JSON.stringify(materials, null, 2)}\n`, { mode: 0o600 });
+    return materials;
+  }
 
   const tls = join(directory, 'tls');
   await mkdir(tls, { recursive: true, mode: 0o700 });

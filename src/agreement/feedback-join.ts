@@ -9,7 +9,7 @@
 // It returns every (feedback, score) pair a new item completes; deduplication (a record read twice,
 // a pair measured again after a restart) is the ledger's job (agreement-ledger.ts), by agreementId.
 import type { FeedbackRecord } from '../contracts/feedback-record.ts';
-import type { Entity, RunMetadata } from '../contracts/common.ts';
+import type { Entity, RunMetadata, Source } from '../contracts/common.ts';
 import { feedbackApplies } from './agreement-labels.ts';
 
 /** What the join keeps of a scored record. */
@@ -22,6 +22,8 @@ export type JoinScore = {
   verdict?: 'pass' | 'fail' | undefined;
   entity?: Entity | undefined;
   metadata?: RunMetadata | undefined;
+  /** The run event's position on the runs topic, where a re-score reads it back (rescore-request-for.ts); none for a thread score. */
+  source?: Source | undefined;
 };
 
 export type JoinedPair = { feedback: FeedbackRecord; score: JoinScore };

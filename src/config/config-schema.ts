@@ -13,6 +13,7 @@ import { alertsSchema } from '../monitors/alerts-schema.ts';
 import { monitorSchema } from '../monitors/monitor-schema.ts';
 import { BINDING_LEVELS, threadOptionsSchema, threadsSchema } from '../threads/threads-schema.ts';
 import { evidenceSchema, redactionSchema } from '../data-handling/redaction-schema.ts';
+import { RESCORE_REASONS } from '../contracts/rescore-request.ts';
 import type { JudgeModelResolver } from '../judge/types.ts';
 import { DEFAULT_TOPICS, DEFAULTS } from './defaults.ts';
 import { inputSchema } from './input-schema.ts';
@@ -76,8 +77,20 @@ export const bindingSchema = z
     pass: passCriterionSchema.optional(),
     /** This binding's evidence level (default: the config's `evidence`; docs/data-handling.md). */
     evidence: evidenceSchema.optional(),
+    /**
+     * Score a run again when a person disagrees with this binding's judgement (docs/feedback.md,
+     * re-scoring): `thumbs-down`, `correction`. Default none: feedback is measured, never acted on.
+     */
+    rescoreOn: z
+      .array(z.enum(RESCORE_REASONS, { error: `expected one of ${RESCORE_REASONS.map((reason) => `'${reason}'`).join(', ')}` }))
+      .min(1, `expected at least one of ${RESCORE_REASONS.map((reason) => `'${reason}'`).join(', ')}, or leave rescoreOn out`)
+      .optional(),
   })
   .superRefine((binding, context) => {
+    // Feedback names a run; a thread score is about a conversation, and thread feedback is not joined yet.
+    if (binding.rescoreOn !== undefined && binding.level === 'thread') {
+      context.addIssue({ code: 'custom', path: ['rescoreOn'], message: "rescoreOn applies to bindings that score runs; a thread binding (level: 'thread') cannot be re-scored on feedback yet, so remove it" });
+    }
     // Labels are a classifier's choices: checked against the scorer's own list when it has one.
     const labels = binding.pass?.labels;
     if (labels === undefined) return;
@@ -168,11 +181,13 @@ export const configSchema = z.strictObject({
       retry: z.string().min(1).optional(),
       /** The in-stream monitors' breach and recovered notices (`scorestream monitor`; docs/alerts.md). */
       alerts: z.string().min(1).default(DEFAULT_TOPICS.alerts),
+      /** Where the feedback join asks for re-scores, read when a binding sets `rescoreOn` (default `{runs}-rescore`; docs/feedback.md). */
+      rescore: z.string().min(1).optional(),
       /** Where each replay records the range it fixed when it started (default `{runs}-replays`, compacted; docs/spend-and-replay.md). */
       replays: z.string().min(1).optional(),
     })
     .prefault({})
-    .transform((topics) => ({ ...topics, retry: topics.retry ?? `${topics.runs}${DEFAULTS.retryTopicSuffix}`, replays: topics.replays ?? `${topics.runs}${DEFAULTS.replaysTopicSuffix}` })),
+    .transform((topics) => ({ ...topics, retry: topics.retry ?? `${topics.runs}${DEFAULTS.retryTopicSuffix}`, replays: topics.replays ?? `${topics.runs}${DEFAULTS.replaysTopicSuffix}`, rescore: topics.rescore ?? `${topics.runs}${DEFAULTS.rescoreTopicSuffix}` })),
   scorers: z
     .array(bindingSchema)
     .min(1, 'expected at least one scorer binding { scorer, sampling?, filter?, when?, version? }'),

@@ -31,6 +31,8 @@ export const DEFAULTS = {
   /** Health endpoints listen on every interface (a probe comes from the kubelet, not localhost). */
   healthHost: '0.0.0.0',
   replaysTopicSuffix: '-replays',
+  /** Re-score requests of the feedback join (docs/feedback.md, re-scoring): `{runs}-rescore`. */
+  rescoreTopicSuffix: '-rescore',
   retryDelaysMs: [10_000, 60_000, 600_000, 3_600_000],
   retryMaxAgeMs: 86_400_000,
   /** Thread scoring (src/threads/threads-schema.ts, docs/threads.md). */

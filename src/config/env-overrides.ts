@@ -19,6 +19,7 @@ const topicVariables = {
   SCORESTREAM_TOPIC_RETRY: 'retry',
   SCORESTREAM_TOPIC_ALERTS: 'alerts',
   SCORESTREAM_TOPIC_REPLAYS: 'replays',
+  SCORESTREAM_TOPIC_RESCORE: 'rescore',
 } as const;
 
 const trueWords = new Set(['true', '1', 'yes', 'on']);

@@ -58,6 +58,17 @@ function misplacedThreadOptions(scorers: unknown): ConfigProblem[] {
   });
 }
 
+/**
+ * A re-score reads its run event back from the runs topic by offset (docs/feedback.md, re-scoring):
+ * an OTLP message is a batch of spans, not a run, so with OTLP input there is nothing to read back.
+ */
+function rescoreProblems(config: Pick<z.output<typeof configSchema>, 'input' | 'scorers'>): ConfigProblem[] {
+  if (config.input.format !== 'otlp') return [];
+  return config.scorers.flatMap((binding, index) =>
+    binding.rescoreOn === undefined ? [] : [{ path: `scorers[${index}].rescoreOn`, message: "re-scoring on feedback reads the run event back from the runs topic, which OTLP input (input.format: 'otlp') does not hold; remove rescoreOn or use run-event input" }],
+  );
+}
+
 /** Splits the bindings by level and checks each thread binding against the state's TTL. */
 function splitByLevel<Event>(config: z.output<typeof configSchema>, problems: ConfigProblem[]): ResolvedConfig<Event> {
   const { scorers, ...rest } = config;
@@ -90,7 +101,7 @@ export function resolveConfig<Event>(input: ScorestreamConfigInput<Event>, optio
   const parsed = configSchema.safeParse(overridden);
   if (!parsed.success) problems.push(...schemaProblems(parsed.error.issues));
   problems.push(...repeatedBindings(overridden.scorers), ...misplacedThreadOptions(overridden.scorers));
-  if (parsed.success) problems.push(...monitorProblems(parsed.data.monitors, parsed.data.scorers));
+  if (parsed.success) problems.push(...monitorProblems(parsed.data.monitors, parsed.data.scorers), ...rescoreProblems(parsed.data));
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems, options.source);
   const resolved = splitByLevel<Event>(parsed.data, problems);
   if (problems.length > 0) throw new ConfigError(problems, options.source);

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { BUDGET_WINDOWS } from '../budget/rolling-window.ts';
 import { entitySchema, idSchema, isoTimestampSchema, recordTraceSchema, replaySchema, samplingSchema, sourceSchema } from './common.ts';
+import { rescoreMarkSchema } from './rescore-request.ts';
 import { threadRefSchema } from './thread-ref.ts';
 
 export const DECISION_RECORD_SCHEMA_VERSION = 1;
@@ -23,6 +24,9 @@ export const SKIP_REASONS = [
   // Threads (docs/threads.md): a resumed thread's re-score refused by onResume 'once', maxRescores
   // or a thread that is full (maxTurns, maxThreadBytes).
   'rescore_refused',
+  // Re-scoring on feedback (docs/feedback.md): the run event is no longer where its record says
+  // (retention deleted it, or the message there is another run), so the pair cannot be scored again.
+  'run_unavailable',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
@@ -62,6 +66,8 @@ export const decisionRecordSchema = z.object({
   decidedAt: isoTimestampSchema,
   /** `deferred_retry` only: the failed attempts so far and when the next one is due. */
   retry: z.object({ attempt: z.number().int().min(1), dueAt: isoTimestampSchema }).optional(),
+  /** Present on a decision about a re-score for feedback (docs/feedback.md, re-scoring): the feedback and why. */
+  rescore: rescoreMarkSchema.optional(),
   /** Present on a thread scorer's decision (docs/threads.md): the thread and the turns it was about. `runId` is then the last turn's. */
   thread: threadRefSchema.optional(),
 });

@@ -9,6 +9,7 @@ import { deadLetterSchema } from './dead-letter.ts';
 import { decisionRecordSchema } from './decision-record.ts';
 import { feedbackRecordSchema } from './feedback-record.ts';
 import { replayStateSchema } from './replay-state.ts';
+import { rescoreRequestSchema } from './rescore-request.ts';
 import { retryMessageSchema } from './retry-message.ts';
 import { scoreRecordSchema } from './score-record.ts';
 import { threadEndedEventSchema } from './thread-ended.ts';
@@ -27,6 +28,7 @@ const contracts = [
   { file: 'feedback-record.v1.json', title: 'FeedbackRecord v1', description: 'What a person or a program said about a run (topic agent-feedback, key = the run id, as the run\'s score records).', schema: feedbackRecordSchema },
   { file: 'agreement-record.v1.json', title: 'AgreementRecord v1', description: 'How a judge agrees with people: one (feedback, score record) pair, or a scorer version\'s window summary (topic agent-score-agreements).', schema: agreementRecordSchema },
   { file: 'retry-message.v1.json', title: 'RetryMessage v1', description: 'A (run, scorer) pair waiting on a retry tier after a transient failure (topics {runs}-retry-<delay>, key = scoreId, partitioned by runId).', schema: retryMessageSchema },
+  { file: 'rescore-request.v1.json', title: 'RescoreRequest v1', description: 'The feedback join asks the service to score a pair again for a feedback that disagrees with it (topic {runs}-rescore, key = the re-score\'s id, partitioned by runId).', schema: rescoreRequestSchema },
   { file: 'replay-state.v1.json', title: 'ReplayState v1', description: 'The range a replay fixed when it started (compacted topic {runs}-replays, key = the replay id).', schema: replayStateSchema },
 ] as const;
 

@@ -11,6 +11,11 @@
 // partition number, which is what readers that join by run (the feedback join, docs/feedback.md)
 // rely on.
 //
+// A pair scored again for a feedback (docs/feedback.md, re-scoring; its `rescore` block) is keyed by
+// rescoreIdFor — the pair and the feedbackId — and so are its decision, its retry message and the
+// request for it on the rescore topic: one re-score per feedback, which a duplicate feedback or a
+// redelivered request collapses into, and never in place of the pair's own record.
+//
 // A thread scorer's record (docs/threads.md; its `thread` block) is about a version of a thread,
 // not a pair: a score record is keyed by its own scoreId (threadScoreIdFor: one per thread, scorer,
 // scorer version and version, so a compacted results topic keeps every version — the thread's
@@ -40,7 +45,7 @@ import { deterministicId } from './deterministic-id.ts';
 import type { DecisionRecord } from './decision-record.ts';
 import type { FeedbackTarget } from './feedback-record.ts';
 import type { ScoreRecord } from './score-record.ts';
-import { scoreIdFor } from './score-id.ts';
+import { rescoreIdFor, scoreIdFor } from './score-id.ts';
 import type { ScoreIdParts } from './score-id.ts';
 import type { ThreadRef } from './thread-ref.ts';
 
@@ -53,9 +58,13 @@ export type RecordKey = {
   partitionKey: string;
 };
 
-/** The key and partition key of a record about the pair (its runId, scorerId and scorerVersion). */
-export function recordKeyFor(pair: ScoreIdParts): RecordKey {
-  return { key: scoreIdFor(pair), partitionKey: pair.runId };
+/** A pair, and the feedback it is scored again for when it is a re-score. */
+export type PairKeyParts = ScoreIdParts & { rescore?: { feedbackId: string } | undefined };
+
+/** The key and partition key of a record about the pair (its runId, scorerId and scorerVersion; and its re-score's feedback). */
+export function recordKeyFor(pair: PairKeyParts): RecordKey {
+  const key = pair.rescore === undefined ? scoreIdFor(pair) : rescoreIdFor({ ...pair, feedbackId: pair.rescore.feedbackId });
+  return { key, partitionKey: pair.runId };
 }
 
 /**

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { agentRunEventSchema } from './agent-run-event.ts';
 import { idSchema, isoTimestampSchema, samplingSchema, sourceSchema, spanIdSchema, traceIdSchema } from './common.ts';
+import { rescoreMarkSchema } from './rescore-request.ts';
 import { retryAttemptSchema } from './score-record.ts';
 
 export const RETRY_MESSAGE_SCHEMA_VERSION = 1;
@@ -34,5 +35,7 @@ export const retryMessageSchema = z.object({
   /** Every failed attempt so far, oldest first. */
   attempts: z.array(retryAttemptSchema).min(1),
   event: agentRunEventSchema,
+  /** A re-score for feedback that failed transiently (docs/feedback.md, re-scoring): kept on its retry and its record. */
+  rescore: rescoreMarkSchema.optional(),
 });
 export type RetryMessage = z.infer<typeof retryMessageSchema>;

@@ -17,6 +17,7 @@ import {
 import { missingPartSchema } from './agent-run-event.ts';
 import { judgeResultsSchema } from './judge-execution.ts';
 import { fieldPerStep, PIPELINE_STAGES } from './scorer-steps.ts';
+import { rescoreMarkSchema } from './rescore-request.ts';
 import { threadVersionSchema } from './thread-ref.ts';
 
 export const SCORE_RECORD_SCHEMA_VERSION = 1;
@@ -30,7 +31,7 @@ const stageSchema = z.enum(PIPELINE_STAGES);
 
 const scoreRecordBase = z.object({
   schemaVersion: z.literal(SCORE_RECORD_SCHEMA_VERSION),
-  /** scoreIdFor({ runId, scorerId, scorerVersion }): the same run scored again has the same id. */
+  /** scoreIdFor({ runId, scorerId, scorerVersion }): the same run scored again has the same id (a re-score's: rescoreIdFor, with its feedbackId). */
   scoreId: idSchema,
   reason: z.unknown().optional(),
   runId: idSchema,
@@ -62,6 +63,8 @@ const scoreRecordBase = z.object({
   retries: z.lazy(() => retryHistorySchema).optional(),
   /** Present when the record as built was over the output's size limit: what it dropped to fit. */
   truncated: z.lazy(() => truncationSchema).optional(),
+  /** Present when the pair was scored again because a person disagreed (docs/feedback.md, re-scoring): the feedback and why. */
+  rescore: rescoreMarkSchema.optional(),
   /** Present on the score of a thread scorer (docs/threads.md): the thread version scored. `runId` is then its last turn's. */
   thread: threadVersionSchema.optional(),
 });

@@ -7,10 +7,12 @@
 // for its next attempt like any transient failure, and only a pair still refused at
 // `retries.maxAgeMs` becomes a `budget_exhausted` decision. A binding no longer configured ends
 // the pair with a `failed` record (`binding_removed`) carrying every attempt. Pure but for the
-// scorer and the clock, like scoreRunEvent.
+// scorer and the clock, like scoreRunEvent. A re-score for feedback that failed transiently
+// (docs/feedback.md, re-scoring) keeps its mark and id through every attempt (markRescore).
 import type { RetryMessage } from '../contracts/retry-message.ts';
 import { buildScoreRecord } from './build-score-record.ts';
 import { pairOutcome } from './pair-outcome.ts';
+import { markRescore } from './score-rescore.ts';
 import type { PairHistory } from './pair-outcome.ts';
 import type { RunFacts } from './run-facts.ts';
 import { scoreWithBinding, skippedOutcome } from './score-run-event.ts';
@@ -18,6 +20,11 @@ import type { ScoreRunEventOptions } from './score-run-event.ts';
 import type { ScoringOutcome } from './scoring-outcome.ts';
 
 export async function scoreRetry<Event>(facts: RunFacts, retry: RetryMessage, options: ScoreRunEventOptions<Event>): Promise<ScoringOutcome> {
+  const outcome = await attemptAgain(facts, retry, options);
+  return retry.rescore === undefined ? outcome : markRescore(outcome, retry.rescore);
+}
+
+async function attemptAgain<Event>(facts: RunFacts, retry: RetryMessage, options: ScoreRunEventOptions<Event>): Promise<ScoringOutcome> {
   const now = options.now ?? Date.now;
   const history: PairHistory = { firstFailedAt: retry.firstFailedAt, attempts: retry.attempts };
   const binding = options.bindings.find((candidate) => candidate.scorerId === retry.scorerId && candidate.version === retry.scorerVersion);

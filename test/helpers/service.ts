@@ -91,7 +91,7 @@ export function testServiceKafka(config: ResolvedConfig, logger: Logger): Kafka 
 }
 
 export async function startTestService(
-  input: Omit<ScorestreamConfigInput, 'kafka' | 'groupId' | 'topics'> & { topics: Partial<ServiceTopics> & { runs: string; results: string; deadLetter: string; retry?: string }; groupId?: string },
+  input: Omit<ScorestreamConfigInput, 'kafka' | 'groupId' | 'topics'> & { topics: Partial<ServiceTopics> & { runs: string; results: string; deadLetter: string; retry?: string; rescore?: string }; groupId?: string },
   options: Partial<Omit<ServiceOptions, 'config' | 'kafka'>> & {
     /** Keep kafkajs' 5 s fetch wait (what the service runs with) instead of testServiceKafka's 100 ms. */
     productionFetchWait?: boolean;

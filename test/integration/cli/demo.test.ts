@@ -69,6 +69,8 @@ describe('scorestream demo', () => {
     // each conversation quiet for their idle gap is scored as a whole (docs/threads.md).
     await demo.waitFor('thread scores in the live view', () => /^turn-count +\d+\.\d{3} +[1-9]/m.test(demo.stdout()) && /^run-score-mean +\d\.\d{3} +[1-9]/m.test(demo.stdout()), 60_000);
     console.log(`demo: thread scores on screen after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    // The example config re-scores keyword-coverage on a thumbs-down (rescoreOn): the join asks, the service scores again.
+    await demo.waitFor('a re-score on feedback in the live view', () => /^re-scores on feedback .*\badmitted \d+/m.test(demo.stdout()), 60_000);
 
     demo.child.kill('SIGINT');
     expect(await demo.exited).toBe(0);

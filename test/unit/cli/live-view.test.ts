@@ -67,6 +67,16 @@ describe('renderLiveView', () => {
     expect(text.split('\n')[2]).toBe('waiting for retry 5   deferred 9   retried 4   failed after retries 1');
   });
 
+  it('adds a re-score line once the feedback join asked for one: each outcome with its count', () => {
+    const stats = new ServiceStats();
+    expect(renderLiveView(stats, { at: 0, consumed: 0 }, { at: 1000, consumed: 0 })).not.toContain('re-scores');
+    stats.countRescore('admitted');
+    stats.countRescore('admitted');
+    stats.countRescore('not_enabled');
+    const text = renderLiveView(stats, { at: 0, consumed: 0 }, { at: 1000, consumed: 0 });
+    expect(text.split('\n')[2]).toBe('re-scores on feedback admitted 2, not enabled 1');
+  });
+
   it('prints rates of 100/s and more without decimals', () => {
     const text = renderLiveView(new ServiceStats(), { at: 0, consumed: 0 }, { at: 500, consumed: 1234 });
     expect(text.split('\n')[0]).toBe('events/s    2468   consumed 0   lag 0   in flight 0   paused partitions 0');

@@ -2,7 +2,7 @@
 // docs/security.md listing exactly the commands the module renders for the default names.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { creationAcls, dashboardAcls, producerAcls, renderKafkaAcls, replayAcls, serviceAcls, tailAcls, toKafkajsAcls } from '../../../kafka/acl-roles.ts';
+import { agreementAcls, creationAcls, dashboardAcls, producerAcls, renderKafkaAcls, replayAcls, runFetchGroupPrefix, serviceAcls, tailAcls, toKafkajsAcls } from '../../../kafka/acl-roles.ts';
 import { transactionalIdFor } from '../../../kafka/transactional-kafka.ts';
 import { secureRoleGrants } from '../../../cli/secure-broker-setup.ts';
 import { threadTopicsFor } from '../../../src/config/thread-topics.ts';
@@ -44,6 +44,27 @@ describe('ACLs per role', () => {
     expect(threadGrants(replay.grants)).toEqual([]);
   });
 
+  it('re-scores on feedback add READ on the rescore topic and the throwaway run-fetch groups; a replay gets neither', () => {
+    const withRescore = { ...topics, rescore: 'agent-runs-rescore' };
+    const grants = summary(serviceAcls({ topics: withRescore, groupId: 'scorestream', delivery: 'at-least-once' }));
+    expect(grants.slice(-2)).toEqual(['Read topic agent-runs-rescore', 'Read+Delete group scorestream.run-fetch-*']);
+    expect(runFetchGroupPrefix('scorestream')).toBe('scorestream.run-fetch-');
+    expect(summary(replayAcls({ topics: withRescore, groupId: 'scorestream', delivery: 'at-least-once' })).filter((grant) => grant.includes('rescore') || grant.includes('run-fetch'))).toEqual([]);
+  });
+
+  it('the feedback join reads feedback and results, reads and writes agreements, writes its dead letters and re-score requests; the dashboard reads agreements', () => {
+    expect(summary(agreementAcls({ feedbackTopic: 'agent-feedback', resultsTopic: 'agent-scores', agreementsTopic: 'agent-score-agreements', deadLetterTopic: 'agent-feedback-dlq', rescoreTopic: 'agent-runs-rescore' }))).toEqual([
+      'Read topic agent-feedback',
+      'Read topic agent-scores',
+      'Read+Write topic agent-score-agreements',
+      'Write topic agent-feedback-dlq',
+      'Write topic agent-runs-rescore',
+      'Read+Delete group scorestream-agreement*',
+    ]);
+    expect(summary(agreementAcls({ feedbackTopic: 'f', resultsTopic: 'r', agreementsTopic: 'a', deadLetterTopic: 'd' }))).not.toContain('Write topic agent-runs-rescore');
+    expect(summary(dashboardAcls({ resultsTopic: 'agent-scores', decisionsTopic: 'agent-score-decisions', agreementsTopic: 'agent-score-agreements' }))).toContain('Read topic agent-score-agreements');
+  });
+
   it('no decisions topic, no decisions ACL', () => {
     expect(summary(serviceAcls({ topics: { ...topics, decisions: undefined }, groupId: 'g', delivery: 'at-least-once' }))).not.toContain('Write topic agent-score-decisions');
   });
@@ -80,11 +101,12 @@ describe('ACLs per role', () => {
     const docs = readFileSync(new URL('../../../docs/security.md', import.meta.url), 'utf8');
     const documented = docs.split('\n').filter((line) => line.startsWith('kafka-acls.sh '));
     const expected = [
-      ...renderKafkaAcls('User:scorestream', serviceAcls({ topics, groupId: 'scorestream', delivery: 'exactly-once' })),
+      ...renderKafkaAcls('User:scorestream', serviceAcls({ topics: { ...topics, rescore: 'agent-runs-rescore' }, groupId: 'scorestream', delivery: 'exactly-once' })),
       ...renderKafkaAcls('User:scorestream', threadGrants(serviceAcls({ topics: { ...topics, threads: threadTopicsFor(topics.runs) }, groupId: 'scorestream', delivery: 'exactly-once' }))),
       ...renderKafkaAcls('User:agent-producer', producerAcls({ runsTopic: topics.runs })),
       ...renderKafkaAcls('User:scorestream-tail', tailAcls({ resultsTopic: topics.results })),
-      ...renderKafkaAcls('User:scorestream-dashboard', dashboardAcls({ resultsTopic: topics.results, decisionsTopic: topics.decisions })),
+      ...renderKafkaAcls('User:scorestream-dashboard', dashboardAcls({ resultsTopic: topics.results, decisionsTopic: topics.decisions, agreementsTopic: 'agent-score-agreements' })),
+      ...renderKafkaAcls('User:scorestream-agreement', agreementAcls({ feedbackTopic: 'agent-feedback', resultsTopic: topics.results, agreementsTopic: 'agent-score-agreements', deadLetterTopic: 'agent-feedback-dlq', rescoreTopic: 'agent-runs-rescore' })),
       ...renderKafkaAcls('User:scorestream-replay', replayAcls({ topics, groupId: 'scorestream', delivery: 'at-least-once' })),
       ...renderKafkaAcls('User:scorestream', creationAcls([topics.results, topics.deadLetter, topics.decisions, ...topics.retryTiers])),
     ].filter((line) => line.startsWith('kafka-acls.sh '));

@@ -89,6 +89,19 @@ describe('registerServiceMetrics', () => {
     expect(metricValue(metrics, 'scorestream.threads.open', where)).toBe(0);
   });
 
+  it('reports re-score requests on feedback by outcome', async () => {
+    const stats = new ServiceStats();
+    const { collect } = setup(stats);
+    stats.countRescore('admitted');
+    stats.countRescore('not_enabled');
+    stats.countRescore('not_enabled');
+    stats.countRescore('run_unavailable');
+    const metrics = await collect();
+    expect(metricValue(metrics, 'scorestream.rescores', { 'scorestream.rescore.outcome': 'admitted' })).toBe(1);
+    expect(metricValue(metrics, 'scorestream.rescores', { 'scorestream.rescore.outcome': 'not_enabled' })).toBe(2);
+    expect(metricValue(metrics, 'scorestream.rescores', { 'scorestream.rescore.outcome': 'run_unavailable' })).toBe(1);
+  });
+
   it('reports the retry topic: pairs deferred, attempted and exhausted, and those waiting per retry partition', async () => {
     const stats = new ServiceStats();
     const { collect } = setup(stats);

@@ -116,6 +116,11 @@ const publicRuntimeNames = [
   'parseAlertRecord',
   'scoreIdFor',
   'scoreRecordSchema',
+  // Re-scoring on feedback (docs/feedback.md)
+  'rescoreIdFor',
+  'RESCORE_REASONS',
+  'RESCORE_REQUEST_SCHEMA_VERSION',
+  'rescoreRequestSchema',
   // Threads on the wire
   'THREAD_CLOSE_REASONS',
   'THREAD_ENDED_SCHEMA_VERSION',

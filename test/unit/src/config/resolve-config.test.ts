@@ -44,7 +44,7 @@ describe('resolveConfig', () => {
       expect(resolved).toEqual({
         kafka: { brokers: ['localhost:9092'], clientId: 'scorestream' },
         groupId: 'scorestream',
-        topics: { runs: 'agent-runs', results: 'agent-scores', deadLetter: 'agent-runs-dlq', retry: 'agent-runs-retry', replays: 'agent-runs-replays', alerts: 'agent-score-alerts' },
+        topics: { runs: 'agent-runs', results: 'agent-scores', deadLetter: 'agent-runs-dlq', retry: 'agent-runs-retry', replays: 'agent-runs-replays', rescore: 'agent-runs-rescore', alerts: 'agent-score-alerts' },
         scorers: [{ scorer: lengthScorer, scorerId: 'answer-length', timeoutMs: 120_000 }],
         concurrency: { runsInFlight: 256, judgeCallsPerModel: 16 },
         budgets: [],
@@ -64,7 +64,7 @@ describe('resolveConfig', () => {
         threads: { maxThreads: 10_000, maxStateBytes: 268_435_456, maxThreadBytes: 524_288, maxTurnBytes: 65_536, stateTtlMs: 604_800_000 },
         threadScorers: [],
       });
-      expect(resolved.topics).toEqual({ ...DEFAULT_TOPICS, retry: `${DEFAULT_TOPICS.runs}-retry`, replays: `${DEFAULT_TOPICS.runs}-replays` });
+      expect(resolved.topics).toEqual({ ...DEFAULT_TOPICS, retry: `${DEFAULT_TOPICS.runs}-retry`, replays: `${DEFAULT_TOPICS.runs}-replays`, rescore: `${DEFAULT_TOPICS.runs}-rescore` });
       expect(resolved.concurrency.runsInFlight).toBe(DEFAULTS.runsInFlight);
     });
 
@@ -81,7 +81,7 @@ describe('resolveConfig', () => {
       );
       expect(resolved.kafka).toEqual({ brokers: ['a:1', 'b:2'], clientId: 'scorer-eu' });
       expect(resolved.groupId).toBe('scorers-eu');
-      expect(resolved.topics).toEqual({ runs: 'agent-runs', results: 'scores-eu', deadLetter: 'agent-runs-dlq', decisions: 'decisions-eu', retry: 'agent-runs-retry', replays: 'agent-runs-replays', alerts: 'agent-score-alerts' });
+      expect(resolved.topics).toEqual({ runs: 'agent-runs', results: 'scores-eu', deadLetter: 'agent-runs-dlq', decisions: 'decisions-eu', retry: 'agent-runs-retry', replays: 'agent-runs-replays', rescore: 'agent-runs-rescore', alerts: 'agent-score-alerts' });
       expect(resolved.concurrency).toEqual({ runsInFlight: 256, judgeCallsPerModel: 4 });
       expect(resolved.shutdownTimeoutMs).toBe(5000);
       expect(resolved.maxMessageBytes).toBe(2048);
@@ -104,7 +104,7 @@ describe('resolveConfig', () => {
         }),
       );
       expect(resolved.kafka.clientId).toBe('scorestream');
-      expect(resolved.topics).toEqual({ runs: 'agent-runs', results: 'scores', deadLetter: 'agent-runs-dlq', retry: 'agent-runs-retry', replays: 'agent-runs-replays', alerts: 'agent-score-alerts' });
+      expect(resolved.topics).toEqual({ runs: 'agent-runs', results: 'scores', deadLetter: 'agent-runs-dlq', retry: 'agent-runs-retry', replays: 'agent-runs-replays', rescore: 'agent-runs-rescore', alerts: 'agent-score-alerts' });
       expect(resolved.concurrency).toEqual({ runsInFlight: 256, judgeCallsPerModel: 2 });
       expect(resolved.shutdownTimeoutMs).toBe(30_000);
     });
@@ -161,7 +161,7 @@ describe('resolveConfig', () => {
         },
         minimal({ topics: { runs: 'from-file' } }),
       );
-      expect(resolved.topics).toEqual({ runs: 'runs-eu', results: 'scores-eu', deadLetter: 'dlq-eu', decisions: 'decisions-eu', retry: 'runs-eu-retry', replays: 'runs-eu-replays', alerts: 'alerts-eu' });
+      expect(resolved.topics).toEqual({ runs: 'runs-eu', results: 'scores-eu', deadLetter: 'dlq-eu', decisions: 'decisions-eu', retry: 'runs-eu-retry', replays: 'runs-eu-replays', rescore: 'runs-eu-rescore', alerts: 'alerts-eu' });
     });
 
     it('SCORESTREAM_RUNS_IN_FLIGHT, SCORESTREAM_JUDGE_CONCURRENCY and SCORESTREAM_SHUTDOWN_TIMEOUT_MS', () => {
@@ -182,6 +182,7 @@ describe('resolveConfig', () => {
     it('SCORESTREAM_TOPIC_RETRY names the retry tiers’ prefix, SCORESTREAM_TOPIC_REPLAYS the replays topic', () => {
       expect(resolveWith({ SCORESTREAM_TOPIC_RETRY: 'pairs-retry' }).topics.retry).toBe('pairs-retry');
       expect(resolveWith({ SCORESTREAM_TOPIC_REPLAYS: 'backfills' }).topics.replays).toBe('backfills');
+      expect(resolveWith({ SCORESTREAM_TOPIC_RESCORE: 'rescores-eu' }).topics.rescore).toBe('rescores-eu');
     });
 
     it('blank variables are ignored', () => {
