@@ -14,11 +14,14 @@ export type ServiceProcess = {
   child: ChildProcess;
   /** Every log line so far (JSON, as the service writes them). */
   readonly output: string[];
+  /** The lines written to stderr alone, in their order (stdout and stderr interleave in \`output\` as the pipes are read). */
+  readonly errorOutput: string[];
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
 export function spawnService(options: { topics: ServiceTopics; groupId: string; env?: Record<string, string>; config?: string }): ServiceProcess {
   const output: string[] = [];
+  const errorOutput: string[] = [];
   const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '--disable-warning=TimeoutNegativeWarning', cli, 'start', '--config', options.config ?? fixtureConfig], {
     env: {
       ...process.env,
@@ -34,17 +37,22 @@ export function spawnService(options: { topics: ServiceTopics; groupId: string; 
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const collect = (chunk: Buffer) => output.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const linesOf = (chunk: Buffer) => chunk.toString('utf8').split('\n').filter(Boolean);
+  child.stdout!.on('data', (chunk: Buffer) => output.push(...linesOf(chunk)));
+  child.stderr!.on('data', (chunk: Buffer) => {
+    const lines = linesOf(chunk);
+    output.push(...lines);
+    errorOutput.push(...lines);
+  });
+  // 'close', not 'exit': by then both pipes are drained, so the output holds the last words too.
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
   onTestFinished(async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGKILL');
       await exited;
     }
   });
-  return { child, output, exited };
+  return { child, output, errorOutput, exited };
 }
 
 /** Resolves when a log line matching `pattern` appeared. */

@@ -100,10 +100,10 @@ async function stopService(service: ServiceProcess): Promise<void> {
 }
 
 /** The whole output of a process that is expected to end by itself (a refused start). */
-async function endedWith(service: ServiceProcess): Promise<{ code: number | null; output: string }> {
+async function endedWith(service: ServiceProcess): Promise<{ code: number | null; output: string; lastError: string | undefined }> {
   const { code } = await service.exited;
   if (process.env.DEBUG_SECURED) console.error(service.output.join('\n'));
-  return { code, output: service.output.join('\n') };
+  return { code, output: service.output.join('\n'), lastError: service.errorOutput.at(-1) };
 }
 
 function expectNoSecret(output: string, broker: SecureBrokerHandle): void {
@@ -217,8 +217,9 @@ describe('a missing ACL stops the start with exit 2 and says which', () => {
     const refused = await endedWith(spawnSecureService(broker, missing, groupId, 'svc'));
     expect(refused.code).toBe(2);
     expect(refused.output).toContain(`WRITE (and CREATE while it does not exist) on topic '${missing.results}'`);
-    // The last line is ours, not kafkajs' bare "Topic creation errors".
-    expect(refused.output.split('\n').at(-1)).toMatch(/^scorestream: Kafka \(.*\) denied user 'svc'/);
+    // The last word on stderr is ours, not kafkajs' bare "Topic creation errors" (its log lines go
+    // to stdout, which the pipes interleave with stderr in any order).
+    expect(refused.lastError).toMatch(/^scorestream: Kafka \(.*\) denied user 'svc'/);
   });
 
   it('the producer SDK without WRITE on the runs topic', async () => {
