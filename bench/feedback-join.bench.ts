@@ -1,5 +1,5 @@
 // The feedback join's state at its bound (docs/feedback.md, the join's bounds): `maxRuns` runs
-// held, each with one scored record and one feedback record of realistic size (a 200-character
+// held, each with one scored record (and the run event's position it carries, for re-scores) and one feedback record of realistic size (a 200-character
 // comment), and the ledger with `maxPairs` pairs over 24 windows. Prints the heap after GC.
 //   node --expose-gc --conditions=scorestream-source bench/feedback-join.bench.ts [maxRuns] [maxPairs]
 import { AgreementLedger } from '../src/agreement/agreement-ledger.ts';
@@ -23,7 +23,9 @@ const join = new FeedbackJoin({ ttlMs: 86_400_000, maxRuns, maxPerRun: 32 });
 const now = Date.now();
 for (let index = 0; index < maxRuns; index += 1) {
   const runId = `run-${index.toString(36)}-${'x'.repeat(20)}`;
-  join.addScore({ scoreId: scoreIdFor({ runId, scorerId: 'completeness', scorerVersion: '1' }), runId, scorerId: 'completeness', scorerVersion: '1', score: 0.7, entity: { type: 'agent', id: 'support-agent' }, metadata: { tenantId: `tenant-${index % 50}` } }, now, now);
+  // The run event's position, as the service decodes it from each score record's JSON (its own strings per record).
+  const source = JSON.parse(`{"topic":"agent-runs","partition":${index % 12},"offset":"${1_000_000 + index}","timestamp":"${new Date(now + index).toISOString()}"}`) as { topic: string; partition: number; offset: string; timestamp: string };
+  join.addScore({ scoreId: scoreIdFor({ runId, scorerId: 'completeness', scorerVersion: '1' }), runId, scorerId: 'completeness', scorerVersion: '1', score: 0.7, entity: { type: 'agent', id: 'support-agent' }, metadata: { tenantId: `tenant-${index % 50}` }, source }, now, now);
   const target = { type: 'run' as const, runId };
   join.addFeedback({ schemaVersion: 1, feedbackId: feedbackIdFor({ target, name: 'thumbs', source: 'end_user', submitterId: `user-${index}` }), target, source: 'end_user', submitter: { id: `user-${index}` }, name: 'thumbs', value: index % 3 !== 0, comment: 'c'.repeat(200), submittedAt: new Date(now).toISOString() }, runId, now, now);
 }
