@@ -29,21 +29,27 @@ const commitsTransaction = (marker: FetchedRecord) => marker.key !== null && mar
  * to kafkajs' read_committed readers (seen when a killed service left several open transactions).
  */
 export async function readAll<T = Record<string, unknown>>(topic: string, options: { isolation: Isolation; timeoutMs?: number; kafka?: Kafka }): Promise<T[]> {
+  return (await readAllKeyed<T>(topic, options)).map((message) => message.value);
+}
+
+/** readAll, with each record's Kafka key (null without one) and whether it was written in a transaction. */
+export async function readAllKeyed<T = Record<string, unknown>>(topic: string, options: { isolation: Isolation; timeoutMs?: number; kafka?: Kafka }): Promise<{ key: string | null; value: T; transactional: boolean }[]> {
   const kafka = options.kafka ?? testKafka('scorestream-test-read-all');
   const ends = await highWatermarks(topic, kafka);
   // Big fetches, so that a fetch seldom brings markers only: kafkajs passes such a batch to no
   // eachBatch, and the outcome of the transactions it ends stays unknown (checked below).
   const fetchBytes = 50 * 1024 * 1024;
   const consumer = kafka.consumer({ groupId: uniqueGroupId('read-all'), maxWaitTimeInMs: 100, readUncommitted: true, maxBytes: fetchBytes, maxBytesPerPartition: fetchBytes });
-  const visible: T[] = [];
+  type Keyed = { key: string | null; value: T; transactional: boolean };
+  const visible: Keyed[] = [];
   /** Records of transactions whose marker has not come yet, by `${partition}:${producerId}`. */
-  const pending = new Map<string, T[]>();
+  const pending = new Map<string, Keyed[]>();
   const seen = new Set<string>();
   /** Per partition, the offset after the last one a fetch passed. */
   const position = new Map<number, number>();
   const markersOnly: string[] = [];
   // A tombstone (a compacted topic's delete) is read as null.
-  const parse = (record: FetchedRecord) => (record.value === null ? null : JSON.parse(record.value.toString('utf8'))) as T;
+  const parse = (record: FetchedRecord): Keyed => ({ key: record.key === null ? null : record.key.toString('utf8'), value: (record.value === null ? null : JSON.parse(record.value.toString('utf8'))) as T, transactional: record.batchContext.inTransaction });
   const take = (partition: number, record: FetchedRecord) => {
     if (seen.has(`${partition}:${record.offset}`)) return; // fetched again after a rebalance of the reader's group
     seen.add(`${partition}:${record.offset}`);

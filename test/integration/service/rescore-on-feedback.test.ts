@@ -5,7 +5,9 @@
 // that feedback under the re-score's id; the binding without the option is refused and counted. A
 // duplicate of the feedback asks for nothing more, and the re-score is not joined as a pair; a
 // vote changed from up to down asks. A request whose run is not on the topic any more is a
-// run_unavailable decision; a request read again is scored under the same id and key.
+// run_unavailable decision; a request read again is scored under the same id and key. Under
+// exactly-once delivery the re-score is one committed record, in the same transaction as the
+// request's offset.
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DecisionRecord } from '../../../src/contracts/decision-record.ts';
@@ -17,9 +19,10 @@ import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
 import { createScorer } from '../../../src/scorer/create-scorer.ts';
 import { startAgreementJoin } from '../../../service/agreement-join.ts';
 import type { AgreementJoin } from '../../../service/agreement-join.ts';
-import { readMessages, testKafka, useTopic } from '../../helpers/kafka.ts';
+import { readMessages, testKafka, uniqueGroupId, useTopic } from '../../helpers/kafka.ts';
+import { readAllKeyed } from '../../helpers/read-all.ts';
 import { testRun } from '../../helpers/runs.ts';
-import { produceRaw, readUntil, startTestService, useServiceTopics } from '../../helpers/service.ts';
+import { committedTotal, produceRaw, readUntil, startTestService, useServiceTopics } from '../../helpers/service.ts';
 
 async function until(what: string, condition: () => boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -133,5 +136,54 @@ describe('re-scoring on feedback', () => {
     const twice = (await readMessages(topics.results, { count: 7 })).filter((message) => (JSON.parse(message.value!.toString()) as ScoreRecord).rescore?.feedbackId === 'fb-run-1');
     expect(twice.map((message) => message.key?.toString())).toEqual([rescored[0]!.scoreId, rescored[0]!.scoreId]);
     expect(twice.map((message) => (JSON.parse(message.value!.toString()) as ScoreRecord).scoreId)).toEqual([rescored[0]!.scoreId, rescored[0]!.scoreId]);
+  });
+
+  it('re-scores a thumbs-down exactly once under exactly-once delivery: one committed record, marked and keyed by the re-score id, and the request\'s offset committed', { timeout: 120_000 }, async () => {
+    const topics = await useServiceTopics(2);
+    const [rescore, feedback, agreements, feedbackDlq] = await Promise.all([useTopic({ prefix: 'rescore', partitions: 2 }), useTopic({ prefix: 'feedback', partitions: 2 }), useTopic({ prefix: 'agreements', config: { 'cleanup.policy': 'compact' } }), useTopic({ prefix: 'feedback-dlq' })]);
+    const groupId = uniqueGroupId('eos-rescore');
+    let optedRuns = 0;
+    const opted = createScorer({ id: 'opted', description: 'answers well' }).generateScore(() => {
+      optedRuns += 1;
+      return 0.9;
+    });
+    const service = await startTestService({
+      topics: { ...topics, rescore },
+      groupId,
+      delivery: 'exactly-once',
+      retries: { enabled: false },
+      scorers: [
+        { scorer: opted, version: '1', rescoreOn: ['thumbs-down'] },
+        { scorer: createScorer({ id: 'plain', description: 'answers well too' }).generateScore(() => 0.9), version: '1' },
+      ],
+    });
+    const join = await startAgreementJoin({ kafka: testKafka('scorestream-test-agreement'), resultsTopic: topics.results, feedbackTopic: feedback, agreementsTopic: agreements, deadLetterTopic: feedbackDlq, rescoreTopic: rescore, windowMs: 3_600_000, ttlMs: 600_000, flushIntervalMs: 100 });
+    joins.push(join);
+
+    await produceRaw(topics.runs, [{ key: 'eos-run', value: JSON.stringify(testRun({ runId: 'eos-run' })) }]);
+    await until('both scores read by the join', () => join.counters.scoresRead === 2);
+    await produceRaw(feedback, [{ key: 'eos-run', value: JSON.stringify(thumbsDown('eos-run')) }]);
+
+    await until('both requests decided by the service', () => (service.stats.rescores.get('admitted') ?? 0) + (service.stats.rescores.get('not_enabled') ?? 0) === 2);
+    expect(Object.fromEntries(service.stats.rescores)).toEqual({ admitted: 1, not_enabled: 1 });
+    // Each request's offset goes out in a transaction: the admitted one's with its record, the refused one's with none.
+    await expect.poll(() => committedTotal(groupId, rescore), { timeout: 30_000 }).toBe(2);
+    await expect.poll(() => committedTotal(groupId, topics.runs), { timeout: 30_000 }).toBe(1);
+    await service.stop({ timeoutMs: 5_000 });
+
+    const committed = await readAllKeyed<ScoreRecord>(topics.results, { isolation: 'read_committed' });
+    const rescored = committed.filter((message) => message.value.rescore !== undefined);
+    const scoreId = rescoreIdFor({ runId: 'eos-run', scorerId: 'opted', scorerVersion: '1', feedbackId: 'fb-eos-run' });
+    expect(rescored).toHaveLength(1);
+    expect(rescored[0]!.key).toBe(scoreId);
+    expect(rescored[0]!.transactional).toBe(true); // written in the request's transaction, not beside it
+    const original = committed.find((message) => message.value.scorerId === 'opted' && message.value.rescore === undefined)!.value;
+    expect(rescored[0]!.value).toMatchObject({ status: 'scored', score: 0.9, runId: 'eos-run', scorerId: 'opted', scoreId, rescore: { feedbackId: 'fb-eos-run', reason: 'thumbs-down' }, source: original.source });
+    expect(committed).toHaveLength(3); // the two first scores and the one re-score, nothing twice
+    // Nothing aborted was left behind: what a read_uncommitted reader sees is the same.
+    const keys = (messages: { key: string | null }[]) => messages.map((message) => message.key).sort();
+    expect(keys(await readAllKeyed<ScoreRecord>(topics.results, { isolation: 'read_uncommitted' }))).toEqual(keys(committed));
+    expect(optedRuns).toBe(2);
+    expect(service.stats.transactionFailures).toBe(0);
   });
 });
