@@ -2,7 +2,11 @@
 // buckets of a fixed width over the look-back window only (older ones are dropped), and at most
 // `maxSeriesPerBucket` scorer × version × agent × tenant series per bucket (further combinations
 // share one `(other)` series). `not_scorable` and `failed` are counted as states, never as scores:
-// only `scored` records enter the sums, the histogram and the verdict counts. Skips are tallied
+// only `scored` records enter the sums, the histogram and the verdict counts. A re-score (a record
+// with `rescore`, scored again because a person disagreed: docs/feedback.md) is its run's second
+// opinion, asked for only on disagreements: counting it as one more score would count the run
+// twice and lean the figures towards the disputed runs, so it enters none of those counts (whatever
+// its status) and is counted in `rescores` instead. Skips are tallied
 // per scorer, agent, tenant and reason; a decision that does not name its run's agent (from a
 // service that predates it) counts under UNKNOWN.
 import type { DecisionRecord } from '../src/contracts/decision-record.ts';
@@ -32,6 +36,8 @@ export type SeriesTally = {
   /** Scored records per score bin (score-bins.ts), and the sum of their scores per bin. */
   bins: number[];
   binSums: number[];
+  /** Re-score records, of any status: counted here only, in none of the counts above. */
+  rescores: number;
 };
 
 export type SkipTally = { scorer: string; agent: string; tenant: string; reason: string; count: number };
@@ -100,7 +106,9 @@ export class ScoreAggregates {
       }
       bucket.series.set(key, tally);
     }
-    if (record.status === 'scored') {
+    if (record.rescore !== undefined) {
+      tally.rescores += 1;
+    } else if (record.status === 'scored') {
       tally.scored += 1;
       tally.sum += record.score;
       tally.sumSquares += record.score * record.score;
@@ -172,5 +180,5 @@ export class ScoreAggregates {
 }
 
 function emptyTally(names: { scorer: string; version: string; agent: string; tenant: string }): SeriesTally {
-  return { ...names, scored: 0, notScorable: 0, failed: 0, sum: 0, sumSquares: 0, pass: 0, fail: 0, bins: new Array<number>(SCORE_BIN_COUNT).fill(0), binSums: new Array<number>(SCORE_BIN_COUNT).fill(0) };
+  return { ...names, scored: 0, notScorable: 0, failed: 0, sum: 0, sumSquares: 0, pass: 0, fail: 0, bins: new Array<number>(SCORE_BIN_COUNT).fill(0), binSums: new Array<number>(SCORE_BIN_COUNT).fill(0), rescores: 0 };
 }

@@ -175,6 +175,7 @@ export class DashboardState {
       ...(record.status === 'scored' ? { score: record.score } : {}),
       detail: summary.reason,
       at,
+      ...(summary.rescore === undefined ? {} : { rescore: summary.rescore }),
     });
     const thread = this.threads.add(record);
     return this.emit({ type: 'record', data: { summary, start: counted.start, tally: counted.tally, ...(thread === undefined ? {} : { thread }) } });

@@ -1,5 +1,6 @@
 // The row a record gets in the page's table and live feed: a few fields and a short reason, so
 // the snapshot of recent records stays small; the whole record is fetched when a row is opened.
+import type { RescoreMark } from '../src/contracts/rescore-request.ts';
 import type { ScoreRecord } from '../src/contracts/score-record.ts';
 import { seriesOf } from './aggregates.ts';
 import type { TraceLink } from './trace-link.ts';
@@ -22,6 +23,8 @@ export type RecordSummary = {
   at: number;
   traceId?: string;
   traceUrl?: string;
+  /** Present on a re-score (docs/feedback.md, re-scoring): the feedback it was scored again for, and why. */
+  rescore?: RescoreMark;
 };
 
 const REASON_CHARS = 240;
@@ -61,5 +64,6 @@ export function summarize(record: ScoreRecord, link: TraceLink | undefined): Rec
     at: Date.parse(record.scoredAt),
     ...(record.trace?.traceId === undefined ? {} : { traceId: record.trace.traceId }),
     ...(traceUrl === undefined ? {} : { traceUrl }),
+    ...(record.rescore === undefined ? {} : { rescore: { feedbackId: record.rescore.feedbackId, reason: record.rescore.reason } }),
   };
 }

@@ -1,8 +1,11 @@
 // "Why is there no score for this run?": per run id, every score record and skip decision seen,
 // as short entries. Bounded: at most `maxRuns` runs (the least recently touched go first) and
 // `maxEntriesPerRun` entries each.
+import type { RescoreMark } from '../src/contracts/rescore-request.ts';
+
 export type RunEntry =
-  | { kind: 'score'; scoreId: string; scorer: string; status: string; score?: number; detail: string; at: number }
+  /** `rescore`: the record is a re-score (docs/feedback.md, re-scoring), shown beside the judged score it revisits. */
+  | { kind: 'score'; scoreId: string; scorer: string; status: string; score?: number; detail: string; at: number; rescore?: RescoreMark }
   | { kind: 'decision'; scorer: string; reason: string; detail?: string; at: number };
 
 export class RunIndex {

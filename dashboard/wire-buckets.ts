@@ -1,7 +1,7 @@
 // The buckets as a page receives them in a snapshot: compact, because a 6-hour look-back holds
 // up to (buckets × series) tallies. Names are sent once in a table and referred to by index; each
-// tally is [scorer, version, agent, tenant, scored, notScorable, failed, sum, sumSquares, pass,
-// fail, bins], where bins lists only the non-empty bins as flat (bin, count, sum) triples; each
+// tally is [scorer, version, agent, tenant, scored, notScorable, failed, rescores, sum, sumSquares,
+// pass, fail, bins], where bins lists only the non-empty bins as flat (bin, count, sum) triples; each
 // skip tally is [scorer, agent, tenant, reason, count].
 // The page decodes them (public/aggregate-view.js: loadBuckets).
 import type { BucketView } from './aggregates.ts';
@@ -34,7 +34,7 @@ export function encodeBuckets(view: BucketView[]): WireBuckets {
         tally.bins.forEach((count, bin) => {
           if (count > 0) bins.push(bin, count, round(tally.binSums[bin]!));
         });
-        return [ref(tally.scorer), ref(tally.version), ref(tally.agent), ref(tally.tenant), tally.scored, tally.notScorable, tally.failed, round(tally.sum), round(tally.sumSquares), tally.pass, tally.fail, bins];
+        return [ref(tally.scorer), ref(tally.version), ref(tally.agent), ref(tally.tenant), tally.scored, tally.notScorable, tally.failed, tally.rescores, round(tally.sum), round(tally.sumSquares), tally.pass, tally.fail, bins];
       }),
       skips: bucket.skips.map((tally) => [ref(tally.scorer), ref(tally.agent), ref(tally.tenant), ref(tally.reason), tally.count]),
     })),

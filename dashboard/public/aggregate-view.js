@@ -1,7 +1,8 @@
 // What the charts, the overview and compare show, computed from the server's time buckets under
 // the filters: per scorer the mean score over time, the score distribution, the counts by status
-// and verdict, and the skip reasons. Only `scored` records are scores; `not_scorable` and `failed`
-// are counted as states. The score range applies on the histogram's 0.1 bins (each bin keeps the
+// and verdict, the re-scores, and the skip reasons. Only `scored` records are scores;
+// `not_scorable` and `failed` are counted as states; re-scores (dashboard/aggregates.ts) are in none
+// of those and counted apart. The status and score filters narrow scores and states, not re-scores. The score range applies on the histogram's 0.1 bins (each bin keeps the
 // sum of its scores, so the mean of the bins in range is exact); the table applies it to each
 // score exactly. A time chart spans the whole selected window with one point per bucket, empty
 // buckets included, so a few seconds of data, a gap, or the whole look-back are all drawn to scale.
@@ -35,14 +36,14 @@ function bucketAt(store, start) {
 export function loadBuckets(store, { names, buckets }, binCount) {
   store.clear();
   for (const bucket of buckets) {
-    for (const [scorer, version, agent, tenant, scored, notScorable, failed, sum, sumSquares, pass, fail, sparse] of bucket.series) {
+    for (const [scorer, version, agent, tenant, scored, notScorable, failed, rescores, sum, sumSquares, pass, fail, sparse] of bucket.series) {
       const bins = new Array(binCount).fill(0);
       const binSums = new Array(binCount).fill(0);
       for (let at = 0; at < sparse.length; at += 3) {
         bins[sparse[at]] = sparse[at + 1];
         binSums[sparse[at]] = sparse[at + 2];
       }
-      setSeriesTally(store, bucket.start, { scorer: names[scorer], version: names[version], agent: names[agent], tenant: names[tenant], scored, notScorable, failed, sum, sumSquares, pass, fail, bins, binSums });
+      setSeriesTally(store, bucket.start, { scorer: names[scorer], version: names[version], agent: names[agent], tenant: names[tenant], scored, notScorable, failed, rescores, sum, sumSquares, pass, fail, bins, binSums });
     }
     for (const [scorer, agent, tenant, reason, count] of bucket.skips) setSkipTally(store, bucket.start, { scorer: names[scorer], agent: names[agent], tenant: names[tenant], reason: names[reason], count });
   }
@@ -118,7 +119,7 @@ function seriesMatches(tally, filters, version) {
 
 function emptyTotals(binCount) {
   // `exact`: whether sumSquares and the verdicts cover every scored record counted (not under a score range).
-  return { scored: 0, sum: 0, sumSquares: 0, notScorable: 0, failed: 0, pass: 0, fail: 0, exact: true, skipped: 0, unattributedSkips: 0, distribution: new Array(binCount).fill(0) };
+  return { scored: 0, sum: 0, sumSquares: 0, notScorable: 0, failed: 0, rescores: 0, pass: 0, fail: 0, exact: true, skipped: 0, unattributedSkips: 0, distribution: new Array(binCount).fill(0) };
 }
 
 /** Adds a tally into totals under the status and score-range filters; returns what it added to scored and sum. */
@@ -146,6 +147,7 @@ function addTally(totals, tally, filters, keptBins) {
   }
   if (wantStates && (filters.status === '' || filters.status === 'not_scorable')) totals.notScorable += tally.notScorable;
   if (wantStates && (filters.status === '' || filters.status === 'failed')) totals.failed += tally.failed;
+  totals.rescores += tally.rescores;
   return { count, sum };
 }
 

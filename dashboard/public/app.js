@@ -2,14 +2,16 @@
 // with Last-Event-ID after a disconnect; the server answers with what was missed or a new
 // snapshot). The view (scores, compare, feedback, threads) and its filters live in the URL. Redraws are
 // coalesced so a busy topic does not redraw per record. Every record string is written as text
-// (dom.js). The records table, the detail and "why no score?" are drawn here; the overview, the
-// scorer cards, compare, feedback and threads are panels, each in a file of its own (panels.js).
+// (dom.js). The records table (a re-score marked as such: rescore-mark.js), the detail and "why no
+// score?" are drawn here; the overview, the scorer cards, compare, feedback and threads are panels,
+// each in a file of its own (panels.js).
 import { createBucketStore, knownNames, loadBuckets, pruneBuckets, setSeriesTally, setSkipTally } from './aggregate-view.js';
 import { disagreementSection, renderDetail } from './detail.js';
 import { el, formatScore, formatTime } from './dom.js';
 import { addAgreement, disagreementsShown } from './feedback-view.js';
 import { filtersFromSearch, recordMatches, searchFromFilters, timeWindow, VIEWS } from './filters.js';
 import { panels } from './panels.js';
+import { rescoreLabel, rescoreText } from './rescore-mark.js';
 import { lookUpRun } from './run-lookup.js';
 import { addThread } from './thread-view.js';
 
@@ -192,12 +194,17 @@ function renderTable(window_) {
     ...page.rows.slice(0, MAX_ROWS).map((summary) =>
       el(
         'tr',
-        { dataset: { scoreId: summary.scoreId, status: summary.status }, onclick: () => openDetail(summary.scoreId) },
+        { dataset: { scoreId: summary.scoreId, status: summary.status, rescore: summary.rescore?.reason }, onclick: () => openDetail(summary.scoreId) },
         el('td', {}, formatTime(summary.at)),
         el('td', {}, summary.scorer),
         el('td', {}, summary.agent),
         el('td', {}, summary.tenant),
-        el('td', { className: `status-${summary.status}` }, summary.status.replace('_', ' ')),
+        el(
+          'td',
+          { className: `status-${summary.status}` },
+          summary.status.replace('_', ' '),
+          summary.rescore === undefined ? '' : [' ', el('span', { className: 'rescore-mark', title: rescoreText(summary.rescore) }, rescoreLabel(summary.rescore))],
+        ),
         el('td', { className: 'score' }, formatScore(summary.score)),
         el('td', { className: 'reason', title: summary.reason }, summary.reason),
         el('td', {}, summary.traceUrl ? el('a', { href: summary.traceUrl, target: '_blank', rel: 'noopener noreferrer', className: 'trace-link', onclick: (event) => event.stopPropagation() }, 'trace') : ''),

@@ -109,6 +109,7 @@ export const comparePanel = {
           line('pass rate', 'pass-rate', result.a.verdicts === 0 ? '—' : `${percent(result.a.passRate)} of ${result.a.verdicts}`, result.b.verdicts === 0 ? '—' : `${percent(result.b.passRate)} of ${result.b.verdicts}`),
           line('failed', 'failed', String(result.a.failed), String(result.b.failed)),
           line('not scorable', 'not-scorable', String(result.a.notScorable), String(result.b.notScorable)),
+          line('re-scores (not in the figures above)', 'rescores', String(result.a.rescores), String(result.b.rescores)),
         ),
       ),
       el(

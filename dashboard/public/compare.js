@@ -39,6 +39,8 @@ export function sideSummary(totals) {
     pass: totals.pass,
     failed: totals.failed,
     notScorable: totals.notScorable,
+    /** Re-scores on feedback: in none of the figures above (aggregate-view.js). */
+    rescores: totals.rescores,
     /** Share of the scored records per bin: sides of different size drawn on one scale. */
     shares: totals.distribution.map((count) => (distributionTotal === 0 ? 0 : count / distributionTotal)),
     distribution: totals.distribution,

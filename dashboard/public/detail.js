@@ -1,8 +1,9 @@
 // The detail view of one score record: its outcome, reason, each step's result, and per judge
 // step every execution's evidence — model, prompt, response, tokens, attempts, duration — and,
-// opened from the feedback view, what the judge and the person each said. Every value is
-// written as text.
+// opened from the feedback view, what the judge and the person each said; a re-score says which
+// feedback it was scored again for. Every value is written as text.
 import { el, formatScore, formatTime, jsonText } from './dom.js';
+import { rescoreLabel } from './rescore-mark.js';
 
 const STEPS = ['preprocess', 'analyze', 'generateScore', 'generateReason'];
 
@@ -64,6 +65,16 @@ export function disagreementSection(pair) {
   ];
 }
 
+/** What a re-score is scored again for; its figures are not the scorer's (aggregate-view.js). */
+function rescoreSection(mark) {
+  return el(
+    'dl',
+    { dataset: { field: 'rescore' } },
+    field('re-score', `scored again because a person disagreed (${mark.reason}); not counted in the scorer's figures`),
+    field('feedback', mark.feedbackId),
+  );
+}
+
 export function renderDetail(body, detail, pair) {
   const record = detail.record;
   const outcome =
@@ -73,7 +84,8 @@ export function renderDetail(body, detail, pair) {
         ? `not scorable at ${record.notScorable.step}`
         : `failed at ${record.error.failedStep}`;
   const parts = [
-    el('h2', { className: `status-${record.status}`, id: 'detail-outcome' }, outcome),
+    el('h2', { className: `status-${record.status}`, id: 'detail-outcome' }, outcome, record.rescore === undefined ? '' : ` · ${rescoreLabel(record.rescore)}`),
+    ...(record.rescore === undefined ? [] : [rescoreSection(record.rescore)]),
     ...(pair === undefined ? [] : disagreementSection(pair)),
     el(
       'dl',

@@ -7,7 +7,10 @@ export function el(tag, attributes = {}, ...children) {
   for (const [name, value] of Object.entries(attributes)) {
     if (value === undefined || value === null || value === false) continue;
     if (name === 'className') element.className = value;
-    else if (name === 'dataset') Object.assign(element.dataset, value);
+    else if (name === 'dataset') {
+      // An undefined entry is left out, as an undefined attribute is (not written as "undefined").
+      for (const [key, entry] of Object.entries(value)) if (entry !== undefined) element.dataset[key] = entry;
+    }
     else if (name === 'href') {
       const safe = safeHttpUrl(value);
       if (safe !== undefined) element.setAttribute('href', safe);

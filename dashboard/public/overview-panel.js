@@ -44,7 +44,7 @@ export const overviewPanel = {
       el(
         'table',
         { className: 'overview' },
-        el('thead', {}, el('tr', {}, ['scorer', 'mean', 'pass rate', 'trend (mean)', 'failed', 'records', 'skipped'].map((name) => el('th', {}, name)))),
+        el('thead', {}, el('tr', {}, ['scorer', 'mean', 'pass rate', 'trend (mean)', 'failed', 'records', 'skipped', 're-scores'].map((name) => el('th', {}, name)))),
         el('tbody'),
       ),
     );
@@ -67,9 +67,10 @@ export const overviewPanel = {
           el('td', { dataset: { field: 'failed' } }, percent(row.failureShare)),
           el('td', { dataset: { field: 'records' } }, String(row.volume)),
           el('td', { dataset: { field: 'skipped' } }, String(row.skipped)),
+          el('td', { dataset: { field: 'rescores' }, title: 're-scores on feedback: not counted in the records, mean or pass rate' }, String(row.rescores)),
         ),
       ),
     );
-    if (rows.length === 0) body.replaceChildren(el('tr', {}, el('td', { colspan: 7 }, 'No score records in this time range.')));
+    if (rows.length === 0) body.replaceChildren(el('tr', {}, el('td', { colspan: 8 }, 'No score records in this time range.')));
   },
 };

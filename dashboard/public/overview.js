@@ -1,6 +1,6 @@
 // The overview a team reads first: every scorer as one row — its mean score, pass rate (when its
-// records carry verdicts), the mean's trend, the share of failed records, the volume — worst
-// first. Pure: the per-scorer views (aggregate-view.js) in, rows out.
+// records carry verdicts), the mean's trend, the share of failed records, the volume, the
+// re-scores on feedback (counted apart) — worst first. Pure: the per-scorer views (aggregate-view.js) in, rows out.
 
 /** The mean over `points` groups of consecutive buckets (count-weighted); null where a group has no score. */
 export function coarseMeans(counts, sums, points) {
@@ -35,6 +35,8 @@ export function overviewRows(views) {
       volume,
       scored: totals.scored,
       skipped: totals.skipped,
+      /** Not in the volume, mean or pass rate: a re-score is a run's second opinion (aggregate-view.js). */
+      rescores: totals.rescores,
       trend: coarseMeans(view.count, view.sum, TREND_POINTS),
     };
   }).sort(worstFirst);

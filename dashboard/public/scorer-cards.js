@@ -1,8 +1,9 @@
 // The scorer cards of the scores view: per scorer its three charts (charts.js), a line of totals
-// and the skip reasons, under every filter. Selecting a span on a time chart sets the time range.
+// (re-scores on feedback apart) and the skip reasons, under every filter. Selecting a span on a time chart sets the time range.
 import { scorerViews } from './aggregate-view.js';
 import { createScorerCharts } from './charts.js';
 import { el, formatScore } from './dom.js';
+import { rescoreCount } from './rescore-mark.js';
 
 /** The card's skip reasons in the filters' terms, saying which skips an agent or tenant filter cannot place. */
 export function skipLine(view, filters) {
@@ -50,7 +51,7 @@ export const scorerCardsPanel = {
       entry.charts.update(view);
       const totals = view.totals;
       entry.card.querySelector('.summary').textContent =
-        `scored ${totals.scored}${totals.mean === null ? '' : ` · mean ${formatScore(totals.mean)}`} · not scorable ${totals.notScorable} · failed ${totals.failed} · skipped ${totals.skipped}`;
+        `scored ${totals.scored}${totals.mean === null ? '' : ` · mean ${formatScore(totals.mean)}`} · not scorable ${totals.notScorable} · failed ${totals.failed} · skipped ${totals.skipped}${rescoreCount(totals.rescores)}`;
       entry.card.querySelector('.skips').textContent = skipLine(view, filters);
     }
     [...this.container.children].sort((a, b) => a.dataset.scorer.localeCompare(b.dataset.scorer)).forEach((card) => this.container.append(card));

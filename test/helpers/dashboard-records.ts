@@ -1,13 +1,14 @@
 // Score, decision and agreement records for the dashboard tests, valid by the contracts (docs/contracts.md).
 import type { AgreementPair, AgreementWindow } from '../../src/contracts/agreement-record.ts';
 import type { DecisionRecord } from '../../src/contracts/decision-record.ts';
+import type { RescoreMark } from '../../src/contracts/rescore-request.ts';
 import type { ScoreRecord } from '../../src/contracts/score-record.ts';
 
 type Outcome = { status: 'scored'; score: number; verdict?: 'pass' | 'fail' } | { status: 'not_scorable' } | { status: 'failed' };
 
 export function scoreRecord(
   outcome: Outcome,
-  fields: { scoreId?: string; runId?: string; scorerId?: string; version?: string; agent?: string; tenant?: string; at?: number; trace?: { traceId: string; spanId?: string } } = {},
+  fields: { scoreId?: string; runId?: string; scorerId?: string; version?: string; agent?: string; tenant?: string; at?: number; trace?: { traceId: string; spanId?: string }; rescore?: RescoreMark } = {},
 ): ScoreRecord {
   const base = {
     schemaVersion: 1 as const,
@@ -20,6 +21,7 @@ export function scoreRecord(
     steps: {},
     prompts: {},
     ...(fields.trace === undefined ? {} : { trace: fields.trace }),
+    ...(fields.rescore === undefined ? {} : { rescore: fields.rescore }),
     source: { topic: 'agent-runs', partition: 0, offset: '0' },
     scoredAt: new Date(fields.at ?? 1_000_000).toISOString(),
     durationMs: 5,

@@ -111,6 +111,20 @@ describe('ScoreAggregates', () => {
     expect(bucket!.series.find((tally) => tally.version === '')).toMatchObject({ scored: 1, pass: 1, sumSquares: 1 });
   });
 
+  it('counts re-scores apart: never as scores, states or verdicts of their scorer', () => {
+    const store = aggregates();
+    const rescore = { feedbackId: 'fb-1', reason: 'thumbs-down' as const };
+    store.addRecord(scoreRecord({ status: 'scored', score: 0.9, verdict: 'pass' }, { scoreId: 'judged' }), now - 1, now);
+    store.addRecord(scoreRecord({ status: 'scored', score: 0.1, verdict: 'fail' }, { scoreId: 'again', rescore }), now - 1, now);
+    store.addRecord(scoreRecord({ status: 'failed' }, { scoreId: 'again-failed', rescore: { feedbackId: 'fb-2', reason: 'correction' } }), now - 1, now);
+    const [bucket] = store.view(now);
+    expect(bucket!.series).toHaveLength(1);
+    const tally = bucket!.series[0]!;
+    expect(tally).toMatchObject({ scored: 1, notScorable: 0, failed: 0, sum: 0.9, sumSquares: 0.81, pass: 1, fail: 0, rescores: 2 });
+    expect(tally.bins.reduce((a, b) => a + b, 0)).toBe(1);
+    expect(tally.binSums.reduce((a, b) => a + b, 0)).toBeCloseTo(0.9);
+  });
+
   it('refuses a bucket wider than the window', () => {
     expect(() => new ScoreAggregates({ bucketMs: 2 * minute, windowMs: minute, maxSeriesPerBucket: 1 })).toThrow(/bucketMs/);
   });

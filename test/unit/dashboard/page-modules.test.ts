@@ -26,13 +26,13 @@ type ViewModule = {
   timeGrid(window: Window, bucketMs: number, now: number): { starts: number[]; range: [number, number] };
   knownNames(store: Map<number, unknown>): { scorer: string[]; agent: string[]; tenant: string[]; versions: Map<string, string[]> };
 };
-type OverviewRow = { scorer: string; mean: number | null; passRate?: number; verdicts: number; failureShare?: number; volume: number; skipped: number; trend: (number | null)[] };
+type OverviewRow = { scorer: string; mean: number | null; passRate?: number; verdicts: number; failureShare?: number; volume: number; skipped: number; rescores: number; trend: (number | null)[] };
 type OverviewModule = {
   overviewRows(views: View[]): OverviewRow[];
   coarseMeans(counts: number[], sums: number[], points: number): (number | null)[];
   sparklinePoints(values: (number | null)[], width: number, height: number): [number, number][][];
 };
-type Side = { n: number; mean?: number; sd?: number; passRate?: number; verdicts: number; records: number; shares: number[] };
+type Side = { n: number; mean?: number; sd?: number; passRate?: number; verdicts: number; records: number; rescores: number; shares: number[] };
 type CompareModule = {
   compareSides(a: Totals, b: Totals): { a: Side; b: Side; means?: { t: number; p: number }; distributions?: { p?: number; bHigher: number }; passRates?: { p?: number } };
   defaultTimeSides(now: number, windowMs: number): { a: Window; b: Window };
@@ -52,6 +52,9 @@ const feedbackModule = await load<{
   agreementsNotice(agreements: { topic?: string; state: string }): string | undefined;
 }>('feedback-view.js');
 const compareModule = await load<CompareModule>('compare.js');
+type LookupEntry = { kind: 'score' | 'decision'; scorer: string; rescore?: { feedbackId: string; reason: string } };
+const lookupModule = await load<{ lookupOrder(entries: LookupEntry[]): number[] }>('run-lookup.js');
+const markModule = await load<{ rescoreLabel(mark: { feedbackId: string; reason: string }): string; rescoreText(mark: { feedbackId: string; reason: string }): string; rescoreCount(rescores: number): string }>('rescore-mark.js');
 
 const minute = 60_000;
 const now = 1_000 * minute;
@@ -214,6 +217,64 @@ describe('the overview', () => {
     expect(rows[2]!.trend).toHaveLength(21);
     expect(overviewModule.coarseMeans([1, 3, 0, 0, 2], [0.1, 0.9, 0, 0, 2], 3)).toEqual([0.25, null, 1]);
     expect(overviewModule.sparklinePoints([0, null, 1, 0.5], 30, 10)).toEqual([[[0, 10]], [[20, 0], [30, 5]]]);
+  });
+});
+
+describe('re-scores on feedback', () => {
+  // A run judged 0.9 (pass); a person disagreed, and its re-score said 0.1 (fail); another re-score failed.
+  const aggregates = new ScoreAggregates({ bucketMs: minute, windowMs: 60 * minute, maxSeriesPerBucket: 50 });
+  aggregates.addRecord(scoreRecord({ status: 'scored', score: 0.9, verdict: 'pass' }, { scoreId: 'judged', scorerId: 'relevancy' }), now - 10 * minute, now);
+  aggregates.addRecord(scoreRecord({ status: 'scored', score: 0.1, verdict: 'fail' }, { scoreId: 'again', scorerId: 'relevancy', rescore: { feedbackId: 'fb-1', reason: 'thumbs-down' } }), now - 9 * minute, now);
+  aggregates.addRecord(scoreRecord({ status: 'failed' }, { scoreId: 'again-failed', scorerId: 'relevancy', rescore: { feedbackId: 'fb-2', reason: 'correction' } }), now - 9 * minute, now);
+  const store = viewModule.createBucketStore();
+  viewModule.loadBuckets(store, JSON.parse(JSON.stringify(encodeBuckets(aggregates.view(now)))), SCORE_BIN_COUNT);
+  const config = { binEdges: SCORE_BIN_EDGES, bucketMs: minute };
+  const all = filtersModule.filtersFromSearch('');
+  const window = { start: now - 60 * minute, end: Infinity };
+  const view = (filters: Filters) => viewModule.scorerViews(store, config, filters, window, now)[0]!;
+
+  it('travel in the snapshot and stay out of the mean, the distribution, the verdicts and the states', () => {
+    const relevancy = view(all);
+    expect(relevancy.totals).toMatchObject({ scored: 1, mean: 0.9, pass: 1, fail: 0, failed: 0, rescores: 2 });
+    expect(relevancy.distribution.reduce((a, b) => a + b, 0)).toBe(1);
+    expect(relevancy.count.reduce((a, b) => a + b, 0)).toBe(1);
+    expect(relevancy.failed.reduce((a, b) => a + b, 0)).toBe(0);
+  });
+
+  it('are a count of their own: the status and score filters do not narrow it', () => {
+    expect(view({ ...all, status: 'failed' }).totals).toMatchObject({ failed: 0, rescores: 2 });
+    expect(view({ ...all, min: 0.5 }).totals).toMatchObject({ scored: 1, rescores: 2 });
+    const side = viewModule.sideTotals(store, config, all, { start: now - 60 * minute, end: now + 1 });
+    expect(side).toMatchObject({ scored: 1, rescores: 2 });
+    expect(compareModule.compareSides(side, side).a).toMatchObject({ n: 1, records: 1, verdicts: 1, rescores: 2 });
+  });
+
+  it('are a column of the overview, not part of its volume or pass rate', () => {
+    const [row] = overviewModule.overviewRows([view(all)]);
+    expect(row).toMatchObject({ volume: 1, passRate: 1, failureShare: 0, rescores: 2 });
+  });
+
+  it('are said on a scorer card once there are any', () => {
+    expect(markModule.rescoreCount(0)).toBe('');
+    expect(markModule.rescoreCount(2)).toBe(' · re-scores 2 (not in these figures)');
+  });
+
+  it('are marked with their reason and feedback', () => {
+    expect(markModule.rescoreLabel({ feedbackId: 'fb-1', reason: 'thumbs-down' })).toBe('re-score (thumbs-down)');
+    expect(markModule.rescoreText({ feedbackId: 'fb-1', reason: 'correction' })).toBe('re-score (correction) for feedback fb-1');
+  });
+
+  it('are listed by "why no score?" right after the judged score of their scorer', () => {
+    const mark = { feedbackId: 'fb-1', reason: 'thumbs-down' };
+    const entries: LookupEntry[] = [
+      { kind: 'score', scorer: 'relevancy' },
+      { kind: 'score', scorer: 'tone' },
+      { kind: 'decision', scorer: 'keyword' },
+      { kind: 'score', scorer: 'relevancy', rescore: mark },
+      { kind: 'score', scorer: 'orphan', rescore: mark }, // its judged score is not among the entries
+      { kind: 'score', scorer: 'tone', rescore: mark },
+    ];
+    expect(lookupModule.lookupOrder(entries)).toEqual([0, 3, 1, 5, 2, 4]);
   });
 });
 
