@@ -3,7 +3,10 @@
 // stream still evaluates its noData rule) and returns the breach and recovered notices to publish.
 // Transport-free: the reader and the alerts-topic writer are in service/monitor/. Only live scores
 // count: records of a replay (a backfill scored now) are left out, and a record is counted once by
-// its scoreId.
+// its scoreId. A re-score (`rescore` set: the run scored again because a person disagreed,
+// docs/feedback.md) is not a sample either: it is asked for only on disagreements, so it would
+// count its run twice and pull the window towards the disputed runs. Each monitor counts the
+// re-scores of its window apart (`rescores` in its status).
 import { scoreIdFor } from '../contracts/score-id.ts';
 import type { AlertRecord } from '../contracts/alert-record.ts';
 import type { ScoreRecord } from '../contracts/score-record.ts';
@@ -16,7 +19,8 @@ import type { WindowAggregate } from './monitor-window.ts';
 /** Samples one monitor keeps at most (docs/alerts.md): the oldest go first past it. */
 export const DEFAULT_MAX_SAMPLES_PER_MONITOR = 100_000;
 
-export type MonitorStatus = { name: string; phase: MonitorPhase; value: number | null; samples: number; since?: string };
+/** `rescores`: re-score records of the monitor's scorer (and agent, tenant) in its window at the last evaluation, none of them among its samples. */
+export type MonitorStatus = { name: string; phase: MonitorPhase; value: number | null; samples: number; rescores: number; since?: string };
 
 export type MonitorSet = {
   /** One score record read from the results topic; `nowMs` places the window. */
@@ -29,7 +33,8 @@ export type MonitorSet = {
   statuses(): MonitorStatus[];
 };
 
-type Runtime = { monitor: Monitor; window: MonitorWindow; state: MonitorState; last: WindowAggregate };
+/** `rescores`: the re-score records of the window, kept like samples (bounded, once by scoreId) but only ever counted. */
+type Runtime = { monitor: Monitor; window: MonitorWindow; rescores: MonitorWindow; state: MonitorState; last: WindowAggregate; lastRescores: number };
 
 function crossed(value: number, threshold: Monitor['threshold']): boolean {
   return threshold.below !== undefined ? value < threshold.below : value > threshold.above!;
@@ -58,7 +63,14 @@ export function describeMonitor(monitor: Monitor): AlertRecord['monitor'] {
 
 export function createMonitorSet(monitors: readonly Monitor[], options: { maxSamplesPerMonitor?: number } = {}): MonitorSet {
   const maxSamples = options.maxSamplesPerMonitor ?? DEFAULT_MAX_SAMPLES_PER_MONITOR;
-  const runtimes: Runtime[] = monitors.map((monitor) => ({ monitor, window: new MonitorWindow(monitor.window, maxSamples), state: initialState(), last: { value: null, samples: 0 } }));
+  const runtimes: Runtime[] = monitors.map((monitor) => ({
+    monitor,
+    window: new MonitorWindow(monitor.window, maxSamples),
+    rescores: new MonitorWindow(monitor.window, maxSamples),
+    state: initialState(),
+    last: { value: null, samples: 0 },
+    lastRescores: 0,
+  }));
   const byScorer = new Map<string, Runtime[]>();
   for (const runtime of runtimes) byScorer.set(runtime.monitor.scorer, [...(byScorer.get(runtime.monitor.scorer) ?? []), runtime]);
   const byName = new Map(runtimes.map((runtime) => [runtime.monitor.name, runtime]));
@@ -66,13 +78,16 @@ export function createMonitorSet(monitors: readonly Monitor[], options: { maxSam
   return {
     ingest(record, nowMs) {
       const candidates = byScorer.get(record.scorerId);
-      if (candidates === undefined || record.replay !== undefined || record.status !== 'scored') return;
+      if (candidates === undefined || record.replay !== undefined) return;
       const at = Date.parse(record.scoredAt);
-      for (const { monitor, window } of candidates) {
+      for (const { monitor, window, rescores } of candidates) {
         if (monitor.agent !== undefined && record.entity.id !== monitor.agent) continue;
         if (monitor.tenant !== undefined && record.metadata?.tenantId !== monitor.tenant) continue;
-        if (monitor.aggregation === 'passRate' && record.verdict === undefined) continue;
-        window.add({ at, scoreId: record.scoreId, value: record.score, pass: record.verdict === undefined ? undefined : record.verdict === 'pass' }, nowMs);
+        // A re-score of any status is counted apart; a sample is a first score.
+        if (record.rescore !== undefined) rescores.add({ at, scoreId: record.scoreId, value: 0, pass: undefined }, nowMs);
+        else if (record.status === 'scored' && (monitor.aggregation !== 'passRate' || record.verdict !== undefined)) {
+          window.add({ at, scoreId: record.scoreId, value: record.score, pass: record.verdict === undefined ? undefined : record.verdict === 'pass' }, nowMs);
+        }
       }
     },
     evaluate(nowMs) {
@@ -81,6 +96,7 @@ export function createMonitorSet(monitors: readonly Monitor[], options: { maxSam
         const { monitor } = runtime;
         const aggregate = runtime.window.aggregate(monitor.aggregation, nowMs);
         runtime.last = aggregate;
+        runtime.lastRescores = runtime.rescores.aggregate('count', nowMs).samples;
         const noData = aggregate.value === null || (monitor.aggregation !== 'count' && aggregate.samples < monitor.minSamples);
         const condition: MonitorCondition = noData ? 'no_data' : crossed(aggregate.value!, monitor.threshold) ? 'breaching' : 'clear';
         const transition = advance(runtime.state, monitor, condition, nowMs);
@@ -110,9 +126,9 @@ export function createMonitorSet(monitors: readonly Monitor[], options: { maxSam
       }
     },
     statuses() {
-      return runtimes.map(({ monitor, state, last }) => {
+      return runtimes.map(({ monitor, state, last, lastRescores }) => {
         const since = state.phase === 'firing' ? state.firingSince : state.phase === 'pending' ? state.pendingSince : undefined;
-        return { name: monitor.name, phase: state.phase, value: last.value, samples: last.samples, ...(since === undefined ? {} : { since: new Date(since).toISOString() }) };
+        return { name: monitor.name, phase: state.phase, value: last.value, samples: last.samples, rescores: lastRescores, ...(since === undefined ? {} : { since: new Date(since).toISOString() }) };
       });
     },
   };

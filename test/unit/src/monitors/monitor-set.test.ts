@@ -1,5 +1,5 @@
 // The monitor set: which records a monitor counts (its scorer, agent, tenant; scored; a verdict
-// for passRate; no replays; once by scoreId), the notices it returns (valid against AlertRecord
+// for passRate; no replays; once by scoreId; re-scores apart), the notices it returns (valid against AlertRecord
 // v1, deterministic ids), no data on a quiet stream evaluated by the clock alone, and a restart
 // restored from the notices published before.
 import { describe, expect, it } from 'vitest';
@@ -29,7 +29,7 @@ describe('createMonitorSet', () => {
     expect(breach!.value).toBeCloseTo(0.3);
     expect(breach).toMatchObject({ kind: 'breach', samples: 40, noData: false, since: '2026-12-01T10:00:40.000Z', at: '2026-12-01T10:00:40.000Z', monitor: { name: 'support-quality', windowMs: 60_000, threshold: { below: 0.5 } } });
     expect(parseAlertRecord(JSON.parse(JSON.stringify(breach))).success).toBe(true);
-    expect(set.statuses()).toEqual([{ name: 'support-quality', phase: 'firing', value: breach!.value, samples: 40, since: '2026-12-01T10:00:40.000Z' }]);
+    expect(set.statuses()).toEqual([{ name: 'support-quality', phase: 'firing', value: breach!.value, samples: 40, rescores: 0, since: '2026-12-01T10:00:40.000Z' }]);
     for (let i = 0; i < 60; i += 1) set.ingest(record(0.9, T0 + 41_000 + i * 1000), T0 + 41_000 + i * 1000);
     const [recovered] = set.evaluate(T0 + 101_000);
     expect(recovered).toMatchObject({ kind: 'recovered', since: breach!.at });
@@ -53,6 +53,25 @@ describe('createMonitorSet', () => {
     ]) set.ingest(candidate, at);
     set.evaluate(at);
     expect(set.statuses()[0]).toMatchObject({ value: 1, samples: 1 });
+  });
+
+  it('counts re-scores apart: never a sample, in the window once by scoreId, for its agent and tenant', () => {
+    const set = createMonitorSet([monitor({ aggregation: 'passRate', threshold: { below: 0.8 }, tenant: 'acme' })]);
+    const rescore = { feedbackId: 'fb-1', reason: 'thumbs-down' };
+    // Three runs pass; a person disagreed with one, and its re-score failed it.
+    for (let index = 0; index < 3; index += 1) set.ingest(record(0.9, T0 + index, { verdict: 'pass' }), T0 + 10);
+    const again = record(0.1, T0 + 5, { verdict: 'fail', rescore });
+    for (const candidate of [
+      again,
+      { ...again }, // redelivered
+      record(0.1, T0 + 6, { status: 'failed', score: undefined, error: { name: 'E', message: 'm', failedStep: 'analyze', completedSteps: [], retryable: true }, rescore: { feedbackId: 'fb-2', reason: 'correction' } }),
+      record(0.1, T0 + 7, { verdict: 'fail', rescore, metadata: { tenantId: 'globex' } }),
+    ]) set.ingest(candidate, T0 + 10);
+    expect(set.evaluate(T0 + 10)).toEqual([]); // 3 of 3 pass: the re-score does not pull the rate to 75%
+    expect(set.statuses()[0]).toMatchObject({ value: 1, samples: 3, rescores: 2 });
+    // They leave with the window, like samples.
+    set.evaluate(T0 + 61_000);
+    expect(set.statuses()[0]).toMatchObject({ samples: 0, rescores: 0 });
   });
 
   it('passRate counts records with a verdict: pass over pass + fail', () => {
