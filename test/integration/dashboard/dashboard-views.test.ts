@@ -1,7 +1,7 @@
 // The views a team opens every morning, in a real browser against records on a real broker: time
 // axes that span the selected window whatever the history (a regression: right after the demo
 // started, a lone point made uPlot draw mid-2027 to mid-2029), the overview of every scorer worst
-// first, skips split by agent and tenant, compare (two time ranges, two versions) and the
+// first, re-scores on feedback counted apart and marked, skips split by agent and tenant, compare (two time ranges, two versions) and the
 // feedback view on the agreements topic, and the threads view of thread scorers' records — each keyed in the URL.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -133,6 +133,66 @@ describe('the overview', () => {
     // The overview still lists every scorer: the scorer filter narrows the detail below it.
     expect(await rows.count()).toBe(4);
     expect(problemsOf(page)).toEqual([]);
+  });
+});
+
+describe('re-scores on feedback', () => {
+  it('are counted apart from their scorer\'s scores, marked in the table, the detail and "why no score?", and arrive live; their strings stay text', async () => {
+    const topics = await useDashboardTopics();
+    const producer = await useProducer();
+    const at = Date.now() - 10 * minute;
+    const image = '<img src=x onerror="window.__xss = 1" id="injected">';
+    const rescore = { feedbackId: `fb-${image}`, reason: 'thumbs-down' as const };
+    // Two runs judged 0.9 and 0.7 (both pass); a person disagreed with the first, and its re-score said 0.1 (fail).
+    const again = { ...scoreRecord({ status: 'scored', score: 0.1, verdict: 'fail' }, { scoreId: 'again', runId: 'run-disputed', scorerId: 'relevancy', at: at + 1_000, rescore }), reason: `the answer ${image} misses the question` };
+    await publish(producer, topics.results, [
+      scoreRecord({ status: 'scored', score: 0.9, verdict: 'pass' }, { scoreId: 'judged', runId: 'run-disputed', scorerId: 'relevancy', at }),
+      scoreRecord({ status: 'scored', score: 0.7, verdict: 'pass' }, { scoreId: 'other', runId: 'run-other', scorerId: 'relevancy', at }),
+      again,
+    ]);
+    const dashboard = await useDashboard(topics);
+    const page = await openPage(dashboard.url);
+    const summary = page.locator('.scorer-card[data-scorer="relevancy"] .summary');
+    await expect.poll(() => summary.textContent()).toBe('scored 2 · mean 0.8 · not scorable 0 · failed 0 · skipped 0 · re-scores 1 (not in these figures)');
+    const cells = () => page.locator('#overview tr[data-scorer="relevancy"] td[data-field]').evaluateAll((elements) => Object.fromEntries(elements.map((element) => [element.getAttribute('data-field'), element.textContent])));
+    expect(await cells()).toMatchObject({ mean: '0.8', 'pass-rate': '100%', records: '2', rescores: '1' });
+
+    // The table: the re-score's row is marked, its reason and feedback id are text.
+    const row = page.locator('#records tbody tr[data-score-id="again"]');
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.getAttribute('data-rescore')).toBe('thumbs-down');
+    expect(await row.locator('.rescore-mark').textContent()).toBe('re-score (thumbs-down)');
+    expect(await row.locator('.rescore-mark').getAttribute('title')).toBe(`re-score (thumbs-down) for feedback fb-${image}`);
+    expect(await row.locator('td.reason').textContent()).toBe(`the answer ${image} misses the question`);
+    expect(await page.locator('#records tbody tr[data-score-id="judged"]').getAttribute('data-rescore')).toBeNull();
+    expect(await page.locator('#records tbody .rescore-mark').count()).toBe(1);
+
+    // The detail view says what it is and for which feedback.
+    await row.click();
+    await expect.poll(() => page.locator('#detail-outcome').textContent()).toBe('score 0.1 · fail · re-score (thumbs-down)');
+    expect(await page.locator('#detail-body [data-field="rescore"]').textContent()).toContain(`feedbackfb-${image}`);
+    expect(await page.locator('#detail-body [data-field="reason"]').textContent()).toBe(`the answer ${image} misses the question`);
+    await page.click('#detail-close');
+
+    // "Why no score?": the re-score right after the judged score it revisits.
+    await page.fill('#run-form [name="runId"]', 'run-disputed');
+    await page.click('#run-form button');
+    const entries = page.locator('#run-result li');
+    await expect.poll(() => entries.count()).toBe(2);
+    expect(await entries.nth(0).getAttribute('data-rescore')).toBeNull();
+    expect(await entries.nth(0).textContent()).toContain('relevancy: scored 0.9');
+    expect(await entries.nth(1).getAttribute('data-rescore')).toBe('thumbs-down');
+    expect(await entries.nth(1).textContent()).toContain(`relevancy: re-score (thumbs-down) for feedback fb-${image}: scored 0.1 — the answer ${image} misses the question`);
+
+    // A re-score arriving live is counted apart too, without a reload.
+    await publish(producer, topics.results, [scoreRecord({ status: 'scored', score: 0.2, verdict: 'fail' }, { scoreId: 'again-live', runId: 'run-other', scorerId: 'relevancy', at: Date.now(), rescore: { feedbackId: 'fb-live', reason: 'correction' } })]);
+    await expect.poll(() => summary.textContent(), { timeout: 10_000 }).toBe('scored 2 · mean 0.8 · not scorable 0 · failed 0 · skipped 0 · re-scores 2 (not in these figures)');
+    expect(await cells()).toMatchObject({ mean: '0.8', 'pass-rate': '100%', records: '2', rescores: '2' });
+    expect(await page.locator('#records tbody tr[data-score-id="again-live"] .rescore-mark').textContent()).toBe('re-score (correction)');
+
+    expect(problemsOf(page)).toEqual([]);
+    expect(await page.locator('#injected, img[src="x"]').count()).toBe(0);
+    expect(await page.evaluate('window.__xss')).toBeUndefined();
   });
 });
 
