@@ -39,18 +39,23 @@ const timeoutMs = 300_000;
 const progress = (line: string) => console.log(`· ${line}`);
 
 type RunRound = { runPath: Throughput };
-type ThreadRound = RunRound & { turnsPerSecond: number; threadsClosed: number; closeSeconds: number; peakRssMb: number };
+type ThreadRound = RunRound & { turnsPerSecond: number; threadsClosed: number; closeSeconds: number; peakRssMb: number; peakHeapMb: number; peakExternalMb: number; stateMb: number };
 
 const broker = await ensureLocalBroker({ ephemeral: true, onProgress: progress });
 const kafka = quietKafka({ clientId: 'scorestream-bench-threads', brokers: broker.brokers });
 const prefix = `bench-threads-${Date.now().toString(36)}`;
 const runsTopic = `${prefix}-runs`;
 
-function start(name: string, withThreads: boolean): Promise<RunningService> {
+// The thread topics are named after the runs topic ({runs}-by-thread, {runs}-thread-state), so
+// each (t) round reads a runs topic of its own: a later round on the same one would restore the
+// earlier round's state, recognise every turn as a duplicate and close nothing.
+const threadRoundTopic = (round: number) => `${prefix}-t${round}-runs`;
+
+function start(name: string, withThreads: boolean, topic: string): Promise<RunningService> {
   const config = resolveConfig({
     kafka: { brokers: broker.brokers, clientId: `${prefix}-${name}` },
     groupId: `${prefix}-${name}`,
-    topics: { runs: runsTopic, results: `${prefix}-${name}-scores`, deadLetter: `${prefix}-${name}-dlq` },
+    topics: { runs: topic, results: `${prefix}-${name}-scores`, deadLetter: `${prefix}-${name}-dlq` },
     scorers: [
       ...createCodeScorers().map((scorer) => ({ scorer })),
       ...(withThreads
@@ -65,7 +70,7 @@ function start(name: string, withThreads: boolean): Promise<RunningService> {
 }
 
 async function runPathOnly(round: number): Promise<RunRound> {
-  const service = await start(`r${round}`, false);
+  const service = await start(`r${round}`, false, runsTopic);
   try {
     return { runPath: await measureRate({ completed: () => service.stats.completed, warmUpEvents: warmUp, targetEvents: runs, what: '(r) the run path', timeoutMs, brokerPid: broker.pid }) };
   } finally {
@@ -73,13 +78,19 @@ async function runPathOnly(round: number): Promise<RunRound> {
   }
 }
 
+const stateBytes = (stats: RunningService['stats']) => [...stats.threads.byPartition.values()].reduce((sum, partition) => sum + partition().bytes, 0);
+
 async function withThreads(round: number): Promise<ThreadRound> {
-  const service = await start(`t${round}`, true);
+  const service = await start(`t${round}`, true, threadRoundTopic(round));
   const { stats } = service;
   const turnsApplied = () => stats.completed - stats.threads.rekeyed;
   const closed = () => [...stats.threads.closesByReason.values()].reduce((sum, count) => sum + count, 0);
-  let peakRss = process.memoryUsage.rss();
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 250);
+  // RSS sampled every 250 ms; at its peak, what it was made of.
+  let peak = process.memoryUsage();
+  const sampler = setInterval(() => {
+    const usage = process.memoryUsage();
+    if (usage.rss > peak.rss) peak = usage;
+  }, 250);
   try {
     let turnsAtStart = 0;
     const runPath = await measureRate({
@@ -111,7 +122,7 @@ async function withThreads(round: number): Promise<ThreadRound> {
       50,
     );
     const closeSeconds = (steadySince - turnsDoneAt) / 1000;
-    return { runPath, turnsPerSecond, threadsClosed: closed() / 2, closeSeconds, peakRssMb: peakRss / 2 ** 20 };
+    return { runPath, turnsPerSecond, threadsClosed: closed() / 2, closeSeconds, peakRssMb: peak.rss / 2 ** 20, peakHeapMb: peak.heapUsed / 2 ** 20, peakExternalMb: peak.external / 2 ** 20, stateMb: stateBytes(stats) / 2 ** 20 };
   } finally {
     clearInterval(sampler);
     await service.stop({ timeoutMs: 10_000 });
@@ -120,10 +131,11 @@ async function withThreads(round: number): Promise<ThreadRound> {
 
 try {
   await createTopics(kafka, [{ topic: runsTopic, partitions }]);
+  for (let round = 0; round < rounds; round += 1) await createTopics(kafka, [{ topic: threadRoundTopic(round), partitions }]);
   const pool = createEventPool(runs, 'threads-bench');
   // Conversations: the sample runs carry Mastra's shape, a threadId on their messages.
   const threads = new Set(pool.events.map((event) => /"threadId":"([^"]+)"/.exec(event.value)?.[1]));
-  await produceBacklog(kafka, { topic: runsTopic, count: runs, message: pool.message });
+  for (const topic of [runsTopic, ...Array.from({ length: rounds }, (_, round) => threadRoundTopic(round))]) await produceBacklog(kafka, { topic, count: runs, message: pool.message });
   progress(`${runs} sample runs of ${threads.size} conversations on ${runsTopic} (${partitions} partitions), ${Math.round(pool.averageBytes)} bytes each on average`);
   const alone: RunRound[] = [];
   const threaded: ThreadRound[] = [];
@@ -133,7 +145,7 @@ try {
       if (withThreadScorers) {
         const result = await withThreads(round);
         threaded.push(result);
-        progress(`round ${round + 1} (t): run path ${Math.round(result.runPath.eventsPerSecond)} runs/s, thread stage ${Math.round(result.turnsPerSecond)} turns/s, ${result.threadsClosed} thread versions scored, the last ${result.closeSeconds.toFixed(1)} s after the last turn, peak RSS ${Math.round(result.peakRssMb)} MB`);
+        progress(`round ${round + 1} (t): run path ${Math.round(result.runPath.eventsPerSecond)} runs/s, thread stage ${Math.round(result.turnsPerSecond)} turns/s, ${result.threadsClosed} thread versions scored, the last ${result.closeSeconds.toFixed(1)} s after the last turn, peak RSS ${Math.round(result.peakRssMb)} MB (heap used ${Math.round(result.peakHeapMb)} MB, external ${Math.round(result.peakExternalMb)} MB; held turns at the end ${result.stateMb.toFixed(1)} MB)`);
       } else {
         const result = await runPathOnly(round);
         alone.push(result);

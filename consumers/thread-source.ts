@@ -21,6 +21,7 @@ import type { Source } from '../src/contracts/common.ts';
 import { decodeThreadMessage } from '../src/threads/decode-thread-message.ts';
 import type { ThreadMessage } from '../src/threads/decode-thread-message.ts';
 import { createThreadStage } from '../src/threads/thread-stage.ts';
+import { StateBudget } from '../src/threads/thread-state.ts';
 import type { ThreadOutcome, ThreadStage } from '../src/threads/thread-stage.ts';
 import type { MessageContext } from './message-context.ts';
 import { ClaimEndedError } from './run-source.ts';
@@ -46,6 +47,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export function createThreadSource(options: ThreadSourceOptions): ThreadSource {
   const live = new Set<ThreadPartition>();
+  // One budget for every partition this instance claims: threads.maxStateBytes bounds the instance.
+  const budget = new StateBudget(options.context.config.threads.maxStateBytes);
   return {
     name: 'thread',
     internal: true,
@@ -56,7 +59,7 @@ export function createThreadSource(options: ThreadSourceOptions): ThreadSource {
     },
     claim(perform, claimed) {
       if (claimed === undefined) throw new TypeError('the thread source needs its claimed partition (topic, partition, detached output)');
-      const partition = new ThreadPartition(options, perform, claimed, () => live.delete(partition));
+      const partition = new ThreadPartition(options, perform, claimed, budget, () => live.delete(partition));
       live.add(partition);
       return partition;
     },
@@ -80,14 +83,14 @@ class ThreadPartition implements SourcePartition<DecodedThreadMessage> {
   /** The last message whose step was carried out: detached work follows it. */
   #lastSource: Source | undefined;
 
-  constructor(options: ThreadSourceOptions, perform: PerformJob, claimed: ClaimedPartition, onEnd: () => void) {
+  constructor(options: ThreadSourceOptions, perform: PerformJob, claimed: ClaimedPartition, budget: StateBudget, onEnd: () => void) {
     const { config, tracer, services, spend, hardStop, now, logger, stats } = options.context;
     this.#options = options;
     this.#perform = perform;
     this.#claimed = claimed;
     this.#onEnd = onEnd;
     this.#logger = logger;
-    this.#stage = createThreadStage({ bindings: config.threadScorers, threads: config.threads, scoring: { tracer, services, spend, signal: hardStop }, now });
+    this.#stage = createThreadStage({ bindings: config.threadScorers, threads: config.threads, scoring: { tracer, services, spend, signal: hardStop }, now, budget });
     this.#statsKey = `${claimed.topic}[${claimed.partition}]`;
     stats.threads.byPartition.set(this.#statsKey, () => this.#stage.stats());
     this.#chain = this.#restore();

@@ -43,9 +43,10 @@ export const DEFAULTS = {
     onResume: 'rescore',
     minRescoreIntervalMs: 0,
     maxRescores: 10,
-    /** Per partition of the repartition topic, like every bound of the thread state. */
+    /** Per partition of the repartition topic, like every bound of the thread state but maxStateBytes. */
     maxThreads: 10_000,
-    maxStateBytes: 268_435_456,
+    /** Per instance: the held turns of every partition it owns (StateBudget), so memory does not grow with partitions. */
+    maxStateBytes: 134_217_728,
     maxThreadBytes: 524_288,
     /** Also the largest changelog record of a turn: well under Kafka's default 1 MiB message limit. */
     maxTurnBytes: 65_536,

@@ -19,7 +19,7 @@ import type { ThreadEffect } from './thread-effects.ts';
 import { decisionRecordOf } from './thread-decision-record.ts';
 import { threadPoliciesOf } from './thread-part.ts';
 import { ThreadState } from './thread-state.ts';
-import type { RestoreOutcome, RestoreResult, ThreadStateStats } from './thread-state.ts';
+import type { RestoreOutcome, RestoreResult, StateBudget, ThreadStateStats } from './thread-state.ts';
 import type { ThreadsConfig } from './threads-schema.ts';
 import { turnEntryOf } from './turn-entry.ts';
 
@@ -30,6 +30,8 @@ export type ThreadStageOptions<Event> = {
   scoring?: Omit<ScoreThreadCloseOptions<Event>, 'bindings' | 'now'>;
   /** Wall clock in ms (injected in tests). */
   now?: () => number;
+  /** The instance's held-turn budget, shared by its partitions' stages (thread-state.ts). */
+  budget?: StateBudget;
 };
 
 /** A changelog record to produce (thread-changelog.ts for its keys), value null = tombstone. */
@@ -58,7 +60,7 @@ export class ThreadStage<Event = unknown> {
   constructor(options: ThreadStageOptions<Event>) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
-    this.#state = new ThreadState({ policies: threadPoliciesOf(options.bindings), limits: options.threads });
+    this.#state = new ThreadState({ policies: threadPoliciesOf(options.bindings), limits: options.threads, ...(options.budget === undefined ? {} : { budget: options.budget }) });
   }
 
   /** Reads one changelog record, in offset order, before the partition is consumed (ThreadState.restore). */

@@ -42,7 +42,25 @@ export type RestoreOutcome = { restored: true } | { restored: false; problem: st
 /** What finishRestore found: orphan turn records to delete, and thread records it could not trust. */
 export type RestoreResult = { effects: ThreadEffect[]; problems: { key: string; problem: string }[] };
 
-export type ThreadStateOptions = { policies: readonly ThreadPolicy[]; limits: ThreadLimits };
+/**
+ * The held turns' bytes of every partition state of one service instance: `maxStateBytes` bounds
+ * their sum, so an instance's memory does not grow with the number of partitions it owns. Shared
+ * by the states (one per claimed by-thread partition); each returns its bytes when cleared.
+ */
+export class StateBudget {
+  used = 0;
+  readonly maxBytes: number;
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
+}
+
+export type ThreadStateOptions = {
+  policies: readonly ThreadPolicy[];
+  limits: ThreadLimits;
+  /** The instance's budget, shared with its other partitions' states; without one, this state has `limits.maxStateBytes` to itself. */
+  budget?: StateBudget;
+};
 
 type Scheduled = { at: number; stamp: number };
 
@@ -54,13 +72,21 @@ export class ThreadState {
   readonly #scheduled = new Map<string, Scheduled>();
   readonly #heap = new DeadlineHeap();
   #stamp = 0;
+  /** This partition's share of the budget's bytes. */
   #bytes = 0;
+  readonly #budget: StateBudget;
   /** Changelog records read since the last finishRestore: thread values, and turn texts by arrival. */
   #restoring = { threads: new Map<string, string | null>(), turns: new Map<string, Map<number, string>>() };
 
   constructor(options: ThreadStateOptions) {
     this.#policies = options.policies;
     this.#limits = options.limits;
+    this.#budget = options.budget ?? new StateBudget(options.limits.maxStateBytes);
+  }
+
+  #addBytes(delta: number): void {
+    this.#bytes += delta;
+    this.#budget.used += delta;
   }
 
   /** The bindings that have not decided on this thread yet (all of them for a new thread): admit them before applyTurn. */
@@ -98,7 +124,7 @@ export class ThreadState {
     const parts = [...thread.parts.values()];
     if (parts.some((part) => needsTurn(part, ordered.arrival))) {
       insertTurn(thread, { runId: turn.runId, timestampMs: turn.timestampMs, arrival: ordered.arrival, bytes: turn.bytes, json: turn.json });
-      this.#bytes += turn.bytes;
+      this.#addBytes(turn.bytes);
       // Before the thread record that lists it.
       effects.push({ type: 'write', key: turnRecordKey(thread.key, ordered.arrival), value: turn.json });
     }
@@ -125,9 +151,12 @@ export class ThreadState {
     }
     this.#persist(thread, effects);
     this.#schedule(thread);
-    // Over the partition's byte bound: the least recently active other threads close.
+    // Over the instance's byte bound: this partition's least recently active other threads close
+    // (another partition's threads are not this step's to close: their changelog is another
+    // partition's). Each partition's own turns make room, so the sum stays within the bound but
+    // for, at most, one thread per partition that had nothing else to close.
     for (const [key, other] of this.#threads) {
-      if (this.#bytes <= this.#limits.maxStateBytes) break;
+      if (this.#budget.used <= this.#budget.maxBytes) break;
       if (key !== thread.key) this.#evict(other, now, effects);
     }
     return effects;
@@ -240,10 +269,10 @@ export class ThreadState {
       for (const arrival of texts.keys()) if (!held.has(arrival)) effects.push({ type: 'delete', key: turnRecordKey(threadKey, arrival) });
       turns.delete(threadKey);
       this.#threads.set(threadKey, thread);
-      this.#bytes += thread.bytes;
+      this.#addBytes(thread.bytes);
       // Turns only a binding no longer configured needed are not held again.
       for (const turn of releaseTurns(thread)) {
-        this.#bytes -= turn.bytes;
+        this.#addBytes(-turn.bytes);
         effects.push({ type: 'delete', key: turnRecordKey(threadKey, turn.arrival) });
       }
       this.#schedule(thread);
@@ -279,7 +308,7 @@ export class ThreadState {
     this.#threads.clear();
     this.#scheduled.clear();
     this.#heap.clear();
-    this.#bytes = 0;
+    this.#addBytes(-this.#bytes);
   }
 
   /** How many turns the part's next close would hold: what maxTurns bounds. */
@@ -313,7 +342,7 @@ export class ThreadState {
     const released = releaseTurns(thread);
     effects.push({ type: 'write', key: threadRecordKey(thread.key), value: serializeThread(thread) });
     for (const turn of released) {
-      this.#bytes -= turn.bytes;
+      this.#addBytes(-turn.bytes);
       effects.push({ type: 'delete', key: turnRecordKey(thread.key, turn.arrival) });
     }
   }
@@ -328,7 +357,7 @@ export class ThreadState {
   #remove(thread: Thread): void {
     this.#threads.delete(thread.key);
     this.#scheduled.delete(thread.key);
-    this.#bytes -= thread.bytes;
+    this.#addBytes(-thread.bytes);
   }
 
   #schedule(thread: Thread): void {

@@ -73,7 +73,7 @@ export const threadsSchema = z
       context.addIssue({ code: 'custom', path: ['maxTurnBytes'], message: `must not exceed threads.maxThreadBytes (${threads.maxThreadBytes}): one turn must fit in a thread` });
     }
     if (threads.maxThreadBytes > threads.maxStateBytes) {
-      context.addIssue({ code: 'custom', path: ['maxThreadBytes'], message: `must not exceed threads.maxStateBytes (${threads.maxStateBytes}): one thread must fit in a partition's state` });
+      context.addIssue({ code: 'custom', path: ['maxThreadBytes'], message: `must not exceed threads.maxStateBytes (${threads.maxStateBytes}): one thread must fit in the instance's thread state` });
     }
   })
   .prefault({});

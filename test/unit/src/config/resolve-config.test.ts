@@ -61,7 +61,7 @@ describe('resolveConfig', () => {
         input: { format: 'run-event' },
         monitors: [],
         alerts: { evaluateEvery: 10_000 },
-        threads: { maxThreads: 10_000, maxStateBytes: 268_435_456, maxThreadBytes: 524_288, maxTurnBytes: 65_536, stateTtlMs: 604_800_000 },
+        threads: { maxThreads: 10_000, maxStateBytes: 134_217_728, maxThreadBytes: 524_288, maxTurnBytes: 65_536, stateTtlMs: 604_800_000 },
         threadScorers: [],
       });
       expect(resolved.topics).toEqual({ ...DEFAULT_TOPICS, retry: `${DEFAULT_TOPICS.runs}-retry`, replays: `${DEFAULT_TOPICS.runs}-replays`, rescore: `${DEFAULT_TOPICS.runs}-rescore` });

@@ -86,7 +86,7 @@ describe('thread bindings', () => {
 describe('the threads section', () => {
   it('defaults every bound and takes a thread id path into the run metadata or request context', () => {
     const resolved = resolveConfig(config({ scorers: [{ scorer: length }], threads: { idPath: 'requestContext.session.id', maxThreads: 50 } }));
-    expect(resolved.threads).toEqual({ idPath: 'requestContext.session.id', maxThreads: 50, maxStateBytes: 268_435_456, maxThreadBytes: 524_288, maxTurnBytes: 65_536, stateTtlMs: 604_800_000 });
+    expect(resolved.threads).toEqual({ idPath: 'requestContext.session.id', maxThreads: 50, maxStateBytes: 134_217_728, maxThreadBytes: 524_288, maxTurnBytes: 65_536, stateTtlMs: 604_800_000 });
   });
 
   it('refuses a path elsewhere, and bounds that cannot nest, naming the field', () => {
@@ -96,7 +96,7 @@ describe('the threads section', () => {
     expect(problemsOf(config({ scorers: [{ scorer: length }], threads: { idPath: 'metadata' } })).map((problem) => problem.path)).toEqual(['threads.idPath']);
     expect(problemsOf(config({ scorers: [{ scorer: length }], threads: { maxTurnBytes: 2_000, maxThreadBytes: 1_000, maxStateBytes: 500 } }))).toEqual([
       { path: 'threads.maxTurnBytes', message: 'must not exceed threads.maxThreadBytes (1000): one turn must fit in a thread' },
-      { path: 'threads.maxThreadBytes', message: "must not exceed threads.maxStateBytes (500): one thread must fit in a partition's state" },
+      { path: 'threads.maxThreadBytes', message: "must not exceed threads.maxStateBytes (500): one thread must fit in the instance's thread state" },
     ]);
     expect(problemsOf(config({ scorers: [{ scorer: length }], threads: { maxThreads: 0, surprise: 1 } as never })).map((problem) => problem.path).sort()).toEqual(['threads', 'threads.maxThreads']);
   });

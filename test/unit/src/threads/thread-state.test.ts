@@ -7,7 +7,7 @@ import { createScorer } from '../../../../src/scorer/create-scorer.ts';
 import type { ThreadClose, ThreadDecision, ThreadEffect } from '../../../../src/threads/thread-effects.ts';
 import { threadPoliciesOf } from '../../../../src/threads/thread-part.ts';
 import type { Admission, ThreadPolicy } from '../../../../src/threads/thread-part.ts';
-import { createThreadState } from '../../../../src/threads/thread-state.ts';
+import { createThreadState, StateBudget } from '../../../../src/threads/thread-state.ts';
 import type { ThreadLimits } from '../../../../src/threads/thread-state.ts';
 import { entryOf, threadBindings } from './fixtures.ts';
 
@@ -23,8 +23,8 @@ function policies(...options: (ThreadOptionsInput & { id?: string; version?: str
 const admitAll = (list: readonly ThreadPolicy[], admission: Admission = { eligible: true }) => new Map(list.map((policy) => [policy.binding, admission]));
 
 /** A machine over the given policies, with helpers that admit every binding of a new thread. */
-function machine(list: ThreadPolicy[], overrides: Partial<ThreadLimits> = {}, admission?: Admission) {
-  const state = createThreadState({ policies: list, limits: { ...limits, ...overrides } });
+function machine(list: ThreadPolicy[], overrides: Partial<ThreadLimits> = {}, admission?: Admission, budget?: StateBudget) {
+  const state = createThreadState({ policies: list, limits: { ...limits, ...overrides }, ...(budget === undefined ? {} : { budget }) });
   const turn = (runId: string, at: number, extra: { threadId?: string; tenantId?: string; timestamp?: string; metadata?: Record<string, unknown>; answer?: string } = {}) => {
     const entry = entryOf({ runId, timestamp: extra.timestamp ?? new Date(at).toISOString(), ...extra });
     const missing = state.missingAdmissions(entry.key);
@@ -302,6 +302,30 @@ describe('bounds: decided, never dropped', () => {
     expect(kinds(effects)).toEqual(['write', 'write', 'close', 'delete', 'delete']);
     expect(closes(effects)[0]).toMatchObject({ key: 'acme:a', closedBy: 'overflow' });
     expect(state.stats().bytes).toBeLessThanOrEqual(probe.bytes * 2 + 10);
+  });
+});
+
+describe('the instance budget shared by its partitions', () => {
+  it('bounds the held turns of every partition together: a partition over the sum closes its own least recently active threads, and a cleared one returns its bytes', () => {
+    const probe = entryOf({ runId: 'run-a1', threadId: 'a' });
+    const budget = new StateBudget(probe.bytes * 3 + 10);
+    const one = machine(policies({}), { maxThreadBytes: probe.bytes * 2 }, undefined, budget);
+    const two = machine(policies({}), { maxThreadBytes: probe.bytes * 2 }, undefined, budget);
+    one.turn('run-a1', t0, { threadId: 'a' });
+    one.turn('run-b1', t0 + 1, { threadId: 'b' });
+    expect(budget.used).toBe(2 * probe.bytes);
+    // Partition two's first thread fits the sum; its second does not: it closes its own oldest.
+    expect(closes(two.turn('run-c1', t0 + 2, { threadId: 'c' }))).toEqual([]);
+    const effects = two.turn('run-d1', t0 + 3, { threadId: 'd' });
+    expect(closes(effects)).toEqual([expect.objectContaining({ key: 'acme:c', closedBy: 'overflow' })]);
+    expect(one.state.stats()).toMatchObject({ threads: 2, bytes: 2 * probe.bytes });
+    expect(two.state.stats()).toMatchObject({ threads: 1, bytes: probe.bytes });
+    expect(budget.used).toBeLessThanOrEqual(budget.maxBytes);
+    // The claim of partition one ends: its bytes go back, and partition two has room again.
+    one.state.clear();
+    expect(budget.used).toBe(probe.bytes);
+    expect(closes(two.turn('run-e1', t0 + 4, { threadId: 'e' }))).toEqual([]);
+    expect(budget.used).toBe(2 * probe.bytes);
   });
 });
 
