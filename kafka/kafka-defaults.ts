@@ -33,7 +33,7 @@ export const KAFKA_DEFAULTS = Object.freeze({
     transactionTimeoutMs: 30_000,
     /** Bound on the final transactions at close. */
     closeTimeoutMs: 10_000,
-    /** A transactional producer's retries (about 10 s in all; transactional-kafka.ts says why). */
+    /** A transactional producer's retries (about 10 s in all; kafkajs-transport.ts says why). */
     retry: Object.freeze({ retries: 10, initialRetryTime: 10, maxRetryTime: 5_000 }),
   }),
   topics: Object.freeze({
