@@ -4,6 +4,7 @@
 // types and not on one client library's. kafkajs-transport.ts implements it; a second client
 // plugs in beside it. Admin work, topic creation, pre-flight, replay, the dashboard and the CLI
 // use kafkajs directly.
+import type { KafkaClientName } from '../src/config/config-types.ts';
 import type { ConsumedMessage, OutgoingRecord } from './kafka-records.ts';
 
 /** A position in a partition: the next offset to read, as a decimal string. */
@@ -117,7 +118,7 @@ export type TransactionalKafkaOptions = {
 
 export type KafkaTransport = {
   /** Which client library this is (logged at start-up). */
-  readonly client: 'kafkajs' | 'platformatic';
+  readonly client: KafkaClientName;
   consumer(options: GroupConsumerOptions): GroupConsumer;
   producer(): RecordProducer;
   transactional(options: TransactionalKafkaOptions): TransactionalKafka;

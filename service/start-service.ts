@@ -151,7 +151,7 @@ async function startHealth(config: ResolvedConfig, kafka: Kafka, logger: Logger)
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const kafka = options.kafka ?? createKafkaClient(options.config, options.logger);
-  const transport = options.transport ?? createKafkaTransport(options.config, options.logger, kafka);
+  const transport = options.transport ?? createKafkaTransport(options.config, kafka);
   const health = await startHealth(options.config, kafka, options.logger);
   try {
     return await startWith({ ...options, kafka, transport }, health);
