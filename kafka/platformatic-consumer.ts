@@ -12,7 +12,7 @@
 //     offsets races its fetch in flight, whose answer moves them again, and a stream closed
 //     first would untrack its topics, which re-joins the group.
 import { Consumer, MessagesStreamFallbackModes, MessagesStreamModes } from '@platformatic/kafka';
-import type { Message, MessagesStream } from '@platformatic/kafka';
+import type { ConsumerOptions, Message, MessagesStream } from '@platformatic/kafka';
 import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
 import type { ConsumedMessage } from './kafka-records.ts';
 import type { BatchControl, GroupConsumer, GroupConsumerOptions, GroupConsumerRun, PartitionOffset } from './kafka-transport.ts';
@@ -31,10 +31,15 @@ type Queue = {
   generation: number;
 };
 
+/** What of the library's Consumer this file uses (tests hand a fake in). */
+export type PlatformaticConsumerLike = Pick<Consumer<Buffer, Buffer, Buffer, Buffer>, 'assignments' | 'consume' | 'commit' | 'listCommittedOffsets' | 'close' | 'on'>;
+
 export type PlatformaticConsumerOptions = GroupConsumerOptions & {
   connection: PlatformaticConnection;
   fetchMaxWaitMs?: number;
   maxQueuedMessages?: number;
+  /** The library's consumer (default: a new @platformatic/kafka Consumer). */
+  createConsumer?: (options: ConsumerOptions<Buffer, Buffer, Buffer, Buffer>) => PlatformaticConsumerLike;
 };
 
 const keyOf = (topic: string, partition: number) => `${topic}:${partition}`;
@@ -42,7 +47,7 @@ const keyOf = (topic: string, partition: number) => `${topic}:${partition}`;
 export function platformaticGroupConsumer(options: PlatformaticConsumerOptions): GroupConsumer {
   const { events } = options;
   const maxQueued = options.maxQueuedMessages ?? KAFKA_DEFAULTS.platformatic.maxQueuedMessages;
-  const consumer = new Consumer({
+  const consumer = (options.createConsumer ?? ((consumerOptions) => new Consumer(consumerOptions)))({
     ...options.connection,
     groupId: options.groupId,
     sessionTimeout: options.sessionTimeoutMs,
@@ -93,7 +98,18 @@ export function platformaticGroupConsumer(options: PlatformaticConsumerOptions):
       streamPaused = true;
       stream?.pause();
     }
-    schedule();
+    scheduleSoon();
+  };
+
+  // After the messages of one fetch answer were all queued (the stream emits them in one go): one batch, not one per message.
+  let scheduled = false;
+  const scheduleSoon = () => {
+    if (scheduled) return;
+    scheduled = true;
+    queueMicrotask(() => {
+      scheduled = false;
+      schedule();
+    });
   };
 
   function schedule() {
