@@ -68,7 +68,7 @@ export function platformaticGroupConsumer(options: PlatformaticConsumerOptions):
   let running = false;
   let streamPaused = false;
   let replacing: Promise<void> | undefined;
-  let replaceAgain = false;
+  let replaceAgain: boolean | undefined;
   let failures = 0;
   const seeks = new Map<string, bigint>();
 
@@ -185,13 +185,14 @@ export function platformaticGroupConsumer(options: PlatformaticConsumerOptions):
    */
   const replaceStream = (keepPositions: boolean): Promise<void> => {
     if (replacing !== undefined) {
-      replaceAgain ||= keepPositions;
+      // Once more when this one is done; a join wins over a seek (the commit is where every partition starts then).
+      replaceAgain = replaceAgain === undefined ? keepPositions : replaceAgain && keepPositions;
       return replacing;
     }
+    let keep = keepPositions;
     replacing = (async () => {
-      do {
-        replaceAgain = false;
-        const offsets = startOffsets(keepPositions);
+      for (;;) {
+        const offsets = startOffsets(keep);
         seeks.clear();
         generation += 1;
         for (const queue of queues.values()) {
@@ -203,11 +204,17 @@ export function platformaticGroupConsumer(options: PlatformaticConsumerOptions):
         const old = stream;
         stream = undefined;
         old?.removeAllListeners('data');
-        await openStream(offsets, keepPositions);
+        await openStream(offsets, keep);
         // Opened before the old one closes: the topics stay tracked, so the group is not re-joined.
         await old?.close().catch(() => undefined);
-      } while (replaceAgain && running);
-    })().finally(() => (replacing = undefined));
+        if (replaceAgain === undefined || !running) break;
+        keep = replaceAgain;
+        replaceAgain = undefined;
+      }
+    })().finally(() => {
+      replacing = undefined;
+      replaceAgain = undefined;
+    });
     return replacing;
   };
 
@@ -279,7 +286,8 @@ export function platformaticGroupConsumer(options: PlatformaticConsumerOptions):
     // Every partition reads again from the group's commit (the sinks dropped what was not committed).
     generation += 1;
     for (const queue of queues.values()) queue.generation = generation;
-    if (stream !== undefined) void replaceStream(false).catch((error: unknown) => void streamFailed(error instanceof Error ? error : new Error(String(error))));
+    // Before the first stream exists (the join inside the first consume()) there is nothing to replace.
+    if (stream !== undefined || replacing !== undefined) void replaceStream(false).catch((error: unknown) => void streamFailed(error instanceof Error ? error : new Error(String(error))));
     events.joined?.(assignmentOf());
   });
 
