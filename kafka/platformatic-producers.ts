@@ -45,6 +45,13 @@ export function platformaticTransactionalKafka(connection: PlatformaticConnectio
         // default) as InitProducerId's transaction timeout, so the request timeout is the
         // transaction timeout here (kafkajs has a setting of its own).
         timeout: transactionTimeoutMs,
+        // Workaround: 2.12.1 sends InitProducerId with producer id 0 and epoch 0 unless told
+        // otherwise, which the broker takes for a claim to be producer 0 (KIP-360) and answers
+        // PRODUCER_FENCED once any producer used the transactional id before (a restart, another
+        // instance's claim, a zombie). -1/-1 asks for the id's current producer, bumped: the fencing
+        // every claim relies on.
+        producerId: -1n,
+        producerEpoch: -1,
         // Bounded, as kafkajs' are (kafka-defaults.ts): a transaction that cannot finish is aborted
         // and its partition claimed again with a fresh producer.
         retries: KAFKA_DEFAULTS.transactions.retry.retries,
