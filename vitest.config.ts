@@ -10,8 +10,12 @@ const integrationWorkers = 3;
 
 /** The delivery files the default run repeats on @platformatic/kafka (the integration-platformatic project). */
 const platformaticDeliveryFiles = [
-  // Only what passed on @platformatic/kafka so far (docs/delivery.md, the second Kafka client).
-  'test/integration/service/consumer-group.test.ts',
+  'test/integration/service/exactly-once.test.ts',
+  'test/integration/service/exactly-once-crash.test.ts',
+  'test/integration/service/exactly-once-broker-restart.test.ts',
+  'test/integration/service/process-lifecycle.test.ts',
+  'test/integration/service/rebalance.test.ts',
+  'test/integration/service/broker-restart.test.ts',
 ];
 
 // Two projects: unit tests never touch the network; integration tests get one real Kafka broker
@@ -51,9 +55,10 @@ export default defineConfig({
       },
       {
         test: {
-          // Delivery tests once more with the scoring path on @platformatic/kafka (`kafka.client:
-          // 'platformatic'`, read by test/helpers/service.ts). The rest of the delivery files run
-          // against it on demand
+          // The core delivery tests once more with the scoring path on @platformatic/kafka
+          // (`kafka.client: 'platformatic'`, read by test/helpers/service.ts): at-least-once and
+          // exactly-once across SIGKILL, rebalance, broker restart, a fenced producer and two
+          // instances. The rest of the delivery files run against it on demand
           // (SCORESTREAM_TEST_KAFKA_CLIENT=platformatic npx vitest run --project integration <files>;
           // docs/delivery.md lists the results per client).
           name: 'integration-platformatic',
