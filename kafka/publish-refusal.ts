@@ -9,7 +9,7 @@
 // (KafkaJSNonRetriableError, KafkaJSNumberOfRetriesExceeded), so the causes are searched; errors
 // are recognised by `name` and `type`, never by class (kafkajs may be installed twice).
 // @platformatic/kafka (`kafka.client: 'platformatic'`) says the same with a protocol error whose
-// `apiId` is the code and `canRetry` false, gathered in `aggregateErrors` of the error it throws.
+// `apiId` is the code and `canRetry` false, gathered in the `errors` (or `aggregateErrors`) of the AggregateError it throws.
 
 /** The broker's error codes that refuse a record for its own content (Kafka's protocol error table). */
 export const RECORD_REFUSALS = ['MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE', 'INVALID_RECORD', 'INVALID_TIMESTAMP'] as const;
@@ -20,7 +20,7 @@ export type PublishRefusal = { readonly type: RecordRefusalType; readonly messag
 
 const refusals: ReadonlySet<string> = new Set(RECORD_REFUSALS);
 
-type Candidate = { name?: unknown; type?: unknown; retriable?: unknown; apiId?: unknown; canRetry?: unknown; message?: unknown; cause?: unknown; originalError?: unknown; aggregateErrors?: unknown };
+type Candidate = { name?: unknown; type?: unknown; retriable?: unknown; apiId?: unknown; canRetry?: unknown; message?: unknown; cause?: unknown; originalError?: unknown; aggregateErrors?: unknown; errors?: unknown };
 
 /** The refusal behind a publish error, or undefined when the error is transient (or not the record's fault). */
 export function publishRefusalOf(error: unknown): PublishRefusal | undefined {
@@ -35,7 +35,7 @@ export function publishRefusalOf(error: unknown): PublishRefusal | undefined {
     if (candidate.canRetry === false && typeof candidate.apiId === 'string' && refusals.has(candidate.apiId)) {
       return { type: candidate.apiId as RecordRefusalType, message: typeof candidate.message === 'string' ? candidate.message : candidate.apiId };
     }
-    for (const next of [candidate.cause, candidate.originalError, ...(Array.isArray(candidate.aggregateErrors) ? candidate.aggregateErrors : [])]) pending.push({ error: next, depth: depth + 1 });
+    for (const next of [candidate.cause, candidate.originalError, ...(Array.isArray(candidate.aggregateErrors) ? candidate.aggregateErrors : []), ...(Array.isArray(candidate.errors) ? candidate.errors : [])]) pending.push({ error: next, depth: depth + 1 });
   }
   return undefined;
 }
