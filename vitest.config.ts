@@ -8,6 +8,16 @@ import { defineConfig } from 'vitest/config';
  */
 const integrationWorkers = 3;
 
+/** The delivery files the default run repeats on @platformatic/kafka (the integration-platformatic project). */
+const platformaticDeliveryFiles = [
+  'test/integration/service/exactly-once.test.ts',
+  'test/integration/service/exactly-once-crash.test.ts',
+  'test/integration/service/exactly-once-broker-restart.test.ts',
+  'test/integration/service/process-lifecycle.test.ts',
+  'test/integration/service/rebalance.test.ts',
+  'test/integration/service/broker-restart.test.ts',
+];
+
 // Two projects: unit tests never touch the network; integration tests get one real Kafka broker
 // for the whole run (test/setup/kafka.global.ts) and unique topics and groups per test
 // (test/helpers/kafka.ts), so their files run side by side. Tests that stop, restart or kill a
@@ -45,6 +55,27 @@ export default defineConfig({
       },
       {
         test: {
+          // The core delivery tests once more with the scoring path on @platformatic/kafka
+          // (`kafka.client: 'platformatic'`, read by test/helpers/service.ts): at-least-once and
+          // exactly-once across SIGKILL, rebalance, broker restart, a fenced producer and two
+          // instances. The rest of the delivery files run against it on demand
+          // (SCORESTREAM_TEST_KAFKA_CLIENT=platformatic npx vitest run --project integration <files>;
+          // docs/delivery.md lists the results per client).
+          name: 'integration-platformatic',
+          include: platformaticDeliveryFiles,
+          environment: 'node',
+          env: { SCORESTREAM_TEST_KAFKA_CLIENT: 'platformatic' },
+          globalSetup: ['test/setup/kafka.global.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          pool: 'forks',
+          maxWorkers: integrationWorkers,
+          // After the integration project: two brokers' JVMs at once crowd 2 cores.
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        test: {
           // The real local judge (node-llama-cpp on the CPU): last and alone, because it takes
           // every core while it generates, which the integration files' timing-sensitive tests
           // (heartbeats, shutdown deadlines) must not share. Its own broker, like integration's.
@@ -56,7 +87,7 @@ export default defineConfig({
           hookTimeout: 600_000,
           pool: 'forks',
           maxWorkers: 1,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
     ],

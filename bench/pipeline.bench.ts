@@ -29,6 +29,7 @@ import type { Throughput } from './pipeline/measurement.ts';
 import { runNaiveConsumer } from './pipeline/naive-consumer.ts';
 import { createPacedProducer } from './pipeline/paced-producer.ts';
 import { runPassthrough } from './pipeline/passthrough.ts';
+import { runPlatformaticPassthrough } from './pipeline/platformatic-passthrough.ts';
 import type { FloorsResult } from './pipeline/floors.ts';
 import type { PipelineAloneResult } from './pipeline/pipeline-alone.ts';
 import type { OtlpAloneResult } from './pipeline/otlp-alone.ts';
@@ -69,10 +70,11 @@ const prefix = `bench-${Date.now().toString(36)}`;
 try {
   const topics = { runs: `${prefix}-runs`, backlog: `${prefix}-backlog`, latency: `${prefix}-latency`, naive: `${prefix}-b-out` };
   const passthroughOutputs = Array.from({ length: sizes.rounds }, (_, round) => `${prefix}-a${round}-out`);
+  const platformaticOutputs = Array.from({ length: sizes.rounds }, (_, round) => `${prefix}-ap${round}-out`);
   const fanOutOutputs = Array.from({ length: sizes.rounds }, (_, round) => `${prefix}-a3${round}-out`);
   await createTopics(
     kafka,
-    [topics.runs, topics.backlog, topics.latency, topics.naive, ...passthroughOutputs, ...fanOutOutputs].map((topic) => ({ topic, partitions: sizes.partitions })),
+    [topics.runs, topics.backlog, topics.latency, topics.naive, ...passthroughOutputs, ...platformaticOutputs, ...fanOutOutputs].map((topic) => ({ topic, partitions: sizes.partitions })),
   );
 
   const pool = createEventPool(sizes.poolEvents);
@@ -85,6 +87,8 @@ try {
   const size = { warmUpEvents: sizes.warmUpEvents, targetEvents: sizes.targetEvents, timeoutMs, brokerPid: broker.pid };
   const passthrough: Throughput[] = [];
   const passthroughFanOut: Throughput[] = [];
+  const platformaticPassthrough: Throughput[] = [];
+  const codePlatformatic: ServiceThroughput[] = [];
   const code: ServiceThroughput[] = [];
   const codeNoOp: ServiceThroughput[] = [];
   const codeFlagged: ServiceThroughput[] = [];
@@ -104,6 +108,16 @@ try {
         const result = await runPassthrough({ kafka, inputTopic: topics.runs, outputTopic: passthroughOutputs[round]!, groupId: `${prefix}-a${round}`, partitions: sizes.partitions, ...size });
         passthrough.push(result);
         progress(`round ${round + 1} (a) passthrough: ${rate(result)}`);
+      },
+      async () => {
+        const result = await runPlatformaticPassthrough({ brokers: broker.brokers, inputTopic: topics.runs, outputTopic: platformaticOutputs[round]!, groupId: `${prefix}-ap${round}`, ...size });
+        platformaticPassthrough.push(result);
+        progress(`round ${round + 1} (a-p) platformatic passthrough: ${rate(result)}`);
+      },
+      async () => {
+        const { throughput } = await childResult({ ...base(`cp${round}`), kind: 'code', scorers: 'text', tracing: 'off', kafkaClient: 'platformatic', ...size });
+        codePlatformatic.push(throughput);
+        progress(`round ${round + 1} (c-p) Scorestream on platformatic: ${rate(throughput)}`);
       },
       async () => {
         const result = await runPassthrough({
@@ -216,6 +230,8 @@ try {
     sizes,
     passthrough,
     passthroughFanOut,
+    platformaticPassthrough,
+    codePlatformatic,
     naive,
     code,
     codeNoOp,

@@ -7,13 +7,13 @@
 //     prefix, then published together with the prefix's offset in one Kafka transaction.
 // A claim is one partition under one assignment; what ending an assignment means is
 // RecordSink.assignmentEnded's rule, below.
-import type { Consumer } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { DeliveryMode } from '../src/config/config-types.ts';
 import type { RecordPublisher } from '../producers/record-publisher.ts';
 import { PartitionProgress } from './partition-progress.ts';
 import type { ServiceStats } from './service-stats.ts';
 import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
+import type { GroupConsumer } from '../kafka/kafka-transport.ts';
 
 /** What a message's records are published through (its ticket's). */
 export type MessageOutput = Pick<RecordPublisher, 'publish'>;
@@ -74,7 +74,7 @@ export type RecordSink = {
 };
 
 export type AtLeastOnceSinkOptions = {
-  consumer: Pick<Consumer, 'commitOffsets'>;
+  consumer: Pick<GroupConsumer, 'commitOffsets'>;
   publisher: RecordPublisher;
   stats: ServiceStats;
   logger: Logger;
@@ -148,7 +148,7 @@ export function createAtLeastOnceSink(options: AtLeastOnceSinkOptions): RecordSi
       // ours until the JoinGroup completes, and the new owners read offsets after it. Once the
       // generation moved on, the broker rejects it (ILLEGAL_GENERATION, REBALANCE_IN_PROGRESS:
       // kafkajs does not retry those). One window remains: a commit failing on a retriable error
-      // (connection, coordinator moved) is retried by kafkajs with whatever generation is current
+      // (connection, coordinator moved) is retried by the client with whatever generation is current
       // then, and neither kafkajs nor the broker checks ownership (revoked-commit.test.ts); it can
       // only move a new owner's offset back (re-scoring), never past unacknowledged records.
       await consumer.commitOffsets(offsets);

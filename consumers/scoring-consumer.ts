@@ -1,4 +1,4 @@
-// The scoring consumer: a kafkajs consumer group member on the runs topic (and the retry tiers)
+// The scoring consumer: a consumer group member (kafka/kafka-transport.ts) on the runs topic (and the retry tiers)
 // that dispatches each message down its source's path (message-path.ts) without waiting for it to
 // finish, so many messages — of several partitions, and within one partition — are scored at
 // once. Three rules keep that safe:
@@ -20,7 +20,7 @@
 // the agent run's span.
 import { context as otelContext, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import type { Tracer } from '@opentelemetry/api';
-import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
 import { retryTiers } from '../src/config/retry-tiers.ts';
@@ -28,6 +28,7 @@ import type { ScoreRecord } from '../src/contracts/score-record.ts';
 import type { ScorerServices } from '../src/scorer-services.ts';
 import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 import type { ConsumedMessage } from '../kafka/kafka-records.ts';
+import type { BatchControl, ConsumedBatch, GroupConsumer, KafkaTransport } from '../kafka/kafka-transport.ts';
 import type { RecordPublisher } from '../producers/record-publisher.ts';
 import type { MessageContext } from './message-context.ts';
 import { createMessagePath } from './message-path.ts';
@@ -51,10 +52,13 @@ import { RunSlots } from './run-slots.ts';
 import { ServiceStats } from './service-stats.ts';
 
 export type ScoringConsumerOptions = {
-  kafka: Kafka;
+  /** The client library the group consumer runs on (config `kafka.client`). */
+  transport: KafkaTransport;
+  /** The kafkajs client the default `readChangelog` reads a by-thread partition's state with. */
+  kafka?: Kafka;
   config: ResolvedConfig;
   /** Where records go and how offsets are committed (default: at-least-once through `publisher`). */
-  createSink?: (consumer: Consumer, stats: ServiceStats) => RecordSink;
+  createSink?: (consumer: GroupConsumer, stats: ServiceStats) => RecordSink;
   /** The at-least-once publisher; required unless `createSink` is given. */
   publisher?: RecordPublisher;
   logger: Logger;
@@ -94,14 +98,14 @@ export type ScoringConsumer = {
   start(): Promise<void>;
   /** Graceful: stop fetching, finish in-flight work up to the deadline, commit, leave the group. */
   stop(options?: StopOptions): Promise<{ unfinished: number }>;
-  /** Resolves when the consumer crashed for good (kafkajs gave up); the service then exits non-zero. */
+  /** Resolves when the consumer crashed for good (the client gave up); the service then exits non-zero. */
   readonly crashed: Promise<Error>;
 };
 
 const partitionKey = (topic: string, partition: number) => `${topic}[${partition}]`;
 
 export function createScoringConsumer(options: ScoringConsumerOptions): ScoringConsumer {
-  const { kafka, config, logger } = options;
+  const { transport, config, logger } = options;
   const now = options.now ?? Date.now;
   const stats = options.stats ?? new ServiceStats();
   const tracer = options.tracer ?? trace.getTracer('scorestream');
@@ -119,7 +123,10 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
           context: { config, stats, logger, now, tracer, services: options.services, spend: options.messageContext?.spend, hardStop: hardStop.signal },
           readChangelog:
             options.readChangelog ??
-            ((partition, onRecord) => readChangelogPartition(kafka, { topic: threads.state, partition, groupPrefix: threadRestoreGroupPrefix(config.groupId), onRecord, logger })),
+            ((partition, onRecord) => {
+              if (options.kafka === undefined) throw new TypeError('createScoringConsumer needs `kafka` or `readChangelog` to restore thread state');
+              return readChangelogPartition(options.kafka, { topic: threads.state, partition, groupPrefix: threadRestoreGroupPrefix(config.groupId), onRecord, logger });
+            }),
         });
   // A binding re-scores on feedback: the feedback join's requests too (docs/feedback.md). A replay never does.
   const rescores = options.messageContext?.replay === undefined ? rescoreTopic(config) : undefined;
@@ -129,12 +136,13 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     return topic === rescores ? (rescoreSource as RunSource) : retrySource;
   };
   const topics = [config.topics.runs, ...tiers.map((tier) => tier.topic), ...(threads === undefined ? [] : [threads.byThread]), ...(rescores === undefined ? [] : [rescores])];
-  const consumer: Consumer = kafka.consumer({
+  const consumer: GroupConsumer = transport.consumer({
     groupId: config.groupId,
-    sessionTimeout: options.sessionTimeoutMs ?? KAFKA_DEFAULTS.consumer.sessionTimeoutMs,
-    heartbeatInterval: KAFKA_DEFAULTS.consumer.heartbeatIntervalMs,
+    sessionTimeoutMs: options.sessionTimeoutMs ?? KAFKA_DEFAULTS.consumer.sessionTimeoutMs,
+    heartbeatIntervalMs: KAFKA_DEFAULTS.consumer.heartbeatIntervalMs,
     maxBytesPerPartition: Math.max(KAFKA_DEFAULTS.consumer.minBytesPerPartition, config.maxMessageBytes + 1024),
-    retry: { retries: KAFKA_DEFAULTS.consumer.retries },
+    retries: KAFKA_DEFAULTS.consumer.retries,
+    events: { rebalancing: () => endAssignment('rebalancing'), joined: (memberAssignment) => joined(memberAssignment), crashed: (error, restart) => crashedWith(error, restart) },
   });
   const sink = createSink();
   const retryGate = createRetryGate({ now });
@@ -204,7 +212,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   };
 
   /** Waits for a run slot, pausing the partition meanwhile; false when the claim ended or we are stopping. */
-  const waitForSlot = async (payload: EachBatchPayload, claim: PartitionClaim, key: string): Promise<boolean> => {
+  const waitForSlot = async (payload: BatchControl, claim: PartitionClaim, key: string): Promise<boolean> => {
     const resume = payload.pause();
     stats.pausedPartitions.add(key);
     try {
@@ -220,8 +228,8 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     }
   };
 
-  const eachBatch = async (payload: EachBatchPayload) => {
-    const { batch, heartbeat, isRunning, isStale, resolveOffset } = payload;
+  const eachBatch = async (batch: ConsumedBatch, payload: BatchControl) => {
+    const { heartbeat, isRunning, isStale, resolveOffset } = payload;
     const key = partitionKey(batch.topic, batch.partition);
     const claim = await sink.claim(batch.topic, batch.partition);
     const source = sourceOf(batch.topic);
@@ -229,7 +237,8 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     const isRetry = source.dueAt !== undefined;
     // A retry tier's backlog is pairs waiting for their due time, not lag.
     const lag = isRetry ? stats.retryWaitingByPartition : stats.lagByPartition;
-    lag.set(key, Math.max(0, Number(batch.highWatermark) - Number(batch.firstOffset() ?? batch.highWatermark)));
+    const highWatermark = batch.highWatermark === undefined ? undefined : Number(batch.highWatermark);
+    if (highWatermark !== undefined) lag.set(key, Math.max(0, highWatermark - Number(batch.messages[0]?.offset ?? highWatermark)));
     const endOffset = batch.topic === config.topics.runs ? options.endOffsets?.get(batch.partition) : undefined;
     for (const message of batch.messages) {
       if (stopping || !isRunning() || isStale() || !claim.active) break;
@@ -247,7 +256,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
       const ticket = claim.open(message.offset, () => slots.release());
       resolveOffset(message.offset);
       stats.inFlight += 1;
-      lag.set(key, Math.max(0, Number(batch.highWatermark) - Number(message.offset) - 1));
+      if (highWatermark !== undefined) lag.set(key, Math.max(0, highWatermark - Number(message.offset) - 1));
       void processOne(batch.topic, batch.partition, message, ticket, pathPartition);
     }
     await heartbeat().catch((error: unknown) => {
@@ -263,19 +272,18 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     slots.wakeAll();
     logger.info({ assignment, reason }, 'assignment ended: uncommitted work of the previous assignment is re-scored by its partitions’ owners');
   };
-  // REBALANCING: the group is preparing a rebalance and we are about to re-join. Until our
-  // JoinGroup the generation is still ours and a commit would be legitimate, but kafkajs re-joins
-  // at once, so we stop committing the old assignment here. GROUP_JOIN also ends it: a re-join
-  // after the session expired, or after a crash-restart, emits no REBALANCING.
-  consumer.on(consumer.events.REBALANCING, () => endAssignment('rebalancing'));
-  consumer.on(consumer.events.GROUP_JOIN, (event) => {
+  // Rebalancing: the group is preparing a rebalance and we are about to re-join. Until our
+  // JoinGroup the generation is still ours and a commit would be legitimate, but the client re-joins
+  // at once, so we stop committing the old assignment here. Joining also ends it: a re-join
+  // after the session expired, or after a crash-restart, is announced by no rebalance.
+  function joined(memberAssignment: Record<string, number[] | undefined>) {
     endAssignment('joined');
-    options.onAssignment?.(event.payload.memberAssignment);
+    options.onAssignment?.(memberAssignment);
     // A by-thread partition is claimed on assignment, not on its first batch: its state is restored
     // and its timers run (a thread idle since before the move still closes) with no message arriving.
     if (threads !== undefined) {
       const generation = assignment;
-      for (const partition of event.payload.memberAssignment[threads.byThread] ?? []) {
+      for (const partition of memberAssignment[threads.byThread] ?? []) {
         void sink.claim(threads.byThread, partition).then(
           (claim) => {
             if (generation === assignment && claim.active && !stopping) pathOf(claim);
@@ -284,23 +292,20 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
         );
       }
     }
-    logger.info({ assignment: event.payload.memberAssignment, delivery: sink.delivery }, 'joined the consumer group');
-  });
-  consumer.on(consumer.events.CRASH, (event) => {
-    const error = event.payload.error;
-    logger.error({ err: error, restart: event.payload.restart }, 'consumer crashed');
-    if (!event.payload.restart) resolveCrash(error);
-  });
+    logger.info({ assignment: memberAssignment, delivery: sink.delivery }, 'joined the consumer group');
+  }
+  function crashedWith(error: Error, restart: boolean) {
+    logger.error({ err: error, restart }, 'consumer crashed');
+    if (!restart) resolveCrash(error);
+  }
 
   return {
     stats,
     crashed,
     async start() {
-      await consumer.connect();
-      await consumer.subscribe({ topics, fromBeginning: options.fromBeginning ?? true });
       await consumer.run({
-        autoCommit: false,
-        eachBatchAutoResolve: false,
+        topics,
+        fromBeginning: options.fromBeginning ?? true,
         partitionsConsumedConcurrently: Math.min(KAFKA_DEFAULTS.consumer.partitionsConsumedConcurrently, config.concurrency.runsInFlight),
         eachBatch,
       });

@@ -4,8 +4,7 @@
 // prefix's records together with its offset. A held message keeps its run slot until its
 // transaction ends, so memory stays bounded by `runsInFlight`.
 import type { Logger } from 'pino';
-import type { OutgoingRecord } from '../producers/record-publisher.ts';
-import { toTopicMessages } from '../producers/record-publisher.ts';
+import type { OutgoingRecord } from '../kafka/kafka-records.ts';
 import { sendRecords } from '../producers/send-records.ts';
 import type { SendRecordsOptions } from '../producers/send-records.ts';
 import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
@@ -13,7 +12,7 @@ import { publishRefusalOf } from '../kafka/publish-refusal.ts';
 import { PartitionProgress } from './partition-progress.ts';
 import type { MessageOutput, MessageTicket, PartitionClaim } from './record-sink.ts';
 import type { ServiceStats } from './service-stats.ts';
-import type { TransactionalProducer } from '../kafka/transactional-kafka.ts';
+import type { TransactionalProducer } from '../kafka/kafka-transport.ts';
 
 type Held = { offset: number; records: OutgoingRecord[]; release: () => void };
 /** Records of no message, written after the message at offset `after` (-1: before any) was dispatched. */
@@ -199,10 +198,10 @@ export class TransactionalClaim implements PartitionClaim {
     const transact = async (oneByOne: boolean) => {
       const transaction = await producer.transaction();
       try {
-        const send = (requestRecords: OutgoingRecord[]) => transaction.sendBatch({ acks: -1, topicMessages: toTopicMessages(requestRecords) });
+        const send = (requestRecords: OutgoingRecord[]) => transaction.send(requestRecords);
         const failed = (await sendRecords(send, records, { ...(this.options.send ?? defaultSend), oneByOne, rejectRefusedRequest: true })).find((result) => result !== undefined);
         if (failed !== undefined) throw failed;
-        if (offset !== undefined) await transaction.sendOffsets({ consumerGroupId: groupId, topics: [{ topic: this.topic, partitions: [{ partition: this.partition, offset }] }] });
+        if (offset !== undefined) await transaction.sendOffsets({ groupId, topic: this.topic, partition: this.partition, offset });
         await transaction.commit();
       } catch (error) {
         // Fenced or broker gone: the abort may fail too; the broker then aborts it when the next

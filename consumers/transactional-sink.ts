@@ -19,19 +19,18 @@
 //             fenced it first.
 //
 // The consumer never commits offsets itself in this mode: sendOffsets inside the transaction does.
-import type { Consumer } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { PartitionClaim, RecordSink } from './record-sink.ts';
 import type { ServiceStats } from './service-stats.ts';
 import { TransactionalClaim } from './transactional-claim.ts';
 import type { TransactionalClaimOptions } from './transactional-claim.ts';
-import type { TransactionalKafka } from '../kafka/transactional-kafka.ts';
+import type { GroupConsumer, TransactionalKafka } from '../kafka/kafka-transport.ts';
 import { transactionalIdFor } from '../kafka/transactional-kafka.ts';
 import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 
 export type TransactionalSinkOptions = {
   kafka: TransactionalKafka;
-  consumer: Pick<Consumer, 'seek'>;
+  consumer: Pick<GroupConsumer, 'seek'>;
   groupId: string;
   stats: ServiceStats;
   logger: Logger;

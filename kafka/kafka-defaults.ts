@@ -33,8 +33,19 @@ export const KAFKA_DEFAULTS = Object.freeze({
     transactionTimeoutMs: 30_000,
     /** Bound on the final transactions at close. */
     closeTimeoutMs: 10_000,
-    /** A transactional producer's retries (about 10 s in all; transactional-kafka.ts says why). */
+    /** A transactional producer's retries (about 10 s in all; kafkajs-transport.ts says why). */
     retry: Object.freeze({ retries: 10, initialRetryTime: 10, maxRetryTime: 5_000 }),
+  }),
+  platformatic: Object.freeze({
+    /** Messages queued for delivery in all (platformatic-consumer.ts); past it the fetch stream pauses until half drained. */
+    maxQueuedMessages: 4_096,
+    /** How long a fetch waits for data when there is none (as kafkajs' default). */
+    fetchMaxWaitMs: 5_000,
+    /** The client's pause between retries of a failed request, and the first pause before a failed stream is replaced (doubling). */
+    retryDelayMs: 250,
+    maxRestartDelayMs: 5_000,
+    /** The record producer's retries of a failed request before its records fail (publish-until-acknowledged.ts retries them). */
+    publishRetries: 5,
   }),
   topics: Object.freeze({
     /** Partitions of an output topic the service creates. */

@@ -43,6 +43,9 @@ function keyBytes(key: Buffer | string): Uint8Array {
   return typeof key === 'string' ? Buffer.from(key) : key;
 }
 
+/** The non-negative hash a key places its record by; the partition is this modulo the partition count. */
+export const placementHash = (placedBy: Buffer | string): number => toPositive(murmur2(keyBytes(placedBy)));
+
 /**
  * Drop-in for kafkajs' `Partitioners.DefaultPartitioner` (pass as `createPartitioner`). A message
  * with a `partitionKey` (kafka-records.ts) is placed by it instead of its key: score and decision
@@ -53,7 +56,7 @@ export const keyPartitioner: ICustomPartitioner = () => {
   return ({ topic, partitionMetadata, message }: PartitionerArgs) => {
     if (message.partition !== null && message.partition !== undefined) return message.partition;
     const placedBy = (message as { partitionKey?: string }).partitionKey ?? message.key;
-    if (placedBy !== null && placedBy !== undefined) return toPositive(murmur2(keyBytes(placedBy))) % partitionMetadata.length;
+    if (placedBy !== null && placedBy !== undefined) return placementHash(placedBy) % partitionMetadata.length;
     // No key: round-robin over partitions that have a leader, from a random start per topic.
     const next = (counters.get(topic) ?? Math.floor(Math.random() * 2 ** 31)) + 1;
     counters.set(topic, next);

@@ -1,12 +1,12 @@
 // Publishes score, decision, retry and dead-letter records with Kafka acknowledgement per record.
-// Records from many concurrent runs are gathered into one request (sendBatch) while the
+// Records from many concurrent runs are gathered into one request while the
 // previous request is in flight, so throughput comes from batching, not from parallel
 // requests: one request at a time keeps the idempotent producer's sequence numbers in order.
 // A request stays within `maxRequestBytes`, and a record the broker refuses fails alone, replaced
 // by its stand-in, never the records it shared a request with (send-records.ts).
-import type { Producer, TopicMessages } from 'kafkajs';
 import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 import type { OutgoingRecord } from '../kafka/kafka-records.ts';
+import type { RecordProducer } from '../kafka/kafka-transport.ts';
 import { sendRecords } from './send-records.ts';
 import type { OnRefused } from './send-records.ts';
 
@@ -23,23 +23,6 @@ export type RecordPublisherOptions = {
   onRefused?: OnRefused;
 };
 
-/** Records grouped per topic, in their order, as kafkajs' sendBatch takes them. */
-export function toTopicMessages(records: readonly OutgoingRecord[]): TopicMessages[] {
-  const byTopic = new Map<string, OutgoingRecord[]>();
-  for (const record of records) {
-    let list = byTopic.get(record.topic);
-    if (list === undefined) byTopic.set(record.topic, (list = []));
-    list.push(record);
-  }
-  return [...byTopic].map(([topic, list]) => ({
-    topic,
-    // kafkajs hands each message object to the partitioner as given, so partitionKey rides along
-    // to keyPartitioner and is never encoded (only key, value, headers and timestamp are); an
-    // explicit partition (a changelog's) wins over both.
-    messages: list.map(({ key, partitionKey, value, headers, partition }) => ({ key, value, ...(partitionKey === undefined ? {} : { partitionKey }), ...(headers === undefined ? {} : { headers }), ...(partition === undefined ? {} : { partition }) })),
-  }));
-}
-
 type Pending = { record: OutgoingRecord; resolve: () => void; reject: (error: unknown) => void };
 
 export type RecordPublisher = {
@@ -50,7 +33,7 @@ export type RecordPublisher = {
   readonly pendingRecords: number;
 };
 
-export function createRecordPublisher(producer: Pick<Producer, 'sendBatch'>, options: RecordPublisherOptions = {}): RecordPublisher {
+export function createRecordPublisher(producer: Pick<RecordProducer, 'send'>, options: RecordPublisherOptions = {}): RecordPublisher {
   const lingerMs = options.lingerMs ?? KAFKA_DEFAULTS.publish.lingerMs;
   const maxBatchRecords = options.maxBatchRecords ?? KAFKA_DEFAULTS.publish.maxBatchRecords;
   const sendOptions = {
@@ -58,7 +41,7 @@ export function createRecordPublisher(producer: Pick<Producer, 'sendBatch'>, opt
     maxRequestRecords: maxBatchRecords,
     onRefused: options.onRefused ?? (() => undefined),
   };
-  const send = (records: OutgoingRecord[]) => producer.sendBatch({ acks: -1, topicMessages: toTopicMessages(records) });
+  const send = (records: OutgoingRecord[]) => producer.send(records);
   let queue: Pending[] = [];
   let sending: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;

@@ -1,5 +1,5 @@
 // The composition root of the scoring service: from a validated config it builds the real
-// parts — Kafka client, the record sink of the configured delivery (at-least-once: idempotent
+// parts — Kafka clients (kafkajs for admin work, and the scoring path's transport of `kafka.client`), the record sink of the configured delivery (at-least-once: idempotent
 // producer and batching record publisher; exactly-once: transactional producers per partition),
 // judge models with their concurrency caps, the scoring consumer — and starts them. Everything
 // above this file is testable without Kafka; everything here is wiring. Telemetry: metric
@@ -9,7 +9,7 @@
 // (health-server.ts) listen from before the pre-flight until after the stop.
 import { metrics } from '@opentelemetry/api';
 import type { Meter, Tracer } from '@opentelemetry/api';
-import type { Kafka, Producer } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { DEFAULTS } from '../src/config/defaults.ts';
 import { createJudgeSpend, gateDecisionCalls } from '../src/budget/judge-spend.ts';
@@ -21,7 +21,6 @@ import type { LimitedModels } from '../src/pipeline/limit-judge-concurrency.ts';
 import type { LimitDecisionCall, ScorerServices } from '../src/scorer-services.ts';
 import { createJudgeMetrics, instrumentJudgeModels } from '../otel/judge-metrics.ts';
 import { registerServiceMetrics } from '../otel/service-metrics.ts';
-import { keyPartitioner } from '../kafka/key-partitioner.ts';
 import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 import type { OutgoingRecord } from '../kafka/kafka-records.ts';
 import type { PublishRefusal } from '../kafka/publish-refusal.ts';
@@ -39,7 +38,8 @@ import { serviceAccess } from '../kafka/service-access.ts';
 import { createRunSource } from '../consumers/create-run-source.ts';
 import type { OtlpAssemblyStats } from '../consumers/otlp-source.ts';
 import { createScoringConsumer } from '../consumers/scoring-consumer.ts';
-import { createTransactionalKafka } from '../kafka/transactional-kafka.ts';
+import { createKafkaTransport } from '../kafka/create-kafka-transport.ts';
+import type { KafkaTransport, RecordProducer } from '../kafka/kafka-transport.ts';
 import { createTransactionalSink } from '../consumers/transactional-sink.ts';
 import type { ScoringConsumerOptions } from '../consumers/scoring-consumer.ts';
 import { threadRestoreGroupPrefix } from '../kafka/acl-roles.ts';
@@ -55,7 +55,10 @@ import type { HealthServer } from './health-server.ts';
 export type ServiceOptions = {
   config: ResolvedConfig;
   logger: Logger;
+  /** The kafkajs client of the admin work (pre-flight, topics, probes, changelog and run reads). */
   kafka?: Kafka;
+  /** The scoring path's consumer and producers (default: the client `config.kafka.client` names). */
+  transport?: KafkaTransport;
   tracer?: Tracer;
   /** Where the service's metric instruments live; default `metrics.getMeter('scorestream')`. */
   meter?: Meter;
@@ -148,17 +151,18 @@ async function startHealth(config: ResolvedConfig, kafka: Kafka, logger: Logger)
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const kafka = options.kafka ?? createKafkaClient(options.config, options.logger);
+  const transport = options.transport ?? createKafkaTransport(options.config, kafka);
   const health = await startHealth(options.config, kafka, options.logger);
   try {
-    return await startWith({ ...options, kafka }, health);
+    return await startWith({ ...options, kafka, transport }, health);
   } catch (error) {
     await health?.close();
     throw error;
   }
 }
 
-async function startWith(options: ServiceOptions & { kafka: Kafka }, health: Health | undefined): Promise<RunningService> {
-  const { config, logger, kafka } = options;
+async function startWith(options: ServiceOptions & { kafka: Kafka; transport: KafkaTransport }, health: Health | undefined): Promise<RunningService> {
+  const { config, logger, kafka, transport } = options;
   // A cluster refusing TLS, SASL or an ACL stops the start here, with what to fix (exit 2).
   const access = serviceAccess(config, options);
   await kafkaPreflight(kafka, access.needs, access.context);
@@ -190,13 +194,13 @@ async function startWith(options: ServiceOptions & { kafka: Kafka }, health: Hea
   };
   // At-least-once publishes through one shared idempotent producer; exactly-once through one
   // transactional producer per owned partition, made by the sink as partitions are claimed.
-  let producer: Producer | undefined;
+  let producer: RecordProducer | undefined;
   let sinkOptions: Pick<ScoringConsumerOptions, 'publisher' | 'createSink'>;
   if (config.delivery === 'exactly-once') {
     sinkOptions = {
       createSink: (consumer, stats) =>
         createTransactionalSink({
-          kafka: createTransactionalKafka(kafka, { groupId: config.groupId }),
+          kafka: transport.transactional({ groupId: config.groupId }),
           consumer,
           groupId: config.groupId,
           stats,
@@ -206,7 +210,7 @@ async function startWith(options: ServiceOptions & { kafka: Kafka }, health: Hea
         }),
     };
   } else {
-    producer = kafka.producer({ createPartitioner: keyPartitioner, idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+    producer = transport.producer();
     await producer.connect().catch((error: unknown) => {
       throw explainKafkaError(error, access.context);
     });
@@ -242,6 +246,7 @@ async function startWith(options: ServiceOptions & { kafka: Kafka }, health: Hea
   // A replay reads no thread (the live service owns them).
   const readChangelog = options.replay === undefined ? threadStateReader(kafka, config, access.context, logger) : undefined;
   const consumer = createScoringConsumer({
+    transport,
     kafka,
     config,
     source,
@@ -276,7 +281,7 @@ async function startWith(options: ServiceOptions & { kafka: Kafka }, health: Hea
   });
   health?.state.started();
   logger.info(
-    { groupId: config.groupId, topics: config.topics, scorers: config.scorers.map((binding) => binding.scorerId), runsInFlight: config.concurrency.runsInFlight, delivery: config.delivery, input: config.input.format },
+    { groupId: config.groupId, topics: config.topics, scorers: config.scorers.map((binding) => binding.scorerId), runsInFlight: config.concurrency.runsInFlight, delivery: config.delivery, input: config.input.format, kafkaClient: transport.client },
     'scorestream is consuming',
   );
 

@@ -2,6 +2,7 @@
 // OpenTelemetry globals left over from another scenario, its own RSS), and the parent — which
 // holds the event pool and runs the Kafka-only baselines — stays out of their measurements.
 // This module is the contract between the two sides and the parent's way to start a child.
+import type { KafkaClientName } from '../../src/config/config-types.ts';
 import { fork } from 'node:child_process';
 import { nodeCompileCacheDirectory } from '../../local/kafka/index.ts';
 import type { FloorsResult } from './floors.ts';
@@ -10,7 +11,7 @@ import type { PipelineAloneResult } from './pipeline-alone.ts';
 import type { ServiceThroughput } from './scorestream-run.ts';
 import type { TracingTotals } from './tracing.ts';
 
-export type ChildBase = { brokers: string[]; brokerPid?: number | undefined; runsTopic: string; outputPrefix: string; groupId: string; timeoutMs: number };
+export type ChildBase = { brokers: string[]; brokerPid?: number | undefined; runsTopic: string; outputPrefix: string; groupId: string; timeoutMs: number; /** The scoring path's client (`kafka.client`; default kafkajs). */ kafkaClient?: KafkaClientName };
 
 export type ChildSpec =
   | (ChildBase & { kind: 'code'; scorers: 'text' | 'no-op'; tracing: 'off' | 'on' | 'with-function-step-spans'; otlpUrl?: string; warmUpEvents: number; targetEvents: number })

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { startService } from '../../service/start-service.ts';
 import type { RunningService } from '../../service/start-service.ts';
 import { resolveConfig } from '../../src/config/resolve-config.ts';
-import type { ScorerLike } from '../../src/config/config-types.ts';
+import type { KafkaClientName, ScorerLike } from '../../src/config/config-types.ts';
 import type { JudgeModelResolver } from '../../src/judge/types.ts';
 import type { Throughput } from './measurement.ts';
 import { measureRate } from './measurement.ts';
@@ -24,6 +24,8 @@ export type ServiceSetup = {
   logger?: Logger;
   /** A span for every function step too (SCORESTREAM_TRACE_FUNCTION_STEPS); the service's default is off. */
   functionStepSpans?: boolean;
+  /** The scoring path's Kafka client (`kafka.client`); default kafkajs. */
+  kafkaClient?: KafkaClientName;
 };
 
 /** Warnings and errors only, to stderr: a quiet service unless something goes wrong. */
@@ -31,7 +33,7 @@ export const benchLogger = (): Logger => pino({ level: process.env.BENCH_LOG_LEV
 
 export async function startBenchService(setup: ServiceSetup): Promise<RunningService> {
   const config = resolveConfig({
-    kafka: { brokers: setup.brokers, clientId: `bench-${setup.outputPrefix}` },
+    kafka: { brokers: setup.brokers, clientId: `bench-${setup.outputPrefix}`, ...(setup.kafkaClient === undefined ? {} : { client: setup.kafkaClient }) },
     groupId: setup.groupId,
     topics: { runs: setup.runsTopic, results: `${setup.outputPrefix}-scores`, deadLetter: `${setup.outputPrefix}-dlq` },
     scorers: setup.scorers.map((scorer) => ({ scorer })),

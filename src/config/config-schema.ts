@@ -29,6 +29,8 @@ const positiveInt = z.number().int().positive();
  * score once; results become visible per commit interval instead of per scorer.
  */
 export const deliveryModes = ['at-least-once', 'exactly-once'] as const;
+/** The Kafka client library under the scoring path (kafka/kafka-transport.ts; docs/configuration.md). */
+export const kafkaClients = ['kafkajs', 'platformatic'] as const;
 
 /**
  * What a run whose propagated trace context is not sampled gets. `ignore` (default): it is scored
@@ -166,6 +168,7 @@ export const configSchema = z.strictObject({
         .min(1, 'expected at least one broker (host:port); set KAFKA_BROKERS')
         .prefault([]),
       clientId: z.string().min(1).default(DEFAULTS.clientId),
+      client: z.enum(kafkaClients, { error: `expected one of ${kafkaClients.map((client) => `'${client}'`).join(', ')}` }).default(DEFAULTS.kafkaClient),
       ssl: tlsSchema.optional(),
       sasl: saslSchema.optional(),
     })

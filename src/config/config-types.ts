@@ -3,7 +3,7 @@
 // what resolveConfig returns). One part is laid over the derived types by hand: a binding's `when`
 // takes the config's `Event`, and a schema, being a value, cannot take a type parameter.
 import type { z } from 'zod';
-import type { bindingSchema, configSchema, deliveryModes, saslSchema, tlsSchema, traceSamplingPolicies } from './config-schema.ts';
+import type { bindingSchema, configSchema, deliveryModes, kafkaClients, saslSchema, tlsSchema, traceSamplingPolicies } from './config-schema.ts';
 
 import type { ThreadOptions } from '../threads/threads-schema.ts';
 
@@ -11,6 +11,8 @@ export type { ScorerLike } from './scorer-like.ts';
 
 /** How results reach Kafka: see `deliveryModes` in config-schema.ts. */
 export type DeliveryMode = (typeof deliveryModes)[number];
+/** Which Kafka client library the scoring path runs on: see `kafkaClients` in config-schema.ts. */
+export type KafkaClientName = (typeof kafkaClients)[number];
 /** Whether unsampled traces are scored: see `traceSamplingPolicies` in config-schema.ts. */
 export type TraceSamplingPolicy = (typeof traceSamplingPolicies)[number];
 /** A binding's `sampling`: the eligibility module's schema (sampling-schema.ts) is its one declaration. */

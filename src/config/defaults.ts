@@ -12,6 +12,8 @@ export const DEMO_DECISIONS_TOPIC = 'agent-score-decisions';
 
 export const DEFAULTS = {
   clientId: 'scorestream',
+  /** The Kafka client of the scoring path (docs/benchmarks.md says why kafkajs stays the default). */
+  kafkaClient: 'kafkajs',
   groupId: 'scorestream',
   runsInFlight: 256,
   judgeCallsPerModel: 16,

@@ -2,12 +2,12 @@
 // decides brokers, group and topic names. Applied before validation, so a bad value in the
 // environment is reported against the variable that carried it.
 import type { ConfigProblem } from './config-error.ts';
-import { deliveryModes, traceSamplingPolicies } from './config-schema.ts';
+import { deliveryModes, kafkaClients, traceSamplingPolicies } from './config-schema.ts';
 import { applyTlsEnvironment } from './tls-env-overrides.ts';
 import { EVIDENCE_LEVELS } from '../data-handling/redaction-schema.ts';
 import type { EvidenceLevel } from '../data-handling/redaction-schema.ts';
 import { applyInputOverrides } from './input-overrides.ts';
-import type { DeliveryMode, SaslConfig, ScorestreamConfigInput, TraceSamplingPolicy } from './config-types.ts';
+import type { DeliveryMode, KafkaClientName, SaslConfig, ScorestreamConfigInput, TraceSamplingPolicy } from './config-types.ts';
 
 export type Environment = Record<string, string | undefined>;
 
@@ -51,6 +51,11 @@ export function applyEnvironmentOverrides<Event>(
   if (brokers !== undefined) result.kafka!.brokers = brokers.split(',').map((broker) => broker.trim()).filter(Boolean);
   const clientId = value('SCORESTREAM_CLIENT_ID');
   if (clientId !== undefined) result.kafka!.clientId = clientId;
+  const client = value('SCORESTREAM_KAFKA_CLIENT')?.toLowerCase();
+  if (client !== undefined) {
+    if ((kafkaClients as readonly string[]).includes(client)) result.kafka!.client = client as KafkaClientName;
+    else problems.push({ path: 'env SCORESTREAM_KAFKA_CLIENT', message: `expected one of ${kafkaClients.map((name) => `'${name}'`).join(', ')}, got '${value('SCORESTREAM_KAFKA_CLIENT')}'` });
+  }
   const groupId = value('SCORESTREAM_GROUP_ID');
   if (groupId !== undefined) result.groupId = groupId;
 

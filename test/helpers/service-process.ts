@@ -5,6 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
 import { testBrokers } from './kafka.ts';
+import { testKafkaClient } from './service.ts';
 import type { ServiceTopics } from './service.ts';
 
 const cli = fileURLToPath(new URL('../../cli/main.ts', import.meta.url));
@@ -31,6 +32,7 @@ export function spawnService(options: { topics: ServiceTopics; groupId: string; 
       SCORESTREAM_TOPIC_RESULTS: options.topics.results,
       SCORESTREAM_TOPIC_DEAD_LETTER: options.topics.deadLetter,
       SCORESTREAM_LOG_LEVEL: 'info',
+      SCORESTREAM_KAFKA_CLIENT: testKafkaClient(),
       // No collector listens in tests; a test that sets OTEL_* variables is about export.
       ...(Object.keys(options.env ?? {}).some((name) => name.startsWith('OTEL_')) ? {} : { OTEL_SDK_DISABLED: 'true' }),
       ...options.env,

@@ -8,6 +8,9 @@ import { resolveConfig } from '../../src/config/resolve-config.ts';
 import type { ResolvedConfig } from '../../src/config/resolve-config.ts';
 import type { ScorestreamConfigInput } from '../../src/config/config-types.ts';
 import { createKafkaClient } from '../../kafka/kafka-client.ts';
+import { createKafkaTransport } from '../../kafka/create-kafka-transport.ts';
+import type { KafkaTransport } from '../../kafka/kafka-transport.ts';
+import type { KafkaClientName } from '../../src/config/config-types.ts';
 import { startService } from '../../service/start-service.ts';
 import type { RunningService, ServiceOptions } from '../../service/start-service.ts';
 import { retryTiers } from '../../src/config/retry-tiers.ts';
@@ -79,6 +82,23 @@ export const silentLogger = () => pino({ level: process.env.TEST_LOG_LEVEL ?? 's
 const testFetchWaitMs = 100;
 
 /**
+ * The Kafka client the test services run their scoring path on: SCORESTREAM_TEST_KAFKA_CLIENT
+ * (`kafkajs`, the default, or `platformatic`), so that one delivery test file runs against either
+ * client (scripts/test runs the delivery files a second time with `platformatic`). Spawned
+ * services get it as SCORESTREAM_KAFKA_CLIENT (service-process.ts).
+ */
+export function testKafkaClient(): KafkaClientName {
+  const client = process.env.SCORESTREAM_TEST_KAFKA_CLIENT ?? 'kafkajs';
+  if (client !== 'kafkajs' && client !== 'platformatic') throw new Error(`SCORESTREAM_TEST_KAFKA_CLIENT: expected 'kafkajs' or 'platformatic', got '${client}'`);
+  return client;
+}
+
+/** The scoring path's transport of a test service: its config's client, fetches waiting at most 100 ms (see testServiceKafka). */
+export function testServiceTransport(config: ResolvedConfig, kafka: Kafka, options: { productionFetchWait?: boolean } = {}): KafkaTransport {
+  return createKafkaTransport(config, kafka, options.productionFetchWait === true || config.kafka.client === 'kafkajs' ? {} : { fetchMaxWaitMs: testFetchWaitMs });
+}
+
+/**
  * The service's own kafkajs client (createKafkaClient), except that its consumers' fetches wait at
  * most 100 ms for data. kafkajs' consumer.disconnect() waits for the fetch in progress, so with the
  * default wait every stop() of an idle test service took 5 s.
@@ -97,12 +117,14 @@ export async function startTestService(
     productionFetchWait?: boolean;
   } = {},
 ): Promise<RunningService> {
-  const config = resolveConfig({ ...input, kafka: { brokers: testBrokers(), clientId: 'scorestream-test-service' }, groupId: input.groupId ?? uniqueGroupId('service') });
+  const config = resolveConfig({ ...input, kafka: { brokers: testBrokers(), clientId: 'scorestream-test-service', client: testKafkaClient() }, groupId: input.groupId ?? uniqueGroupId('service') });
   const logger = options.logger ?? silentLogger();
+  const kafka = options.productionFetchWait === true ? createKafkaClient(config, logger) : testServiceKafka(config, logger);
   const service = await startService({
     config,
     logger,
-    kafka: options.productionFetchWait === true ? createKafkaClient(config, logger) : testServiceKafka(config, logger),
+    kafka,
+    transport: testServiceTransport(config, kafka, { productionFetchWait: options.productionFetchWait === true }),
     consumer: { commitIntervalMs: 200, publishRetryDelayMs: 50, ...options.consumer },
     ...(options.tracer === undefined ? {} : { tracer: options.tracer }),
     ...(options.recordInputs === undefined ? {} : { recordInputs: options.recordInputs }),

@@ -11,7 +11,7 @@ import { startService } from '../../../service/start-service.ts';
 import { answerLengthScorer, judgeScorer } from '../../fixtures/scorers.ts';
 import { mockJudge } from '../../../src/testing/mock-judge.ts';
 import { useRestartableBroker } from '../../helpers/restartable-broker.ts';
-import { silentLogger, testServiceKafka } from '../../helpers/service.ts';
+import { silentLogger, testKafkaClient, testServiceKafka, testServiceTransport } from '../../helpers/service.ts';
 
 const pairs = (records: ScoreRecord[]) => new Set(records.map((record) => `${record.runId}/${record.scorerId}`));
 
@@ -46,13 +46,14 @@ describe.skipIf(process.env.KAFKA_BROKERS !== undefined)('broker restart', () =>
     await produce(before);
 
     const config = resolveConfig({
-      kafka: { brokers, clientId: 'restart-service' },
+      kafka: { brokers, clientId: 'restart-service', client: testKafkaClient() },
       groupId: 'restart-group',
       topics,
       scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('slow-judge', mockJudge({ answer: { score: 0.8 }, delayMs: 1500 })) }],
     });
     const logger = silentLogger();
-    const service = await startService({ config, logger, kafka: testServiceKafka(config, logger), consumer: { commitIntervalMs: 200, publishRetryDelayMs: 100 } });
+    const serviceKafka = testServiceKafka(config, logger);
+    const service = await startService({ config, logger, kafka: serviceKafka, transport: testServiceTransport(config, serviceKafka), consumer: { commitIntervalMs: 200, publishRetryDelayMs: 100 } });
     onTestFinished(async () => {
       await service.stop({ timeoutMs: 5_000 });
     });

@@ -1,13 +1,15 @@
 // The scoring consumer's caller of the dead-letter path: a message whose processing throws (a
 // bug, here a scorer object whose name getter throws) is dead-lettered like any other — key kept,
 // origin header, counted — and its offset committed; after the hard stop it is abandoned instead,
-// its offset uncommitted. A fake kafkajs consumer hands the batch over; nothing talks to Kafka.
+// its offset uncommitted. A fake kafkajs consumer (behind the kafkajs transport) hands the batch
+// over; nothing talks to Kafka.
 import type { EachBatchPayload, Kafka } from 'kafkajs';
 import type { ConsumedMessage } from '../../../kafka/kafka-records.ts';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ORIGIN_HEADER } from '../../../consumers/loop-guard.ts';
 import { createScoringConsumer } from '../../../consumers/scoring-consumer.ts';
+import { createKafkajsTransport } from '../../../kafka/kafkajs-transport.ts';
 import { resolveConfig } from '../../../src/config/resolve-config.ts';
 import type { OutgoingRecord } from '../../../kafka/kafka-records.ts';
 import type { RecordPublisher } from '../../../producers/record-publisher.ts';
@@ -46,7 +48,7 @@ function setup(options: { publishFails?: boolean } = {}) {
     pendingRecords: 0,
   };
   const config = resolveConfig({ kafka: { brokers: ['127.0.0.1:9'] }, groupId: 'unit', topics: { runs: 'runs', deadLetter: 'dead-letters' }, scorers: [{ scorer: brokenScorer }] });
-  const scoring = createScoringConsumer({ kafka: { consumer: () => consumer } as unknown as Kafka, config, publisher, logger: pino({ level: 'silent' }), publishRetryDelayMs: 1 });
+  const scoring = createScoringConsumer({ transport: createKafkajsTransport({ consumer: () => consumer } as unknown as Kafka), config, publisher, logger: pino({ level: 'silent' }), publishRetryDelayMs: 1 });
   const deliver = (messages: ConsumedMessage[]) =>
     eachBatch!({
       batch: { topic: 'runs', partition: 0, messages, highWatermark: String(messages.length), firstOffset: () => messages[0]!.offset },

@@ -1,4 +1,5 @@
-// The exactly-once sink against fake transactional producers whose requests the test can hold or
+// The exactly-once sink against fake kafkajs transactional producers (behind the kafkajs
+// transport, kafka/kafkajs-transport.ts) whose requests the test can hold or
 // fail: claims fence before reading the committed offset, records wait for the prefix and go out
 // with its offset in one transaction, slots free only when that transaction ends, a failed
 // transaction is aborted and rewinds the partition, and an ended assignment commits nothing more.
@@ -6,7 +7,9 @@ import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import type { RecordSink } from '../../../consumers/record-sink.ts';
 import { ServiceStats } from '../../../consumers/service-stats.ts';
-import type { TransactionalKafka, TransactionalProducer } from '../../../kafka/transactional-kafka.ts';
+import type { Kafka, Producer } from 'kafkajs';
+import type { TransactionalKafka } from '../../../kafka/kafka-transport.ts';
+import { createKafkajsTransport } from '../../../kafka/kafkajs-transport.ts';
 import { createTransactionalSink } from '../../../consumers/transactional-sink.ts';
 
 type Step = 'sendBatch' | 'sendOffsets' | 'commit';
@@ -37,7 +40,7 @@ class FakeProducer {
     for (const resume of waiting) resume();
   }
 
-  asProducer(): TransactionalProducer {
+  asProducer(): Producer {
     const step = async (name: Step | 'connect') => {
       this.log.push(name);
       if (this.fail === name) throw new Error(`${name} failed: Producer attempted an operation with an old epoch`);
@@ -70,8 +73,8 @@ class FakeProducer {
           },
           isActive: () => true,
         };
-      }) as unknown as TransactionalProducer['transaction'],
-    } as TransactionalProducer;
+      }) as unknown as Producer['transaction'],
+    } as unknown as Producer;
   }
 }
 
@@ -84,7 +87,9 @@ function setup(options: { committed?: number; pressureThreshold?: number } = {})
       fake.fail = kafka.nextProducerFails;
       kafka.nextProducerFails = undefined;
       producers.push(fake);
-      return fake.asProducer();
+      return createKafkajsTransport({ producer: () => fake.asProducer(), admin: () => ({}) } as unknown as Kafka)
+        .transactional({ groupId: 'scorers' })
+        .producer(transactionalId);
     },
     async committedOffset(topic, partition) {
       calls.push(`committedOffset ${topic}[${partition}] after ${producers.at(-1)?.log.join(',')}`);

@@ -23,4 +23,12 @@ describe('publishRefusalOf', () => {
     expect(publishRefusalOf(Object.assign(new Error('retries exceeded'), { name: 'KafkaJSNumberOfRetriesExceeded', retriable: false, cause: protocolError('REQUEST_TIMED_OUT', true) }))).toBeUndefined();
     expect(publishRefusalOf('a string')).toBeUndefined();
   });
+  it("recognises @platformatic/kafka's refusal: a protocol error with apiId and canRetry false inside aggregateErrors, but not a retriable one", () => {
+    const refused = Object.assign(new Error('Produce failed'), { aggregateErrors: [{ apiId: 'MESSAGE_TOO_LARGE', canRetry: false, code: 'PLT_KFK_PROTOCOL', message: 'The request included a message larger than the max message size the server will accept.' }] });
+    expect(publishRefusalOf(refused)).toEqual({ type: 'MESSAGE_TOO_LARGE', message: 'The request included a message larger than the max message size the server will accept.' });
+    expect(publishRefusalOf(Object.assign(new Error('x'), { aggregateErrors: [{ apiId: 'NOT_LEADER_OR_FOLLOWER', canRetry: true }] }))).toBeUndefined();
+    // As thrown by a produce: MultipleErrors ⊃ ResponseError ⊃ the protocol error, in AggregateError's `errors`.
+    const nested = new AggregateError([new AggregateError([Object.assign(new Error('too large'), { apiId: 'MESSAGE_TOO_LARGE', canRetry: false })], 'Received response with error')], 'Producing messages failed.');
+    expect(publishRefusalOf(nested)).toEqual({ type: 'MESSAGE_TOO_LARGE', message: 'too large' });
+  });
 });

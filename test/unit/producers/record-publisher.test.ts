@@ -1,21 +1,26 @@
-// The record publisher's batching logic against a fake sendBatch whose requests the test
-// completes by hand: what goes into each request, and when each publish() settles.
-import type { ProducerBatch } from 'kafkajs';
+// The record publisher's batching logic against a fake kafkajs sendBatch (behind the kafkajs
+// transport, kafka/kafkajs-transport.ts) whose requests the test completes by hand: what goes into
+// each request, and when each publish() settles.
+import type { Kafka, ProducerBatch } from 'kafkajs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRecordPublisher, toTopicMessages } from '../../../producers/record-publisher.ts';
+import { createKafkajsTransport } from '../../../kafka/kafkajs-transport.ts';
+import { createRecordPublisher } from '../../../producers/record-publisher.ts';
 import type { OutgoingRecord } from '../../../producers/record-publisher.ts';
 
 type Request = { batch: ProducerBatch; resolve: () => void; reject: (error: unknown) => void };
 
+/** The kafkajs transport's record producer over a fake kafkajs producer. */
+const kafkajsProducer = (sendBatch: (batch: ProducerBatch) => Promise<never[]>) => createKafkajsTransport({ producer: () => ({ sendBatch }) } as unknown as Kafka).producer();
+
 /** A producer whose every sendBatch stays pending until the test settles it. */
 function fakeProducer() {
   const requests: Request[] = [];
-  const producer = {
-    sendBatch: (batch: ProducerBatch) =>
+  const producer = kafkajsProducer(
+    (batch: ProducerBatch) =>
       new Promise<never[]>((resolve, reject) => {
         requests.push({ batch, resolve: () => resolve([]), reject });
       }),
-  };
+  );
   return { producer, requests };
 }
 
@@ -155,11 +160,9 @@ describe('createRecordPublisher', () => {
   it('rejects when sendBatch throws synchronously instead of returning a rejected promise', async () => {
     const failure = new Error('producer is disconnected');
     const publisher = createRecordPublisher(
-      {
-        sendBatch: () => {
-          throw failure;
-        },
-      },
+      kafkajsProducer(() => {
+        throw failure;
+      }),
       { lingerMs: 1 },
     );
     const published = track(publisher.publish([record('scores', 'a')]));
@@ -283,23 +286,5 @@ describe('createRecordPublisher', () => {
     await settle();
     expect([small.status, big.status]).toEqual(['resolved', 'resolved']);
     expect(refused).toEqual(['big MESSAGE_TOO_LARGE -> big-failed']);
-  });
-});
-
-describe('toTopicMessages', () => {
-  it("hands a record's partitionKey to the partitioner with the message, and leaves it out when there is none", () => {
-    const messages = toTopicMessages([
-      { topic: 'scores', key: 'score-1', partitionKey: 'run-1', value: 'a', headers: { origin: 'x' } },
-      { topic: 'scores', key: 'run-2', value: 'b' },
-    ]);
-    expect(messages).toEqual([
-      {
-        topic: 'scores',
-        messages: [
-          { key: 'score-1', partitionKey: 'run-1', value: 'a', headers: { origin: 'x' } },
-          { key: 'run-2', value: 'b' },
-        ],
-      },
-    ]);
   });
 });

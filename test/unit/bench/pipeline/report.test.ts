@@ -41,6 +41,8 @@ function report(overrides: Partial<BenchReport> = {}): BenchReport {
     sizes: parseBenchOptions(['--quick']),
     passthrough: [{ events: 1000, seconds: 0.1, eventsPerSecond: 10_000, cores }],
     passthroughFanOut: [{ events: 1000, seconds: 0.12, eventsPerSecond: 8_500, cores }],
+    platformaticPassthrough: [{ events: 1000, seconds: 0.08, eventsPerSecond: 12_000, cores }],
+    codePlatformatic: [service(6_000)],
     naive: { events: 100, seconds: 0.2, eventsPerSecond: 500, cores },
     code: [service(8_000)],
     codeNoOp: [service(8_200)],
@@ -109,6 +111,12 @@ describe('formatReport', () => {
     expect(lines[1]).toContain('one thread, as above: 11.93×');
     const row = formatReport(report()).find((line) => line.startsWith('| (p) the per-message work'))!;
     expect(row).toContain('| 20,000 | 20,000 | 2.00× | 40.00× | 1.30 | 1.00 | — | — |');
+  });
+
+  it('sets the second client against kafkajs: (a-p) and (c-p) against (a), (c-p) against (c)', () => {
+    const lines = formatReport(report());
+    expect(lines.find((line) => line.startsWith('  second client'))).toContain('(a-p)/(a) = 1.20×, (c-p)/(a) = 0.60×, (c-p)/(c) = 0.75×');
+    expect(lines.find((line) => line.startsWith("| (c-p) Scorestream with kafka.client: 'platformatic'"))).toContain('| 6,000 |');
   });
 
   it('sets the floors against the targets: what one thread can reach doing only the unavoidable work, and what serialising the spans alone costs', () => {

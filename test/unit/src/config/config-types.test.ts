@@ -24,7 +24,7 @@ describe('config types', () => {
   it('make every field with a default optional in the input and present in the resolved config', () => {
     expectTypeOf<ScorestreamConfigInput>().toExtend<{ scorers: ScorerBindingInput[] }>();
     expectTypeOf<{ scorers: [] }>().toExtend<ScorestreamConfigInput>();
-    expectTypeOf<ResolvedConfig['kafka']>().toEqualTypeOf<{ brokers: string[]; clientId: string; ssl?: ResolvedConfig['kafka']['ssl']; sasl?: ResolvedConfig['kafka']['sasl'] }>();
+    expectTypeOf<ResolvedConfig['kafka']>().toEqualTypeOf<{ brokers: string[]; clientId: string; client: 'kafkajs' | 'platformatic'; ssl?: ResolvedConfig['kafka']['ssl']; sasl?: ResolvedConfig['kafka']['sasl'] }>();
     expectTypeOf<ResolvedConfig['concurrency']>().toEqualTypeOf<{ runsInFlight: number; judgeCallsPerModel: number }>();
     expectTypeOf<ResolvedConfig['delivery']>().toEqualTypeOf<'at-least-once' | 'exactly-once'>();
     expectTypeOf<ResolvedBinding['timeoutMs']>().toEqualTypeOf<number>();

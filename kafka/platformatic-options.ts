@@ -1,0 +1,20 @@
+// The connection options every @platformatic/kafka client of the service gets from the resolved
+// config: brokers, client id, and TLS and SASL from the same settings (and PEM files) as the
+// kafkajs client's (kafka-security.ts), in platformatic's spelling.
+import type { BaseOptions, SASLMechanismValue } from '@platformatic/kafka';
+import type { ResolvedConfig } from '../src/config/resolve-config.ts';
+import { kafkaClientSecurity } from './kafka-security.ts';
+
+export type PlatformaticConnection = Pick<BaseOptions, 'clientId' | 'bootstrapBrokers' | 'tls' | 'sasl'>;
+
+const mechanisms: Record<string, SASLMechanismValue> = { plain: 'PLAIN', 'scram-sha-256': 'SCRAM-SHA-256', 'scram-sha-512': 'SCRAM-SHA-512' };
+
+/** Throws a ConfigError, as kafkaClientSecurity does, when a named PEM file cannot be read. */
+export function platformaticConnection(kafka: ResolvedConfig['kafka']): PlatformaticConnection {
+  const { ssl, sasl } = kafkaClientSecurity(kafka);
+  const connection: PlatformaticConnection = { clientId: kafka.clientId, bootstrapBrokers: [...kafka.brokers] };
+  if (ssl === true) connection.tls = {};
+  else if (typeof ssl === 'object' && ssl !== null) connection.tls = { ...ssl };
+  if (sasl !== undefined && 'username' in sasl) connection.sasl = { mechanism: mechanisms[sasl.mechanism]!, username: sasl.username, password: sasl.password };
+  return connection;
+}

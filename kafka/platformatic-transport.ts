@@ -1,0 +1,23 @@
+// The scoring path's Kafka seam (kafka-transport.ts) on @platformatic/kafka (`kafka.client:
+// 'platformatic'`): its group consumer (platformatic-consumer.ts) and producers
+// (platformatic-producers.ts), connected as the config says (platformatic-options.ts).
+import type { ResolvedConfig } from '../src/config/resolve-config.ts';
+import type { KafkaTransport } from './kafka-transport.ts';
+import { platformaticGroupConsumer } from './platformatic-consumer.ts';
+import { platformaticConnection } from './platformatic-options.ts';
+import { platformaticRecordProducer, platformaticTransactionalKafka } from './platformatic-producers.ts';
+
+export type PlatformaticTransportOptions = {
+  /** How long a fetch waits for data when there is none (default KAFKA_DEFAULTS.platformatic.fetchMaxWaitMs; tests shorten it). */
+  fetchMaxWaitMs?: number;
+};
+
+export function createPlatformaticTransport(kafka: ResolvedConfig['kafka'], options: PlatformaticTransportOptions = {}): KafkaTransport {
+  const connection = platformaticConnection(kafka);
+  return {
+    client: 'platformatic',
+    consumer: (consumerOptions) => platformaticGroupConsumer({ ...consumerOptions, connection, ...(options.fetchMaxWaitMs === undefined ? {} : { fetchMaxWaitMs: options.fetchMaxWaitMs }) }),
+    producer: () => platformaticRecordProducer(connection),
+    transactional: (transactionalOptions) => platformaticTransactionalKafka(connection, transactionalOptions),
+  };
+}
