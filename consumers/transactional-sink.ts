@@ -74,8 +74,8 @@ export function createTransactionalSink(options: TransactionalSinkOptions): Reco
     claims.delete(key);
     const resumeOffset = claim.resumeOffset;
     claim.end();
-    if (resumeOffset !== undefined) consumer.seek({ topic: claim.topic, partition: claim.partition, offset: String(resumeOffset) });
     dispose(entry);
+    if (resumeOffset !== undefined) consumer.seek({ topic: claim.topic, partition: claim.partition, offset: String(resumeOffset) });
   };
 
   const commitClaim = async (key: string, entry: Entry): Promise<void> => {

@@ -67,7 +67,10 @@ export type GroupConsumer = {
   run(options: GroupConsumerRun): Promise<void>;
   /** Stops fetching these topics (every partition when none are named). */
   pause(topics: ReadonlyArray<{ topic: string; partitions?: number[] }>): void;
-  /** The next fetch of the partition starts at `offset`. */
+  /**
+   * The next fetch of the partition starts at `offset`. Never throws for a consumer that is not
+   * running (stopped, or restarting after a crash): it starts from the group's commits when it runs.
+   */
   seek(position: PartitionOffset): void;
   /** Commits these positions for the group (offset = the next message to read). */
   commitOffsets(offsets: readonly PartitionOffset[]): Promise<void>;

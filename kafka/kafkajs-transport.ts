@@ -65,10 +65,24 @@ function kafkajsGroupConsumer(kafka: Kafka, options: GroupConsumerOptions, trans
       });
     },
     pause: (topics) => consumer.pause(topics.map((entry) => ({ ...entry }))),
-    seek: (position) => consumer.seek({ ...position }),
+    seek(position) {
+      try {
+        consumer.seek({ ...position });
+      } catch (error) {
+        // Between a crash and its restart (and after a stop) kafkajs has no consumer group and
+        // refuses every seek. Nothing is lost by dropping it: the restarted consumer re-joins and
+        // starts each partition at the group's committed offset, which is where a seek after a
+        // failed transaction points anyway, and the join ends every claim of the old assignment.
+        if (!isNotRunning(error)) throw error;
+      }
+    },
     commitOffsets: (offsets) => consumer.commitOffsets(offsets.map((offset) => ({ ...offset }))),
     disconnect: () => consumer.disconnect(),
   };
+}
+
+function isNotRunning(error: unknown): boolean {
+  return error instanceof Error && error.message.includes('consumer#run must be called first');
 }
 
 function kafkajsRecordProducer(kafka: Kafka): RecordProducer {
