@@ -14,6 +14,13 @@
 // committed once the trace's runs are done (docs/delivery.md). One assembler holds one claimed
 // partition's traces; a caller with several keeps them within one open-trace cap together
 // (tracesToOpen, oldestOpenedAt, closeOldest).
+//
+// Finding what is due costs O(1) per trace, not a pass over every open trace per message: the two
+// deadlines are the last arrival plus idleTimeoutMs and the last run-defining span plus
+// gracePeriodMs, so keeping the traces waiting for each in order of that time (re-inserted when it
+// moves) keeps them in order of their deadlines. That takes time that does not go backwards: an
+// earlier `now` than one already seen counts as the latest seen (a clock stepped back delays a
+// close by the step; it never closes a trace early).
 import type { OtlpSpan } from './otlp-span.ts';
 
 export type TraceAssemblyLimits = {
@@ -62,6 +69,11 @@ type OpenTrace<Owner> = {
 
 export class TraceAssembler<Owner> {
   private readonly open = new Map<string, OpenTrace<Owner>>();
+  /** Open traces without a run-defining span, in order of their last arrival (so of their idle deadline). */
+  private readonly waitingIdle = new Map<string, OpenTrace<Owner>>();
+  /** Open traces with one, in order of the latest such span's arrival (so of their grace deadline). */
+  private readonly waitingReady = new Map<string, OpenTrace<Owner>>();
+  private latestNow = -Infinity;
   /** Recently closed trace ids, oldest first, at most maxOpenTraces of them. */
   private readonly closed = new Set<string>();
   private spanCount = 0;
@@ -83,7 +95,8 @@ export class TraceAssembler<Owner> {
     return this.spanCount;
   }
 
-  add(spans: readonly OtlpSpan[], owner: Owner, now: number): AddResult<Owner> {
+  add(spans: readonly OtlpSpan[], owner: Owner, at: number): AddResult<Owner> {
+    const now = this.monotonic(at);
     const touched = new Set<string>();
     const overflowed: ClosedTrace<Owner>[] = [];
     let lateSpans = 0;
@@ -116,6 +129,18 @@ export class TraceAssembler<Owner> {
         touched.delete(trace.traceId);
       }
     }
+    // Once per touched trace, not per span: its deadline moved to `now`, the latest time of all, so it goes last.
+    for (const traceId of touched) {
+      const trace = this.open.get(traceId)!;
+      if (trace.readyAt === undefined) {
+        this.waitingIdle.delete(traceId);
+        this.waitingIdle.set(traceId, trace);
+      } else if (trace.readyAt === now) {
+        this.waitingIdle.delete(traceId);
+        this.waitingReady.delete(traceId);
+        this.waitingReady.set(traceId, trace);
+      }
+    }
     return { openedOrJoined: [...touched], lateSpans, overflowed };
   }
 
@@ -139,21 +164,23 @@ export class TraceAssembler<Owner> {
 
   /** When the next open trace is due (epoch ms), or undefined when none is open. */
   nextDeadline(): number | undefined {
-    let next: number | undefined;
-    for (const trace of this.open.values()) {
-      const due = this.dueAt(trace);
-      if (next === undefined || due < next) next = due;
-    }
-    return next;
+    const idle = this.waitingIdle.values().next().value;
+    const ready = this.waitingReady.values().next().value;
+    if (idle === undefined) return ready === undefined ? undefined : this.dueAt(ready);
+    return ready === undefined ? this.dueAt(idle) : Math.min(this.dueAt(idle), this.dueAt(ready));
   }
 
-  /** Closes and returns every trace due at `now`. */
-  closeDue(now: number): ClosedTrace<Owner>[] {
+  /** Closes and returns every trace due at `now`, earliest deadline first. */
+  closeDue(at: number): ClosedTrace<Owner>[] {
+    const now = this.monotonic(at);
     const due: ClosedTrace<Owner>[] = [];
-    for (const trace of [...this.open.values()]) {
-      if (this.dueAt(trace) <= now) due.push(this.close(trace, trace.readyAt === undefined ? 'idle' : 'ready'));
+    for (;;) {
+      const idle = this.waitingIdle.values().next().value;
+      const ready = this.waitingReady.values().next().value;
+      const next = idle === undefined ? ready : ready === undefined ? idle : this.dueAt(idle) <= this.dueAt(ready) ? idle : ready;
+      if (next === undefined || this.dueAt(next) > now) return due;
+      due.push(this.close(next, next.readyAt === undefined ? 'idle' : 'ready'));
     }
-    return due;
   }
 
   /** Closes every open trace at once (nothing to wait for any more: e.g. a drain in a test or benchmark). */
@@ -165,8 +192,15 @@ export class TraceAssembler<Owner> {
     return trace.readyAt === undefined ? trace.lastArrivalAt + this.limits.idleTimeoutMs : trace.readyAt + this.limits.gracePeriodMs;
   }
 
+  private monotonic(now: number): number {
+    if (now > this.latestNow) this.latestNow = now;
+    return this.latestNow;
+  }
+
   private close(trace: OpenTrace<Owner>, reason: CloseReason): ClosedTrace<Owner> {
     this.open.delete(trace.traceId);
+    this.waitingIdle.delete(trace.traceId);
+    this.waitingReady.delete(trace.traceId);
     this.spanCount -= trace.spans.size;
     this.closed.add(trace.traceId);
     if (this.closed.size > this.limits.maxOpenTraces) this.closed.delete(this.closed.values().next().value!);

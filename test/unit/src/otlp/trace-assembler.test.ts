@@ -129,4 +129,55 @@ describe('TraceAssembler', () => {
     a.add([judge], 'm1', 0);
     expect(a.nextDeadline()).toBe(10_000);
   });
+
+  it('closes exactly the due traces, earliest first, and names the next deadline, over random traffic (against a scan of every trace)', () => {
+    // The reference: each open trace's deadline from its own arrivals, found by looking at all of them.
+    let seed = 7;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+    const a = assembler({ maxOpenTraces: 10_000, maxSpansPerTrace: 10_000 });
+    const model = new Map<string, { lastArrival: number; readyAt: number | undefined }>();
+    const closedIds = new Set<string>();
+    const deadline = (entry: { lastArrival: number; readyAt: number | undefined }) => (entry.readyAt === undefined ? entry.lastArrival + limits.idleTimeoutMs : entry.readyAt + limits.gracePeriodMs);
+    let now = 0;
+    let nextSpan = 1;
+    for (let step = 0; step < 3_000; step += 1) {
+      now += Math.floor(random() * 300);
+      if (random() < 0.7) {
+        const spans: OtlpSpan[] = [];
+        for (let n = 1 + Math.floor(random() * 4); n > 0; n -= 1) {
+          const traceNo = 1 + Math.floor(random() * 200);
+          if (closedIds.has(trace(traceNo))) continue;
+          const runSpan = random() < 0.15;
+          spans.push(span(traceNo, nextSpan++, runSpan ? undefined : 9, false));
+          const entry = model.get(trace(traceNo)) ?? { lastArrival: now, readyAt: undefined };
+          entry.lastArrival = now;
+          if (runSpan) entry.readyAt = now;
+          model.set(trace(traceNo), entry);
+        }
+        a.add(spans, `m${step}`, now);
+      } else {
+        const expected = [...model].filter(([, entry]) => deadline(entry) <= now).sort((x, y) => deadline(x[1]) - deadline(y[1]));
+        const closed = a.closeDue(now);
+        expect(closed.map((c) => c.traceId).sort()).toEqual(expected.map(([id]) => id).sort());
+        const deadlines = closed.map((c) => deadline(model.get(c.traceId)!));
+        expect(deadlines).toEqual([...deadlines].sort((x, y) => x - y));
+        for (const [id] of expected) {
+          model.delete(id);
+          closedIds.add(id);
+        }
+      }
+      const open = [...model.values()].map(deadline);
+      expect(a.nextDeadline()).toBe(open.length === 0 ? undefined : Math.min(...open));
+      expect(a.openTraces).toBe(model.size);
+    }
+  });
+
+  it('takes a clock stepped back as the latest time seen: a close is delayed by the step, never brought forward', () => {
+    const a = assembler();
+    a.add([span(1, 1, undefined, true)], 'm1', 10_000);
+    a.add([span(2, 1, undefined, true)], 'm2', 4_000); // the clock went back 6 s
+    expect(a.nextDeadline()).toBe(12_000);
+    expect(a.closeDue(11_999)).toEqual([]);
+    expect(a.closeDue(12_000).map((c) => c.traceId)).toEqual([trace(1), trace(2)]);
+  });
 });
