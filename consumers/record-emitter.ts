@@ -233,6 +233,8 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
 
   /** Every payload's one way: handled (evidence, redaction) first, then built, sized and published by its kind. */
   const send = (payload: Payload, output: MessageOutput, where: Where): Promise<void> | undefined => {
+    // A skip that goes nowhere is only counted: nothing of it leaves the process, so nothing to handle.
+    if (payload.kind === 'skipped' && config.topics.decisions === undefined) return emitSkip(payload.decision, output, where);
     const handled = handling.outgoing(payload);
     switch (handled.kind) {
       case 'record':

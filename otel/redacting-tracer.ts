@@ -15,10 +15,13 @@ function redactAttributeValue(value: AttributeValue | undefined, redact: TextRed
   return value;
 }
 
-function redactAttributes(attributes: Attributes | undefined, redact: TextRedactor): Attributes | undefined {
+/** How a span's strings are redacted: values every time, names and attribute keys through a memo (rememberingRedactor). */
+type SpanRedaction = { readonly value: TextRedactor; readonly name: TextRedactor };
+
+function redactAttributes(attributes: Attributes | undefined, redact: SpanRedaction): Attributes | undefined {
   if (attributes === undefined) return undefined;
   const result: Attributes = {};
-  for (const [key, value] of Object.entries(attributes)) result[redact(key)] = redactAttributeValue(value, redact);
+  for (const key in attributes) result[redact.name(key)] = redactAttributeValue(attributes[key], redact.value);
   return result;
 }
 
@@ -27,9 +30,9 @@ const isTimeInput = (value: unknown): value is TimeInput => typeof value === 'nu
 
 class RedactingSpan implements Span {
   readonly #span: Span;
-  readonly #redact: TextRedactor;
+  readonly #redact: SpanRedaction;
 
-  constructor(span: Span, redact: TextRedactor) {
+  constructor(span: Span, redact: SpanRedaction) {
     this.#span = span;
     this.#redact = redact;
   }
@@ -39,7 +42,7 @@ class RedactingSpan implements Span {
   }
 
   setAttribute(key: string, value: AttributeValue): this {
-    this.#span.setAttribute(this.#redact(key), redactAttributeValue(value, this.#redact)!);
+    this.#span.setAttribute(this.#redact.name(key), redactAttributeValue(value, this.#redact.value)!);
     return this;
   }
 
@@ -49,8 +52,8 @@ class RedactingSpan implements Span {
   }
 
   addEvent(name: string, attributesOrStartTime?: Attributes | TimeInput, startTime?: TimeInput): this {
-    if (attributesOrStartTime === undefined || isTimeInput(attributesOrStartTime)) this.#span.addEvent(this.#redact(name), attributesOrStartTime, startTime);
-    else this.#span.addEvent(this.#redact(name), redactAttributes(attributesOrStartTime, this.#redact), startTime);
+    if (attributesOrStartTime === undefined || isTimeInput(attributesOrStartTime)) this.#span.addEvent(this.#redact.name(name), attributesOrStartTime, startTime);
+    else this.#span.addEvent(this.#redact.name(name), redactAttributes(attributesOrStartTime, this.#redact), startTime);
     return this;
   }
 
@@ -65,12 +68,12 @@ class RedactingSpan implements Span {
   }
 
   setStatus(status: SpanStatus): this {
-    this.#span.setStatus(status.message === undefined ? status : { ...status, message: this.#redact(status.message) });
+    this.#span.setStatus(status.message === undefined ? status : { ...status, message: this.#redact.value(status.message) });
     return this;
   }
 
   updateName(name: string): this {
-    this.#span.updateName(this.#redact(name));
+    this.#span.updateName(this.#redact.name(name));
     return this;
   }
 
@@ -84,7 +87,7 @@ class RedactingSpan implements Span {
 
   recordException(exception: Exception, time?: TimeInput): void {
     if (typeof exception === 'string') {
-      this.#span.recordException(this.#redact(exception), time);
+      this.#span.recordException(this.#redact.value(exception), time);
       return;
     }
     const { message, stack } = exception as { message?: unknown; stack?: unknown };
@@ -93,18 +96,19 @@ class RedactingSpan implements Span {
       {
         ...(exception.name === undefined ? {} : { name: exception.name }),
         ...(exception.code === undefined ? {} : { code: exception.code }),
-        ...(typeof message === 'string' ? { message: this.#redact(message) } : {}),
-        ...(typeof stack === 'string' ? { stack: this.#redact(stack) } : {}),
+        ...(typeof message === 'string' ? { message: this.#redact.value(message) } : {}),
+        ...(typeof stack === 'string' ? { stack: this.#redact.value(stack) } : {}),
       } as Exception,
       time,
     );
   }
 }
 
-export function redactingTracer(tracer: Tracer, redact: TextRedactor): Tracer {
+export function redactingTracer(tracer: Tracer, text: TextRedactor, names: TextRedactor = rememberingRedactor(text)): Tracer {
+  const redact: SpanRedaction = { value: text, name: names };
   const startSpan = (name: string, options?: SpanOptions, parent?: Context): Span => {
     const redactedOptions = options === undefined ? undefined : { ...options, ...(options.attributes === undefined ? {} : { attributes: redactAttributes(options.attributes, redact) }) };
-    const span = tracer.startSpan(redact(name), redactedOptions, parent);
+    const span = tracer.startSpan(redact.name(name), redactedOptions, parent);
     return span.isRecording() ? new RedactingSpan(span, redact) : span;
   };
   return {
@@ -120,9 +124,26 @@ export function redactingTracer(tracer: Tracer, redact: TextRedactor): Tracer {
   } as Tracer;
 }
 
+/**
+ * Attribute keys and span names are the code's own, few and the same on every span: each is
+ * redacted once and remembered (up to `limit` of them, each at most 256 characters; the rest redacted every time). A pattern
+ * is a function of the text alone, so the remembered answer is the answer.
+ */
+export function rememberingRedactor(redact: TextRedactor, limit = 2_048): TextRedactor {
+  const seen = new Map<string, string>();
+  return (text) => {
+    const known = seen.get(text);
+    if (known !== undefined) return known;
+    const redacted = redact(text);
+    if (seen.size < limit && text.length <= 256) seen.set(text, redacted);
+    return redacted;
+  };
+}
+
 export function redactingTracerProvider(provider: TracerProvider, redact: TextRedactor): TracerProvider {
+  const names = rememberingRedactor(redact);
   return {
-    getTracer: (name, version, options) => redactingTracer(provider.getTracer(name, version, options), redact),
+    getTracer: (name, version, options) => redactingTracer(provider.getTracer(name, version, options), redact, names),
   };
 }
 

@@ -4,7 +4,7 @@
 import { context, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
-import { redactingTracerProvider } from '../../../otel/redacting-tracer.ts';
+import { redactingTracerProvider, rememberingRedactor } from '../../../otel/redacting-tracer.ts';
 import { createRedactor } from '../../../src/data-handling/create-redactor.ts';
 import { redactionSchema } from '../../../src/data-handling/redaction-schema.ts';
 
@@ -64,5 +64,34 @@ describe('redactingTracerProvider', () => {
     const span = tracer.startSpan('child of an unsampled trace', {}, unsampledParent);
     expect(span.isRecording()).toBe(false);
     expect(span.constructor.name).not.toBe('RedactingSpan');
+  });
+
+  it('redacts names and keys on every span although it redacts each distinct one only once', () => {
+    const { exporter, tracer } = setUp();
+    for (let n = 0; n < 3; n += 1) {
+      const span = tracer.startSpan(`score for ${address}`);
+      span.setAttribute(`note ${address}`, `value ${n} of ${address}`);
+      span.end();
+    }
+    const spans = exporter.getFinishedSpans();
+    expect(spans.map((span) => span.name)).toEqual(Array(3).fill('score for [redacted:email]'));
+    expect(spans.map((span) => span.attributes)).toEqual([0, 1, 2].map((n) => ({ 'note [redacted:email]': `value ${n} of [redacted:email]` })));
+  });
+});
+
+describe('rememberingRedactor', () => {
+  it('asks the redactor once per distinct short text, up to its limit, and every time past it or for long texts', () => {
+    const asked: string[] = [];
+    const remembering = rememberingRedactor((text) => {
+      asked.push(text);
+      return text.toUpperCase();
+    }, 2);
+    expect(['a', 'b', 'a', 'b', 'c', 'c', 'a'].map(remembering)).toEqual(['A', 'B', 'A', 'B', 'C', 'C', 'A']);
+    expect(asked).toEqual(['a', 'b', 'c', 'c']);
+    const long = 'x'.repeat(300);
+    const other = rememberingRedactor((text) => (asked.push(text), text));
+    other(long);
+    other(long);
+    expect(asked.slice(4)).toEqual([long, long]);
   });
 });
