@@ -17,10 +17,13 @@
 //
 // Finding what is due costs O(1) per trace, not a pass over every open trace per message: the two
 // deadlines are the last arrival plus idleTimeoutMs and the last run-defining span plus
-// gracePeriodMs, so keeping the traces waiting for each in order of that time (re-inserted when it
-// moves) keeps them in order of their deadlines. That takes time that does not go backwards: an
-// earlier `now` than one already seen counts as the latest seen (a clock stepped back delays a
-// close by the step; it never closes a trace early).
+// gracePeriodMs, so appending a trace to the queue of its kind whenever its deadline moves keeps
+// each queue in deadline order; an entry left behind by a later move, or by a close, is skipped
+// when it reaches the head (DueQueue). Arrays, not a Map re-inserted on each move: a Map's
+// iterator walks over the deleted entries at its front, which made each look at the head cost a
+// pass over the traces closed since the table was last rebuilt. That order takes time that does
+// not go backwards: an earlier `now` than one already seen counts as the latest seen (a clock
+// stepped back delays a close by the step; it never closes a trace early).
 import type { OtlpSpan } from './otlp-span.ts';
 
 export type TraceAssemblyLimits = {
@@ -65,14 +68,51 @@ type OpenTrace<Owner> = {
   /** When the latest agent or root span arrived; the trace is ready `gracePeriodMs` after. */
   readyAt: number | undefined;
   rootArrived: boolean;
+  /** Which queue entry is the trace's current one (the latest move of its deadline); 0 once closed. */
+  dueEntry: number;
 };
+
+/** Traces in the order their deadlines were last moved, the stale entries skipped at the head. */
+class DueQueue<Owner> {
+  private entries: Array<{ trace: OpenTrace<Owner>; entry: number }> = [];
+  private head = 0;
+
+  push(trace: OpenTrace<Owner>, entry: number): void {
+    this.entries.push({ trace, entry });
+  }
+
+  /** The trace whose deadline comes first, stale entries dropped on the way. */
+  first(): OpenTrace<Owner> | undefined {
+    const { entries } = this;
+    while (this.head < entries.length && entries[this.head]!.entry !== entries[this.head]!.trace.dueEntry) this.head += 1;
+    if (this.head === entries.length) {
+      this.entries = [];
+      this.head = 0;
+      return undefined;
+    }
+    // Dropped entries are given back once they are half the array (amortised O(1)).
+    if (this.head > 1_024 && this.head * 2 > entries.length) {
+      this.entries = entries.slice(this.head);
+      this.head = 0;
+    }
+    return this.entries[this.head]!.trace;
+  }
+
+  /** Rebuilt without stale entries when they outnumber the live ones (a trace moved many times). */
+  compact(live: number): void {
+    if (this.entries.length - this.head <= 2 * live + 1_024) return;
+    this.entries = this.entries.slice(this.head).filter(({ trace, entry }) => trace.dueEntry === entry);
+    this.head = 0;
+  }
+}
 
 export class TraceAssembler<Owner> {
   private readonly open = new Map<string, OpenTrace<Owner>>();
   /** Open traces without a run-defining span, in order of their last arrival (so of their idle deadline). */
-  private readonly waitingIdle = new Map<string, OpenTrace<Owner>>();
+  private readonly waitingIdle = new DueQueue<Owner>();
   /** Open traces with one, in order of the latest such span's arrival (so of their grace deadline). */
-  private readonly waitingReady = new Map<string, OpenTrace<Owner>>();
+  private readonly waitingReady = new DueQueue<Owner>();
+  private dueEntries = 0;
   private latestNow = -Infinity;
   /** Recently closed trace ids, oldest first, at most maxOpenTraces of them. */
   private readonly closed = new Set<string>();
@@ -112,7 +152,7 @@ export class TraceAssembler<Owner> {
           overflowed.push(this.close(oldest, 'overflow'));
           touched.delete(oldest.traceId);
         }
-        trace = { traceId: span.traceId, openedAt: now, spans: new Map(), owners: [], lastArrivalAt: now, readyAt: undefined, rootArrived: false };
+        trace = { traceId: span.traceId, openedAt: now, spans: new Map(), owners: [], lastArrivalAt: now, readyAt: undefined, rootArrived: false, dueEntry: 0 };
         this.open.set(span.traceId, trace);
       }
       if (!trace.owners.includes(owner)) trace.owners.push(owner);
@@ -132,15 +172,12 @@ export class TraceAssembler<Owner> {
     // Once per touched trace, not per span: its deadline moved to `now`, the latest time of all, so it goes last.
     for (const traceId of touched) {
       const trace = this.open.get(traceId)!;
-      if (trace.readyAt === undefined) {
-        this.waitingIdle.delete(traceId);
-        this.waitingIdle.set(traceId, trace);
-      } else if (trace.readyAt === now) {
-        this.waitingIdle.delete(traceId);
-        this.waitingReady.delete(traceId);
-        this.waitingReady.set(traceId, trace);
-      }
+      if (trace.readyAt !== undefined && trace.readyAt !== now) continue; // ready before: its deadline did not move
+      trace.dueEntry = ++this.dueEntries;
+      (trace.readyAt === undefined ? this.waitingIdle : this.waitingReady).push(trace, trace.dueEntry);
     }
+    this.waitingIdle.compact(this.open.size);
+    this.waitingReady.compact(this.open.size);
     return { openedOrJoined: [...touched], lateSpans, overflowed };
   }
 
@@ -164,8 +201,8 @@ export class TraceAssembler<Owner> {
 
   /** When the next open trace is due (epoch ms), or undefined when none is open. */
   nextDeadline(): number | undefined {
-    const idle = this.waitingIdle.values().next().value;
-    const ready = this.waitingReady.values().next().value;
+    const idle = this.waitingIdle.first();
+    const ready = this.waitingReady.first();
     if (idle === undefined) return ready === undefined ? undefined : this.dueAt(ready);
     return ready === undefined ? this.dueAt(idle) : Math.min(this.dueAt(idle), this.dueAt(ready));
   }
@@ -175,8 +212,8 @@ export class TraceAssembler<Owner> {
     const now = this.monotonic(at);
     const due: ClosedTrace<Owner>[] = [];
     for (;;) {
-      const idle = this.waitingIdle.values().next().value;
-      const ready = this.waitingReady.values().next().value;
+      const idle = this.waitingIdle.first();
+      const ready = this.waitingReady.first();
       const next = idle === undefined ? ready : ready === undefined ? idle : this.dueAt(idle) <= this.dueAt(ready) ? idle : ready;
       if (next === undefined || this.dueAt(next) > now) return due;
       due.push(this.close(next, next.readyAt === undefined ? 'idle' : 'ready'));
@@ -199,8 +236,7 @@ export class TraceAssembler<Owner> {
 
   private close(trace: OpenTrace<Owner>, reason: CloseReason): ClosedTrace<Owner> {
     this.open.delete(trace.traceId);
-    this.waitingIdle.delete(trace.traceId);
-    this.waitingReady.delete(trace.traceId);
+    trace.dueEntry = 0;
     this.spanCount -= trace.spans.size;
     this.closed.add(trace.traceId);
     if (this.closed.size > this.limits.maxOpenTraces) this.closed.delete(this.closed.values().next().value!);
