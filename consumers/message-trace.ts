@@ -1,8 +1,9 @@
 // The trace context of one consumed message, built in this one place, in two stages because the
 // consumer opens its span before the body is decoded:
 //   1. startMessageTrace (the scoring consumer, before decoding): the agent run's context as the
-//      W3C headers carry it, and the consumer's `process {topic}` span linked to it — a root span,
-//      as messaging conventions have it for consumers that do their own work;
+//      W3C headers carry it, and — only with SCORESTREAM_TRACE_PROCESS_SPANS — the consumer's
+//      `process {topic}` span linked to it: a root span, as messaging conventions have it for
+//      consumers that do their own work (untracedMessage otherwise);
 //   2. runTraceContext (the run-event source, after decoding): the event's `trace` body field where
 //      the headers brought no span context (producers that cannot set headers), and the process
 //      span linked to that too.
@@ -51,7 +52,11 @@ export function startMessageTrace(tracer: Tracer, message: ConsumedMessage, wher
   return { span, fromHeaders };
 }
 
-/** Stage 1 without a process span: for processing a message outside the consumer (benchmarks, tests). */
+/**
+ * Stage 1 without a process span: the consumer's default (a span per message costs about a quarter
+ * of what tracing costs per event, and the trace contract does not need it: docs/observability.md),
+ * and processing outside the consumer (benchmarks, tests).
+ */
 export function untracedMessage(message: ConsumedMessage): MessageTrace {
   return { span: undefined, fromHeaders: extractHeaderTraceContext(message.headers) };
 }

@@ -33,7 +33,7 @@ import type { RecordPublisher } from '../producers/record-publisher.ts';
 import type { MessageContext } from './message-context.ts';
 import { createMessagePath } from './message-path.ts';
 import type { MessageEnd, PathPartition } from './message-path.ts';
-import { startMessageTrace } from './message-trace.ts';
+import { startMessageTrace, untracedMessage } from './message-trace.ts';
 import { defaultPublishRetry } from './publish-until-acknowledged.ts';
 import { createAtLeastOnceSink } from './record-sink.ts';
 import type { MessageTicket, PartitionClaim, RecordSink } from './record-sink.ts';
@@ -63,6 +63,8 @@ export type ScoringConsumerOptions = {
   publisher?: RecordPublisher;
   logger: Logger;
   tracer?: Tracer;
+  /** A `process {topic}` span per message (message-trace.ts); default off. */
+  processSpans?: boolean;
   now?: () => number;
   /** What every scorer run gets for its steps (judge models, caps); built by service/start-service.ts. */
   services?: ScorerServices;
@@ -109,6 +111,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   const now = options.now ?? Date.now;
   const stats = options.stats ?? new ServiceStats();
   const tracer = options.tracer ?? trace.getTracer('scorestream');
+  const processSpans = options.processSpans === true;
   const slots = new RunSlots(config.concurrency.runsInFlight);
   const input: RunSource = options.source ?? runEventSource;
   const tiers = retryTiers(config);
@@ -204,6 +207,11 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   };
 
   const processOne = async (topic: string, partition: number, message: ConsumedMessage, ticket: MessageTicket, pathPartition: PathPartition) => {
+    if (!processSpans) {
+      const outcome = await pathPartition.process(message, { source: { topic, partition, offset: message.offset }, output: ticket.output, trace: untracedMessage(message) });
+      settle(ticket, outcome);
+      return;
+    }
     const messageTrace = startMessageTrace(tracer, message, { topic, partition, groupId: config.groupId });
     const handle = { source: { topic, partition, offset: message.offset }, output: ticket.output, trace: messageTrace };
     const outcome = await otelContext.with(trace.setSpan(ROOT_CONTEXT, messageTrace.span), () => pathPartition.process(message, handle));

@@ -66,6 +66,8 @@ export type ServiceOptions = {
   recordInputs?: boolean;
   /** A span for every function step too (SCORESTREAM_TRACE_FUNCTION_STEPS); default off (src/scorer-services.ts). */
   functionStepSpans?: boolean;
+  /** The consumer's `process {topic}` span per message (SCORESTREAM_TRACE_PROCESS_SPANS); default off (consumers/message-trace.ts). */
+  processSpans?: boolean;
   /** Create the runs topic too when it is missing (demo, tests). */
   createRunsTopic?: boolean;
   /** Passed to the consumer (tests shorten intervals). */
@@ -259,6 +261,7 @@ async function startWith(options: ServiceOptions & { kafka: Kafka; transport: Ka
       serviceMetrics.recordScore(record);
     },
     tracer: options.tracer,
+    ...(options.processSpans === true ? { processSpans: true } : {}),
     messageContext: {
       spend,
       ...(options.replay === undefined ? {} : { replay: options.replay }),

@@ -129,6 +129,7 @@ export async function startTestService(
     ...(options.tracer === undefined ? {} : { tracer: options.tracer }),
     ...(options.recordInputs === undefined ? {} : { recordInputs: options.recordInputs }),
     ...(options.functionStepSpans === undefined ? {} : { functionStepSpans: options.functionStepSpans }),
+    ...(options.processSpans === undefined ? {} : { processSpans: options.processSpans }),
   });
   onTestFinished(async () => {
     await service.stop({ timeoutMs: 5_000 });

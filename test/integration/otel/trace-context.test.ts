@@ -36,7 +36,7 @@ const processSpansOf = (spans: readonly ReadableSpan[], runId: string) => spans.
 describe('trace context through the service', () => {
   it('scores a run inside the trace it was published in: agent span → score spans → prompt step spans → judge spans', async () => {
     const topics = await useServiceTopics();
-    await startTestService({ topics, scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('judge', mockJudge({ answer: { score: 0.75 } })) }] });
+    await startTestService({ topics, scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('judge', mockJudge({ answer: { score: 0.75 } })) }] }, { processSpans: true });
 
     const publisher = createRunPublisher({ brokers: testBrokers(), topic: topics.runs });
     const tracer = trace.getTracer('test-agent');
@@ -51,7 +51,7 @@ describe('trace context through the service', () => {
     const records = await readRecords<ScoreRecord>(topics.results, 2);
     const spans = await waitForSpans(capture, (all) => scoreSpansOf(all, 'traced-1').length === 2 && processSpansOf(all, 'traced-1').length === 1);
 
-    // The consumer's process span: its own root, linked to the producing context.
+    // The consumer's process span (SCORESTREAM_TRACE_PROCESS_SPANS): its own root, linked to the producing context.
     const [processSpan] = processSpansOf(spans, 'traced-1');
     expect(processSpan!.kind).toBe(SpanKind.CONSUMER);
     expect(processSpan!.name).toBe(`process ${topics.runs}`);
@@ -98,6 +98,30 @@ describe('trace context through the service', () => {
     expect(everything).not.toContain('shipped yesterday');
   });
 
+  it('opens no process span by default: the score spans are still children of the agent span, with no links, and the records carry their ids', async () => {
+    const topics = await useServiceTopics();
+    await startTestService({ topics, scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('judge', mockJudge({ answer: { score: 0.5 } })) }] });
+    const publisher = createRunPublisher({ brokers: testBrokers(), topic: topics.runs });
+    const agentSpan = await trace.getTracer('test-agent').startActiveSpan('agent run', async (span) => {
+      await publisher.publish(testRun({ runId: 'no-process-span' }));
+      span.end();
+      return span;
+    });
+    await publisher.close();
+    const agent = agentSpan.spanContext();
+    const records = await readRecords<ScoreRecord>(topics.results, 2);
+    const spans = await waitForSpans(capture, (all) => scoreSpansOf(all, 'no-process-span').length === 2);
+    expect(spans.filter((span) => span.name.startsWith('process '))).toEqual([]);
+    for (const scoreSpan of scoreSpansOf(spans, 'no-process-span')) {
+      expect(parentSpanId(scoreSpan)).toBe(agent.spanId);
+      expect(scoreSpan.links).toEqual([]);
+      const record = records.find((candidate) => `score ${candidate.scorerId}` === scoreSpan.name)!;
+      expect(record.trace).toEqual({ traceId: agent.traceId, parentSpanId: agent.spanId, spanId: scoreSpan.spanContext().spanId });
+    }
+    const judgeScore = spans.find((span) => span.name === 'score judge' && span.attributes['scorestream.run.id'] === 'no-process-span')!;
+    expect(descendantsOf(spans, judgeScore).map((span) => span.name)).toContain('invoke_agent mock-judge');
+  });
+
   it('scores a run without trace context, or with a garbage traceparent, under a root score span', async () => {
     const topics = await useServiceTopics();
     const body = (runId: string, extra: Record<string, unknown> = {}) => JSON.stringify({ ...testRun({ runId, answer: 'The same answer for both runs.' }), ...extra });
@@ -106,7 +130,7 @@ describe('trace context through the service', () => {
       { key: 'garbage', value: body('garbage'), headers: { traceparent: 'garbage', tracestate: '@@@', baggage: '%%%' } },
       { key: 'from-body', value: body('from-body', { trace: { traceparent: traceFor('from-body').traceparent } }) },
     ]);
-    await startTestService({ topics, scorers: [{ scorer: answerLengthScorer }] });
+    await startTestService({ topics, scorers: [{ scorer: answerLengthScorer }] }, { processSpans: true });
     const records = await readRecords<ScoreRecord>(topics.results, 3);
     const spans = await waitForSpans(capture, (all) => ['plain', 'garbage', 'from-body'].every((runId) => scoreSpansOf(all, runId).length === 1 && processSpansOf(all, runId).length === 1));
     const byRun = new Map(records.map((record) => [record.runId, record]));
@@ -148,7 +172,7 @@ describe('trace context through the service', () => {
     expect(service.stats.unsampledTraces).toBe(1);
     expect(service.stats.skipsByReason.get('trace_not_sampled')).toBeUndefined();
     // The trace's decision holds for the scoring too: nothing of the declined trace is exported.
-    const spans = await waitForSpans(capture, (all) => scoreSpansOf(all, 'accepted').length === 2 && processSpansOf(all, 'declined').length === 1);
+    const spans = await waitForSpans(capture, (all) => scoreSpansOf(all, 'accepted').length === 2);
     expect(scoreSpansOf(spans, 'declined')).toEqual([]);
     expect(spans.filter((span) => span.spanContext().traceId === traceFor('declined').traceId)).toEqual([]);
     const metrics = await capture.collectMetrics();
@@ -169,7 +193,7 @@ describe('trace context through the service', () => {
     expect(decisions[0]!.trace).toEqual({ traceId: traceFor('declined').traceId, parentSpanId: traceFor('declined').spanId, sampled: false });
     expect(service.stats.skipsByReason.get('trace_not_sampled')).toBe(2);
     expect(service.stats.unsampledTraces).toBe(1);
-    const spans = await waitForSpans(capture, (all) => scoreSpansOf(all, 'accepted').length === 2 && processSpansOf(all, 'declined').length === 1);
+    const spans = await waitForSpans(capture, (all) => scoreSpansOf(all, 'accepted').length === 2);
     expect(scoreSpansOf(spans, 'declined')).toEqual([]);
     expect(spans.filter((span) => span.spanContext().traceId === traceFor('declined').traceId)).toEqual([]);
   });
@@ -217,7 +241,7 @@ describe('trace context through the service', () => {
       { key: 'judge-tagged', value: ownRun('judge-tagged', { tags: ['integration', 'scorestream:judge'] }) },
       { key: 'real', value: ownRun('real', { source: 'support-app', tags: ['scorestream'] }) },
     ]);
-    const service = await startTestService({ topics, scorers: [{ scorer: answerLengthScorer }] });
+    const service = await startTestService({ topics, scorers: [{ scorer: answerLengthScorer }] }, { processSpans: true });
     const records = await readRecords<ScoreRecord>(topics.results, 1);
     expect(records.map((record) => record.runId)).toEqual(['real']);
     await waitForSpans(capture, (all) => scoreSpansOf(all, 'real').length === 1);

@@ -82,10 +82,16 @@ describe('recordInputsFromEnvironment', () => {
 
 describe('traceOptionsFromEnvironment', () => {
   it('has no function step spans unless SCORESTREAM_TRACE_FUNCTION_STEPS is true or 1', () => {
-    expect(traceOptionsFromEnvironment({})).toEqual({ recordInputs: false, functionStepSpans: false });
-    expect(traceOptionsFromEnvironment({ SCORESTREAM_TRACE_FUNCTION_STEPS: 'true' })).toEqual({ recordInputs: false, functionStepSpans: true });
-    expect(traceOptionsFromEnvironment({ SCORESTREAM_TRACE_FUNCTION_STEPS: '1', SCORESTREAM_TRACE_RECORD_INPUTS: 'true' })).toEqual({ recordInputs: true, functionStepSpans: true });
+    expect(traceOptionsFromEnvironment({})).toEqual({ recordInputs: false, functionStepSpans: false, processSpans: false });
+    expect(traceOptionsFromEnvironment({ SCORESTREAM_TRACE_FUNCTION_STEPS: 'true' })).toEqual({ recordInputs: false, functionStepSpans: true, processSpans: false });
+    expect(traceOptionsFromEnvironment({ SCORESTREAM_TRACE_FUNCTION_STEPS: '1', SCORESTREAM_TRACE_RECORD_INPUTS: 'true' })).toEqual({ recordInputs: true, functionStepSpans: true, processSpans: false });
     expect(traceOptionsFromEnvironment({ SCORESTREAM_TRACE_FUNCTION_STEPS: 'yes' }).functionStepSpans).toBe(false);
+  });
+
+  it('has no process span per message unless SCORESTREAM_TRACE_PROCESS_SPANS is true or 1', () => {
+    expect(traceOptionsFromEnvironment({ SCORESTREAM_TRACE_PROCESS_SPANS: 'true' }).processSpans).toBe(true);
+    expect(traceOptionsFromEnvironment({ SCORESTREAM_TRACE_PROCESS_SPANS: '1' })).toEqual({ recordInputs: false, functionStepSpans: false, processSpans: true });
+    expect(traceOptionsFromEnvironment({ SCORESTREAM_TRACE_PROCESS_SPANS: 'no' }).processSpans).toBe(false);
   });
 });
 
