@@ -190,7 +190,7 @@ const nonNegative = (value: string | undefined): number | undefined => {
  * The span processor sdk-node would build for OTEL_TRACES_EXPORTER=otlp (the protocol's exporter,
  * a batch processor sized by OTEL_BSP_*), with the exporter watched for a missing receiver.
  */
-async function watchedOtlpSpanProcessor(environment: Environment, logger: Logger | undefined): Promise<SpanProcessor> {
+export async function watchedOtlpSpanProcessor(environment: Environment, logger: Logger | undefined): Promise<SpanProcessor> {
   const protocol = (environment.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? environment.OTEL_EXPORTER_OTLP_PROTOCOL)?.trim() || 'http/protobuf';
   const [{ BatchSpanProcessor }, exporter] = await Promise.all([
     import('@opentelemetry/sdk-trace'),

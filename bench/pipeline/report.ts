@@ -85,7 +85,7 @@ export function formatReport(report: BenchReport): string[] {
     { label: "(c-p) Scorestream with kafka.client: 'platformatic'", ...serviceRow(report.codePlatformatic) },
     { label: '(p) the per-message work of (c) without Kafka: decode, score, serialise; instant publisher', rates: report.pipelineAlone.map((run) => run.eventsPerSecond), cores: report.pipelineAlone.map((run) => run.cores) },
     { label: '(o) (p) for the OTLP input: spans decoded and assembled (10% agent traces), runs scored; runs/s', rates: report.otlpAlone.map((run) => run.runsPerSecond), cores: report.otlpAlone.map((run) => run.cores) },
-    { label: '(c+tracing) same as (c), OTel SDK + OTLP/HTTP protobuf export', ...serviceRow(report.traced.map((run) => run.throughput)) },
+    { label: '(c+tracing) same as (c), tracing as shipped (startTelemetry) + OTLP/HTTP protobuf export', ...serviceRow(report.traced.map((run) => run.throughput)) },
     { label: '(c+tracing) with function step spans (what-if)', ...serviceRow(report.tracedWithFunctionSteps.map((run) => run.throughput)) },
     { label: `(c) with ${report.codeFlagged.flag} (what-if)`, ...serviceRow(report.codeFlagged.runs) },
   ];

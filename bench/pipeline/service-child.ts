@@ -16,7 +16,7 @@ async function runCode(spec: Extract<ChildSpec, { kind: 'code' }>): Promise<Chil
   // Registered before the service starts, as a deployment's telemetry set-up would be. Imported
   // only here, so the other children's memory is the service's alone (the SDK adds RSS of its own; docs/benchmarks.md).
   if (spec.tracing !== 'off' && spec.otlpUrl === undefined) throw new Error(`a tracing child needs the sink's otlpUrl`);
-  const tracing = spec.tracing === 'off' ? undefined : (await import('./tracing.ts')).startBenchTracing({ url: spec.otlpUrl! });
+  const tracing = spec.tracing === 'off' ? undefined : await (await import('./tracing.ts')).startBenchTracing({ url: spec.otlpUrl! });
   let throughput: ServiceThroughput;
   try {
     throughput = await measureService({ ...spec, functionStepSpans: spec.tracing === 'with-function-step-spans', scorers: spec.scorers === 'text' ? createCodeScorers() : createNoOpScorers() }, spec, `(c) ${spec.scorers} scorers, tracing ${spec.tracing}`);
@@ -25,7 +25,7 @@ async function runCode(spec: Extract<ChildSpec, { kind: 'code' }>): Promise<Chil
     throw error;
   }
   const totals = await tracing?.stop();
-  return { kind: 'code', throughput, ...(totals === undefined ? {} : { tracing: totals }) };
+  return { kind: 'code', throughput, ...(totals === undefined ? {} : { tracing: { ended: totals.ended, exported: 0 } }) };
 }
 
 async function runLatency(spec: Extract<ChildSpec, { kind: 'latency' }>): Promise<ChildResult> {

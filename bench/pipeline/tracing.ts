@@ -1,67 +1,46 @@
-// OpenTelemetry on, as a deployment would run it, for scenario (c+tracing): a global tracer
-// provider with a BatchSpanProcessor feeding the OTLP/HTTP exporter in its default encoding
-// (protobuf, as the service's sdk-node set-up picks by default), which really serialises every
-// span and posts it to the parent's sink (otlp-sink.ts), and an
-// AsyncLocalStorage context manager. `stop()` flushes, then unregisters everything.
-import { context, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import type { ReadableSpan, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
+// OpenTelemetry on as a deployment runs it, for scenario (c+tracing): the service's own set-up
+// (otel/setup.ts startTelemetry — sdk-node, its context manager, the redacting tracer provider with
+// the built-in redactor, the judge integration) with the span processor it builds for
+// OTEL_TRACES_EXPORTER=otlp (a batch processor at the shipped OTEL_BSP_* defaults feeding the
+// watched OTLP/HTTP protobuf exporter), posting every span to the parent's sink (otlp-sink.ts).
+// Metrics stay off: (c) has none either, and this scenario prices tracing alone. Beside the
+// shipped processor, one that only counts the spans that ended; the sink counts what arrived.
+import type { SpanProcessor } from '@opentelemetry/sdk-trace';
+import { startTelemetry, watchedOtlpSpanProcessor } from '../../otel/setup.ts';
+import { createRedactor } from '../../src/data-handling/create-redactor.ts';
 
 export type TracingTotals = {
   /** Spans the SDK recorded (ended), exported or not. */
   ended: number;
-  /** Spans handed to the OTLP exporter. */
+  /** Spans the sink received (set by the parent, which owns the sink). */
   exported: number;
 };
 
 export type BenchTracing = {
-  totals(): TracingTotals;
-  /** Flushes the queue, shuts the provider down, unregisters the globals and closes the sink. */
-  stop(): Promise<TracingTotals>;
+  /** Flushes the queue and stops the SDK; the spans that ended (exported is the sink's to count). */
+  stop(): Promise<{ ended: number }>;
 };
 
-/**
- * Sized so a few thousand events per second (≈14 spans each) are exported, not dropped: the SDK's
- * defaults (queue 2,048, 5 s delay) drop most of them at this rate (docs/benchmarks.md).
- */
-const batchOptions = { maxQueueSize: 65_536, maxExportBatchSize: 2_048, scheduledDelayMillis: 1_000 };
-
-export function startBenchTracing(options: { url: string }): BenchTracing {
-  const totals: TracingTotals = { ended: 0, exported: 0 };
-  const otlp = new OTLPTraceExporter({ url: options.url });
-  const counting: SpanExporter = {
-    export(spans: ReadableSpan[], done) {
-      totals.exported += spans.length;
-      otlp.export(spans, done);
-    },
-    shutdown: () => otlp.shutdown(),
-    forceFlush: () => otlp.forceFlush(),
-  };
+export async function startBenchTracing(options: { url: string }): Promise<BenchTracing> {
+  process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = options.url;
+  process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL = 'http/protobuf';
+  process.env.OTEL_TRACES_EXPORTER = 'otlp';
+  process.env.OTEL_METRICS_EXPORTER = 'none';
+  let ended = 0;
   const endCounter: SpanProcessor = {
     onStart: () => undefined,
-    onEnd: () => void (totals.ended += 1),
+    onEnd: () => void (ended += 1),
     forceFlush: async () => undefined,
     shutdown: async () => undefined,
   };
-  const provider = new TracerProvider({
-    spanProcessors: [endCounter, new BatchSpanProcessor({ exporter: counting, ...batchOptions })],
+  const telemetry = await startTelemetry(process.env, {
+    redact: createRedactor({ builtins: true, patterns: [] }),
+    spanProcessors: [endCounter, await watchedOtlpSpanProcessor(process.env, undefined)],
   });
-  const contextManager = new AsyncLocalStorageContextManager().enable();
-  if (!context.setGlobalContextManager(contextManager) || !trace.setGlobalTracerProvider(provider)) {
-    throw new Error('benchmark: an OpenTelemetry global was already registered; (c+tracing) needs a clean process');
-  }
-
   return {
-    totals: () => ({ ...totals }),
     async stop() {
-      await provider.forceFlush();
-      await provider.shutdown();
-      trace.disable();
-      context.disable();
-      propagation.disable();
-      return { ...totals };
+      await telemetry.shutdown();
+      return { ended };
     },
   };
 }
