@@ -110,28 +110,50 @@ function spansOf(request: ExportTraceServiceRequestMessage): OtlpSpan[] {
   return spans;
 }
 
+// Every span of every message passes here, most of them spans of traces that hold no run: the
+// object is built in one shape with plain assignments (no spreads of conditional objects), ids are
+// checked on their bytes before they become hex, and a span without events shares one empty list.
+const NO_EVENTS: readonly OtlpSpanEvent[] = Object.freeze([]);
+const UNSET_STATUS: OtlpSpan['status'] = Object.freeze({ code: 0 });
+
 function spanOf(span: SpanMessage, resource: OtlpAttributes, scope: string | undefined): OtlpSpan {
-  const traceId = hexOf(span.traceId);
-  const spanId = hexOf(span.spanId);
-  if (traceId.length !== 32 || /^0+$/.test(traceId)) throw new Error(`span '${span.name ?? ''}' has no valid trace id`);
-  if (spanId.length !== 16 || /^0+$/.test(spanId)) throw new Error(`span '${span.name ?? ''}' has no valid span id`);
-  const parent = hexOf(span.parentSpanId);
-  const code = span.status?.code ?? 0;
-  const statusMessage = nonEmpty(span.status?.message);
-  return {
-    traceId,
-    spanId,
-    ...(parent === '' || /^0+$/.test(parent) ? {} : { parentSpanId: parent }),
-    ...(nonEmpty(span.traceState) === undefined ? {} : { traceState: span.traceState! }),
+  if (!isId(span.traceId, 16)) throw new Error(`span '${span.name ?? ''}' has no valid trace id`);
+  if (!isId(span.spanId, 8)) throw new Error(`span '${span.name ?? ''}' has no valid span id`);
+  const events = span.events;
+  const decoded: OtlpSpan = {
+    traceId: hexOf(span.traceId),
+    spanId: hexOf(span.spanId),
     name: span.name ?? '',
     startTimeMs: nanosToMs(span.startTimeUnixNano),
     endTimeMs: nanosToMs(span.endTimeUnixNano),
     attributes: attributesOf(span.attributes),
-    events: (span.events ?? []).map((event): OtlpSpanEvent => ({ name: event.name ?? '', timeMs: nanosToMs(event.timeUnixNano), attributes: attributesOf(event.attributes) })),
-    status: { code: code === 1 || code === 2 ? code : 0, ...(statusMessage === undefined ? {} : { message: statusMessage }) },
+    events: events === null || events === undefined || events.length === 0 ? (NO_EVENTS as OtlpSpanEvent[]) : events.map(eventOf),
+    status: statusOf(span.status),
     resource,
-    ...(scope === undefined ? {} : { scope }),
   };
+  // A root span has no parent: absent, empty or all zeros.
+  if (isId(span.parentSpanId, 8)) decoded.parentSpanId = hexOf(span.parentSpanId);
+  if (span.traceState !== null && span.traceState !== undefined && span.traceState !== '') decoded.traceState = span.traceState;
+  if (scope !== undefined) decoded.scope = scope;
+  return decoded;
+}
+
+/** Bytes of an id of `length` that is not all zeros (the W3C invalid id). */
+function isId(bytes: Uint8Array | null | undefined, length: number): bytes is Uint8Array {
+  if (bytes === null || bytes === undefined || bytes.length !== length) return false;
+  for (let index = 0; index < length; index += 1) if (bytes[index] !== 0) return true;
+  return false;
+}
+
+function eventOf(event: NonNullable<SpanMessage['events']>[number]): OtlpSpanEvent {
+  return { name: event.name ?? '', timeMs: nanosToMs(event.timeUnixNano), attributes: attributesOf(event.attributes) };
+}
+
+function statusOf(status: SpanMessage['status']): OtlpSpan['status'] {
+  const code = status?.code ?? 0;
+  const message = nonEmpty(status?.message);
+  if (message === undefined) return code === 1 || code === 2 ? { code } : UNSET_STATUS;
+  return { code: code === 1 || code === 2 ? code : 0, message };
 }
 
 function attributesOf(list: KeyValueMessage[] | null | undefined): OtlpAttributes {
@@ -171,8 +193,9 @@ function nanosToMs(value: Int64 | null | undefined): number {
   return int64(value) / 1e6;
 }
 
-function hexOf(bytes: Uint8Array | null | undefined): string {
-  return bytes === null || bytes === undefined ? '' : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+function hexOf(bytes: Uint8Array): string {
+  // protobufjs hands bytes out as Buffers under Node; a view is made only for a plain Uint8Array (fromObject).
+  return (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString('hex');
 }
 
 function nonEmpty(text: string | null | undefined): string | undefined {
