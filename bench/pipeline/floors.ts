@@ -5,7 +5,8 @@
 //     (the Mastra-style step pipeline they are written against, no spans, records or Kafka);
 //   - records: JSON.stringify of the run's three score records, as the service publishes them;
 //   - OTLP serialisation: the SDK's own protobuf serialiser over the very spans the service
-//     records for these events (a process span, a score span per scorer, a span per step).
+//     records for these events (a score span per scorer, a span per prompt step), and the SDK's
+//     whole work for them — create, record, end, batch, serialise — replayed without our code.
 // With (a3)'s client work, decode + scorers + records bound what one thread can reach; the
 // serialisation per event bounds what exporting every span on that thread costs. The report sets
 // both against the targets, so a missed target shows whether the service's own cost or the floor
@@ -13,10 +14,11 @@
 import { context, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
-import { TracerProvider } from '@opentelemetry/sdk-trace';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+import { ExportResultCode } from '@opentelemetry/core';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
 import type { KafkaMessage } from 'kafkajs';
-import { runTraceContext, startMessageTrace, untracedMessage } from '../../consumers/message-trace.ts';
+import { runTraceContext, untracedMessage } from '../../consumers/message-trace.ts';
 import { createMessagePath } from '../../consumers/message-path.ts';
 import { runEventSource } from '../../consumers/run-event-source.ts';
 import type { MessageOutput } from '../../consumers/record-sink.ts';
@@ -52,6 +54,13 @@ export type FloorsResult = {
     perEvent: number;
     /** Main-thread CPU seconds to serialise one span as OTLP protobuf, in export batches of `batchSize`. */
     serializeSecondsPerSpan: number;
+    /**
+     * Main-thread CPU seconds per event for the SDK alone to create, record, end, batch and
+     * serialise the event's spans — the same names, parents, attributes and events, replayed
+     * through a tracer provider with a batch processor, no Scorestream code: what tracing costs
+     * at the least while the service records these spans.
+     */
+    sdkSecondsPerEvent: number;
     bytesPerSpan: number;
     batchSize: number;
   };
@@ -120,17 +129,49 @@ export async function measureFloors(options: FloorsOptions): Promise<FloorsResul
     for (let start = 0; start < spans.length; start += batchSize) bytes += ProtobufTraceSerializer.serializeRequest(spans.slice(start, start + batchSize))?.byteLength ?? 0;
   });
   const tracedEvents = Math.min(events, options.tracedEvents);
+  const sdkSecondsPerEvent = await replayThroughSdk(spans, tracedEvents, batchSize);
   return {
     events: events * Math.max(1, options.passes - 1),
     decodeSeconds,
     scorersSeconds,
     recordsSeconds,
     recordsPerEvent: records.length / Math.max(1, events),
-    spans: { events: tracedEvents, count: spans.length, perEvent: spans.length / Math.max(1, tracedEvents), serializeSecondsPerSpan, bytesPerSpan: bytes / Math.max(1, spans.length), batchSize },
+    spans: { events: tracedEvents, count: spans.length, perEvent: spans.length / Math.max(1, tracedEvents), serializeSecondsPerSpan, sdkSecondsPerEvent, bytesPerSpan: bytes / Math.max(1, spans.length), batchSize },
   };
 }
 
-/** The spans the service records for these messages: the consumer's process span around the message path, as scoring-consumer.ts opens it. */
+/** The SDK's own work for `spans` (see FloorsResult.spans.sdkSecondsPerEvent), in main-thread CPU seconds per event. */
+async function replayThroughSdk(spans: readonly ReadableSpan[], events: number, batchSize: number): Promise<number> {
+  const serializing: SpanExporter = {
+    export(batch, done) {
+      ProtobufTraceSerializer.serializeRequest(batch);
+      done({ code: ExportResultCode.SUCCESS });
+    },
+    shutdown: async () => undefined,
+  };
+  const provider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: serializing, maxQueueSize: 65_536, maxExportBatchSize: batchSize, scheduledDelayMillis: 1_000 })] });
+  const tracer = provider.getTracer('scorestream');
+  const replay = async () => {
+    for (const span of spans) {
+      const parent = span.parentSpanContext === undefined ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, span.parentSpanContext);
+      const replayed = tracer.startSpan(span.name, { kind: span.kind, links: span.links }, parent);
+      replayed.setAttributes(span.attributes);
+      for (const event of span.events) replayed.addEvent(event.name, event.attributes);
+      replayed.end();
+    }
+    await provider.forceFlush();
+  };
+  try {
+    return await perUnit(4, events, replay);
+  } finally {
+    await provider.shutdown();
+  }
+}
+
+/**
+ * The spans the service records for these messages, as scoring-consumer.ts runs them by default:
+ * no process span (SCORESTREAM_TRACE_PROCESS_SPANS), each score span a child of the run's context.
+ */
 async function recordServiceSpans(messages: readonly KafkaMessage[], scorers: readonly ScorerLike[]): Promise<ReadableSpan[]> {
   const ended: ReadableSpan[] = [];
   const provider = new TracerProvider({
@@ -142,14 +183,8 @@ async function recordServiceSpans(messages: readonly KafkaMessage[], scorers: re
     }
     const messageContext = serviceMessageContext(scorers);
     const output: MessageOutput = { publish: async () => undefined };
-    const tracer = trace.getTracer('scorestream.consumer');
     const partition = createMessagePath(messageContext).partition(runEventSource);
-    for (const message of messages) {
-      const where = { ...source, offset: message.offset };
-      const messageTrace = startMessageTrace(tracer, message, { topic: where.topic, partition: where.partition, groupId: messageContext.config.groupId });
-      await context.with(trace.setSpan(ROOT_CONTEXT, messageTrace.span), () => partition.process(message, { source: where, output, trace: messageTrace }));
-      messageTrace.span.end();
-    }
+    for (const message of messages) await partition.process(message, { source: { ...source, offset: message.offset }, output, trace: untracedMessage(message) });
     return ended;
   } finally {
     await provider.shutdown();

@@ -8,13 +8,13 @@ describe('measureFloors', () => {
     const result = await measureFloors({ pool: createEventPool(20), scorers: createCodeScorers(), passes: 3, tracedEvents: 5 });
     expect(result.events).toBe(40); // two counted passes over 20 events
     // CPU clocks advance in coarse steps: a few microseconds of work may read as zero here.
-    for (const seconds of [result.decodeSeconds, result.scorersSeconds, result.recordsSeconds, result.spans.serializeSecondsPerSpan]) {
+    for (const seconds of [result.decodeSeconds, result.scorersSeconds, result.recordsSeconds, result.spans.serializeSecondsPerSpan, result.spans.sdkSecondsPerEvent]) {
       expect(Number.isFinite(seconds) && seconds >= 0).toBe(true);
     }
     expect(result.recordsPerEvent).toBe(3);
-    // Per event: the process span and 3 score spans; the code scorers' function steps have none.
+    // Per event: 3 score spans; no process span (the consumer's default), and the code scorers' function steps have none.
     expect(result.spans.events).toBe(5);
-    expect(result.spans.perEvent).toBe(4);
+    expect(result.spans.perEvent).toBe(3);
     expect(result.spans.bytesPerSpan).toBeGreaterThan(50);
   });
 });

@@ -31,7 +31,7 @@ const floors: FloorsResult = {
   scorersSeconds: 20e-6,
   recordsSeconds: 5e-6,
   recordsPerEvent: 3,
-  spans: { events: 100, count: 1300, perEvent: 13, serializeSecondsPerSpan: 2e-6, bytesPerSpan: 250, batchSize: 2048 },
+  spans: { events: 100, count: 1300, perEvent: 13, serializeSecondsPerSpan: 2e-6, sdkSecondsPerEvent: 40e-6, bytesPerSpan: 250, batchSize: 2048 },
 };
 
 function report(overrides: Partial<BenchReport> = {}): BenchReport {
@@ -134,6 +134,11 @@ describe('formatReport', () => {
     // (c+tracing) at 5,000 events/s: 200 µs per event, 75 µs more than (c); less the 26 µs of serialisation, 49 µs = 2.22 × 22.06 µs.
     expect(tracing).toContain('(c+tracing) takes 75 µs more per event than (c)');
     expect(tracing).toContain('collecting their garbage: 49 µs) is 2.22× the budget on its own');
+    // The SDK alone: 40 µs per event = 1.81 × 22.06 µs; (c+tracing)'s 75 µs more = 1.88 × those 40 µs.
+    const sdk = formatReport(report({ traced: [traced(5_000)] })).filter((line) => line.startsWith('  tracing:'))[1]!;
+    expect(sdk).toContain('the same 13.0 spans per event, replayed without Scorestream');
+    expect(sdk).toContain('takes 40 µs of main-thread CPU per event = 1.81× the 22 µs budget');
+    expect(sdk).toContain('spends 75 µs more per event than (c), 1.88× the SDK');
   });
 
   it('leaves the floors out when none were measured', () => {
