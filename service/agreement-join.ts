@@ -254,7 +254,7 @@ export async function startAgreementJoin(options: AgreementJoinOptions): Promise
           counters.feedbackThreads += 1;
           continue;
         }
-        pairs.push(...join.addFeedback(feedback, feedbackKeyFor(feedback.target), atMs, now()));
+        pairs.push(...join.addFeedback(feedback, feedbackKeyFor(feedback), atMs, now()));
       }
       if (deadLetters.length > 0) await producer.send({ topic: deadLetterTopic, messages: deadLetters, acks: -1 });
       await publishPairs(pairs);
