@@ -27,7 +27,7 @@ for (let index = 0; index < maxRuns; index += 1) {
   const source = JSON.parse(`{"topic":"agent-runs","partition":${index % 12},"offset":"${1_000_000 + index}","timestamp":"${new Date(now + index).toISOString()}"}`) as { topic: string; partition: number; offset: string; timestamp: string };
   join.addScore({ scoreId: scoreIdFor({ runId, scorerId: 'completeness', scorerVersion: '1' }), runId, scorerId: 'completeness', scorerVersion: '1', score: 0.7, entity: { type: 'agent', id: 'support-agent' }, metadata: { tenantId: `tenant-${index % 50}` }, source }, now, now);
   const target = { type: 'run' as const, runId };
-  join.addFeedback({ schemaVersion: 1, feedbackId: feedbackIdFor({ target, name: 'thumbs', source: 'end_user', submitterId: `user-${index}` }), target, source: 'end_user', submitter: { id: `user-${index}` }, name: 'thumbs', value: index % 3 !== 0, comment: 'c'.repeat(200), submittedAt: new Date(now).toISOString() }, runId, now, now);
+  join.addFeedback({ schemaVersion: 1, feedbackId: feedbackIdFor({ target, name: 'thumbs', source: 'end_user', submitterId: `user-${index}` }), target, source: 'end_user', submitter: { id: `user-${index}` }, name: 'thumbs', value: index % 3 !== 0, comment: 'c'.repeat(200), submittedAt: new Date(now).toISOString() }, now, now);
 }
 const afterJoin = heap();
 console.log(`join: ${join.stats().runs} runs, ${join.stats().scores} scores, ${join.stats().feedback} feedback: ${mb(afterJoin - before)} (${Math.round((afterJoin - before) / maxRuns)} B per run)`);

@@ -32,6 +32,6 @@ export type MessageContext = {
   replay?: Replay;
   /** Reads a run event back from the runs topic by its position, for a re-score (docs/feedback.md); without it every re-score is `run_unavailable`. */
   fetchRun?: FetchMessage;
-  /** Called per acknowledged record with the event-to-result latency (metrics). */
-  recordLatency?: (latencyMs: number, record: ScoreRecord) => void;
+  /** Called per acknowledged score record with its event-to-result latency, when it has one (metrics: otel/service-metrics.ts). */
+  observeRecord?: (record: ScoreRecord, latencyMs: number | undefined) => void;
 };

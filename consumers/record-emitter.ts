@@ -74,7 +74,7 @@ export type RecordEmitter = {
   threadState(writes: ReadonlyArray<{ key: string; value: string | null }>, partition: number, output: MessageOutput, source: Source): Promise<void>;
 };
 
-type EmitterContext = Pick<MessageContext, 'config' | 'stats' | 'logger' | 'now' | 'hardStop' | 'publishRetry' | 'replay' | 'recordLatency'>;
+type EmitterContext = Pick<MessageContext, 'config' | 'stats' | 'logger' | 'now' | 'hardStop' | 'publishRetry' | 'replay' | 'observeRecord'>;
 
 /** The message's own timestamp (epoch ms, as kafkajs reports it) as an ISO time; none when it is not a time. */
 function messageTime(message: ConsumedMessage): string | undefined {
@@ -155,11 +155,10 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
     await publishUntilAcknowledged(output, records, where.source, context);
     if (record.status === 'failed' && record.error.retryable && record.retries !== undefined) stats.retriesExhausted += 1;
     stats.countRecord(fit.record);
-    if (Number.isFinite(where.eventTime)) {
-      const latencyMs = context.now() - where.eventTime;
-      stats.recordLatency(latencyMs);
-      context.recordLatency?.(latencyMs, fit.record);
-    }
+    // A re-score's run event is the judged record's, read back on feedback: its age is no latency of the pipeline.
+    const latencyMs = Number.isFinite(where.eventTime) && fit.record.rescore === undefined ? context.now() - where.eventTime : undefined;
+    if (latencyMs !== undefined) stats.recordLatency(latencyMs);
+    context.observeRecord?.(fit.record, latencyMs);
   };
 
   const retryOutgoing = (retry: RetryMessage, delayMs: number, final: ScoreRecord): OutgoingRecord | undefined => {

@@ -76,8 +76,8 @@ export type ScoringConsumerOptions = {
   sessionTimeoutMs?: number;
   /** The first pause before a failed publish is retried (default KAFKA_DEFAULTS.publish.firstRetryDelayMs; it doubles up to maxRetryDelayMs). */
   publishRetryDelayMs?: number;
-  /** Per acknowledged record, the event-to-result latency (fed to the metrics histogram). */
-  recordLatency?: (latencyMs: number, record: ScoreRecord) => void;
+  /** Per acknowledged score record, with its event-to-result latency when it has one (fed to the metrics). */
+  observeRecord?: (record: ScoreRecord, latencyMs: number | undefined) => void;
   /** On every join of the group: the partitions this member now owns, by topic (judge budget shares). */
   onAssignment?: (assignment: Record<string, number[] | undefined>) => void;
   /** What the per-message path shares besides the above (judge spend, replay marking). */
@@ -166,7 +166,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     hardStop: hardStop.signal,
     publishRetry: { ...defaultPublishRetry, firstDelayMs: options.publishRetryDelayMs ?? defaultPublishRetry.firstDelayMs },
     services: options.services,
-    recordLatency: options.recordLatency,
+    observeRecord: options.observeRecord,
     ...options.messageContext,
   };
   const path = createMessagePath(messageContext);

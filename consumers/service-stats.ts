@@ -30,6 +30,7 @@ export class ServiceStats {
   readonly skipsByReason = new Map<string, number>();
   /** (run, scorer) pairs skipped because a budget was exhausted, by the budget's name. */
   readonly budgetExhaustedByBudget = new Map<string, number>();
+  /** First scores by scorer (countRecord): re-scores on feedback are not in it. */
   readonly byScorer = new Map<string, ScorerTally>();
   /** Run events whose propagated trace context was not sampled (scored or skipped, by `traceSampling`). */
   unsampledTraces = 0;
@@ -85,7 +86,9 @@ export class ServiceStats {
     this.deadLettersByCode.set(code, (this.deadLettersByCode.get(code) ?? 0) + 1);
   }
 
+  /** A first score into its scorer's tally; a re-score on feedback is not one more score (otel/service-metrics.ts counts it apart). */
   countRecord(record: ScoreRecord): void {
+    if (record.rescore !== undefined) return;
     let tally = this.byScorer.get(record.scorerId);
     if (tally === undefined) this.byScorer.set(record.scorerId, (tally = { scored: 0, notScorable: 0, failed: 0, scoreSum: 0 }));
     if (record.status === 'scored') {

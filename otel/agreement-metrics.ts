@@ -1,6 +1,7 @@
 // The feedback join's metrics (docs/feedback.md, docs/observability.md): per scorer version, the
 // figures of its latest window — κ, weighted κ (quadratic), accuracy, labelled pairs and the
-// confusion counts by (human, judge) label — plus the join's own state and what it could not use.
+// confusion counts by (human, judge) label — plus the join's own state, what it could not use, and
+// the re-scores it asked for or refused (a thread score's disagreement is refused, never asked).
 // Observed at collection time from the join's ledger and counters: nothing extra per message.
 import type { BatchObservableResult, Meter } from '@opentelemetry/api';
 
@@ -17,6 +18,8 @@ export type AgreementSource = {
   }>;
   joinState(): { runs: number; scores: number; feedback: number };
   deadLettersByCode: ReadonlyMap<string, number>;
+  /** Disagreeing pairs that asked for a re-score, and those refused one (thread scores). */
+  rescores(): { requested: number; refused: number };
 };
 
 export function registerAgreementMetrics(meter: Meter, source: AgreementSource): { unregister(): void } {
@@ -27,6 +30,10 @@ export function registerAgreementMetrics(meter: Meter, source: AgreementSource):
   const confusion = meter.createObservableGauge('scorestream.agreement.confusion', { description: 'Pairs in the latest window by the human label and the judge label', unit: '{pair}' });
   const state = meter.createObservableGauge('scorestream.agreement.join_state', { description: 'Items the join holds while they wait for their partner, by side', unit: '{item}' });
   const deadLetters = meter.createObservableCounter('scorestream.agreement.dead_letters', { description: 'Feedback dead-lettered, by reason', unit: '{record}' });
+  const rescores = meter.createObservableCounter('scorestream.agreement.rescores', {
+    description: 'Disagreeing pairs by what the join did: requested (a re-score asked of the service), refused_thread_score (a thread score: never re-scored on feedback)',
+    unit: '{pair}',
+  });
   const callback = (observer: BatchObservableResult) => {
     for (const window of source.latestWindows()) {
       const attributes = { 'scorestream.scorer.id': window.scorerId, 'scorestream.scorer.version': window.scorerVersion ?? '' };
@@ -42,8 +49,11 @@ export function registerAgreementMetrics(meter: Meter, source: AgreementSource):
     observer.observe(state, held.scores, { 'scorestream.agreement.side': 'score' });
     observer.observe(state, held.feedback, { 'scorestream.agreement.side': 'feedback' });
     for (const [code, count] of source.deadLettersByCode) observer.observe(deadLetters, count, { 'scorestream.dead_letter.code': code });
+    const asked = source.rescores();
+    observer.observe(rescores, asked.requested, { 'scorestream.agreement.rescore.outcome': 'requested' });
+    observer.observe(rescores, asked.refused, { 'scorestream.agreement.rescore.outcome': 'refused_thread_score' });
   };
-  const observables = [kappa, weighted, accuracy, pairs, confusion, state, deadLetters];
+  const observables = [kappa, weighted, accuracy, pairs, confusion, state, deadLetters, rescores];
   meter.addBatchObservableCallback(callback, observables);
   return { unregister: () => meter.removeBatchObservableCallback(callback, observables) };
 }

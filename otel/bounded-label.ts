@@ -1,7 +1,7 @@
 // A label value with bounded cardinality: the first `max` distinct values one process sees keep
 // their name, later ones share `other`, so a metric's series count depends on the config, not on
 // the traffic (a new agent or tenant per run cannot grow a Prometheus server without bound).
-// Used by the score histogram (score-metric.ts) and the verdict counter (verdict-metric.ts).
+// Used for the agent and tenant labels of the per-record instruments (record-labels.ts).
 export const OTHER_LABEL = 'other';
 
 export type BoundedLabel<Missing extends string | undefined = undefined> = (value: string | undefined) => string | Missing;

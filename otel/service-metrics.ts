@@ -1,9 +1,14 @@
 // The service's OTel metrics. Most are observed from the live counters the service keeps anyway
 // (ServiceStats in consumers/, read here through the structural `ServiceCounters` type so the
 // import direction stays otel ← consumers): nothing extra happens per message, the numbers are
-// read when a reader collects. The event-to-result latency is a histogram fed per record.
+// read when a reader collects. The per-record instruments (event-to-result latency, scores,
+// verdicts, re-scores) are fed once per acknowledged record, through `observeRecord`, which is
+// where a re-score on feedback is told apart from a first score (docs/feedback.md, re-scoring).
 // Instruments come from a Meter; with `metrics.getMeter()` and no SDK they are no-ops.
 import type { BatchObservableCallback, Histogram, Meter, Observable } from '@opentelemetry/api';
+import { recordLabels } from './record-labels.ts';
+import { registerRescoreMetric } from './rescore-metric.ts';
+import type { RescoreRecordFields } from './rescore-metric.ts';
 import type { ScoredRecordFields } from './score-metric.ts';
 import { registerScoreMetric } from './score-metric.ts';
 import { registerVerdictMetric } from './verdict-metric.ts';
@@ -45,11 +50,22 @@ export type ServiceCounters = {
   };
 };
 
+/** The fields of an acknowledged score record the per-record instruments read. */
+export type ObservedRecordFields = ScoredRecordFields &
+  VerdictRecordFields & {
+    rescore?: RescoreRecordFields['rescore'] | undefined;
+    /** Present on a thread scorer's record (docs/threads.md). */
+    thread?: object | undefined;
+  };
+
 export type ServiceMetrics = {
-  /** One record acknowledged: the time from the run event's timestamp to now. */
-  recordLatency(latencyMs: number, record: { scorerId: string; status: string }): void;
-  /** One record acknowledged: its score into the `scorestream.score` histogram (score-metric.ts), when it has one, and its verdict (verdict-metric.ts). */
-  recordScore(record: ScoredRecordFields & VerdictRecordFields): void;
+  /**
+   * One score record acknowledged, with the time from its run event's timestamp (none when there
+   * is no run event to time from: a thread close). A re-score goes to `scorestream.rescore.records`
+   * only; a first score to the latency histogram, and — a run's — to the score histogram
+   * (score-metric.ts) and the verdict counter (verdict-metric.ts).
+   */
+  observeRecord(record: ObservedRecordFields, latencyMs: number | undefined): void;
   /** Stops observing (the service stopped); the histogram stays usable but unobserved gauges vanish. */
   unregister(): void;
 };
@@ -163,16 +179,26 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters, 
     if (threads.restores > 0) result.observe(lastRestore, threads.lastRestoreMs / 1000);
     result.observe(threadsRekeyed, threads.rekeyed);
   };
-  const scores = registerScoreMetric(meter);
-  const verdicts = registerVerdictMetric(meter, options.judged ?? []);
+  const labels = recordLabels();
+  const scores = registerScoreMetric(meter, labels);
+  const verdicts = registerVerdictMetric(meter, options.judged ?? [], labels);
+  const rescored = registerRescoreMetric(meter, labels);
   const observables: Observable[] = [consumed, unsampled, records, skips, budgetSkips, deadLetters, inFlight, paused, lag, retries, retryWaiting, rescores, oversized, threadsOpen, threadsHeld, threadsBytes, threadCloses, threadRestores, threadRestoreTime, lastRestore, threadsRekeyed];
   meter.addBatchObservableCallback(observe, observables);
 
   return {
-    recordLatency(latencyMs, record) {
-      latency.record(Math.max(0, latencyMs) / 1000, { 'scorestream.scorer.id': record.scorerId, 'scorestream.status': record.status });
-    },
-    recordScore(record) {
+    observeRecord(record, latencyMs) {
+      // A re-score is not one more score: only disputed runs get one, so counted with the first
+      // scores it would count its run twice and pull the pass rates the rules and SLOs read
+      // towards the disputed runs. Nor is its run event's age a latency of the pipeline.
+      if (record.rescore !== undefined) {
+        rescored.record({ ...record, rescore: record.rescore });
+        return;
+      }
+      if (latencyMs !== undefined) latency.record(Math.max(0, latencyMs) / 1000, { 'scorestream.scorer.id': record.scorerId, 'scorestream.status': record.status });
+      // A thread score is about a conversation, not a run, and a scorer may be bound at both
+      // levels under one id and version: the per-run score and verdict series stay runs' only.
+      if (record.thread !== undefined) return;
       scores.record(record);
       verdicts.record(record);
     },

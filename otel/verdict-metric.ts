@@ -4,25 +4,22 @@
 // `pass + fail` is the exact pass rate the shipped Prometheus rules and SLOs use
 // (dashboard/prometheus/; docs/alerts.md). Beside it the `scorestream.pass.objective` gauge
 // exports each binding's SLO objective from the config, so the rules need no per-scorer copy.
-// Cardinality is bounded: scorers and versions come from the config, agents and tenants are the
-// first `maxAgents` / `maxTenants` distinct ids this process saw, labelled as the score histogram
-// labels them (a record without an agent is `other`, a run without a tenant `none`; bounded-label.ts).
+// Which records reach it (first scores of runs, not re-scores) is service-metrics.ts' call.
+// Cardinality is bounded: scorers and versions come from the config, agents and tenants are
+// labelled by the shared, bounded labeller (record-labels.ts), as in the score histogram.
 import type { Counter, Meter } from '@opentelemetry/api';
-import { boundedLabel, OTHER_LABEL } from './bounded-label.ts';
-import { DEFAULT_MAX_AGENTS, DEFAULT_MAX_TENANTS, NO_TENANT } from './score-metric.ts';
-
+import { recordLabels, scorerLabels } from './record-labels.ts';
+import type { LabelledRecordFields, RecordLabels } from './record-labels.ts';
 
 /** A binding with a pass criterion, as the metric needs it (structural: otel/ does not import the config types). */
 export type JudgedBinding = { scorerId: string; version?: string | undefined; objective?: number | undefined };
 
 /** The fields of a score record it reads. */
-export type VerdictRecordFields = {
+export type VerdictRecordFields = LabelledRecordFields & {
   scorerId: string;
   scorerVersion?: string | undefined;
   status: string;
   verdict?: string | undefined;
-  entity?: { id: string } | undefined;
-  metadata?: { tenantId?: string | undefined } | undefined;
 };
 
 export type VerdictMetric = {
@@ -32,7 +29,7 @@ export type VerdictMetric = {
 
 const bindingKey = (scorerId: string, version: string | undefined) => `${scorerId}\u0000${version ?? ''}`;
 
-export function registerVerdictMetric(meter: Meter, bindings: readonly JudgedBinding[], options: { maxAgents?: number; maxTenants?: number } = {}): VerdictMetric {
+export function registerVerdictMetric(meter: Meter, bindings: readonly JudgedBinding[], labels: RecordLabels = recordLabels()): VerdictMetric {
   const counter: Counter = meter.createCounter('scorestream.verdicts', {
     description: 'Records of bindings that declare pass, by verdict (pass, fail; not_scorable and failed as themselves), scorer, version, agent and tenant',
     unit: '{record}',
@@ -42,11 +39,9 @@ export function registerVerdictMetric(meter: Meter, bindings: readonly JudgedBin
     unit: '1',
   });
   const judged = new Set(bindings.map((binding) => bindingKey(binding.scorerId, binding.version)));
-  const agentLabel = boundedLabel(options.maxAgents ?? DEFAULT_MAX_AGENTS, OTHER_LABEL);
-  const tenantLabel = boundedLabel(options.maxTenants ?? DEFAULT_MAX_TENANTS, NO_TENANT);
   const withObjective = bindings.filter((binding) => binding.objective !== undefined);
   const observeObjective = (result: { observe(value: number, attributes: Record<string, string>): void }) => {
-    for (const binding of withObjective) result.observe(binding.objective!, versioned({ 'scorestream.scorer.id': binding.scorerId }, binding.version));
+    for (const binding of withObjective) result.observe(binding.objective!, scorerLabels(binding.scorerId, binding.version));
   };
   if (withObjective.length > 0) objective.addCallback(observeObjective);
   return {
@@ -55,20 +50,10 @@ export function registerVerdictMetric(meter: Meter, bindings: readonly JudgedBin
       // A scored record without a verdict (a label criterion whose scorer selected no choice) is not counted as either.
       const verdict = record.status === 'scored' ? record.verdict : record.status;
       if (verdict === undefined) return;
-      const attributes: Record<string, string> = versioned({ 'scorestream.scorer.id': record.scorerId }, record.scorerVersion);
-      attributes['scorestream.agent.id'] = agentLabel(record.entity?.id);
-      const tenant = record.metadata?.tenantId;
-      attributes['scorestream.tenant.id'] = tenantLabel(typeof tenant === 'string' && tenant !== '' ? tenant : undefined);
-      attributes['scorestream.verdict'] = verdict;
-      counter.add(1, attributes);
+      counter.add(1, { ...scorerLabels(record.scorerId, record.scorerVersion), ...labels(record), 'scorestream.verdict': verdict });
     },
     unregister() {
       objective.removeCallback(observeObjective);
     },
   };
-}
-
-function versioned(attributes: Record<string, string>, version: string | undefined): Record<string, string> {
-  if (version !== undefined) attributes['scorestream.scorer.version'] = version;
-  return attributes;
 }

@@ -45,5 +45,5 @@ export function validateFeedback(items: readonly (FeedbackRecordInput | Feedback
   if (problems.length > 0) {
     throw new InvalidFeedbackError(message, problems.map(({ id, ...problem }) => (id === undefined ? problem : { ...problem, feedbackId: id })));
   }
-  return validated.map(({ index, value, record }) => ({ index, feedbackId: record.feedbackId, key: feedbackKeyFor(record.target), value, feedback: record }));
+  return validated.map(({ index, value, record }) => ({ index, feedbackId: record.feedbackId, key: feedbackKeyFor(record), value, feedback: record }));
 }

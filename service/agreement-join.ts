@@ -1,6 +1,7 @@
 // `scorestream agreement`: the live feedback join (docs/feedback.md, the join). One reader, apart
 // from the scoring service: it reads the feedback topic and the results topic, joins feedback to
-// the scored records of the same run (either may arrive first; src/agreement/feedback-join.ts),
+// the scored records of the same run, and thread feedback to one version of each thread scorer's
+// score of the same thread (either may arrive first; src/agreement/feedback-join.ts),
 // and publishes an AgreementRecord per (feedback, score) pair and, per scorer version and window,
 // the window's κ, weighted κ, accuracy and confusion counts (src/agreement/agreement-ledger.ts),
 // to a compacted agreements topic keyed by agreementRecordKey — so a record published twice is
@@ -24,7 +25,8 @@
 // rescore topic, published before its pair record: once the pair is on the agreements topic, its
 // request was sent, and a replayed pair (`same`) asks for nothing again. Records that are
 // re-scores are not joined: they were made because of the feedback, and would count its
-// disagreement twice and ask again.
+// disagreement twice and ask again. A disagreeing thread pair asks for nothing and is counted as
+// refused (rescore-request-for.ts says why).
 import type { Meter } from '@opentelemetry/api';
 import type { Kafka, KafkaMessage, Producer } from 'kafkajs';
 import { DEFAULT_TOPICS, DEFAULTS } from '../src/config/defaults.ts';
@@ -34,14 +36,15 @@ import type { AgreementRecord } from '../src/contracts/agreement-record.ts';
 import { fitDeadLetter } from '../src/contracts/build-dead-letter.ts';
 import { DEFAULT_FEEDBACK_TOPIC } from '../src/contracts/feedback-record.ts';
 import { decodeFeedbackRecord, parseAgreementRecord, parseScoreRecord } from '../src/contracts/parse.ts';
-import { feedbackKeyFor, recordKeyFor } from '../src/contracts/record-key.ts';
+import { recordKeyFor } from '../src/contracts/record-key.ts';
 import type { RescoreRequest } from '../src/contracts/rescore-request.ts';
+import type { ScoreRecord } from '../src/contracts/score-record.ts';
 import { rescoreRequestFor } from '../src/agreement/rescore-request-for.ts';
 import { AgreementLedger } from '../src/agreement/agreement-ledger.ts';
 import type { AgreementLedgerOptions } from '../src/agreement/agreement-ledger.ts';
 import { buildAgreementPair } from '../src/agreement/build-agreement-pair.ts';
 import { FeedbackJoin } from '../src/agreement/feedback-join.ts';
-import type { FeedbackJoinOptions, JoinedPair } from '../src/agreement/feedback-join.ts';
+import type { FeedbackJoinOptions, JoinedPair, JoinScore } from '../src/agreement/feedback-join.ts';
 import { registerAgreementMetrics } from '../otel/agreement-metrics.ts';
 import { AGREEMENT_GROUP_PREFIX } from '../kafka/acl-roles.ts';
 import { ensureTopics } from '../kafka/ensure-topics.ts';
@@ -91,11 +94,13 @@ export type AgreementJoinCounters = {
   pairsRepeated: number;
   /** Feedback the scale cannot place (neither pass nor fail: a 1–5 rating, a free label). */
   feedbackUnlabelled: number;
-  /** Thread targets: not joined (conversation scoring will give threads their score records). */
+  /** Feedback about a thread (of feedbackRead): joined to the thread's scores by its key. */
   feedbackThreads: number;
   windowsPublished: number;
   /** Re-score requests published (disagreeing pairs measured for the first time, or changed). */
   rescoresRequested: number;
+  /** Disagreeing pairs measured for the first time, or changed, that ask for no re-score because their score is a thread's (never asked: rescore-request-for.ts). */
+  rescoresRefused: number;
   /** Score records that are re-scores themselves: read, not joined. */
   rescoresRead: number;
   deadLettersByCode: Map<string, number>;
@@ -126,7 +131,7 @@ export async function startAgreementJoin(options: AgreementJoinOptions): Promise
     maxPairs: options.maxPairs ?? defaults.maxPairs,
     maxWindows: options.maxWindows ?? defaults.maxWindows,
   });
-  const counters: AgreementJoinCounters = { feedbackRead: 0, scoresRead: 0, pairsPublished: 0, pairsRepeated: 0, feedbackUnlabelled: 0, feedbackThreads: 0, windowsPublished: 0, rescoresRequested: 0, rescoresRead: 0, deadLettersByCode: new Map(), recordsUnreadable: 0 };
+  const counters: AgreementJoinCounters = { feedbackRead: 0, scoresRead: 0, pairsPublished: 0, pairsRepeated: 0, feedbackUnlabelled: 0, feedbackThreads: 0, windowsPublished: 0, rescoresRequested: 0, rescoresRefused: 0, rescoresRead: 0, deadLettersByCode: new Map(), recordsUnreadable: 0 };
   const rescoreTopic = options.rescoreTopic === undefined ? defaults.rescoreTopic : options.rescoreTopic;
   const warn = options.onWarning ?? (() => undefined);
 
@@ -179,6 +184,7 @@ export async function startAgreementJoin(options: AgreementJoinOptions): Promise
     throw error;
   }
 
+  let refusalLogged = false;
   const publishPairs = async (pairs: JoinedPair[]) => {
     const records: AgreementRecord[] = [];
     const rescores: RescoreRequest[] = [];
@@ -190,13 +196,20 @@ export async function startAgreementJoin(options: AgreementJoinOptions): Promise
         continue;
       }
       const outcome = ledger.record(pair, now());
-      if (outcome === 'same' || outcome === 'too_old') {
+      if (outcome === 'same' || outcome === 'stale' || outcome === 'too_old') {
         counters.pairsRepeated += 1;
         continue;
       }
       records.push(pair);
       const request = rescoreTopic === null ? undefined : rescoreRequestFor(joined, pair, measuredAt);
-      if (request !== undefined) rescores.push(request);
+      if (request === undefined) continue;
+      if ('refused' in request) {
+        counters.rescoresRefused += 1;
+        if (!refusalLogged) warn(`a thread score disagrees with its feedback (scorer ${pair.scorerId}, thread ${pair.thread?.key ?? '?'}): thread scores are not re-scored on feedback, so none is asked; this and later ones are counted in scorestream.agreement.rescores{outcome=refused_thread_score} and logged only this once (docs/feedback.md, feedback on a thread)`);
+        refusalLogged = true;
+        continue;
+      }
+      rescores.push(request);
     }
     // Requests before their pairs: a pair on the agreements topic means its request was sent.
     if (rescoreTopic !== null && rescores.length > 0) {
@@ -228,8 +241,7 @@ export async function startAgreementJoin(options: AgreementJoinOptions): Promise
           counters.scoresRead += 1;
           if (record.rescore !== undefined) counters.rescoresRead += 1;
           if (record.status !== 'scored' || record.rescore !== undefined) continue;
-          const source = record.thread === undefined ? record.source : undefined;
-          pairs.push(...join.addScore({ scoreId: record.scoreId, runId: record.runId, scorerId: record.scorerId, scorerVersion: record.scorerVersion, score: record.score, verdict: record.verdict, entity: record.entity, metadata: record.metadata, source }, atMs, now()));
+          pairs.push(...join.addScore(joinScoreOf(record), atMs, now()));
           continue;
         }
         const decoded = decodeFeedbackRecord(message.value, { maxBytes: maxFeedbackBytes });
@@ -250,11 +262,8 @@ export async function startAgreementJoin(options: AgreementJoinOptions): Promise
         }
         counters.feedbackRead += 1;
         const feedback = decoded.data;
-        if (feedback.target.type === 'thread') {
-          counters.feedbackThreads += 1;
-          continue;
-        }
-        pairs.push(...join.addFeedback(feedback, feedbackKeyFor(feedback.target), atMs, now()));
+        if (feedback.target.type === 'thread') counters.feedbackThreads += 1;
+        pairs.push(...join.addFeedback(feedback, atMs, now()));
       }
       if (deadLetters.length > 0) await producer.send({ topic: deadLetterTopic, messages: deadLetters, acks: -1 });
       await publishPairs(pairs);
@@ -276,7 +285,15 @@ export async function startAgreementJoin(options: AgreementJoinOptions): Promise
   };
   const timer = setInterval(flush, options.flushIntervalMs ?? defaults.flushIntervalMs);
   timer.unref();
-  const metrics = options.meter === undefined ? undefined : registerAgreementMetrics(options.meter, { latestWindows: () => ledger.latestWindows(), joinState: () => join.stats(), deadLettersByCode: counters.deadLettersByCode });
+  const metrics =
+    options.meter === undefined
+      ? undefined
+      : registerAgreementMetrics(options.meter, {
+          latestWindows: () => ledger.latestWindows(),
+          joinState: () => join.stats(),
+          deadLettersByCode: counters.deadLettersByCode,
+          rescores: () => ({ requested: counters.rescoresRequested, refused: counters.rescoresRefused }),
+        });
 
   return {
     caughtUp: live.caughtUp,
@@ -290,6 +307,22 @@ export async function startAgreementJoin(options: AgreementJoinOptions): Promise
       await flush();
       await producer.disconnect();
     },
+  };
+}
+
+/** What the join keeps of a scored record: a run's with its run event's position (for a re-score), a thread's with its version. */
+function joinScoreOf(record: ScoreRecord & { status: 'scored' }): JoinScore {
+  const { thread } = record;
+  return {
+    scoreId: record.scoreId,
+    runId: record.runId,
+    scorerId: record.scorerId,
+    scorerVersion: record.scorerVersion,
+    score: record.score,
+    verdict: record.verdict,
+    entity: record.entity,
+    metadata: record.metadata,
+    ...(thread === undefined ? { source: record.source } : { thread: { id: thread.id, key: thread.key, version: thread.version, scoredAtMs: Date.parse(record.scoredAt) } }),
   };
 }
 

@@ -256,10 +256,7 @@ async function startWith(options: ServiceOptions & { kafka: Kafka; transport: Ka
     logger,
     services,
     stats,
-    recordLatency: (latencyMs, record) => {
-      serviceMetrics.recordLatency(latencyMs, record);
-      serviceMetrics.recordScore(record);
-    },
+    observeRecord: (record, latencyMs) => serviceMetrics.observeRecord(record, latencyMs),
     tracer: options.tracer,
     ...(options.processSpans === true ? { processSpans: true } : {}),
     messageContext: {

@@ -5,8 +5,12 @@
 // It is what makes the join idempotent: a pair measured again with the same labels — a record
 // read twice, a join redone after a restart — is `same` and not published or counted again; one
 // whose person changed their mind (the same feedbackId, another value) is `changed`: its old
-// labels are taken back and the new ones counted. After a restart the service feeds it the pairs
-// already on the agreements topic first (service/agreement-join.ts).
+// labels are taken back and the new ones counted. A thread pair (docs/feedback.md, feedback on a
+// thread) keeps its agreementId whichever version of the thread's score it is compared with: a
+// later version is `changed` too (taken back, counted again, published naming it), and an earlier
+// one than the ledger holds is `stale` — a replay passing through a state the live join had left
+// behind, since the compared version only moves forward (compared-version.ts). After a restart the
+// service feeds it the pairs already on the agreements topic first (service/agreement-join.ts).
 import type { AgreementPair, AgreementWindow } from '../contracts/agreement-record.ts';
 import { AGREEMENT_RECORD_SCHEMA_VERSION } from '../contracts/agreement-record.ts';
 import { agreementFigures } from './agreement-figures.ts';
@@ -17,9 +21,10 @@ import { VERDICT_SCALE } from './agreement-labels.ts';
 
 export type AgreementLedgerOptions = { windowMs: number; retentionMs: number; maxPairs: number; maxWindows: number };
 
-export type PairOutcome = 'new' | 'changed' | 'same' | 'too_old';
+export type PairOutcome = 'new' | 'changed' | 'same' | 'stale' | 'too_old';
 
-type SeenPair = { windowKey: string; human: string; judge: string; atMs: number };
+/** A counted pair; a thread pair also the version it was compared with (a run pair's record is implied by its agreementId). */
+type SeenPair = { windowKey: string; human: string; judge: string; atMs: number; thread?: { version: number; scoreId: string } };
 type Window = { scorerId: string; scorerVersion: string | undefined; startMs: number; matrix: ConfusionMatrix };
 
 export type WindowFigures = AgreementFigures & { scorerId: string; scorerVersion: string | undefined; windowStart: string; confusion: ConfusionMatrix };
@@ -45,7 +50,8 @@ export class AgreementLedger {
     const atMs = Date.parse(pair.measuredAt);
     if (atMs < nowMs - this.options.retentionMs) return 'too_old';
     const seen = this.pairs.get(pair.agreementId);
-    if (seen !== undefined && seen.human === pair.human.label && seen.judge === pair.judge.label) return 'same';
+    if (seen?.thread !== undefined && pair.thread !== undefined && pair.thread.version < seen.thread.version) return 'stale';
+    if (seen !== undefined && seen.human === pair.human.label && seen.judge === pair.judge.label && seen.thread?.scoreId === (pair.thread === undefined ? undefined : pair.scoreId)) return 'same';
     if (seen !== undefined) {
       const old = this.windows.get(seen.windowKey);
       if (old !== undefined) {
@@ -57,7 +63,7 @@ export class AgreementLedger {
     const windowKey = this.windowFor(pair, atMs);
     countPair(this.windows.get(windowKey)!.matrix, { reference: pair.human.label, predicted: pair.judge.label });
     this.dirty.add(windowKey);
-    this.pairs.set(pair.agreementId, { windowKey, human: pair.human.label, judge: pair.judge.label, atMs });
+    this.pairs.set(pair.agreementId, { windowKey, human: pair.human.label, judge: pair.judge.label, atMs, ...(pair.thread === undefined ? {} : { thread: { version: pair.thread.version, scoreId: pair.scoreId } }) });
     if (this.pairs.size > this.options.maxPairs) {
       this.pairs.delete(this.pairs.keys().next().value as string);
       this.forgottenPairs += 1;

@@ -1,16 +1,23 @@
 // The live join's state (docs/feedback.md, the join): feedback and scored records of the same run,
-// kept until their partner arrives — either may come first. Pure and bounded:
+// or of the same thread (join-subject.ts), kept until their partner arrives — either may come
+// first. A run's feedback is paired with every record of the run it applies to; a thread's with
+// one version of each thread scorer's score (compared-version.ts). Pure and bounded:
 //   - every item (a score record, a feedback) is kept for `ttlMs` after its own time (the Kafka
 //     timestamp of its message), not after its run's last arrival, so the state at any moment is
 //     exactly the items of the last `ttlMs` — what a restart rebuilds by reading both topics from
 //     now − ttlMs (service/agreement-join.ts);
-//   - at most `maxRuns` runs (the run first seen earliest goes first) and `maxPerRun` items of each
-//     side per run (the oldest goes first); what is pushed out is counted, never silent.
-// It returns every (feedback, score) pair a new item completes; deduplication (a record read twice,
-// a pair measured again after a restart) is the ledger's job (agreement-ledger.ts), by agreementId.
+//   - at most `maxRuns` runs and threads (the one first seen earliest goes first) and `maxPerRun`
+//     items of each side per run or thread (the oldest goes first); what is pushed out is counted,
+//     never silent.
+// It returns every (feedback, score) pair a new item completes — for a thread, a new version that
+// becomes the compared one completes its pair again; deduplication (a record read twice, a pair
+// measured again after a restart) and replacement (a later version of a thread pair) are the
+// ledger's job (agreement-ledger.ts), by agreementId.
 import type { FeedbackRecord } from '../contracts/feedback-record.ts';
 import type { Entity, RunMetadata, Source } from '../contracts/common.ts';
 import { feedbackApplies } from './agreement-labels.ts';
+import { comparedVersion } from './compared-version.ts';
+import { feedbackSubject, scoreSubject } from './join-subject.ts';
 
 /** What the join keeps of a scored record. */
 export type JoinScore = {
@@ -24,27 +31,34 @@ export type JoinScore = {
   metadata?: RunMetadata | undefined;
   /** The run event's position on the runs topic, where a re-score reads it back (rescore-request-for.ts); none for a thread score. */
   source?: Source | undefined;
+  /** A thread score's thread and version (its record's `thread` block), and when the version was scored (its `scoredAt`). */
+  thread?: { id: string; key: string; version: number; scoredAtMs: number } | undefined;
 };
+
+type ThreadScore = JoinScore & { thread: NonNullable<JoinScore['thread']> };
 
 export type JoinedPair = { feedback: FeedbackRecord; score: JoinScore };
 
 export type FeedbackJoinOptions = { ttlMs: number; maxRuns: number; maxPerRun: number };
 
 export type FeedbackJoinStats = {
+  /** Runs and threads held. */
   runs: number;
   scores: number;
   feedback: number;
-  /** Runs pushed out by maxRuns, items pushed out by maxPerRun, items that outlived ttlMs. */
+  /** Runs and threads pushed out by maxRuns, items pushed out by maxPerRun, items that outlived ttlMs. */
   evictedRuns: number;
   evictedItems: number;
   expiredItems: number;
 };
 
 type Timed<T> = { item: T; atMs: number };
+/** One run's or thread's items, each side by its id (scoreId, feedbackId). */
 type RunEntry = { scores: Map<string, Timed<JoinScore>>; feedback: Map<string, Timed<FeedbackRecord>> };
 
 export class FeedbackJoin {
-  private readonly runs = new Map<string, RunEntry>();
+  /** By subject (join-subject.ts): a run or a thread. */
+  private readonly subjects = new Map<string, RunEntry>();
   private scoreCount = 0;
   private feedbackCount = 0;
   private evictedRuns = 0;
@@ -62,24 +76,43 @@ export class FeedbackJoin {
   /** Keeps a scored record (a re-delivered one replaces itself) and returns the pairs it completes. */
   addScore(score: JoinScore, atMs: number, nowMs: number): JoinedPair[] {
     if (atMs < nowMs - this.options.ttlMs) return [];
-    const entry = this.entry(score.runId);
+    const entry = this.entry(scoreSubject(score));
     if (!entry.scores.has(score.scoreId)) this.scoreCount += 1;
     entry.scores.set(score.scoreId, { item: score, atMs });
     this.capSide(entry.scores, 'score');
     const pairs: JoinedPair[] = [];
-    for (const { item: feedback } of entry.feedback.values()) if (feedbackApplies(feedback, score)) pairs.push({ feedback, score });
+    for (const { item: feedback } of entry.feedback.values()) {
+      if (!feedbackApplies(feedback, score)) continue;
+      // A thread version completes a pair only when it is the one this feedback is compared with.
+      if (isThreadScore(score) && comparedVersion(Date.parse(feedback.submittedAt), versionsOf(entry, score)) !== score) continue;
+      pairs.push({ feedback, score });
+    }
     return pairs;
   }
 
-  /** Keeps feedback about run `runKey` (feedbackKeyFor of its target; a re-sent one replaces itself) and returns the pairs it completes. */
-  addFeedback(feedback: FeedbackRecord, runKey: string, atMs: number, nowMs: number): JoinedPair[] {
+  /** Keeps feedback (a re-sent one, the same feedbackId, replaces itself) and returns the pairs it completes. */
+  addFeedback(feedback: FeedbackRecord, atMs: number, nowMs: number): JoinedPair[] {
     if (atMs < nowMs - this.options.ttlMs) return [];
-    const entry = this.entry(runKey);
+    const entry = this.entry(feedbackSubject(feedback));
     if (!entry.feedback.has(feedback.feedbackId)) this.feedbackCount += 1;
     entry.feedback.set(feedback.feedbackId, { item: feedback, atMs });
     this.capSide(entry.feedback, 'feedback');
     const pairs: JoinedPair[] = [];
-    for (const { item: score } of entry.scores.values()) if (feedbackApplies(feedback, score)) pairs.push({ feedback, score });
+    const feedbackAtMs = Date.parse(feedback.submittedAt);
+    const compared = new Set<string>();
+    for (const { item: score } of entry.scores.values()) {
+      if (!feedbackApplies(feedback, score)) continue;
+      if (!isThreadScore(score)) {
+        pairs.push({ feedback, score });
+        continue;
+      }
+      // One version per thread scorer: the first of its versions met here decides for all of them.
+      const scorer = scorerKey(score);
+      if (compared.has(scorer)) continue;
+      compared.add(scorer);
+      const version = comparedVersion(feedbackAtMs, versionsOf(entry, score));
+      if (version !== undefined) pairs.push({ feedback, score: version });
+    }
     return pairs;
   }
 
@@ -87,34 +120,34 @@ export class FeedbackJoin {
   expire(nowMs: number): number {
     const oldest = nowMs - this.options.ttlMs;
     let dropped = 0;
-    for (const [runId, entry] of this.runs) {
+    for (const [subject, entry] of this.subjects) {
       const scores = dropOlder(entry.scores, oldest);
       const feedback = dropOlder(entry.feedback, oldest);
       this.scoreCount -= scores;
       this.feedbackCount -= feedback;
       dropped += scores + feedback;
-      if (entry.scores.size === 0 && entry.feedback.size === 0) this.runs.delete(runId);
+      if (entry.scores.size === 0 && entry.feedback.size === 0) this.subjects.delete(subject);
     }
     this.expiredItems += dropped;
     return dropped;
   }
 
   stats(): FeedbackJoinStats {
-    return { runs: this.runs.size, scores: this.scoreCount, feedback: this.feedbackCount, evictedRuns: this.evictedRuns, evictedItems: this.evictedItems, expiredItems: this.expiredItems };
+    return { runs: this.subjects.size, scores: this.scoreCount, feedback: this.feedbackCount, evictedRuns: this.evictedRuns, evictedItems: this.evictedItems, expiredItems: this.expiredItems };
   }
 
-  private entry(runId: string): RunEntry {
-    let entry = this.runs.get(runId);
+  private entry(subject: string): RunEntry {
+    let entry = this.subjects.get(subject);
     if (entry !== undefined) return entry;
-    if (this.runs.size >= this.options.maxRuns) {
-      const [oldestRun, oldest] = this.runs.entries().next().value as [string, RunEntry];
-      this.runs.delete(oldestRun);
+    if (this.subjects.size >= this.options.maxRuns) {
+      const [oldestRun, oldest] = this.subjects.entries().next().value as [string, RunEntry];
+      this.subjects.delete(oldestRun);
       this.scoreCount -= oldest.scores.size;
       this.feedbackCount -= oldest.feedback.size;
       this.evictedRuns += 1;
     }
     entry = { scores: new Map(), feedback: new Map() };
-    this.runs.set(runId, entry);
+    this.subjects.set(subject, entry);
     return entry;
   }
 
@@ -134,6 +167,15 @@ export class FeedbackJoin {
       this.evictedItems += 1;
     }
   }
+}
+
+const isThreadScore = (score: JoinScore): score is ThreadScore => score.thread !== undefined;
+const scorerKey = (score: JoinScore) => `${score.scorerId}\u0000${score.scorerVersion ?? ''}`;
+
+/** The versions of `score`'s thread scorer (its id and version) the entry holds. */
+function* versionsOf(entry: RunEntry, score: ThreadScore): Generator<ThreadScore> {
+  const scorer = scorerKey(score);
+  for (const { item } of entry.scores.values()) if (isThreadScore(item) && scorerKey(item) === scorer) yield item;
 }
 
 function dropOlder(side: Map<string, Timed<unknown>>, oldest: number): number {

@@ -1,10 +1,10 @@
 // AgreementRecord v1: how a judge agrees with people, on the agreements topic. Two kinds:
-//   pair    one (feedback, score record) pair of a run: what the judge said, what the person
-//           said, both as labels of one scale, and whether they agree;
+//   pair    one (feedback, score record) pair of a run or of a thread: what the judge said, what
+//           the person said, both as labels of one scale, and whether they agree;
 //   window  per scorer version and time window: Cohen's κ, weighted κ (ordinal scales),
 //           accuracy, the confusion counts and the number of labelled pairs (src/agreement/).
-// The feedback join publishes them (docs/feedback.md; not built yet); the dashboard's feedback
-// view reads them. Keyed by run id (pairs) and by scorer id (windows).
+// The feedback join publishes them (docs/feedback.md, service/agreement-join.ts); the dashboard's
+// feedback view reads them. Keyed by agreementRecordKey (agreement-id.ts).
 import { z } from 'zod';
 import { entitySchema, idSchema, isoTimestampSchema, runMetadataSchema } from './common.ts';
 import { feedbackCorrectionSchema, FEEDBACK_SOURCES, feedbackSubmitterSchema, feedbackValueSchema } from './feedback-record.ts';
@@ -22,11 +22,18 @@ const figureSchema = z.number().nullable();
 export const agreementPairSchema = z.object({
   schemaVersion: z.literal(AGREEMENT_RECORD_SCHEMA_VERSION),
   kind: z.literal('pair'),
-  /** agreementIdFor({ feedbackId, scoreId }): the same pair measured again has the same id. */
+  /** agreementIdFor({ feedbackId, scoreId }), a thread's threadAgreementIdFor: the same pair measured again has the same id. */
   agreementId: idSchema,
   feedbackId: idSchema,
   scoreId: idSchema,
+  /** The run; for a thread pair, the last turn's of the compared version (as on its score record). */
   runId: idSchema,
+  /**
+   * Present on a pair of thread feedback and a thread score (docs/feedback.md, feedback on a
+   * thread): the thread and the version of its score the feedback is compared with. A later
+   * version that becomes the compared one replaces the pair under the same agreementId.
+   */
+  thread: z.object({ id: idSchema, key: idSchema, version: z.number().int().min(1) }).optional(),
   scorerId: idSchema,
   scorerVersion: z.string().optional(),
   entity: entitySchema.optional(),

@@ -23,10 +23,13 @@
 // decision by threadDecisionKeyFor (its thread, binding and turns); both are partitioned by the
 // thread key, so a thread's records share a partition and stay in order.
 //
-// A record about a run and not about a pair — feedback — is keyed by the run id alone:
+// A record about a run or a thread and not about a pair — feedback — is keyed by what it is about:
 //   run     the run id
 //   trace   the run id the OTLP input gives the agent span: `<traceId>-<spanId>` (runIdOf)
-//   thread  the thread id
+//   thread  the thread key (threadKeyFor, thread-ids.ts): the feedback's tenant (its
+//           `metadata.tenantId`, as a run's thread takes its run's) and the thread id, so thread
+//           feedback lands on the partition of the thread's records and two tenants' thread `42`
+//           stay apart. Without a tenant it is `:42`, the thread of the runs without one.
 //
 // A record about a monitor — an alert notice (scorestream monitor, docs/alerts.md) — is keyed by
 // the monitor's name: its notices share a partition, so they stay in order, and an alerts topic
@@ -43,11 +46,12 @@ import type { AlertRecord } from './alert-record.ts';
 import { runIdOf } from '../otlp/run-from-trace.ts';
 import { deterministicId } from './deterministic-id.ts';
 import type { DecisionRecord } from './decision-record.ts';
-import type { FeedbackTarget } from './feedback-record.ts';
+import type { FeedbackRecord } from './feedback-record.ts';
 import type { ScoreRecord } from './score-record.ts';
 import { rescoreIdFor, scoreIdFor } from './score-id.ts';
 import type { ScoreIdParts } from './score-id.ts';
 import type { ThreadRef } from './thread-ref.ts';
+import { threadKeyFor } from './thread-ids.ts';
 
 const THREAD_DECISION_DOMAIN = 'scorestream.thread-decision-key.v1';
 
@@ -84,11 +88,12 @@ export function recordKeyOf(record: ScoreRecord | DecisionRecord): RecordKey {
   return { key: 'scoreId' in record ? record.scoreId : threadDecisionKeyFor({ ...record, thread: record.thread }), partitionKey: record.thread.key };
 }
 
-/** The key of feedback about `target`: its run id (partitioned like the run's score records), or its thread id. */
-export function feedbackKeyFor(target: FeedbackTarget): string {
+/** The key of feedback: its run's id (partitioned like the run's score records), or its thread's key (partitioned like the thread's). */
+export function feedbackKeyFor(feedback: Pick<FeedbackRecord, 'target' | 'metadata'>): string {
+  const { target } = feedback;
   if (target.type === 'run') return target.runId;
   if (target.type === 'trace') return runIdOf(target);
-  return target.threadId;
+  return threadKeyFor(feedback.metadata?.tenantId, target.threadId);
 }
 
 /** The key of an alert notice: its monitor's name (one partition, in order, per monitor). */

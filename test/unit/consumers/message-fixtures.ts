@@ -18,6 +18,7 @@ import { resolveConfig } from '../../../src/config/resolve-config.ts';
 import { createScorer } from '../../../src/scorer/create-scorer.ts';
 import { testRun } from '../../helpers/runs.ts';
 import type { TestRunOptions } from '../../helpers/runs.ts';
+import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
 
 export const source = { topic: 'agent-runs', partition: 3, offset: '17' };
 /** The message's Kafka timestamp (epoch ms, as kafkajs reports it) and the same as an ISO time. */
@@ -124,6 +125,8 @@ export function messageContext(options: TestContextOptions = {}) {
     redaction: options.redaction,
   });
   const latencies: number[] = [];
+  /** Every record handed to the metrics, with its latency (undefined: none). */
+  const observed: { record: ScoreRecord; latencyMs: number | undefined }[] = [];
   const context: MessageContext = {
     config,
     stats: new ServiceStats(),
@@ -132,9 +135,12 @@ export function messageContext(options: TestContextOptions = {}) {
     hardStop: hardStop.signal,
     publishRetry: options.publishRetry ?? recordedPacing().publishRetry,
     services: options.services,
-    recordLatency: (latencyMs) => void latencies.push(latencyMs),
+    observeRecord: (record, latencyMs) => {
+      observed.push({ record, latencyMs });
+      if (latencyMs !== undefined) latencies.push(latencyMs);
+    },
   };
-  return { context, hardStop, latencies };
+  return { context, hardStop, latencies, observed };
 }
 
 /** The JSON value of a published record. */

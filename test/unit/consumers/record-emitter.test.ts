@@ -39,8 +39,8 @@ const where = { source, eventTime };
 const pairKey = { key: scoreIdFor({ runId: 'run-1', scorerId: 'tone' }), partitionKey: 'run-1' };
 
 function emitter(options: TestContextOptions = {}) {
-  const { context, latencies, hardStop } = messageContext({ now, ...options });
-  return { emitter: createRecordEmitter(context), context, latencies, hardStop, output: fakeOutput() };
+  const { context, latencies, observed, hardStop } = messageContext({ now, ...options });
+  return { emitter: createRecordEmitter(context), context, latencies, observed, hardStop, output: fakeOutput() };
 }
 
 describe('record emitter: score records', () => {
@@ -80,6 +80,20 @@ describe('record emitter: score records', () => {
     await emit.emit({ kind: 'record', record }, output.output, { source, eventTime: Number.NaN });
     expect(context.stats.totals().scored).toBe(1);
     expect(latencies).toEqual([]);
+  });
+
+  it('hands a re-score to the metrics without a latency and leaves it out of its scorer\'s tally (re-scores counted as scores)', async () => {
+    const { emitter: emit, output, context, latencies, observed } = emitter();
+    const rescore = { ...record, scoreId: 'rescore-1', rescore: { feedbackId: 'fb-1', reason: 'thumbs-down' } } as ScoreRecord;
+    // A re-score deferred to a retry tier comes back with its run event's (old) timestamp: still no latency.
+    await emit.emit({ kind: 'record', record: rescore }, output.output, where);
+    await emit.emit({ kind: 'record', record: rescore }, output.output, { source, eventTime: Number.NaN });
+    expect(output.accepted).toHaveLength(2);
+    expect(observed.map((seen) => [seen.record.rescore?.feedbackId, seen.latencyMs])).toEqual([['fb-1', undefined], ['fb-1', undefined]]);
+    expect(latencies).toEqual([]);
+    expect(context.stats.latenciesMs).toEqual([]);
+    expect(context.stats.byScorer.get('tone')).toBeUndefined();
+    expect(context.stats.totals().scored).toBe(0);
   });
 
   it('publishes a record whose results cannot be written as failed (unserializable_result)', async () => {

@@ -27,8 +27,9 @@ async function exportedSeries(): Promise<string> {
   stats.pausedPartitions.add('runs[0]');
   stats.lagByPartition.set('runs[0]', 1);
   const metrics = registerServiceMetrics(meter, stats);
-  metrics.recordLatency(100, { scorerId: 's', status: 'scored' });
-  metrics.recordScore({ scorerId: 's', status: 'scored', score: 0.5, entity: { id: 'a' } });
+  metrics.observeRecord({ scorerId: 's', status: 'scored', score: 0.5, entity: { id: 'a' } }, 100);
+  stats.countRescore('admitted');
+  metrics.observeRecord({ scorerId: 's', status: 'scored', score: 0.1, verdict: 'fail', entity: { id: 'a' }, rescore: { reason: 'thumbs-down' } }, undefined);
   const judge = createJudgeMetrics(meter);
   await generateText({ model: judge.instrument(mockJudge({ modelId: 'm', answer: { score: 0.5 }, usage: { inputTokens: 3, outputTokens: 2 } })), prompt: 'rate it' });
   await judge.measureCall({ provider: 'p', modelId: 'm' }, async () => Promise.reject(new Error('x'))).catch(() => undefined);
@@ -44,7 +45,7 @@ describe('Grafana dashboard', () => {
     const names = new Set(exprs.flatMap((expr) => [...expr.matchAll(/\b(scorestream_[a-z_]+)\b/g)].map((match) => match[1]!)));
     const labels = new Set(exprs.flatMap((expr) => [...expr.matchAll(/\b(?:by \(|, )([a-z_]+)(?=[,)])|([a-z_]+)(?:=~?"|!=)/g)].map((match) => match[1] ?? match[2]!)));
     for (const name of names) {
-      if (name.startsWith('scorestream_') && /_(id|status|reason)$/.test(name) && !exported.includes(`\n${name}`)) {
+      if (name.startsWith('scorestream_') && /_(id|status|reason|verdict|outcome)$/.test(name) && !exported.includes(`\n${name}`)) {
         expect(exported, `label ${name}`).toContain(`${name}=`);
         continue;
       }

@@ -1,12 +1,13 @@
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
 import { OTHER_LABEL } from '../../../otel/bounded-label.ts';
-import { NO_TENANT, registerScoreMetric } from '../../../otel/score-metric.ts';
+import { NO_TENANT, recordLabels } from '../../../otel/record-labels.ts';
+import { registerScoreMetric } from '../../../otel/score-metric.ts';
 import { CollectingMetricReader, findMetric, histogramTotals } from '../../helpers/spans.ts';
 
 async function withMetric(maxAgents: number, use: (metric: ReturnType<typeof registerScoreMetric>) => void, maxTenants?: number) {
   const reader = new CollectingMetricReader();
-  const metric = registerScoreMetric(new MeterProvider({ readers: [reader] }).getMeter('test'), { maxAgents, ...(maxTenants === undefined ? {} : { maxTenants }) });
+  const metric = registerScoreMetric(new MeterProvider({ readers: [reader] }).getMeter('test'), recordLabels({ maxAgents, ...(maxTenants === undefined ? {} : { maxTenants }) }));
   use(metric);
   const { resourceMetrics, errors } = await reader.collect();
   expect(errors).toEqual([]);

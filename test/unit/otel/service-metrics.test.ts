@@ -1,16 +1,17 @@
 // Service metrics: observed from the live counters at collection time (so they always agree with
-// them), the latency histogram fed per record in seconds, and unregister() stopping observation.
+// them), the per-record instruments fed per acknowledged record (latency in seconds; a re-score on
+// feedback counted apart, never as a score), and unregister() stopping observation.
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
 import { registerServiceMetrics } from '../../../otel/service-metrics.ts';
-import type { ServiceCounters } from '../../../otel/service-metrics.ts';
+import type { ObservedRecordFields, ServiceCounters, ServiceMetricsOptions } from '../../../otel/service-metrics.ts';
 import { ServiceStats } from '../../../consumers/service-stats.ts';
 import { CollectingMetricReader, findMetric, histogramTotals, metricValue } from '../../helpers/spans.ts';
 
-function setup(counters: ServiceCounters) {
+function setup(counters: ServiceCounters, options: ServiceMetricsOptions = {}) {
   const reader = new CollectingMetricReader();
   const meter = new MeterProvider({ readers: [reader] }).getMeter('test');
-  const metrics = registerServiceMetrics(meter, counters);
+  const metrics = registerServiceMetrics(meter, counters, options);
   return {
     metrics,
     async collect() {
@@ -172,9 +173,10 @@ describe('registerServiceMetrics', () => {
 
   it('records event-to-result latency in seconds by scorer and status, never negative', async () => {
     const { metrics, collect } = setup(new ServiceStats());
-    metrics.recordLatency(1500, { scorerId: 'answer-length', status: 'scored' });
-    metrics.recordLatency(500, { scorerId: 'answer-length', status: 'scored' });
-    metrics.recordLatency(-20, { scorerId: 'judge', status: 'failed' });
+    metrics.observeRecord({ scorerId: 'answer-length', status: 'scored', score: 1 }, 1500);
+    metrics.observeRecord({ scorerId: 'answer-length', status: 'scored', score: 1 }, 500);
+    metrics.observeRecord({ scorerId: 'judge', status: 'failed' }, -20);
+    metrics.observeRecord({ scorerId: 'judge', status: 'failed' }, undefined);
     const collected = await collect();
     expect(histogramTotals(collected, 'scorestream.event_to_result.duration', { 'scorestream.scorer.id': 'answer-length', 'scorestream.status': 'scored' })).toEqual({ count: 2, sum: 2 });
     expect(histogramTotals(collected, 'scorestream.event_to_result.duration', { 'scorestream.scorer.id': 'judge' })).toEqual({ count: 1, sum: 0 });
@@ -182,13 +184,78 @@ describe('registerServiceMetrics', () => {
 
   it('records scores by scorer and agent, never a not_scorable or failed record', async () => {
     const { metrics, collect } = setup(new ServiceStats());
-    metrics.recordScore({ scorerId: 'answer-length', status: 'scored', score: 0.25, entity: { id: 'support-agent' } });
-    metrics.recordScore({ scorerId: 'answer-length', status: 'scored', score: 0.75, entity: { id: 'support-agent' } });
-    metrics.recordScore({ scorerId: 'answer-length', status: 'not_scorable', entity: { id: 'support-agent' } });
-    metrics.recordScore({ scorerId: 'judge', status: 'failed', entity: { id: 'support-agent' } });
+    metrics.observeRecord({ scorerId: 'answer-length', status: 'scored', score: 0.25, entity: { id: 'support-agent' } }, 10);
+    metrics.observeRecord({ scorerId: 'answer-length', status: 'scored', score: 0.75, entity: { id: 'support-agent' } }, undefined);
+    metrics.observeRecord({ scorerId: 'answer-length', status: 'not_scorable', entity: { id: 'support-agent' } }, 10);
+    metrics.observeRecord({ scorerId: 'judge', status: 'failed', entity: { id: 'support-agent' } }, 10);
     const collected = await collect();
     expect(histogramTotals(collected, 'scorestream.score', { 'scorestream.scorer.id': 'answer-length', 'scorestream.agent.id': 'support-agent' })).toEqual({ count: 2, sum: 1 });
     expect(histogramTotals(collected, 'scorestream.score', { 'scorestream.scorer.id': 'judge' })).toEqual({ count: 0, sum: 0 });
+  });
+
+  describe('re-scores on feedback (a record with rescore)', () => {
+    const judged = { judged: [{ scorerId: 'relevancy', version: '2' }] };
+    const first = (fields: Partial<ObservedRecordFields>): ObservedRecordFields => ({ scorerId: 'relevancy', scorerVersion: '2', status: 'scored', score: 0.9, verdict: 'pass', entity: { id: 'support-agent' }, metadata: { tenantId: 'acme' }, ...fields });
+    const rescore = (fields: Partial<ObservedRecordFields>, reason = 'thumbs-down'): ObservedRecordFields => first({ rescore: { reason }, ...fields });
+
+    it('leave the score histogram, the verdict counter and the latency histogram as they were: a disputed run counts once', async () => {
+      const { metrics, collect } = setup(new ServiceStats(), judged);
+      metrics.observeRecord(first({}), 1_000);
+      metrics.observeRecord(first({ score: 0.2, verdict: 'fail' }), 1_000);
+      // Both runs disputed and re-scored; the second re-score deferred and retried, so it comes with its run event's old timestamp.
+      metrics.observeRecord(rescore({ score: 0.1, verdict: 'fail' }), undefined);
+      metrics.observeRecord(rescore({ score: 0.3, verdict: 'fail' }, 'correction'), 86_400_000);
+      const collected = await collect();
+      expect(histogramTotals(collected, 'scorestream.score')).toEqual({ count: 2, sum: 1.1 });
+      expect(metricValue(collected, 'scorestream.verdicts', { 'scorestream.verdict': 'pass' })).toBe(1);
+      expect(metricValue(collected, 'scorestream.verdicts', { 'scorestream.verdict': 'fail' })).toBe(1);
+      expect(histogramTotals(collected, 'scorestream.event_to_result.duration')).toEqual({ count: 2, sum: 2 });
+    });
+
+    it('are counted in scorestream.rescore.records by scorer, version, agent, tenant, status, verdict and reason', async () => {
+      const { metrics, collect } = setup(new ServiceStats(), judged);
+      metrics.observeRecord(rescore({ score: 0.1, verdict: 'fail' }), undefined);
+      metrics.observeRecord(rescore({ score: 0.2, verdict: 'fail' }), undefined);
+      metrics.observeRecord(rescore({ score: 0.8, verdict: 'pass' }, 'correction'), undefined);
+      metrics.observeRecord(rescore({ status: 'failed', score: undefined, verdict: undefined }), undefined);
+      // A binding without pass: scored, no verdict label; a version-less binding: no version label.
+      metrics.observeRecord(rescore({ scorerId: 'tone', scorerVersion: undefined, score: 0.4, verdict: undefined, metadata: undefined }), undefined);
+      const collected = await collect();
+      const points = findMetric(collected, 'scorestream.rescore.records')!.dataPoints.map((point) => [point.attributes, point.value]);
+      expect(points).toEqual(
+        expect.arrayContaining([
+          [{ 'scorestream.scorer.id': 'relevancy', 'scorestream.scorer.version': '2', 'scorestream.agent.id': 'support-agent', 'scorestream.tenant.id': 'acme', 'scorestream.status': 'scored', 'scorestream.verdict': 'fail', 'scorestream.rescore.reason': 'thumbs-down' }, 2],
+          [{ 'scorestream.scorer.id': 'relevancy', 'scorestream.scorer.version': '2', 'scorestream.agent.id': 'support-agent', 'scorestream.tenant.id': 'acme', 'scorestream.status': 'scored', 'scorestream.verdict': 'pass', 'scorestream.rescore.reason': 'correction' }, 1],
+          [{ 'scorestream.scorer.id': 'relevancy', 'scorestream.scorer.version': '2', 'scorestream.agent.id': 'support-agent', 'scorestream.tenant.id': 'acme', 'scorestream.status': 'failed', 'scorestream.rescore.reason': 'thumbs-down' }, 1],
+          [{ 'scorestream.scorer.id': 'tone', 'scorestream.agent.id': 'support-agent', 'scorestream.tenant.id': 'none', 'scorestream.status': 'scored', 'scorestream.rescore.reason': 'thumbs-down' }, 1],
+        ]),
+      );
+      expect(points).toHaveLength(4);
+      expect(histogramTotals(collected, 'scorestream.score').count).toBe(0);
+      expect(metricValue(collected, 'scorestream.verdicts')).toBe(0);
+    });
+
+    it('share the bounded agent and tenant labels of the first scores: an agent named in one is named in all', async () => {
+      const { metrics, collect } = setup(new ServiceStats(), judged);
+      // 50 agents scored first, then a 51st: 'other' in the histogram, so 'other' in the re-score counter too.
+      for (let index = 0; index < 50; index += 1) metrics.observeRecord(first({ entity: { id: `agent-${index}` } }), 1);
+      metrics.observeRecord(first({ entity: { id: 'agent-late' } }), 1);
+      metrics.observeRecord(rescore({ entity: { id: 'agent-late' } }), undefined);
+      metrics.observeRecord(rescore({ entity: { id: 'agent-7' } }), undefined);
+      const collected = await collect();
+      const agents = findMetric(collected, 'scorestream.rescore.records')!.dataPoints.map((point) => point.attributes['scorestream.agent.id']).sort();
+      expect(agents).toEqual(['agent-7', 'other']);
+      expect(histogramTotals(collected, 'scorestream.score', { 'scorestream.agent.id': 'other' }).count).toBe(1);
+    });
+  });
+
+  it('keeps thread scores out of the per-run score and verdict series (a conversation is not a run), timing nothing it has no event time for', async () => {
+    const { metrics, collect } = setup(new ServiceStats(), { judged: [{ scorerId: 'resolution' }] });
+    metrics.observeRecord({ scorerId: 'resolution', status: 'scored', score: 1, verdict: 'pass', thread: { key: 'acme:42' } }, undefined);
+    const collected = await collect();
+    expect(histogramTotals(collected, 'scorestream.score').count).toBe(0);
+    expect(metricValue(collected, 'scorestream.verdicts')).toBe(0);
+    expect(histogramTotals(collected, 'scorestream.event_to_result.duration').count).toBe(0);
   });
 
   it('stops observing after unregister()', async () => {

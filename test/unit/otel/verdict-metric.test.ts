@@ -4,14 +4,14 @@
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
 import { OTHER_LABEL } from '../../../otel/bounded-label.ts';
-import { NO_TENANT } from '../../../otel/score-metric.ts';
+import { NO_TENANT, recordLabels } from '../../../otel/record-labels.ts';
 import { registerVerdictMetric } from '../../../otel/verdict-metric.ts';
 import type { JudgedBinding, VerdictRecordFields } from '../../../otel/verdict-metric.ts';
 import { CollectingMetricReader, findMetric, metricValue } from '../../helpers/spans.ts';
 
 async function collect(bindings: JudgedBinding[], records: VerdictRecordFields[], options: { maxAgents?: number; maxTenants?: number } = {}) {
   const reader = new CollectingMetricReader();
-  const metric = registerVerdictMetric(new MeterProvider({ readers: [reader] }).getMeter('test'), bindings, options);
+  const metric = registerVerdictMetric(new MeterProvider({ readers: [reader] }).getMeter('test'), bindings, recordLabels(options));
   for (const record of records) metric.record(record);
   const { resourceMetrics, errors } = await reader.collect();
   expect(errors).toEqual([]);

@@ -175,18 +175,20 @@ describe('createRunPublisher', () => {
 describe('publishFeedback', () => {
   const feedback = (feedbackId: string, target: FeedbackTarget = { type: 'run', runId: 'run-1' }) => ({ ...wireFeedback(), feedbackId, target });
 
-  it('sends to the feedback topic, keyed like the run\'s score records, with JSON values and no trace headers', async () => {
+  it('sends to the feedback topic, keyed like the run\'s (or the thread\'s) score records, with JSON values and no trace headers', async () => {
     const { kafka, calls } = stubKafka();
     const publisher = createRunPublisher({ kafka, feedbackTopic: 'feedback-test' });
     const traced = { type: 'trace' as const, traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' };
-    const report = await publisher.publishFeedback([feedback('f-1'), feedback('f-2', traced), feedback('f-3', { type: 'thread', threadId: 'thread-9' })]);
+    const thread = { type: 'thread' as const, threadId: 'thread-9' };
+    const report = await publisher.publishFeedback([feedback('f-1'), feedback('f-2', traced), { ...feedback('f-3', thread), metadata: { tenantId: 'acme' } }, { ...feedback('f-4', thread), metadata: {} }]);
     expect(calls.sends).toHaveLength(1);
     const [record] = calls.sends;
     expect(record).toMatchObject({ topic: 'feedback-test', acks: -1 });
-    expect(record!.messages.map((message: Message) => message.key)).toEqual(['run-1', '4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7', 'thread-9']);
+    // A thread's feedback by the thread key: its tenant from metadata.tenantId (none: ':thread-9').
+    expect(record!.messages.map((message: Message) => message.key)).toEqual(['run-1', '4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7', 'acme:thread-9', ':thread-9']);
     expect(JSON.parse(String(record!.messages[0]!.value))).toEqual(feedback('f-1'));
     expect(record!.messages[0]!.headers).toEqual({ 'content-type': 'application/json' });
-    expect(report).toEqual({ topic: 'feedback-test', count: 3, feedbackIds: ['f-1', 'f-2', 'f-3'], requests: 1, partitions: [{ partition: 0, baseOffset: '100' }] });
+    expect(report).toEqual({ topic: 'feedback-test', count: 4, feedbackIds: ['f-1', 'f-2', 'f-3', 'f-4'], requests: 1, partitions: [{ partition: 0, baseOffset: '100' }] });
   });
 
   it('defaults to the agent-feedback topic, shares the connection and the queue with runs', async () => {

@@ -85,6 +85,26 @@ describe('AgreementLedger', () => {
     expect(ledger.stats()).toMatchObject({ pairs: 0, windows: 0 });
   });
 
+  it("replaces a thread pair by a later version's (changed, even with the same labels), and leaves it for an earlier one (stale)", () => {
+    const ledger = new AgreementLedger(options);
+    const now = 10 * HOUR;
+    const threadPair = (version: number, judgeScore: number, atMs = now) =>
+      buildAgreementPair(
+        {
+          feedback: { schemaVersion: 1, feedbackId: 'f-t', target: { type: 'thread', threadId: '42' }, source: 'end_user', name: 'thumbs', value: true, submittedAt: new Date(now).toISOString() },
+          score: { scoreId: `v${version}`, runId: `run-${version}`, scorerId: 'resolution', score: judgeScore, thread: { id: '42', key: 'acme:42', version, scoredAtMs: now } },
+        },
+        new Date(atMs).toISOString(),
+      )!;
+    expect(ledger.record(threadPair(1, 0.9), now)).toBe('new');
+    expect(ledger.record(threadPair(1, 0.9, now + 1), now)).toBe('same');
+    expect(threadPair(2, 0.9).agreementId).toBe(threadPair(1, 0.9).agreementId);
+    expect(ledger.record(threadPair(2, 0.9), now), 'the same labels, a later version: re-published naming it').toBe('changed');
+    expect(ledger.record(threadPair(1, 0.1), now), 'an earlier version: a replay passing through').toBe('stale');
+    expect(ledger.record(threadPair(3, 0.1), now)).toBe('changed');
+    expect(ledger.takeChangedWindows('x')[0]).toMatchObject({ scorerId: 'resolution', n: 1, agreements: 0 });
+  });
+
   it('refuses a retention shorter than a window', () => {
     expect(() => new AgreementLedger({ ...options, retentionMs: 1 })).toThrow(/retentionMs/);
   });

@@ -1,6 +1,6 @@
 // What the feedback join asks the service to re-score (docs/feedback.md, re-scoring): a pair where
 // the person disagrees — a thumbs-down on a passed run, a correction unlike the judge's label —
-// and nothing for agreement, an up-vote on a failed run, or a score without a run position.
+// and nothing for agreement or an up-vote on a failed run; a disagreeing thread pair is refused.
 import { describe, expect, it } from 'vitest';
 import { buildAgreementPair } from '../../../../src/agreement/build-agreement-pair.ts';
 import type { JoinedPair } from '../../../../src/agreement/feedback-join.ts';
@@ -34,14 +34,22 @@ describe('rescoreRequestFor', () => {
 
   it('asks for a correction whose label is not the judge’s', () => {
     const correction = feedback('irrelevant', { source: 'reviewer', correction: { scorerId: 'answer-relevancy', score: 0.1 } });
-    expect(requestOf({ feedback: correction, score: score(0.8) })?.rescore).toEqual({ feedbackId: 'fb-1', reason: 'correction' });
+    expect(requestOf({ feedback: correction, score: score(0.8) })).toMatchObject({ rescore: { feedbackId: 'fb-1', reason: 'correction' } });
     // A correction agreeing with the judge asks for nothing.
     expect(requestOf({ feedback: correction, score: score(0.2) })).toBeUndefined();
   });
 
-  it('asks for nothing when the person agrees, or likes a run the judge failed, or the score has no run position (a thread score)', () => {
+  it('asks for nothing when the person agrees, or likes a run the judge failed', () => {
     expect(requestOf({ feedback: feedback(false), score: score(0.1) })).toBeUndefined();
     expect(requestOf({ feedback: feedback(true), score: score(0.1) })).toBeUndefined();
-    expect(requestOf({ feedback: feedback(false), score: score(0.9, { source: undefined }) })).toBeUndefined();
+  });
+
+  it('refuses a disagreeing thread pair, so the join counts it, and says nothing of an agreeing one (thread scores are not re-scored on feedback)', () => {
+    const thread = { id: '42', key: 'acme:42', version: 1, scoredAtMs: Date.parse(at) };
+    const threadFeedback = (value: boolean) => feedback(value, { target: { type: 'thread', threadId: '42' }, metadata: { tenantId: 'acme' } });
+    expect(requestOf({ feedback: threadFeedback(false), score: score(0.9, { thread, source: undefined }) })).toEqual({ refused: 'thread_score' });
+    const correction = feedback('fail', { target: { type: 'thread', threadId: '42' }, source: 'reviewer', correction: { scorerId: 'answer-relevancy', label: 'fail' } });
+    expect(requestOf({ feedback: correction, score: score(0.9, { thread, source: undefined }) })).toEqual({ refused: 'thread_score' });
+    expect(requestOf({ feedback: threadFeedback(true), score: score(0.9, { thread, source: undefined }) })).toBeUndefined();
   });
 });

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { feedbackIdFor } from '../../../../src/contracts/feedback-id.ts';
-import { decodeFeedbackRecord, parseFeedbackRecord } from '../../../../src/contracts/parse.ts';
+import { decodeFeedbackRecord, parseAgentRunEvent, parseFeedbackRecord } from '../../../../src/contracts/parse.ts';
 import { feedbackKeyFor } from '../../../../src/contracts/record-key.ts';
+import { threadKeyFor } from '../../../../src/contracts/thread-ids.ts';
 import { runIdOf } from '../../../../src/otlp/run-from-trace.ts';
+import { threadIdentityOf } from '../../../../src/threads/thread-identity.ts';
+import { conversationRunInput } from '../threads/fixtures.ts';
 import { wireFeedback } from './fixtures.ts';
 
 const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -63,9 +66,21 @@ describe('decodeFeedbackRecord', () => {
 
 describe('feedback keys and ids', () => {
   it('keys feedback like the score records of its run, and a trace target by the run id the OTLP input gives its span', () => {
-    expect(feedbackKeyFor({ type: 'run', runId: 'run-7' })).toBe('run-7');
-    expect(feedbackKeyFor({ type: 'trace', traceId, spanId })).toBe(runIdOf({ traceId, spanId }));
-    expect(feedbackKeyFor({ type: 'thread', threadId: 'thread-9' })).toBe('thread-9');
+    expect(feedbackKeyFor({ target: { type: 'run', runId: 'run-7' } })).toBe('run-7');
+    expect(feedbackKeyFor({ target: { type: 'run', runId: 'run-7' }, metadata: { tenantId: 'acme' } })).toBe('run-7');
+    expect(feedbackKeyFor({ target: { type: 'trace', traceId, spanId } })).toBe(runIdOf({ traceId, spanId }));
+  });
+
+  it("keys thread feedback by the thread key, its tenant from metadata.tenantId as a run's thread takes its run's: two tenants' thread 42 apart, none ':42'", () => {
+    const target = { type: 'thread', threadId: '42' } as const;
+    expect(feedbackKeyFor({ target, metadata: { tenantId: 'acme' } })).toBe(threadKeyFor('acme', '42'));
+    expect(feedbackKeyFor({ target, metadata: { tenantId: 'globex' } })).toBe('globex:42');
+    expect(feedbackKeyFor({ target })).toBe(':42');
+    expect(feedbackKeyFor({ target, metadata: { tenantId: '' } })).toBe(':42');
+    // The same key a run of that tenant and thread gives its turn (src/threads/thread-identity.ts), so they share a partition.
+    const run = parseAgentRunEvent(conversationRunInput({ runId: 'r-1', threadId: '42', tenantId: 'acme', timestamp: '2026-12-01T10:00:00.000Z', answer: 'hi' }));
+    if (!run.success) throw new Error('the test run is not a run event');
+    expect(feedbackKeyFor({ target, metadata: { tenantId: 'acme' } })).toBe(threadIdentityOf(run.data)?.key);
   });
 
   it('gives one id per target, name, source and submitter', () => {
