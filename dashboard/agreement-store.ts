@@ -3,7 +3,9 @@
 // pairs where judge and person disagree. Bounded: the windows that end inside the look-back, at
 // most `maxWindows` of them, and the `maxDisagreements` most recent disagreeing pairs inside it;
 // agreeing pairs are not kept (the window summaries count them). A window published again (a
-// rolling window updated) replaces the one kept.
+// rolling window updated) replaces the one kept, and so does a pair published again under its
+// agreementId (a changed vote, a thread pair moved to a later version; docs/feedback.md): the
+// later measurement stands, and a pair that now agrees takes its disagreement off the list.
 import type { AgreementPair, AgreementWindow } from '../src/contracts/agreement-record.ts';
 import { NO_TENANT } from './aggregates.ts';
 
@@ -50,11 +52,20 @@ export class AgreementStore {
     this.windowMs = options.windowMs;
   }
 
-  /** Counts a pair; returns its summary when judge and person disagree, undefined otherwise or when it is older than the look-back. */
-  addPair(pair: AgreementPair, nowMs: number): { disagreement?: DisagreementSummary } | undefined {
+  /**
+   * Counts a pair: its summary when judge and person disagree; `resolved` when it replaces a kept
+   * disagreement and now agrees; undefined when it is older than the look-back or than the
+   * measurement of the same pair already kept.
+   */
+  addPair(pair: AgreementPair, nowMs: number): { disagreement?: DisagreementSummary; resolved?: string } | undefined {
     const at = Date.parse(pair.measuredAt);
     if (!(at >= nowMs - this.windowMs)) return undefined;
-    if (pair.agree) return {};
+    const earlier = this.disagreements.findIndex((kept) => kept.agreementId === pair.agreementId);
+    if (earlier >= 0) {
+      if (this.disagreements[earlier]!.at > at) return undefined;
+      this.disagreements.splice(earlier, 1);
+    }
+    if (pair.agree) return earlier >= 0 ? { resolved: pair.agreementId } : {};
     const disagreement: DisagreementSummary = {
       agreementId: pair.agreementId,
       scoreId: pair.scoreId,

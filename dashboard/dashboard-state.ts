@@ -69,7 +69,8 @@ type EventData = {
   record: { summary: RecordSummary; start: number; tally: SeriesTally; thread?: ThreadSummary };
   /** `thread`: a thread scorer's decision, its thread as it now is (the threads view). */
   decision: { decision: DecisionSummary; start: number; tally: SkipTally; thread?: ThreadSummary };
-  agreement: { window: WindowSummary } | { disagreement: DisagreementSummary };
+  /** A window summary, a disagreement (replacing one with its agreementId), or a kept disagreement whose pair now agrees. */
+  agreement: { window: WindowSummary } | { disagreement: DisagreementSummary } | { resolved: string };
 };
 export type DashboardEvent = { [Type in keyof EventData]: { id: string; type: Type; data: EventData[Type] } }[keyof EventData];
 
@@ -200,7 +201,8 @@ export class DashboardState {
   }
 
   ingestAgreement(record: AgreementRecord): DashboardEvent | undefined {
-    const key = record.kind === 'pair' ? `a\u0000${record.agreementId}` : undefined;
+    // The same publication read twice; a pair published again (a later measuredAt) replaces it.
+    const key = record.kind === 'pair' ? `a\u0000${record.agreementId}\u0000${record.measuredAt}` : undefined;
     if (key !== undefined && !this.seen.add(key)) {
       this.tallies.duplicates += 1;
       return undefined;
@@ -215,7 +217,8 @@ export class DashboardState {
     const counted = this.agreements.addPair(record, now);
     if (counted === undefined) return this.outside();
     this.tallies.agreements += 1;
-    return counted.disagreement === undefined ? undefined : this.emit({ type: 'agreement', data: { disagreement: counted.disagreement } });
+    if (counted.disagreement !== undefined) return this.emit({ type: 'agreement', data: { disagreement: counted.disagreement } });
+    return counted.resolved === undefined ? undefined : this.emit({ type: 'agreement', data: { resolved: counted.resolved } });
   }
 
   private outside(): undefined {

@@ -2,13 +2,17 @@
 // live events): the window summaries grouped per scorer version, the disagreements under the
 // filters, and what to say when there are none. Pure: no DOM.
 
-/** Adds a live agreement event to the page's agreements: a window replaces its earlier publication, a disagreement joins the most recent `max`. */
+/** Adds a live agreement event to the page's agreements: a window replaces its earlier publication, a disagreement replaces its earlier measurement and joins the most recent `max`, a resolved pair leaves. */
 export function addAgreement(agreements, data, max) {
   if (data.window !== undefined) {
     const same = (known) => known.scorer === data.window.scorer && known.version === data.window.version && known.start === data.window.start && known.end === data.window.end;
     agreements.windows = [...agreements.windows.filter((known) => !same(known)), data.window];
     return;
   }
+  // A pair published again replaces its earlier measurement; one that now agrees leaves the list.
+  const id = data.resolved ?? data.disagreement.agreementId;
+  agreements.disagreements = agreements.disagreements.filter((known) => known.agreementId !== id);
+  if (data.disagreement === undefined) return;
   agreements.disagreements.push(data.disagreement);
   if (agreements.disagreements.length > max) agreements.disagreements.splice(0, agreements.disagreements.length - max);
 }

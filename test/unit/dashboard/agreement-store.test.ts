@@ -16,6 +16,24 @@ describe('AgreementStore', () => {
     expect(agreements.view(now).disagreements.map((pair) => pair.agreementId)).toEqual(['d-2', 'd-3', 'd-4']);
   });
 
+  it('replaces a pair published again under its agreementId with its later measurement, and takes it off once it agrees', () => {
+    const agreements = store();
+    agreements.addPair(agreementPair({ agreementId: 'vote', at: now - 10 * minute, human: { value: false } }), now);
+    agreements.addPair(agreementPair({ agreementId: 'other', at: now - 9 * minute }), now);
+    // A changed vote still disagreeing (say a correction): one entry, the later one, listed as the newest.
+    const { disagreement } = agreements.addPair(agreementPair({ agreementId: 'vote', at: now - 5 * minute, human: { value: 0.1, label: 'fail' } }), now)!;
+    expect(disagreement).toMatchObject({ agreementId: 'vote', at: now - 5 * minute, human: { value: 0.1 } });
+    expect(agreements.view(now).disagreements.map((pair) => [pair.agreementId, pair.at])).toEqual([
+      ['other', now - 9 * minute],
+      ['vote', now - 5 * minute],
+    ]);
+    // An older measurement of it read late changes nothing.
+    expect(agreements.addPair(agreementPair({ agreementId: 'vote', at: now - 7 * minute }), now)).toBeUndefined();
+    // The same pair now agreeing: resolved, off the list.
+    expect(agreements.addPair(agreementPair({ agreementId: 'vote', agree: true, at: now - minute }), now)).toEqual({ resolved: 'vote' });
+    expect(agreements.view(now).disagreements.map((pair) => pair.agreementId)).toEqual(['other']);
+  });
+
   it('summarises a disagreement with the names the filters use', () => {
     const { disagreement } = store().addPair(agreementPair({ version: '2', agent: 'support-agent', at: now - minute, human: { comment: 'wrong', value: 'no' } }), now)!;
     expect(disagreement).toMatchObject({ scorer: 'answer-relevancy', version: '2', agent: 'support-agent', tenant: '(none)', judge: { label: 'pass' }, human: { label: 'fail', value: 'no', comment: 'wrong' }, at: now - minute });
@@ -60,6 +78,14 @@ describe('DashboardState agreements', () => {
     const snapshot = dashboard.snapshot();
     expect(snapshot.agreements).toMatchObject({ topic: 'agreements', state: 'reading', windows: [{ n: 4 }], disagreements: [{ agreementId: 'same' }] });
     expect(snapshot.counts).toMatchObject({ agreements: 3, duplicates: 1, agreementWindows: 1, disagreements: 1 });
+  });
+
+  it('emits a pair published again (a later measuredAt) as a replacement, and its agreeing version as resolved', () => {
+    const dashboard = state();
+    expect(dashboard.ingestAgreement(agreementPair({ agreementId: 'moved', at: now - 3 * minute }))?.data).toMatchObject({ disagreement: { agreementId: 'moved', at: now - 3 * minute } });
+    expect(dashboard.ingestAgreement(agreementPair({ agreementId: 'moved', at: now - 2 * minute }))?.data).toMatchObject({ disagreement: { agreementId: 'moved', at: now - 2 * minute } });
+    expect(dashboard.ingestAgreement(agreementPair({ agreementId: 'moved', agree: true, at: now - minute }))?.data).toEqual({ resolved: 'moved' });
+    expect(dashboard.snapshot().agreements.disagreements).toEqual([]);
   });
 
   it('tells a page when no agreements topic is read', () => {

@@ -369,4 +369,13 @@ describe('live agreement events', () => {
     for (const agreementId of ['a', 'b', 'c']) feedbackModule.addAgreement(agreements, { disagreement: { agreementId } }, 2);
     expect(agreements.disagreements.map((pair) => pair.agreementId)).toEqual(['b', 'c']);
   });
+
+  it('replace a disagreement published again under its agreementId, and drop one whose pair now agrees', () => {
+    const agreements: Agreements = { windows: [], disagreements: [] };
+    for (const agreementId of ['a', 'b']) feedbackModule.addAgreement(agreements, { disagreement: { agreementId, at: 1 } }, 5);
+    feedbackModule.addAgreement(agreements, { disagreement: { agreementId: 'a', at: 2 } }, 5);
+    expect(agreements.disagreements).toEqual([{ agreementId: 'b', at: 1 }, { agreementId: 'a', at: 2 }]);
+    feedbackModule.addAgreement(agreements, { resolved: 'b' }, 5);
+    expect(agreements.disagreements).toEqual([{ agreementId: 'a', at: 2 }]);
+  });
 });
