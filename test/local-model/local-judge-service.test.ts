@@ -4,6 +4,7 @@
 // range, usage and evidence recorded, judge spans nested under the agent's trace, and the
 // scorer deadline honoured with the model still serving afterwards.
 import { trace } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunPublisher } from '../../producers/run-publisher.ts';
 import { Classifier } from '../../src/classifier/classifier.ts';
@@ -64,7 +65,7 @@ function judgeScorers() {
 describe('the local judge through the service', () => {
   it('records every pair, none failed, with well-formed evidence, inside the agent’s trace', { timeout: 1_500_000 }, async () => {
     const topics = await useServiceTopics();
-    await startTestService({ topics, scorers: judgeScorers(), judge: { models }, concurrency: { runsInFlight: 4, judgeCallsPerModel: 1 } });
+    await startTestService({ topics, scorers: judgeScorers(), judge: { models, callTimeoutMs: timeoutMs }, concurrency: { runsInFlight: 4, judgeCallsPerModel: 1 } });
     const publisher = createRunPublisher({ brokers: testBrokers(), topic: topics.runs });
     const agent = await trace.getTracer('test-agent').startActiveSpan('agent run', async (span) => {
       await publisher.publish(testRun({ runId: 'local-1', question: 'When will order 4411 arrive?', answer: 'Orders ship within 2 business days, so it should arrive by Friday.' }));
@@ -99,7 +100,10 @@ describe('the local judge through the service', () => {
       }
     }
 
-    const spans = await waitForSpans(capture, (all) => all.filter((span) => span.name.startsWith('score ') && span.attributes['scorestream.run.id'] === 'local-1').length === 6, 60_000);
+    // Every scorer's span; a pair retried after a transient failure (a judge call slower than its
+    // timeout on a loaded machine) has a span per attempt, each a child of the agent span.
+    const scorerSpans = (all: readonly ReadableSpan[]) => new Set(all.filter((span) => span.name.startsWith('score ') && span.attributes['scorestream.run.id'] === 'local-1').map((span) => span.name));
+    const spans = await waitForSpans(capture, (all) => scorerSpans(all).size === 6, 60_000);
     for (const scoreSpan of spans.filter((span) => span.name.startsWith('score ') && span.attributes['scorestream.run.id'] === 'local-1')) {
       expect(parentSpanId(scoreSpan)).toBe(agent.spanId);
       const below = descendantsOf(spans, scoreSpan);
@@ -113,7 +117,8 @@ describe('the local judge through the service', () => {
     await startTestService({
       topics,
       scorers: [{ scorer: createToxicityScorer({ model: localJudgeId }), timeoutMs: 300 }, { scorer: createAnswerRelevancyScorer({ model: localJudgeId }), timeoutMs }],
-      judge: { models },
+      // The deadline under test is the scorer's 300 ms; a judge call may take long on a loaded machine.
+      judge: { models, callTimeoutMs: timeoutMs },
       concurrency: { runsInFlight: 2, judgeCallsPerModel: 1 },
       // A pair stopped by its deadline is retryable: with retries on it would wait on the retry
       // topic (10 s, 1 min, 10 min …) instead of being published as failed, which is what this reads.
@@ -125,6 +130,7 @@ describe('the local judge through the service', () => {
     const records = await readRecords<ScoreRecord>(topics.results, 2, 600_000);
     const byScorer = new Map(records.map((record) => [record.scorerId, record]));
     expect(byScorer.get('toxicity')).toMatchObject({ status: 'failed', error: { message: expect.stringMatching(/did not finish within 300 ms/) } });
-    expect(byScorer.get('answer-relevancy')).toMatchObject({ status: 'scored' });
+    const relevancy = byScorer.get('answer-relevancy');
+    expect(relevancy?.status, JSON.stringify(relevancy?.status === 'failed' ? relevancy.error : relevancy?.notScorable)).toBe('scored');
   });
 });
