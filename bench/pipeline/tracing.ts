@@ -6,7 +6,7 @@
 // Metrics stay off: (c) has none either, and this scenario prices tracing alone. Beside the
 // shipped processor, one that only counts the spans that ended; the sink counts what arrived.
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
-import { startTelemetry, watchedOtlpSpanProcessor } from '../../otel/setup.ts';
+import { applyBatchSpanDefaults, startTelemetry, watchedOtlpSpanProcessor } from '../../otel/setup.ts';
 import { createRedactor } from '../../src/data-handling/create-redactor.ts';
 
 export type TracingTotals = {
@@ -26,6 +26,8 @@ export async function startBenchTracing(options: { url: string }): Promise<Bench
   process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL = 'http/protobuf';
   process.env.OTEL_TRACES_EXPORTER = 'otlp';
   process.env.OTEL_METRICS_EXPORTER = 'none';
+  // As startTelemetry does before it builds this processor itself: the shipped OTEL_BSP_* sizes.
+  applyBatchSpanDefaults(process.env);
   let ended = 0;
   const endCounter: SpanProcessor = {
     onStart: () => undefined,
