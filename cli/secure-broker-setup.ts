@@ -40,7 +40,7 @@ export function secureRoleGrants(): Array<{ principal: string; grants: AclGrant[
     { principal: 'User:producer', grants: producerAcls({ runsTopic: topics.runs }) },
     { principal: `User:${CLIENT_CERTIFICATE_NAME}`, grants: producerAcls({ runsTopic: topics.runs }) },
     { principal: 'User:tail', grants: tailAcls({ resultsTopic: topics.results }) },
-    { principal: 'User:dashboard', grants: dashboardAcls({ resultsTopic: topics.results, decisionsTopic: DEMO_DECISIONS_TOPIC, agreementsTopic: feedbackTopics.agreementsTopic }) },
+    { principal: 'User:dashboard', grants: dashboardAcls({ resultsTopic: topics.results, decisionsTopic: DEMO_DECISIONS_TOPIC, agreementsTopic: feedbackTopics.agreementsTopic, latestScoresTopic: threadTopics.latestScores }) },
     { principal: 'User:agreement', grants: agreementAcls({ ...feedbackTopics, resultsTopic: topics.results, rescoreTopic }) },
     { principal: 'User:replay', grants: replayAcls({ topics, groupId: DEFAULTS.groupId, delivery: 'at-least-once' }) },
   ];

@@ -12,9 +12,11 @@
 // With thread scorers bound (docs/threads.md), a run with a thread is re-keyed once all its
 // outcomes are out: its turn, with its run scores, to `{runs}-by-thread` (buildThreadTurn); and
 //   thread-end  an explicit end read beside the runs is forwarded there too;
-//   thread      a by-thread partition's step (thread-source.ts): each close's outcome as it
-//               settles, then — only once those were accepted — the step's changelog writes, so
-//               that a state saying "scored" never outlives a crash that lost the score.
+//   thread-close  a close of a by-thread partition's thread state (thread-source.ts): its
+//                 outcome's record once its scorer is done;
+//   thread-state  that partition's changelog writes. The thread source sends a step's writes
+//                 only once its closes' records were accepted (carry-out-thread-steps.ts), so that
+//                 a state saying "scored" never outlives a crash that lost the score.
 // Resolves once every record of the job was accepted by its message's output.
 import { collectRunFacts } from '../src/pipeline/run-facts.ts';
 import { scoreRetry } from '../src/pipeline/score-retry.ts';
@@ -130,12 +132,12 @@ export function performJob(job: SourceJob, owner: MessageHandle, dependencies: J
       }
       return emitter.rekey(job.key, job.json, owner.output, owner.source);
     }
-    case 'thread': {
-      const { step } = job;
-      for (const effect of step.effects) if (effect.type === 'close' || effect.type === 'decision') stats.threads.closesByReason.set(effect.closedBy, (stats.threads.closesByReason.get(effect.closedBy) ?? 0) + 1);
-      const where = { source: owner.source, eventTime: Number.NaN };
-      return Promise.all(step.outcomes.map((outcome) => outcome.then((settled) => emitter.emit(settled, owner.output, where)))).then(() => emitter.threadState(step.changelog, job.partition, owner.output, owner.source));
+    case 'thread-close': {
+      stats.threads.closesByReason.set(job.closedBy, (stats.threads.closesByReason.get(job.closedBy) ?? 0) + 1);
+      return job.outcome.then((settled) => emitter.emit(settled, owner.output, { source: owner.source, eventTime: Number.NaN }));
     }
+    case 'thread-state':
+      return emitter.threadState(job.writes, job.partition, owner.output, owner.source);
   }
 }
 

@@ -13,7 +13,9 @@ import type { Source } from '../src/contracts/common.ts';
 import type { SkipReason } from '../src/contracts/decision-record.ts';
 import type { RescoreRequest } from '../src/contracts/rescore-request.ts';
 import type { RetryMessage } from '../src/contracts/retry-message.ts';
-import type { ThreadOutcome } from '../src/threads/thread-stage.ts';
+import type { ThreadCloseReason } from '../src/contracts/thread-ref.ts';
+import type { ScoringOutcome } from '../src/pipeline/scoring-outcome.ts';
+import type { ChangelogWrite } from '../src/threads/thread-stage.ts';
 import type { ConsumedMessage } from '../kafka/kafka-records.ts';
 import type { RunTraceContext } from '../otel/run-trace-context.ts';
 import type { DeadLetterReason } from './decode-run-message.ts';
@@ -34,8 +36,10 @@ export type SourceJob =
   | { readonly kind: 'no-run'; readonly traceId: string; readonly reason: SkipReason; readonly detail: string; readonly source: Source }
   /** An explicit end of a conversation (ThreadEnded) read beside the runs: forwarded to `{runs}-by-thread` under its thread key. */
   | { readonly kind: 'thread-end'; readonly key: string; readonly json: string }
-  /** A step of a by-thread partition's thread state (thread-source.ts): its closes' outcomes, then its changelog writes. */
-  | { readonly kind: 'thread'; readonly step: ThreadOutcome; readonly partition: number };
+  /** A close of a by-thread partition's thread state (thread-source.ts): its score or decision record, once its scorer is done. */
+  | { readonly kind: 'thread-close'; readonly closedBy: ThreadCloseReason; readonly outcome: Promise<ScoringOutcome> }
+  /** Changelog writes of by-thread partition `partition`'s thread state, in order (written only after the records of the steps that made them). */
+  | { readonly kind: 'thread-state'; readonly writes: readonly ChangelogWrite[]; readonly partition: number };
 
 /** One consumed message on its way: where it came from, where its records go, its trace context and process span. */
 export type MessageHandle = { readonly source: Source; readonly output: MessageOutput; readonly trace: MessageTrace };

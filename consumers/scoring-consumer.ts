@@ -3,7 +3,10 @@
 // finish, so many messages — of several partitions, and within one partition — are scored at
 // once. Three rules keep that safe:
 //   1. at most `runsInFlight` messages take memory; when full, the partition's fetching is
-//      paused until a slot frees (and the group heartbeat keeps going while we wait);
+//      paused until a slot frees (and the group heartbeat keeps going while we wait). With thread
+//      scorers bound, the by-thread topic's messages have `runsInFlight` slots of their own: they
+//      wait for their thread state's batches to be acknowledged, and must not take the slots of
+//      the runs whose scoring makes their turns;
 //   2. an offset is committed only when every message before it in its partition finished
 //      (PartitionProgress), by the record sink: at-least-once commits behind acknowledged records,
 //      exactly-once publishes a prefix's records and its offset in one transaction (record-sink.ts);
@@ -119,6 +122,10 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   // Thread scorers bound: the by-thread topic too, its source holding each claimed partition's thread
   // state (thread-source.ts). A replay re-scores runs only; the live service owns the threads.
   const threads = options.messageContext?.replay === undefined ? threadTopics(config) : undefined;
+  // By-thread messages wait for their partition's batch and its acknowledgement: in slots of their
+  // own, so that they never hold the runs' (whose scoring makes the turns they wait for).
+  const threadSlots = threads === undefined ? undefined : new RunSlots(config.concurrency.runsInFlight);
+  const slotsOf = (topic: string): RunSlots => (topic === threads?.byThread && threadSlots !== undefined ? threadSlots : slots);
   const threadSource =
     threads === undefined
       ? undefined
@@ -220,13 +227,13 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   };
 
   /** Waits for a run slot, pausing the partition meanwhile; false when the claim ended or we are stopping. */
-  const waitForSlot = async (payload: BatchControl, claim: PartitionClaim, key: string): Promise<boolean> => {
+  const waitForSlot = async (payload: BatchControl, lane: RunSlots, claim: PartitionClaim, key: string): Promise<boolean> => {
     const resume = payload.pause();
     stats.pausedPartitions.add(key);
     try {
-      const held = await slots.acquire({ whileWaiting: payload.heartbeat, cancelled: () => stopping || !claim.active });
+      const held = await lane.acquire({ whileWaiting: payload.heartbeat, cancelled: () => stopping || !claim.active });
       if (held && (!claim.active || payload.isStale())) {
-        slots.release();
+        lane.release();
         return false;
       }
       return held;
@@ -243,6 +250,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     const source = sourceOf(batch.topic);
     const pathPartition = pathOf(claim);
     const isRetry = source.dueAt !== undefined;
+    const lane = slotsOf(batch.topic);
     // A retry tier's backlog is pairs waiting for their due time, not lag.
     const lag = isRetry ? stats.retryWaitingByPartition : stats.lagByPartition;
     const highWatermark = batch.highWatermark === undefined ? undefined : Number(batch.highWatermark);
@@ -260,8 +268,8 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
       }
       // Not yet due: the partition pauses until it is, and this message is fetched again then.
       if (source.dueAt !== undefined && !retryGate.admit(batch.topic, batch.partition, source.dueAt(message), payload.pause)) break;
-      if (!slots.tryAcquire() && !(await waitForSlot(payload, claim, key))) break;
-      const ticket = claim.open(message.offset, () => slots.release());
+      if (!lane.tryAcquire() && !(await waitForSlot(payload, lane, claim, key))) break;
+      const ticket = claim.open(message.offset, () => lane.release());
       resolveOffset(message.offset);
       stats.inFlight += 1;
       if (highWatermark !== undefined) lag.set(key, Math.max(0, highWatermark - Number(message.offset) - 1));
@@ -278,6 +286,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     stats.lagByPartition.clear();
     stats.retryWaitingByPartition.clear();
     slots.wakeAll();
+    threadSlots?.wakeAll();
     logger.info({ assignment, reason }, 'assignment ended: uncommitted work of the previous assignment is re-scored by its partitions’ owners');
   };
   // Rebalancing: the group is preparing a rebalance and we are about to re-join. Until our
@@ -323,6 +332,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
       const timeoutMs = stopOptions.timeoutMs ?? config.shutdownTimeoutMs;
       stopping = true;
       slots.wakeAll();
+      threadSlots?.wakeAll();
       consumer.pause(topics.map((topic) => ({ topic })));
       retryGate.close();
       if (stats.inFlight > 0) {

@@ -10,8 +10,12 @@
 //            on the injected clock; what it closes belongs to no message, so it goes out through the
 //            claim's detached output (at-least-once: at once; exactly-once: in the partition's next
 //            transaction, after the messages before it);
-//   order    steps are carried out one after another in the order they were made: a step's close
-//            outcomes, then — once those were accepted — its changelog writes (perform-job.ts);
+//   batches  the steps that are ready together — the messages (and a timer's step) that arrived
+//            while the batch before was carried out — are applied in order and carried out
+//            together: every close's record, then, once a step's records were accepted, the steps'
+//            changelog writes in order, one publish where they share an output, so a batch waits
+//            for one acknowledgement rather than each turn for its own (carry-out-thread-steps.ts).
+//            A message's offset is committed only once its step's writes were accepted;
 //   end      the claim ended (rebalance, a new join, an aborted transaction): the state is dropped,
 //            the timer cleared, waiting messages are abandoned; the next claim restores afresh.
 // The topic is the service's own (`internal`): its records carry the origin header by design.
@@ -22,7 +26,9 @@ import { decodeThreadMessage } from '../src/threads/decode-thread-message.ts';
 import type { ThreadMessage } from '../src/threads/decode-thread-message.ts';
 import { createThreadStage } from '../src/threads/thread-stage.ts';
 import { StateBudget } from '../src/threads/thread-state.ts';
-import type { ThreadOutcome, ThreadStage } from '../src/threads/thread-stage.ts';
+import type { ThreadStage } from '../src/threads/thread-stage.ts';
+import { carryOutThreadSteps } from './carry-out-thread-steps.ts';
+import type { ThreadStepWork } from './carry-out-thread-steps.ts';
 import type { MessageContext } from './message-context.ts';
 import { ClaimEndedError } from './run-source.ts';
 import type { ClaimedPartition, Decoding, MessageHandle, PerformJob, RunSource, SourcePartition } from './run-source.ts';
@@ -69,6 +75,9 @@ export function createThreadSource(options: ThreadSourceOptions): ThreadSource {
   };
 }
 
+/** A message waiting for its step, or the timer's step (which no message owns). */
+type Pending = { kind: 'message'; decoded: DecodedThreadMessage; message: MessageHandle; resolve: () => void; reject: (error: unknown) => void } | { kind: 'timer' };
+
 class ThreadPartition implements SourcePartition<DecodedThreadMessage> {
   readonly #options: ThreadSourceOptions;
   readonly #perform: PerformJob;
@@ -77,10 +86,14 @@ class ThreadPartition implements SourcePartition<DecodedThreadMessage> {
   readonly #logger: Logger;
   readonly #statsKey: string;
   readonly #onEnd: () => void;
-  #chain: Promise<unknown>;
+  readonly #restored: Promise<void>;
+  /** Messages (and at most one timer step) not yet applied, in arrival order: the next batch. */
+  #pending: Pending[] = [];
+  #draining = false;
+  #timerPending = false;
   #timer: NodeJS.Timeout | undefined;
   #ended = false;
-  /** The last message whose step was carried out: detached work follows it. */
+  /** The last message whose step was applied: detached work follows it. */
   #lastSource: Source | undefined;
 
   constructor(options: ThreadSourceOptions, perform: PerformJob, claimed: ClaimedPartition, budget: StateBudget, onEnd: () => void) {
@@ -93,19 +106,16 @@ class ThreadPartition implements SourcePartition<DecodedThreadMessage> {
     this.#stage = createThreadStage({ bindings: config.threadScorers, threads: config.threads, scoring: { tracer, services, spend, signal: hardStop }, now, budget });
     this.#statsKey = `${claimed.topic}[${claimed.partition}]`;
     stats.threads.byPartition.set(this.#statsKey, () => this.#stage.stats());
-    this.#chain = this.#restore();
-    this.#chain.then(() => this.#rearm(), () => undefined);
+    this.#restored = this.#restore();
+    this.#restored.then(() => this.#rearm(), () => undefined);
   }
 
   take(decoded: DecodedThreadMessage, message: MessageHandle): Promise<void> {
-    const done = this.#chain.then(async () => {
-      if (this.#ended) throw new ClaimEndedError('the thread state of its partition was dropped');
-      this.#lastSource = message.source;
-      const step = decoded.kind === 'turn' ? this.#stage.turn(decoded.turn, decoded.json) : this.#stage.end(decoded.end, decoded.key);
-      await this.#carryOut(await step, message);
+    if (this.#ended) return Promise.reject(new ClaimEndedError('the thread state of its partition was dropped'));
+    return new Promise<void>((resolve, reject) => {
+      this.#pending.push({ kind: 'message', decoded, message, resolve, reject });
+      this.#drain();
     });
-    this.#chain = done.catch(() => undefined).finally(() => this.#rearm());
-    return done;
   }
 
   end(): void {
@@ -113,14 +123,66 @@ class ThreadPartition implements SourcePartition<DecodedThreadMessage> {
     this.#ended = true;
     clearTimeout(this.#timer);
     this.#stage.clear();
+    for (const entry of this.#pending.splice(0)) if (entry.kind === 'message') entry.reject(new ClaimEndedError('the thread state of its partition was dropped'));
     this.#options.context.stats.threads.byPartition.delete(this.#statsKey);
     this.#onEnd();
   }
 
-  async #carryOut(step: ThreadOutcome, owner: MessageHandle): Promise<void> {
-    if (this.#ended) throw new ClaimEndedError('the thread state of its partition was dropped');
-    if (step.effects.length === 0 && step.changelog.length === 0) return; // a duplicate turn: nothing to write
-    await this.#perform({ kind: 'thread', step, partition: this.#claimed.partition }, owner);
+  /** Carries out what is pending, one batch at a time, until nothing is (a batch's steps are those that arrived while the one before was carried out). */
+  #drain(): void {
+    if (this.#draining || this.#ended) return;
+    this.#draining = true;
+    const run = async () => {
+      await this.#restored;
+      while (this.#pending.length > 0 && !this.#ended) {
+        await this.#carryOut(this.#pending.splice(0));
+        this.#rearm();
+      }
+    };
+    void run()
+      .catch(() => undefined) // a restore that ended with the claim: end() rejected the messages
+      .finally(() => {
+        this.#draining = false;
+        if (this.#pending.length > 0) this.#drain();
+      });
+  }
+
+  /** Applies the batch's steps in order, then carries them out together (carry-out-thread-steps.ts); settles each message. */
+  async #carryOut(batch: readonly Pending[]): Promise<void> {
+    // Each step's owner is fixed as it is applied: a timer's follows the message applied before it.
+    const applied = batch.map((entry) => {
+      if (entry.kind === 'timer') {
+        this.#timerPending = false;
+        return { entry, owner: this.#detached(), step: this.#stage.advance() };
+      }
+      this.#lastSource = entry.message.source;
+      const { decoded } = entry;
+      return { entry, owner: entry.message, step: decoded.kind === 'turn' ? this.#stage.turn(decoded.turn, decoded.json) : this.#stage.end(decoded.end, decoded.key) };
+    });
+    const steps = await Promise.allSettled(applied.map(({ step }) => step));
+    const work: Array<{ entry: Pending } & ThreadStepWork> = [];
+    const results = new Map<Pending, PromiseSettledResult<void>>();
+    for (const [index, settled] of steps.entries()) {
+      const { entry, owner } = applied[index]!;
+      if (settled.status === 'rejected') {
+        results.set(entry, settled);
+      } else if (this.#ended) {
+        for (const outcome of settled.value.outcomes) outcome.catch(() => undefined); // never published: nobody awaits them
+        results.set(entry, { status: 'rejected', reason: new ClaimEndedError('the thread state of its partition was dropped') });
+      } else {
+        work.push({ entry, owner, step: settled.value });
+      }
+    }
+    const carried = await carryOutThreadSteps(work, this.#claimed.partition, this.#perform);
+    work.forEach(({ entry }, index) => results.set(entry, carried[index]!));
+    for (const [entry, result] of results) {
+      if (entry.kind === 'message') {
+        if (result.status === 'fulfilled') entry.resolve();
+        else entry.reject(result.reason);
+      } else if (result.status === 'rejected' && !(result.reason instanceof ClaimEndedError) && !this.#ended) {
+        this.#logger.warn({ err: result.reason, partition: this.#claimed.partition }, 'carrying out the thread timer’s closes failed; they are scored again after the state is restored');
+      }
+    }
   }
 
   /** Work no message owns (restore tombstones, timer closes): the claim's detached output. */
@@ -150,7 +212,7 @@ class ThreadPartition implements SourcePartition<DecodedThreadMessage> {
         stats.threads.restoreMs += durationMs;
         stats.threads.lastRestoreMs = durationMs;
         logger.info({ partition, records: read, durationMs, attempts: attempt, ...this.#stage.stats() }, 'restored the thread state of a by-thread partition');
-        if (restored.changelog.length > 0) await this.#perform({ kind: 'thread', step: { effects: [], changelog: restored.changelog, outcomes: [] }, partition }, this.#detached());
+        if (restored.changelog.length > 0) await this.#perform({ kind: 'thread-state', writes: restored.changelog, partition }, this.#detached());
         return;
       } catch (error) {
         if (this.#ended || error instanceof ClaimEndedError) throw new ClaimEndedError('the thread state of its partition was dropped before it was restored');
@@ -164,7 +226,7 @@ class ThreadPartition implements SourcePartition<DecodedThreadMessage> {
   #rearm(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (this.#ended) return;
+    if (this.#ended || this.#timerPending) return;
     const at = this.#stage.nextDeadline();
     if (at === undefined) return;
     const delay = Math.min(MAX_TIMER_MS, Math.max(0, at - this.#options.context.now()));
@@ -172,16 +234,12 @@ class ThreadPartition implements SourcePartition<DecodedThreadMessage> {
     this.#timer.unref();
   }
 
+  /** The deadline came: the timer's step joins the pending ones (one at a time), after the messages before it. */
   #fire(): void {
     this.#timer = undefined;
-    const done = this.#chain.then(async () => {
-      if (this.#ended) return;
-      await this.#carryOut(await this.#stage.advance(), this.#detached());
-    });
-    this.#chain = done
-      .catch((error: unknown) => {
-        if (!(error instanceof ClaimEndedError) && !this.#ended) this.#logger.warn({ err: error, partition: this.#claimed.partition }, 'carrying out the thread timer’s closes failed; they are scored again after the state is restored');
-      })
-      .finally(() => this.#rearm());
+    if (this.#ended || this.#timerPending) return;
+    this.#timerPending = true;
+    this.#pending.push({ kind: 'timer' });
+    this.#drain();
   }
 }

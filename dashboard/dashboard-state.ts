@@ -1,6 +1,7 @@
 // Everything the dashboard knows, fed one record at a time by the Kafka reader and read by the
 // HTTP server: the aggregates, the ring of recent records, the run index, the agreements (the
-// feedback view), the threads (the threads view: thread scorers' records by thread and version), and a short log of the
+// feedback view), the threads (the threads view: thread scorers' records by thread and version,
+// and each thread's latest score per scorer from the latest-score view), and a short log of the
 // events sent to pages, each with an id (`<epoch>.<sequence>`) so a page that reconnects gets
 // exactly what it missed, or — when the log no longer reaches back that far, or the server
 // restarted (a new epoch) — a fresh snapshot. Every part is bounded (DashboardLimits).
@@ -71,6 +72,8 @@ type EventData = {
   decision: { decision: DecisionSummary; start: number; tally: SkipTally; thread?: ThreadSummary };
   /** A window summary, a disagreement (replacing one with its agreementId), or a kept disagreement whose pair now agrees. */
   agreement: { window: WindowSummary } | { disagreement: DisagreementSummary } | { resolved: string };
+  /** A thread's latest score from the latest-score view, new to the dashboard: its thread as it now is. */
+  thread: { thread: ThreadSummary };
 };
 export type DashboardEvent = { [Type in keyof EventData]: { id: string; type: Type; data: EventData[Type] } }[keyof EventData];
 
@@ -89,7 +92,7 @@ export type Snapshot = {
   traceLinks: boolean;
   counts: DashboardCounts;
   agreements: AgreementsSource & AgreementView;
-  /** Threads scored in the look-back, most recently scored first. */
+  /** The threads kept (those scored in the look-back, and those the latest-score view names), most recently scored first. */
   threads: ThreadSummary[];
 };
 
@@ -107,6 +110,8 @@ export type DashboardCounts = {
   agreementWindows: number;
   disagreements: number;
   threads: number;
+  /** Records read from the latest-score view (each thread's latest score per scorer; thread-store.ts). */
+  latestScores: number;
 };
 
 type Listener = (event: DashboardEvent) => void;
@@ -123,7 +128,7 @@ export class DashboardState {
   private agreementsSource: AgreementsSource = { state: 'off' };
   private readonly log: DashboardEvent[] = [];
   private readonly listeners = new Set<Listener>();
-  private readonly tallies = { records: 0, decisions: 0, duplicates: 0, outsideWindow: 0, invalid: 0, agreements: 0 };
+  private readonly tallies = { records: 0, decisions: 0, duplicates: 0, outsideWindow: 0, invalid: 0, agreements: 0, latestScores: 0 };
 
   readonly limits: DashboardLimits;
   private readonly options: { now?: () => number; traceLink?: TraceLink | undefined };
@@ -200,6 +205,19 @@ export class DashboardState {
     return this.emit({ type: 'decision', data: { decision: summary, start: counted.start, tally: counted.tally, ...(thread === undefined ? {} : { thread }) } });
   }
 
+  /**
+   * A record of the latest-score view: the thread's latest score by its scorer, however old. It
+   * goes to the threads view only — the same record on the results topic is what the charts, the
+   * table and the run index count (within the look-back), so it is neither counted nor deduplicated
+   * here — and an event goes out only when it is new to its kept thread.
+   */
+  ingestLatestScore(record: ScoreRecord): DashboardEvent | undefined {
+    this.tallies.latestScores += 1;
+    if (this.threads.holds(record)) return undefined;
+    const thread = this.threads.add(record);
+    return thread === undefined ? undefined : this.emit({ type: 'thread', data: { thread } });
+  }
+
   ingestAgreement(record: AgreementRecord): DashboardEvent | undefined {
     // The same publication read twice; a pair published again (a later measuredAt) replaces it.
     const key = record.kind === 'pair' ? `a\u0000${record.agreementId}\u0000${record.measuredAt}` : undefined;
@@ -240,7 +258,7 @@ export class DashboardState {
       traceLinks: this.options.traceLink !== undefined,
       counts: this.counts(),
       agreements: { ...this.agreementsSource, ...this.agreements.view(now) },
-      threads: this.threads.view(now - this.limits.windowMs),
+      threads: this.threads.view(),
     };
   }
 

@@ -1,7 +1,11 @@
 // Feeds the dashboard from Kafka: the results topic and, when there are, the decisions and the
-// agreements topics, from `sinceMs` on. It reads in a consumer group of its own (unique per process, since every
-// dashboard needs every partition), seeking each partition to the offset for that timestamp; it
-// never commits, and deletes the group when it stops. Reads only
+// agreements topics, from `sinceMs` on; and the latest-score view of thread scores
+// (`{runs}-thread-scores`, docs/threads.md) from its beginning — it is compacted to each thread's
+// latest score per scorer, so the threads view shows every thread's current scores however old,
+// while its history comes from the results topic's look-back. Every topic is followed live after.
+// It reads in a consumer group of its own (unique per process, since every
+// dashboard needs every partition), seeking each partition to the offset for that timestamp (the
+// view's: its first); it never commits, and deletes the group when it stops. Reads only
 // committed transactions; records of aborted ones that still slip through after a crash are
 // counted once by their scoreId (DashboardState).
 import { randomBytes } from 'node:crypto';
@@ -18,6 +22,8 @@ export type KafkaReaderOptions = {
   decisionsTopic?: string | undefined;
   /** The agreements topic of the feedback view; a missing one is skipped and the view says so. */
   agreementsTopic?: string | undefined;
+  /** The latest-score view of thread scores, read whole; a missing one is skipped (no thread scorer has run). */
+  latestScoresTopic?: string | undefined;
   sinceMs: number;
   state: DashboardState;
   /** Told about a topic that does not exist (it is skipped) and other recoverable trouble. */
@@ -41,21 +47,26 @@ export async function startKafkaReader(options: KafkaReaderOptions): Promise<Kaf
   const pending = new Map<string, bigint>();
   const starts: { topic: string; partition: number; offset: string }[] = [];
   const agreements = options.agreementsTopic;
+  const latestScores = options.latestScoresTopic;
+  // Topics that may be missing without a warning: each is made by a component that may not run.
+  const optional = new Set([agreements, latestScores]);
   try {
     const existing = new Set(await admin.listTopics());
     if (agreements !== undefined) state.setAgreementsSource({ topic: agreements, state: existing.has(agreements) ? 'reading' : 'missing' });
-    for (const topic of [options.resultsTopic, options.decisionsTopic, agreements]) {
+    for (const topic of [options.resultsTopic, options.decisionsTopic, agreements, latestScores]) {
       if (topic === undefined) continue;
       if (!existing.has(topic)) {
         // A missing agreements topic means no feedback join (scorestream agreement) has run: the feedback view says so.
-        if (topic !== agreements) options.onWarning?.(`topic '${topic}' does not exist (yet); the dashboard does not read it — restart the dashboard once it exists`);
+        // A missing latest-score view means no thread scorer has run: the results' look-back is all there is.
+        if (!optional.has(topic)) options.onWarning?.(`topic '${topic}' does not exist (yet); the dashboard does not read it — restart the dashboard once it exists`);
         continue;
       }
-      const fromTimestamp = await whileLeadersSettle(() => admin.fetchTopicOffsetsByTimestamp(topic, options.sinceMs));
       const highs = await whileLeadersSettle(() => admin.fetchTopicOffsets(topic));
-      for (const { partition, offset } of fromTimestamp) starts.push({ topic, partition, offset });
+      // The view is read whole (what compaction kept of it); every other topic from the look-back on.
+      const from = topic === latestScores ? highs.map(({ partition, low }) => ({ partition, offset: low })) : await whileLeadersSettle(() => admin.fetchTopicOffsetsByTimestamp(topic, options.sinceMs));
+      for (const { partition, offset } of from) starts.push({ topic, partition, offset });
       for (const { partition, high } of highs) {
-        const start = BigInt(fromTimestamp.find((entry) => entry.partition === partition)?.offset ?? high);
+        const start = BigInt(from.find((entry) => entry.partition === partition)?.offset ?? high);
         if (BigInt(high) > start) pending.set(`${topic}\u0000${partition}`, BigInt(high));
       }
       topics.push(topic);
@@ -64,7 +75,7 @@ export async function startKafkaReader(options: KafkaReaderOptions): Promise<Kaf
     await admin.disconnect();
     throw error;
   }
-  if (topics.every((topic) => topic === agreements)) {
+  if (topics.every((topic) => optional.has(topic))) {
     await admin.disconnect();
     throw new Error(`none of the topics exist (${[options.resultsTopic, options.decisionsTopic].filter(Boolean).join(', ')}): start the service (or the demo) first, or pass --topic/--decisions-topic`);
   }
@@ -93,6 +104,10 @@ export async function startKafkaReader(options: KafkaReaderOptions): Promise<Kaf
         if (batch.topic === options.resultsTopic) {
           const parsed = parseScoreRecord(value);
           if (parsed.success) state.ingestScore(parsed.data, message.value.length);
+          else state.countInvalid();
+        } else if (batch.topic === latestScores) {
+          const parsed = parseScoreRecord(value);
+          if (parsed.success) state.ingestLatestScore(parsed.data);
           else state.countInvalid();
         } else if (batch.topic === agreements) {
           const parsed = parseAgreementRecord(value);

@@ -22,6 +22,8 @@ export type DashboardOptions = {
   alertsTopic?: string | undefined;
   /** The agreements topic (the feedback view); none: the view says it is not configured. */
   agreementsTopic?: string | undefined;
+  /** The latest-score view of thread scores (`{runs}-thread-scores`, read whole); none, or missing: threads come from the look-back only. */
+  latestScoresTopic?: string | undefined;
   /** The look-back: records from this long ago on. */
   sinceMs: number;
   bucketMs?: number;
@@ -68,6 +70,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       resultsTopic: options.resultsTopic,
       decisionsTopic: options.decisionsTopic,
       agreementsTopic: options.agreementsTopic,
+      latestScoresTopic: options.latestScoresTopic,
       sinceMs: now() - options.sinceMs,
       state,
       ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),

@@ -3,13 +3,18 @@
 // builds (version 1, then 2 superseding it, …) — and each version with every thread scorer's
 // outcome; and the thread scorers' decisions about it (a re-score refused, a thread not sampled,
 // one closed because the state was full), which say why a thread has no score. Fed the score and
-// decision records that carry a `thread` block; a run's records never come here.
-// Bounded: the `maxThreads` most recently active threads (the least recently active goes first),
-// the `maxVersions` newest versions of each (older ones are counted, not kept) and as many of its
-// most recent decisions. Pure.
+// decision records that carry a `thread` block — from the results and decisions topics, and each
+// thread's latest score per scorer from the latest-score view (kafka-reader.ts); a run's records
+// never come here.
+// Bounded: the `maxThreads` most recently active threads (by their latest record's time, whatever
+// order the records arrive in: the view is read from its beginning beside the results' look-back,
+// so an old thread may come after a recent one; the least recently active goes first), the
+// `maxVersions` newest versions of each (older ones are counted, not kept) and as many of its most
+// recent decisions. Pure.
 import type { DecisionRecord } from '../src/contracts/decision-record.ts';
 import type { ScoreRecord } from '../src/contracts/score-record.ts';
 import type { ThreadCloseReason } from '../src/contracts/thread-ref.ts';
+import { DeadlineHeap } from '../src/threads/deadline-heap.ts';
 import { seriesOf, skipSeriesOf } from './aggregates.ts';
 
 export type ThreadScoreSummary = {
@@ -73,6 +78,8 @@ export type ThreadStoreLimits = { maxThreads: number; maxVersions: number };
 
 export class ThreadStore {
   private readonly threads = new Map<string, ThreadSummary>();
+  /** (latest activity, key) of the kept threads, least recent on top; an entry whose thread moved on or left is stale and skipped. */
+  private readonly byActivity = new DeadlineHeap();
   readonly limits: ThreadStoreLimits;
 
   constructor(limits: ThreadStoreLimits) {
@@ -80,9 +87,17 @@ export class ThreadStore {
     this.limits = limits;
   }
 
+  /** Whether the thread of `record` is kept with this record among its scores (a record seen again). */
+  holds(record: ScoreRecord): boolean {
+    const ref = record.thread;
+    if (ref === undefined || !('version' in ref)) return false;
+    return this.threads.get(ref.key)?.versions.some((version) => version.versionId === ref.versionId && version.scores.some((score) => score.scoreId === record.scoreId)) === true;
+  }
+
   /**
    * Adds a thread scorer's record to its thread and version (a record seen again replaces itself);
-   * returns the thread as it now is, or undefined for a record without a thread block.
+   * returns the thread as it now is, or undefined for a record without a thread block or whose
+   * thread is not kept (less recently active than every kept thread, once they are `maxThreads`).
    */
   add(record: ScoreRecord): ThreadSummary | undefined {
     const ref = record.thread;
@@ -90,6 +105,7 @@ export class ThreadStore {
     const at = Date.parse(record.scoredAt);
     const names = seriesOf(record);
     const existing = this.threads.get(ref.key);
+    const before = existing?.at;
     const thread: ThreadSummary = existing ?? { key: ref.key, id: ref.id, agent: names.agent, tenant: names.tenant, at, versions: [], olderVersions: 0, decisions: [] };
     let version = thread.versions.find((kept) => kept.versionId === ref.versionId);
     if (version === undefined) {
@@ -98,7 +114,7 @@ export class ThreadStore {
       if (thread.versions.length >= this.limits.maxVersions && oldest !== undefined && ref.version < oldest.version) {
         thread.olderVersions += 1;
         thread.at = Math.max(thread.at, at);
-        return this.touch(thread, existing === undefined);
+        return this.touch(thread, before);
       }
       version = { version: ref.version, versionId: ref.versionId, scope: ref.scope, turns: ref.turns, firstRunId: ref.firstRunId, lastRunId: ref.lastRunId, closedBy: ref.closedBy, ...(ref.supersedes === undefined ? {} : { supersedes: ref.supersedes }), ...(ref.runIds === undefined ? {} : { runIds: ref.runIds }), at, scores: [] };
       thread.versions.push(version);
@@ -119,32 +135,40 @@ export class ThreadStore {
     version.scores = [...version.scores.filter((kept) => kept.scoreId !== score.scoreId), score].sort((a, b) => a.scorer.localeCompare(b.scorer) || a.version.localeCompare(b.version));
     version.at = Math.max(version.at, at);
     thread.at = Math.max(thread.at, at);
-    return this.touch(thread, existing === undefined);
+    return this.touch(thread, before);
   }
 
-  /** Adds a thread scorer's decision to its thread; returns the thread as it now is, or undefined for a decision without a thread block. */
+  /** Adds a thread scorer's decision to its thread; returns the thread as it now is, or undefined for a decision without a thread block or whose thread is not kept. */
   addDecision(decision: DecisionRecord): ThreadSummary | undefined {
     const ref = decision.thread;
     if (ref === undefined) return undefined;
     const at = Date.parse(decision.decidedAt);
     const existing = this.threads.get(ref.key);
+    const before = existing?.at;
     const thread: ThreadSummary = existing ?? { key: ref.key, id: ref.id, ...skipSeriesOf(decision), at, versions: [], olderVersions: 0, decisions: [] };
     const summary: ThreadDecisionSummary = { scorer: decision.scorerId, version: decision.scorerVersion ?? '', reason: decision.reason, ...(decision.detail === undefined ? {} : { detail: decision.detail }), turns: ref.turns, closedBy: ref.closedBy, at };
     thread.decisions = [summary, ...thread.decisions].sort((a, b) => b.at - a.at).slice(0, this.limits.maxVersions);
     thread.at = Math.max(thread.at, at);
-    return this.touch(thread, existing === undefined);
+    return this.touch(thread, before);
   }
 
-  /** The thread as most recently active: last in the map, the least recently active first out. */
-  private touch(thread: ThreadSummary, added: boolean): ThreadSummary {
-    this.threads.delete(thread.key);
+  /** Keeps the thread (`before`: its activity time before this record, undefined for a new one), then the least recently active leave while there are too many. */
+  private touch(thread: ThreadSummary, before: number | undefined): ThreadSummary | undefined {
     this.threads.set(thread.key, thread);
-    if (added) while (this.threads.size > this.limits.maxThreads) this.threads.delete(this.threads.keys().next().value as string);
-    return structuredClone(thread);
+    if (thread.at !== before) this.byActivity.push({ at: thread.at, key: thread.key, stamp: 0 });
+    const isLive = (entry: { at: number; key: string }) => this.threads.get(entry.key)?.at === entry.at;
+    while (this.threads.size > this.limits.maxThreads) {
+      const oldest = this.byActivity.pop();
+      if (oldest === undefined) break;
+      if (isLive(oldest)) this.threads.delete(oldest.key);
+    }
+    // Stale entries (a thread scored again, or gone) are dropped before they outnumber the live ones.
+    if (this.byActivity.size > 2 * this.limits.maxThreads + 64) this.byActivity.compact(isLive);
+    return this.threads.has(thread.key) ? structuredClone(thread) : undefined;
   }
 
-  /** Every kept thread active at or after `sinceMs`, most recently active first. */
-  view(sinceMs: number): ThreadSummary[] {
+  /** Every kept thread active at or after `sinceMs` (default: every kept thread), most recently active first. */
+  view(sinceMs = Number.NEGATIVE_INFINITY): ThreadSummary[] {
     return [...this.threads.values()].filter((thread) => thread.at >= sinceMs).sort((a, b) => b.at - a.at).map((thread) => structuredClone(thread));
   }
 

@@ -109,12 +109,13 @@ export function tailAcls(options: { resultsTopic: string }): AclGrant[] {
   ];
 }
 
-/** The dashboard: reads results, decisions and (its feedback view) agreements with its own group(s) under a prefix; writes nothing. */
-export function dashboardAcls(options: { resultsTopic: string; decisionsTopic: string; agreementsTopic?: string | undefined; groupPrefix?: string }): AclGrant[] {
+/** The dashboard: reads results, decisions, (its feedback view) agreements and (its threads view) the latest-score view with its own group(s) under a prefix; writes nothing. */
+export function dashboardAcls(options: { resultsTopic: string; decisionsTopic: string; agreementsTopic?: string | undefined; latestScoresTopic?: string | undefined; groupPrefix?: string }): AclGrant[] {
   return [
     topic(options.resultsTopic, ['Read'], 'read score records'),
     topic(options.decisionsTopic, ['Read'], 'read decision records (skip reasons)'),
     ...(options.agreementsTopic === undefined ? [] : [topic(options.agreementsTopic, ['Read'], 'read agreement records (the feedback view)')]),
+    ...(options.latestScoresTopic === undefined ? [] : [topic(options.latestScoresTopic, ['Read'], "read each thread's latest scores (the threads view)")]),
     { resource: 'group', name: options.groupPrefix ?? DASHBOARD_GROUP_PREFIX, pattern: 'prefixed', operations: ['Read'], why: 'its own consumer group' },
   ];
 }

@@ -1,10 +1,12 @@
 // `scorestream dashboard`: the live web dashboard of score records (dashboard/). Reads the results
-// and decisions topics from a look-back on, serves the page on 127.0.0.1 by default, and runs
-// until Ctrl-C. Any other address needs an access token.
+// and decisions topics from a look-back on (and the latest-score view of thread scores whole),
+// serves the page on 127.0.0.1 by default, and runs until Ctrl-C. Any other address needs an
+// access token.
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { DEFAULT_AGREEMENTS_TOPIC } from '../../src/contracts/agreement-record.ts';
 import { DEFAULT_TOPICS, DEMO_DECISIONS_TOPIC } from '../../src/config/defaults.ts';
+import { threadTopicsFor } from '../../src/config/thread-topics.ts';
 import { isLoopbackAddress } from '../../dashboard/access.ts';
 import { parseDuration } from '../../dashboard/duration.ts';
 import { startDashboard } from '../../dashboard/start-dashboard.ts';
@@ -28,6 +30,8 @@ const usage = `usage: scorestream dashboard [--since 6h] [--port ${DEFAULT_DASHB
   --alerts-topic T      the in-stream monitors' alerts topic (default SCORESTREAM_TOPIC_ALERTS or ${DEFAULT_TOPICS.alerts}; '' for none)
   --agreements-topic T  agreements topic of the feedback view (default SCORESTREAM_TOPIC_AGREEMENTS or
                         ${DEFAULT_AGREEMENTS_TOPIC}; '' for none; a topic that does not exist is skipped)
+  --thread-scores-topic T  the latest-score view of thread scores, read whole (default {runs}-thread-scores of
+                        SCORESTREAM_TOPIC_RUNS or ${DEFAULT_TOPICS.runs}; '' for none; a topic that does not exist is skipped)
   --host H              address to listen on (default 127.0.0.1); any non-loopback address needs --token
   --port P              port (default ${DEFAULT_DASHBOARD_PORT}; 0 picks a free one)
   --token T             access token (or SCORESTREAM_DASHBOARD_TOKEN); open the page once as /?token=T
@@ -41,6 +45,7 @@ export type DashboardCliOptions = {
   decisionsTopic: string | undefined;
   alertsTopic?: string | undefined;
   agreementsTopic?: string | undefined;
+  latestScoresTopic?: string | undefined;
   sinceMs: number;
   bucketMs?: number;
   host: string;
@@ -56,7 +61,8 @@ export async function launchDashboard(options: DashboardCliOptions, onWarning: (
   const { security, ...who } = kafkaSecurityFromEnvironment(process.env);
   const kafka = new Kafka({ clientId: 'scorestream-dashboard', brokers: options.brokers, logLevel: logLevel.NOTHING, ...security });
   const topics = [options.resultsTopic, ...(options.decisionsTopic === undefined ? [] : [options.decisionsTopic])];
-  const access = { brokers: options.brokers, ...who, topics: [...topics, ...(options.agreementsTopic === undefined ? [] : [options.agreementsTopic])].map((topic) => ({ topic, operations: 'READ' })), group: DASHBOARD_GROUP_PREFIX, groupIsPrefix: true };
+  const optional = [options.agreementsTopic, options.latestScoresTopic].filter((topic): topic is string => topic !== undefined);
+  const access = { brokers: options.brokers, ...who, topics: [...topics, ...optional].map((topic) => ({ topic, operations: 'READ' })), group: DASHBOARD_GROUP_PREFIX, groupIsPrefix: true };
   await kafkaPreflight(kafka, { tls: tlsOptions(security.ssl), existingTopics: [options.resultsTopic], group: `${DASHBOARD_GROUP_PREFIX}-preflight-${randomUUID()}` }, access);
   return startDashboard({
     kafka,
@@ -64,6 +70,7 @@ export async function launchDashboard(options: DashboardCliOptions, onWarning: (
     decisionsTopic: options.decisionsTopic,
     alertsTopic: options.alertsTopic,
     agreementsTopic: options.agreementsTopic,
+    latestScoresTopic: options.latestScoresTopic,
     sinceMs: options.sinceMs,
     ...(options.bucketMs === undefined ? {} : { bucketMs: options.bucketMs }),
     host: options.host,
@@ -75,7 +82,7 @@ export async function launchDashboard(options: DashboardCliOptions, onWarning: (
 }
 
 /** The demo's dashboard: on the default port when it is free, else on any free one; 6 hours back. */
-export async function startDemoDashboard(topics: { brokers: string[]; resultsTopic: string; decisionsTopic: string | undefined; alertsTopic?: string | undefined }, onWarning: (message: string) => void): Promise<Dashboard> {
+export async function startDemoDashboard(topics: { brokers: string[]; resultsTopic: string; decisionsTopic: string | undefined; alertsTopic?: string | undefined; latestScoresTopic?: string | undefined }, onWarning: (message: string) => void): Promise<Dashboard> {
   const options = { ...topics, agreementsTopic: process.env.SCORESTREAM_TOPIC_AGREEMENTS || DEFAULT_AGREEMENTS_TOPIC, sinceMs: 6 * 3_600_000, host: '127.0.0.1', port: DEFAULT_DASHBOARD_PORT, token: undefined, traceUrl: process.env.SCORESTREAM_TRACE_URL };
   try {
     return await launchDashboard(options, onWarning);
@@ -100,6 +107,7 @@ export async function run(argv: string[]): Promise<number> {
         'decisions-topic': { type: 'string' },
         'alerts-topic': { type: 'string' },
         'agreements-topic': { type: 'string' },
+        'thread-scores-topic': { type: 'string' },
         host: { type: 'string' },
         port: { type: 'string' },
         token: { type: 'string' },
@@ -142,12 +150,14 @@ export async function run(argv: string[]): Promise<number> {
   const decisionsSetting = values['decisions-topic'] ?? process.env.SCORESTREAM_TOPIC_DECISIONS ?? DEMO_DECISIONS_TOPIC;
   const alertsSetting = values['alerts-topic'] ?? process.env.SCORESTREAM_TOPIC_ALERTS ?? DEFAULT_TOPICS.alerts;
   const agreementsSetting = values['agreements-topic'] ?? process.env.SCORESTREAM_TOPIC_AGREEMENTS ?? DEFAULT_AGREEMENTS_TOPIC;
+  const latestScoresSetting = values['thread-scores-topic'] ?? threadTopicsFor(process.env.SCORESTREAM_TOPIC_RUNS || DEFAULT_TOPICS.runs).latestScores;
   const options: DashboardCliOptions = {
     brokers: await resolveCliBrokers({ brokers: values.brokers }),
     resultsTopic: values.topic ?? process.env.SCORESTREAM_TOPIC_RESULTS ?? DEFAULT_TOPICS.results,
     decisionsTopic: decisionsSetting === '' ? undefined : decisionsSetting,
     alertsTopic: alertsSetting === '' ? undefined : alertsSetting,
     agreementsTopic: agreementsSetting === '' ? undefined : agreementsSetting,
+    latestScoresTopic: latestScoresSetting === '' ? undefined : latestScoresSetting,
     sinceMs,
     ...(bucketMs === undefined ? {} : { bucketMs }),
     host,

@@ -25,6 +25,7 @@ import { startSampleTraffic } from '../sample-traffic.ts';
 import { startCollector } from '../../local/collector/index.ts';
 import { parseCommandArgs } from '../command-args.ts';
 import { DEMO_DECISIONS_TOPIC } from '../../src/config/defaults.ts';
+import { threadTopics } from '../../src/config/thread-topics.ts';
 import { startDemoDashboard } from './dashboard.ts';
 import { parseDuration } from '../../src/utils/duration.ts';
 import type { AlertRecord } from '../../src/contracts/alert-record.ts';
@@ -221,7 +222,7 @@ export async function run(argv: string[]): Promise<number> {
       { brokers, feedbackTopic, resultsTopic: config.topics.results, agreementsTopic: process.env.SCORESTREAM_TOPIC_AGREEMENTS || DEFAULT_AGREEMENTS_TOPIC, rescoreTopic: config.topics.rescore, ttlMs: 30 * 60_000, windowMs: 60_000 },
       (message) => logger.warn(message),
     );
-    dashboard = await startDemoDashboard({ brokers, resultsTopic: config.topics.results, decisionsTopic: config.topics.decisions, alertsTopic: config.monitors.length > 0 ? config.topics.alerts : undefined }, (message) => logger.warn(message));
+    dashboard = await startDemoDashboard({ brokers, resultsTopic: config.topics.results, decisionsTopic: config.topics.decisions, alertsTopic: config.monitors.length > 0 ? config.topics.alerts : undefined, latestScoresTopic: threadTopics(config)?.latestScores }, (message) => logger.warn(message));
   } catch (error) {
     await stopEverything();
     throw error;

@@ -87,6 +87,11 @@ function connect() {
     if (data.thread !== undefined) addThread(page.threads, data.thread, MAX_THREADS);
     scheduleRender();
   });
+  // A thread's latest score from the latest-score view (older than the look-back, or ahead of its results record).
+  source.addEventListener('thread', (event) => {
+    addThread(page.threads, JSON.parse(event.data).thread, MAX_THREADS);
+    scheduleRender();
+  });
   source.addEventListener('agreement', (event) => {
     addAgreement(page.agreements, JSON.parse(event.data), MAX_DISAGREEMENTS);
     scheduleRender();

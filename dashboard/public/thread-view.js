@@ -4,18 +4,35 @@
 // (a score, or the decision why not); the threads of an id across tenants; and the line that says
 // what a version holds. Pure.
 
-/** Replaces the thread in `threads` (a Map by key) and keeps at most `limit`, the least recently scored leaving first. */
+/**
+ * Replaces the thread in `threads` (a Map by key) and keeps at most `limit`, the least recently
+ * scored leaving first — by its time, not by arrival: the latest-score view brings old threads
+ * after recent ones.
+ */
 export function addThread(threads, thread, limit) {
-  threads.delete(thread.key);
   threads.set(thread.key, thread);
-  while (threads.size > limit) threads.delete(threads.keys().next().value);
+  while (threads.size > limit) {
+    let oldest;
+    for (const kept of threads.values()) if (oldest === undefined || kept.at < oldest.at) oldest = kept;
+    threads.delete(oldest.key);
+  }
 }
 
-/** The threads the agent, tenant, scorer and time filters select, most recently scored first. */
+/** Whether a time range was chosen (a relative range, or from/to): else the whole look-back, and the threads view lists every kept thread. */
+export function timeRangeChosen(filters) {
+  return Boolean(filters.range) || filters.from !== undefined || filters.to !== undefined;
+}
+
+/**
+ * The threads the agent, tenant, scorer and time filters select, most recently scored first. With
+ * no time range chosen every kept thread is listed, those last scored before the look-back (known
+ * from the latest-score view) included; a chosen range lists the threads last scored in it.
+ */
 export function threadsShown(threads, filters, window) {
+  const timed = timeRangeChosen(filters);
   return [...threads.values()]
     .filter((thread) => (!filters.agent || thread.agent === filters.agent) && (!filters.tenant || thread.tenant === filters.tenant))
-    .filter((thread) => thread.at >= window.start && thread.at <= window.end)
+    .filter((thread) => !timed || (thread.at >= window.start && thread.at <= window.end))
     .filter((thread) => !filters.scorer || thread.versions.some((version) => version.scores.some((score) => score.scorer === filters.scorer)))
     .sort((a, b) => b.at - a.at);
 }

@@ -5,10 +5,12 @@
 // score opening its record, and its turns, each looked up like a run (its run scores, openable,
 // with their trace links); and the thread scorers' decisions about it (why a close gave no score).
 // "Why no thread score?" looks a thread id up in every tenant. The open thread is kept in the URL
-// (`thread`). Every value from a record is written as text (dom.js).
+// (`thread`). With no time range chosen the list holds every kept thread, those last scored before
+// the look-back (from the latest-score view, with only their latest version) included. Every value
+// from a record is written as text (dom.js).
 import { el, formatTime } from './dom.js';
 import { lookUpRun } from './run-lookup.js';
-import { decisionText, latestOutcomeText, scoreText, threadScorers, threadsShown, threadsWithId, versionLine } from './thread-view.js';
+import { decisionText, latestOutcomeText, scoreText, threadScorers, threadsShown, threadsWithId, timeRangeChosen, versionLine } from './thread-view.js';
 
 const MAX_ROWS = 200;
 
@@ -40,7 +42,7 @@ export const threadsPanel = {
       return host.replaceChildren();
     }
     if (matches.length === 0) {
-      return host.replaceChildren(el('p', { className: 'notice' }, `No thread '${this.found}' in the look-back. It may not be scored yet (its idle gap has not passed, or it has not ended), its runs may carry no thread id (threads.idPath), or it is older than the look-back or the ${context.threads.size} most recent threads kept.`));
+      return host.replaceChildren(el('p', { className: 'notice' }, `No thread '${this.found}' kept. It may not be scored yet (its idle gap has not passed, or it has not ended), its runs may carry no thread id (threads.idPath), or it was last scored before the ${context.threads.size} most recently scored threads kept.`));
     }
     host.replaceChildren(el('p', {}, `'${this.found}' is a thread in ${matches.length} tenants: `, matches.map((thread) => el('button', { type: 'button', className: 'link', dataset: { thread: thread.key }, onclick: () => context.setFilters({ thread: thread.key }) }, thread.tenant)).flatMap((button, index) => (index === 0 ? [button] : [' · ', button]))));
   },
@@ -51,9 +53,9 @@ export const threadsPanel = {
     const scorers = threadScorers(shown);
     const open = context.filters.thread;
     this.root.querySelector('#threads-table').replaceChildren(
-      el('h2', {}, 'Threads ', el('span', { className: 'note' }, `${shown.length} scored in this range (of the ${context.threads.size} most recent kept)${shown.length > MAX_ROWS ? `, first ${MAX_ROWS} shown` : ''}`)),
+      el('h2', {}, 'Threads ', el('span', { className: 'note' }, `${timeRangeChosen(context.filters) ? `${shown.length} scored in this range (of the ${context.threads.size} most recently scored kept)` : `${shown.length} most recently scored`}${shown.length > MAX_ROWS ? `, first ${MAX_ROWS} shown` : ''}`)),
       shown.length === 0
-        ? el('p', { className: 'notice' }, 'No thread scores in this time range. Thread scorers (level: thread) score a conversation after its idle gap, at its end, or at its bounds.')
+        ? el('p', { className: 'notice' }, `No thread scores${timeRangeChosen(context.filters) ? ' in this time range' : ''}. Thread scorers (level: thread) score a conversation after its idle gap, at its end, or at its bounds.`)
         : el(
             'table',
             { id: 'thread-list' },
@@ -88,7 +90,7 @@ export const threadsPanel = {
     if (this.drawn === drawn && host.childElementCount > 0) return;
     this.drawn = drawn;
     if (key === '') return host.replaceChildren();
-    if (thread === undefined) return host.replaceChildren(el('p', { className: 'notice' }, 'This thread is no longer kept (the dashboard keeps the most recently scored threads in the look-back).'));
+    if (thread === undefined) return host.replaceChildren(el('p', { className: 'notice' }, 'This thread is no longer kept (the dashboard keeps the most recently scored threads).'));
     host.replaceChildren(
       el('h3', {}, `Thread ${thread.id} `, el('span', { className: 'note' }, `${thread.agent} · ${thread.tenant} · ${thread.versions.length} version${thread.versions.length === 1 ? '' : 's'} kept${thread.olderVersions > 0 ? `, ${thread.olderVersions} older not kept` : ''}`)),
       thread.decisions.length === 0

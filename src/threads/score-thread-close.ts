@@ -21,6 +21,8 @@ import { bindingKeyOf } from './thread-part.ts';
 
 export type ScoreThreadCloseOptions<Event> = Omit<ScoreRunEventOptions<Event>, 'bindings' | 'parentContext' | 'links' | 'retries' | 'thread'> & {
   bindings: readonly ResolvedThreadBinding<Event>[];
+  /** Reads a held turn's text (default parseHeldTurn); the stage shares one per step, so that bindings closing the same version parse its turns once. */
+  parseTurn?: (json: string) => ThreadTurn;
 };
 
 /** A held turn's text back to the turn (it was validated when it arrived). */
@@ -69,7 +71,8 @@ export function threadVersionOf(close: ThreadClose): ThreadVersion {
 export async function scoreThreadClose<Event>(close: ThreadClose, options: ScoreThreadCloseOptions<Event>): Promise<ScoringOutcome> {
   const binding = options.bindings.find((candidate) => bindingKeyOf(candidate.scorerId, candidate.version) === bindingKeyOf(close.scorerId, close.scorerVersion));
   if (binding === undefined) throw new ScorestreamError(`no thread binding for scorer '${close.scorerId}'${close.scorerVersion === undefined ? '' : ` version '${close.scorerVersion}'`}: build the thread state's policies from the same bindings`, { code: 'thread_binding_missing' });
-  const turns = close.turns.map((turn) => parseHeldTurn(turn.json));
+  const parseTurn = options.parseTurn ?? parseHeldTurn;
+  const turns = close.turns.map((turn) => parseTurn(turn.json));
   const version = threadVersionOf(close);
   const last = turns.at(-1)!;
   const decision = (skip: { reason: 'budget_exhausted'; detail: string; budget?: Parameters<typeof describeRefusal>[0] }) =>

@@ -13,7 +13,7 @@ import type { ThreadEndedEvent } from '../contracts/thread-ended.ts';
 import type { ThreadTurn } from '../contracts/thread-turn.ts';
 import type { ScoringOutcome } from '../pipeline/scoring-outcome.ts';
 import { admitThread } from './admit-thread.ts';
-import { scoreThreadClose } from './score-thread-close.ts';
+import { parseHeldTurn, scoreThreadClose } from './score-thread-close.ts';
 import type { ScoreThreadCloseOptions } from './score-thread-close.ts';
 import type { ThreadEffect } from './thread-effects.ts';
 import { decisionRecordOf } from './thread-decision-record.ts';
@@ -124,11 +124,18 @@ export class ThreadStage<Event = unknown> {
     const changelog: ChangelogWrite[] = [];
     const outcomes: Promise<ScoringOutcome>[] = [];
     const decidedAt = new Date(this.#now()).toISOString();
+    // Bindings closing the same version read the same held turns: parsed once for the step, shared (as a run's event is shared by its bindings).
+    const parsed = new Map<string, ThreadTurn>();
+    const parseTurn = (json: string) => {
+      let turn = parsed.get(json);
+      if (turn === undefined) parsed.set(json, (turn = parseHeldTurn(json)));
+      return turn;
+    };
     for (const effect of effects) {
       if (effect.type === 'write') changelog.push({ key: effect.key, value: effect.value });
       else if (effect.type === 'delete') changelog.push({ key: effect.key, value: null });
       else if (effect.type === 'decision') outcomes.push(Promise.resolve({ kind: 'skipped', decision: decisionRecordOf(effect, decidedAt) }));
-      else outcomes.push(scoreThreadClose(effect, { ...this.#options.scoring, bindings: this.#options.bindings, now: this.#now }));
+      else outcomes.push(scoreThreadClose(effect, { ...this.#options.scoring, bindings: this.#options.bindings, now: this.#now, parseTurn }));
     }
     return { effects, changelog, outcomes };
   }

@@ -69,6 +69,9 @@ describe('scorestream demo', () => {
     // each conversation quiet for their idle gap is scored as a whole (docs/threads.md).
     await demo.waitFor('thread scores in the live view', () => /^turn-count +\d+\.\d{3} +[1-9]/m.test(demo.stdout()) && /^run-score-mean +\d\.\d{3} +[1-9]/m.test(demo.stdout()), 60_000);
     console.log(`demo: thread scores on screen after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    // The dashboard reads them back from the latest-score view too (its threads view; docs/dashboard.md).
+    let counts: { latestScores: number; threads: number } | undefined;
+    await demo.waitFor('thread scores read from the latest-score view', () => (counts?.latestScores ?? 0) > 0 && (counts?.threads ?? 0) > 0, 30_000, async () => (counts = ((await (await fetch(`${dashboardUrl}api/snapshot`)).json()) as { counts: typeof counts }).counts));
     // The example config re-scores keyword-coverage on a thumbs-down (rescoreOn): the join asks, the service scores again.
     await demo.waitFor('a re-score on feedback in the live view', () => /^re-scores on feedback .*\badmitted \d+/m.test(demo.stdout()), 60_000);
 

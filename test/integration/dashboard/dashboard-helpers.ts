@@ -6,6 +6,8 @@ import { onTestFinished } from 'vitest';
 import type { Dashboard, DashboardOptions } from '../../../dashboard/start-dashboard.ts';
 import { startDashboard } from '../../../dashboard/start-dashboard.ts';
 import { testKafka, useTopic } from '../../helpers/kafka.ts';
+import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
+import { threadScoreViewKeyFor } from '../../../src/contracts/thread-ids.ts';
 
 export type DashboardTopics = { results: string; decisions: string; agreements?: string };
 
@@ -29,6 +31,14 @@ export async function publish(producer: Producer, topic: string, records: (({ ru
   await producer.send({
     topic,
     messages: records.map((record) => ({ key: String('runId' in record ? record.runId : record.scorerId), value: JSON.stringify(record), ...(timestamp === undefined ? {} : { timestamp: String(timestamp) }) })),
+  });
+}
+
+/** Thread score records to a latest-score view topic, keyed as the service keys them (thread, scorer, scorer version). */
+export async function publishView(producer: Producer, topic: string, records: ScoreRecord[]): Promise<void> {
+  await producer.send({
+    topic,
+    messages: records.map((record) => ({ key: threadScoreViewKeyFor({ threadKey: record.thread!.key, scorerId: record.scorerId, scorerVersion: record.scorerVersion }).key, value: JSON.stringify(record) })),
   });
 }
 

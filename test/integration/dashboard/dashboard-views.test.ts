@@ -2,13 +2,15 @@
 // axes that span the selected window whatever the history (a regression: right after the demo
 // started, a lone point made uPlot draw mid-2027 to mid-2029), the overview of every scorer worst
 // first, re-scores on feedback counted apart and marked, skips split by agent and tenant, compare (two time ranges, two versions) and the
-// feedback view on the agreements topic, and the threads view of thread scorers' records — each keyed in the URL.
+// feedback view on the agreements topic, and the threads view of thread scorers' records and of the
+// latest-score view — each keyed in the URL.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestBrowser } from '../../helpers/browser.ts';
 import { launchBrowser } from '../../helpers/browser.ts';
 import { agreementPair, agreementWindow, decisionRecord, scoreRecord, threadDecisionRecord, threadScoreRecord } from '../../helpers/dashboard-records.ts';
-import { openDashboardPage, problemsOf, publish, useDashboard, useDashboardTopics, useProducer } from './dashboard-helpers.ts';
+import { openDashboardPage, problemsOf, publish, publishView, useDashboard, useDashboardTopics, useProducer } from './dashboard-helpers.ts';
+import { useTopic } from '../../helpers/kafka.ts';
 
 let browser: TestBrowser;
 beforeAll(async () => {
@@ -407,6 +409,80 @@ describe('the threads view', () => {
     expect(problemsOf(shared)).toEqual([]);
   });
 
+  it('shows every thread\'s latest scores from the latest-score view, older than the look-back too, with the history the results hold, and follows the view live', async () => {
+    const topics = await useDashboardTopics();
+    const view = await useTopic({ prefix: 'dashboard-thread-scores', partitions: 2, config: { 'cleanup.policy': 'compact' } });
+    const producer = await useProducer();
+    const now = Date.now();
+    const hostile = '<script>window.pwned=1</script>';
+    // Scored two days ago: beyond the 6-hour look-back, only the view still names them.
+    const old = [
+      threadScoreRecord({ status: 'scored', score: 6 }, { threadId: 'ticket-7', tenant: 'acme', version: 2, turns: 6, at: now - 48 * hour, supersedes: 'acme:ticket-7-v1' }),
+      threadScoreRecord({ status: 'scored', score: 0.8, verdict: 'pass' }, { threadId: 'ticket-7', tenant: 'acme', version: 2, turns: 6, scorerId: 'resolution', at: now - 48 * hour, supersedes: 'acme:ticket-7-v1' }),
+      threadScoreRecord({ status: 'not_scorable' }, { threadId: hostile, tenant: 'beta', version: 1, turns: 1, at: now - 30 * hour }),
+    ];
+    // A thread of the look-back: both its versions on the results topic, its latest on the view.
+    const recent = [
+      threadScoreRecord({ status: 'scored', score: 2 }, { threadId: 'chat-1', tenant: 'acme', version: 1, turns: 2, at: now - 40 * minute }),
+      threadScoreRecord({ status: 'scored', score: 4 }, { threadId: 'chat-1', tenant: 'acme', version: 2, turns: 4, at: now - 10 * minute, supersedes: 'acme:chat-1-v1' }),
+    ];
+    await publishView(producer, view, [...old, recent[1]!]);
+    await publish(producer, topics.results, recent);
+    const dashboard = await useDashboard(topics, { latestScoresTopic: view });
+    expect(dashboard.state.counts()).toMatchObject({ records: 2, latestScores: 4, threads: 3 });
+    const page = await openPage(`${dashboard.url}?view=threads`);
+    const rows = page.locator('#thread-list tbody tr');
+    await expect.poll(() => rows.count()).toBe(3);
+    expect(await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-thread')))).toEqual(['acme:chat-1', `beta:${hostile}`, 'acme:ticket-7']);
+    expect(await rows.nth(2).locator('td').allTextContents()).toEqual([expect.any(String), 'ticket-7', 'support-agent', 'acme', '2', '6', 'idle', '0.8 pass', '6']);
+    expect(await rows.nth(1).locator('[data-field="id"]').textContent()).toBe(hostile);
+    expect(await rows.nth(1).locator('[data-scorer="turn-count"]').textContent()).toBe('not scorable');
+    // The charts and the table count the results topic's records only.
+    await expect.poll(() => page.locator('#counts').textContent()).toMatch(/^2 records/);
+
+    // The history comes from the results topic: both versions of the recent thread; the old one has only its latest.
+    await rows.first().click();
+    const versions = page.locator('.thread-versions > li');
+    await expect.poll(() => versions.count()).toBe(2);
+    expect(await versions.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-version')))).toEqual(['2', '1']);
+    await rows.nth(2).click();
+    await expect.poll(() => page.url()).toContain('thread=acme%3Aticket-7');
+    await expect.poll(() => versions.count()).toBe(1);
+    expect(await versions.first().locator('.version-line').textContent()).toMatch(/^version 2: the whole conversation, 6 turns/);
+
+    // A chosen time range lists the threads last scored in it.
+    await page.selectOption('#filters [name="range"]', '1h');
+    await expect.poll(() => rows.count()).toBe(1);
+    await page.selectOption('#filters [name="range"]', '');
+    await expect.poll(() => rows.count()).toBe(3);
+
+    // Live: a version that reaches the view shows without a reload.
+    await publishView(producer, view, [threadScoreRecord({ status: 'scored', score: 7 }, { threadId: 'ticket-7', tenant: 'acme', version: 3, turns: 7, at: Date.now(), supersedes: 'acme:ticket-7-v2' })]);
+    await expect.poll(() => rows.first().getAttribute('data-thread'), { timeout: 10_000 }).toBe('acme:ticket-7');
+    await expect.poll(() => versions.count()).toBe(2);
+    expect(await rows.first().locator('td').nth(4).textContent()).toBe('3');
+    expect(await page.evaluate('window.pwned')).toBeUndefined();
+    expect(await page.locator('#thread-list script').count()).toBe(0);
+    expect(await page.evaluate('performance.getEntriesByType("navigation").length')).toBe(1);
+    expect(problemsOf(page)).toEqual([]);
+  });
+
+  it('keeps the most recently scored threads when the view names more than it keeps, whatever order they are read in', async () => {
+    const topics = await useDashboardTopics();
+    const view = await useTopic({ prefix: 'dashboard-thread-scores', partitions: 2, config: { 'cleanup.policy': 'compact' } });
+    const producer = await useProducer();
+    const now = Date.now();
+    const ages = [50, 3, 70, 1, 90, 2, 60, 80]; // hours ago, in the order they are written
+    await publishView(producer, view, ages.map((age, index) => threadScoreRecord({ status: 'scored', score: index }, { threadId: `t-${age}h`, version: 1, turns: 1, at: now - age * hour })));
+    const dashboard = await useDashboard(topics, { latestScoresTopic: view, limits: { maxThreads: 3 } });
+    expect(dashboard.state.counts()).toMatchObject({ latestScores: 8, threads: 3 });
+    const page = await openPage(`${dashboard.url}?view=threads`);
+    const rows = page.locator('#thread-list tbody tr [data-field="id"]');
+    await expect.poll(() => rows.count()).toBe(3);
+    expect(await rows.allTextContents()).toEqual(['t-1h', 't-2h', 't-3h']);
+    expect(problemsOf(page)).toEqual([]);
+  });
+
   it('answers why a thread has no score: its scorers\' decisions, found by thread id in every tenant', async () => {
     const topics = await useDashboardTopics();
     const producer = await useProducer();
@@ -447,7 +523,7 @@ describe('the threads view', () => {
 
     await page.fill('#thread-find [name="threadId"]', 'no-such-thread');
     await page.click('#thread-find button[type="submit"]');
-    await expect.poll(() => page.locator('#thread-find-result').textContent()).toContain("No thread 'no-such-thread' in the look-back");
+    await expect.poll(() => page.locator('#thread-find-result').textContent()).toContain("No thread 'no-such-thread' kept");
     expect(problemsOf(page)).toEqual([]);
   });
 });

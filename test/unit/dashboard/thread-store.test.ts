@@ -45,6 +45,40 @@ describe('ThreadStore', () => {
   });
 });
 
+describe('ThreadStore bounds, whatever order the records arrive in', () => {
+  it('keeps the most recently scored threads by their time: an older thread arriving later is not kept', () => {
+    const store = new ThreadStore({ maxThreads: 2, maxVersions: 2 });
+    store.add(threadScoreRecord({ status: 'scored', score: 1 }, { threadId: 'c', version: 1, turns: 1, at: 3_000 }));
+    store.add(threadScoreRecord({ status: 'scored', score: 1 }, { threadId: 'b', version: 1, turns: 1, at: 2_000 }));
+    // The latest-score view is read from its beginning beside the results' look-back: an old thread can come last.
+    expect(store.add(threadScoreRecord({ status: 'scored', score: 1 }, { threadId: 'a', version: 1, turns: 1, at: 1_000 }))).toBeUndefined();
+    expect(store.view().map((thread) => thread.id)).toEqual(['c', 'b']);
+    expect(store.add(threadScoreRecord({ status: 'scored', score: 1 }, { threadId: 'd', version: 1, turns: 1, at: 4_000 }))?.id).toBe('d');
+    expect(store.view().map((thread) => thread.id)).toEqual(['d', 'c']);
+    // A kept thread scored again moves up: the other one leaves next.
+    store.add(threadScoreRecord({ status: 'scored', score: 2 }, { threadId: 'c', version: 2, turns: 2, at: 5_000 }));
+    store.add(threadScoreRecord({ status: 'scored', score: 1 }, { threadId: 'e', version: 1, turns: 1, at: 4_500 }));
+    expect(store.view().map((thread) => thread.id)).toEqual(['c', 'e']);
+  });
+
+  it('stays within maxThreads over many threads and updates, and says which records it holds', () => {
+    const store = new ThreadStore({ maxThreads: 50, maxVersions: 4 });
+    for (let index = 0; index < 5_000; index += 1) {
+      const id = `t-${index % 700}`;
+      store.add(threadScoreRecord({ status: 'scored', score: 1 }, { threadId: id, version: 1 + Math.floor(index / 700), turns: 1, at: (index * 7_919) % 10_000 }));
+      expect(store.size).toBeLessThanOrEqual(50);
+    }
+    const kept = store.view();
+    expect(kept).toHaveLength(50);
+    // The 50 kept are the 50 most recently scored of all threads.
+    expect(Math.min(...kept.map((thread) => thread.at))).toBeGreaterThanOrEqual(9_900);
+    const record = threadScoreRecord({ status: 'scored', score: 1 }, { threadId: 'fresh', version: 1, turns: 1, at: 20_000 });
+    expect(store.holds(record)).toBe(false);
+    store.add(record);
+    expect(store.holds(record)).toBe(true);
+  });
+});
+
 describe('ThreadStore decisions', () => {
   it("keeps a thread scorer's decisions with the thread, newest first and bounded, and lists a thread that has only decisions", () => {
     const store = new ThreadStore({ maxThreads: 10, maxVersions: 2 });
@@ -70,5 +104,23 @@ describe('DashboardState and threads', () => {
     state.ingestScore(threadScoreRecord({ status: 'scored', score: 1 }, { threadId: 't-2', version: 1, turns: 1, at: 9_500 }), 100);
     expect(state.snapshot().threads.map((thread) => thread.id)).toEqual(['t-2', 't-1']);
     expect(state.counts().threads).toBe(2);
+  });
+
+  it('puts a latest-score view record in the threads view only, however old, with a thread event once', () => {
+    const state = new DashboardState({ ...DEFAULT_LIMITS, windowMs: 3_600_000, bucketMs: 60_000 }, { now: () => 10 * 3_600_000 });
+    // Scored two days before the look-back starts: only the view still holds it.
+    const old = threadScoreRecord({ status: 'scored', score: 4 }, { threadId: 't-old', tenant: 'acme', version: 3, turns: 7, at: 3_600_000 });
+    const event = state.ingestLatestScore(old);
+    expect(event?.type).toBe('thread');
+    expect(event?.type === 'thread' && event.data.thread).toMatchObject({ key: 'acme:t-old', versions: [{ version: 3, scores: [{ score: 4 }] }] });
+    expect(state.ingestLatestScore(old)).toBeUndefined();
+    expect(state.snapshot().threads.map((thread) => thread.id)).toEqual(['t-old']);
+    expect(state.counts()).toMatchObject({ records: 0, duplicates: 0, latestScores: 2, threads: 1 });
+    // A recent version arrives on the view and then on the results topic: counted once, as a record of the results.
+    const recent = threadScoreRecord({ status: 'scored', score: 5 }, { threadId: 't-old', tenant: 'acme', version: 4, turns: 8, at: 10 * 3_600_000 - 1_000 });
+    expect(state.ingestLatestScore(recent)?.type).toBe('thread');
+    expect(state.ingestScore(recent, 100)?.type).toBe('record');
+    expect(state.counts()).toMatchObject({ records: 1, duplicates: 0, latestScores: 3 });
+    expect(state.snapshot().threads[0]!.versions.map((version) => version.version)).toEqual([4, 3]);
   });
 });

@@ -35,15 +35,30 @@ describe('thread-view.js', () => {
     expect(view.threadsShown(map, { tenant: 'acme' }, all).map((thread) => thread.id)).toEqual(['c', 'a']);
     expect(view.threadsShown(map, { agent: 'sales-agent' }, all).map((thread) => thread.id)).toEqual(['b']);
     expect(view.threadsShown(map, { scorer: 'resolution' }, all).map((thread) => thread.id)).toEqual(['b']);
-    expect(view.threadsShown(map, {}, { start: 1_500, end: 2_500 }).map((thread) => thread.id)).toEqual(['b']);
+    expect(view.threadsShown(map, { from: 1_500, to: 2_500 }, { start: 1_500, end: 2_500 }).map((thread) => thread.id)).toEqual(['b']);
+    expect(view.threadsShown(map, { range: '1h' }, { start: 1_500, end: Infinity }).map((thread) => thread.id)).toEqual(['c', 'b']);
     expect(view.threadScorers(view.threadsShown(map, {}, all))).toEqual(['resolution', 'turn-count']);
+  });
+
+  it('lists, with no time range chosen, every kept thread: those last scored before the look-back (the latest-score view) too', () => {
+    const map = threads();
+    // The look-back starts at 2,500: thread a (1,000) and b (2,000) were last scored before it.
+    expect(view.threadsShown(map, {}, { start: 2_500, end: Infinity }).map((thread) => thread.id)).toEqual(['c', 'b', 'a']);
   });
 
   it('keeps at most the limit, the least recently scored leaving first, and replaces a thread updated', () => {
     const map = threads();
     const updated = { ...map.get('acme:a')!, at: 9_000 };
     view.addThread(map, updated, 2);
-    expect([...map.keys()]).toEqual(['acme:c', 'acme:a']);
+    expect([...map.keys()].sort()).toEqual(['acme:a', 'acme:c']);
+    expect(map.get('acme:a')!.at).toBe(9_000);
+  });
+
+  it('keeps the most recently scored by their time, not by arrival (the view brings old threads after recent ones)', () => {
+    const map = threads();
+    const old = { ...map.get('acme:a')!, key: 'acme:old', id: 'old', at: 10 };
+    view.addThread(map, old, 3);
+    expect([...map.keys()].sort()).toEqual(['acme:a', 'acme:c', 'beta:b']);
   });
 
   it('says what a version holds, why it closed and what it supersedes, and each score or its status', () => {

@@ -63,6 +63,7 @@ describe('ACLs per role', () => {
     ]);
     expect(summary(agreementAcls({ feedbackTopic: 'f', resultsTopic: 'r', agreementsTopic: 'a', deadLetterTopic: 'd' }))).not.toContain('Write topic agent-runs-rescore');
     expect(summary(dashboardAcls({ resultsTopic: 'agent-scores', decisionsTopic: 'agent-score-decisions', agreementsTopic: 'agent-score-agreements' }))).toContain('Read topic agent-score-agreements');
+    expect(summary(dashboardAcls({ resultsTopic: 'agent-scores', decisionsTopic: 'agent-score-decisions', latestScoresTopic: 'agent-runs-thread-scores' }))).toContain('Read topic agent-runs-thread-scores');
   });
 
   it('no decisions topic, no decisions ACL', () => {
@@ -105,7 +106,7 @@ describe('ACLs per role', () => {
       ...renderKafkaAcls('User:scorestream', threadGrants(serviceAcls({ topics: { ...topics, threads: threadTopicsFor(topics.runs) }, groupId: 'scorestream', delivery: 'exactly-once' }))),
       ...renderKafkaAcls('User:agent-producer', producerAcls({ runsTopic: topics.runs })),
       ...renderKafkaAcls('User:scorestream-tail', tailAcls({ resultsTopic: topics.results })),
-      ...renderKafkaAcls('User:scorestream-dashboard', dashboardAcls({ resultsTopic: topics.results, decisionsTopic: topics.decisions, agreementsTopic: 'agent-score-agreements' })),
+      ...renderKafkaAcls('User:scorestream-dashboard', dashboardAcls({ resultsTopic: topics.results, decisionsTopic: topics.decisions, agreementsTopic: 'agent-score-agreements', latestScoresTopic: threadTopicsFor(topics.runs).latestScores })),
       ...renderKafkaAcls('User:scorestream-agreement', agreementAcls({ feedbackTopic: 'agent-feedback', resultsTopic: topics.results, agreementsTopic: 'agent-score-agreements', deadLetterTopic: 'agent-feedback-dlq', rescoreTopic: 'agent-runs-rescore' })),
       ...renderKafkaAcls('User:scorestream-replay', replayAcls({ topics, groupId: 'scorestream', delivery: 'at-least-once' })),
       ...renderKafkaAcls('User:scorestream', creationAcls([topics.results, topics.deadLetter, topics.decisions, ...topics.retryTiers])),
