@@ -2,8 +2,10 @@
 // certificate Node cannot verify, an ACL that is missing — into one message that names what to
 // fix, as a KafkaAccessError: a configuration problem, so the CLI exits 2 (docs/security.md).
 // kafkajs is CommonJS and may be installed twice, so its errors are recognised by `name`, `type`
-// and Node's TLS `code`, never by class. No message carries a secret: only the user name, the
-// mechanism and the broker's own words (with the password masked should a broker ever echo it).
+// and Node's TLS `code`, never by class; @platformatic/kafka (`kafka.client: 'platformatic'`)
+// names the broker's error code `apiId` instead of `type`, on a protocol error nested in the
+// AggregateError it throws. No message carries a secret: only the user name, the mechanism and
+// the broker's own words (with the password masked should a broker ever echo it).
 import { ScorestreamError, hasErrorMarker } from '../src/errors.ts';
 
 const accessMarker = Symbol.for('scorestream.error.kafka_access');
@@ -55,7 +57,10 @@ export type KafkaAccessReason =
   | 'cluster_authorization'
   | 'topic_missing';
 
-type Cause = { name?: unknown; type?: unknown; code?: unknown; message?: unknown; broker?: unknown };
+type Cause = { name?: unknown; type?: unknown; apiId?: unknown; code?: unknown; message?: unknown; broker?: unknown };
+
+/** The broker's error code: kafkajs' `type`, platformatic's `apiId`. */
+const brokerCodeOf = (cause: Cause): unknown => (typeof cause.type === 'string' ? cause.type : cause.apiId);
 
 // The error, its causes, and the members of aggregate errors (kafkajs' createTopics reports one per topic).
 function allCauses(error: unknown): Cause[] {
@@ -71,12 +76,13 @@ function allCauses(error: unknown): Cause[] {
   return found;
 }
 
-// Only the kafkajs class name and type travel on as the cause: its message may quote anything.
+// Only the client's class name and the broker's code travel on as the cause: its message may quote anything.
 function sanitizedCause(error: unknown): { name: string; type?: string; code?: string } {
   const cause = error as Cause;
+  const type = typeof cause === 'object' && cause !== null ? brokerCodeOf(cause) : undefined;
   return {
     name: typeof cause?.name === 'string' ? cause.name : 'Error',
-    ...(typeof cause?.type === 'string' ? { type: cause.type } : {}),
+    ...(typeof type === 'string' ? { type } : {}),
     ...(typeof cause?.code === 'string' ? { code: cause.code } : {}),
   };
 }
@@ -118,13 +124,13 @@ export function kafkaAccessError(error: unknown, context: AccessContext): KafkaA
   const secrets = context.secrets ?? [];
   const broker = brokerOf(causes, context);
   const has = (test: (cause: Cause) => boolean) => causes.find(test);
-  const ofType = (type: string) => has((cause) => cause.type === type);
+  const ofType = (type: string) => has((cause) => brokerCodeOf(cause) === type);
   const make = (reason: KafkaAccessReason, message: string, cause: Cause) => new KafkaAccessError(mask(message, secrets), reason, cause);
   const said = (cause: Cause) => (typeof cause.message === 'string' ? mask(cause.message, secrets) : '');
 
   // kafkajs reports a mechanism the listener does not enable as a failed login too: tell them apart.
   const unsupportedMechanism = (cause: Cause) => typeof cause.message === 'string' && /mechanism is not supported by the server/.test(cause.message);
-  const sasl = has((cause) => (cause.name === 'KafkaJSSASLAuthenticationError' || cause.type === 'SASL_AUTHENTICATION_FAILED') && !unsupportedMechanism(cause));
+  const sasl = has((cause) => (cause.name === 'KafkaJSSASLAuthenticationError' || brokerCodeOf(cause) === 'SASL_AUTHENTICATION_FAILED') && !unsupportedMechanism(cause));
   if (sasl !== undefined) {
     return make(
       'sasl_authentication',
@@ -221,6 +227,15 @@ export function kafkaAccessError(error: unknown, context: AccessContext): KafkaA
     );
   }
   return undefined;
+}
+
+/**
+ * Whether `error` is Kafka or TLS refusing this client (what kafkaAccessError names): no retry
+ * mends it, someone has to grant an ACL or fix a setting, so a client that would restart on it
+ * stops instead (kafkajs does not restart on these either).
+ */
+export function isKafkaAccessRefusal(error: unknown): boolean {
+  return kafkaAccessError(error, { brokers: [], principal: 'this client' }) !== undefined;
 }
 
 /** How to name the principal in messages, from the client's settings (never the password). */

@@ -10,9 +10,12 @@
 //     each partition should (a seek's offset, else the first undelivered message, else the
 //     group's commit), opened before the old one closes. Poking a live stream's next fetch
 //     offsets races its fetch in flight, whose answer moves them again, and a stream closed
-//     first would untrack its topics, which re-joins the group.
+//     first would untrack its topics, which re-joins the group;
+//   - a stream refused access (an ACL revoked, a login no longer valid) is not replaced: the
+//     consumer crashes for good, as kafkajs' does, and the service stops with the ACL to grant.
 import { Consumer, MessagesStreamFallbackModes, MessagesStreamModes } from '@platformatic/kafka';
 import type { ConsumerOptions, Message, MessagesStream } from '@platformatic/kafka';
+import { isKafkaAccessRefusal } from './kafka-access-error.ts';
 import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
 import type { ConsumedMessage } from './kafka-records.ts';
 import type { BatchControl, GroupConsumer, GroupConsumerOptions, GroupConsumerRun, PartitionOffset } from './kafka-transport.ts';
@@ -259,11 +262,18 @@ export function platformaticGroupConsumer(options: PlatformaticConsumerOptions):
     });
   }
 
-  /** A stream that failed (a broker gone for longer than the client's retries) is replaced; after `retries` failures in a row, the consumer crashed for good. */
+  /**
+   * A stream that failed (a broker gone for longer than the client's retries) is replaced; after
+   * `retries` failures in a row, or at once when Kafka refused access, the consumer crashed for
+   * good. A refusal must not be retried: the replacement's consume() succeeds (the group still
+   * lets it join) and its first fetch is refused again, so it would be replaced for ever.
+   */
   async function streamFailed(error: Error) {
     if (!running) return;
     failures += 1;
-    const restarting = failures <= options.retries;
+    const restarting = failures <= options.retries && !isKafkaAccessRefusal(error);
+    // Stopped, as a crashed kafkajs consumer is: no batch is handed over, no join or seek opens a stream again.
+    if (!restarting) running = false;
     events.crashed?.(error, restarting);
     if (!restarting) return;
     stream = undefined;
@@ -283,6 +293,7 @@ export function platformaticGroupConsumer(options: PlatformaticConsumerOptions):
 
   consumer.on('consumer:group:rebalance', () => events.rebalancing?.());
   consumer.on('consumer:group:join', () => {
+    if (!running) return; // stopped, or crashed for good: the service is stopping
     // Every partition reads again from the group's commit (the sinks dropped what was not committed).
     generation += 1;
     for (const queue of queues.values()) queue.generation = generation;
@@ -305,6 +316,8 @@ export function platformaticGroupConsumer(options: PlatformaticConsumerOptions):
       if (run !== undefined && run.topics.every((topic) => pausedTopics.has(topic))) stream?.pause();
     },
     seek(position: PartitionOffset) {
+      // Stopped or crashed for good: dropped, as kafkajs drops it (a run starts from the group's commits).
+      if (!running) return;
       seeks.set(keyOf(position.topic, position.partition), BigInt(position.offset));
       void replaceStream(true).catch((error: unknown) => void streamFailed(error instanceof Error ? error : new Error(String(error))));
     },

@@ -9,6 +9,7 @@ import type { OutgoingRecord } from './kafka-records.ts';
 import type { ProducerTransaction, RecordProducer, TransactionalKafka, TransactionalKafkaOptions } from './kafka-transport.ts';
 import type { PlatformaticConnection } from './platformatic-options.ts';
 import { toMessageToProduce } from './platformatic-records.ts';
+import { ClientApiProducer } from './platformatic-client-api-producer.ts';
 
 const sendOptions = (records: readonly OutgoingRecord[]) => ({ messages: records.map(toMessageToProduce), acks: ProduceAcks.ALL });
 
@@ -35,7 +36,9 @@ export function platformaticTransactionalKafka(connection: PlatformaticConnectio
   const transactionTimeoutMs = options.transactionTimeoutMs ?? KAFKA_DEFAULTS.transactions.transactionTimeoutMs;
   return {
     producer(transactionalId) {
-      const producer = new Producer({
+      // Workaround: AddPartitionsToTxn at a client's version, else a cluster enforcing ACLs refuses
+      // every transaction (platformatic-client-api-producer.ts says why).
+      const producer = new ClientApiProducer({
         ...connection,
         transactionalId,
         idempotent: true,

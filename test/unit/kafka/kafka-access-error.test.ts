@@ -1,8 +1,9 @@
-// kafkaAccessError: what kafkajs and Node's TLS report when a secured cluster refuses a client,
-// recognised by name, type and code (never by class: kafkajs may be installed twice), turned into
-// a message naming what to fix — and never carrying a secret.
+// kafkaAccessError: what kafkajs, @platformatic/kafka and Node's TLS report when a secured cluster
+// refuses a client, recognised by name, type (platformatic: apiId) and code (never by class:
+// kafkajs may be installed twice), turned into a message naming what to fix — and never carrying
+// a secret.
 import { describe, expect, it } from 'vitest';
-import { describePrincipal, KafkaAccessError, kafkaAccessError, settingSecrets } from '../../../kafka/kafka-access-error.ts';
+import { describePrincipal, isKafkaAccessRefusal, KafkaAccessError, kafkaAccessError, settingSecrets } from '../../../kafka/kafka-access-error.ts';
 import type { AccessContext } from '../../../kafka/kafka-access-error.ts';
 import { ScorestreamError } from '../../../src/errors.ts';
 
@@ -53,6 +54,27 @@ describe('kafkaAccessError', () => {
   it('finds the refusal among the members of an aggregate error (createTopics)', () => {
     const aggregate = Object.assign(new Error('Topic creation errors'), { name: 'KafkaJSAggregateError', errors: [kafkajsError('KafkaJSCreateTopicError', 'Not authorized', { type: 'TOPIC_AUTHORIZATION_FAILED' })] });
     expect(kafkaAccessError(aggregate, context)?.reason).toBe('topic_authorization');
+  });
+
+  it('recognises @platformatic/kafka’s refusals: the broker’s code as `apiId`, nested in the AggregateError it throws', () => {
+    const protocol = (apiId: string) => Object.assign(new Error('refused'), { code: 'PLT_KFK_PROTOCOL', apiId, canRetry: false });
+    const response = (apiId: string) => Object.assign(new AggregateError([protocol(apiId)], 'Received response with error while executing API Metadata(v12)'), { code: 'PLT_KFK_RESPONSE' });
+    const afterRetries = Object.assign(new AggregateError([response('TOPIC_AUTHORIZATION_FAILED')], 'Metadata failed 3 times.'), { code: 'PLT_KFK_MULTIPLE' });
+    const topic = kafkaAccessError(afterRetries, context);
+    expect(topic?.reason).toBe('topic_authorization');
+    expect(topic?.message).toContain("READ on topic 'agent-runs'");
+    expect(topic?.cause).toEqual({ name: 'Error', type: 'TOPIC_AUTHORIZATION_FAILED', code: 'PLT_KFK_PROTOCOL' });
+    expect(kafkaAccessError(response('GROUP_AUTHORIZATION_FAILED'), context)?.reason).toBe('group_authorization');
+    expect(kafkaAccessError(response('TRANSACTIONAL_ID_AUTHORIZATION_FAILED'), context)?.reason).toBe('transactional_id_authorization');
+    const login = Object.assign(new Error('SASL authentication failed.', { cause: protocol('SASL_AUTHENTICATION_FAILED') }), { code: 'PLT_KFK_AUTHENTICATION' });
+    expect(kafkaAccessError(login, context)?.reason).toBe('sasl_authentication');
+  });
+
+  it('isKafkaAccessRefusal: a refusal on either client, never a passing failure', () => {
+    expect(isKafkaAccessRefusal(protocolError('TOPIC_AUTHORIZATION_FAILED'))).toBe(true);
+    expect(isKafkaAccessRefusal(new AggregateError([Object.assign(new Error('x'), { apiId: 'TOPIC_AUTHORIZATION_FAILED' })], 'response'))).toBe(true);
+    expect(isKafkaAccessRefusal(Object.assign(new Error('Connection closed'), { code: 'PLT_KFK_NETWORK', canRetry: true }))).toBe(false);
+    expect(isKafkaAccessRefusal(new AggregateError([Object.assign(new Error('x'), { apiId: 'REBALANCE_IN_PROGRESS', canRetry: false })], 'response'))).toBe(false);
   });
 
   it('leaves every other error alone', () => {

@@ -2,7 +2,8 @@
 // (kafka/platformatic-consumer.ts), against a fake library consumer whose message streams the
 // test feeds: batches per partition, a paused partition held and delivered again from its first
 // unresolved message, a seek replacing the stream at the sought offset and every other partition's
-// position, a join reading again from the group's commit with the older batches stale.
+// position, a join reading again from the group's commit with the older batches stale, and a
+// failed stream replaced unless Kafka refused access (then the consumer crashed for good).
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { BatchControl, ConsumedBatch } from '../../../kafka/kafka-transport.ts';
@@ -51,13 +52,14 @@ function setup(options: { maxQueuedMessages?: number } = {}) {
     for (const message of batch.messages) control.resolveOffset(message.offset);
   };
   const joined: Array<Record<string, number[] | undefined>> = [];
+  const crashes: Array<{ error: Error; restarting: boolean }> = [];
   const consumer = platformaticGroupConsumer({
     groupId: 'g',
     sessionTimeoutMs: 30_000,
     heartbeatIntervalMs: 3_000,
     maxBytesPerPartition: 1_048_576,
     retries: 3,
-    events: { joined: (assignment) => joined.push(assignment) },
+    events: { joined: (assignment) => joined.push(assignment), crashed: (error, restarting) => crashes.push({ error, restarting }) },
     connection: { clientId: 'test', bootstrapBrokers: ['127.0.0.1:9'] },
     ...(options.maxQueuedMessages === undefined ? {} : { maxQueuedMessages: options.maxQueuedMessages }),
     createConsumer: () => fake,
@@ -72,7 +74,7 @@ function setup(options: { maxQueuedMessages?: number } = {}) {
         await handler(batch, control);
       },
     });
-  return { consumer, library, streams, consumes, batches, joined, start, handle: (next: typeof handler) => (handler = next) };
+  return { consumer, library, streams, consumes, batches, joined, crashes, start, handle: (next: typeof handler) => (handler = next) };
 }
 
 const flush = async () => {
@@ -165,5 +167,37 @@ describe('platformatic group consumer', () => {
     release();
     await flush();
     expect(streams[0]!.paused).toBe(false);
+  });
+
+  it('replaces a stream that failed for a passing reason, reading again from the group’s commit', async () => {
+    const { streams, consumes, crashes, joined, start } = setup();
+    await start();
+    const lost = Object.assign(new Error('Connection closed'), { code: 'PLT_KFK_NETWORK', canRetry: true });
+    streams[0]!.emit('error', lost);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the first pause before a replacement (250 ms)
+    await flush();
+    expect(crashes).toEqual([{ error: lost, restarting: true }]);
+    expect(consumes).toHaveLength(2);
+    expect(consumes[1]).toMatchObject({ mode: 'committed' });
+    expect(joined).toEqual([{ runs: [0, 1] }]);
+  });
+
+  it('crashes for good, without replacing the stream, when Kafka refused access (an ACL revoked while it runs)', async () => {
+    const { library, consumer, streams, consumes, crashes, batches, start } = setup();
+    await start();
+    // What 2.12.1's stream emits once READ on the topic is revoked: the Metadata answer's protocol error in a ResponseError.
+    const refused = Object.assign(new AggregateError([Object.assign(new Error('Topic authorization failed.'), { code: 'PLT_KFK_PROTOCOL', apiId: 'TOPIC_AUTHORIZATION_FAILED', canRetry: false })], 'Received response with error while executing API Metadata(v12)'), {
+      code: 'PLT_KFK_RESPONSE',
+    });
+    streams[0]!.emit('error', refused);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The group still answers: a join, a seek and a message must not bring the stream back.
+    library.emit('consumer:group:join', {});
+    consumer.seek({ topic: 'runs', partition: 0, offset: '5' });
+    streams[0]!.push('runs', 0, 5);
+    await flush();
+    expect(crashes).toEqual([{ error: refused, restarting: false }]);
+    expect(consumes).toHaveLength(1);
+    expect(batches).toHaveLength(0);
   });
 });
