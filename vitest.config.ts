@@ -16,6 +16,9 @@ const platformaticDeliveryFiles = [
   'test/integration/service/process-lifecycle.test.ts',
   'test/integration/service/rebalance.test.ts',
   'test/integration/service/broker-restart.test.ts',
+  // Transactions and a revoked ACL on a broker that enforces ACLs (the two library defects worked
+  // around in kafka/platformatic-client-api-producer.ts and kafka/platformatic-consumer.ts).
+  'test/integration/security/secured-broker.test.ts',
 ];
 
 // Two projects: unit tests never touch the network; integration tests get one real Kafka broker

@@ -44,6 +44,8 @@ export const KAFKA_DEFAULTS = Object.freeze({
     /** The client's pause between retries of a failed request, and the first pause before a failed stream is replaced (doubling). */
     retryDelayMs: 250,
     maxRestartDelayMs: 5_000,
+    /** How often the consumer lists its partitions' latest offsets for the lag (the library's messages carry none). */
+    highWatermarkRefreshMs: 5_000,
     /** The record producer's retries of a failed request before its records fail (publish-until-acknowledged.ts retries them). */
     publishRetries: 5,
   }),

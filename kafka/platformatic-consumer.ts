@@ -12,7 +12,10 @@
 //     offsets races its fetch in flight, whose answer moves them again, and a stream closed
 //     first would untrack its topics, which re-joins the group;
 //   - a stream refused access (an ACL revoked, a login no longer valid) is not replaced: the
-//     consumer crashes for good, as kafkajs' does, and the service stops with the ACL to grant.
+//     consumer crashes for good, as kafkajs' does, and the service stops with the ACL to grant;
+//   - lag: the library's messages carry no high watermark (kafkajs' batches do), so the assigned
+//     partitions' latest offsets are listed every `highWatermarkRefreshMs` and handed over with
+//     each batch — the lag metric is at most that stale.
 import { Consumer, MessagesStreamFallbackModes, MessagesStreamModes } from '@platformatic/kafka';
 import type { ConsumerOptions, Message, MessagesStream } from '@platformatic/kafka';
 import { isKafkaAccessRefusal } from './kafka-access-error.ts';
@@ -35,7 +38,7 @@ type Queue = {
 };
 
 /** What of the library's Consumer this file uses (tests hand a fake in). */
-export type PlatformaticConsumerLike = Pick<Consumer<Buffer, Buffer, Buffer, Buffer>, 'assignments' | 'consume' | 'commit' | 'listCommittedOffsets' | 'close' | 'on'>;
+export type PlatformaticConsumerLike = Pick<Consumer<Buffer, Buffer, Buffer, Buffer>, 'assignments' | 'consume' | 'commit' | 'listCommittedOffsets' | 'listOffsets' | 'close' | 'on'>;
 
 export type PlatformaticConsumerOptions = GroupConsumerOptions & {
   connection: PlatformaticConnection;
@@ -74,6 +77,26 @@ export function platformaticGroupConsumer(options: PlatformaticConsumerOptions):
   let replaceAgain: boolean | undefined;
   let failures = 0;
   const seeks = new Map<string, bigint>();
+  const highWatermarks = new Map<string, bigint>();
+  let watermarkTimer: NodeJS.Timeout | undefined;
+
+  /** The assigned partitions' latest offsets, for the lag; a failed listing keeps the last ones (the next try comes with the timer). */
+  const refreshHighWatermarks = async () => {
+    const topics = [...new Set((consumer.assignments ?? []).map((assignment) => assignment.topic))];
+    if (!running || topics.length === 0) return;
+    try {
+      const latest = await consumer.listOffsets({ topics });
+      for (const [topic, offsets] of latest) offsets.forEach((offset, partition) => highWatermarks.set(keyOf(topic, partition), offset));
+    } catch {
+      // Lag is a metric: a broker that does not answer now is the stream's to report, not this.
+    }
+  };
+  const watchHighWatermarks = () => {
+    clearInterval(watermarkTimer);
+    void refreshHighWatermarks();
+    watermarkTimer = setInterval(() => void refreshHighWatermarks(), KAFKA_DEFAULTS.platformatic.highWatermarkRefreshMs);
+    watermarkTimer.unref();
+  };
 
   const queueOf = (topic: string, partition: number): Queue => {
     const key = keyOf(topic, partition);
@@ -154,7 +177,7 @@ export function platformaticGroupConsumer(options: PlatformaticConsumerOptions):
       },
     };
     try {
-      await current.eachBatch({ topic: queue.topic, partition: queue.partition, messages, highWatermark: undefined }, control);
+      await current.eachBatch({ topic: queue.topic, partition: queue.partition, messages, highWatermark: highWatermarks.get(keyOf(queue.topic, queue.partition))?.toString() }, control);
     } catch (error) {
       // As kafkajs does with a throwing eachBatch: the unresolved messages are delivered again.
       events.crashed?.(error instanceof Error ? error : new Error(String(error)), true);
@@ -299,6 +322,7 @@ export function platformaticGroupConsumer(options: PlatformaticConsumerOptions):
     for (const queue of queues.values()) queue.generation = generation;
     // Before the first stream exists (the join inside the first consume()) there is nothing to replace.
     if (stream !== undefined || replacing !== undefined) void replaceStream(false).catch((error: unknown) => void streamFailed(error instanceof Error ? error : new Error(String(error))));
+    void refreshHighWatermarks();
     events.joined?.(assignmentOf());
   });
 
@@ -307,6 +331,7 @@ export function platformaticGroupConsumer(options: PlatformaticConsumerOptions):
       run = runOptions;
       running = true;
       await openStream([], false);
+      watchHighWatermarks();
     },
     pause(topics) {
       for (const { topic, partitions } of topics) {
@@ -327,6 +352,7 @@ export function platformaticGroupConsumer(options: PlatformaticConsumerOptions):
     },
     async disconnect() {
       running = false;
+      clearInterval(watermarkTimer);
       await replacing?.catch(() => undefined);
       await stream?.close().catch(() => undefined);
       stream = undefined;

@@ -21,7 +21,9 @@ export async function useDashboardTopics(options: { agreements?: boolean } = {})
 }
 
 export async function useProducer(): Promise<Producer> {
-  const producer = testKafka('dashboard-test-producer').producer();
+  // Idempotent: a request retried after the broker wrote it (a topic a moment old is retried on
+  // while its leader settles) would otherwise write its records twice, and the tests count them.
+  const producer = testKafka('dashboard-test-producer').producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
   onTestFinished(() => producer.disconnect());
   return producer;

@@ -35,6 +35,8 @@ function setup(options: { maxQueuedMessages?: number } = {}) {
   const library = new EventEmitter();
   const streams: FakeStream[] = [];
   const consumes: ConsumeCall[] = [];
+  // The partitions' latest offsets as the broker lists them (the lag's high watermarks).
+  const highWatermarks = [7n, 12n];
   const fake = Object.assign(library, {
     assignments: [{ topic: 'runs', partitions: [0, 1] }],
     consume: async (call: ConsumeCall) => {
@@ -45,6 +47,7 @@ function setup(options: { maxQueuedMessages?: number } = {}) {
     },
     commit: async () => undefined,
     listCommittedOffsets: async () => new Map([['runs', [5n, 9n]]]),
+    listOffsets: async () => new Map([['runs', highWatermarks]]),
     close: async () => undefined,
   }) as unknown as PlatformaticConsumerLike;
   const batches: Array<{ batch: ConsumedBatch; control: BatchControl }> = [];
@@ -74,7 +77,7 @@ function setup(options: { maxQueuedMessages?: number } = {}) {
         await handler(batch, control);
       },
     });
-  return { consumer, library, streams, consumes, batches, joined, crashes, start, handle: (next: typeof handler) => (handler = next) };
+  return { consumer, library, streams, consumes, batches, joined, crashes, start, highWatermarks, handle: (next: typeof handler) => (handler = next) };
 }
 
 const flush = async () => {
@@ -94,7 +97,8 @@ describe('platformatic group consumer', () => {
     const byPartition = new Map<number, string[]>();
     for (const { batch } of batches) byPartition.set(batch.partition, [...(byPartition.get(batch.partition) ?? []), ...offsetsOf(batch)]);
     expect(Object.fromEntries(byPartition)).toEqual({ 0: ['5', '6'], 1: ['9'] });
-    expect(batches[0]!.batch.highWatermark).toBeUndefined();
+    // The library's messages carry no high watermark: the listed latest offsets go with the batches, for the lag.
+    expect(batches.map(({ batch }) => [batch.partition, batch.highWatermark])).toEqual(expect.arrayContaining([[0, '7'], [1, '12']]));
   });
 
   it('holds a paused partition and delivers it again from its first unresolved message on resume', async () => {
@@ -149,6 +153,17 @@ describe('platformatic group consumer', () => {
     expect(consumes[1]).toMatchObject({ mode: 'committed' });
     expect(streams[0]!.closed).toBe(true);
     expect(batches[0]!.control.isStale()).toBe(true);
+  });
+
+  it('lists the latest offsets again on a join, so the lag follows the new assignment', async () => {
+    const { library, streams, batches, start, highWatermarks } = setup();
+    await start();
+    highWatermarks.splice(0, 2, 40n, 50n);
+    library.emit('consumer:group:join', {});
+    await flush();
+    streams[1]!.push('runs', 1, 9);
+    await flush();
+    expect(batches.at(-1)!.batch).toMatchObject({ partition: 1, highWatermark: '50' });
   });
 
   it('pauses the whole stream past maxQueuedMessages and resumes it once half drained', async () => {
