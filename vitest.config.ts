@@ -8,16 +8,15 @@ import { defineConfig } from 'vitest/config';
  */
 const integrationWorkers = 3;
 
-/** The delivery files the default run repeats on @platformatic/kafka (the integration-platformatic project). */
-const platformaticDeliveryFiles = [
+/** The delivery files the default run repeats on kafkajs, the other client (the integration-kafkajs project). */
+const kafkajsDeliveryFiles = [
   'test/integration/service/exactly-once.test.ts',
   'test/integration/service/exactly-once-crash.test.ts',
   'test/integration/service/exactly-once-broker-restart.test.ts',
   'test/integration/service/process-lifecycle.test.ts',
   'test/integration/service/rebalance.test.ts',
   'test/integration/service/broker-restart.test.ts',
-  // Transactions and a revoked ACL on a broker that enforces ACLs (the two library defects worked
-  // around in kafka/platformatic-client-api-producer.ts and kafka/platformatic-consumer.ts).
+  // TLS, SASL, ACLs and transactions on a broker that enforces them.
   'test/integration/security/secured-broker.test.ts',
 ];
 
@@ -58,16 +57,17 @@ export default defineConfig({
       },
       {
         test: {
-          // The core delivery tests once more with the scoring path on @platformatic/kafka
-          // (`kafka.client: 'platformatic'`, read by test/helpers/service.ts): at-least-once and
-          // exactly-once across SIGKILL, rebalance, broker restart, a fenced producer and two
-          // instances. The rest of the delivery files run against it on demand
-          // (SCORESTREAM_TEST_KAFKA_CLIENT=platformatic npx vitest run --project integration <files>;
+          // The core delivery tests once more with the scoring path on kafkajs (`kafka.client:
+          // 'kafkajs'`, read by test/helpers/service.ts; the integration project runs everything on
+          // the default, @platformatic/kafka): at-least-once and exactly-once across SIGKILL,
+          // rebalance, broker restart, a fenced producer and two instances, and the secured
+          // broker. The rest of the files run on kafkajs on demand
+          // (SCORESTREAM_TEST_KAFKA_CLIENT=kafkajs npx vitest run --project integration <files>;
           // docs/delivery.md lists the results per client).
-          name: 'integration-platformatic',
-          include: platformaticDeliveryFiles,
+          name: 'integration-kafkajs',
+          include: kafkajsDeliveryFiles,
           environment: 'node',
-          env: { SCORESTREAM_TEST_KAFKA_CLIENT: 'platformatic' },
+          env: { SCORESTREAM_TEST_KAFKA_CLIENT: 'kafkajs' },
           globalSetup: ['test/setup/kafka.global.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,

@@ -88,7 +88,7 @@ try {
   const passthrough: Throughput[] = [];
   const passthroughFanOut: Throughput[] = [];
   const platformaticPassthrough: Throughput[] = [];
-  const codePlatformatic: ServiceThroughput[] = [];
+  const codeKafkajs: ServiceThroughput[] = [];
   const code: ServiceThroughput[] = [];
   const codeNoOp: ServiceThroughput[] = [];
   const codeFlagged: ServiceThroughput[] = [];
@@ -117,9 +117,9 @@ try {
         progress(`round ${round + 1} (a-p) platformatic passthrough: ${rate(result)}`);
       },
       async () => {
-        const { throughput } = await childResult({ ...base(`cp${round}`), kind: 'code', scorers: 'text', tracing: 'off', kafkaClient: 'platformatic', ...size });
-        codePlatformatic.push(throughput);
-        progress(`round ${round + 1} (c-p) Scorestream on platformatic: ${rate(throughput)}`);
+        const { throughput } = await childResult({ ...base(`ck${round}`), kind: 'code', scorers: 'text', tracing: 'off', kafkaClient: 'kafkajs', ...size });
+        codeKafkajs.push(throughput);
+        progress(`round ${round + 1} (c-k) Scorestream on kafkajs: ${rate(throughput)}`);
       },
       async () => {
         const result = await runPassthrough({
@@ -233,7 +233,7 @@ try {
     passthrough,
     passthroughFanOut,
     platformaticPassthrough,
-    codePlatformatic,
+    codeKafkajs,
     naive,
     code,
     codeNoOp,

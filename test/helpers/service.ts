@@ -8,6 +8,7 @@ import { resolveConfig } from '../../src/config/resolve-config.ts';
 import type { ResolvedConfig } from '../../src/config/resolve-config.ts';
 import type { ScorestreamConfigInput } from '../../src/config/config-types.ts';
 import { createKafkaClient } from '../../kafka/kafka-client.ts';
+import { DEFAULTS } from '../../src/config/defaults.ts';
 import { createKafkaTransport } from '../../kafka/create-kafka-transport.ts';
 import type { KafkaTransport } from '../../kafka/kafka-transport.ts';
 import type { KafkaClientName } from '../../src/config/config-types.ts';
@@ -83,12 +84,13 @@ const testFetchWaitMs = 100;
 
 /**
  * The Kafka client the test services run their scoring path on: SCORESTREAM_TEST_KAFKA_CLIENT
- * (`kafkajs`, the default, or `platformatic`), so that one delivery test file runs against either
- * client (scripts/test runs the delivery files a second time with `platformatic`). Spawned
- * services get it as SCORESTREAM_KAFKA_CLIENT (service-process.ts).
+ * (`platformatic`, the default, as the service's, or `kafkajs`), so that one delivery test file
+ * runs against either client (the `integration-kafkajs` project of vitest.config.ts runs the
+ * delivery files a second time on kafkajs). Spawned services get it as SCORESTREAM_KAFKA_CLIENT
+ * (service-process.ts).
  */
 export function testKafkaClient(): KafkaClientName {
-  const client = process.env.SCORESTREAM_TEST_KAFKA_CLIENT ?? 'kafkajs';
+  const client = process.env.SCORESTREAM_TEST_KAFKA_CLIENT ?? DEFAULTS.kafkaClient;
   if (client !== 'kafkajs' && client !== 'platformatic') throw new Error(`SCORESTREAM_TEST_KAFKA_CLIENT: expected 'kafkajs' or 'platformatic', got '${client}'`);
   return client;
 }

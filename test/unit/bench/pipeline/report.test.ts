@@ -42,7 +42,7 @@ function report(overrides: Partial<BenchReport> = {}): BenchReport {
     passthrough: [{ events: 1000, seconds: 0.1, eventsPerSecond: 10_000, cores }],
     passthroughFanOut: [{ events: 1000, seconds: 0.12, eventsPerSecond: 8_500, cores }],
     platformaticPassthrough: [{ events: 1000, seconds: 0.08, eventsPerSecond: 12_000, cores }],
-    codePlatformatic: [service(6_000)],
+    codeKafkajs: [service(6_000)],
     naive: { events: 100, seconds: 0.2, eventsPerSecond: 500, cores },
     code: [service(8_000)],
     codeNoOp: [service(8_200)],
@@ -113,10 +113,11 @@ describe('formatReport', () => {
     expect(row).toContain('| 20,000 | 20,000 | 2.00× | 40.00× | 1.30 | 1.00 | — | — |');
   });
 
-  it('sets the second client against kafkajs: (a-p) and (c-p) against (a), (c-p) against (c)', () => {
+  it('sets the clients side by side: (a-p) against (a), (c-k) on kafkajs against (a), and (c), on the shipped platformatic, against (c-k)', () => {
     const lines = formatReport(report());
-    expect(lines.find((line) => line.startsWith('  second client'))).toContain('(a-p)/(a) = 1.20×, (c-p)/(a) = 0.60×, (c-p)/(c) = 0.75×');
-    expect(lines.find((line) => line.startsWith("| (c-p) Scorestream with kafka.client: 'platformatic'"))).toContain('| 6,000 |');
+    // (a) 10,000, (a-p) 12,000, (c) 8,000, (c-k) 6,000.
+    expect(lines.find((line) => line.startsWith('  clients'))).toContain('(a-p)/(a) = 1.20×, (c-k) on kafkajs /(a) = 0.60×, (c)/(c-k) = 1.33×');
+    expect(lines.find((line) => line.startsWith("| (c-k) Scorestream with kafka.client: 'kafkajs'"))).toContain('| 6,000 |');
   });
 
   it('sets the floors against the targets: what one thread can reach doing only the unavoidable work, and what serialising the spans alone costs', () => {

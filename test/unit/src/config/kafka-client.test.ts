@@ -1,5 +1,5 @@
-// The `kafka.client` option: kafkajs unless the config or SCORESTREAM_KAFKA_CLIENT says
-// platformatic; anything else is reported against the field or the variable that carried it.
+// The `kafka.client` option: @platformatic/kafka unless the config or SCORESTREAM_KAFKA_CLIENT says
+// kafkajs; anything else is reported against the field or the variable that carried it.
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../../src/config/config-error.ts';
 import type { ScorestreamConfigInput } from '../../../../src/config/config-types.ts';
@@ -20,9 +20,9 @@ function problems(input: ScorestreamConfigInput, environment: Record<string, str
 }
 
 describe('kafka.client option', () => {
-  it("defaults to 'kafkajs' and takes 'platformatic' from the config", () => {
-    expect(resolveConfig(config()).kafka.client).toBe('kafkajs');
-    expect(resolveConfig(config('platformatic')).kafka.client).toBe('platformatic');
+  it("defaults to 'platformatic' and takes 'kafkajs' from the config", () => {
+    expect(resolveConfig(config()).kafka.client).toBe('platformatic');
+    expect(resolveConfig(config('kafkajs')).kafka.client).toBe('kafkajs');
   });
 
   it('SCORESTREAM_KAFKA_CLIENT overrides the config (case and spaces ignored); a blank one leaves it alone', () => {

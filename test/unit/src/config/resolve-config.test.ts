@@ -42,7 +42,7 @@ describe('resolveConfig', () => {
     it('fills in everything a deployment may leave out', () => {
       const resolved = resolveConfig(minimal());
       expect(resolved).toEqual({
-        kafka: { brokers: ['localhost:9092'], clientId: 'scorestream', client: 'kafkajs' },
+        kafka: { brokers: ['localhost:9092'], clientId: 'scorestream', client: 'platformatic' },
         groupId: 'scorestream',
         topics: { runs: 'agent-runs', results: 'agent-scores', deadLetter: 'agent-runs-dlq', retry: 'agent-runs-retry', replays: 'agent-runs-replays', rescore: 'agent-runs-rescore', alerts: 'agent-score-alerts' },
         scorers: [{ scorer: lengthScorer, scorerId: 'answer-length', timeoutMs: 120_000 }],
@@ -79,7 +79,7 @@ describe('resolveConfig', () => {
           maxMessageBytes: 2048,
         }),
       );
-      expect(resolved.kafka).toEqual({ brokers: ['a:1', 'b:2'], clientId: 'scorer-eu', client: 'kafkajs' });
+      expect(resolved.kafka).toEqual({ brokers: ['a:1', 'b:2'], clientId: 'scorer-eu', client: 'platformatic' });
       expect(resolved.groupId).toBe('scorers-eu');
       expect(resolved.topics).toEqual({ runs: 'agent-runs', results: 'scores-eu', deadLetter: 'agent-runs-dlq', decisions: 'decisions-eu', retry: 'agent-runs-retry', replays: 'agent-runs-replays', rescore: 'agent-runs-rescore', alerts: 'agent-score-alerts' });
       expect(resolved.concurrency).toEqual({ runsInFlight: 256, judgeCallsPerModel: 4 });
