@@ -21,7 +21,7 @@ export type BenchTracing = {
   stop(): Promise<{ ended: number }>;
 };
 
-export async function startBenchTracing(options: { url: string; redact?: boolean }): Promise<BenchTracing> {
+export async function startBenchTracing(options: { url: string }): Promise<BenchTracing> {
   process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = options.url;
   process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL = 'http/protobuf';
   process.env.OTEL_TRACES_EXPORTER = 'otlp';
@@ -36,7 +36,7 @@ export async function startBenchTracing(options: { url: string; redact?: boolean
     shutdown: async () => undefined,
   };
   const telemetry = await startTelemetry(process.env, {
-    ...(options.redact === false ? {} : { redact: createRedactor({ builtins: true, patterns: [] }) }),
+    redact: createRedactor({ builtins: true, patterns: [] }),
     spanProcessors: [endCounter, await watchedOtlpSpanProcessor(process.env, undefined)],
   });
   return {
