@@ -33,14 +33,7 @@ const bytes = (value: string | Buffer): Buffer => (typeof value === 'string' ? B
 export function toMessageToProduce(record: OutgoingRecord): MessageToProduce {
   const placedBy = record.partitionKey ?? record.key;
   const partition = record.partition ?? (placedBy === null ? undefined : placementHash(placedBy));
-  let headers: Map<Buffer, Buffer> | undefined;
-  for (const name in record.headers) {
-    const value = record.headers[name];
-    if (value === undefined) continue;
-    headers ??= new Map();
-    // A Map keyed by Buffer keeps every entry (each Buffer is its own key): repeats survive.
-    for (const one of Array.isArray(value) ? value : [value]) headers.set(Buffer.from(name), bytes(one));
-  }
+  const headers = record.headers === undefined ? undefined : encodedHeaders(record.headers);
   return {
     topic: record.topic,
     ...(record.key === null ? {} : { key: Buffer.from(record.key) }),
@@ -49,4 +42,22 @@ export function toMessageToProduce(record: OutgoingRecord): MessageToProduce {
     ...(headers === undefined ? {} : { headers }),
     ...(partition === undefined ? {} : { partition }),
   };
+}
+
+/** Encoded once per frozen headers object (every score record shares the service's origin header); the client only reads them. */
+const encodedFrozenHeaders = new WeakMap<MessageHeaders, Map<Buffer, Buffer> | undefined>();
+
+function encodedHeaders(headers: MessageHeaders): Map<Buffer, Buffer> | undefined {
+  const frozen = Object.isFrozen(headers);
+  if (frozen && encodedFrozenHeaders.has(headers)) return encodedFrozenHeaders.get(headers);
+  let encoded: Map<Buffer, Buffer> | undefined;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    encoded ??= new Map();
+    // A Map keyed by Buffer keeps every entry (each Buffer is its own key): repeats survive.
+    for (const one of Array.isArray(value) ? value : [value]) encoded.set(Buffer.from(name), bytes(one));
+  }
+  if (frozen) encodedFrozenHeaders.set(headers, encoded);
+  return encoded;
 }

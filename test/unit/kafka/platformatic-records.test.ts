@@ -41,4 +41,17 @@ describe('toMessageToProduce', () => {
       ['tag', 'b'],
     ]);
   });
+
+  it('encodes a frozen headers object once (the origin header every record shares) and a mutable one for each record', () => {
+    const shared = Object.freeze({ origin: 'scorestream' });
+    const first = toMessageToProduce({ topic: 'scores', key: 'a', value: '1', headers: shared });
+    const second = toMessageToProduce({ topic: 'scores', key: 'b', value: '2', headers: shared });
+    expect(second.headers).toBe(first.headers);
+    const mutable: Record<string, string> = { origin: 'scorestream' };
+    const before = toMessageToProduce({ topic: 'scores', key: 'a', value: '1', headers: mutable });
+    mutable.origin = 'changed';
+    const after = toMessageToProduce({ topic: 'scores', key: 'a', value: '1', headers: mutable });
+    expect([...(before.headers as Map<Buffer, Buffer>).values()].map(String)).toEqual(['scorestream']);
+    expect([...(after.headers as Map<Buffer, Buffer>).values()].map(String)).toEqual(['changed']);
+  });
 });
