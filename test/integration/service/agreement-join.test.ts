@@ -19,7 +19,8 @@ function thumbs(runId: string, up: boolean, fields: Partial<FeedbackRecord> = {}
 }
 
 async function produce(topic: string, messages: { key: string; value: string }[]): Promise<void> {
-  const producer = testKafka('scorestream-test-producer').producer();
+  // Idempotent: a send retried after the broker wrote it must not double a feedback (and the counts).
+  const producer = testKafka('scorestream-test-producer').producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
   try {
     await producer.send({ topic, messages, acks: -1 });
