@@ -250,7 +250,7 @@ try {
   };
   console.log('');
   for (const line of formatReport(report)) console.log(line);
-  if (sizes.profileDirectory !== undefined) console.log(`CPU profiles of the service children: ${sizes.profileDirectory}`);
+  if (sizes.profileDirectory !== undefined) console.log(`CPU profiles of the service children: ${sizes.profileDirectory} (summarise: node bench/pipeline/profile-summary.ts ${sizes.profileDirectory})`);
 } finally {
   await sink.close();
   // A broker of our own goes away whole; on a KAFKA_BROKERS one, remove what we created (the

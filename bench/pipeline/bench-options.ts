@@ -27,7 +27,8 @@ export type BenchSizes = {
 
 export const usage = `usage: node bench/pipeline.bench.ts [--quick] [--profile]
   --quick    small sizes, one round: a smoke run (about a minute)
-  --profile  each service child writes a V8 CPU profile (node --cpu-prof) to a temporary directory
+  --profile  each service child writes a V8 CPU profile (node --cpu-prof) to a temporary directory,
+             named by scenario; node bench/pipeline/profile-summary.ts <directory> summarises them
   KAFKA_BROKERS=host:port uses that broker instead of starting one`;
 
 export function parseBenchOptions(argv: readonly string[]): BenchSizes {

@@ -72,6 +72,18 @@ export type RunningChild = {
 
 const childEntry = new URL('./service-child.ts', import.meta.url);
 
+let profiles = 0;
+/**
+ * `code-c1.3.cpuprofile`: the scenario's kind, its run's name in the bench (`c1` is (c)'s second
+ * round, `ck0` (c-k)'s first, `ct2` the third traced one) and a sequence number, so that
+ * `node bench/pipeline/profile-summary.ts <directory>` can say which profile is which.
+ */
+function profileName(spec: ChildSpec): string {
+  profiles += 1;
+  const run = 'outputPrefix' in spec ? spec.outputPrefix.slice(spec.outputPrefix.lastIndexOf('-') + 1) : spec.kind;
+  return `${spec.kind}-${run}.${profiles}.cpuprofile`;
+}
+
 /**
  * Starts a scenario child. With `profileDirectory` the child writes a V8 CPU profile there
  * (node --cpu-prof), which is how a missed target gets explained; `nodeFlags` are added to the
@@ -81,7 +93,7 @@ export function startChild(spec: ChildSpec, options: { profileDirectory?: string
   const execArgv = [
     ...process.execArgv,
     ...(options.nodeFlags ?? []),
-    ...(options.profileDirectory === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.profileDirectory}`]),
+    ...(options.profileDirectory === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.profileDirectory}`, `--cpu-prof-name=${profileName(spec)}`]),
   ];
   // Modules load the way bin/scorestream runs the service: through Node's compile cache, in the same place.
   const child = fork(childEntry, [], { execArgv, env: { ...process.env, NODE_COMPILE_CACHE: nodeCompileCacheDirectory() }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
