@@ -37,8 +37,13 @@ export const KAFKA_DEFAULTS = Object.freeze({
     retry: Object.freeze({ retries: 10, initialRetryTime: 10, maxRetryTime: 5_000 }),
   }),
   platformatic: Object.freeze({
-    /** Messages queued for delivery in all (platformatic-consumer.ts); past it the fetch stream pauses until half drained. */
-    maxQueuedMessages: 4_096,
+    /**
+     * Messages queued for delivery in all (platformatic-consumer.ts); past it the fetch stream pauses
+     * until half drained. Four times runsInFlight's default is enough to keep the slots fed (the
+     * stream buffers up to 1,024 more); 4,096 held ~25 MB more under a judge-bound backlog, each
+     * message pinning its fetch response, for no throughput (docs/benchmarks.md, 2026-12-03).
+     */
+    maxQueuedMessages: 1_024,
     /** How long a fetch waits for data when there is none (as kafkajs' default). */
     fetchMaxWaitMs: 5_000,
     /** The client's pause between retries of a failed request, and the first pause before a failed stream is replaced (doubling). */
