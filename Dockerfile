@@ -17,7 +17,7 @@ USER node
 
 # The flags of scripts/node-flags (a test keeps the two in step), in NODE_OPTIONS so that
 # `docker run -e NODE_OPTIONS=...` replaces them.
-ENV NODE_OPTIONS="--max-semi-space-size=4"
+ENV NODE_OPTIONS="--max-semi-space-size=16"
 # As bin/scorestream: modules compiled once per container, then loaded from the cache.
 ENV NODE_COMPILE_CACHE=/tmp/node-compile-cache
 ENTRYPOINT ["node", "--disable-warning=TimeoutNegativeWarning", "cli/main.ts"]

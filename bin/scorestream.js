@@ -4,7 +4,7 @@
 // the repository, bin/scorestream (bash) is the command instead: it runs the TypeScript sources
 // without a build.
 //
-// The service's Node settings (scripts/node-flags: a small V8 young generation, docs/benchmarks.md)
+// The service's Node settings (scripts/node-flags: a V8 young generation sized for the runs in flight, docs/benchmarks.md)
 // must be given when V8 starts, so the command re-executes itself once with them first in
 // NODE_OPTIONS, where a user's own NODE_OPTIONS come after them and win (as bin/scorestream does).
 // process.execve replaces this process (same pid, signals and exit code reach the CLI directly);
