@@ -1,27 +1,27 @@
 // Sørensen–Dice similarity over character bigrams: a cheap, order-tolerant measure of how
 // much two texts share, the same measure the `string-similarity` package computes.
-// Bigrams are counted as numbers (two code points in one key), not as two-character strings:
-// the service runs this on every event, and the strings were most of its garbage.
+// Bigrams are counted as numbers (two code points in one key), not as two-character strings,
+// and the texts are walked in place rather than copied into arrays of code points: the service
+// runs this on every event, and those strings and arrays were most of its garbage.
 
 const codePointLimit = 0x110000;
 
-function codePoints(text: string): number[] {
-  const points: number[] = [];
+/** The text's bigrams counted, walked code point by code point (no array of them); its bigram count is in `size`. */
+function bigramCounts(text: string): { counts: Map<number, number>; size: number } {
+  const counts = new Map<number, number>();
+  let size = 0;
+  let previous = -1;
   for (let index = 0; index < text.length; index++) {
     const point = text.codePointAt(index)!;
-    points.push(point);
     if (point > 0xffff) index++;
+    if (previous >= 0) {
+      const bigram = previous * codePointLimit + point;
+      counts.set(bigram, (counts.get(bigram) ?? 0) + 1);
+      size++;
+    }
+    previous = point;
   }
-  return points;
-}
-
-function bigramCounts(points: readonly number[]): Map<number, number> {
-  const counts = new Map<number, number>();
-  for (let index = 0; index < points.length - 1; index++) {
-    const bigram = points[index]! * codePointLimit + points[index + 1]!;
-    counts.set(bigram, (counts.get(bigram) ?? 0) + 1);
-  }
-  return counts;
+  return { counts, size };
 }
 
 /**
@@ -31,18 +31,24 @@ function bigramCounts(points: readonly number[]): Map<number, number> {
  */
 export function diceCoefficient(first: string, second: string): number {
   if (first === second) return 1;
-  const firstPoints = codePoints(first);
-  const secondPoints = codePoints(second);
-  if (firstPoints.length < 2 || secondPoints.length < 2) return 0;
-  const remaining = bigramCounts(firstPoints);
+  const { counts: remaining, size: firstSize } = bigramCounts(first);
   let shared = 0;
-  for (let index = 0; index < secondPoints.length - 1; index++) {
-    const bigram = secondPoints[index]! * codePointLimit + secondPoints[index + 1]!;
-    const count = remaining.get(bigram) ?? 0;
-    if (count > 0) {
-      shared++;
-      remaining.set(bigram, count - 1);
+  let secondSize = 0;
+  let previous = -1;
+  for (let index = 0; index < second.length; index++) {
+    const point = second.codePointAt(index)!;
+    if (point > 0xffff) index++;
+    if (previous >= 0) {
+      const bigram = previous * codePointLimit + point;
+      secondSize++;
+      const count = remaining.get(bigram) ?? 0;
+      if (count > 0) {
+        shared++;
+        remaining.set(bigram, count - 1);
+      }
     }
+    previous = point;
   }
-  return (2 * shared) / (firstPoints.length - 1 + secondPoints.length - 1);
+  if (firstSize === 0 || secondSize === 0) return 0;
+  return (2 * shared) / (firstSize + secondSize);
 }
