@@ -107,7 +107,8 @@ class RedactingSpan implements Span {
 export function redactingTracer(tracer: Tracer, text: TextRedactor, names: TextRedactor = rememberingRedactor(text)): Tracer {
   const redact: SpanRedaction = { value: text, name: names };
   const startSpan = (name: string, options?: SpanOptions, parent?: Context): Span => {
-    const redactedOptions = options === undefined ? undefined : { ...options, ...(options.attributes === undefined ? {} : { attributes: redactAttributes(options.attributes, redact) }) };
+    // Options without attributes (the score spans') go through as they are: nothing to redact, nothing to copy.
+    const redactedOptions = options?.attributes === undefined ? options : { ...options, attributes: redactAttributes(options.attributes, redact) };
     const span = tracer.startSpan(redact.name(name), redactedOptions, parent);
     return span.isRecording() ? new RedactingSpan(span, redact) : span;
   };
@@ -142,8 +143,16 @@ export function rememberingRedactor(redact: TextRedactor, limit = 2_048): TextRe
 
 export function redactingTracerProvider(provider: TracerProvider, redact: TextRedactor): TracerProvider {
   const names = rememberingRedactor(redact);
+  // One wrapper per tracer the provider hands out: callers that look their tracer up on every run
+  // (src/scorer/step-span.ts) would otherwise build a new one each time.
+  const wrapped = new WeakMap<Tracer, Tracer>();
   return {
-    getTracer: (name, version, options) => redactingTracer(provider.getTracer(name, version, options), redact, names),
+    getTracer: (name, version, options) => {
+      const tracer = provider.getTracer(name, version, options);
+      let redacting = wrapped.get(tracer);
+      if (redacting === undefined) wrapped.set(tracer, (redacting = redactingTracer(tracer, redact, names)));
+      return redacting;
+    },
   };
 }
 

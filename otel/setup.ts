@@ -192,22 +192,35 @@ const nonNegative = (value: string | undefined): number | undefined => {
  */
 export async function watchedOtlpSpanProcessor(environment: Environment, logger: Logger | undefined): Promise<SpanProcessor> {
   const protocol = (environment.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? environment.OTEL_EXPORTER_OTLP_PROTOCOL)?.trim() || 'http/protobuf';
+  const maxQueueSize = nonNegative(process.env.OTEL_BSP_MAX_QUEUE_SIZE);
+  const maxExportBatchSize = nonNegative(process.env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE);
+  const settings = { concurrencyLimit: exportConcurrency(maxQueueSize, maxExportBatchSize) };
   const [{ BatchSpanProcessor }, exporter] = await Promise.all([
     import('@opentelemetry/sdk-trace'),
     protocol === 'grpc'
-      ? import('@opentelemetry/exporter-trace-otlp-grpc').then(({ OTLPTraceExporter }) => new OTLPTraceExporter())
+      ? import('@opentelemetry/exporter-trace-otlp-grpc').then(({ OTLPTraceExporter }) => new OTLPTraceExporter(settings))
       : protocol === 'http/json'
-        ? import('@opentelemetry/exporter-trace-otlp-http').then(({ OTLPTraceExporter }) => new OTLPTraceExporter())
-        : import('@opentelemetry/exporter-trace-otlp-proto').then(({ OTLPTraceExporter }) => new OTLPTraceExporter()),
+        ? import('@opentelemetry/exporter-trace-otlp-http').then(({ OTLPTraceExporter }) => new OTLPTraceExporter(settings))
+        : import('@opentelemetry/exporter-trace-otlp-proto').then(({ OTLPTraceExporter }) => new OTLPTraceExporter(settings)),
   ]);
   if (protocol !== 'grpc' && protocol !== 'http/json' && protocol !== 'http/protobuf') logger?.warn({ protocol }, `unsupported OTLP traces protocol "${protocol}"; using http/protobuf`);
   return new BatchSpanProcessor({
     exporter: watchReceiver(exporter, { endpoint: otlpTracesEndpoint(environment, protocol), ...(logger === undefined ? {} : { logger }) }),
-    maxQueueSize: nonNegative(process.env.OTEL_BSP_MAX_QUEUE_SIZE),
+    maxQueueSize,
     scheduledDelayMillis: nonNegative(process.env.OTEL_BSP_SCHEDULE_DELAY),
     exportTimeoutMillis: nonNegative(process.env.OTEL_BSP_EXPORT_TIMEOUT),
-    maxExportBatchSize: nonNegative(process.env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE),
+    maxExportBatchSize,
   });
+}
+
+/**
+ * Exports the OTLP exporter may have in flight: as many as the batches a full queue holds. A flush
+ * (shutdown, forceFlush) exports the whole queue at once, one batch each; past the exporter's own
+ * limit (30) the rest failed as "Concurrent export limit reached", which the receiver watch took for
+ * a missing receiver, dropping spans until its next probe — the shipped queue holds 32 batches.
+ */
+export function exportConcurrency(maxQueueSize = 2_048, maxExportBatchSize = 512): number {
+  return Math.max(30, Math.ceil(maxQueueSize / Math.max(1, Math.min(maxExportBatchSize, maxQueueSize))));
 }
 
 /**

@@ -101,11 +101,11 @@ export function skippedOutcome(facts: RunFacts, binding: Pick<ResolvedBinding<un
   return { kind: 'skipped', decision };
 }
 
-/** Judge models and token totals over every prompt step; never prompts or answers. */
-function judgeAttributes(outcome: ScorerOutcome): Attributes {
+/** Judge models and token totals over every prompt step; never prompts or answers. Undefined: no judge was called. */
+function judgeAttributes(outcome: ScorerOutcome): Attributes | undefined {
   const result = outcome.status === 'failed' ? outcome.snapshot : outcome.result;
   const judge = result?.judge as JudgeResults | undefined;
-  if (judge === undefined || judge === null || typeof judge !== 'object') return {};
+  if (judge === undefined || judge === null || typeof judge !== 'object') return undefined;
   const models = new Set<string>();
   let calls = 0;
   let inputTokens = 0;
@@ -118,7 +118,7 @@ function judgeAttributes(outcome: ScorerOutcome): Attributes {
       outputTokens += execution.usage?.outputTokens ?? 0;
     }
   }
-  if (models.size === 0) return {};
+  if (models.size === 0) return undefined;
   return {
     'scorestream.judge.model_id': [...models].join(','),
     'scorestream.judge.calls': calls,
@@ -133,7 +133,9 @@ function endSpan(span: Span, outcome: ScorerOutcome, scorerId: string, withExpla
     return;
   }
   span.setAttribute('scorestream.status', outcome.status);
-  span.setAttributes(judgeAttributes(outcome));
+  // A code scorer calls no judge: no empty attribute object to build, redact and walk per span.
+  const judge = judgeAttributes(outcome);
+  if (judge !== undefined) span.setAttributes(judge);
   if (outcome.status === 'scored') span.setAttribute('scorestream.score', outcome.score);
   if (outcome.status === 'not_scorable') span.setAttribute('scorestream.not_scorable.step', outcome.notScorable.step);
   if (outcome.status === 'failed') {

@@ -77,6 +77,20 @@ describe('redactingTracerProvider', () => {
     expect(spans.map((span) => span.name)).toEqual(Array(3).fill('score for [redacted:email]'));
     expect(spans.map((span) => span.attributes)).toEqual([0, 1, 2].map((n) => ({ 'note [redacted:email]': `value ${n} of [redacted:email]` })));
   });
+
+  it('hands out one redacting tracer per tracer of the provider, however often it is looked up', () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+    const redacting = redactingTracerProvider(provider, createRedactor(redactionSchema.parse({})));
+    // src/scorer/step-span.ts looks its tracer up on every scorer run.
+    const first = redacting.getTracer('scorestream.scorer');
+    expect(redacting.getTracer('scorestream.scorer')).toBe(first);
+    expect(redacting.getTracer('other')).not.toBe(first);
+    const span = redacting.getTracer('scorestream.scorer').startSpan('analyze', { kind: 0 });
+    span.setAttribute('note', address);
+    span.end();
+    expect(exporter.getFinishedSpans()[0]!.attributes).toEqual({ note: '[redacted:email]' });
+  });
 });
 
 describe('rememberingRedactor', () => {

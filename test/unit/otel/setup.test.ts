@@ -1,15 +1,18 @@
 // startTelemetry: which OTEL_* settings start the SDK (and which leave it unloaded), the default and
 // overridable resource, the judge integration's registration, the diagnostics routed to the JSON
 // log, and a shutdown that flushes and never rejects.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { context, diag, metrics, propagation, trace } from '@opentelemetry/api';
 import type { ProxyTracerProvider } from '@opentelemetry/api';
-import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import { generateText } from 'ai';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { applyBatchSpanDefaults, recordInputsFromEnvironment, startTelemetry, telemetryPlan, traceOptionsFromEnvironment } from '../../../otel/setup.ts';
+import { applyBatchSpanDefaults, exportConcurrency, recordInputsFromEnvironment, startTelemetry, telemetryPlan, traceOptionsFromEnvironment, watchedOtlpSpanProcessor } from '../../../otel/setup.ts';
+import { decodeOtlpTraces } from '../../../src/otlp/decode-otlp.ts';
 import type { Telemetry } from '../../../otel/setup.ts';
 import { mockJudge } from '../../../src/testing/mock-judge.ts';
 import { CollectingMetricReader } from '../../helpers/spans.ts';
@@ -247,5 +250,52 @@ describe('applyBatchSpanDefaults', () => {
     const environment: Record<string, string | undefined> = { OTEL_BSP_SCHEDULE_DELAY: '250', OTEL_BSP_MAX_QUEUE_SIZE: '' };
     applyBatchSpanDefaults(environment);
     expect(environment).toEqual({ OTEL_BSP_SCHEDULE_DELAY: '250', OTEL_BSP_MAX_QUEUE_SIZE: '65536', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048' });
+  });
+});
+
+describe('watchedOtlpSpanProcessor', () => {
+  it('exports every span of a queue that holds more batches than the exporter allowed at once (regression: "Concurrent export limit reached" taken for a missing receiver)', async () => {
+    let spans = 0;
+    const server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const decoded = decodeOtlpTraces(Buffer.concat(chunks), 'otlp_proto');
+        if (decoded.success) spans += decoded.spans.length;
+        response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const names = ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_BSP_MAX_QUEUE_SIZE', 'OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 'OTEL_BSP_SCHEDULE_DELAY'] as const;
+    const saved = names.map((name) => process.env[name]);
+    Object.assign(process.env, {
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`,
+      OTEL_BSP_MAX_QUEUE_SIZE: '65536',
+      OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '64',
+      OTEL_BSP_SCHEDULE_DELAY: '60000',
+    });
+    const warnings: string[] = [];
+    const logger = pino({ level: 'warn' }, new Writable({ write: (chunk: Buffer, _encoding, done) => (warnings.push(chunk.toString('utf8')), done()) }));
+    const provider = new TracerProvider({ spanProcessors: [await watchedOtlpSpanProcessor({}, logger)] });
+    try {
+      // 40 batches queued before the loop turns: the flush exports them together, past the exporter's default 30.
+      const tracer = provider.getTracer('test');
+      for (let n = 0; n < 40 * 64; n += 1) tracer.startSpan(`span ${n}`).end();
+      await provider.forceFlush();
+      expect(spans).toBe(40 * 64);
+      expect(warnings).toEqual([]);
+    } finally {
+      await provider.shutdown();
+      names.forEach((name, index) => (saved[index] === undefined ? delete process.env[name] : (process.env[name] = saved[index])));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('allows as many exports at once as the batches a full queue holds, and never fewer than the exporter’s 30', () => {
+    expect(exportConcurrency(65_536, 2_048)).toBe(32);
+    expect(exportConcurrency(65_536, 64)).toBe(1_024);
+    expect(exportConcurrency(2_048, 512)).toBe(30);
+    expect(exportConcurrency()).toBe(30);
   });
 });
