@@ -78,6 +78,12 @@ export type OtlpSource = RunSource<DecodedSpans> & { readonly stats: OtlpAssembl
 export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
   const { config } = options;
   const now = options.now ?? Date.now;
+  /** Why a closed trace yielded no run, by reason: the config's words, said once. */
+  const noRunDetails = {
+    assembly_overflow: `closed to stay within maxOpenTraces (${config.maxOpenTraces}) / maxSpansPerTrace (${config.maxSpansPerTrace}) before an agent span arrived`,
+    incomplete_trace: `no root or agent span arrived within idleTimeoutMs (${config.idleTimeoutMs})`,
+    not_an_agent_trace: `the trace has no agent span (GenAI invoke_agent, OpenInference AGENT, OpenLLMetry agent, ai.generateText / ai.streamText)${config.rootSpanRuns ? ' and its root span holds no model call' : ', and rootSpanRuns is off'}`,
+  } as const satisfies Partial<Record<SkipReason, string>>;
   const stats = options.stats ?? new OtlpAssemblyStats();
   /** Every claimed partition's assembly: `maxOpenTraces` bounds them together. */
   const live = new Set<{ assembler: TraceAssembler<PendingMessage>; closeOldest(): void }>();
@@ -177,14 +183,8 @@ export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
       const first = trace.owners[0]!.message;
       if (runs.length === 0) {
         const reason: SkipReason = trace.reason === 'overflow' ? 'assembly_overflow' : trace.rootArrived ? 'not_an_agent_trace' : 'incomplete_trace';
-        const detail =
-          reason === 'assembly_overflow'
-            ? `closed to stay within maxOpenTraces (${config.maxOpenTraces}) / maxSpansPerTrace (${config.maxSpansPerTrace}) before an agent span arrived`
-            : reason === 'incomplete_trace'
-              ? `no root or agent span arrived within idleTimeoutMs (${config.idleTimeoutMs})`
-              : `the trace has no agent span (GenAI invoke_agent, OpenInference AGENT, OpenLLMetry agent, ai.generateText / ai.streamText)${config.rootSpanRuns ? ' and its root span holds no model call' : ', and rootSpanRuns is off'}`;
         countWithoutRun(reason);
-        await perform({ kind: 'no-run', traceId: trace.traceId, reason, detail, source: first.source }, first);
+        await perform({ kind: 'no-run', traceId: trace.traceId, reason, detail: noRunDetails[reason], source: first.source }, first);
         return;
       }
       await Promise.all(runs.map((run) => scoreRun(run, trace)));

@@ -15,7 +15,8 @@ import type { OtlpInputConfig } from '../../../src/config/input-schema.ts';
 import { encodeSpans, recordPlainTrace, runWeatherAgent, spanRecorder } from '../../helpers/otlp-traces.ts';
 import type { Recorder } from '../../helpers/otlp-traces.ts';
 import { fixtureRequests } from '../../helpers/framework-fixtures.ts';
-import { consumedMessage, fakeOutput, messageContext, source, valueOf } from './message-fixtures.ts';
+import { consumedMessage, fakeOutput, fixedScorer, messageContext, source, valueOf } from './message-fixtures.ts';
+import { createScorer } from '../../../src/scorer/create-scorer.ts';
 
 let recorder: Recorder;
 beforeAll(() => {
@@ -23,6 +24,8 @@ beforeAll(() => {
 });
 afterAll(() => recorder.shutdown());
 beforeEach(() => recorder.reset());
+
+const secondScorer = createScorer({ id: 'second', description: 'scores every run 0' }).generateScore(() => 0);
 
 const config = (overrides: Partial<OtlpInputConfig> = {}): OtlpInputConfig => ({ format: 'otlp', ...OTLP_DEFAULTS, ...overrides });
 
@@ -117,6 +120,26 @@ describe('createOtlpSource', () => {
     expect(decision).toMatchObject({ runId: recorder.spans()[0]!.spanContext().traceId, scorerId: 'fixed', decision: 'skipped', reason: 'not_an_agent_trace', source });
     expect(output.accepted[0]![0]!.topic).toBe('decisions');
     expect(context.stats.skipsByReason.get('not_an_agent_trace')).toBe(1);
+  });
+
+  it('counts the skips of traces without a run per binding, building no record, when no decisions topic is configured; publishes the same decisions when one is', async () => {
+    recordPlainTrace(recorder.tracer);
+    recordPlainTrace(recorder.tracer);
+    const value = encodeSpans(recorder.spans(), 'otlp_proto');
+    const twoBindings = [{ scorer: fixedScorer }, { scorer: secondScorer }];
+    const decided = async (decisionsTopic: string | undefined) => {
+      const input = createOtlpSource({ config: config({ gracePeriodMs: 0 }) });
+      const { context } = messageContext({ decisionsTopic, scorers: twoBindings });
+      const output = fakeOutput();
+      await claimOf(input, context).process(consumedMessage({ value }), source, output.output);
+      return { skips: [...context.stats.skipsByReason], records: output.records().map((record) => [record.topic, valueOf(record).runId, valueOf(record).scorerId, valueOf(record).reason]) };
+    };
+    const traceIds = [...new Set(recorder.spans().map((span) => span.spanContext().traceId))];
+    const counted = await decided(undefined);
+    expect(counted).toEqual({ skips: [['not_an_agent_trace', 4]], records: [] });
+    const published = await decided('decisions');
+    expect(published.skips).toEqual([['not_an_agent_trace', 4]]);
+    expect(published.records).toEqual(traceIds.flatMap((traceId) => [['decisions', traceId, 'fixed', 'not_an_agent_trace'], ['decisions', traceId, 'second', 'not_an_agent_trace']]));
   });
 
   it('in a replay, marks a trace decision with the replay id, as the run-event path marks its records', async () => {
