@@ -98,13 +98,17 @@ function hexIdsToBytes(object: Record<string, unknown>): Record<string, unknown>
   return visit(object) as Record<string, unknown>;
 }
 
+/** The last trace id read, as bytes and as hex: the spans of a trace mostly come together (one trace per message with the exporter's partition_traces_by_id) and share one string while they are held. */
+type LastTraceId = { bytes: Uint8Array | undefined; hex: string };
+
 function spansOf(request: ExportTraceServiceRequestMessage): OtlpSpan[] {
   const spans: OtlpSpan[] = [];
+  const lastTraceId: LastTraceId = { bytes: undefined, hex: '' };
   for (const resourceSpans of request.resourceSpans ?? []) {
     const resource = attributesOf(resourceSpans.resource?.attributes);
     for (const scopeSpans of resourceSpans.scopeSpans ?? []) {
       const scope = nonEmpty(scopeSpans.scope?.name);
-      for (const span of scopeSpans.spans ?? []) spans.push(spanOf(span, resource, scope));
+      for (const span of scopeSpans.spans ?? []) spans.push(spanOf(span, resource, scope, lastTraceId));
     }
   }
   return spans;
@@ -116,12 +120,16 @@ function spansOf(request: ExportTraceServiceRequestMessage): OtlpSpan[] {
 const NO_EVENTS: readonly OtlpSpanEvent[] = Object.freeze([]);
 const UNSET_STATUS: OtlpSpan['status'] = Object.freeze({ code: 0 });
 
-function spanOf(span: SpanMessage, resource: OtlpAttributes, scope: string | undefined): OtlpSpan {
+function spanOf(span: SpanMessage, resource: OtlpAttributes, scope: string | undefined, lastTraceId: LastTraceId): OtlpSpan {
   if (!isId(span.traceId, 16)) throw new Error(`span '${span.name ?? ''}' has no valid trace id`);
   if (!isId(span.spanId, 8)) throw new Error(`span '${span.name ?? ''}' has no valid span id`);
+  if (lastTraceId.bytes === undefined || !sameBytes(span.traceId, lastTraceId.bytes)) {
+    lastTraceId.bytes = span.traceId;
+    lastTraceId.hex = hexOf(span.traceId);
+  }
   const events = span.events;
   const decoded: OtlpSpan = {
-    traceId: hexOf(span.traceId),
+    traceId: lastTraceId.hex,
     spanId: hexOf(span.spanId),
     name: span.name ?? '',
     startTimeMs: nanosToMs(span.startTimeUnixNano),
@@ -143,6 +151,12 @@ function isId(bytes: Uint8Array | null | undefined, length: number): bytes is Ui
   if (bytes === null || bytes === undefined || bytes.length !== length) return false;
   for (let index = 0; index < length; index += 1) if (bytes[index] !== 0) return true;
   return false;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 function eventOf(event: NonNullable<SpanMessage['events']>[number]): OtlpSpanEvent {
