@@ -61,7 +61,7 @@ type PendingMessage = {
   readonly message: MessageHandle;
   /** Traces this message fed that are still open. */
   openTraces: number;
-  readonly work: Array<Promise<void>>;
+  readonly work: Array<Promise<unknown>>;
   resolve(): void;
   reject(error: unknown): void;
 };
@@ -84,6 +84,7 @@ export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
     incomplete_trace: `no root or agent span arrived within idleTimeoutMs (${config.idleTimeoutMs})`,
     not_an_agent_trace: `the trace has no agent span (GenAI invoke_agent, OpenInference AGENT, OpenLLMetry agent, ai.generateText / ai.streamText)${config.rootSpanRuns ? ' and its root span holds no model call' : ', and rootSpanRuns is off'}`,
   } as const satisfies Partial<Record<SkipReason, string>>;
+  const findingOptions = { nestedAgents: config.nestedAgents, rootSpanRuns: config.rootSpanRuns };
   const stats = options.stats ?? new OtlpAssemblyStats();
   /** Every claimed partition's assembly: `maxOpenTraces` bounds them together. */
   const live = new Set<{ assembler: TraceAssembler<PendingMessage>; closeOldest(): void }>();
@@ -178,16 +179,19 @@ export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
       );
     };
 
-    const completeTrace = async (trace: ClosedTrace<PendingMessage>): Promise<void> => {
-      const runs = runsFromTrace(trace.spans, { nestedAgents: config.nestedAgents, rootSpanRuns: config.rootSpanRuns });
-      const first = trace.owners[0]!.message;
-      if (runs.length === 0) {
+    /** The trace's work, as one promise; what throws here rejects it (so its messages), as in an async function, without one per trace. */
+    const completeTrace = (trace: ClosedTrace<PendingMessage>): Promise<unknown> => {
+      try {
+        const runs = runsFromTrace(trace.spans, findingOptions);
+        if (runs.length === 1) return scoreRun(runs[0]!, trace);
+        if (runs.length > 1) return Promise.all(runs.map((run) => scoreRun(run, trace)));
+        const first = trace.owners[0]!.message;
         const reason: SkipReason = trace.reason === 'overflow' ? 'assembly_overflow' : trace.rootArrived ? 'not_an_agent_trace' : 'incomplete_trace';
         countWithoutRun(reason);
-        await perform({ kind: 'no-run', traceId: trace.traceId, reason, detail: noRunDetails[reason], source: first.source }, first);
-        return;
+        return perform({ kind: 'no-run', traceId: trace.traceId, reason, detail: noRunDetails[reason], source: first.source }, first);
+      } catch (error) {
+        return Promise.reject(error);
       }
-      await Promise.all(runs.map((run) => scoreRun(run, trace)));
     };
 
     const scoreRun = async (run: AssembledRun, trace: ClosedTrace<PendingMessage>): Promise<void> => {
