@@ -134,7 +134,7 @@ function spanOf(span: SpanMessage, resource: OtlpAttributes, scope: string | und
     name: span.name ?? '',
     startTimeMs: nanosToMs(span.startTimeUnixNano),
     endTimeMs: nanosToMs(span.endTimeUnixNano),
-    attributes: attributesOf(span.attributes),
+    attributes: ownAttributesOf(span.attributes),
     events: events === null || events === undefined || events.length === 0 ? (NO_EVENTS as OtlpSpanEvent[]) : events.map(eventOf),
     status: statusOf(span.status),
     resource,
@@ -160,7 +160,7 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 function eventOf(event: NonNullable<SpanMessage['events']>[number]): OtlpSpanEvent {
-  return { name: event.name ?? '', timeMs: nanosToMs(event.timeUnixNano), attributes: attributesOf(event.attributes) };
+  return { name: event.name ?? '', timeMs: nanosToMs(event.timeUnixNano), attributes: ownAttributesOf(event.attributes) };
 }
 
 function statusOf(status: SpanMessage['status']): OtlpSpan['status'] {
@@ -168,6 +168,14 @@ function statusOf(status: SpanMessage['status']): OtlpSpan['status'] {
   const message = nonEmpty(status?.message);
   if (message === undefined) return code === 1 || code === 2 ? { code } : UNSET_STATUS;
   return { code: code === 1 || code === 2 ? code : 0, message };
+}
+
+/** Attributes are only read once decoded: a span or event without any shares this one (a held span is smaller by an object). */
+const NO_ATTRIBUTES: OtlpAttributes = Object.freeze({});
+
+/** A span's or an event's attributes (never handed on as a value of their own). */
+function ownAttributesOf(list: KeyValueMessage[] | null | undefined): OtlpAttributes {
+  return list === null || list === undefined || list.length === 0 ? NO_ATTRIBUTES : attributesOf(list);
 }
 
 function attributesOf(list: KeyValueMessage[] | null | undefined): OtlpAttributes {
