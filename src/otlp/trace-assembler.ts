@@ -166,6 +166,11 @@ export class TraceAssembler<Owner> {
   private dueEntries = 0;
   private adds = 0;
   private latestNow = -Infinity;
+  /**
+   * Times inside are ms since the first `now` seen: small integers, which V8 keeps in the trace
+   * itself where an epoch time takes a boxed number per field. Every time in or out is epoch ms.
+   */
+  private origin = 0;
   /** Recently closed trace ids, oldest first, at most maxOpenTraces of them. */
   private readonly closed = new Set<string>();
   private spanCount = 0;
@@ -245,7 +250,8 @@ export class TraceAssembler<Owner> {
 
   /** When the oldest open trace opened, or undefined when none is open. */
   oldestOpenedAt(): number | undefined {
-    return this.open.values().next().value?.openedAt;
+    const oldest = this.open.values().next().value;
+    return oldest === undefined ? undefined : this.origin + oldest.openedAt;
   }
 
   /** Closes the oldest open trace as an overflow, to make room for another assembler's (undefined when none is open). */
@@ -258,8 +264,8 @@ export class TraceAssembler<Owner> {
   nextDeadline(): number | undefined {
     const idle = this.waitingIdle.first();
     const ready = this.waitingReady.first();
-    if (idle === undefined) return ready === undefined ? undefined : this.dueAt(ready);
-    return ready === undefined ? this.dueAt(idle) : Math.min(this.dueAt(idle), this.dueAt(ready));
+    if (idle === undefined) return ready === undefined ? undefined : this.origin + this.dueAt(ready);
+    return this.origin + (ready === undefined ? this.dueAt(idle) : Math.min(this.dueAt(idle), this.dueAt(ready)));
   }
 
   /** Closes and returns every trace due at `now`, earliest deadline first. */
@@ -284,9 +290,11 @@ export class TraceAssembler<Owner> {
     return trace.readyAt === undefined ? trace.lastArrivalAt + this.limits.idleTimeoutMs : trace.readyAt + this.limits.gracePeriodMs;
   }
 
+  /** `now` as a time inside (since the origin), never earlier than one seen before. */
   private monotonic(now: number): number {
+    if (this.latestNow === -Infinity) this.origin = now;
     if (now > this.latestNow) this.latestNow = now;
-    return this.latestNow;
+    return this.latestNow - this.origin;
   }
 
   private close(trace: OpenTrace<Owner>, reason: CloseReason): ClosedTrace<Owner> {
