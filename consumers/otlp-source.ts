@@ -66,6 +66,10 @@ type PendingMessage = {
   reject(error: unknown): void;
 };
 
+/** Closed traces whose work starts in one turn of the event loop (workOf): as many as the messages runsInFlight allows by default. */
+export const STARTED_PER_TURN = 256;
+const noop = () => undefined;
+
 export type OtlpSourceOptions = {
   config: OtlpInputConfig;
   /** Clock of the assembly's grace periods and timeouts (default Date.now). */
@@ -139,7 +143,7 @@ export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
     let ended = false;
 
     const schedule = () => {
-      if (ended) return;
+      if (ended || closingHeld) return;
       const next = assembler.nextDeadline();
       if (next === undefined || next >= timerAt) return;
       clearTimeout(timer);
@@ -150,15 +154,73 @@ export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
     function tick() {
       timer = undefined;
       timerAt = Infinity;
+      // Traces close only once the work of those closed before has all started (below): as when that
+      // work blocked the event loop until it had, but with the loop free in between.
+      if (waiting.length > started) {
+        closingHeld = true;
+        return;
+      }
       for (const trace of assembler.closeDue(now())) settle(trace);
       observe();
       schedule();
     }
 
-    /** A closed trace: its work starts now; each of its messages finishes when all its traces' work is done. */
+    // The work of traces closed together (a grace period ending for a whole fetch's traces at once)
+    // starts STARTED_PER_TURN traces at a time, a turn of the event loop apart. Started all at once,
+    // every run's scoring state is alive at the same time, and the garbage collector copies it all.
+    const waiting: Array<() => void> = [];
+    let started = 0;
+    let startedThisTurn = 0;
+    let turnScheduled = false;
+    let closingHeld = false;
+    const nextTurn = () => {
+      turnScheduled = false;
+      startedThisTurn = 0;
+      while (started < waiting.length && startedThisTurn < STARTED_PER_TURN) {
+        const start = waiting[started]!;
+        waiting[started] = noop;
+        started += 1;
+        startedThisTurn += 1;
+        start();
+      }
+      if (started < waiting.length) {
+        turnScheduled = true;
+        setImmediate(nextTurn);
+        return;
+      }
+      waiting.length = 0;
+      started = 0;
+      startedThisTurn = 0;
+      if (closingHeld) {
+        closingHeld = false;
+        schedule();
+      }
+    };
+    /** The trace's work: started now while this turn has room and nothing waits, else queued for a later turn. */
+    const workOf = (trace: ClosedTrace<PendingMessage>): Promise<unknown> => {
+      if (!turnScheduled) {
+        if (startedThisTurn < STARTED_PER_TURN) {
+          startedThisTurn += 1;
+          if (startedThisTurn === 1) queueMicrotask(endTurn);
+          return completeTrace(trace);
+        }
+        turnScheduled = true;
+        setImmediate(nextTurn);
+      }
+      return new Promise((resolve) => {
+        // A claim that ended meanwhile leaves the trace undone: its messages were abandoned, the partition is read again.
+        waiting.push(() => resolve(ended ? undefined : completeTrace(trace)));
+      });
+    };
+    /** Traces started outside nextTurn (a tick, an overflow) count against one turn, until the microtasks after them. */
+    const endTurn = () => {
+      if (!turnScheduled) startedThisTurn = 0;
+    };
+
+    /** A closed trace: its work starts now or within a few turns of the event loop (workOf); each of its messages finishes when all its traces' work is done. */
     const settle = (trace: ClosedTrace<PendingMessage>) => {
       stats.tracesClosed[trace.reason] += 1;
-      const work = completeTrace(trace);
+      const work = workOf(trace);
       for (const owner of trace.owners) {
         owner.work.push(work);
         owner.openTraces -= 1;
