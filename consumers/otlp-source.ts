@@ -256,20 +256,28 @@ export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
       }
     };
 
-    const scoreRun = async (run: AssembledRun, trace: ClosedTrace<PendingMessage>): Promise<void> => {
+    /** Not an async function, so that nothing of the run or its trace is held while its job is done; what throws rejects it all the same. */
+    const scoreRun = (run: AssembledRun, trace: ClosedTrace<PendingMessage>): Promise<void> => {
+      try {
+        return startRun(run, trace);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+
+    const startRun = (run: AssembledRun, trace: ClosedTrace<PendingMessage>): Promise<void> => {
       const owner = (trace.ownerOf(run.agentSpan.spanId) ?? trace.owners[0]!).message;
       const parsed = parseAgentRunEvent(run.event);
       if (!parsed.success) {
         const problems = parsed.problems.map((problem) => `${problem.path}: ${problem.message}`).join('; ');
         countWithoutRun('incomplete_trace');
-        await perform({ kind: 'no-run', traceId: trace.traceId, reason: 'incomplete_trace', detail: `the agent span's run (${run.event.runId}) is not a valid run event: ${problems}`, source: owner.source }, owner);
-        return;
+        return perform({ kind: 'no-run', traceId: trace.traceId, reason: 'incomplete_trace', detail: `the agent span's run (${run.event.runId}) is not a valid run event: ${problems}`, source: owner.source }, owner);
       }
       stats.runsAssembled += 1;
       // Scored all the same (code scorers may not need the part); each record carries `missing` and goes with its flag (record-emitter.ts).
       if (parsed.data.missing !== undefined) stats.runsMissingContent += 1;
       // The run's trace is the agent span's own: its score spans become the agent span's children.
-      await perform({ kind: 'run', event: parsed.data, trace: spanTraceContext(run.agentSpan), source: owner.source }, owner);
+      return perform({ kind: 'run', event: parsed.data, trace: spanTraceContext(run.agentSpan), source: owner.source }, owner);
     };
 
     return {
