@@ -61,10 +61,14 @@ type PendingMessage = {
   readonly message: MessageHandle;
   /** Traces this message fed that are still open. */
   openTraces: number;
-  readonly work: Array<Promise<void>>;
+  readonly work: Array<Promise<unknown>>;
   resolve(): void;
   reject(error: unknown): void;
 };
+
+/** Closed traces whose work starts in one turn of the event loop (workOf): as many as the messages runsInFlight allows by default. */
+export const STARTED_PER_TURN = 256;
+const noop = () => undefined;
 
 export type OtlpSourceOptions = {
   config: OtlpInputConfig;
@@ -78,6 +82,13 @@ export type OtlpSource = RunSource<DecodedSpans> & { readonly stats: OtlpAssembl
 export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
   const { config } = options;
   const now = options.now ?? Date.now;
+  /** Why a closed trace yielded no run, by reason: the config's words, said once. */
+  const noRunDetails = {
+    assembly_overflow: `closed to stay within maxOpenTraces (${config.maxOpenTraces}) / maxSpansPerTrace (${config.maxSpansPerTrace}) before an agent span arrived`,
+    incomplete_trace: `no root or agent span arrived within idleTimeoutMs (${config.idleTimeoutMs})`,
+    not_an_agent_trace: `the trace has no agent span (GenAI invoke_agent, OpenInference AGENT, OpenLLMetry agent, ai.generateText / ai.streamText)${config.rootSpanRuns ? ' and its root span holds no model call' : ', and rootSpanRuns is off'}`,
+  } as const satisfies Partial<Record<SkipReason, string>>;
+  const findingOptions = { nestedAgents: config.nestedAgents, rootSpanRuns: config.rootSpanRuns };
   const stats = options.stats ?? new OtlpAssemblyStats();
   /** Every claimed partition's assembly: `maxOpenTraces` bounds them together. */
   const live = new Set<{ assembler: TraceAssembler<PendingMessage>; closeOldest(): void }>();
@@ -132,7 +143,7 @@ export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
     let ended = false;
 
     const schedule = () => {
-      if (ended) return;
+      if (ended || closingHeld) return;
       const next = assembler.nextDeadline();
       if (next === undefined || next >= timerAt) return;
       clearTimeout(timer);
@@ -143,15 +154,73 @@ export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
     function tick() {
       timer = undefined;
       timerAt = Infinity;
+      // Traces close only once the work of those closed before has all started (below): as when that
+      // work blocked the event loop until it had, but with the loop free in between.
+      if (waiting.length > started) {
+        closingHeld = true;
+        return;
+      }
       for (const trace of assembler.closeDue(now())) settle(trace);
       observe();
       schedule();
     }
 
-    /** A closed trace: its work starts now; each of its messages finishes when all its traces' work is done. */
+    // The work of traces closed together (a grace period ending for a whole fetch's traces at once)
+    // starts STARTED_PER_TURN traces at a time, a turn of the event loop apart. Started all at once,
+    // every run's scoring state is alive at the same time, and the garbage collector copies it all.
+    const waiting: Array<() => void> = [];
+    let started = 0;
+    let startedThisTurn = 0;
+    let turnScheduled = false;
+    let closingHeld = false;
+    const nextTurn = () => {
+      turnScheduled = false;
+      startedThisTurn = 0;
+      while (started < waiting.length && startedThisTurn < STARTED_PER_TURN) {
+        const start = waiting[started]!;
+        waiting[started] = noop;
+        started += 1;
+        startedThisTurn += 1;
+        start();
+      }
+      if (started < waiting.length) {
+        turnScheduled = true;
+        setImmediate(nextTurn);
+        return;
+      }
+      waiting.length = 0;
+      started = 0;
+      startedThisTurn = 0;
+      if (closingHeld) {
+        closingHeld = false;
+        schedule();
+      }
+    };
+    /** The trace's work: started now while this turn has room and nothing waits, else queued for a later turn. */
+    const workOf = (trace: ClosedTrace<PendingMessage>): Promise<unknown> => {
+      if (!turnScheduled) {
+        if (startedThisTurn < STARTED_PER_TURN) {
+          startedThisTurn += 1;
+          if (startedThisTurn === 1) queueMicrotask(endTurn);
+          return completeTrace(trace);
+        }
+        turnScheduled = true;
+        setImmediate(nextTurn);
+      }
+      return new Promise((resolve) => {
+        // A claim that ended meanwhile leaves the trace undone: its messages were abandoned, the partition is read again.
+        waiting.push(() => resolve(ended ? undefined : completeTrace(trace)));
+      });
+    };
+    /** Traces started outside nextTurn (a tick, an overflow) count against one turn, until the microtasks after them. */
+    const endTurn = () => {
+      if (!turnScheduled) startedThisTurn = 0;
+    };
+
+    /** A closed trace: its work starts now or within a few turns of the event loop (workOf); each of its messages finishes when all its traces' work is done. */
     const settle = (trace: ClosedTrace<PendingMessage>) => {
       stats.tracesClosed[trace.reason] += 1;
-      const work = completeTrace(trace);
+      const work = workOf(trace);
       for (const owner of trace.owners) {
         owner.work.push(work);
         owner.openTraces -= 1;
@@ -172,38 +241,43 @@ export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
       );
     };
 
-    const completeTrace = async (trace: ClosedTrace<PendingMessage>): Promise<void> => {
-      const runs = runsFromTrace(trace.spans, { nestedAgents: config.nestedAgents, rootSpanRuns: config.rootSpanRuns });
-      const first = trace.owners[0]!.message;
-      if (runs.length === 0) {
+    /** The trace's work, as one promise; what throws here rejects it (so its messages), as in an async function, without one per trace. */
+    const completeTrace = (trace: ClosedTrace<PendingMessage>): Promise<unknown> => {
+      try {
+        const runs = runsFromTrace(trace.spans, findingOptions);
+        if (runs.length === 1) return scoreRun(runs[0]!, trace);
+        if (runs.length > 1) return Promise.all(runs.map((run) => scoreRun(run, trace)));
+        const first = trace.owners[0]!.message;
         const reason: SkipReason = trace.reason === 'overflow' ? 'assembly_overflow' : trace.rootArrived ? 'not_an_agent_trace' : 'incomplete_trace';
-        const detail =
-          reason === 'assembly_overflow'
-            ? `closed to stay within maxOpenTraces (${config.maxOpenTraces}) / maxSpansPerTrace (${config.maxSpansPerTrace}) before an agent span arrived`
-            : reason === 'incomplete_trace'
-              ? `no root or agent span arrived within idleTimeoutMs (${config.idleTimeoutMs})`
-              : `the trace has no agent span (GenAI invoke_agent, OpenInference AGENT, OpenLLMetry agent, ai.generateText / ai.streamText)${config.rootSpanRuns ? ' and its root span holds no model call' : ', and rootSpanRuns is off'}`;
         countWithoutRun(reason);
-        await perform({ kind: 'no-run', traceId: trace.traceId, reason, detail, source: first.source }, first);
-        return;
+        return perform({ kind: 'no-run', traceId: trace.traceId, reason, detail: noRunDetails[reason], source: first.source }, first);
+      } catch (error) {
+        return Promise.reject(error);
       }
-      await Promise.all(runs.map((run) => scoreRun(run, trace)));
     };
 
-    const scoreRun = async (run: AssembledRun, trace: ClosedTrace<PendingMessage>): Promise<void> => {
+    /** Not an async function, so that nothing of the run or its trace is held while its job is done; what throws rejects it all the same. */
+    const scoreRun = (run: AssembledRun, trace: ClosedTrace<PendingMessage>): Promise<void> => {
+      try {
+        return startRun(run, trace);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+
+    const startRun = (run: AssembledRun, trace: ClosedTrace<PendingMessage>): Promise<void> => {
       const owner = (trace.ownerOf(run.agentSpan.spanId) ?? trace.owners[0]!).message;
       const parsed = parseAgentRunEvent(run.event);
       if (!parsed.success) {
         const problems = parsed.problems.map((problem) => `${problem.path}: ${problem.message}`).join('; ');
         countWithoutRun('incomplete_trace');
-        await perform({ kind: 'no-run', traceId: trace.traceId, reason: 'incomplete_trace', detail: `the agent span's run (${run.event.runId}) is not a valid run event: ${problems}`, source: owner.source }, owner);
-        return;
+        return perform({ kind: 'no-run', traceId: trace.traceId, reason: 'incomplete_trace', detail: `the agent span's run (${run.event.runId}) is not a valid run event: ${problems}`, source: owner.source }, owner);
       }
       stats.runsAssembled += 1;
       // Scored all the same (code scorers may not need the part); each record carries `missing` and goes with its flag (record-emitter.ts).
       if (parsed.data.missing !== undefined) stats.runsMissingContent += 1;
       // The run's trace is the agent span's own: its score spans become the agent span's children.
-      await perform({ kind: 'run', event: parsed.data, trace: spanTraceContext(run.agentSpan), source: owner.source }, owner);
+      return perform({ kind: 'run', event: parsed.data, trace: spanTraceContext(run.agentSpan), source: owner.source }, owner);
     };
 
     return {

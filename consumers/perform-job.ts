@@ -8,7 +8,8 @@
 //            binding's `rescoreOn` (else only counted), its run event read back from the runs
 //            topic by the judged record's position (a `run_unavailable` decision when it is not
 //            there), then scored (scoreRescore) and emitted like any outcome;
-//   no-run   a trace without a run: one skip decision per binding (traceWithoutRun).
+//   no-run   a trace without a run: one skip decision per binding (traceWithoutRun); only counted
+//            when no decisions topic would publish them.
 // With thread scorers bound (docs/threads.md), a run with a thread is re-keyed once all its
 // outcomes are out: its turn, with its run scores, to `{runs}-by-thread` (buildThreadTurn); and
 //   thread-end  an explicit end read beside the runs is forwarded there too;
@@ -123,6 +124,12 @@ export function performJob(job: SourceJob, owner: MessageHandle, dependencies: J
     case 'rescore':
       return performRescore(job.request, owner, dependencies);
     case 'no-run': {
+      // Nine in ten OTLP traces hold no run. Without a decisions topic the emitter would only count
+      // each binding's skip (RecordEmitter.emit): so count them here, without building the records.
+      if (config.topics.decisions === undefined) {
+        for (let binding = 0; binding < config.scorers.length; binding += 1) stats.countSkip(job.reason);
+        return Promise.resolve();
+      }
       return emitNow(traceWithoutRun(job, config.scorers, new Date(context.now()).toISOString()), owner, emitter);
     }
     case 'thread-end': {

@@ -63,7 +63,8 @@ export function classifySpan(span: OtlpSpan): SpanKind {
 
 /** Whether the span is an agent run's span (judge spans are not). */
 export function isAgentSpan(span: OtlpSpan): boolean {
-  return !isScorestreamSpan(span) && classifySpan(span).role === 'agent';
+  // The role first: most spans are not agents, and then the origin need not be looked up.
+  return classifySpan(span).role === 'agent' && !isScorestreamSpan(span);
 }
 
 /** Whether the span is a tool execution. */

@@ -98,13 +98,17 @@ function hexIdsToBytes(object: Record<string, unknown>): Record<string, unknown>
   return visit(object) as Record<string, unknown>;
 }
 
+/** The last trace id read, as bytes and as hex: the spans of a trace mostly come together (one trace per message with the exporter's partition_traces_by_id) and share one string while they are held. */
+type LastTraceId = { bytes: Uint8Array | undefined; hex: string };
+
 function spansOf(request: ExportTraceServiceRequestMessage): OtlpSpan[] {
   const spans: OtlpSpan[] = [];
+  const lastTraceId: LastTraceId = { bytes: undefined, hex: '' };
   for (const resourceSpans of request.resourceSpans ?? []) {
     const resource = attributesOf(resourceSpans.resource?.attributes);
     for (const scopeSpans of resourceSpans.scopeSpans ?? []) {
       const scope = nonEmpty(scopeSpans.scope?.name);
-      for (const span of scopeSpans.spans ?? []) spans.push(spanOf(span, resource, scope));
+      for (const span of scopeSpans.spans ?? []) spans.push(spanOf(span, resource, scope, lastTraceId));
     }
   }
   return spans;
@@ -116,17 +120,21 @@ function spansOf(request: ExportTraceServiceRequestMessage): OtlpSpan[] {
 const NO_EVENTS: readonly OtlpSpanEvent[] = Object.freeze([]);
 const UNSET_STATUS: OtlpSpan['status'] = Object.freeze({ code: 0 });
 
-function spanOf(span: SpanMessage, resource: OtlpAttributes, scope: string | undefined): OtlpSpan {
+function spanOf(span: SpanMessage, resource: OtlpAttributes, scope: string | undefined, lastTraceId: LastTraceId): OtlpSpan {
   if (!isId(span.traceId, 16)) throw new Error(`span '${span.name ?? ''}' has no valid trace id`);
   if (!isId(span.spanId, 8)) throw new Error(`span '${span.name ?? ''}' has no valid span id`);
+  if (lastTraceId.bytes === undefined || !sameBytes(span.traceId, lastTraceId.bytes)) {
+    lastTraceId.bytes = span.traceId;
+    lastTraceId.hex = hexOf(span.traceId);
+  }
   const events = span.events;
   const decoded: OtlpSpan = {
-    traceId: hexOf(span.traceId),
+    traceId: lastTraceId.hex,
     spanId: hexOf(span.spanId),
     name: span.name ?? '',
     startTimeMs: nanosToMs(span.startTimeUnixNano),
     endTimeMs: nanosToMs(span.endTimeUnixNano),
-    attributes: attributesOf(span.attributes),
+    attributes: ownAttributesOf(span.attributes),
     events: events === null || events === undefined || events.length === 0 ? (NO_EVENTS as OtlpSpanEvent[]) : events.map(eventOf),
     status: statusOf(span.status),
     resource,
@@ -145,8 +153,14 @@ function isId(bytes: Uint8Array | null | undefined, length: number): bytes is Ui
   return false;
 }
 
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+  return true;
+}
+
 function eventOf(event: NonNullable<SpanMessage['events']>[number]): OtlpSpanEvent {
-  return { name: event.name ?? '', timeMs: nanosToMs(event.timeUnixNano), attributes: attributesOf(event.attributes) };
+  return { name: event.name ?? '', timeMs: nanosToMs(event.timeUnixNano), attributes: ownAttributesOf(event.attributes) };
 }
 
 function statusOf(status: SpanMessage['status']): OtlpSpan['status'] {
@@ -154,6 +168,14 @@ function statusOf(status: SpanMessage['status']): OtlpSpan['status'] {
   const message = nonEmpty(status?.message);
   if (message === undefined) return code === 1 || code === 2 ? { code } : UNSET_STATUS;
   return { code: code === 1 || code === 2 ? code : 0, message };
+}
+
+/** Attributes are only read once decoded: a span or event without any shares this one (a held span is smaller by an object). */
+const NO_ATTRIBUTES: OtlpAttributes = Object.freeze({});
+
+/** A span's or an event's attributes (never handed on as a value of their own). */
+function ownAttributesOf(list: KeyValueMessage[] | null | undefined): OtlpAttributes {
+  return list === null || list === undefined || list.length === 0 ? NO_ATTRIBUTES : attributesOf(list);
 }
 
 function attributesOf(list: KeyValueMessage[] | null | undefined): OtlpAttributes {

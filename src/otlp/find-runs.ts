@@ -152,9 +152,11 @@ function locate(spans: readonly OtlpSpan[], options: RunFindingOptions, placeAll
     let agentCount = 0;
     let modelCount = 0;
     for (const span of spans) {
-      const { role } = isScorestreamSpan(span) ? OWN : classifySpan(span);
+      // Scorestream's own spans count as neither (OWN): their origin is looked up only for an agent or a model call.
+      const { role } = classifySpan(span);
+      if ((role !== 'agent' && role !== 'model') || isScorestreamSpan(span)) continue;
       if (role === 'agent') agentCount += 1;
-      else if (role === 'model') modelCount += 1;
+      else modelCount += 1;
     }
     if (agentCount === 0 && (modelCount === 0 || !options.rootSpanRuns)) return NO_RUNS;
   }

@@ -88,7 +88,8 @@ export function assembleRun(run: FoundRun): AssembledRun {
   const facts = conversationFacts(span, run.own);
   const runId = runIdOf(span);
   const createdAt = iso(span.startTimeMs);
-  const ids = { runId, conversationId: facts.conversationId, createdAt: iso(span.endTimeMs) };
+  const endedAt = iso(span.endTimeMs);
+  const ids = { runId, conversationId: facts.conversationId, createdAt: endedAt };
   const outputMessages = completeToolCalls(output?.value.messages ?? [], tools).map((message, index) => dbMessage(message, `${runId}-out-${index}`, ids.createdAt, ids.conversationId));
   const inputMessages = turn.map((message, index) => dbMessage(message, `${runId}-in-${index}`, createdAt, facts.conversationId));
   const missing = missingParts(inputMessages, outputMessages, run);
@@ -100,7 +101,7 @@ export function assembleRun(run: FoundRun): AssembledRun {
     schemaVersion: AGENT_RUN_EVENT_SCHEMA_VERSION,
     type: AGENT_RUN_EVENT_TYPE,
     runId,
-    timestamp: iso(span.endTimeMs),
+    timestamp: endedAt,
     entity: entityOf(span, agents.slice(1), run.rule),
     input: {
       inputMessages,

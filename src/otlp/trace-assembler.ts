@@ -59,49 +59,100 @@ export type AddResult<Owner> = {
   overflowed: ClosedTrace<Owner>[];
 };
 
+// A trace is held as compactly as assembly allows (the spans of every message in flight stay
+// here until their traces close, so their size is the garbage collector's work): its spans in one
+// array, their owners only once a second owner contributed, a span-id index only once a scan
+// would cost more than it.
 type OpenTrace<Owner> = {
-  traceId: string;
-  openedAt: number;
-  spans: Map<string, { span: OtlpSpan; owner: Owner }>;
-  owners: Owner[];
+  readonly traceId: string;
+  readonly openedAt: number;
+  /** In arrival order, each span id once. */
+  spans: OtlpSpan[];
+  /** The owner of each span, beside `spans`: only once an owner other than `owners[0]` added one. */
+  spanOwners: Owner[] | undefined;
+  /** Span id → its place in `spans`: only once the trace holds INDEXED_FROM spans. */
+  index: Map<string, number> | undefined;
+  readonly owners: Owner[];
   lastArrivalAt: number;
   /** When the latest agent or root span arrived; the trace is ready `gracePeriodMs` after. */
   readyAt: number | undefined;
   rootArrived: boolean;
   /** Which queue entry is the trace's current one (the latest move of its deadline); 0 once closed. */
   dueEntry: number;
+  /** The add that last touched the trace; -1 once closed. */
+  touchedIn: number;
 };
+
+/** Below this many spans a trace finds a span id by a scan of its spans. */
+const INDEXED_FROM = 16;
+
+function indexOfSpan(trace: OpenTrace<unknown>, spanId: string): number {
+  if (trace.index !== undefined) return trace.index.get(spanId) ?? -1;
+  const { spans } = trace;
+  for (let index = 0; index < spans.length; index += 1) if (spans[index]!.spanId === spanId) return index;
+  return -1;
+}
+
+function appendSpan<Owner>(trace: OpenTrace<Owner>, span: OtlpSpan, owner: Owner): void {
+  const { spans } = trace;
+  if (trace.spanOwners !== undefined) trace.spanOwners.push(owner);
+  else if (owner !== trace.owners[0]) {
+    trace.spanOwners = new Array<Owner>(spans.length).fill(trace.owners[0]!);
+    trace.spanOwners.push(owner);
+  }
+  // A push reserves 16 slots more, and most traces hold two or three spans: up to three, an array of the exact size.
+  if (spans.length === 0) trace.spans = [span];
+  else if (spans.length === 1) trace.spans = [spans[0]!, span];
+  else if (spans.length === 2) trace.spans = [spans[0]!, spans[1]!, span];
+  else spans.push(span);
+  if (trace.index !== undefined) trace.index.set(span.spanId, trace.spans.length - 1);
+  else if (trace.spans.length === INDEXED_FROM) trace.index = new Map(trace.spans.map((held, index) => [held.spanId, index]));
+}
 
 /** Traces in the order their deadlines were last moved, the stale entries skipped at the head. */
 class DueQueue<Owner> {
-  private entries: Array<{ trace: OpenTrace<Owner>; entry: number }> = [];
+  // Two arrays side by side rather than an object per entry.
+  private traces: Array<OpenTrace<Owner>> = [];
+  private entries: number[] = [];
   private head = 0;
 
   push(trace: OpenTrace<Owner>, entry: number): void {
-    this.entries.push({ trace, entry });
+    this.traces.push(trace);
+    this.entries.push(entry);
   }
 
   /** The trace whose deadline comes first, stale entries dropped on the way. */
   first(): OpenTrace<Owner> | undefined {
-    const { entries } = this;
-    while (this.head < entries.length && entries[this.head]!.entry !== entries[this.head]!.trace.dueEntry) this.head += 1;
+    const { traces, entries } = this;
+    while (this.head < entries.length && entries[this.head] !== traces[this.head]!.dueEntry) this.head += 1;
     if (this.head === entries.length) {
+      this.traces = [];
       this.entries = [];
       this.head = 0;
       return undefined;
     }
     // Dropped entries are given back once they are half the array (amortised O(1)).
     if (this.head > 1_024 && this.head * 2 > entries.length) {
+      this.traces = traces.slice(this.head);
       this.entries = entries.slice(this.head);
       this.head = 0;
     }
-    return this.entries[this.head]!.trace;
+    return this.traces[this.head]!;
   }
 
   /** Rebuilt without stale entries when they outnumber the live ones (a trace moved many times). */
   compact(live: number): void {
     if (this.entries.length - this.head <= 2 * live + 1_024) return;
-    this.entries = this.entries.slice(this.head).filter(({ trace, entry }) => trace.dueEntry === entry);
+    const traces: Array<OpenTrace<Owner>> = [];
+    const entries: number[] = [];
+    for (let index = this.head; index < this.entries.length; index += 1) {
+      const trace = this.traces[index]!;
+      if (trace.dueEntry !== this.entries[index]) continue;
+      traces.push(trace);
+      entries.push(this.entries[index]!);
+    }
+    this.traces = traces;
+    this.entries = entries;
     this.head = 0;
   }
 }
@@ -113,7 +164,13 @@ export class TraceAssembler<Owner> {
   /** Open traces with one, in order of the latest such span's arrival (so of their grace deadline). */
   private readonly waitingReady = new DueQueue<Owner>();
   private dueEntries = 0;
+  private adds = 0;
   private latestNow = -Infinity;
+  /**
+   * Times inside are ms since the first `now` seen: small integers, which V8 keeps in the trace
+   * itself where an epoch time takes a boxed number per field. Every time in or out is epoch ms.
+   */
+  private origin = 0;
   /** Recently closed trace ids, oldest first, at most maxOpenTraces of them. */
   private readonly closed = new Set<string>();
   private spanCount = 0;
@@ -137,48 +194,51 @@ export class TraceAssembler<Owner> {
 
   add(spans: readonly OtlpSpan[], owner: Owner, at: number): AddResult<Owner> {
     const now = this.monotonic(at);
-    const touched = new Set<string>();
+    const add = ++this.adds;
+    /** Traces this add touched, in order of first touch (a closed one is marked, not removed). */
+    const touched: Array<OpenTrace<Owner>> = [];
     const overflowed: ClosedTrace<Owner>[] = [];
     let lateSpans = 0;
+    // The spans of a trace mostly come one after another: the previous span's trace, while open, is found without a lookup.
+    let previous: OpenTrace<Owner> | undefined;
     for (const span of spans) {
-      if (this.closed.has(span.traceId)) {
-        lateSpans += 1;
-        continue;
-      }
-      let trace = this.open.get(span.traceId);
+      let trace = previous !== undefined && previous.traceId === span.traceId && previous.touchedIn !== -1 ? previous : this.open.get(span.traceId);
       if (trace === undefined) {
-        if (this.open.size >= this.limits.maxOpenTraces) {
-          const oldest = this.open.values().next().value!;
-          overflowed.push(this.close(oldest, 'overflow'));
-          touched.delete(oldest.traceId);
+        // An open trace is never among the closed ones (a closed id is forgotten before its trace can open again).
+        if (this.closed.has(span.traceId)) {
+          lateSpans += 1;
+          continue;
         }
-        trace = { traceId: span.traceId, openedAt: now, spans: new Map(), owners: [], lastArrivalAt: now, readyAt: undefined, rootArrived: false, dueEntry: 0 };
+        if (this.open.size >= this.limits.maxOpenTraces) overflowed.push(this.close(this.open.values().next().value!, 'overflow'));
+        trace = { traceId: span.traceId, openedAt: now, spans: [], spanOwners: undefined, index: undefined, owners: [owner], lastArrivalAt: now, readyAt: undefined, rootArrived: false, dueEntry: 0, touchedIn: 0 };
         this.open.set(span.traceId, trace);
-      }
-      if (!trace.owners.includes(owner)) trace.owners.push(owner);
+      } else if (!trace.owners.includes(owner)) trace.owners.push(owner);
+      previous = trace;
       trace.lastArrivalAt = now;
-      if (!trace.spans.has(span.spanId)) {
-        trace.spans.set(span.spanId, { span, owner });
+      if (indexOfSpan(trace, span.spanId) < 0) {
+        appendSpan(trace, span, owner);
         this.spanCount += 1;
       }
       if (span.parentSpanId === undefined) trace.rootArrived = true;
       if (span.parentSpanId === undefined || this.isRunSpan(span)) trace.readyAt = now;
-      touched.add(span.traceId);
-      if (trace.spans.size >= this.limits.maxSpansPerTrace) {
-        overflowed.push(this.close(trace, 'overflow'));
-        touched.delete(trace.traceId);
+      if (trace.touchedIn !== add) {
+        trace.touchedIn = add;
+        touched.push(trace);
       }
+      if (trace.spans.length >= this.limits.maxSpansPerTrace) overflowed.push(this.close(trace, 'overflow'));
     }
     // Once per touched trace, not per span: its deadline moved to `now`, the latest time of all, so it goes last.
-    for (const traceId of touched) {
-      const trace = this.open.get(traceId)!;
+    const openedOrJoined: string[] = [];
+    for (const trace of touched) {
+      if (trace.touchedIn === -1) continue; // closed by a cap meanwhile
+      openedOrJoined.push(trace.traceId);
       if (trace.readyAt !== undefined && trace.readyAt !== now) continue; // ready before: its deadline did not move
       trace.dueEntry = ++this.dueEntries;
       (trace.readyAt === undefined ? this.waitingIdle : this.waitingReady).push(trace, trace.dueEntry);
     }
     this.waitingIdle.compact(this.open.size);
     this.waitingReady.compact(this.open.size);
-    return { openedOrJoined: [...touched], lateSpans, overflowed };
+    return { openedOrJoined, lateSpans, overflowed };
   }
 
   /** How many traces `spans` would open: trace ids neither open nor closed a short while ago. */
@@ -190,7 +250,8 @@ export class TraceAssembler<Owner> {
 
   /** When the oldest open trace opened, or undefined when none is open. */
   oldestOpenedAt(): number | undefined {
-    return this.open.values().next().value?.openedAt;
+    const oldest = this.open.values().next().value;
+    return oldest === undefined ? undefined : this.origin + oldest.openedAt;
   }
 
   /** Closes the oldest open trace as an overflow, to make room for another assembler's (undefined when none is open). */
@@ -203,8 +264,8 @@ export class TraceAssembler<Owner> {
   nextDeadline(): number | undefined {
     const idle = this.waitingIdle.first();
     const ready = this.waitingReady.first();
-    if (idle === undefined) return ready === undefined ? undefined : this.dueAt(ready);
-    return ready === undefined ? this.dueAt(idle) : Math.min(this.dueAt(idle), this.dueAt(ready));
+    if (idle === undefined) return ready === undefined ? undefined : this.origin + this.dueAt(ready);
+    return this.origin + (ready === undefined ? this.dueAt(idle) : Math.min(this.dueAt(idle), this.dueAt(ready)));
   }
 
   /** Closes and returns every trace due at `now`, earliest deadline first. */
@@ -229,24 +290,30 @@ export class TraceAssembler<Owner> {
     return trace.readyAt === undefined ? trace.lastArrivalAt + this.limits.idleTimeoutMs : trace.readyAt + this.limits.gracePeriodMs;
   }
 
+  /** `now` as a time inside (since the origin), never earlier than one seen before. */
   private monotonic(now: number): number {
+    if (this.latestNow === -Infinity) this.origin = now;
     if (now > this.latestNow) this.latestNow = now;
-    return this.latestNow;
+    return this.latestNow - this.origin;
   }
 
   private close(trace: OpenTrace<Owner>, reason: CloseReason): ClosedTrace<Owner> {
     this.open.delete(trace.traceId);
     trace.dueEntry = 0;
-    this.spanCount -= trace.spans.size;
+    trace.touchedIn = -1;
+    this.spanCount -= trace.spans.length;
     this.closed.add(trace.traceId);
     if (this.closed.size > this.limits.maxOpenTraces) this.closed.delete(this.closed.values().next().value!);
-    const entries = trace.spans;
     return {
       traceId: trace.traceId,
       reason,
-      spans: [...entries.values()].map((entry) => entry.span),
+      // The trace is closed: nothing changes its spans any more.
+      spans: trace.spans,
       owners: trace.owners,
-      ownerOf: (spanId) => entries.get(spanId)?.owner,
+      ownerOf: (spanId) => {
+        const index = indexOfSpan(trace, spanId);
+        return index < 0 ? undefined : trace.spanOwners === undefined ? trace.owners[0] : trace.spanOwners[index];
+      },
       rootArrived: trace.rootArrived,
     };
   }

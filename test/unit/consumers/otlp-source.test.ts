@@ -7,15 +7,18 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMessagePath } from '../../../consumers/message-path.ts';
 import type { MessageContext } from '../../../consumers/message-context.ts';
 import { untracedMessage } from '../../../consumers/message-trace.ts';
-import { createOtlpSource } from '../../../consumers/otlp-source.ts';
-import type { OtlpSource } from '../../../consumers/otlp-source.ts';
+import { createOtlpSource, STARTED_PER_TURN } from '../../../consumers/otlp-source.ts';
+import { ClaimEndedError } from '../../../consumers/run-source.ts';
+import type { DecodedSpans, OtlpSource } from '../../../consumers/otlp-source.ts';
+import type { SourcePartition } from '../../../consumers/run-source.ts';
 import type { ConsumedMessage } from '../../../kafka/kafka-records.ts';
 import { OTLP_DEFAULTS } from '../../../src/config/input-schema.ts';
 import type { OtlpInputConfig } from '../../../src/config/input-schema.ts';
 import { encodeSpans, recordPlainTrace, runWeatherAgent, spanRecorder } from '../../helpers/otlp-traces.ts';
 import type { Recorder } from '../../helpers/otlp-traces.ts';
 import { fixtureRequests } from '../../helpers/framework-fixtures.ts';
-import { consumedMessage, fakeOutput, messageContext, source, valueOf } from './message-fixtures.ts';
+import { consumedMessage, fakeOutput, fixedScorer, messageContext, source, valueOf } from './message-fixtures.ts';
+import { createScorer } from '../../../src/scorer/create-scorer.ts';
 
 let recorder: Recorder;
 beforeAll(() => {
@@ -23,6 +26,8 @@ beforeAll(() => {
 });
 afterAll(() => recorder.shutdown());
 beforeEach(() => recorder.reset());
+
+const secondScorer = createScorer({ id: 'second', description: 'scores every run 0' }).generateScore(() => 0);
 
 const config = (overrides: Partial<OtlpInputConfig> = {}): OtlpInputConfig => ({ format: 'otlp', ...OTLP_DEFAULTS, ...overrides });
 
@@ -39,6 +44,29 @@ function claimOf(input: OtlpSource, context: MessageContext) {
     process: (message: ConsumedMessage, where: typeof source, output: ReturnType<typeof fakeOutput>['output']) => partition.process(message, { source: where, output, trace: untracedMessage(message) }),
     end: () => partition.end(),
   };
+}
+
+/** A claim of the source whose jobs are only recorded: the trace ids started, grouped by synchronous stretch. */
+function recordedClaim(value: Buffer, onStart: (count: number, partition: SourcePartition<DecodedSpans>) => void = () => undefined) {
+  const input = createOtlpSource({ config: config({ gracePeriodMs: 0 }) });
+  const started: string[] = [];
+  const groups: number[] = [];
+  let open = false;
+  const partition = input.claim(async (job) => {
+    if (!open) {
+      open = true;
+      groups.push(0);
+      queueMicrotask(() => (open = false));
+    }
+    groups[groups.length - 1]! += 1;
+    if (job.kind === 'no-run') started.push(job.traceId);
+    onStart(started.length, partition);
+  });
+  const decoded = input.decode(value);
+  if (!decoded.success) throw new Error('the fixture did not decode');
+  const message = consumedMessage({ value });
+  const take = () => partition.take(decoded.decoded, { source, output: fakeOutput().output, trace: untracedMessage(message) });
+  return { input, started, groups, take, partition };
 }
 
 function track(promise: Promise<unknown>) {
@@ -117,6 +145,26 @@ describe('createOtlpSource', () => {
     expect(decision).toMatchObject({ runId: recorder.spans()[0]!.spanContext().traceId, scorerId: 'fixed', decision: 'skipped', reason: 'not_an_agent_trace', source });
     expect(output.accepted[0]![0]!.topic).toBe('decisions');
     expect(context.stats.skipsByReason.get('not_an_agent_trace')).toBe(1);
+  });
+
+  it('counts the skips of traces without a run per binding, building no record, when no decisions topic is configured; publishes the same decisions when one is', async () => {
+    recordPlainTrace(recorder.tracer);
+    recordPlainTrace(recorder.tracer);
+    const value = encodeSpans(recorder.spans(), 'otlp_proto');
+    const twoBindings = [{ scorer: fixedScorer }, { scorer: secondScorer }];
+    const decided = async (decisionsTopic: string | undefined) => {
+      const input = createOtlpSource({ config: config({ gracePeriodMs: 0 }) });
+      const { context } = messageContext({ decisionsTopic, scorers: twoBindings });
+      const output = fakeOutput();
+      await claimOf(input, context).process(consumedMessage({ value }), source, output.output);
+      return { skips: [...context.stats.skipsByReason], records: output.records().map((record) => [record.topic, valueOf(record).runId, valueOf(record).scorerId, valueOf(record).reason]) };
+    };
+    const traceIds = [...new Set(recorder.spans().map((span) => span.spanContext().traceId))];
+    const counted = await decided(undefined);
+    expect(counted).toEqual({ skips: [['not_an_agent_trace', 4]], records: [] });
+    const published = await decided('decisions');
+    expect(published.skips).toEqual([['not_an_agent_trace', 4]]);
+    expect(published.records).toEqual(traceIds.flatMap((traceId) => [['decisions', traceId, 'fixed', 'not_an_agent_trace'], ['decisions', traceId, 'second', 'not_an_agent_trace']]));
   });
 
   it('in a replay, marks a trace decision with the replay id, as the run-event path marks its records', async () => {
@@ -206,6 +254,28 @@ describe('createOtlpSource', () => {
     expect(await waiting).toBe('abandoned');
     expect(input.stats).toMatchObject({ openTraces: 0, bufferedSpans: 0, claimsEnded: 1 });
     expect(context.stats.deadLettered).toBe(0);
+  });
+
+  it('starts the work of traces closed together STARTED_PER_TURN at a time, a turn of the event loop apart, each once', async () => {
+    const traces = 2 * STARTED_PER_TURN + 10;
+    for (let index = 0; index < traces; index += 1) recordPlainTrace(recorder.tracer);
+    const { input, started, groups, take } = recordedClaim(encodeSpans(recorder.spans(), 'otlp_proto'));
+    await take();
+    // every group is one synchronous stretch: the tick that closed them all, then one turn each
+    expect(groups).toEqual([STARTED_PER_TURN, STARTED_PER_TURN, 10]);
+    expect(new Set(started).size).toBe(traces);
+    expect(input.stats.tracesClosed.ready).toBe(traces);
+  });
+
+  it('leaves undone the closed traces whose work had not started when the claim ended', async () => {
+    for (let index = 0; index < STARTED_PER_TURN + 10; index += 1) recordPlainTrace(recorder.tracer);
+    // the claim ends right after the first turn's traces started (a rebalance between two turns)
+    const { started, take } = recordedClaim(encodeSpans(recorder.spans(), 'otlp_proto'), (count, partition) => {
+      if (count === STARTED_PER_TURN) queueMicrotask(() => partition.end());
+    });
+    await expect(take()).rejects.toBeInstanceOf(ClaimEndedError);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(started).toHaveLength(STARTED_PER_TURN);
   });
 
   it('rebuilds, in a new claim of the partition, a trace the ended claim had closed: re-read spans are not late', async () => {

@@ -71,6 +71,36 @@ describe('TraceAssembler', () => {
     expect(a.closeDue(2_000)[0]!.owners).toEqual(['m1', 'm1-again']);
   });
 
+  it('keeps each span once and knows its owner in a trace of many spans from several messages, past the size where a trace indexes its span ids', () => {
+    const a = assembler();
+    const ids = Array.from({ length: 40 }, (_, index) => index + 2);
+    a.add(ids.slice(0, 10).map((id) => span(1, id, 1)), 'm1', 0);
+    a.add(ids.slice(5, 25).map((id) => span(1, id, 1)), 'm2', 10);
+    a.add([...ids.slice(0, 40).map((id) => span(1, id, 1)), span(1, 1, undefined, true)], 'm3', 20);
+    expect(a.bufferedSpans).toBe(41);
+    const [closed] = a.closeDue(2_020);
+    expect(closed!.spans.map((held) => held.spanId)).toEqual([...ids.map(spanId), spanId(1)]);
+    expect(closed!.owners).toEqual(['m1', 'm2', 'm3']);
+    expect(ids.map((id) => closed!.ownerOf(spanId(id)))).toEqual(ids.map((id) => (id < 12 ? 'm1' : id < 27 ? 'm2' : 'm3')));
+    expect(closed!.ownerOf(spanId(1))).toBe('m3');
+    expect(closed!.ownerOf(spanId(99))).toBeUndefined();
+  });
+
+  it('knows the owner of each span of a small trace fed by two messages, and of one fed by a single message', () => {
+    const a = assembler();
+    a.add([span(1, 2, 1), span(2, 2, 1)], 'm1', 0);
+    a.add([span(1, 3, 1), span(1, 2, 1), span(1, 1, undefined, true), span(2, 1, undefined, true)], 'm2', 10);
+    const closed = a.closeDue(2_010);
+    expect(closed.map((trace) => trace.spans.map((held) => [held.spanId, trace.ownerOf(held.spanId)]))).toEqual([
+      [[spanId(2), 'm1'], [spanId(3), 'm2'], [spanId(1), 'm2']],
+      [[spanId(2), 'm1'], [spanId(1), 'm2']],
+    ]);
+    const single = assembler();
+    single.add([span(3, 2, 1), span(3, 1, undefined, true)], 'only', 0);
+    const [only] = single.closeDue(2_000);
+    expect([only!.ownerOf(spanId(1)), only!.ownerOf(spanId(2)), only!.ownerOf(spanId(3))]).toEqual(['only', 'only', undefined]);
+  });
+
   it('on too many open traces closes the oldest as an overflow', () => {
     const a = assembler({ maxOpenTraces: 2 });
     a.add([span(1, 1, 9)], 'm1', 0);
