@@ -24,4 +24,17 @@ describe('summariseProfile', () => {
     expect(Object.fromEntries(summary.parts)).toEqual({ 'floor: score records to JSON': 0.5, 'own: emitter and publisher': 0.25, 'garbage collection': 0.25 });
     expect(summary.topSelf[0]).toEqual(['JSON.stringify ', 0.5]);
   });
+
+  it('counts a sample with module loading anywhere in its stack as start-up, even in a library module body', () => {
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: frame('(root)'), children: [2] },
+        { id: 2, callFrame: frame('wrapModuleLoad', 'node:internal/modules/cjs/loader'), children: [3] },
+        { id: 3, callFrame: frame('', 'file:///app/node_modules/kafkajs/src/index.js') },
+      ],
+      samples: [3],
+      timeDeltas: [100],
+    };
+    expect(summariseProfile(profile).parts).toEqual([['start-up (module loading)', 1]]);
+  });
 });
