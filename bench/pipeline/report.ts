@@ -99,6 +99,10 @@ export function formatReport(report: BenchReport): string[] {
   const tracingCost = 1 - traced / c;
   const fanOut = rate(report.passthroughFanOut);
   const noOp = rate(report.codeNoOp);
+  const otlp = median(report.otlpAlone.map((run) => run.runsPerSecond));
+  const perMessage = median(report.pipelineAlone.map((run) => run.eventsPerSecond));
+  const codePeakRss = Math.max(...report.code.map((run) => run.peakRssMb));
+  const tracedPeakRss = Math.max(...report.traced.map((run) => run.throughput.peakRssMb));
   const withFunctionSteps = median(report.tracedWithFunctionSteps.map((run) => run.throughput.eventsPerSecond));
   const spansPerEvent = median(report.traced.map((run) => run.tracing.ended / Math.max(1, run.throughput.completedTotal)));
   const spansPerEventWithFunctionSteps = median(report.tracedWithFunctionSteps.map((run) => run.tracing.ended / Math.max(1, run.throughput.completedTotal)));
@@ -145,6 +149,9 @@ export function formatReport(report: BenchReport): string[] {
     `  ${mark(tracingCost <= 0.15)} tracing costs ≤ 15% of (c): ${(tracingCost * 100).toFixed(1)}%`,
     `  ${mark(report.judge.eventsPerSecond >= 0.8 * judgeCeiling)} (d) ≥ 0.8 × C / ${sizes.judgeDelayMs / 1000} s = ${integer(0.8 * judgeCeiling)} events/s: ${integer(report.judge.eventsPerSecond)} (${ratio(report.judge.eventsPerSecond / judgeCeiling)} of C / ${sizes.judgeDelayMs / 1000} s)`,
     `  ${mark(report.judge.peakRssMb <= 300)} (d-backlog) peak RSS ≤ 300 MB (${mark(report.judge.peakRssMb <= 400)} ≤ 400 MB, the service's bound): ${report.judge.peakRssMb.toFixed(0)} MB as shipped (scripts/node-flags); ${report.judgeFlagged.result.peakRssMb.toFixed(0)} MB with ${report.judgeFlagged.flag} (which changes (c) by ${signedPercent(flagged / c - 1)})`,
+    `  ${mark(c >= 0.6 * a)} (c) ≥ 0.6 × (a) (issue 28): ${ratio(c / a)}`,
+    `  ${mark(otlp >= 0.7 * perMessage)} (o) ≥ 0.7 × (p), the OTLP input against run events without Kafka: ${ratio(otlp / perMessage)} (${integer(otlp)} against ${integer(perMessage)} runs/s)`,
+    `  ${mark(codePeakRss <= 400 && tracedPeakRss <= 400)} peak RSS ≤ 400 MB scoring at full rate, the highest round: (c) ${codePeakRss.toFixed(0)} MB, (c+tracing) ${tracedPeakRss.toFixed(0)} MB`,
     `  clients: (c) runs on @platformatic/kafka, the shipped default; (a-p)/(a) = ${ratio(rate(report.platformaticPassthrough) / a)}, (c-k) on kafkajs /(a) = ${ratio(rate(report.codeKafkajs) / a)}, (c)/(c-k) = ${ratio(c / rate(report.codeKafkajs))}`,
     ...floorLines,
     '',

@@ -48,7 +48,7 @@ function report(overrides: Partial<BenchReport> = {}): BenchReport {
     codeNoOp: [service(8_200)],
     codeFlagged: { flag: '--flag', runs: [service(7_900)] },
     pipelineAlone: [{ events: 4000, seconds: 0.2, eventsPerSecond: 20_000, records: 12_000, failedRecords: 0, cores: { node: 1.3, mainThread: 1, broker: undefined } }],
-    otlpAlone: [{ runs: 400, traces: 4000, spans: 8400, seconds: 0.1, runsPerSecond: 4_000, records: 1200, peakBufferedSpans: 4200, cores: { node: 1.2, mainThread: 1, broker: undefined } }],
+    otlpAlone: [{ runs: 400, traces: 4000, spans: 8400, seconds: 0.1, runsPerSecond: 15_000, records: 1200, peakBufferedSpans: 4200, cores: { node: 1.2, mainThread: 1, broker: undefined } }],
     floors: [floors],
     traced: [traced(7_000)],
     tracedWithFunctionSteps: [traced(7_500)],
@@ -72,7 +72,7 @@ describe('median', () => {
 describe('formatReport', () => {
   it('marks every target met when the numbers meet them', () => {
     const lines = targets(formatReport(report()));
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(8);
     for (const line of lines) expect(line.startsWith('  ✓')).toBe(true);
     expect(lines[0]).toContain('0.80×');
     expect(lines[1]).toContain('16.00×');
@@ -83,16 +83,20 @@ describe('formatReport', () => {
     const lines = targets(
       formatReport(
         report({
-          code: [service(4_000)],
+          code: [service(4_000, 410)],
           traced: [traced(3_000)],
           judge: judge(200, 400),
+          otlpAlone: [{ runs: 400, traces: 4000, spans: 8400, seconds: 0.1, runsPerSecond: 12_000, records: 1200, peakBufferedSpans: 4200, cores: { node: 1.2, mainThread: 1, broker: undefined } }],
         }),
       ),
     );
-    expect(lines.map((line) => line.slice(0, 3))).toEqual(['  ✗', '  ✗', '  ✗', '  ✗', '  ✗']);
+    expect(lines.map((line) => line.slice(0, 3))).toEqual(['  ✗', '  ✗', '  ✗', '  ✗', '  ✗', '  ✗', '  ✗', '  ✗']);
     expect(lines[0]).toContain('0.40×');
     expect(lines[2]).toContain('25.0%');
     expect(lines[4]).toContain('400 MB as shipped (scripts/node-flags); 200 MB with --flag');
+    expect(lines[5]).toContain('(c) ≥ 0.6 × (a) (issue 28): 0.40×');
+    expect(lines[6]).toContain('(o) ≥ 0.7 × (p), the OTLP input against run events without Kafka: 0.60× (12,000 against 20,000 runs/s)');
+    expect(lines[7]).toContain('the highest round: (c) 410 MB, (c+tracing) 200 MB');
   });
 
   it('puts (c) next to what the client alone reaches with the same output, and the pipeline without scorer work', () => {
