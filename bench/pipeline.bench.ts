@@ -53,6 +53,8 @@ const timeoutMs = 180_000;
  */
 const shippedNodeFlags = readFileSync(new URL('../scripts/node-flags', import.meta.url), 'utf8').trim().split(/\s+/);
 const whatIfNodeFlags = ['--max-semi-space-size=4'];
+/** The service's heap growth (service/heap-growth.ts) left to V8's own factor: the what-if of (c+tracing)'s memory. */
+const ownHeapGrowthFlag = '--heap-growing-percent=0';
 const nodeFlag = whatIfNodeFlags.join(' ');
 /** A score record of the three code scorers on the sample runs is ~910 bytes of JSON (measured). */
 const scoreRecordBytes = 910;
@@ -98,9 +100,10 @@ try {
   const floors: FloorsResult[] = [];
   const traced: TracedRun[] = [];
   const tracedWithFunctionSteps: TracedRun[] = [];
-  const tracedRun = async (name: string, tracing: 'on' | 'with-function-step-spans'): Promise<TracedRun> => {
+  const tracedOwnHeapGrowth: TracedRun[] = [];
+  const tracedRun = async (name: string, tracing: 'on' | 'with-function-step-spans', nodeFlags = shippedNodeFlags): Promise<TracedRun> => {
     const before = sink.received();
-    const result = await childResult({ ...base(name), kind: 'code', scorers: 'text', tracing, otlpUrl: sink.url, ...size });
+    const result = await childResult({ ...base(name), kind: 'code', scorers: 'text', tracing, otlpUrl: sink.url, ...size }, nodeFlags);
     const after = sink.received();
     // The child flushed before it answered: what the sink holds is what was exported.
     return { throughput: result.throughput, tracing: { ended: result.tracing!.ended, exported: after.spans - before.spans }, sinkBytes: after.bytes - before.bytes };
@@ -177,6 +180,11 @@ try {
         tracedWithFunctionSteps.push(run);
         progress(`round ${round + 1} (c+tracing) with function step spans: ${rate(run.throughput)}, ${run.tracing.exported} of ${run.tracing.ended} spans exported`);
       },
+      async () => {
+        const run = await tracedRun(`cg${round}`, 'on', [...shippedNodeFlags, ownHeapGrowthFlag]);
+        tracedOwnHeapGrowth.push(run);
+        progress(`round ${round + 1} (c+tracing) with ${ownHeapGrowthFlag}: ${rate(run.throughput)}, peak RSS ${run.throughput.peakRssMb.toFixed(0)} MB`);
+      },
     ];
     // Rotate the order each round so no scenario always runs first (or right after another).
     for (let index = 0; index < scenarios.length; index += 1) await scenarios[(index + round) % scenarios.length]!();
@@ -246,6 +254,7 @@ try {
     floors,
     traced,
     tracedWithFunctionSteps,
+    tracedOwnHeapGrowth: { flag: ownHeapGrowthFlag, runs: tracedOwnHeapGrowth },
     latency: { eventsPerSecond: latencyRate, result: latency.latency },
     judge,
     judgeFlagged: { flag: nodeFlag, result: judgeFlagged },

@@ -1,6 +1,7 @@
 // The `scorestream` command line: picks a subcommand and hands it the remaining arguments.
 // Each subcommand lives in cli/commands/<name>.ts and is loaded only when used, so
 // `scorestream kafka status` does not pay for loading the scoring stack.
+import { applyHeapGrowth } from '../service/heap-growth.ts';
 import { ScorestreamError } from '../src/errors.ts';
 import { kafkaUnreachableHint } from './kafka-error-hint.ts';
 
@@ -40,6 +41,9 @@ async function main(argv: string[]): Promise<number> {
   const module = await command.load();
   return module.run(rest);
 }
+
+// Before anything allocates: V8's heap growth as the service ships it (service/heap-growth.ts).
+applyHeapGrowth();
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -1,6 +1,7 @@
 // Entry point of a scenario child process (see child-protocol.ts): receives one ChildSpec over
 // IPC, runs that scenario with the real service in this process, reports one result, exits.
 import { silenceKafkajsWarnings } from '../../local/kafka/index.ts';
+import { applyHeapGrowth } from '../../service/heap-growth.ts';
 import type { ChildMessage, ChildResult, ChildSpec, LatencyCommand } from './child-protocol.ts';
 import { createEventPool } from './bench-events.ts';
 import { createCodeScorers, createNoOpScorers } from './bench-scorers.ts';
@@ -61,6 +62,8 @@ async function run(spec: ChildSpec): Promise<ChildResult> {
   return { kind: 'judge-backlog', result: await runJudgeBacklog(spec) };
 }
 
+// As the command line does: V8's heap growth as shipped, unless the child's flags give their own (a what-if row).
+applyHeapGrowth();
 silenceKafkajsWarnings();
 process.once('message', (spec: ChildSpec) => {
   run(spec)
