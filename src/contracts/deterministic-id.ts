@@ -11,11 +11,12 @@ function field(value: string | undefined): string {
 }
 
 export function deterministicId(domain: string, parts: readonly (string | undefined)[]): string {
-  const encoded = field(domain) + parts.map(field).join('');
-  // One-shot hash: no Hash object per id (several ids per run event in the service).
-  const bytes = hash('sha256', encoded, 'buffer').subarray(0, 16);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x80; // version 8
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80; // RFC 4122/9562 variant
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  let encoded = field(domain);
+  for (let index = 0; index < parts.length; index += 1) encoded += field(parts[index]);
+  // One-shot hash straight to hex, the UUID's bits set in the text: no Hash object, Buffer or
+  // array per id (three ids per run event in the service; half the time of hashing to a Buffer).
+  const hex = hash('sha256', encoded, 'hex');
+  // Version 8 is the 13th hex digit; the RFC 4122/9562 variant (binary 10) the top bits of the 17th.
+  const variant = ((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -39,6 +39,14 @@ export function compilePatterns(settings: RedactionSettings): RedactionPattern[]
  */
 const BUILTIN_PREFILTER = new RegExp(BUILTIN_PREFILTER_SOURCE, 'i');
 
+/**
+ * Short strings — a record's keys, the terms and labels scorers return, metadata values — repeat
+ * from record to record, and each costs a scan of the prefilter (and of every pattern when it
+ * hits, as "password" does). Their results are remembered, up to this length and this many.
+ */
+const REMEMBERED_LENGTH = 64;
+const REMEMBERED_COUNT = 4_096;
+
 export function createRedactor(settings: RedactionSettings): Redactor {
   const patterns = compilePatterns(settings);
   const own = settings.patterns.length;
@@ -47,12 +55,28 @@ export function createRedactor(settings: RedactionSettings): Redactor {
   const prefilter = builtins.length === 0 ? undefined : BUILTIN_PREFILTER;
   const hook = settings.redact;
   if (patterns.length === 0 && hook === undefined) return noRedaction;
-  return (text) => {
+  const redact: Redactor = (text) => {
     let result = text;
     if (prefilter !== undefined && text.length >= MIN_BUILTIN_MATCH && prefilter.test(text)) for (const pattern of builtins) result = replaceAll(result, pattern);
     for (const pattern of custom) result = replaceAll(result, pattern);
     if (hook === undefined) return result;
     const hooked = hook(result);
     return typeof hooked === 'string' ? hooked : result;
+  };
+  // A deployment's hook is its own code, called for every string as documented: not remembered.
+  if (hook !== undefined) return redact;
+  const remembered = new Map<string, string>();
+  const shortest = custom.length === 0 ? MIN_BUILTIN_MATCH : 0;
+  return (text) => {
+    if (text.length < shortest) return text;
+    if (text.length > REMEMBERED_LENGTH) return redact(text);
+    let result = remembered.get(text);
+    if (result === undefined) {
+      result = redact(text);
+      // Cleared rather than evicted one by one: the strings that recur are back within a few records.
+      if (remembered.size >= REMEMBERED_COUNT) remembered.clear();
+      remembered.set(text, result);
+    }
+    return result;
   };
 }

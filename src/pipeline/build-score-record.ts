@@ -27,56 +27,80 @@ export type ScoreRecordContext = {
   thread?: ThreadVersion;
 };
 
-function defined<T extends Record<string, unknown>>(value: T): Partial<T> {
-  const result: Record<string, unknown> = {};
-  for (const key in value) if (value[key] !== undefined) result[key] = value[key];
-  return result as Partial<T>;
+/** The steps' raw results a record carries: those the run produced. */
+function stepsOf(result: ScorerOutcomeResult): Record<string, unknown> {
+  const steps: Record<string, unknown> = {};
+  if (result.preprocessStepResult !== undefined) steps.preprocess = result.preprocessStepResult;
+  if (result.analyzeStepResult !== undefined) steps.analyze = result.analyzeStepResult;
+  return steps;
 }
+
+/** The judge prompts a record carries: those of its prompt steps. */
+function promptsOf(result: ScorerOutcomeResult): Record<string, unknown> {
+  const prompts: Record<string, unknown> = {};
+  if (result.preprocessPrompt !== undefined) prompts.preprocess = result.preprocessPrompt;
+  if (result.analyzePrompt !== undefined) prompts.analyze = result.analyzePrompt;
+  if (result.generateScorePrompt !== undefined) prompts.generateScore = result.generateScorePrompt;
+  if (result.generateReasonPrompt !== undefined) prompts.generateReason = result.generateReasonPrompt;
+  return prompts;
+}
+
+/** What a record reads of a run's result (a failed run's snapshot is the same shape, or empty). */
+type ScorerOutcomeResult = Record<string, unknown>;
 
 function hasKeys(value: object): boolean {
   for (const _ in value) return true;
   return false;
 }
 
+/**
+ * One object, built in the contract's field order (the order its JSON shows), with each optional
+ * field set only when it has a value: a record per scorer per run, so no intermediate objects or
+ * copies of them. The contract's schema checks the result in the tests.
+ */
 export function buildScoreRecord(context: ScoreRecordContext): ScoreRecord {
   const { facts, outcome } = context;
+  const event = facts.event;
   const result = outcome.status === 'failed' ? (outcome.snapshot ?? {}) : outcome.result;
   const judge = result.judge as JudgeResults | undefined;
-  const base = {
-    schemaVersion: 1 as const,
+  const record: Record<string, unknown> = {
+    schemaVersion: 1,
     scoreId:
       context.thread === undefined
-        ? scoreIdFor({ runId: facts.event.runId, scorerId: context.scorerId, scorerVersion: context.scorerVersion })
+        ? scoreIdFor({ runId: event.runId, scorerId: context.scorerId, scorerVersion: context.scorerVersion })
         : threadScoreIdFor({ threadKey: context.thread.key, scorerId: context.scorerId, scorerVersion: context.scorerVersion, versionId: context.thread.versionId }),
-    runId: facts.event.runId,
+    runId: event.runId,
     scorerId: context.scorerId,
-    ...defined({ scorerName: context.scorerName, scorerVersion: context.scorerVersion }),
-    entity: facts.event.entity,
-    ...(facts.event.metadata === undefined ? {} : { metadata: facts.event.metadata }),
-    ...(facts.event.missing === undefined ? {} : { missing: facts.event.missing }),
-    steps: defined({ preprocess: result.preprocessStepResult, analyze: result.analyzeStepResult }),
-    prompts: defined({
-      preprocess: result.preprocessPrompt as string | undefined,
-      analyze: result.analyzePrompt as string | undefined,
-      generateScore: result.generateScorePrompt as string | undefined,
-      generateReason: result.generateReasonPrompt as string | undefined,
-    }),
-    ...(judge !== undefined && hasKeys(judge) ? { judge } : {}),
-    ...(context.trace === undefined ? {} : { trace: context.trace }),
-    source: facts.source,
-    ...(context.sampling === undefined ? {} : { sampling: context.sampling }),
-    scoredAt: context.scoredAt,
-    durationMs: context.durationMs,
-    ...(context.thread === undefined ? {} : { thread: context.thread }),
   };
+  if (context.scorerName !== undefined) record.scorerName = context.scorerName;
+  if (context.scorerVersion !== undefined) record.scorerVersion = context.scorerVersion;
+  record.entity = event.entity;
+  if (event.metadata !== undefined) record.metadata = event.metadata;
+  if (event.missing !== undefined) record.missing = event.missing;
+  record.steps = stepsOf(result);
+  record.prompts = promptsOf(result);
+  if (judge !== undefined && hasKeys(judge)) record.judge = judge;
+  if (context.trace !== undefined) record.trace = context.trace;
+  record.source = facts.source;
+  if (context.sampling !== undefined) record.sampling = context.sampling;
+  record.scoredAt = context.scoredAt;
+  record.durationMs = context.durationMs;
+  if (context.thread !== undefined) record.thread = context.thread;
+  record.status = outcome.status;
   switch (outcome.status) {
     case 'scored': {
+      record.score = outcome.score;
       const verdict = context.pass === undefined ? undefined : verdictFor(context.pass, outcome.score, result.analyzeStepResult);
-      return { ...base, status: 'scored', score: outcome.score, ...(verdict === undefined ? {} : { verdict }), ...(result.reason === undefined ? {} : { reason: result.reason }) };
+      if (verdict !== undefined) record.verdict = verdict;
+      if (result.reason !== undefined) record.reason = result.reason;
+      break;
     }
     case 'not_scorable':
-      return { ...base, status: 'not_scorable', notScorable: outcome.notScorable };
+      record.notScorable = outcome.notScorable;
+      break;
     case 'failed':
-      return { ...base, status: 'failed', error: outcome.error };
+      record.error = outcome.error;
+      break;
   }
+  return record as ScoreRecord;
 }

@@ -148,6 +148,17 @@ function endSpan(span: Span, outcome: ScorerOutcome, scorerId: string, withExpla
 }
 
 /**
+ * The context a scorer runs in: its score span's. Without a tracing SDK the span is the no-op
+ * tracer's stand-in for the parent's span context itself, and the parent context already says all
+ * it would: no context is copied for it per binding. (A sampled-out span of an SDK has its own
+ * span context, which judge spans must see, and gets its context.)
+ */
+function scorerContext(parent: Context, span: Span): Context {
+  if (!span.isRecording() && span.spanContext() === trace.getSpanContext(parent)) return parent;
+  return trace.setSpan(parent, span);
+}
+
+/**
  * One eligible binding scored in its own `score {scorerId}` span: its record, or the budget skip
  * when a budget refused one of its judge calls (`spend`; the gate's refusal). Also the retry of a
  * deferred pair (src/pipeline/score-retry.ts), which turns such a skip into another deferral.
@@ -178,7 +189,7 @@ export async function scoreWithBinding<Event>(facts: RunFacts, binding: Resolved
   const gate = options.spend?.ledger === undefined ? undefined : options.spend.runGate(binding.scorerId, facts.event.metadata?.tenantId);
   // Classifier scorers' decision-model calls go through the run's gate too (the service's cap inside).
   const services = gate === undefined ? options.services : { ...options.services, judgeCalls: gate, limitDecisionCall: gateDecisionCalls(gate, options.services?.limitDecisionCall) };
-  const outcome = await otelContext.with(trace.setSpan(parent, span), () =>
+  const outcome = await otelContext.with(scorerContext(parent, span), () =>
     runScorerToOutcome(binding.scorer, input, { timeoutMs: binding.timeoutMs, signal: options.signal, services }),
   );
   const finished = now();

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { deterministicId } from '../../../../src/contracts/deterministic-id.ts';
 import { scoreIdFor } from '../../../../src/contracts/score-id.ts';
 
 const uuidV8 = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -35,5 +37,25 @@ describe('scoreIdFor', () => {
 
   it('counts multi-byte characters by bytes', () => {
     expect(scoreIdFor({ runId: 'é', scorerId: 'x' })).not.toBe(scoreIdFor({ runId: 'e', scorerId: 'x' }));
+  });
+
+  it('is the first 16 bytes of SHA-256 with the version and variant bits set, for every variant digit', () => {
+    // The bytes as RFC 9562 describes them, from a Hash object: what the id's text must say.
+    const reference = (domain: string, parts: (string | undefined)[]) => {
+      const field = (value: string | undefined) => (value === undefined ? '-' : `${Buffer.byteLength(value)}:${value}`);
+      const bytes = createHash('sha256').update([domain, ...parts].map(field).join('')).digest().subarray(0, 16);
+      bytes[6] = (bytes[6]! & 0x0f) | 0x80;
+      bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+      const hex = bytes.toString('hex');
+      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    };
+    const variants = new Set<string>();
+    for (let index = 0; index < 400; index += 1) {
+      const parts = [`run-${index}`, index % 3 === 0 ? undefined : `scorer-é-${index}`, String(index * 7)];
+      const id = deterministicId('scorestream.test.v1', parts);
+      expect(id).toBe(reference('scorestream.test.v1', parts));
+      variants.add(id[19]!);
+    }
+    expect([...variants].sort()).toEqual(['8', '9', 'a', 'b']);
   });
 });

@@ -69,6 +69,25 @@ describe('configuring redaction', () => {
     expect(hooked('Acme Corp, alice@example.com')).toBe('[redacted:company], [redacted:email]');
   });
 
+  it('calls the hook for every string, the same one again too (a hook is not remembered)', () => {
+    const seen: string[] = [];
+    const hooked = redactorFor({ redact: (text) => (seen.push(text), text) });
+    hooked('repeated text');
+    hooked('repeated text');
+    expect(seen).toEqual(['repeated text', 'repeated text']);
+  });
+
+  it('gives a remembered short string the same result as the first time, past the memory being cleared', () => {
+    const own = redactorFor({ patterns: [{ name: 'ticket', pattern: 'TKT\\d+' }] });
+    const texts = ['a@b.io', 'x', 'api_key=abcdef123', 'TKT42 done', 'password', 'plain words', 'sk-abcdefghijklmnopqrstuvwxyz'];
+    const first = texts.map((text) => own(text));
+    expect(first).toEqual(['[redacted:email]', 'x', 'api_key=[redacted:api-key]', '[redacted:ticket] done', 'password', 'plain words', '[redacted:api-key]']);
+    // More distinct short strings than are remembered, then the same texts again.
+    for (let index = 0; index < 10_000; index += 1) own(`filler ${index}`);
+    expect(texts.map((text) => own(text))).toEqual(first);
+    expect(texts.map((text) => redact(text))).toEqual(texts.map((text) => redact(text)));
+  });
+
   it('refuses a pattern that is not a regular expression or matches the empty string, saying why', () => {
     const bad = redactionSchema.safeParse({ patterns: [{ name: 'broken', pattern: '(' }, { name: 'empty', pattern: 'x*' }] });
     expect(bad.success).toBe(false);
