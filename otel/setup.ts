@@ -148,11 +148,14 @@ function safeJson(value: unknown): string {
 
 /**
  * Batch span processor defaults sized for a stream: the SDK's own (queue 2,048, 5 s delay) drop
- * most spans at a few thousand events/s with a dozen spans each (docs/benchmarks.md). Only fills
- * in what the environment leaves unset; sdk-node reads them.
+ * most spans at a few thousand events/s with a dozen spans each (docs/benchmarks.md). The queue
+ * holds 1.5 s of spans at full rate with three spans per event, and bounds what a slow receiver
+ * can make the service hold: ~2.7 kB a span, so ~45 MB full (65,536 held 175 MB and took the
+ * service past its 400 MB bound when spans came faster than they were exported). Only fills in
+ * what the environment leaves unset; sdk-node reads them.
  */
 export const BATCH_SPAN_DEFAULTS = {
-  OTEL_BSP_MAX_QUEUE_SIZE: '65536',
+  OTEL_BSP_MAX_QUEUE_SIZE: '16384',
   OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048',
   OTEL_BSP_SCHEDULE_DELAY: '1000',
 } as const;

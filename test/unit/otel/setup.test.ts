@@ -249,7 +249,7 @@ describe('applyBatchSpanDefaults', () => {
   it('fills in stream-sized batch span settings, and keeps what the environment says', () => {
     const environment: Record<string, string | undefined> = { OTEL_BSP_SCHEDULE_DELAY: '250', OTEL_BSP_MAX_QUEUE_SIZE: '' };
     applyBatchSpanDefaults(environment);
-    expect(environment).toEqual({ OTEL_BSP_SCHEDULE_DELAY: '250', OTEL_BSP_MAX_QUEUE_SIZE: '65536', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048' });
+    expect(environment).toEqual({ OTEL_BSP_SCHEDULE_DELAY: '250', OTEL_BSP_MAX_QUEUE_SIZE: '16384', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048' });
   });
 });
 
@@ -270,7 +270,7 @@ describe('watchedOtlpSpanProcessor', () => {
     const saved = names.map((name) => process.env[name]);
     Object.assign(process.env, {
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`,
-      OTEL_BSP_MAX_QUEUE_SIZE: '65536',
+      OTEL_BSP_MAX_QUEUE_SIZE: '16384',
       OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '64',
       OTEL_BSP_SCHEDULE_DELAY: '60000',
     });
