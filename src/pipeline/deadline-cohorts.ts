@@ -3,12 +3,20 @@
 // that finish in microseconds. Runs of the same scorer with the same timeout that start within
 // the same few milliseconds form a cohort: one AbortController, one timer, one shutdown listener.
 // Every member gets at least its timeout (the timer starts `windowMs` late) and at most
-// `windowMs` more. A cohort whose members all finished is closed at once: no timer is left behind.
+// `windowMs` more. A cohort is armed — its timer and shutdown listener set — only when a run
+// needs waiting for: a run that finishes synchronously (a code scorer's, start to end) only reads
+// its signal, and leaves nothing behind. An armed cohort whose members all finished is closed at
+// once: no timer is left behind.
 import { setMaxListeners } from 'node:events';
 
 export type DeadlineCohort = {
-  /** Aborted when the cohort's time is up or the shutdown signal aborts. */
+  /** Aborted when the cohort's time is up or the shutdown signal aborts (once armed; at once when shutdown was aborted already). */
   readonly signal: AbortSignal;
+  /** A run that did not finish synchronously joins: the cohort is armed, and its timer runs for this member too. */
+  join(): DeadlineMembership;
+};
+
+export type DeadlineMembership = {
   /** Rejects with the abort reason `graceMs` after the abort: stop waiting for code that ignores signals. */
   readonly abandoned: Promise<never>;
   /** The member finished; the last one out clears the timer. */
@@ -27,13 +35,14 @@ export const deadlineWindowMs = 5;
 /** How long an aborted run may take to notice its signal before we stop waiting for it. */
 export const abandonGraceMs = 250;
 
-type Cohort = DeadlineCohort & { openUntil: number; members: number };
+type Cohort = DeadlineCohort & { openUntil: number };
 
 const noShutdown = {};
-/** Open cohorts by shutdown signal, timeout and key: nested maps, so joining builds no key string. */
+/** Open cohorts by shutdown signal, timeout and key: nested maps, so finding one builds no key string. */
 const openCohorts = new WeakMap<object, Map<number, Map<string, Cohort>>>();
 
-export function joinDeadlineCohort(key: string, options: CohortOptions): DeadlineCohort {
+/** The cohort a run of `key` starting now belongs to: its signal for the run, `join()` once the run is waited for. */
+export function deadlineCohortFor(key: string, options: CohortOptions): DeadlineCohort {
   const shutdownKey = options.shutdown ?? noShutdown;
   let byTimeout = openCohorts.get(shutdownKey);
   if (byTimeout === undefined) openCohorts.set(shutdownKey, (byTimeout = new Map()));
@@ -41,44 +50,64 @@ export function joinDeadlineCohort(key: string, options: CohortOptions): Deadlin
   if (byKey === undefined) byTimeout.set(options.timeoutMs, (byKey = new Map()));
   const now = performance.now();
   let cohort = byKey.get(key);
-  if (cohort === undefined || now > cohort.openUntil || cohort.signal.aborted) {
+  // A cohort opened before the shutdown and not armed since has no listener: one with its signal aborted replaces it.
+  if (cohort === undefined || now > cohort.openUntil || cohort.signal.aborted || options.shutdown?.aborted === true) {
     const cohorts = byKey;
     cohort = openCohort(options, now, () => {
       if (cohorts.get(key) === cohort) cohorts.delete(key);
     });
     byKey.set(key, cohort);
   }
-  cohort.members += 1;
   return cohort;
 }
 
 function openCohort(options: CohortOptions, now: number, close: () => void): Cohort {
   const controller = new AbortController();
-  // Judge calls of every member listen on this one signal.
-  setMaxListeners(0, controller.signal);
   const { shutdown } = options;
-  let graceTimer: NodeJS.Timeout | undefined;
+  // Already shutting down: every run sees an aborted signal at once, armed or not.
+  if (shutdown?.aborted) controller.abort(shutdown.reason);
+  let members = 0;
+  let armed: { timer: NodeJS.Timeout; abandoned: Promise<never>; graceTimer: NodeJS.Timeout | undefined } | undefined;
   const onShutdown = () => controller.abort(shutdown!.reason);
-  const timer = setTimeout(() => controller.abort(options.timeoutReason()), options.timeoutMs + deadlineWindowMs);
-  const abandoned = new Promise<never>((_, reject) => {
-    controller.signal.addEventListener('abort', () => (graceTimer = setTimeout(() => reject(controller.signal.reason), abandonGraceMs)), { once: true });
-  });
-  abandoned.catch(() => undefined);
-  const cohort: Cohort = {
-    signal: controller.signal,
-    abandoned,
-    openUntil: now + deadlineWindowMs,
-    members: 0,
+  const arm = () => {
+    // Judge calls of every member listen on this one signal.
+    setMaxListeners(0, controller.signal);
+    const state = {
+      timer: setTimeout(() => controller.abort(options.timeoutReason()), options.timeoutMs + deadlineWindowMs),
+      abandoned: undefined as unknown as Promise<never>,
+      graceTimer: undefined as NodeJS.Timeout | undefined,
+    };
+    state.abandoned = new Promise<never>((_, reject) => {
+      const abandon = () => (state.graceTimer = setTimeout(() => reject(controller.signal.reason), abandonGraceMs));
+      if (controller.signal.aborted) abandon();
+      else controller.signal.addEventListener('abort', abandon, { once: true });
+    });
+    state.abandoned.catch(() => undefined);
+    if (shutdown?.aborted) onShutdown();
+    else shutdown?.addEventListener('abort', onShutdown, { once: true });
+    return state;
+  };
+  const membership: DeadlineMembership = {
+    get abandoned() {
+      return armed!.abandoned;
+    },
     release() {
-      cohort.members -= 1;
-      if (cohort.members > 0) return;
+      members -= 1;
+      if (members > 0 || armed === undefined) return;
       close();
-      clearTimeout(timer);
-      clearTimeout(graceTimer);
+      clearTimeout(armed.timer);
+      clearTimeout(armed.graceTimer);
       shutdown?.removeEventListener('abort', onShutdown);
+      armed = undefined;
     },
   };
-  if (shutdown?.aborted) onShutdown();
-  else shutdown?.addEventListener('abort', onShutdown, { once: true });
-  return cohort;
+  return {
+    signal: controller.signal,
+    openUntil: now + deadlineWindowMs,
+    join() {
+      members += 1;
+      armed ??= arm();
+      return membership;
+    },
+  };
 }

@@ -9,7 +9,13 @@ import type { PipelineStage } from '../contracts/scorer-steps.ts';
 import type { ScorerLike } from '../config/config-types.ts';
 import type { ScorerServices } from '../scorer-services.ts';
 import type { ScorerRunOptions } from '../scorer/types.ts';
-import { joinDeadlineCohort } from './deadline-cohorts.ts';
+import { runNowKey } from '../scorer/run-scorer.ts';
+import { deadlineCohortFor } from './deadline-cohorts.ts';
+import type { DeadlineMembership } from './deadline-cohorts.ts';
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
 
 export type ScorerOutcome =
   | { status: 'scored'; score: number; result: Record<string, unknown> }
@@ -113,12 +119,13 @@ export async function runScorerToOutcome(scorer: ScorerLike, input: Record<strin
   const startedSteps: PipelineStage[] = [];
   // On timeout or shutdown the cohort's signal is aborted first, so a cooperating run rejects
   // with its own ScorerRunError (which knows the step); code that ignores the signal is
-  // abandoned after a short grace period.
-  const cohort = joinDeadlineCohort(scorer.id, {
+  // abandoned after a short grace period. A run that finishes synchronously never joins it.
+  const cohort = deadlineCohortFor(scorer.id, {
     timeoutMs: options.timeoutMs,
     timeoutReason: () => new ScorerTimeoutError(scorer.id, options.timeoutMs),
     shutdown: options.signal,
   });
+  let membership: DeadlineMembership | undefined;
   try {
     const runOptions: ScorerRunOptions = {
       ...options.services,
@@ -129,9 +136,13 @@ export async function runScorerToOutcome(scorer: ScorerLike, input: Record<strin
         if (!startedSteps.includes(currentStep)) startedSteps.push(currentStep);
       },
     };
-    const running = scorer.run(input, runOptions);
-    const result = await Promise.race([running, cohort.abandoned]);
-    return successOutcome(result as Record<string, unknown>);
+    // A scorer of this library runs synchronously as far as its steps are (a code scorer: all the
+    // way, with no promise to race against the deadline); any other through its run().
+    const runNow = (scorer as { [runNowKey]?: (input: Record<string, unknown>, options: ScorerRunOptions) => unknown })[runNowKey];
+    const running = typeof runNow === 'function' ? runNow.call(scorer, input, runOptions) : scorer.run(input, runOptions);
+    if (!isThenable(running)) return successOutcome(running as Record<string, unknown>);
+    membership = cohort.join();
+    return successOutcome((await Promise.race([running, membership.abandoned])) as Record<string, unknown>);
   } catch (error) {
     const outcome = failedOutcome(error, currentStep, startedSteps);
     // Stopped by its own deadline, the run fails however the step reports the abort (an
@@ -144,6 +155,6 @@ export async function runScorerToOutcome(scorer: ScorerLike, input: Record<strin
     }
     return outcome;
   } finally {
-    cohort.release();
+    membership?.release();
   }
 }

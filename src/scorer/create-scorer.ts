@@ -3,7 +3,7 @@
 // one partial builder can fork into several scorers.
 import type { StepName } from '../contracts/scorer-steps.ts';
 import type { JudgeConfig } from '../judge/types.ts';
-import { runScorer } from './run-scorer.ts';
+import { runNowKey, runScorer, runScorerNow } from './run-scorer.ts';
 import type { ScorerDefinition } from './run-scorer.ts';
 import { missingIdError } from './scorer-error.ts';
 import { assertChainOrder, compileStep, stepInfo } from './step-definition.ts';
@@ -72,6 +72,11 @@ class ScorerImpl {
 
   run(input: ScorerRun, options?: ScorerRunOptions): Promise<ScorerRunResult> {
     return runScorer(this.#definition, input, options);
+  }
+
+  /** run(), synchronous while the steps are (run-scorer.ts, runScorerNow): the service's way in. */
+  [runNowKey](input: ScorerRun, options?: ScorerRunOptions): ScorerRunResult | Promise<ScorerRunResult> {
+    return runScorerNow(this.#definition, input, options);
   }
 
   #with(name: StepName, definition: unknown): ScorerImpl {

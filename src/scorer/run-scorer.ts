@@ -19,6 +19,7 @@ import { missingGenerateScoreError } from './scorer-error.ts';
 import { asError, ScorerRunError } from './scorer-run-error.ts';
 import { activeTraceId, getDefaultTracer, markFailed, startStepSpan, withSpan } from './step-span.ts';
 import type { StepSpan } from './step-span.ts';
+import type { Tracer } from '@opentelemetry/api';
 import type { StepEntry } from './step-definition.ts';
 import type { ScorerServices } from '../scorer-services.ts';
 import type { PreparedScorerRun, ScorerConfig, ScorerRun, ScorerRunOptions, ScorerRunResult, StepResults } from './types.ts';
@@ -35,50 +36,111 @@ export type ScorerDefinition = {
 const noOptions: ScorerRunOptions = Object.freeze({});
 const defaultNow = () => performance.now();
 
+/**
+ * The key of a scorer's maybe-synchronous run (runScorerNow), for the service's pipeline; a
+ * registered symbol, so a scorer made by another copy of this library has it too. Not public API:
+ * `run()` is, and always returns a promise.
+ */
+export const runNowKey = Symbol.for('scorestream.scorer.runNow');
+
 export async function runScorer(
   scorer: ScorerDefinition,
   input: ScorerRun,
   options: ScorerRunOptions = noOptions,
 ): Promise<ScorerRunResult> {
+  return runScorerNow(scorer, input, options);
+}
+
+/**
+ * The service's way in (src/pipeline/scorer-outcome.ts, through `runNow`): the same run, but
+ * synchronous for as long as prepareRun and the steps are — the result itself when none returned a
+ * promise, else a promise of it — so a code scorer costs no promise per step and no microtask
+ * turns. A failure is thrown, or rejected once a step went asynchronous.
+ */
+export function runScorerNow(scorer: ScorerDefinition, input: ScorerRun, options: ScorerRunOptions = noOptions): ScorerRunResult | Promise<ScorerRunResult> {
   const run = withoutInternal(input);
   if (!scorer.hasGenerateScore) throw missingGenerateScoreError(scorer.id, [...scorer.stepNames]);
-  const prepared = scorer.prepareRun === undefined ? run : await scorer.prepareRun(run as ScorerRun);
-  const state = newRunState(prepareIdentity(prepared, options));
-  const tracer = options.tracer ?? getDefaultTracer();
-  let environment: PromptStepEnvironment | undefined;
-  for (const step of scorer.steps) {
+  if (scorer.prepareRun === undefined) return runSteps(scorer, run, options);
+  const prepared: unknown = scorer.prepareRun(run as ScorerRun);
+  return isThenable(prepared) ? Promise.resolve(prepared).then((value) => runSteps(scorer, value as Record<string, unknown>, options)) : runSteps(scorer, prepared as Record<string, unknown>, options);
+}
+
+/** One run's steps in progress: what each step needs, kept across an asynchronous step. */
+type StepRun = { scorer: ScorerDefinition; state: RunState; options: ScorerRunOptions; tracer: Tracer; environment: PromptStepEnvironment | undefined };
+
+function runSteps(scorer: ScorerDefinition, prepared: Record<string, unknown>, options: ScorerRunOptions): ScorerRunResult | Promise<ScorerRunResult> {
+  const steps: StepRun = { scorer, state: newRunState(prepareIdentity(prepared, options)), options, tracer: options.tracer ?? getDefaultTracer(), environment: undefined };
+  return stepsFrom(steps, 0);
+}
+
+/** The steps from `first` on, synchronously until one returns a promise. */
+function stepsFrom(steps: StepRun, first: number): ScorerRunResult | Promise<ScorerRunResult> {
+  const { scorer, state, options } = steps;
+  for (let index = first; index < scorer.steps.length; index += 1) {
+    const step = scorer.steps[index]!;
     let span: StepSpan;
     let value: unknown;
     try {
       options.abortSignal?.throwIfAborted();
       options.onStepStart?.(step.name);
-      span = step.kind === 'function' && options.functionStepSpans !== true ? undefined : startStepSpan(tracer, scorer.id, step.name, step.kind);
+      span = step.kind === 'function' && options.functionStepSpans !== true ? undefined : startStepSpan(steps.tracer, scorer.id, step.name, step.kind);
       if (step.kind === 'prompt') {
-        environment ??= { scorerJudge: scorer.judge, services: options, abortSignal: options.abortSignal, now: options.now ?? defaultNow };
+        steps.environment ??= { scorerJudge: scorer.judge, services: options, abortSignal: options.abortSignal, now: options.now ?? defaultNow };
       }
+      const environment = steps.environment;
       value = span === undefined ? executeStep(step, state, options, environment, span) : withSpan(span, () => executeStep(step, state, options, environment, span));
-      if (isThenable(value)) value = await value;
-      if (step.name === 'generateScore' && !isNotScorable(value) && !isFiniteNumber(value)) throw invalidScore(scorer.id, value);
+      if (isThenable(value)) return finishStep(steps, index, span, value);
+      checkScore(scorer, step.name, value);
     } catch (error) {
-      if (span !== undefined) {
-        markFailed(span, error);
-        span.end();
-      }
-      throw runError(scorer, step.name, state, error);
+      throw stepFailed(scorer, step.name, state, span, error);
     }
-    if (isNotScorable(value)) {
-      if (span !== undefined) {
-        span.setAttribute('scorestream.step.not_scorable', true);
-        span.end();
-      }
-      const reason = (value as NotScorable).reason;
-      return notScorableResult(state, reason === undefined ? { step: step.name } : { step: step.name, reason });
-    }
-    span?.end();
-    state.results = withResult(state.results, step.name, value);
-    if (!state.completed.includes(step.name)) state.completed.push(step.name);
+    const ended = endStep(state, step.name, span, value);
+    if (ended !== undefined) return ended;
   }
   return scoredResult(state);
+}
+
+/** A step that returned a promise: its value awaited, then the steps after it. */
+async function finishStep(steps: StepRun, index: number, span: StepSpan, pending: PromiseLike<unknown>): Promise<ScorerRunResult> {
+  const step = steps.scorer.steps[index]!;
+  let value: unknown;
+  try {
+    value = await pending;
+    checkScore(steps.scorer, step.name, value);
+  } catch (error) {
+    throw stepFailed(steps.scorer, step.name, steps.state, span, error);
+  }
+  const ended = endStep(steps.state, step.name, span, value);
+  if (ended !== undefined) return ended;
+  return stepsFrom(steps, index + 1);
+}
+
+function checkScore(scorer: ScorerDefinition, step: StepName, value: unknown): void {
+  if (step === 'generateScore' && !isNotScorable(value) && !isFiniteNumber(value)) throw invalidScore(scorer.id, value);
+}
+
+function stepFailed(scorer: ScorerDefinition, step: StepName, state: RunState, span: StepSpan, error: unknown): ScorerRunError {
+  if (span !== undefined) {
+    markFailed(span, error);
+    span.end();
+  }
+  return runError(scorer, step, state, error);
+}
+
+/** A step's value recorded: the run's end when it said notScorable, else undefined and the run goes on. */
+function endStep(state: RunState, step: StepName, span: StepSpan, value: unknown): ScorerRunResult | undefined {
+  if (isNotScorable(value)) {
+    if (span !== undefined) {
+      span.setAttribute('scorestream.step.not_scorable', true);
+      span.end();
+    }
+    const reason = (value as NotScorable).reason;
+    return notScorableResult(state, reason === undefined ? { step } : { step, reason });
+  }
+  span?.end();
+  state.results = withResult(state.results, step, value);
+  if (!state.completed.includes(step)) state.completed.push(step);
+  return undefined;
 }
 
 /** `_internal` is Mastra's plumbing; it never reaches prepareRun, the steps or the result. */

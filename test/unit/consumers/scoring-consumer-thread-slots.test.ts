@@ -76,8 +76,9 @@ describe('scoring consumer: run slots with thread scorers bound', () => {
     const runs = [0, 1, 2, 3].map((offset) => consumedMessage({ key: `run-${offset}`, value: JSON.stringify(conversationRunInput({ runId: `run-${offset}`, threadId: `t-${offset}` })), offset: String(offset) }));
     await deliver('runs', runs);
     await expect.poll(() => published.filter((record) => record.topic === 'scores').length).toBe(4);
-    expect(published.filter((record) => record.topic === threadTopicsFor('runs').byThread)).toHaveLength(4); // each run re-keyed to its thread
-    expect(scoring.stats.completed).toBe(4);
+    // Each run re-keyed to its thread, once its records were accepted (perform-job.ts): after them.
+    await expect.poll(() => published.filter((record) => record.topic === threadTopicsFor('runs').byThread).length).toBe(4);
+    await expect.poll(() => scoring.stats.completed).toBe(4);
     expect(pauses.filter((topic) => topic === 'runs').length).toBeGreaterThan(0); // the runs still wait for each other's slots
     await scoring.stop({ timeoutMs: 50 });
   });

@@ -298,6 +298,37 @@ describe('runScorerToOutcome', () => {
       expect(vi.getTimerCount()).toBe(0);
     });
 
+    it('sets no timer for a run that finishes synchronously, not even while it runs', async () => {
+      let timersDuringRun = -1;
+      const scorer = createScorer({ id: 'synchronous', description: 'd' })
+        .preprocess(() => void (timersDuringRun = vi.getTimerCount()))
+        .generateScore(() => 1);
+      const shutdown = new AbortController();
+      expect((await runScorerToOutcome(scorer, input, { timeoutMs: 100, signal: shutdown.signal })).status).toBe('scored');
+      expect(timersDuringRun).toBe(0);
+      expect(vi.getTimerCount()).toBe(0);
+    });
+
+    it('still times out an asynchronous step of a scorer that began synchronously', async () => {
+      const scorer = createScorer({ id: 'then-async', description: 'd' })
+        .preprocess(() => 'ready')
+        .generateScore(() => new Promise<number>(() => undefined));
+      const state = track(runScorerToOutcome(scorer, input, { timeoutMs: 1000 }));
+      expect(vi.getTimerCount()).toBe(1);
+      await vi.advanceTimersByTimeAsync(1000 + deadlineWindowMs + 300);
+      expect(failed(state.value!).error).toMatchObject({ code: 'scorer_timeout', failedStep: 'generateScore', completedSteps: ['preprocess'] });
+      expect(vi.getTimerCount()).toBe(0);
+    });
+
+    it('gives a run that starts after the shutdown an aborted signal, though a synchronous run opened its cohort before', async () => {
+      const shutdown = new AbortController();
+      const quick = createScorer({ id: 'same', description: 'd' }).generateScore(() => 1);
+      expect((await runScorerToOutcome(quick, input, { timeoutMs: 1000, signal: shutdown.signal })).status).toBe('scored');
+      shutdown.abort(new Error('shutting down'));
+      const after = createScorer({ id: 'same', description: 'd' }).generateScore(() => 1);
+      expect(failed(await runScorerToOutcome(after, input, { timeoutMs: 1000, signal: shutdown.signal })).error).toMatchObject({ message: 'shutting down' });
+    });
+
     it('aborts the run’s signal when the shutdown signal aborts', async () => {
       const shutdown = new AbortController();
       const { scorer, signal } = manualScorer('busy');
