@@ -3,7 +3,8 @@
 // `functionStepSpans`), each step context carrying the run's
 // services and abort signal. A step returning notScorable() ends the run without a score; a step
 // failing rejects with ScorerRunError; a score must be a finite number.
-// Hot path: synchronous step functions are not awaited and spans cost nothing when tracing is off.
+// Hot path: synchronous step functions are not awaited, and the service's way in (runScorerNow)
+// returns a synchronous run's result itself, not a promise; spans cost nothing when tracing is off.
 import { randomUUID } from 'node:crypto';
 import { isTransientJudgeError } from '../judge/judge-errors.ts';
 import type { StepName } from '../contracts/scorer-steps.ts';
