@@ -1,12 +1,16 @@
 // Decodes one Kafka message written by the OpenTelemetry Collector's Kafka exporter — an OTLP
 // ExportTraceServiceRequest, in the `otlp_proto` or the `otlp_json` encoding — into spans
-// (otlp-span.ts). Decoding uses protobufjs and the protobufjs root that the OpenTelemetry JS
-// maintainers generated from the official opentelemetry-proto definitions (the npm package
-// @opentelemetry/otlp-transformer 0.200.0, installed under the alias `otlp-transformer-protos`):
-// no hand-written wire parser. OTLP/JSON differs from protobuf's canonical JSON in its ids (hex,
-// not base64), so those are turned into bytes before the same message type reads the object.
+// (otlp-span.ts). `otlp_proto` is read straight into spans on protobufjs' Reader
+// (read-otlp-proto.ts: every span of the input passes there). `otlp_json` goes through the
+// protobufjs root that the OpenTelemetry JS maintainers generated from the official
+// opentelemetry-proto definitions (the npm package @opentelemetry/otlp-transformer 0.200.0,
+// installed under the alias `otlp-transformer-protos`), which also holds the proto reader to the
+// same spans in its test. OTLP/JSON differs from protobuf's canonical JSON in its ids (hex, not
+// base64), so those are turned into bytes before the message type reads the object.
 import otlpRoot from 'otlp-transformer-protos/build/src/generated/root.js';
 import type { OtlpAttributes, OtlpSpan, OtlpSpanEvent, OtlpValue } from './otlp-span.ts';
+import { spansOfProto } from './read-otlp-proto.ts';
+import { NO_ATTRIBUTES, NO_EVENTS, quotedSpanName, setAttribute, spanStatus } from './span-parts.ts';
 
 import type { OtlpEncoding } from './otlp-encodings.ts';
 
@@ -59,9 +63,16 @@ export type DecodedOtlp = { success: true; spans: OtlpSpan[] } | { success: fals
 
 /** Bytes of one message in `encoding` → its spans, or why they could not be read. */
 export function decodeOtlpTraces(bytes: Uint8Array, encoding: OtlpEncoding): DecodedOtlp {
+  if (encoding === 'otlp_proto') {
+    try {
+      return { success: true, spans: spansOfProto(bytes) };
+    } catch (error) {
+      return { success: false, code: 'invalid_otlp', message: `not an OTLP ExportTraceServiceRequest in ${encoding}: ${error instanceof Error ? error.message : String(error)} (check the Collector's kafka exporter \`encoding\` against input.encoding)` };
+    }
+  }
   let request: ExportTraceServiceRequestMessage;
   try {
-    request = encoding === 'otlp_proto' ? requestType.decode(bytes) : requestType.fromObject(hexIdsToBytes(parseJsonObject(bytes)));
+    request = requestType.fromObject(hexIdsToBytes(parseJsonObject(bytes)));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return { success: false, code: 'invalid_otlp', message: `not an OTLP ExportTraceServiceRequest in ${encoding}: ${reason} (check the Collector's kafka exporter \`encoding\` against input.encoding)` };
@@ -71,6 +82,14 @@ export function decodeOtlpTraces(bytes: Uint8Array, encoding: OtlpEncoding): Dec
   } catch (error) {
     return { success: false, code: 'invalid_otlp', message: `an OTLP span could not be read: ${error instanceof Error ? error.message : String(error)}` };
   }
+}
+
+/**
+ * `otlp_proto` read by the generated message class instead: what the proto reader replaced on the
+ * hot path, kept as the reference its test holds it to (read-otlp-proto.test.ts). Throws as decode does.
+ */
+export function spansByGeneratedDecoder(bytes: Uint8Array): OtlpSpan[] {
+  return spansOf(requestType.decode(bytes));
 }
 
 function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
@@ -114,15 +133,11 @@ function spansOf(request: ExportTraceServiceRequestMessage): OtlpSpan[] {
   return spans;
 }
 
-// Every span of every message passes here, most of them spans of traces that hold no run: the
-// object is built in one shape with plain assignments (no spreads of conditional objects), ids are
-// checked on their bytes before they become hex, and a span without events shares one empty list.
-const NO_EVENTS: readonly OtlpSpanEvent[] = Object.freeze([]);
-const UNSET_STATUS: OtlpSpan['status'] = Object.freeze({ code: 0 });
+// The object is built in the proto reader's shape, with plain assignments, so that spans of both encodings are alike to V8.
 
 function spanOf(span: SpanMessage, resource: OtlpAttributes, scope: string | undefined, lastTraceId: LastTraceId): OtlpSpan {
-  if (!isId(span.traceId, 16)) throw new Error(`span '${span.name ?? ''}' has no valid trace id`);
-  if (!isId(span.spanId, 8)) throw new Error(`span '${span.name ?? ''}' has no valid span id`);
+  if (!isId(span.traceId, 16)) throw new Error(`span ${quotedSpanName(span.name ?? '')} has no valid trace id`);
+  if (!isId(span.spanId, 8)) throw new Error(`span ${quotedSpanName(span.name ?? '')} has no valid span id`);
   if (lastTraceId.bytes === undefined || !sameBytes(span.traceId, lastTraceId.bytes)) {
     lastTraceId.bytes = span.traceId;
     lastTraceId.hex = hexOf(span.traceId);
@@ -164,14 +179,8 @@ function eventOf(event: NonNullable<SpanMessage['events']>[number]): OtlpSpanEve
 }
 
 function statusOf(status: SpanMessage['status']): OtlpSpan['status'] {
-  const code = status?.code ?? 0;
-  const message = nonEmpty(status?.message);
-  if (message === undefined) return code === 1 || code === 2 ? { code } : UNSET_STATUS;
-  return { code: code === 1 || code === 2 ? code : 0, message };
+  return spanStatus(status?.code ?? 0, status?.message ?? '');
 }
-
-/** Attributes are only read once decoded: a span or event without any shares this one (a held span is smaller by an object). */
-const NO_ATTRIBUTES: OtlpAttributes = Object.freeze({});
 
 /** A span's or an event's attributes (never handed on as a value of their own). */
 function ownAttributesOf(list: KeyValueMessage[] | null | undefined): OtlpAttributes {
@@ -180,7 +189,7 @@ function ownAttributesOf(list: KeyValueMessage[] | null | undefined): OtlpAttrib
 
 function attributesOf(list: KeyValueMessage[] | null | undefined): OtlpAttributes {
   const attributes: OtlpAttributes = {};
-  for (const { key, value } of list ?? []) if (key) attributes[key] = valueOf(value);
+  for (const { key, value } of list ?? []) if (key) setAttribute(attributes, key, valueOf(value));
   return attributes;
 }
 
