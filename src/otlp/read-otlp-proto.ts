@@ -224,7 +224,7 @@ function readSpan(reader: Reader, buffer: Buffer, end: number, lastTraceId: Last
   if (!isId(buffer, spanId, 8)) throw new Error(`span ${quotedSpanName(name)} has no valid span id`);
   if (lastTraceId.start < 0 || !sameId(buffer, lastTraceId.start, traceId.start)) {
     lastTraceId.start = traceId.start;
-    lastTraceId.hex = hex8(buffer, traceId.start) + hex8(buffer, traceId.start + 8);
+    lastTraceId.hex = hex16(buffer, traceId.start);
   }
   const span: OtlpSpan = {
     traceId: lastTraceId.hex,
@@ -273,6 +273,20 @@ function hex8(buffer: Buffer, start: number): string {
   const b0 = 2 * buffer[start]!, b1 = 2 * buffer[start + 1]!, b2 = 2 * buffer[start + 2]!, b3 = 2 * buffer[start + 3]!;
   const b4 = 2 * buffer[start + 4]!, b5 = 2 * buffer[start + 5]!, b6 = 2 * buffer[start + 6]!, b7 = 2 * buffer[start + 7]!;
   return String.fromCharCode(c[b0]!, c[b0 + 1]!, c[b1]!, c[b1 + 1]!, c[b2]!, c[b2 + 1]!, c[b3]!, c[b3 + 1]!, c[b4]!, c[b4 + 1]!, c[b5]!, c[b5 + 1]!, c[b6]!, c[b6 + 1]!, c[b7]!, c[b7 + 1]!);
+}
+
+/** Sixteen bytes from `start` as lowercase hex, in one flat string (two hex8 joined would be a rope, flattened again when the id is first looked up). */
+function hex16(buffer: Buffer, start: number): string {
+  const c = HEX_CODES;
+  const b0 = 2 * buffer[start]!, b1 = 2 * buffer[start + 1]!, b2 = 2 * buffer[start + 2]!, b3 = 2 * buffer[start + 3]!;
+  const b4 = 2 * buffer[start + 4]!, b5 = 2 * buffer[start + 5]!, b6 = 2 * buffer[start + 6]!, b7 = 2 * buffer[start + 7]!;
+  const b8 = 2 * buffer[start + 8]!, b9 = 2 * buffer[start + 9]!, b10 = 2 * buffer[start + 10]!, b11 = 2 * buffer[start + 11]!;
+  const b12 = 2 * buffer[start + 12]!, b13 = 2 * buffer[start + 13]!, b14 = 2 * buffer[start + 14]!, b15 = 2 * buffer[start + 15]!;
+  // prettier-ignore
+  return String.fromCharCode(
+    c[b0]!, c[b0 + 1]!, c[b1]!, c[b1 + 1]!, c[b2]!, c[b2 + 1]!, c[b3]!, c[b3 + 1]!, c[b4]!, c[b4 + 1]!, c[b5]!, c[b5 + 1]!, c[b6]!, c[b6 + 1]!, c[b7]!, c[b7 + 1]!,
+    c[b8]!, c[b8 + 1]!, c[b9]!, c[b9 + 1]!, c[b10]!, c[b10 + 1]!, c[b11]!, c[b11 + 1]!, c[b12]!, c[b12 + 1]!, c[b13]!, c[b13 + 1]!, c[b14]!, c[b14 + 1]!, c[b15]!, c[b15 + 1]!,
+  );
 }
 
 /** A fixed64 of nanoseconds since the epoch → milliseconds: the two halves, without a Long per value (the same double as Long#toNumber). */
