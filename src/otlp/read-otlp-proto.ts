@@ -24,9 +24,6 @@ const MAX_VALUE_DEPTH = protobuf.util.recursionLimit;
 // same reader call, its value dropped), whatever wire type its tag says; only an undeclared field is
 // skipped by its tag's wire type. So both accept and refuse the same bytes.
 
-/** Where a length-delimited field's bytes are: [start, end) of the reader's buffer. */
-type Range = { start: number; end: number };
-
 /** The spans of a request's bytes; throws (a RangeError or an Error saying what) on bytes that are not one. */
 export function spansOfProto(bytes: Uint8Array): OtlpSpan[] {
   const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -50,12 +47,12 @@ function delimitedEnd(reader: Reader): number {
   return reader.pos + length;
 }
 
-/** A length-delimited field's bytes, skipped over: [start, end) of the reader's buffer. */
-function delimited(reader: Reader): Range {
+/** A bytes field skipped over (as reader.bytes() reads it: refused when it runs past the buffer); returns where its bytes start. */
+function skipBytes(reader: Reader): number {
   const length = reader.uint32();
   const start = reader.pos;
   reader.skip(length);
-  return { start, end: start + length };
+  return start;
 }
 
 /**
@@ -149,9 +146,13 @@ function readScopeName(reader: Reader, end: number): string | undefined {
  * flags, links and the dropped counts are not read.
  */
 function readSpan(reader: Reader, buffer: Buffer, end: number, lastTraceId: LastTraceId): OtlpSpan {
-  let traceId: Range | undefined;
-  let spanId: Range | undefined;
-  let parentSpanId: Range | undefined;
+  // Where each id's bytes start, and how many there are (-1: absent): no object per id.
+  let traceIdAt = 0;
+  let traceIdLength = -1;
+  let spanIdAt = 0;
+  let spanIdLength = -1;
+  let parentAt = 0;
+  let parentLength = -1;
   let traceState = '';
   let name = '';
   let startTimeMs = 0;
@@ -164,16 +165,19 @@ function readSpan(reader: Reader, buffer: Buffer, end: number, lastTraceId: Last
     const tag = reader.uint32();
     switch (tag >>> 3) {
       case 1:
-        traceId = delimited(reader);
+        traceIdAt = skipBytes(reader);
+        traceIdLength = reader.pos - traceIdAt;
         break;
       case 2:
-        spanId = delimited(reader);
+        spanIdAt = skipBytes(reader);
+        spanIdLength = reader.pos - spanIdAt;
         break;
       case 3:
         traceState = reader.string();
         break;
       case 4:
-        parentSpanId = delimited(reader);
+        parentAt = skipBytes(reader);
+        parentLength = reader.pos - parentAt;
         break;
       case 5:
         name = reader.string();
@@ -220,15 +224,15 @@ function readSpan(reader: Reader, buffer: Buffer, end: number, lastTraceId: Last
         reader.skipType(tag & 7);
     }
   }
-  if (!isId(buffer, traceId, 16)) throw new Error(`span ${quotedSpanName(name)} has no valid trace id`);
-  if (!isId(buffer, spanId, 8)) throw new Error(`span ${quotedSpanName(name)} has no valid span id`);
-  if (lastTraceId.start < 0 || !sameId(buffer, lastTraceId.start, traceId.start)) {
-    lastTraceId.start = traceId.start;
-    lastTraceId.hex = hex16(buffer, traceId.start);
+  if (!isId(buffer, traceIdAt, traceIdLength, 16)) throw new Error(`span ${quotedSpanName(name)} has no valid trace id`);
+  if (!isId(buffer, spanIdAt, spanIdLength, 8)) throw new Error(`span ${quotedSpanName(name)} has no valid span id`);
+  if (lastTraceId.start < 0 || !sameId(buffer, lastTraceId.start, traceIdAt)) {
+    lastTraceId.start = traceIdAt;
+    lastTraceId.hex = hex16(buffer, traceIdAt);
   }
   const span: OtlpSpan = {
     traceId: lastTraceId.hex,
-    spanId: hex8(buffer, spanId.start),
+    spanId: hex8(buffer, spanIdAt),
     name,
     startTimeMs,
     endTimeMs,
@@ -238,15 +242,15 @@ function readSpan(reader: Reader, buffer: Buffer, end: number, lastTraceId: Last
     resource: NO_ATTRIBUTES, // its ResourceSpans' own, once that was read
   };
   // A root span has no parent: absent, empty or all zeros.
-  if (isId(buffer, parentSpanId, 8)) span.parentSpanId = hex8(buffer, parentSpanId.start);
+  if (isId(buffer, parentAt, parentLength, 8)) span.parentSpanId = hex8(buffer, parentAt);
   if (traceState !== '') span.traceState = traceState;
   return span;
 }
 
-/** Bytes of an id of `length` that is not all zeros (the W3C invalid id). */
-function isId(buffer: Buffer, range: Range | undefined, length: number): range is Range {
-  if (range === undefined || range.end - range.start !== length) return false;
-  for (let index = range.start; index < range.end; index += 1) if (buffer[index] !== 0) return true;
+/** Whether the `length` bytes at `at` are an id of `size` bytes that is not all zeros (the W3C invalid id). */
+function isId(buffer: Buffer, at: number, length: number, size: number): boolean {
+  if (length !== size) return false;
+  for (let index = at; index < at + size; index += 1) if (buffer[index] !== 0) return true;
   return false;
 }
 
@@ -331,7 +335,7 @@ function readLink(reader: Reader, end: number): void {
     switch (tag >>> 3) {
       case 1:
       case 2:
-        delimited(reader);
+        skipBytes(reader);
         break;
       case 3:
         reader.string();
@@ -370,27 +374,36 @@ function readKeyValue(reader: Reader, end: number, into: OtlpAttributes, depth: 
 
 /**
  * AnyValue (a oneof): 1 string, 2 bool, 3 int64, 4 double, 5 array (ArrayValue: 1 values),
- * 6 kvlist (KeyValueList: 1 values), 7 bytes (as base64); the last one present wins, none is null.
+ * 6 kvlist (KeyValueList: 1 values), 7 bytes (as base64); none present is null.
+ *
+ * When more than one is present, which wins is the generated decoder's rule, kept so that both
+ * read the same value: the field that first appeared last, with its last value (protobufjs sets
+ * each as an own property, and its oneof getter takes the last property set). Protobuf's own rule,
+ * the last field on the wire, differs only for bytes that repeat a field after another one.
  */
 function readAnyValue(reader: Reader, end: number, depth: number): OtlpValue {
   if (depth >= MAX_VALUE_DEPTH) throw new Error(`an attribute value is nested deeper than ${MAX_VALUE_DEPTH} levels`);
   let value: OtlpValue = null;
+  let winner = 0;
+  let seen = 0;
   while (reader.pos < end) {
     const tag = reader.uint32();
-    switch (tag >>> 3) {
+    const field = tag >>> 3;
+    let read: OtlpValue;
+    switch (field) {
       case 1:
-        value = reader.string();
+        read = reader.string();
         break;
       case 2:
-        value = reader.bool();
+        read = reader.bool();
         break;
       case 3: {
         const long = reader.int64() as unknown as number | { toNumber(): number };
-        value = typeof long === 'number' ? long : long.toNumber();
+        read = typeof long === 'number' ? long : long.toNumber();
         break;
       }
       case 4:
-        value = reader.double();
+        read = reader.double();
         break;
       case 5: {
         const listEnd = delimitedEnd(reader);
@@ -400,7 +413,7 @@ function readAnyValue(reader: Reader, end: number, depth: number): OtlpValue {
           if (listTag >>> 3 === 1) list.push(readAnyValue(reader, delimitedEnd(reader), depth + 1));
           else reader.skipType(listTag & 7);
         }
-        value = list;
+        read = list;
         break;
       }
       case 6: {
@@ -411,17 +424,24 @@ function readAnyValue(reader: Reader, end: number, depth: number): OtlpValue {
           if (mapTag >>> 3 === 1) readKeyValue(reader, delimitedEnd(reader), map, depth + 1);
           else reader.skipType(mapTag & 7);
         }
-        value = map;
+        read = map;
         break;
       }
       case 7: {
-        const { start, end: bytesEnd } = delimited(reader);
-        value = (reader.buf as Buffer).toString('base64', start, bytesEnd);
+        const start = skipBytes(reader);
+        read = (reader.buf as Buffer).toString('base64', start, reader.pos);
         break;
       }
       default:
         reader.skipType(tag & 7);
+        continue;
     }
+    const bit = 1 << field;
+    if ((seen & bit) === 0) {
+      seen |= bit;
+      winner = field;
+      value = read;
+    } else if (field === winner) value = read;
   }
   return value;
 }

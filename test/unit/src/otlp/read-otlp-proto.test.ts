@@ -119,6 +119,21 @@ describe('the otlp_proto reader', () => {
     }
   });
 
+  it('picks the generated decoder’s value when an attribute value repeats its oneof (the field first seen last, with its last value)', () => {
+    // AnyValue { string_value 'a', bool_value true, string_value 'b' }: protobufjs keeps bool_value, set last as a new property.
+    const value = protobuf.Writer.create().uint32((1 << 3) | 2).string('a').uint32((2 << 3) | 0).bool(true).uint32((1 << 3) | 2).string('b').finish();
+    const keyValue = protobuf.Writer.create().uint32((1 << 3) | 2).string('k').uint32((2 << 3) | 2).bytes(value).finish();
+    const span = protobuf.Writer.create()
+      .uint32((1 << 3) | 2).bytes(Buffer.from('5b8efff798038103d269b633813fc60c', 'hex'))
+      .uint32((2 << 3) | 2).bytes(Buffer.from('eee19b7ec3c1b174', 'hex'))
+      .uint32((9 << 3) | 2).bytes(keyValue)
+      .finish();
+    const scopeSpans = protobuf.Writer.create().uint32((2 << 3) | 2).bytes(span).finish();
+    const resourceSpans = protobuf.Writer.create().uint32((2 << 3) | 2).bytes(scopeSpans).finish();
+    const read = expectSameAsGenerated(protobuf.Writer.create().uint32((1 << 3) | 2).bytes(resourceSpans).finish());
+    expect(read).toMatchObject({ success: true, spans: [{ attributes: { k: true } }] });
+  });
+
   it('refuses an attribute value nested deeper than protobuf’s recursion limit, saying so', () => {
     let value: object = { stringValue: 'bottom' };
     for (let depth = 0; depth < 150; depth += 1) value = { arrayValue: { values: [value] } };
