@@ -37,6 +37,7 @@ import { isScorestreamRun } from './loop-guard.ts';
 import type { MessageContext } from './message-context.ts';
 import type { RecordEmitter } from './record-emitter.ts';
 import type { MessageHandle, PerformJob, SourceJob } from './run-source.ts';
+import { isoTime } from '../src/contracts/iso-time.ts';
 
 /** What a job needs besides itself: the shared context and the one way out. */
 export type JobDependencies = { readonly context: MessageContext; readonly emitter: RecordEmitter };
@@ -130,7 +131,7 @@ export function performJob(job: SourceJob, owner: MessageHandle, dependencies: J
         for (let binding = 0; binding < config.scorers.length; binding += 1) stats.countSkip(job.reason);
         return Promise.resolve();
       }
-      return emitNow(traceWithoutRun(job, config.scorers, new Date(context.now()).toISOString()), owner, emitter);
+      return emitNow(traceWithoutRun(job, config.scorers, isoTime(context.now())), owner, emitter);
     }
     case 'thread-end': {
       if (config.threadScorers.length === 0 || context.replay !== undefined) {

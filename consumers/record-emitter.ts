@@ -54,6 +54,7 @@ import { originHeaders } from './loop-guard.ts';
 import type { MessageContext } from './message-context.ts';
 import { publishUntilAcknowledged } from './publish-until-acknowledged.ts';
 import type { MessageOutput } from './record-sink.ts';
+import { isoTime } from '../src/contracts/iso-time.ts';
 
 /** What the emitter is handed: an outcome of the core, or a message to park with why. */
 type Payload = ScoringOutcome | { readonly kind: 'dead-letter'; readonly message: ConsumedMessage; readonly error: DeadLetterReason };
@@ -150,7 +151,7 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
     const records = view === undefined ? [scoreOutgoing(fit)] : [scoreOutgoing(fit), view];
     const decisionsTopic = config.topics.decisions;
     // A run without content: the record and its flag are accepted together (one transaction, exactly-once).
-    const flag = record.missing === undefined || decisionsTopic === undefined ? undefined : missingContentFlag(record, new Date(context.now()).toISOString());
+    const flag = record.missing === undefined || decisionsTopic === undefined ? undefined : missingContentFlag(record, isoTime(context.now()));
     if (flag !== undefined && decisionsTopic !== undefined) records.push(decisionOutgoing(mark(flag), decisionsTopic));
     await publishUntilAcknowledged(output, records, where.source, context);
     if (record.status === 'failed' && record.error.retryable && record.retries !== undefined) stats.retriesExhausted += 1;

@@ -23,6 +23,7 @@ import { conversationFacts, entityOf, errorOf, metadataOf, modelFacts, runUsage 
 import { completeToolCalls, toolOfSpan } from './run-tools.ts';
 import { inputMessagesOf, outputMessagesOf, systemTextsOf } from './span-content.ts';
 import type { FoundMessages } from './span-content.ts';
+import { isoTime } from '../contracts/iso-time.ts';
 
 export { NESTED_AGENT_MODES, RUN_RULES } from './find-runs.ts';
 export type { NestedAgentMode, RunFindingOptions, RunRule } from './find-runs.ts';
@@ -49,7 +50,6 @@ export function runIdOf(span: Pick<OtlpSpan, 'traceId' | 'spanId'>): string {
   return `${span.traceId}-${span.spanId}`;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 const where = (found: { source: string } | undefined, span: OtlpSpan) => (found === undefined ? undefined : `${found.source} of '${span.name}'`);
 
 /** The first of `spans` for which `read` finds something, with the span it came from. */
@@ -87,8 +87,8 @@ export function assembleRun(run: FoundRun): AssembledRun {
 
   const facts = conversationFacts(span, run.own);
   const runId = runIdOf(span);
-  const createdAt = iso(span.startTimeMs);
-  const endedAt = iso(span.endTimeMs);
+  const createdAt = isoTime(span.startTimeMs);
+  const endedAt = isoTime(span.endTimeMs);
   const ids = { runId, conversationId: facts.conversationId, createdAt: endedAt };
   const outputMessages = completeToolCalls(output?.value.messages ?? [], tools).map((message, index) => dbMessage(message, `${runId}-out-${index}`, ids.createdAt, ids.conversationId));
   const inputMessages = turn.map((message, index) => dbMessage(message, `${runId}-in-${index}`, createdAt, facts.conversationId));

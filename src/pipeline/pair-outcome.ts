@@ -12,6 +12,7 @@ import { planRetry } from './retry-plan.ts';
 import type { RetryPolicy } from './retry-plan.ts';
 import type { RunFacts } from './run-facts.ts';
 import type { ScoringOutcome } from './scoring-outcome.ts';
+import { isoTime } from '../contracts/iso-time.ts';
 
 /** What earlier attempts left: nothing on a first attempt; the retry message's history on a retry. */
 export type PairHistory = { firstFailedAt?: string; attempts: readonly RetryAttempt[] };
@@ -33,7 +34,7 @@ export function pairOutcome(record: ScoreRecord, facts: RunFacts, history: PairH
   const firstFailedAt = history.firstFailedAt ?? record.scoredAt;
   const plan = planRetry(record, retries, history.attempts.length, Date.parse(firstFailedAt), nowMs);
   if (plan.action === 'final') return { kind: 'record', record: withHistory(record, history) };
-  const dueAt = new Date(plan.dueAtMs).toISOString();
+  const dueAt = isoTime(plan.dueAtMs);
   const retry: RetryMessage = {
     schemaVersion: RETRY_MESSAGE_SCHEMA_VERSION,
     runId: record.runId,
@@ -57,7 +58,7 @@ export function pairOutcome(record: ScoreRecord, facts: RunFacts, history: PairH
       ...(record.sampling === undefined ? {} : { sampling: record.sampling }),
       retry: { attempt: plan.attempt, dueAt },
     },
-    new Date(nowMs).toISOString(),
+    isoTime(nowMs),
   );
   return { kind: 'deferred', retry, delayMs: plan.tierDelayMs, decision, final: withHistory(record, history) };
 }

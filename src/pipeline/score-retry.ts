@@ -18,6 +18,7 @@ import type { RunFacts } from './run-facts.ts';
 import { scoreWithBinding, skippedOutcome } from './score-run-event.ts';
 import type { ScoreRunEventOptions } from './score-run-event.ts';
 import type { ScoringOutcome } from './scoring-outcome.ts';
+import { isoTime } from '../contracts/iso-time.ts';
 
 export async function scoreRetry<Event>(facts: RunFacts, retry: RetryMessage, options: ScoreRunEventOptions<Event>): Promise<ScoringOutcome> {
   const outcome = await attemptAgain(facts, retry, options);
@@ -39,11 +40,11 @@ async function attemptAgain<Event>(facts: RunFacts, retry: RetryMessage, options
     facts,
     outcome: { status: 'failed', error: { name: 'BudgetExhaustedError', code: 'budget_exhausted', message: result.detail ?? 'a judge budget is exhausted', failedStep: 'generateScore', completedSteps: [], retryable: true } },
     sampling: retry.sampling,
-    scoredAt: new Date(now()).toISOString(),
+    scoredAt: isoTime(now()),
     durationMs: 0,
   });
   const outcome = pairOutcome(refused, facts, history, options.retries, now());
-  return outcome.kind === 'deferred' ? outcome : skippedOutcome(facts, binding, result, new Date(now()).toISOString());
+  return outcome.kind === 'deferred' ? outcome : skippedOutcome(facts, binding, result, isoTime(now()));
 }
 
 function bindingRemoved(facts: RunFacts, retry: RetryMessage, nowMs: number) {
@@ -65,7 +66,7 @@ function bindingRemoved(facts: RunFacts, retry: RetryMessage, nowMs: number) {
       },
     },
     sampling: retry.sampling,
-    scoredAt: new Date(nowMs).toISOString(),
+    scoredAt: isoTime(nowMs),
     durationMs: 0,
   });
 }

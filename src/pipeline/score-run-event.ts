@@ -29,6 +29,7 @@ import { buildScorerInput } from './scorer-input.ts';
 import { runScorerToOutcome } from './scorer-outcome.ts';
 import type { ScorerOutcome } from './scorer-outcome.ts';
 import type { ScoringOutcome } from './scoring-outcome.ts';
+import { isoTime } from '../contracts/iso-time.ts';
 
 export type ScoreRunEventOptions<Event> = {
   bindings: readonly ResolvedBinding<Event>[];
@@ -212,7 +213,7 @@ export async function scoreWithBinding<Event>(facts: RunFacts, binding: Resolved
     outcome,
     trace: traceFields,
     sampling: eligibility.sampling,
-    scoredAt: new Date(finished).toISOString(),
+    scoredAt: isoTime(finished),
     durationMs: Math.max(0, Math.round(finished - started)),
     thread: options.thread?.version,
   });
@@ -221,7 +222,7 @@ export async function scoreWithBinding<Event>(facts: RunFacts, binding: Resolved
 /** One promise per binding, in binding order; each settles with that binding's outcome as soon as it is done, and never rejects. */
 export function scoreRunEvent<Event>(facts: RunFacts, options: ScoreRunEventOptions<Event>): Promise<ScoringOutcome>[] {
   const now = options.now ?? Date.now;
-  const decidedAt = () => new Date(now()).toISOString();
+  const decidedAt = () => isoTime(now());
   return options.bindings.map(async (binding) => {
     const eligibility = await decideEligibility(binding, facts, options.traceSampling);
     if (!eligibility.eligible) return skippedOutcome(facts, binding, eligibility, decidedAt());
