@@ -154,11 +154,12 @@ try {
         progress(`round ${round + 1} (p) pipeline without Kafka: ${rate(result)}, ${result.records} records, ${result.failedRecords} failed`);
       },
       async () => {
-        // A quarter of the pool's count of runs (ten traces each): long enough a measurement (about
-        // 3 s in full mode) that one major GC more or less does not decide (o)/(p), as it could at a tenth.
-        const { result } = await childResult({ kind: 'otlp-alone', runs: Math.max(1, Math.round(sizes.poolEvents / 4)), passes: 3, inFlight: DEFAULTS.runsInFlight });
+        // A quarter of the pool's count of runs (ten traces each), four counted passes of (o) in turn
+        // with four of (p) over as many runs (otlp-alone.ts): long enough (about 4 s of (o) in full
+        // mode) that one major GC more or less does not decide (o)/(p), and both under the same drift.
+        const { result } = await childResult({ kind: 'otlp-alone', runs: Math.max(1, Math.round(sizes.poolEvents / 4)), passes: 5, inFlight: DEFAULTS.runsInFlight });
         otlpAlone.push(result);
-        progress(`round ${round + 1} (o) OTLP input without Kafka: ${Math.round(result.runsPerSecond)} assembled runs/s (${result.runs} runs from ${result.traces} traces in ${result.seconds.toFixed(1)} s)`);
+        progress(`round ${round + 1} (o) OTLP input without Kafka: ${Math.round(result.runsPerSecond)} assembled runs/s (${result.runs} runs from ${result.traces} traces in ${result.seconds.toFixed(1)} s), ${result.pairedRatio.toFixed(2)} × the ${Math.round(result.paired.runsPerSecond)} runs/s of (p) passes in turn with it`);
       },
       async () => {
         const { result } = await childResult({ kind: 'floors', poolEvents: sizes.poolEvents, passes: 3, tracedEvents: Math.min(2_000, sizes.poolEvents) });

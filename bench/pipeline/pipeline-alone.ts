@@ -56,34 +56,49 @@ export function serviceMessageContext(scorers: readonly ScorerLike[], pass?: Pas
   return { config, stats: new ServiceStats(), logger: pino({ level: 'warn' }, pino.destination(2)), now: Date.now, hardStop: new AbortController().signal, publishRetry: defaultPublishRetry };
 }
 
-export async function measurePipelineAlone(options: PipelineAloneOptions): Promise<PipelineAloneResult> {
+/** One pass of (p) over the pool at a time, and what the passes so far handed to the publisher. */
+export type RunEventPasses = { pass(): Promise<void>; readonly events: number; readonly records: number; readonly failedRecords: number };
+
+/** (p)'s work as passes over the pool, for whoever times them (measurePipelineAlone; (o)'s paired passes, otlp-alone.ts). */
+export function runEventPasses(options: Omit<PipelineAloneOptions, 'passes'>): RunEventPasses {
   const messages = asConsumedMessages(options.pool);
   let records = 0;
   const context = serviceMessageContext(options.scorers, options.pass);
   const output: MessageOutput = { publish: async (batch) => void (records += batch.length) };
   const { config, stats } = context;
   const partition = createMessagePath(context).partition(runEventSource);
-
-  const pass = async () => {
-    let next = 0;
-    const lane = async () => {
-      while (next < messages.length) {
-        const index = next++;
-        const message = messages[index]!;
-        await partition.process(message, { source: { topic: config.topics.runs, partition: 0, offset: message.offset }, output, trace: untracedMessage(message) });
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(options.inFlight, messages.length) }, lane));
+  return {
+    events: messages.length,
+    get records() {
+      return records;
+    },
+    get failedRecords() {
+      return stats.totals().failed;
+    },
+    async pass() {
+      let next = 0;
+      const lane = async () => {
+        while (next < messages.length) {
+          const index = next++;
+          const message = messages[index]!;
+          await partition.process(message, { source: { topic: config.topics.runs, partition: 0, offset: message.offset }, output, trace: untracedMessage(message) });
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(options.inFlight, messages.length) }, lane));
+    },
   };
+}
 
-  await pass();
-  const recordsBefore = records;
-  const failedBefore = stats.totals().failed;
+export async function measurePipelineAlone(options: PipelineAloneOptions): Promise<PipelineAloneResult> {
+  const passes = runEventPasses(options);
+  await passes.pass();
+  const recordsBefore = passes.records;
+  const failedBefore = passes.failedRecords;
   const cpuBefore = sampleCpu(undefined);
   const startedAt = performance.now();
-  for (let counted = 1; counted < options.passes; counted += 1) await pass();
+  for (let counted = 1; counted < options.passes; counted += 1) await passes.pass();
   const seconds = (performance.now() - startedAt) / 1000;
   const { node, mainThread } = coresUsed(cpuBefore, sampleCpu(undefined));
-  const events = messages.length * (options.passes - 1);
-  return { events, seconds, eventsPerSecond: events / seconds, records: records - recordsBefore, failedRecords: stats.totals().failed - failedBefore, cores: { node, mainThread, broker: undefined } };
+  const events = passes.events * (options.passes - 1);
+  return { events, seconds, eventsPerSecond: events / seconds, records: passes.records - recordsBefore, failedRecords: passes.failedRecords - failedBefore, cores: { node, mainThread, broker: undefined } };
 }

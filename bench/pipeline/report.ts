@@ -103,6 +103,9 @@ export function formatReport(report: BenchReport): string[] {
   const fanOut = rate(report.passthroughFanOut);
   const noOp = rate(report.codeNoOp);
   const otlp = median(report.otlpAlone.map((run) => run.runsPerSecond));
+  // Each round's (o) over the (p) passes alternated with it in the same child (otlp-alone.ts): the machine's drift cancels.
+  const otlpPaired = median(report.otlpAlone.map((run) => run.pairedRatio));
+  const otlpPairedRunEvents = median(report.otlpAlone.map((run) => run.paired.runsPerSecond));
   const perMessage = median(report.pipelineAlone.map((run) => run.eventsPerSecond));
   const codePeakRss = Math.max(...report.code.map((run) => run.peakRssMb));
   const tracedPeakRss = Math.max(...report.traced.map((run) => run.throughput.peakRssMb));
@@ -159,7 +162,7 @@ export function formatReport(report: BenchReport): string[] {
     `  ${mark(report.judge.eventsPerSecond >= 0.8 * judgeCeiling)} (d) ≥ 0.8 × C / ${sizes.judgeDelayMs / 1000} s = ${integer(0.8 * judgeCeiling)} events/s: ${integer(report.judge.eventsPerSecond)} (${ratio(report.judge.eventsPerSecond / judgeCeiling)} of C / ${sizes.judgeDelayMs / 1000} s)`,
     `  ${mark(report.judge.peakRssMb <= 300)} (d-backlog) peak RSS ≤ 300 MB (${mark(report.judge.peakRssMb <= 400)} ≤ 400 MB, the service's bound): ${report.judge.peakRssMb.toFixed(0)} MB as shipped (scripts/node-flags); ${report.judgeFlagged.result.peakRssMb.toFixed(0)} MB with ${report.judgeFlagged.flag} (which changes (c) by ${signedPercent(flagged / c - 1)})`,
     `  ${mark(c >= 0.6 * a)} (c) ≥ 0.6 × (a) (issue 28): ${ratio(c / a)}  (on the shipped client: (p)'s work and (a-p)'s client work (${micros(shippedClientSecondsPerEvent)} per event, one record out) in turn: ≈ ${integer(shippedClientCeiling)} events/s = ${ratio(shippedClientCeiling / a)} of (a))`,
-    `  ${mark(otlp >= 0.7 * perMessage)} (o) ≥ 0.7 × (p), the OTLP input against run events without Kafka: ${ratio(otlp / perMessage)} (${integer(otlp)} against ${integer(perMessage)} runs/s)`,
+    `  ${mark(otlpPaired >= 0.7)} (o) ≥ 0.7 × (p), the OTLP input against run events without Kafka, passes alternated in one child: ${ratio(otlpPaired)} (each round's; ${integer(otlp)} against ${integer(otlpPairedRunEvents)} runs/s; against the (p) row, measured apart: ${ratio(otlp / perMessage)})`,
     `  ${mark(codePeakRss <= 400 && tracedPeakRss <= 400)} peak RSS ≤ 400 MB scoring at full rate, the highest round: (c) ${codePeakRss.toFixed(0)} MB, (c+tracing) ${tracedPeakRss.toFixed(0)} MB (with ${report.tracedOwnHeapGrowth.flag}, V8's own heap growth: ${ownGrowthPeakRss.toFixed(0)} MB, at ${signedPercent(ownGrowth / traced - 1)} events/s)`,
     `  clients: (c) runs on @platformatic/kafka, the shipped default; (a-p)/(a) = ${ratio(rate(report.platformaticPassthrough) / a)}, (c-k) on kafkajs /(a) = ${ratio(rate(report.codeKafkajs) / a)}, (c)/(c-k) = ${ratio(c / rate(report.codeKafkajs))}`,
     ...floorLines,
