@@ -111,9 +111,26 @@ try {
   for (let round = 0; round < sizes.rounds; round += 1) {
     const scenarios = [
       async () => {
-        const result = await runPassthrough({ kafka, inputTopic: topics.runs, outputTopic: passthroughOutputs[round]!, groupId: `${prefix}-a${round}`, partitions: sizes.partitions, ...size });
-        passthrough.push(result);
-        progress(`round ${round + 1} (a) passthrough: ${rate(result)}`);
+        // The targets' three ratios' sides back to back — (c) between (a) and (c+tracing), the order
+        // reversed every other round — so that each round's (c)/(a) and tracing cost compare runs
+        // a few seconds apart: this machine's speed drifts by a third between scenarios otherwise
+        // (one full run put (c) and (c+tracing) in different phases and read tracing's cost as 0.2%).
+        const passthroughRun = async () => {
+          const result = await runPassthrough({ kafka, inputTopic: topics.runs, outputTopic: passthroughOutputs[round]!, groupId: `${prefix}-a${round}`, partitions: sizes.partitions, ...size });
+          passthrough.push(result);
+          progress(`round ${round + 1} (a) passthrough: ${rate(result)}`);
+        };
+        const codeRun = async () => {
+          const { throughput } = await childResult({ ...base(`c${round}`), kind: 'code', scorers: 'text', tracing: 'off', ...size });
+          code.push(throughput);
+          progress(`round ${round + 1} (c) Scorestream: ${rate(throughput)}`);
+        };
+        const tracedCodeRun = async () => {
+          const run = await tracedRun(`ct${round}`, 'on');
+          traced.push(run);
+          progress(`round ${round + 1} (c+tracing): ${rate(run.throughput)}, ${run.tracing.exported} of ${run.tracing.ended} spans exported`);
+        };
+        for (const run of round % 2 === 0 ? [passthroughRun, codeRun, tracedCodeRun] : [tracedCodeRun, codeRun, passthroughRun]) await run();
       },
       async () => {
         const result = await runPlatformaticPassthrough({ brokers: broker.brokers, inputTopic: topics.runs, outputTopic: platformaticOutputs[round]!, groupId: `${prefix}-ap${round}`, ...size });
@@ -137,11 +154,6 @@ try {
         });
         passthroughFanOut.push(result);
         progress(`round ${round + 1} (a3) passthrough, 3 records per event: ${rate(result)}`);
-      },
-      async () => {
-        const { throughput } = await childResult({ ...base(`c${round}`), kind: 'code', scorers: 'text', tracing: 'off', ...size });
-        code.push(throughput);
-        progress(`round ${round + 1} (c) Scorestream: ${rate(throughput)}`);
       },
       async () => {
         const { throughput } = await childResult({ ...base(`c0${round}`), kind: 'code', scorers: 'no-op', tracing: 'off', ...size });
@@ -170,11 +182,6 @@ try {
         const { throughput } = await childResult({ ...base(`cf${round}`), kind: 'code', scorers: 'text', tracing: 'off', ...size }, whatIfNodeFlags);
         codeFlagged.push(throughput);
         progress(`round ${round + 1} (c) with ${nodeFlag}: ${rate(throughput)}`);
-      },
-      async () => {
-        const run = await tracedRun(`ct${round}`, 'on');
-        traced.push(run);
-        progress(`round ${round + 1} (c+tracing): ${rate(run.throughput)}, ${run.tracing.exported} of ${run.tracing.ended} spans exported`);
       },
       async () => {
         const run = await tracedRun(`cs${round}`, 'with-function-step-spans');

@@ -99,7 +99,13 @@ export function formatReport(report: BenchReport): string[] {
   const c = rate(report.code);
   const traced = rate(report.traced.map((run) => run.throughput));
   const judgeCeiling = sizes.judgeCallsPerModel / (sizes.judgeDelayMs / 1000);
-  const tracingCost = 1 - traced / c;
+  // The targets read each round's own ratio — (a), (c) and (c+tracing) run back to back in a round
+  // (pipeline.bench.ts) — and take the median of those; the ratio of the rows' medians, which can
+  // pair a fast phase of the machine with a slow one, is shown beside it.
+  const roundsOf = <T>(values: readonly T[]) => values.slice(0, Math.min(report.code.length, values.length));
+  const codeOverA = median(roundsOf(report.passthrough).map((run, round) => report.code[round]!.eventsPerSecond / run.eventsPerSecond));
+  const tracingCost = median(roundsOf(report.traced).map((run, round) => 1 - run.throughput.eventsPerSecond / report.code[round]!.eventsPerSecond));
+  const apartText = (value: string) => `; from the rows' medians: ${value}`;
   const fanOut = rate(report.passthroughFanOut);
   const noOp = rate(report.codeNoOp);
   const otlp = median(report.otlpAlone.map((run) => run.runsPerSecond));
@@ -156,12 +162,12 @@ export function formatReport(report: BenchReport): string[] {
     ].map(([label, run]) => backlogLine(label as string, run as JudgeBacklogResult, sizes)),
     '',
     'targets:',
-    `  ${mark(c >= 0.7 * a)} (c) ≥ 0.7 × (a): ${ratio(c / a)}  (publishing the service's three records per event, the client alone reaches (a3) = ${ratio(fanOut / a)} of (a); the pipeline with no-op scorers (c0) = ${ratio(noOp / a)}; ${ceilingText} = ${ratio(oneThreadCeiling / a)} of (a))`,
+    `  ${mark(codeOverA >= 0.7)} (c) ≥ 0.7 × (a): ${ratio(codeOverA)} (each round's${apartText(ratio(c / a))})  (publishing the service's three records per event, the client alone reaches (a3) = ${ratio(fanOut / a)} of (a); the pipeline with no-op scorers (c0) = ${ratio(noOp / a)}; ${ceilingText} = ${ratio(oneThreadCeiling / a)} of (a))`,
     `  ${mark(c >= 10 * b)} (c) ≥ 10 × (b): ${ratio(c / b)}  (ceiling here: (a)/(b) = ${ratio(a / b)}; one thread, as above: ${ratio(oneThreadCeiling / b)})`,
-    `  ${mark(tracingCost <= 0.15)} tracing costs ≤ 15% of (c): ${(tracingCost * 100).toFixed(1)}%`,
+    `  ${mark(tracingCost <= 0.15)} tracing costs ≤ 15% of (c): ${(tracingCost * 100).toFixed(1)}% (each round's: ${roundsOf(report.traced).map((run, round) => `${((1 - run.throughput.eventsPerSecond / report.code[round]!.eventsPerSecond) * 100).toFixed(1)}%`).join(' / ')}${apartText(`${((1 - traced / c) * 100).toFixed(1)}%`)})`,
     `  ${mark(report.judge.eventsPerSecond >= 0.8 * judgeCeiling)} (d) ≥ 0.8 × C / ${sizes.judgeDelayMs / 1000} s = ${integer(0.8 * judgeCeiling)} events/s: ${integer(report.judge.eventsPerSecond)} (${ratio(report.judge.eventsPerSecond / judgeCeiling)} of C / ${sizes.judgeDelayMs / 1000} s)`,
     `  ${mark(report.judge.peakRssMb <= 300)} (d-backlog) peak RSS ≤ 300 MB (${mark(report.judge.peakRssMb <= 400)} ≤ 400 MB, the service's bound): ${report.judge.peakRssMb.toFixed(0)} MB as shipped (scripts/node-flags); ${report.judgeFlagged.result.peakRssMb.toFixed(0)} MB with ${report.judgeFlagged.flag} (which changes (c) by ${signedPercent(flagged / c - 1)})`,
-    `  ${mark(c >= 0.6 * a)} (c) ≥ 0.6 × (a) (issue 28): ${ratio(c / a)}  (on the shipped client: (p)'s work and (a-p)'s client work (${micros(shippedClientSecondsPerEvent)} per event, one record out) in turn: ≈ ${integer(shippedClientCeiling)} events/s = ${ratio(shippedClientCeiling / a)} of (a))`,
+    `  ${mark(codeOverA >= 0.6)} (c) ≥ 0.6 × (a) (issue 28): ${ratio(codeOverA)} (each round's${apartText(ratio(c / a))})  (on the shipped client: (p)'s work and (a-p)'s client work (${micros(shippedClientSecondsPerEvent)} per event, one record out) in turn: ≈ ${integer(shippedClientCeiling)} events/s = ${ratio(shippedClientCeiling / a)} of (a))`,
     `  ${mark(otlpPaired >= 0.7)} (o) ≥ 0.7 × (p), the OTLP input against run events without Kafka, passes alternated in one child: ${ratio(otlpPaired)} (each round's; ${integer(otlp)} against ${integer(otlpPairedRunEvents)} runs/s; against the (p) row, measured apart: ${ratio(otlp / perMessage)})`,
     `  ${mark(codePeakRss <= 400 && tracedPeakRss <= 400)} peak RSS ≤ 400 MB scoring at full rate, the highest round: (c) ${codePeakRss.toFixed(0)} MB, (c+tracing) ${tracedPeakRss.toFixed(0)} MB (with ${report.tracedOwnHeapGrowth.flag}, V8's own heap growth: ${ownGrowthPeakRss.toFixed(0)} MB, at ${signedPercent(ownGrowth / traced - 1)} events/s)`,
     `  clients: (c) runs on @platformatic/kafka, the shipped default; (a-p)/(a) = ${ratio(rate(report.platformaticPassthrough) / a)}, (c-k) on kafkajs /(a) = ${ratio(rate(report.codeKafkajs) / a)}, (c)/(c-k) = ${ratio(c / rate(report.codeKafkajs))}`,

@@ -80,6 +80,23 @@ describe('formatReport', () => {
     expect(lines[2]).toContain('12.5%');
   });
 
+  it('reads (c)/(a) and tracing’s cost round by round, where the rows’ medians would pair a fast round with a slow one', () => {
+    const passthrough = (eventsPerSecond: number) => ({ events: 1000, seconds: 1000 / eventsPerSecond, eventsPerSecond, cores });
+    const lines = targets(
+      formatReport(
+        report({
+          passthrough: [passthrough(10_000), passthrough(6_000), passthrough(5_000)],
+          code: [service(4_000), service(4_800), service(4_000)],
+          traced: [traced(3_600), traced(4_320), traced(3_000)],
+          codeNoOp: [service(8_200), service(8_200), service(8_200)],
+        }),
+      ),
+    );
+    // Rounds: (c)/(a) 0.40, 0.80, 0.80; tracing 10%, 10%, 25%.
+    expect(lines[0]).toContain("✓ (c) ≥ 0.7 × (a): 0.80× (each round's; from the rows' medians: 0.67×)");
+    expect(lines[2]).toContain("✓ tracing costs ≤ 15% of (c): 10.0% (each round's: 10.0% / 10.0% / 25.0%; from the rows' medians: 10.0%)");
+  });
+
   it('marks each missed target, with its ratio', () => {
     const lines = targets(
       formatReport(
