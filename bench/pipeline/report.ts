@@ -134,7 +134,8 @@ export function formatReport(report: BenchReport): string[] {
   const shippedClientSecondsPerEvent = median(report.platformaticPassthrough.map(mainThreadSecondsPerEvent));
   const shippedClientCeiling = 1 / (scoringSecondsPerEvent + shippedClientSecondsPerEvent);
   const ceilingText = `one JavaScript thread doing (p)'s work (${micros(scoringSecondsPerEvent)} of its CPU per event, shipped flags) and (a3)'s client work (${micros(clientSecondsPerEvent)} per event) in turn: ≈ ${integer(oneThreadCeiling)} events/s`;
-  const floorLines = formatFloors(report.floors, { a, b, c, traced, clientSecondsPerEvent, scoringSecondsPerEvent });
+  // Tracing's floor lines price the paired cost: (c+tracing) as (c)'s median less each round's median cost.
+  const floorLines = formatFloors(report.floors, { a, b, c, traced: c * (1 - tracingCost), clientSecondsPerEvent, scoringSecondsPerEvent });
   const roundsText = sizes.rounds === 1 ? '1 round' : `median of ${sizes.rounds} interleaved rounds`;
 
   const lines: string[] = [
