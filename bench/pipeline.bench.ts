@@ -23,6 +23,7 @@ import { createEventPool } from './pipeline/bench-events.ts';
 import { parseBenchOptions } from './pipeline/bench-options.ts';
 import { createCodeScorers } from './pipeline/bench-scorers.ts';
 import { startChild } from './pipeline/child-protocol.ts';
+import { untilBrokerQuiet } from './pipeline/cpu-usage.ts';
 import type { ChildBase, ChildResult, ChildSpec } from './pipeline/child-protocol.ts';
 import { describeMachine } from './pipeline/machine-info.ts';
 import type { Throughput } from './pipeline/measurement.ts';
@@ -108,6 +109,11 @@ try {
     // The child flushed before it answered: what the sink holds is what was exported.
     return { throughput: result.throughput, tracing: { ended: result.tracing!.ended, exported: after.spans - before.spans }, sinkBytes: after.bytes - before.bytes };
   };
+  /** Each Kafka scenario starts on a broker that finished with the one before (cpu-usage.ts untilBrokerQuiet). */
+  const quietBroker = async () => {
+    const waitedMs = await untilBrokerQuiet(broker.pid);
+    if (waitedMs > 1_000) progress(`(the broker was busy for ${(waitedMs / 1000).toFixed(1)} s after the scenario before)`);
+  };
   for (let round = 0; round < sizes.rounds; round += 1) {
     const scenarios = [
       async () => {
@@ -130,7 +136,10 @@ try {
           traced.push(run);
           progress(`round ${round + 1} (c+tracing): ${rate(run.throughput)}, ${run.tracing.exported} of ${run.tracing.ended} spans exported`);
         };
-        for (const run of round % 2 === 0 ? [passthroughRun, codeRun, tracedCodeRun] : [tracedCodeRun, codeRun, passthroughRun]) await run();
+        for (const run of round % 2 === 0 ? [passthroughRun, codeRun, tracedCodeRun] : [tracedCodeRun, codeRun, passthroughRun]) {
+          await quietBroker();
+          await run();
+        }
       },
       async () => {
         const result = await runPlatformaticPassthrough({ brokers: broker.brokers, inputTopic: topics.runs, outputTopic: platformaticOutputs[round]!, groupId: `${prefix}-ap${round}`, ...size });
@@ -195,7 +204,10 @@ try {
       },
     ];
     // Rotate the order each round so no scenario always runs first (or right after another).
-    for (let index = 0; index < scenarios.length; index += 1) await scenarios[(index + round) % scenarios.length]!();
+    for (let index = 0; index < scenarios.length; index += 1) {
+      await quietBroker();
+      await scenarios[(index + round) % scenarios.length]!();
+    }
   }
 
   const naive = await runNaiveConsumer({

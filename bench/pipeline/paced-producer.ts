@@ -11,6 +11,9 @@ export type PacedProducer = {
   close(): Promise<void>;
 };
 
+/** At most this many events per request: 128 sample events of about 3.5 kB stay under 1 MiB even if all go to one partition. */
+const maxMessagesPerSend = 128;
+
 export async function createPacedProducer(kafka: Kafka, options: { topic: string; pool: EventPool; eventsPerSecond: number; tickMs?: number }): Promise<PacedProducer> {
   const tickMs = options.tickMs ?? 10;
   const producer = kafka.producer({ allowAutoTopicCreation: false });
@@ -25,10 +28,16 @@ export async function createPacedProducer(kafka: Kafka, options: { topic: string
         const due = base + Math.floor(((now - startedAt) / 1000) * options.eventsPerSecond);
         if (due > sent) {
           const at = new Date();
-          const messages = [];
-          for (let index = sent; index < due; index += 1) messages.push(options.pool.timedMessage(index, at));
-          sent = due;
-          await producer.send({ topic: options.topic, acks: 1, messages });
+          // After a stall (a slow machine, a long send) the events due are many: sent in requests of at
+          // most maxMessagesPerSend, or one partition's batch passes the broker's message.max.bytes
+          // (1 MiB; a 3.5 kB sample event) and the broker refuses it (MESSAGE_TOO_LARGE, which ended a run).
+          while (sent < due) {
+            const messages = [];
+            const until = Math.min(due, sent + maxMessagesPerSend);
+            for (let index = sent; index < until; index += 1) messages.push(options.pool.timedMessage(index, at));
+            sent = until;
+            await producer.send({ topic: options.topic, acks: 1, messages });
+          }
         }
         await sleep(Math.max(0, tickMs - (performance.now() - now)));
       }
