@@ -143,7 +143,8 @@ function readScopeName(reader: Reader, end: number): string | undefined {
 /**
  * Span: 1 trace_id, 2 span_id, 3 trace_state, 4 parent_span_id, 5 name, 7 start_time_unix_nano,
  * 8 end_time_unix_nano, 9 attributes, 11 events, 15 status (Status: 2 message, 3 code); kind,
- * flags, links and the dropped counts are not read.
+ * links and the dropped counts are read and dropped, and flags (16), which the generated decoder of
+ * this version does not know, is skipped as any undeclared field.
  */
 function readSpan(reader: Reader, buffer: Buffer, end: number, lastTraceId: LastTraceId): OtlpSpan {
   // Where each id's bytes start, and how many there are (-1: absent): no object per id.
