@@ -13,6 +13,7 @@ import { startFaultJudgeServer } from '../../helpers/fault-judge-server.ts';
 import type { FaultJudgeServer, FaultMode } from '../../helpers/fault-judge-server.ts';
 import { uniqueGroupId } from '../../helpers/kafka.ts';
 import { testRun } from '../../helpers/runs.ts';
+import { KAFKA_DEFAULTS } from '../../../kafka/kafka-defaults.ts';
 import { spawnService, waitForLog } from '../../helpers/service-process.ts';
 import { produceRaw, readUntil, retryTierMessages, startTestService, useRetryTiers, useServiceTopics } from '../../helpers/service.ts';
 
@@ -73,7 +74,7 @@ describe('judge outages, longer', () => {
     console.info(`[retry-topic-outage] ${outageMs} ms outage: every pair scored ${recoveryMs} ms after recovery; ${service.stats.retriesDeferred} deferrals, ${server.requests} judge requests`);
   });
 
-  it('SIGKILL while pairs wait on the retry topic loses none: the restarted service scores them all', { timeout: 120_000 }, async () => {
+  it('SIGKILL while pairs wait on the retry topic loses none: the restarted service scores them all', { timeout: 180_000 }, async () => {
     const server = await useJudgeServer('503');
     const topics = await useServiceTopics(2);
     const { retry } = await useRetryTiers([500, 1_000]);
@@ -88,7 +89,9 @@ describe('judge outages, longer', () => {
     expect((await first.exited).signal).toBe('SIGKILL');
     server.setPlan('ok');
     const second = spawnService({ topics, groupId, env, config: retryConfig });
-    await waitForLog(second, /scorestream is consuming/);
+    // The killed member holds its partitions until its session times out, and the second joins only
+    // then: its first log line can come a whole session timeout after it starts, plus its own boot.
+    await waitForLog(second, /scorestream is consuming/, KAFKA_DEFAULTS.consumer.sessionTimeoutMs + 30_000);
     const records = await readUntil<ScoreRecord>(topics.results, (seen) => scoredPairs(seen).size >= runIds.length * 3, 60_000);
     expect(records.filter((record) => record.status === 'failed')).toEqual([]);
     // At-least-once: a pair scored twice (re-read after the kill) keeps its scoreId.
