@@ -76,9 +76,10 @@ try {
   const passthroughOutputs = Array.from({ length: sizes.rounds }, (_, round) => `${prefix}-a${round}-out`);
   const platformaticOutputs = Array.from({ length: sizes.rounds }, (_, round) => `${prefix}-ap${round}-out`);
   const fanOutOutputs = Array.from({ length: sizes.rounds }, (_, round) => `${prefix}-a3${round}-out`);
+  const requiredWorkOutputs = Array.from({ length: sizes.rounds }, (_, round) => `${prefix}-m${round}-out`);
   await createTopics(
     kafka,
-    [topics.runs, topics.backlog, topics.latency, topics.naive, ...passthroughOutputs, ...platformaticOutputs, ...fanOutOutputs].map((topic) => ({ topic, partitions: sizes.partitions })),
+    [topics.runs, topics.backlog, topics.latency, topics.naive, ...passthroughOutputs, ...platformaticOutputs, ...fanOutOutputs, ...requiredWorkOutputs].map((topic) => ({ topic, partitions: sizes.partitions })),
   );
 
   const pool = createEventPool(sizes.poolEvents);
@@ -93,6 +94,7 @@ try {
   const passthroughFanOut: Throughput[] = [];
   const platformaticPassthrough: Throughput[] = [];
   const codeKafkajs: ServiceThroughput[] = [];
+  const requiredWork: Throughput[] = [];
   const code: ServiceThroughput[] = [];
   const codeNoOp: ServiceThroughput[] = [];
   const codeFlagged: ServiceThroughput[] = [];
@@ -121,6 +123,8 @@ try {
         // reversed every other round — so that each round's (c)/(a) and tracing cost compare runs
         // a few seconds apart: this machine's speed drifts by a third between scenarios otherwise
         // (one full run put (c) and (c+tracing) in different phases and read tracing's cost as 0.2%).
+        // (m), the required work alone, runs beside (a), so (m)/(a) — the floor (c)/(a) is read
+        // against — compares runs a few seconds apart too.
         const passthroughRun = async () => {
           const result = await runPassthrough({ kafka, inputTopic: topics.runs, outputTopic: passthroughOutputs[round]!, groupId: `${prefix}-a${round}`, partitions: sizes.partitions, ...size });
           passthrough.push(result);
@@ -136,7 +140,12 @@ try {
           traced.push(run);
           progress(`round ${round + 1} (c+tracing): ${rate(run.throughput)}, ${run.tracing.exported} of ${run.tracing.ended} spans exported`);
         };
-        for (const run of round % 2 === 0 ? [passthroughRun, codeRun, tracedCodeRun] : [tracedCodeRun, codeRun, passthroughRun]) {
+        const requiredWorkRun = async () => {
+          const { throughput } = await childResult({ ...base(`m${round}`), kind: 'required-work', outputTopic: requiredWorkOutputs[round]!, warmUpEvents: size.warmUpEvents, targetEvents: size.targetEvents });
+          requiredWork.push(throughput);
+          progress(`round ${round + 1} (m) the required work by hand: ${rate(throughput)}`);
+        };
+        for (const run of round % 2 === 0 ? [requiredWorkRun, passthroughRun, codeRun, tracedCodeRun] : [tracedCodeRun, codeRun, passthroughRun, requiredWorkRun]) {
           await quietBroker();
           await run();
         }
@@ -265,6 +274,7 @@ try {
     passthroughFanOut,
     platformaticPassthrough,
     codeKafkajs,
+    requiredWork,
     naive,
     code,
     codeNoOp,

@@ -6,6 +6,7 @@ import type { KafkaClientName } from '../../src/config/config-types.ts';
 import { fork } from 'node:child_process';
 import { nodeCompileCacheDirectory } from '../../local/kafka/index.ts';
 import type { FloorsResult } from './floors.ts';
+import type { Throughput } from './measurement.ts';
 import type { OtlpAloneResult } from './otlp-alone.ts';
 import type { PipelineAloneResult } from './pipeline-alone.ts';
 import type { ServiceThroughput } from './scorestream-run.ts';
@@ -16,6 +17,8 @@ export type ChildBase = { brokers: string[]; brokerPid?: number | undefined; run
 export type ChildSpec =
   | (ChildBase & { kind: 'code'; scorers: 'text' | 'no-op'; tracing: 'off' | 'on' | 'with-function-step-spans'; otlpUrl?: string; warmUpEvents: number; targetEvents: number })
   | (ChildBase & { kind: 'latency' })
+  // (m): the required work by hand on the shipped client (required-work.ts), into `outputTopic`.
+  | (ChildBase & { kind: 'required-work'; outputTopic: string; warmUpEvents: number; targetEvents: number })
   // No broker: the child regenerates the same seeded pool of `poolEvents` runs.
   | { kind: 'pipeline-alone'; poolEvents: number; passes: number; inFlight: number }
   | { kind: 'otlp-alone'; runs: number; passes: number; inFlight: number }
@@ -53,6 +56,7 @@ export type JudgeBacklogResult = {
 export type ChildResult =
   | { kind: 'code'; throughput: ServiceThroughput; tracing?: TracingTotals }
   | { kind: 'latency'; latency: LatencyResult; completed: number }
+  | { kind: 'required-work'; throughput: Throughput }
   | { kind: 'pipeline-alone'; result: PipelineAloneResult }
   | { kind: 'otlp-alone'; result: OtlpAloneResult }
   | { kind: 'floors'; result: FloorsResult }

@@ -46,6 +46,10 @@ async function runLatency(spec: Extract<ChildSpec, { kind: 'latency' }>): Promis
 async function run(spec: ChildSpec): Promise<ChildResult> {
   if (spec.kind === 'code') return runCode(spec);
   if (spec.kind === 'latency') return runLatency(spec);
+  if (spec.kind === 'required-work') {
+    const { runRequiredWork } = await import('./required-work.ts');
+    return { kind: 'required-work', throughput: await runRequiredWork({ ...spec, inputTopic: spec.runsTopic, scorers: createCodeScorers() }) };
+  }
   if (spec.kind === 'pipeline-alone') {
     const pool = createEventPool(spec.poolEvents);
     return { kind: 'pipeline-alone', result: await measurePipelineAlone({ pool, scorers: createCodeScorers(), inFlight: spec.inFlight, passes: spec.passes }) };

@@ -43,6 +43,7 @@ function report(overrides: Partial<BenchReport> = {}): BenchReport {
     passthroughFanOut: [{ events: 1000, seconds: 0.12, eventsPerSecond: 8_500, cores }],
     platformaticPassthrough: [{ events: 1000, seconds: 0.08, eventsPerSecond: 12_000, cores }],
     codeKafkajs: [service(6_000)],
+    requiredWork: [{ events: 1000, seconds: 0.1, eventsPerSecond: 9_000, cores }],
     naive: { events: 100, seconds: 0.2, eventsPerSecond: 500, cores },
     code: [service(8_000)],
     codeNoOp: [service(8_200)],
@@ -115,7 +116,30 @@ describe('formatReport', () => {
     expect(lines[5]).toContain('(c) ≥ 0.6 × (a) (issue 28): 0.40×');
     expect(lines[6]).toContain('(o) ≥ 0.7 × (p), the OTLP input against run events without Kafka, passes alternated in one child: 0.67× (each round\'s; 12,000 against 18,000 runs/s; against the (p) row, measured apart: 0.60×)');
     expect(lines[7]).toContain('the highest round: (c) 410 MB, (c+tracing) 200 MB (with --heap-growing-percent=0, V8\'s own heap growth: 200 MB, at +156.7% events/s)');
-    expect(lines[5]).toContain("(on the shipped client: (p)'s work and (a-p)'s client work (83 µs per event, one record out) in turn: ≈ 7,500 events/s = 0.75× of (a))");
+    expect(lines[5]).toContain("(on the shipped client: (p)'s work and (a-p)'s client work (83 µs per event, one record out) in turn: ≈ 7,500 events/s = 0.75× of (a); the required work alone");
+  });
+
+  it('reads (c) ≥ 0.6 × (a) against (m), the required work by hand, round by round, and says when the floor itself is below the target', () => {
+    const passthrough = (eventsPerSecond: number) => ({ events: 1000, seconds: 1000 / eventsPerSecond, eventsPerSecond, cores });
+    const rounds = (required: number[]) =>
+      targets(
+        formatReport(
+          report({
+            passthrough: [passthrough(10_000), passthrough(8_000), passthrough(10_000)],
+            code: [service(5_000), service(4_000), service(4_500)],
+            traced: [traced(4_000), traced(3_000), traced(3_500)],
+            requiredWork: required.map((eventsPerSecond) => passthrough(eventsPerSecond)),
+          }),
+        ),
+      )[5]!;
+    // (m)/(a) by round 0.55, 0.70, 0.50; (c)/(m) 0.91, 0.71, 0.90.
+    expect(rounds([5_500, 5_600, 5_000])).toContain('the required work alone, by hand on the same client ((m)): 0.550× of (a), itself below 0.6: here the target is beyond the floor, and (c) = 0.90× of (m) (each round\'s)');
+    // (m)/(a) 0.70, 0.80, 0.65: the floor is above the target, so the gap is the service's own.
+    const above = rounds([7_000, 6_400, 6_500]);
+    expect(above).toContain('((m)): 0.700× of (a), and (c) = 0.69× of (m)');
+    expect(above).not.toContain('beyond the floor');
+    const table = formatReport(report());
+    expect(table.find((line) => line.startsWith('| (m) the required work alone'))).toContain('| 9,000 |');
   });
 
   it('puts (c) next to what the client alone reaches with the same output, and the pipeline without scorer work', () => {
