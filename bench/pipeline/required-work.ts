@@ -96,7 +96,7 @@ export async function runRequiredWork(options: PlatformaticScenario & ScenarioSi
     let count = 0;
     for (; count < scored.length; count += 1) {
       const next = scored[count]!.records;
-      const nextBytes = next.reduce((sum, record) => sum + record.value.length, 0);
+      const nextBytes = next.reduce((sum, record) => sum + Buffer.byteLength(record.value), 0);
       if (count > 0 && (records + next.length > maxRecordsPerRequest || bytes + nextBytes > maxBytesPerRequest)) break;
       records += next.length;
       bytes += nextBytes;
