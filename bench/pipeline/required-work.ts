@@ -10,8 +10,6 @@
 // sampling, the data handling (redaction, evidence levels), fitting records to maxRecordBytes,
 // the loop guard's header, at-least-once bookkeeping per message (run slots, in-order commits
 // across a partition's messages), dead letters, retries, stats, the no-op trace context.
-import { Consumer, MessagesStreamModes, ProduceAcks, Producer } from '@platformatic/kafka';
-import type { Message } from '@platformatic/kafka';
 import type { ScorerLike } from '../../src/config/config-types.ts';
 import type { Source } from '../../src/contracts/common.ts';
 import { decodeAgentRunEvent } from '../../src/contracts/parse.ts';
@@ -21,28 +19,18 @@ import { collectRunFacts } from '../../src/pipeline/run-facts.ts';
 import { buildScoreRecord } from '../../src/pipeline/build-score-record.ts';
 import { buildScorerInput } from '../../src/pipeline/scorer-input.ts';
 import type { Throughput } from './measurement.ts';
-import { measureRate } from './measurement.ts';
-import type { PlatformaticScenario } from './platformatic-passthrough.ts';
+import { runPlatformaticLoop } from './platformatic-passthrough.ts';
+import type { ConsumedMessage, PlatformaticScenario } from './platformatic-passthrough.ts';
 import type { ScenarioSize } from './passthrough.ts';
 
-const maxRecordsPerRequest = 1_000;
-const maxBytesPerRequest = 900_000;
-/** Messages taken and not yet acknowledged: past the first the stream pauses, below the second it resumes (three requests' worth, so the producer never waits for work). */
-const pauseAt = 1_000;
-const resumeBelow = 500;
-
-type Scored = { topic: string; partition: number; offset: bigint; leaderEpoch: number; records: { key: string; value: string }[] };
+/** Messages taken and not yet acknowledged before the stream pauses: three requests' worth of records, so the producer never waits for work (the service takes 256). */
+const maxUnacknowledged = 1_000;
 
 /** `00-{trace id}-{span id}-{flags}`, the W3C form the benchmark's events carry; none when malformed. */
 function traceFactsOf(traceparent: string | undefined): RunTraceFacts {
   const parts = traceparent?.split('-');
   if (parts === undefined || parts.length !== 4 || parts[1]!.length !== 32 || parts[2]!.length !== 16) return {};
   return { traceId: parts[1]!, spanId: parts[2]!, sampled: (Number.parseInt(parts[3]!, 16) & 1) === 1 };
-}
-
-function traceparentOf(message: Message<Buffer, Buffer, Buffer, Buffer>): string | undefined {
-  for (const [key, value] of message.headers) if (key.toString() === 'traceparent') return value.toString();
-  return undefined;
 }
 
 /** One message's required work: a score record per scorer as JSON, keyed by its score id (the benchmark's events are all valid). */
@@ -70,81 +58,22 @@ export async function requiredRecords(value: Buffer | null, traceparent: string 
   return records;
 }
 
-async function score(message: Message<Buffer, Buffer, Buffer, Buffer>, scorers: readonly ScorerLike[]): Promise<Scored> {
-  const source = { topic: message.topic, partition: message.partition, offset: String(message.offset) };
-  const records = await requiredRecords(message.value, traceparentOf(message), source, scorers);
-  return { topic: message.topic, partition: message.partition, offset: message.offset, leaderEpoch: message.leaderEpoch, records };
+function traceparentOf(message: ConsumedMessage): string | undefined {
+  for (const [key, value] of message.headers) if (key.toString() === 'traceparent') return value.toString();
+  return undefined;
 }
 
-export async function runRequiredWork(options: PlatformaticScenario & ScenarioSize & { scorers: readonly ScorerLike[] }): Promise<Throughput> {
-  const connection = { clientId: 'scorestream-bench-m', bootstrapBrokers: options.brokers };
-  const producer = new Producer({ ...connection, idempotent: true, acks: ProduceAcks.ALL, autocreateTopics: false });
-  const consumer = new Consumer({ ...connection, groupId: options.groupId, autocommit: false });
-  let acknowledged = 0;
-  let unacknowledged = 0;
-  let scored: Scored[] = [];
-  let sending = false;
-  let failure: unknown;
-  // Messages are scored one after another in arrival order, so a request's offsets are each partition's next.
-  let scoring = Promise.resolve();
-
-  const sendScored = async () => {
-    if (sending || scored.length === 0 || failure !== undefined) return;
-    sending = true;
-    let records = 0;
-    let bytes = 0;
-    let count = 0;
-    for (; count < scored.length; count += 1) {
-      const next = scored[count]!.records;
-      const nextBytes = next.reduce((sum, record) => sum + Buffer.byteLength(record.value), 0);
-      if (count > 0 && (records + next.length > maxRecordsPerRequest || bytes + nextBytes > maxBytesPerRequest)) break;
-      records += next.length;
-      bytes += nextBytes;
-    }
-    const batch = scored.slice(0, count);
-    scored = scored.slice(count);
-    try {
-      await producer.send({ messages: batch.flatMap((event) => event.records.map((record) => ({ topic: options.outputTopic, key: Buffer.from(record.key), value: Buffer.from(record.value) }))), acks: ProduceAcks.ALL });
-      const last = new Map<string, { topic: string; partition: number; offset: bigint; leaderEpoch: number }>();
-      for (const event of batch) last.set(`${event.topic}:${event.partition}`, { topic: event.topic, partition: event.partition, offset: event.offset + 1n, leaderEpoch: event.leaderEpoch });
-      await consumer.commit({ offsets: [...last.values()] });
-      acknowledged += batch.length;
-      unacknowledged -= batch.length;
-      if (stream.isPaused() && unacknowledged < resumeBelow) stream.resume();
-    } catch (error) {
-      failure = error;
-    } finally {
-      sending = false;
-      if (scored.length > 0) setImmediate(() => void sendScored());
-    }
-  };
-
-  const stream = await consumer.consume({ topics: [options.inputTopic], mode: MessagesStreamModes.COMMITTED, fallbackMode: 'earliest', autocommit: false });
-  stream.on('data', (message) => {
-    unacknowledged += 1;
-    if (unacknowledged >= pauseAt) stream.pause();
-    scoring = scoring.then(async () => {
-      if (failure !== undefined) return;
-      try {
-        scored.push(await score(message, options.scorers));
-      } catch (error) {
-        failure = error;
-      }
-      if (!sending) setImmediate(() => void sendScored());
-    });
+export function runRequiredWork(options: PlatformaticScenario & ScenarioSize & { scorers: readonly ScorerLike[] }): Promise<Throughput> {
+  return runPlatformaticLoop({
+    ...options,
+    what: '(m) the required work on the shipped client',
+    clientId: 'scorestream-bench-m',
+    idempotent: true,
+    maxUnacknowledged,
+    recordsOf: async (message) => {
+      const source = { topic: message.topic, partition: message.partition, offset: String(message.offset) };
+      const records = await requiredRecords(message.value, traceparentOf(message), source, options.scorers);
+      return records.map((record) => ({ key: Buffer.from(record.key), value: Buffer.from(record.value) }));
+    },
   });
-  try {
-    return await measureRate({
-      ...options,
-      completed: () => {
-        if (failure !== undefined) throw failure;
-        return acknowledged;
-      },
-      what: '(m) the required work on the shipped client',
-    });
-  } finally {
-    await stream.close().catch(() => undefined);
-    await consumer.close(true);
-    await producer.close(true);
-  }
 }
