@@ -32,6 +32,14 @@ export type LatencyResult = {
   maxMs: number;
   /** Most events seen waiting (consumer lag + in flight) while measuring: small when the service kept up. */
   maxBehind: number;
+  /**
+   * Events waiting when the measured window opened and when its last event was produced: a
+   * backlog left from the warm-up shrinks between the two, a rate beyond the service grows it.
+   */
+  behindAtStart: number;
+  behindAtEnd: number;
+  /** Cores busy over the window: the child's JavaScript thread, and the broker (undefined when not known). */
+  cores: { mainThread: number; broker: number | undefined };
 };
 
 export type JudgeBacklogResult = {

@@ -4,6 +4,8 @@
 // kept, not only the last 4,096 the stats ring holds, for events stamped after `measure-from`.
 import type { RunningService } from '../../service/start-service.ts';
 import type { LatencyCommand, LatencyResult } from './child-protocol.ts';
+import { coresUsed, sampleCpu } from './cpu-usage.ts';
+import type { CpuSample } from './cpu-usage.ts';
 import { waitFor } from './measurement.ts';
 
 export function percentile(sorted: ArrayLike<number>, fraction: number): number {
@@ -17,13 +19,18 @@ export type LatencyCollector = {
   finished: Promise<{ latency: LatencyResult; completed: number }>;
 };
 
-export function collectLatencies(service: RunningService, timeoutMs: number): LatencyCollector {
+export function collectLatencies(service: RunningService, timeoutMs: number, brokerPid?: number): LatencyCollector {
   const latencies: number[] = [];
   let measureFrom = Number.POSITIVE_INFINITY;
-  let maxLag = 0;
+  let maxBehind = 0;
+  let behindAtStart = 0;
+  let behindAtEnd = 0;
+  let windowCpu: CpuSample | undefined;
+  let windowCores: LatencyResult['cores'] = { mainThread: Number.NaN, broker: undefined };
+  const behind = () => service.stats.totalLag() + service.stats.inFlight;
   // Whether the service kept up: its consumer lag (from the latest fetch) while measuring.
   const lagSampler = setInterval(() => {
-    if (Date.now() >= measureFrom) maxLag = Math.max(maxLag, service.stats.totalLag() + service.stats.inFlight);
+    if (Date.now() >= measureFrom) maxBehind = Math.max(maxBehind, behind());
   }, 100);
   const original = service.stats.recordLatency.bind(service.stats);
   // The service hands each acknowledged record's latency to its stats; listening there measures
@@ -40,14 +47,33 @@ export function collectLatencies(service: RunningService, timeoutMs: number): La
     const sorted = Float64Array.from(latencies).sort();
     return {
       completed: service.stats.completed,
-      latency: { samples: sorted.length, p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), maxMs: sorted.length === 0 ? Number.NaN : sorted[sorted.length - 1]!, maxBehind: maxLag },
+      latency: {
+        samples: sorted.length,
+        p50Ms: percentile(sorted, 0.5),
+        p99Ms: percentile(sorted, 0.99),
+        maxMs: sorted.length === 0 ? Number.NaN : sorted[sorted.length - 1]!,
+        maxBehind,
+        behindAtStart,
+        behindAtEnd,
+        cores: windowCores,
+      },
     };
   });
   return {
     finished,
     handle(command) {
-      if (command.command === 'measure-from') measureFrom = command.epochMs;
-      else finish(command.produced);
+      if (command.command === 'measure-from') {
+        measureFrom = command.epochMs;
+        behindAtStart = behind();
+        windowCpu = sampleCpu(brokerPid);
+      } else {
+        behindAtEnd = behind();
+        if (windowCpu !== undefined) {
+          const { mainThread, broker } = coresUsed(windowCpu, sampleCpu(brokerPid));
+          windowCores = { mainThread, broker };
+        }
+        finish(command.produced);
+      }
     },
   };
 }

@@ -77,6 +77,29 @@ function backlogLine(label: string, run: JudgeBacklogResult, sizes: BenchSizes):
   );
 }
 
+/**
+ * Half a second of the offered rate: fewer events than that waiting is a service keeping up
+ * (a fetch and a produce request in flight hold about that many).
+ */
+const keptUpBehind = (eventsPerSecond: number) => eventsPerSecond / 2;
+
+/** Whether the latency child kept up, drained a backlog the warm-up left, or fell behind the rate. */
+export function latencyVerdict({ eventsPerSecond, result }: BenchReport['latency']): string {
+  const slack = keptUpBehind(eventsPerSecond);
+  if (result.behindAtEnd > slack && result.behindAtEnd > result.behindAtStart) return 'fell behind: more events waiting at the end of the window than at its start';
+  if (result.behindAtStart > slack) return 'caught up on a backlog left from the warm-up';
+  return 'kept up';
+}
+
+function latencyLine(latency: BenchReport['latency'], sizes: BenchSizes): string {
+  const { result } = latency;
+  const cores = `its main thread ${result.cores.mainThread.toFixed(2)} of a core${result.cores.broker === undefined ? '' : `, the broker ${result.cores.broker.toFixed(2)}`}`;
+  return (
+    `latency (c) at ${integer(latency.eventsPerSecond)} events/s (half of (c)), ${integer(result.samples)} records over ${sizes.latencySeconds} s: p50 ${result.p50Ms.toFixed(0)} ms, p99 ${result.p99Ms.toFixed(0)} ms, max ${result.maxMs.toFixed(0)} ms (event timestamp → record acknowledged by Kafka); ` +
+    `${latencyVerdict(latency)} — ${integer(result.behindAtStart)} events waiting or in flight when the window opened, ${integer(result.behindAtEnd)} when its last event was produced, at most ${integer(result.maxBehind)}; ${cores}`
+  );
+}
+
 export function formatReport(report: BenchReport): string[] {
   const { sizes } = report;
   const rows: Row[] = [
@@ -165,7 +188,7 @@ export function formatReport(report: BenchReport): string[] {
     `| (d) Scorestream, 1 judge scorer (mock, ${sizes.judgeDelayMs} ms), C = ${sizes.judgeCallsPerModel}, ${sizes.runsInFlight} runs in flight, ${integer(sizes.backlogEvents)}-event backlog | ${integer(report.judge.eventsPerSecond)} | over ${report.judge.seconds.toFixed(0)} s | — | — | — | — | — | ${report.judge.peakRssMb.toFixed(0)} MB |`,
     `| (d) with ${report.judgeFlagged.flag} (what-if) | ${integer(report.judgeFlagged.result.eventsPerSecond)} | over ${report.judgeFlagged.result.seconds.toFixed(0)} s | — | — | — | — | — | ${report.judgeFlagged.result.peakRssMb.toFixed(0)} MB |`,
     '',
-    `latency (c) at ${integer(report.latency.eventsPerSecond)} events/s (half of (c)), ${integer(report.latency.result.samples)} records over ${sizes.latencySeconds} s: p50 ${report.latency.result.p50Ms.toFixed(0)} ms, p99 ${report.latency.result.p99Ms.toFixed(0)} ms, max ${report.latency.result.maxMs.toFixed(0)} ms (event timestamp → record acknowledged by Kafka); at most ${integer(report.latency.result.maxBehind)} events waiting or in flight`,
+    latencyLine(report.latency, sizes),
     `tracing: ${spansPerEvent.toFixed(1)} spans per event, ${(exportedShare * 100).toFixed(1)}% exported (${integer(exportedSpans)} spans, ${(exportedBytes / 2 ** 20).toFixed(0)} MiB of OTLP protobuf to a sink in the parent process); with function step spans ${spansPerEventWithFunctionSteps.toFixed(1)} spans per event, costing ${(100 * (1 - withFunctionSteps / c)).toFixed(1)}% of (c)`,
     ...[
       ['as shipped (scripts/node-flags)', report.judge],

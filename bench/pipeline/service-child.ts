@@ -32,7 +32,7 @@ async function runCode(spec: Extract<ChildSpec, { kind: 'code' }>): Promise<Chil
 async function runLatency(spec: Extract<ChildSpec, { kind: 'latency' }>): Promise<ChildResult> {
   const service = await startBenchService({ ...spec, scorers: createCodeScorers() });
   try {
-    const collector = collectLatencies(service, spec.timeoutMs);
+    const collector = collectLatencies(service, spec.timeoutMs, spec.brokerPid);
     process.on('message', (command: LatencyCommand) => collector.handle(command));
     // Joined and fetching: the parent's warm-up events are flowing through.
     await reply({ type: 'ready' });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseBenchOptions } from '../../../../bench/pipeline/bench-options.ts';
 import type { JudgeBacklogResult } from '../../../../bench/pipeline/child-protocol.ts';
-import { formatReport, median } from '../../../../bench/pipeline/report.ts';
+import { formatReport, latencyVerdict, median } from '../../../../bench/pipeline/report.ts';
 import type { BenchReport } from '../../../../bench/pipeline/report.ts';
 import type { FloorsResult } from '../../../../bench/pipeline/floors.ts';
 import type { ServiceThroughput } from '../../../../bench/pipeline/scorestream-run.ts';
@@ -54,7 +54,7 @@ function report(overrides: Partial<BenchReport> = {}): BenchReport {
     traced: [traced(7_000)],
     tracedWithFunctionSteps: [traced(7_500)],
     tracedOwnHeapGrowth: { flag: '--heap-growing-percent=0', runs: [traced(7_700)] },
-    latency: { eventsPerSecond: 4_000, result: { samples: 100, p50Ms: 10, p99Ms: 50, maxMs: 60, maxBehind: 20 } },
+    latency: { eventsPerSecond: 4_000, result: { samples: 100, p50Ms: 10, p99Ms: 50, maxMs: 60, maxBehind: 20, behindAtStart: 12, behindAtEnd: 8, cores: { mainThread: 0.41, broker: 0.12 } } },
     judge: judge(300, 250),
     judgeFlagged: { flag: '--flag', result: judge(300, 200) },
     seconds: 60,
@@ -71,6 +71,27 @@ describe('median', () => {
   });
 });
 
+describe('latencyVerdict', () => {
+  const latency = (behindAtStart: number, behindAtEnd: number): BenchReport['latency'] => ({
+    eventsPerSecond: 2_000,
+    result: { samples: 20_000, p50Ms: 20, p99Ms: 80, maxMs: 120, maxBehind: Math.max(behindAtStart, behindAtEnd), behindAtStart, behindAtEnd, cores: { mainThread: 0.5, broker: undefined } },
+  });
+
+  it('says the service kept up when under half a second of events waited at both ends', () => {
+    expect(latencyVerdict(latency(300, 999))).toBe('kept up');
+  });
+
+  it('says it caught up when the warm-up left a backlog that shrank', () => {
+    expect(latencyVerdict(latency(5_000, 400))).toBe('caught up on a backlog left from the warm-up');
+    expect(latencyVerdict(latency(5_000, 3_000))).toBe('caught up on a backlog left from the warm-up');
+  });
+
+  it('says it fell behind when more waited at the end than at the start', () => {
+    expect(latencyVerdict(latency(200, 4_000))).toMatch(/^fell behind/);
+    expect(latencyVerdict(latency(3_000, 6_000))).toMatch(/^fell behind/);
+  });
+});
+
 describe('formatReport', () => {
   it('marks every target met when the numbers meet them', () => {
     const lines = targets(formatReport(report()));
@@ -79,6 +100,12 @@ describe('formatReport', () => {
     expect(lines[0]).toContain('0.80×');
     expect(lines[1]).toContain('16.00×');
     expect(lines[2]).toContain('12.5%');
+  });
+
+  it('says on the latency line whether the service kept up, with the backlog at both ends of the window', () => {
+    const line = formatReport(report()).find((entry) => entry.startsWith('latency (c)'));
+    expect(line).toContain('p50 10 ms, p99 50 ms, max 60 ms');
+    expect(line).toContain('kept up — 12 events waiting or in flight when the window opened, 8 when its last event was produced, at most 20; its main thread 0.41 of a core, the broker 0.12');
   });
 
   it('reads (c)/(a) and tracing’s cost round by round, where the rows’ medians would pair a fast round with a slow one', () => {
