@@ -6,11 +6,11 @@ import type { Logger } from 'pino';
 import type { JudgeSpend } from '../src/budget/judge-spend.ts';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
 import type { Replay } from '../src/contracts/common.ts';
-import type { ScoreRecord } from '../src/contracts/score-record.ts';
 import type { ScorerServices } from '../src/scorer-services.ts';
 import type { FetchMessage } from '../kafka/fetch-run-message.ts';
 import type { PublishRetry } from './publish-until-acknowledged.ts';
 import type { ServiceStats } from './service-stats.ts';
+import type { AcknowledgedRecordFields } from './record-emitter.ts';
 
 export type MessageContext = {
   config: ResolvedConfig;
@@ -33,5 +33,5 @@ export type MessageContext = {
   /** Reads a run event back from the runs topic by its position, for a re-score (docs/feedback.md); without it every re-score is `run_unavailable`. */
   fetchRun?: FetchMessage;
   /** Called per acknowledged score record with its event-to-result latency, when it has one (metrics: otel/service-metrics.ts). */
-  observeRecord?: (record: ScoreRecord, latencyMs: number | undefined) => void;
+  observeRecord?: (record: AcknowledgedRecordFields, latencyMs: number | undefined) => void;
 };

@@ -38,7 +38,7 @@ import type { PairKeyParts } from '../src/contracts/record-key.ts';
 import { fitDeadLetter } from '../src/contracts/build-dead-letter.ts';
 import type { RawHeaders } from '../src/contracts/build-dead-letter.ts';
 import type { DecisionRecord } from '../src/contracts/decision-record.ts';
-import { fitScoreRecord, jsonBytes } from '../src/contracts/fit-score-record.ts';
+import { fitScoreRecord, jsonBytes, smallerFromJson } from '../src/contracts/fit-score-record.ts';
 import type { FittedScoreRecord } from '../src/contracts/fit-score-record.ts';
 import { RETRY_DUE_HEADER } from '../src/contracts/retry-message.ts';
 import type { RetryMessage } from '../src/contracts/retry-message.ts';
@@ -52,6 +52,7 @@ import type { ConsumedMessage, MessageHeaders, OutgoingRecord } from '../kafka/k
 import type { DeadLetterReason } from './decode-run-message.ts';
 import { originHeaders } from './loop-guard.ts';
 import type { MessageContext } from './message-context.ts';
+import type { ObservedRecordFields } from '../otel/service-metrics.ts';
 import { publishUntilAcknowledged } from './publish-until-acknowledged.ts';
 import type { MessageOutput } from './record-sink.ts';
 import { isoTime } from '../src/contracts/iso-time.ts';
@@ -94,29 +95,40 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
   /** A record about a (run, scorer) pair, keyed and partitioned as every such record is. */
   const pairRecord = (topic: string, pair: PairKeyParts, value: string, headers: MessageHeaders = originHeaders) => ({ topic, ...recordKeyFor(pair), value, headers });
 
-  const scoreOutgoing = (fitted: FittedScoreRecord): OutgoingRecord => ({
-    topic: config.topics.results,
-    ...recordKeyOf(fitted.record),
-    value: fitted.json,
-    headers: originHeaders,
-    fallback: () => {
-      const smaller = fitted.smaller();
-      return smaller === undefined ? undefined : scoreOutgoing(smaller);
-    },
-  });
+  // A score record waits for its acknowledgement as its UTF-8 bytes, which live outside V8's heap,
+  // and nothing else of it: a run's records wait a produce request or two, long enough for the
+  // young generation's collections to copy them and then promote them to the old generation, where
+  // they die. Held as the JSON text, the record object and the evidence it points to, they made up
+  // most of what each collection copied (docs/benchmarks.md, 2026-12-04, afternoon). The smaller
+  // forms for a broker's refusal are made again only then (smallerFormOf).
+  const scoreOutgoing = (fit: FittedScoreRecord, value: Buffer = Buffer.from(fit.json)): OutgoingRecord => {
+    const smaller = smallerFormOf(fit, value, limit);
+    return {
+      topic: config.topics.results,
+      ...recordKeyOf(fit.record),
+      value,
+      headers: originHeaders,
+      fallback: () => {
+        const form = smaller();
+        return form === undefined ? undefined : scoreOutgoing(form);
+      },
+    };
+  };
 
-  /** A thread score record in the latest-score view (only while thread scorers are bound, which is what creates the topic). */
-  const viewOutgoing = (fitted: FittedScoreRecord): OutgoingRecord | undefined => {
-    const { record } = fitted;
+  /** A thread score record in the latest-score view (only while thread scorers are bound, which is what creates the topic), with the results' bytes. */
+  const viewOutgoing = (fit: FittedScoreRecord, value: Buffer): OutgoingRecord | undefined => {
+    const { record } = fit;
     if (record.thread === undefined || config.threadScorers.length === 0) return undefined;
+    const smaller = smallerFormOf(fit, value, limit);
     return {
       topic: threadTopics.latestScores,
       ...threadScoreViewKeyFor({ threadKey: record.thread.key, scorerId: record.scorerId, scorerVersion: record.scorerVersion }),
-      value: fitted.json,
+      value,
       headers: originHeaders,
       fallback: () => {
-        const smaller = fitted.smaller();
-        return smaller === undefined ? undefined : viewOutgoing(smaller);
+        const form = smaller();
+        if (form === undefined) return undefined;
+        return viewOutgoing(form, Buffer.from(form.json));
       },
     };
   };
@@ -144,22 +156,29 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
     return fit;
   };
 
-  const emitRecord = async (record: ScoreRecord, output: MessageOutput, where: Where) => {
+  /** A score record's records (its result, its view, its flag) out; what is counted once they are accepted is taken first (acknowledgedFieldsOf). */
+  const emitRecord = (record: ScoreRecord, output: MessageOutput, where: Where): Promise<void> | undefined => {
     const fit = fitted(record, where.source);
-    if (fit === undefined) return;
-    const view = viewOutgoing(fit);
-    const records = view === undefined ? [scoreOutgoing(fit)] : [scoreOutgoing(fit), view];
+    if (fit === undefined) return undefined;
+    const score = scoreOutgoing(fit);
+    const view = viewOutgoing(fit, score.value as Buffer);
+    const records = view === undefined ? [score] : [score, view];
     const decisionsTopic = config.topics.decisions;
     // A run without content: the record and its flag are accepted together (one transaction, exactly-once).
     const flag = record.missing === undefined || decisionsTopic === undefined ? undefined : missingContentFlag(record, isoTime(context.now()));
     if (flag !== undefined && decisionsTopic !== undefined) records.push(decisionOutgoing(mark(flag), decisionsTopic));
+    const retriesExhausted = record.status === 'failed' && record.error.retryable && record.retries !== undefined;
+    return publishScore(output, records, where, acknowledgedFieldsOf(fit.record), retriesExhausted);
+  };
+
+  const publishScore = async (output: MessageOutput, records: OutgoingRecord[], where: Where, acknowledged: AcknowledgedRecordFields, retriesExhausted: boolean): Promise<void> => {
     await publishUntilAcknowledged(output, records, where.source, context);
-    if (record.status === 'failed' && record.error.retryable && record.retries !== undefined) stats.retriesExhausted += 1;
-    stats.countRecord(fit.record);
+    if (retriesExhausted) stats.retriesExhausted += 1;
+    stats.countRecord(acknowledged);
     // A re-score's run event is the judged record's, read back on feedback: its age is no latency of the pipeline.
-    const latencyMs = Number.isFinite(where.eventTime) && fit.record.rescore === undefined ? context.now() - where.eventTime : undefined;
+    const latencyMs = Number.isFinite(where.eventTime) && acknowledged.rescore === undefined ? context.now() - where.eventTime : undefined;
     if (latencyMs !== undefined) stats.recordLatency(latencyMs);
-    context.observeRecord?.(fit.record, latencyMs);
+    context.observeRecord?.(acknowledged, latencyMs);
   };
 
   const retryOutgoing = (retry: RetryMessage, delayMs: number, final: ScoreRecord): OutgoingRecord | undefined => {
@@ -263,6 +282,44 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
       await send({ kind: 'dead-letter', message, error: reason }, output, { source, eventTime: Number.NaN });
     },
   };
+}
+
+/**
+ * What of a score record is read once it was acknowledged — its tally, its metrics' labels and
+ * values — apart from the record, so that the record need not outlive its hand-over.
+ */
+export type AcknowledgedRecordFields = ObservedRecordFields & { readonly scorerId: string; readonly status: ScoreRecord['status']; readonly score?: number | undefined; readonly rescore?: ScoreRecord['rescore'] };
+
+function acknowledgedFieldsOf(record: ScoreRecord): AcknowledgedRecordFields {
+  return {
+    scorerId: record.scorerId,
+    scorerVersion: record.scorerVersion,
+    status: record.status,
+    score: record.status === 'scored' ? record.score : undefined,
+    verdict: record.verdict,
+    rescore: record.rescore,
+    thread: record.thread,
+    entity: { id: record.entity.id },
+    metadata: record.metadata?.tenantId === undefined ? undefined : { tenantId: record.metadata.tenantId },
+  };
+}
+
+/**
+ * The next smaller form of a score record waiting as `value`, made when the broker refuses it.
+ * A record that went out whole is made again from its bytes, so the closure holds them alone; a
+ * form already cut holds its fitting (rare: over `maxRecordBytes`). Each its own function, so
+ * neither closure's scope holds the other's.
+ */
+function smallerFormOf(fit: FittedScoreRecord, value: Buffer, limit: number): () => FittedScoreRecord | undefined {
+  return fit.readsBack ? smallerFromBytes(value, limit) : smallerOfFitting(fit);
+}
+
+function smallerFromBytes(value: Buffer, limit: number): () => FittedScoreRecord | undefined {
+  return () => smallerFromJson(value, limit);
+}
+
+function smallerOfFitting(fit: FittedScoreRecord): () => FittedScoreRecord | undefined {
+  return () => fit.smaller();
 }
 
 /** The retry message's JSON within `limitBytes`, or undefined when even without older attempts' judge evidence it is over. */

@@ -27,7 +27,6 @@ import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
 import { retryTiers } from '../src/config/retry-tiers.ts';
-import type { ScoreRecord } from '../src/contracts/score-record.ts';
 import type { ScorerServices } from '../src/scorer-services.ts';
 import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 import type { ConsumedMessage } from '../kafka/kafka-records.ts';
@@ -53,6 +52,7 @@ import { runEventSource } from './run-event-source.ts';
 import type { RunSource } from './run-source.ts';
 import { RunSlots } from './run-slots.ts';
 import { ServiceStats } from './service-stats.ts';
+import type { AcknowledgedRecordFields } from './record-emitter.ts';
 
 export type ScoringConsumerOptions = {
   /** The client library the group consumer runs on (config `kafka.client`). */
@@ -80,7 +80,7 @@ export type ScoringConsumerOptions = {
   /** The first pause before a failed publish is retried (default KAFKA_DEFAULTS.publish.firstRetryDelayMs; it doubles up to maxRetryDelayMs). */
   publishRetryDelayMs?: number;
   /** Per acknowledged score record, with its event-to-result latency when it has one (fed to the metrics). */
-  observeRecord?: (record: ScoreRecord, latencyMs: number | undefined) => void;
+  observeRecord?: (record: AcknowledgedRecordFields, latencyMs: number | undefined) => void;
   /** On every join of the group: the partitions this member now owns, by topic (judge budget shares). */
   onAssignment?: (assignment: Record<string, number[] | undefined>) => void;
   /** What the per-message path shares besides the above (judge spend, replay marking). */

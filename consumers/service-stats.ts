@@ -87,13 +87,13 @@ export class ServiceStats {
   }
 
   /** A first score into its scorer's tally; a re-score on feedback is not one more score (otel/service-metrics.ts counts it apart). */
-  countRecord(record: ScoreRecord): void {
+  countRecord(record: { readonly rescore?: unknown; readonly scorerId: string; readonly status: ScoreRecord['status']; readonly score?: number | undefined }): void {
     if (record.rescore !== undefined) return;
     let tally = this.byScorer.get(record.scorerId);
     if (tally === undefined) this.byScorer.set(record.scorerId, (tally = { scored: 0, notScorable: 0, failed: 0, scoreSum: 0 }));
     if (record.status === 'scored') {
       tally.scored += 1;
-      tally.scoreSum += record.score;
+      tally.scoreSum += record.score ?? 0;
     } else if (record.status === 'not_scorable') tally.notScorable += 1;
     else tally.failed += 1;
   }

@@ -13,6 +13,11 @@ export type FittedScoreRecord = {
   /** The record as published (possibly shed or failed). */
   readonly record: ScoreRecord;
   readonly json: string;
+  /**
+   * The JSON is the record's own, whole (no form cut, nothing unserializable): it reads back as
+   * the same record, so the smaller forms can be made again from the JSON alone (smallerFromJson).
+   */
+  readonly readsBack: boolean;
   /** Its UTF-8 bytes (counted when asked). */
   readonly bytes: number;
   /**
@@ -38,24 +43,41 @@ function stringify(record: ScoreRecord): string {
 /** The record as it fits `limitBytes`; undefined when not even its smallest form does (an id of megabytes). */
 export function fitScoreRecord(record: ScoreRecord, limitBytes: number): FittedScoreRecord | undefined {
   // The common case first, without the machinery of smaller forms: one serialisation, no count.
-  const json = stringify(record);
-  if (jsonBytes(json, limitBytes) <= limitBytes) return fitted(record, json, () => smallerForms(record));
+  let json: string;
+  let readsBack = true;
+  try {
+    json = JSON.stringify(record);
+  } catch (error) {
+    json = JSON.stringify(unserializable(record, error));
+    readsBack = false;
+  }
+  if (jsonBytes(json, limitBytes) <= limitBytes) return fitted(record, json, () => smallerForms(record), readsBack);
   const forms = smallerForms(record);
   for (let form = forms.next(); !form.done; form = forms.next()) {
     const candidate = form.value(limitBytes);
     const candidateJson = stringify(candidate);
-    if (jsonBytes(candidateJson, limitBytes) <= limitBytes) return fitted(candidate, candidateJson, () => forms);
+    if (jsonBytes(candidateJson, limitBytes) <= limitBytes) return fitted(candidate, candidateJson, () => forms, false);
   }
   return undefined;
 }
 
+/**
+ * The next smaller form of a record that went out whole (`readsBack`), made from its JSON alone:
+ * the same form `smaller()` of its fitting gives. JSON.stringify's output parses back to a record
+ * that serialises to the same text, so the forms made from it are the same.
+ */
+export function smallerFromJson(json: string | Buffer, limitBytes: number): FittedScoreRecord | undefined {
+  return fitScoreRecord(JSON.parse(typeof json === 'string' ? json : json.toString('utf8')) as ScoreRecord, limitBytes)?.smaller();
+}
+
 /** `rest`: the smaller forms still to come, made only when a smaller one is asked for. */
-function fitted(record: ScoreRecord, json: string, rest: () => Generator<Form>): FittedScoreRecord {
+function fitted(record: ScoreRecord, json: string, rest: () => Generator<Form>, readsBack: boolean): FittedScoreRecord {
   let forms: Generator<Form> | undefined;
   let next: FittedScoreRecord | null | undefined = null;
   return {
     record,
     json,
+    readsBack,
     get bytes() {
       return Buffer.byteLength(json);
     },
@@ -66,7 +88,7 @@ function fitted(record: ScoreRecord, json: string, rest: () => Generator<Form>):
       if (form.done) return (next = undefined);
       const candidate = form.value(this.bytes - 1);
       const remaining = forms;
-      return (next = fitted(candidate, stringify(candidate), () => remaining));
+      return (next = fitted(candidate, stringify(candidate), () => remaining, false));
     },
   };
 }

@@ -18,7 +18,7 @@ import { resolveConfig } from '../../../src/config/resolve-config.ts';
 import { createScorer } from '../../../src/scorer/create-scorer.ts';
 import { testRun } from '../../helpers/runs.ts';
 import type { TestRunOptions } from '../../helpers/runs.ts';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
+import type { AcknowledgedRecordFields } from '../../../consumers/record-emitter.ts';
 
 export const source = { topic: 'agent-runs', partition: 3, offset: '17' };
 /** The message's Kafka timestamp (epoch ms, as kafkajs reports it) and the same as an ISO time. */
@@ -126,7 +126,7 @@ export function messageContext(options: TestContextOptions = {}) {
   });
   const latencies: number[] = [];
   /** Every record handed to the metrics, with its latency (undefined: none). */
-  const observed: { record: ScoreRecord; latencyMs: number | undefined }[] = [];
+  const observed: { record: AcknowledgedRecordFields; latencyMs: number | undefined }[] = [];
   const context: MessageContext = {
     config,
     stats: new ServiceStats(),

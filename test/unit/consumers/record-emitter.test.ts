@@ -4,6 +4,8 @@
 // output, the pacing and the clock.
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { ORIGIN_HEADER } from '../../../consumers/loop-guard.ts';
 import { createRecordEmitter } from '../../../consumers/record-emitter.ts';
 import type { DecisionRecord } from '../../../src/contracts/decision-record.ts';
@@ -189,6 +191,8 @@ describe('record emitter: score records', () => {
     void emit.emit({ kind: 'record', record: big }, output.output, where);
     return expect.poll(() => output.records().length).toBe(1).then(() => {
       const first = output.records()[0]!;
+      // Waiting for its acknowledgement as bytes: the stand-ins are made from them only when asked.
+      expect(Buffer.isBuffer(first.value)).toBe(true);
       const refusal = { type: 'MESSAGE_TOO_LARGE' as const, message: 'too large' };
       const second = first.fallback!(refusal)!;
       expect(second).toMatchObject(pairKey);
@@ -199,6 +203,38 @@ describe('record emitter: score records', () => {
       expect(valueOf(fourth)).toMatchObject({ status: 'failed', scoreId: pairKey.key, error: { code: 'record_too_large', retryable: false } });
       expect(parseScoreRecord(valueOf(fourth)).success).toBe(true);
     });
+  });
+});
+
+describe('record emitter: what waits for the acknowledgement', () => {
+  // V8's collector, reachable without --expose-gc: a test of what stays reachable needs it.
+  setFlagsFromString('--expose-gc');
+  const collect = runInNewContext('gc') as () => void;
+
+  it('holds a score record waiting for its acknowledgement as its bytes, not as the record and its JSON text', async () => {
+    const { emitter: emit, output } = emitter();
+    output.hold();
+    const records = 200;
+    const evidenceChars = 50_000;
+    collect();
+    const before = process.memoryUsage();
+    const waiting: Array<Promise<void> | undefined> = [];
+    // Each record's steps are its own 50 kB string, reachable only through the record (and its JSON).
+    for (let index = 0; index < records; index += 1) {
+      const steps = { preprocess: `${index}:${'x'.repeat(evidenceChars)}` };
+      waiting.push(emit.emit({ kind: 'record', record: { ...record, runId: `run-${index}`, steps } as ScoreRecord }, output.output, where));
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    collect();
+    const held = process.memoryUsage();
+    const heapPerRecord = (held.heapUsed - before.heapUsed) / records;
+    const bytesPerRecord = (held.external + held.arrayBuffers - before.external - before.arrayBuffers) / records;
+    // Held as the record and its JSON text, each would keep about twice its evidence on the heap.
+    expect(heapPerRecord).toBeLessThan(evidenceChars / 4);
+    expect(bytesPerRecord).toBeGreaterThan(evidenceChars);
+    output.release();
+    await Promise.all(waiting);
+    expect(output.records()).toHaveLength(records);
   });
 });
 

@@ -4,7 +4,8 @@
 // score and verdict; one that does not fit even so is failed/record_too_large with its identity; every form
 // has a smaller one for a broker that refuses it.
 import { describe, expect, it } from 'vitest';
-import { fitScoreRecord, jsonBytes } from '../../../../src/contracts/fit-score-record.ts';
+import { fitScoreRecord, jsonBytes, smallerFromJson } from '../../../../src/contracts/fit-score-record.ts';
+import type { FittedScoreRecord } from '../../../../src/contracts/fit-score-record.ts';
 import { parseScoreRecord } from '../../../../src/contracts/parse.ts';
 import type { ScoreRecord } from '../../../../src/contracts/score-record.ts';
 
@@ -140,5 +141,29 @@ describe('fitScoreRecord', () => {
   it('counts UTF-8 bytes, not characters, once a text could be over the limit', () => {
     expect(jsonBytes('"é"', 1_000)).toBe(3);
     expect(jsonBytes('"é"', 5)).toBe(4);
+  });
+});
+
+describe('smallerFromJson', () => {
+  const chain = (first: FittedScoreRecord | undefined) => {
+    const forms: string[] = [];
+    for (let form = first; form !== undefined; form = form.smaller()) forms.push(form.json);
+    return forms;
+  };
+
+  it('makes from a whole record’s JSON the very forms its fitting would, down to record_too_large', () => {
+    for (const record of [scored, heavy, { ...heavy, retries: { attempts: [{ attempt: 1, judge: heavy.judge }] } } as unknown as ScoreRecord]) {
+      const fitted = fitScoreRecord(record, 1_000_000)!;
+      expect(fitted.readsBack).toBe(true);
+      const fromJson = chain(smallerFromJson(Buffer.from(fitted.json), 1_000_000));
+      expect(fromJson).toEqual(chain(fitted.smaller()));
+      expect(fromJson.length).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('says which fittings do not read back as their record: a form cut to fit, a record that could not be written', () => {
+    expect(fitScoreRecord(heavy, 4_000)!.readsBack).toBe(false);
+    expect(fitScoreRecord(heavy, 1_000_000)!.smaller()!.readsBack).toBe(false);
+    expect(fitScoreRecord({ ...scored, steps: { preprocess: { big: 1n } } } as unknown as ScoreRecord, 1_000_000)!.readsBack).toBe(false);
   });
 });
