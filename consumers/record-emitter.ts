@@ -101,7 +101,7 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
   // they die. Held as the JSON text, the record object and the evidence it points to, they made up
   // most of what each collection copied (docs/benchmarks.md, 2026-12-04, afternoon). The smaller
   // forms for a broker's refusal are made again only then (smallerFormOf).
-  const scoreOutgoing = (fit: FittedScoreRecord, value: Buffer = Buffer.from(fit.json)): OutgoingRecord => {
+  const scoreOutgoing = (fit: FittedScoreRecord, value: Buffer): OutgoingRecord => {
     const smaller = smallerFormOf(fit, value, limit);
     return {
       topic: config.topics.results,
@@ -110,7 +110,7 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
       headers: originHeaders,
       fallback: () => {
         const form = smaller();
-        return form === undefined ? undefined : scoreOutgoing(form);
+        return form === undefined ? undefined : scoreOutgoing(form, Buffer.from(form.json));
       },
     };
   };
@@ -160,9 +160,9 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
   const emitRecord = (record: ScoreRecord, output: MessageOutput, where: Where): Promise<void> | undefined => {
     const fit = fitted(record, where.source);
     if (fit === undefined) return undefined;
-    const score = scoreOutgoing(fit);
-    const view = viewOutgoing(fit, score.value as Buffer);
-    const records = view === undefined ? [score] : [score, view];
+    const value = Buffer.from(fit.json);
+    const view = viewOutgoing(fit, value);
+    const records = view === undefined ? [scoreOutgoing(fit, value)] : [scoreOutgoing(fit, value), view];
     const decisionsTopic = config.topics.decisions;
     // A run without content: the record and its flag are accepted together (one transaction, exactly-once).
     const flag = record.missing === undefined || decisionsTopic === undefined ? undefined : missingContentFlag(record, isoTime(context.now()));
@@ -188,7 +188,7 @@ export function createRecordEmitter(context: EmitterContext): RecordEmitter {
     return {
       ...pairRecord(retryTierTopic(config.topics.retry, delayMs), retry, value, { ...originHeaders, [RETRY_DUE_HEADER]: String(Date.parse(retry.dueAt)) }),
       // Refused anyway: the failure goes out as final rather than never.
-      fallback: () => (finalFit === undefined ? undefined : scoreOutgoing(finalFit)),
+      fallback: () => (finalFit === undefined ? undefined : scoreOutgoing(finalFit, Buffer.from(finalFit.json))),
     };
   };
 
