@@ -24,9 +24,15 @@ const turns = [
   { question: 'Thanks, that solves it.', answer: 'Glad to help. Anything else?' },
 ];
 
+// A minute apart, as a person's turns are: turns are ordered by run timestamp (the agent span's end,
+// to the millisecond), and three spans recorded in one loop would often share one.
+const conversationStart = Date.now() - 10 * 60_000;
+
 /** One agent turn as a GenAI-convention trace: invoke_agent (the conversation id, the turn's messages) → chat. */
 function recordTurn(recorder: ReturnType<typeof spanRecorder>, index: number): void {
   const { question, answer } = turns[index]!;
+  const startTime = conversationStart + index * 60_000;
+  const endTime = startTime + 2_000;
   const history = turns.slice(0, index).flatMap((turn) => [
     { role: 'user', parts: [{ type: 'text', content: turn.question }] },
     { role: 'assistant', parts: [{ type: 'text', content: turn.answer }] },
@@ -35,11 +41,11 @@ function recordTurn(recorder: ReturnType<typeof spanRecorder>, index: number): v
   const output = JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: answer }] }]);
   recorder.tracer.startActiveSpan(
     'invoke_agent Support Agent',
-    { attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'Support Agent', 'gen_ai.conversation.id': 'conv-1182', 'gen_ai.input.messages': input, 'gen_ai.output.messages': output } },
+    { attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'Support Agent', 'gen_ai.conversation.id': 'conv-1182', 'gen_ai.input.messages': input, 'gen_ai.output.messages': output }, startTime },
     ROOT_CONTEXT,
     (agent) => {
-      recorder.tracer.startSpan('chat gpt-4o-mini', { attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.provider.name': 'openai', 'gen_ai.input.messages': input, 'gen_ai.output.messages': output } }).end();
-      agent.end();
+      recorder.tracer.startSpan('chat gpt-4o-mini', { startTime: startTime + 100, attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.provider.name': 'openai', 'gen_ai.input.messages': input, 'gen_ai.output.messages': output } }).end(endTime - 100);
+      agent.end(endTime);
     },
   );
 }
@@ -86,6 +92,8 @@ describe('a conversation assembled from OTLP traces', () => {
 
     expect(seen).toHaveLength(1);
     const [thread] = seen;
+    // Each turn's timestamp is its agent span's end.
+    expect(thread!.turns.map((turn) => turn.timestamp)).toEqual(turns.map((_, index) => new Date(conversationStart + index * 60_000 + 2_000).toISOString()));
     expect(thread!.turns.map((turn) => getUserMessageFromRunInput(turn.input))).toEqual(turns.map((turn) => turn.question));
     expect(thread!.turns.map((turn) => getAssistantMessageFromRunOutput(turn.output))).toEqual(turns.map((turn) => turn.answer));
     // Each turn carried its run score (answer-length) to the thread.
