@@ -22,6 +22,7 @@ export type DecodableContract<T> = {
   /** What one value is, in words: `agent run event`. */
   noun: string;
   version: number;
+  /** Given the value this module's JSON.parse made, which nothing else holds: it may decode it in place. */
   parse: (value: unknown) => ParseResult<T>;
 };
 

@@ -7,6 +7,7 @@ import type { AlertRecord } from './alert-record.ts';
 import { alertRecordSchema } from './alert-record.ts';
 import type { AgentRunEvent } from './agent-run-event.ts';
 import { AGENT_RUN_EVENT_SCHEMA_VERSION, agentRunEventSchema } from './agent-run-event.ts';
+import { decodeOwnedRunEvent } from './compiled-run-event.ts';
 import type { DeadLetter } from './dead-letter.ts';
 import { deadLetterSchema } from './dead-letter.ts';
 import type { AgreementRecord } from './agreement-record.ts';
@@ -41,9 +42,18 @@ export type { DecodeFailureCode, DecodeOptions } from './decode-record.ts';
 
 export type DecodeResult = Decoded<AgentRunEvent>;
 
+/**
+ * A value only this module holds (its own JSON.parse's): the compiled path decodes it in place,
+ * and zod parses what that path refuses, so a broken event's problems are zod's.
+ */
+function parseOwnedAgentRunEvent(value: unknown): ParseResult<AgentRunEvent> {
+  const data = decodeOwnedRunEvent(value);
+  return data === undefined ? parseAgentRunEvent(value) : { success: true, data };
+}
+
 /** Decodes a Kafka message value into an AgentRunEvent, classifying why it could not be. */
 export function decodeAgentRunEvent(bytes: Buffer | string | null, options: DecodeOptions = {}): DecodeResult {
-  return decodeRecord(bytes, options, { name: 'AgentRunEvent', noun: 'agent run event', version: AGENT_RUN_EVENT_SCHEMA_VERSION, parse: parseAgentRunEvent });
+  return decodeRecord(bytes, options, { name: 'AgentRunEvent', noun: 'agent run event', version: AGENT_RUN_EVENT_SCHEMA_VERSION, parse: parseOwnedAgentRunEvent });
 }
 
 /** Decodes a Kafka message value into a FeedbackRecord, classifying why it could not be (the reason a dead letter carries). */
