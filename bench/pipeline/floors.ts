@@ -1,6 +1,7 @@
-// Scenario (f): the cost of the work this design requires (kafkajs, zod, these scorers, the OTel
+// Scenario (f): the cost of the work this design requires (kafkajs, the contract's validation, these scorers, the OTel
 // SDK's exporter), each part measured alone in a fresh process, in main-thread CPU:
-//   - decode: what validating one message costs (decodeAgentRunEvent: UTF-8, JSON.parse, zod);
+//   - decode: what validating one message costs (decodeAgentRunEvent: UTF-8, JSON.parse, the
+//     compiled validator; zod for what it refuses);
 //   - scorers: the three code scorers' own run(), called one after another on each decoded run
 //     (the Mastra-style step pipeline they are written against, no spans, records or Kafka);
 //   - records: JSON.stringify of the run's three score records, as the service publishes them;

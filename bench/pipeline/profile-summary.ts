@@ -28,7 +28,8 @@ const STACK_PARTS: readonly { part: string; matches: (frame: CallFrame) => boole
 const PARTS: readonly { part: string; matches: (frame: CallFrame) => boolean }[] = [
   { part: 'garbage collection', matches: ({ functionName }) => functionName === '(garbage collector)' },
   { part: 'benchmark harness', matches: ({ url }) => url.includes('/bench/') },
-  { part: 'floor: contract validation (zod)', matches: ({ url }) => url.includes('node_modules/zod/') },
+  // ajv's compiled validator runs as generated code without a file (`validate20`…).
+  { part: 'floor: contract validation (ajv, zod)', matches: ({ url, functionName }) => /node_modules\/(zod|ajv)\/|contracts\/compiled-run-event/.test(url) || (url === '' && /^validate\d+$/.test(functionName)) },
   { part: 'floor: UTF-8 and JSON.parse', matches: ({ url, functionName }) => /contracts\/decode-record|contracts\/encoded-bytes|internal\/encoding/.test(url) || functionName === 'decodeUTF8' },
   { part: 'floor: score records to JSON', matches: ({ url, functionName }) => url.includes('contracts/fit-score-record') && functionName === 'stringify' },
   { part: 'floor: the scorers', matches: ({ url }) => /src\/scorers\/|src\/utils\//.test(url) },

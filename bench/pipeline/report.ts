@@ -214,7 +214,7 @@ export function formatReport(report: BenchReport): string[] {
 
 /**
  * What the targets leave once the work this design requires is paid — validating the message
- * with zod, running the scorers through the Mastra-style pipeline, writing their records, the
+ * against the contract, running the scorers through the Mastra-style pipeline, writing their records, the
  * kafkajs client's work ((a3)) — and, for tracing, once every span the issue asks for is
  * serialised by the SDK's exporter.
  */
@@ -241,7 +241,7 @@ function formatFloors(
   const besidesSerialising = tracingSpends - serialisePerEvent;
   return [
     '',
-    'floors ((f): each measured alone in a child process, main-thread CPU per event; the work this design requires — kafkajs, zod, these scorers):',
+    'floors ((f): each measured alone in a child process, main-thread CPU per event; the work this design requires — kafkajs, validating the contract, these scorers):',
     `  one thread: decode ${micros(decode)} + the three scorers' run() ${micros(scorers)} + their ${of((floor) => floor.recordsPerEvent).toFixed(0)} records' JSON ${micros(records)} + (a3)'s client work ${micros(clientSecondsPerEvent)} = ${micros(oneThread)} ⇒ at most ${integer(1 / oneThread)} events/s = ${ratio(1 / oneThread / a)} of (a), ${ratio(1 / oneThread / b)} of (b), with nothing else done; at 0.7 × (a) that leaves ${micros(leftAtTarget)} per event for the service's own work (eligibility, building records and ids, in-flight bookkeeping, collecting the garbage of the runs in flight), which (p) puts at ${micros(scoringSecondsPerEvent - work)} (${micros(scoringSecondsPerEvent)} in all, less these ${micros(work)})`,
     `  tracing: OTLP protobuf serialisation alone takes ${(perSpan * 1e6).toFixed(1)} µs of CPU per span × ${spansPerEvent.toFixed(1)} spans per event = ${micros(serialisePerEvent)} per event; in wall time per event, ≤ 15% of (c) leaves (1/0.85 − 1) × (c)'s ${micros(1 / c)} = ${micros(tracingBudget)} for all of tracing; (c+tracing) takes ${micros(tracingSpends)} more per event than (c), and what is not serialisation (creating, recording and ending the spans, carrying the context, batching and sending them, collecting their garbage: ${micros(besidesSerialising)}) is ${ratio(besidesSerialising / tracingBudget)} the budget on its own`,
     `  tracing: the SDK alone — creating, recording, ending, batching and serialising the same ${spansPerEvent.toFixed(1)} spans per event, replayed without Scorestream's code — takes ${micros(sdkPerEvent)} of main-thread CPU per event = ${ratio(sdkPerEvent / tracingBudget)} the ${micros(tracingBudget)} budget; (c+tracing) spends ${micros(tracingSpends)} more per event than (c), ${ratio(tracingSpends / Math.max(sdkPerEvent, 1e-9))} the SDK's own work`,
