@@ -191,12 +191,19 @@ export function compiledRunEventDecoding(): boolean {
 /**
  * The run event `value` decoded in place, as zod's parse would return it; undefined when the
  * compiled validator refuses it (or is off), and then zod must parse it. `value` must be the
- * caller's own (fresh from JSON.parse): its unknown keys are deleted and its messages' `createdAt`
- * replaced, even when undefined is returned.
+ * caller's own (fresh from JSON.parse): the unknown keys zod strips may be deleted from it even
+ * when undefined is returned (zod's verdict and problems are the same without them), and on
+ * success its messages' `createdAt` are Dates.
  */
 export function decodeOwnedRunEvent(value: unknown): AgentRunEvent | undefined {
   const validate = validator();
-  if (validate === null || !validate(value)) return undefined;
+  if (validate === null) return undefined;
+  try {
+    if (!validate(value)) return undefined;
+  } catch {
+    // Generated code meeting a value it did not expect is zod's to judge, not a failed message.
+    return undefined;
+  }
   decodeInPlace(value as never);
   return value as AgentRunEvent;
 }
