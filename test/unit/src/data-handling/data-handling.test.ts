@@ -65,6 +65,28 @@ describe('dataHandlingOf(config).outgoing', () => {
     });
   });
 
+  it("keeps a thread score's thread block as it is: its ids, key and run ids join it to its turns", () => {
+    // An OTLP run id is trace id and span id in hex, and about one in ten holds a digit run that
+    // passes the card-number pattern's Luhn check (4111111111111111 here): it must stay an id.
+    const runId = '0fe6229c4111111111111111efb23fe0-b7ad6b7169203331';
+    const thread = {
+      id: `chat-${address}`,
+      key: `acme:chat-${address}`,
+      turns: 2,
+      firstRunId: runId,
+      lastRunId: `${runId}-2`,
+      closedBy: 'idle' as const,
+      version: 1,
+      versionId: 'v-4111111111111111',
+      scope: 'conversation' as const,
+      runIds: [runId, `${runId}-2`],
+    };
+    const handled = scoreRecord({ ...recordOf('tone'), runId, thread });
+    expect(handled.thread).toEqual(thread);
+    expect(handled.runId).toBe(runId);
+    expect(handled.reason).toBe('mentions [redacted:email]');
+  });
+
   it('redacts decision details and dead-letter errors, keeping the dead letter’s original bytes', () => {
     const decision: DecisionRecord = { schemaVersion: 1, runId: 'r', scorerId: 'tone', decision: 'skipped', reason: 'predicate_error', detail: `when: no user ${address}`, source: { topic: 'runs', partition: 0, offset: '1' }, decidedAt: '2026-12-01T00:00:00.000Z' };
     expect(handling.outgoing({ kind: 'skipped', decision }).decision).toEqual({ ...decision, detail: 'when: no user [redacted:email]' });
