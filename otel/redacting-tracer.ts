@@ -9,8 +9,15 @@ import type { Attributes, AttributeValue, Context, Exception, Link, Span, SpanCo
 
 export type TextRedactor = (text: string) => string;
 
-function redactAttributeValue(value: AttributeValue | undefined, redact: TextRedactor): AttributeValue | undefined {
-  if (typeof value === 'string') return redact(value);
+/**
+ * The service's own attributes that are ids, kept as they are, as records keep theirs
+ * (docs/data-handling.md): an OTLP run id is hex, and about one in ten holds a digit run that
+ * passes the card-number pattern's Luhn check.
+ */
+const ID_ATTRIBUTES = new Set(['scorestream.run.id', 'scorestream.scorer.id', 'scorestream.scorer.version', 'scorestream.thread.id', 'scorestream.classifier.id', 'scorestream.judge.model_id']);
+
+function redactAttributeValue(key: string, value: AttributeValue | undefined, redact: TextRedactor): AttributeValue | undefined {
+  if (typeof value === 'string') return ID_ATTRIBUTES.has(key) ? value : redact(value);
   if (Array.isArray(value)) return value.map((item: unknown) => (typeof item === 'string' ? redact(item) : item)) as AttributeValue;
   return value;
 }
@@ -21,7 +28,7 @@ type SpanRedaction = { readonly value: TextRedactor; readonly name: TextRedactor
 function redactAttributes(attributes: Attributes | undefined, redact: SpanRedaction): Attributes | undefined {
   if (attributes === undefined) return undefined;
   const result: Attributes = {};
-  for (const key in attributes) result[redact.name(key)] = redactAttributeValue(attributes[key], redact.value);
+  for (const key in attributes) result[redact.name(key)] = redactAttributeValue(key, attributes[key], redact.value);
   return result;
 }
 
@@ -42,7 +49,7 @@ class RedactingSpan implements Span {
   }
 
   setAttribute(key: string, value: AttributeValue): this {
-    this.#span.setAttribute(this.#redact.name(key), redactAttributeValue(value, this.#redact.value)!);
+    this.#span.setAttribute(this.#redact.name(key), redactAttributeValue(key, value, this.#redact.value)!);
     return this;
   }
 

@@ -37,6 +37,23 @@ describe('redactingTracerProvider', () => {
     expect(exported!.status.message).toBe('failed for [redacted:email]');
   });
 
+  it("keeps the service's id attributes as they are, as records keep their ids", () => {
+    const { exporter, tracer } = setUp();
+    // An OTLP run id (trace and span id in hex) whose digit run passes the card-number pattern's Luhn check.
+    const runId = '0fe6229c4111111111111111efb23fe0-b7ad6b7169203331';
+    const span = tracer.startSpan('score completeness', { attributes: { 'scorestream.run.id': runId } });
+    span.setAttribute('scorestream.thread.id', `chat-${runId}`);
+    span.setAttributes({ 'scorestream.scorer.id': 'card-4111111111111111', 'scorestream.note': runId });
+    span.end();
+    const [exported] = exporter.getFinishedSpans();
+    expect(exported!.attributes).toEqual({
+      'scorestream.run.id': runId,
+      'scorestream.thread.id': `chat-${runId}`,
+      'scorestream.scorer.id': 'card-4111111111111111',
+      'scorestream.note': '0fe6229c[redacted:card-number]efb23fe0-b7ad6b7169203331',
+    });
+  });
+
   it('redacts spans of startActiveSpan and keeps them the parents of spans started inside', async () => {
     const { exporter, tracer } = setUp();
     const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
