@@ -103,8 +103,9 @@ try {
   const floors: FloorsResult[] = [];
   const traced: TracedRun[] = [];
   const tracedWithFunctionSteps: TracedRun[] = [];
+  const tracedRecordedOnly: TracedRun[] = [];
   const tracedOwnHeapGrowth: TracedRun[] = [];
-  const tracedRun = async (name: string, tracing: 'on' | 'with-function-step-spans', nodeFlags = shippedNodeFlags): Promise<TracedRun> => {
+  const tracedRun = async (name: string, tracing: 'on' | 'with-function-step-spans' | 'recorded-only', nodeFlags = shippedNodeFlags): Promise<TracedRun> => {
     const before = sink.received();
     const result = await childResult({ ...base(name), kind: 'code', scorers: 'text', tracing, otlpUrl: sink.url, ...size }, nodeFlags);
     const after = sink.received();
@@ -140,12 +141,20 @@ try {
           traced.push(run);
           progress(`round ${round + 1} (c+tracing): ${rate(run.throughput)}, ${run.tracing.exported} of ${run.tracing.ended} spans exported`);
         };
+        // Tracing's cost split in two, beside (c) too: the contract's spans recorded and dropped at
+        // their end (no export), so that each round reads what recording them costs and what
+        // exporting them adds.
+        const recordedOnlyRun = async () => {
+          const run = await tracedRun(`cr${round}`, 'recorded-only');
+          tracedRecordedOnly.push(run);
+          progress(`round ${round + 1} (c+tracing) recorded only: ${rate(run.throughput)}, ${run.tracing.ended} spans ended, ${run.tracing.exported} exported`);
+        };
         const requiredWorkRun = async () => {
           const { throughput } = await childResult({ ...base(`m${round}`), kind: 'required-work', outputTopic: requiredWorkOutputs[round]!, warmUpEvents: size.warmUpEvents, targetEvents: size.targetEvents });
           requiredWork.push(throughput);
           progress(`round ${round + 1} (m) the required work by hand: ${rate(throughput)}`);
         };
-        for (const run of round % 2 === 0 ? [requiredWorkRun, passthroughRun, codeRun, tracedCodeRun] : [tracedCodeRun, codeRun, passthroughRun, requiredWorkRun]) {
+        for (const run of round % 2 === 0 ? [requiredWorkRun, passthroughRun, codeRun, tracedCodeRun, recordedOnlyRun] : [recordedOnlyRun, tracedCodeRun, codeRun, passthroughRun, requiredWorkRun]) {
           await quietBroker();
           await run();
         }
@@ -284,6 +293,7 @@ try {
     floors,
     traced,
     tracedWithFunctionSteps,
+    tracedRecordedOnly,
     tracedOwnHeapGrowth: { flag: ownHeapGrowthFlag, runs: tracedOwnHeapGrowth },
     latency: { eventsPerSecond: latencyRate, result: latency.latency },
     judge,

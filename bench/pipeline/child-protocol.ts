@@ -15,7 +15,7 @@ import type { TracingTotals } from './tracing.ts';
 export type ChildBase = { brokers: string[]; brokerPid?: number | undefined; runsTopic: string; outputPrefix: string; groupId: string; timeoutMs: number; /** The scoring path's client (`kafka.client`; default kafkajs). */ kafkaClient?: KafkaClientName };
 
 export type ChildSpec =
-  | (ChildBase & { kind: 'code'; scorers: 'text' | 'no-op'; tracing: 'off' | 'on' | 'with-function-step-spans'; otlpUrl?: string; warmUpEvents: number; targetEvents: number })
+  | (ChildBase & { kind: 'code'; scorers: 'text' | 'no-op'; tracing: 'off' | 'on' | 'with-function-step-spans' | 'recorded-only'; otlpUrl?: string; warmUpEvents: number; targetEvents: number })
   | (ChildBase & { kind: 'latency' })
   // (m): the required work by hand on the shipped client (required-work.ts), into `outputTopic`.
   | (ChildBase & { kind: 'required-work'; outputTopic: string; warmUpEvents: number; targetEvents: number })

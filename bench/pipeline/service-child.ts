@@ -16,8 +16,9 @@ const reply = (message: ChildMessage) => new Promise<void>((resolve) => process.
 async function runCode(spec: Extract<ChildSpec, { kind: 'code' }>): Promise<ChildResult> {
   // Registered before the service starts, as a deployment's telemetry set-up would be. Imported
   // only here, so the other children's memory is the service's alone (the SDK adds RSS of its own; docs/benchmarks.md).
-  if (spec.tracing !== 'off' && spec.otlpUrl === undefined) throw new Error(`a tracing child needs the sink's otlpUrl`);
-  const tracing = spec.tracing === 'off' ? undefined : await (await import('./tracing.ts')).startBenchTracing({ url: spec.otlpUrl! });
+  const exportSpans = spec.tracing === 'on' || spec.tracing === 'with-function-step-spans';
+  if (exportSpans && spec.otlpUrl === undefined) throw new Error(`a tracing child that exports needs the sink's otlpUrl`);
+  const tracing = spec.tracing === 'off' ? undefined : await (await import('./tracing.ts')).startBenchTracing(exportSpans ? { exportSpans, url: spec.otlpUrl! } : { exportSpans });
   let throughput: ServiceThroughput;
   try {
     throughput = await measureService({ ...spec, functionStepSpans: spec.tracing === 'with-function-step-spans', scorers: spec.scorers === 'text' ? createCodeScorers() : createNoOpScorers() }, spec, `(c) ${spec.scorers} scorers, tracing ${spec.tracing}`);

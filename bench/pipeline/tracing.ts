@@ -5,6 +5,9 @@
 // watched OTLP/HTTP protobuf exporter), posting every span to the parent's sink (otlp-sink.ts).
 // Metrics stay off: (c) has none either, and this scenario prices tracing alone. Beside the
 // shipped processor, one that only counts the spans that ended; the sink counts what arrived.
+// With `exportSpans: false` (the what-if (c+tracing) recorded only) the counting processor is the
+// only one: every span is created, recorded and ended as shipped, and nothing is queued,
+// serialised or sent — what recording the contract's spans costs before any export.
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
 import { applyBatchSpanDefaults, startTelemetry, watchedOtlpSpanProcessor } from '../../otel/setup.ts';
 import { createRedactor } from '../../src/data-handling/create-redactor.ts';
@@ -21,8 +24,8 @@ export type BenchTracing = {
   stop(): Promise<{ ended: number }>;
 };
 
-export async function startBenchTracing(options: { url: string }): Promise<BenchTracing> {
-  process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = options.url;
+export async function startBenchTracing(options: { url: string; exportSpans: true } | { exportSpans: false }): Promise<BenchTracing> {
+  if (options.exportSpans) process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = options.url;
   process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL = 'http/protobuf';
   process.env.OTEL_TRACES_EXPORTER = 'otlp';
   process.env.OTEL_METRICS_EXPORTER = 'none';
@@ -37,7 +40,7 @@ export async function startBenchTracing(options: { url: string }): Promise<Bench
   };
   const telemetry = await startTelemetry(process.env, {
     redact: createRedactor({ builtins: true, patterns: [] }),
-    spanProcessors: [endCounter, await watchedOtlpSpanProcessor(process.env, undefined)],
+    spanProcessors: options.exportSpans ? [endCounter, await watchedOtlpSpanProcessor(process.env, undefined)] : [endCounter],
   });
   return {
     async stop() {

@@ -53,6 +53,7 @@ function report(overrides: Partial<BenchReport> = {}): BenchReport {
     floors: [floors],
     traced: [traced(7_000)],
     tracedWithFunctionSteps: [traced(7_500)],
+    tracedRecordedOnly: [traced(7_600)],
     tracedOwnHeapGrowth: { flag: '--heap-growing-percent=0', runs: [traced(7_700)] },
     latency: { eventsPerSecond: 4_000, result: { samples: 100, p50Ms: 10, p99Ms: 50, maxMs: 60, maxBehind: 20, behindAtStart: 12, behindAtEnd: 8, cores: { mainThread: 0.41, broker: 0.12 } } },
     judge: judge(300, 250),
@@ -122,7 +123,25 @@ describe('formatReport', () => {
     );
     // Rounds: (c)/(a) 0.40, 0.80, 0.80; tracing 10%, 10%, 25%.
     expect(lines[0]).toContain("✓ (c) ≥ 0.7 × (a): 0.80× (each round's; from the rows' medians: 0.67×)");
-    expect(lines[2]).toContain("✓ tracing costs ≤ 15% of (c): 10.0% (each round's: 10.0% / 10.0% / 25.0%; from the rows' medians: 10.0%)");
+    expect(lines[2]).toContain("✓ tracing costs ≤ 15% of (c): 10.0% (each round's: 10.0% / 10.0% / 25.0%; from the rows' medians: 10.0%");
+  });
+
+  it('splits tracing’s cost round by round into recording the spans and exporting them', () => {
+    const tracingLine = (recorded: number[]) =>
+      targets(
+        formatReport(
+          report({
+            code: [service(4_000), service(4_800), service(4_000)],
+            traced: [traced(3_600), traced(4_320), traced(3_000)],
+            tracedRecordedOnly: recorded.map((eventsPerSecond) => traced(eventsPerSecond)),
+          }),
+        ),
+      )[2]!;
+    // Recording alone 5%, 5%, 10% of each round's (c): median 5%; tracing 10%, so exporting adds 5 points.
+    expect(tracingLine([3_800, 4_560, 3_600])).toContain('recording the spans alone, none exported: 5.0% (each round\'s: 5.0% / 5.0% / 10.0%), so exporting them — queue, serialise, send to a receiver on the same cores — adds 5.0 points)');
+    expect(tracingLine([])).not.toContain('recording the spans alone');
+    const row = formatReport(report()).find((line) => line.startsWith('| (c+tracing) spans recorded, none exported'))!;
+    expect(row).toContain('| 7,600 |');
   });
 
   it('marks each missed target, with its ratio', () => {
