@@ -10,14 +10,14 @@
 import otlpRoot from 'otlp-transformer-protos/build/src/generated/root.js';
 import type { OtlpAttributes, OtlpSpan, OtlpSpanEvent, OtlpValue } from './otlp-span.ts';
 import { spansOfProto } from './read-otlp-proto.ts';
-import { NO_ATTRIBUTES, NO_EVENTS, quotedSpanName, setAttribute, spanStatus } from './span-parts.ts';
+import { nanosToMs as fixed64NanosToMs, NO_ATTRIBUTES, NO_EVENTS, quotedSpanName, setAttribute, spanStatus } from './span-parts.ts';
 
 import type { OtlpEncoding } from './otlp-encodings.ts';
 
 export type { OtlpEncoding } from './otlp-encodings.ts';
 
-/** A fixed64 as protobufjs hands it: a Long when the `long` package is present, else a number. */
-type Int64 = number | { toNumber(): number };
+/** A fixed64 as protobufjs hands it: a Long (its halves signed 32-bit) when the `long` package is present, else a number. */
+type Int64 = number | { low: number; high: number; toNumber(): number };
 
 // The fields read here of the generated message classes (opentelemetry/proto/trace/v1/trace.proto,
 // common/v1/common.proto, resource/v1/resource.proto). The generated typings declare the root as
@@ -219,9 +219,10 @@ function int64(value: Int64 | null | undefined): number {
   return typeof value === 'number' ? value : value.toNumber();
 }
 
-/** Nanoseconds since the epoch → milliseconds (a double keeps far more than millisecond precision). */
+/** Nanoseconds since the epoch → milliseconds, the whole milliseconds exact from a Long's halves (span-parts.ts). */
 function nanosToMs(value: Int64 | null | undefined): number {
-  return int64(value) / 1e6;
+  if (value === null || value === undefined) return 0;
+  return typeof value === 'number' ? value / 1e6 : fixed64NanosToMs(value.high >>> 0, value.low >>> 0);
 }
 
 function hexOf(bytes: Uint8Array): string {

@@ -13,7 +13,7 @@
 // (read-otlp-proto.test.ts).
 import protobuf from 'protobufjs/minimal.js';
 import type { OtlpAttributes, OtlpSpan, OtlpSpanEvent, OtlpValue } from './otlp-span.ts';
-import { NO_ATTRIBUTES, NO_EVENTS, quotedSpanName, setAttribute, spanStatus } from './span-parts.ts';
+import { nanosToMs, NO_ATTRIBUTES, NO_EVENTS, quotedSpanName, setAttribute, spanStatus } from './span-parts.ts';
 
 type Reader = protobuf.Reader;
 
@@ -294,11 +294,11 @@ function hex16(buffer: Buffer, start: number): string {
   );
 }
 
-/** A fixed64 of nanoseconds since the epoch → milliseconds: the two halves, without a Long per value (the same double as Long#toNumber). */
+/** A fixed64 of nanoseconds since the epoch → milliseconds: the two halves, without a Long per value. */
 function fixed64Ms(reader: Reader): number {
   const low = reader.fixed32();
   const high = reader.fixed32();
-  return (high * 4_294_967_296 + low) / 1e6;
+  return nanosToMs(high, low);
 }
 
 /** Span.Event: 1 time_unix_nano, 2 name, 3 attributes. */
