@@ -1,12 +1,11 @@
 // What both readers of OTLP (read-otlp-proto.ts for otlp_proto, decode-otlp.ts for otlp_json)
-// put into a span the same way: the shared empty lists, the status, and how an attribute is set.
+// put into a span the same way: its times, the shared empty lists, the status, and how an attribute is set.
 import type { OtlpAttributes, OtlpSpanEvent, OtlpValue, OtlpStatus } from './otlp-span.ts';
 
-/** Attributes are only read once decoded: a span or event without any shares this one (a held span is smaller by an object). */
 /**
  * Nanoseconds since the epoch, as the two unsigned 32-bit halves of OTLP's fixed64, → milliseconds
  * with the whole milliseconds exact. A double of the nanoseconds (high · 2^32 + low) is 256 ns
- * coarse at today's times, so a span that ended on a millisecond could read as 0.9999 of the one
+ * coarse at today's times, so a span that ended on a millisecond could read as 0.9998 of the one
  * before, and its ISO time (which drops the fraction) a millisecond early. 2^32 ns is 4,294 ms and
  * 967,296 ns, so `rest` below stays an exact integer (< 2^53) for every time a fixed64 can hold.
  */
@@ -16,6 +15,7 @@ export function nanosToMs(high: number, low: number): number {
   return high * 4_294 + (rest - restNanos) / 1e6 + restNanos / 1e6;
 }
 
+/** Attributes are only read once decoded: a span or event without any shares this one (a held span is smaller by an object). */
 export const NO_ATTRIBUTES: OtlpAttributes = Object.freeze({});
 
 /** A span without events shares this list. */
