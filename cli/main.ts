@@ -2,6 +2,7 @@
 // Each subcommand lives in cli/commands/<name>.ts and is loaded only when used, so
 // `scorestream kafka status` does not pay for loading the scoring stack.
 import { applyHeapGrowth } from '../service/heap-growth.ts';
+import { applyMemoryTarget } from '../service/memory-target.ts';
 import { ScorestreamError } from '../src/errors.ts';
 import { kafkaUnreachableHint } from './kafka-error-hint.ts';
 
@@ -42,10 +43,19 @@ async function main(argv: string[]): Promise<number> {
   return module.run(rest);
 }
 
-// Before anything allocates: V8's heap growth as the service ships it (service/heap-growth.ts).
-applyHeapGrowth();
+function startCommand(argv: string[]): Promise<number> {
+  // Before anything allocates: V8's heap growth as the service ships it (service/heap-growth.ts),
+  // lowered as the process nears its memory target (service/memory-target.ts).
+  try {
+    applyMemoryTarget(process.env, applyHeapGrowth());
+  } catch (error) {
+    console.error(`scorestream: ${error instanceof Error ? error.message : String(error)}`);
+    return Promise.resolve(2);
+  }
+  return main(argv);
+}
 
-main(process.argv.slice(2)).then(
+startCommand(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },

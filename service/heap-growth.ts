@@ -10,7 +10,8 @@
 // proportionally larger heap, never an out-of-memory error a fixed --max-old-space-size would bring.
 //
 // Node refuses this V8 flag in NODE_OPTIONS, so the command line sets it as it starts; V8 reads it
-// at every full collection. A `--heap-growing-percent` given to node itself wins.
+// at every full collection. A `--heap-growing-percent` given to node itself wins. Near the process's
+// memory target the factor is lowered (service/memory-target.ts).
 import { setFlagsFromString } from 'node:v8';
 
 /** The growing factor as V8 takes it: 1 + percent / 100. */
@@ -18,10 +19,13 @@ export const shippedHeapGrowingPercent = 200;
 
 const flag = '--heap-growing-percent';
 
+/** The heap growth in force: `own` when node was started with its own flag. */
+export type HeapGrowth = { percent: number; own: boolean };
+
 /** Sets the shipped growing factor unless node was started with its own; returns the percent in force (0: V8's own factor). */
-export function applyHeapGrowth(execArgv: readonly string[] = process.execArgv): number {
+export function applyHeapGrowth(execArgv: readonly string[] = process.execArgv): HeapGrowth {
   const own = execArgv.find((argument) => argument === flag || argument.startsWith(`${flag}=`) || argument.startsWith('--heap_growing_percent'));
-  if (own !== undefined) return Number(own.split('=')[1] ?? 0);
+  if (own !== undefined) return { percent: Number(own.split('=')[1] ?? 0), own: true };
   setFlagsFromString(`${flag}=${shippedHeapGrowingPercent}`);
-  return shippedHeapGrowingPercent;
+  return { percent: shippedHeapGrowingPercent, own: false };
 }

@@ -2,6 +2,7 @@
 // IPC, runs that scenario with the real service in this process, reports one result, exits.
 import { silenceKafkajsWarnings } from '../../local/kafka/index.ts';
 import { applyHeapGrowth } from '../../service/heap-growth.ts';
+import { applyMemoryTarget } from '../../service/memory-target.ts';
 import type { ChildMessage, ChildResult, ChildSpec, LatencyCommand } from './child-protocol.ts';
 import { createEventPool } from './bench-events.ts';
 import { createCodeScorers, createNoOpScorers } from './bench-scorers.ts';
@@ -67,8 +68,9 @@ async function run(spec: ChildSpec): Promise<ChildResult> {
   return { kind: 'judge-backlog', result: await runJudgeBacklog(spec) };
 }
 
-// As the command line does: V8's heap growth as shipped, unless the child's flags give their own (a what-if row).
-applyHeapGrowth();
+// As the command line does: V8's heap growth as shipped and the default memory target, unless the
+// child's flags give their own growth (a what-if row, which then has no target).
+applyMemoryTarget(process.env, applyHeapGrowth());
 silenceKafkajsWarnings();
 process.once('message', (spec: ChildSpec) => {
   run(spec)

@@ -11,7 +11,7 @@ const moduleUrl = new URL('../../../service/heap-growth.ts', import.meta.url).hr
 const workload = [
   "import v8 from 'node:v8';",
   `import { applyHeapGrowth } from ${JSON.stringify(moduleUrl)};`,
-  'const percent = applyHeapGrowth();',
+  'const { percent } = applyHeapGrowth();',
   'const live = Array.from({ length: 300_000 }, (_, i) => ({ i, s: `live-${i}` }));',
   'const ring = new Array(100_000);',
   'let peak = 0;',
@@ -29,9 +29,9 @@ function peakHeap(nodeFlags: string[]): { percent: number; peakMb: number } {
 
 describe('applyHeapGrowth', { timeout: 60_000 }, () => {
   it("sets the shipped factor, or leaves node's own when it was started with one", () => {
-    expect(applyHeapGrowth(['--heap-growing-percent=0'])).toBe(0);
-    expect(applyHeapGrowth(['--max-semi-space-size=16', '--heap-growing-percent=300'])).toBe(300);
-    expect(applyHeapGrowth(['--max-semi-space-size=16'])).toBe(shippedHeapGrowingPercent);
+    expect(applyHeapGrowth(['--heap-growing-percent=0'])).toEqual({ percent: 0, own: true });
+    expect(applyHeapGrowth(['--max-semi-space-size=16', '--heap-growing-percent=300'])).toEqual({ percent: 300, own: true });
+    expect(applyHeapGrowth(['--max-semi-space-size=16'])).toEqual({ percent: shippedHeapGrowingPercent, own: false });
   });
 
   it("keeps the old generation smaller than V8's own factor does under promoted garbage", () => {
