@@ -68,11 +68,21 @@ async function run(spec: ChildSpec): Promise<ChildResult> {
   return { kind: 'judge-backlog', result: await runJudgeBacklog(spec) };
 }
 
-// As the command line does: V8's heap growth as shipped and the default memory target, unless the
-// child's flags give their own growth (a what-if row, which then has no target).
-applyMemoryTarget(process.env, applyHeapGrowth());
+// As the command line does: V8's heap growth as shipped, unless the child's flags give their own (a what-if row).
+const heapGrowth = applyHeapGrowth();
+
+/**
+ * Children that hold their whole input in memory — pools of run events or OTLP requests, up to a
+ * gigabyte, far past the service's target by design — measure the per-message path, not the
+ * service's memory, and keep the shipped growth alone: under the target their pools would be
+ * marked again every few megabytes allocated.
+ */
+const holdsItsInput = (kind: ChildSpec['kind']) => kind === 'pipeline-alone' || kind === 'otlp-alone' || kind === 'floors';
+
 silenceKafkajsWarnings();
 process.once('message', (spec: ChildSpec) => {
+  // The service's memory target, as the command line starts it (none with the child's own growth).
+  if (!holdsItsInput(spec.kind)) applyMemoryTarget(process.env, heapGrowth);
   run(spec)
     .then((result) => reply({ type: 'result', result }))
     .catch((error: unknown) => reply({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }))
