@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../../src/config/defaults.ts';
 import { resolveConfig } from '../../../src/config/resolve-config.ts';
 import { createScorer } from '../../../src/scorer/create-scorer.ts';
+import { memoryTargetSetting } from '../../../service/memory-target.ts';
 
 const page = readFileSync(new URL('../../../docs/deployment.md', import.meta.url), 'utf8');
 const yaml = /## Kubernetes[\s\S]*?```yaml\n([\s\S]*?)```/.exec(page)?.[1] ?? '';
@@ -41,6 +42,15 @@ describe('the Kubernetes Deployment of docs/deployment.md', () => {
     const port = (name: string) => Number(new RegExp(`\\{ name: ${name}, containerPort: (\\d+) \\}`).exec(yaml)?.[1]);
     expect(port('health')).toBe(Number(env.SCORESTREAM_HEALTH_PORT));
     expect(port('metrics')).toBe(Number(env.OTEL_EXPORTER_PROMETHEUS_PORT));
+  });
+
+  it('keeps the memory target a valid number of megabytes below the memory the pod requests', () => {
+    const setting = memoryTargetSetting(environment(), false);
+    const requestMi = Number(/requests: \{[^}]*memory: "(\d+)Mi"/.exec(yaml)?.[1]);
+    expect(setting).toEqual({ targetMb: 400 });
+    expect(requestMi).toBeGreaterThan(0);
+    // The service reads the target as 2^20-byte megabytes, the unit of Mi.
+    expect((setting as { targetMb: number }).targetMb).toBeLessThanOrEqual(requestMi * 0.85);
   });
 
   it('gives a stopping pod longer than the service takes to finish its in-flight runs', () => {
