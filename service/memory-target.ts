@@ -49,15 +49,30 @@ export type MemoryTargetOptions = {
   setGrowthPercent?: (percent: number) => void;
   /** Runs `tick` every `ms` until the returned stop is called. */
   every?: (ms: number, tick: () => void) => () => void;
+  now?: () => number;
 };
 
+/** A reading at or over the target: the growth is at its floor and the live state still does not fit. */
+export type OverTarget = { rssBytes: number; targetBytes: number; growthPercent: number };
+
 export type MemoryTarget = {
+  readonly targetBytes: number;
   /** The percent last set (the ceiling until the first reading near the target). */
   readonly growthPercent: number;
   /** How many times the percent was changed. */
   readonly changes: number;
+  /**
+   * Calls `listener` when a reading reaches the target: once, then again only after a reading
+   * below 90% of it and at least a minute later, so a service hovering at its target says so
+   * once a minute at most. Returns a function that removes the listener.
+   */
+  onOverTarget(listener: (over: OverTarget) => void): () => void;
   stop(): void;
 };
+
+/** A reading below this share of the target re-arms the over-target notice. */
+const rearmBelow = 0.9;
+const overTargetEveryMs = 60_000;
 
 const unrefInterval = (ms: number, tick: () => void): (() => void) => {
   const timer = setInterval(tick, ms);
@@ -69,21 +84,38 @@ const unrefInterval = (ms: number, tick: () => void): (() => void) => {
 export function startMemoryTarget(options: MemoryTargetOptions): MemoryTarget {
   const readRss = options.readRss ?? (() => process.memoryUsage.rss());
   const setGrowthPercent = options.setGrowthPercent ?? ((percent: number) => setFlagsFromString(`--heap-growing-percent=${percent}`));
+  const now = options.now ?? Date.now;
+  const listeners = new Set<(over: OverTarget) => void>();
   let growthPercent = options.ceilingPercent;
   let changes = 0;
+  let armed = true;
+  let lastNoticeAt = -Infinity;
   const stop = (options.every ?? unrefInterval)(100, () => {
-    const percent = heapGrowthFor(readRss(), options.targetBytes, options.ceilingPercent);
-    if (percent === growthPercent) return;
-    growthPercent = percent;
-    changes += 1;
-    setGrowthPercent(percent);
+    const rssBytes = readRss();
+    const percent = heapGrowthFor(rssBytes, options.targetBytes, options.ceilingPercent);
+    if (percent !== growthPercent) {
+      growthPercent = percent;
+      changes += 1;
+      setGrowthPercent(percent);
+    }
+    if (rssBytes < options.targetBytes * rearmBelow) armed = true;
+    else if (armed && rssBytes >= options.targetBytes && now() - lastNoticeAt >= overTargetEveryMs) {
+      armed = false;
+      lastNoticeAt = now();
+      for (const listener of listeners) listener({ rssBytes, targetBytes: options.targetBytes, growthPercent });
+    }
   });
   return {
+    targetBytes: options.targetBytes,
     get growthPercent() {
       return growthPercent;
     },
     get changes() {
       return changes;
+    },
+    onOverTarget(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
     },
     stop,
   };
@@ -107,9 +139,23 @@ export function memoryTargetSetting(environment: Record<string, string | undefin
   return { targetMb };
 }
 
+let processTarget: MemoryTarget | undefined;
+
+/** The target applyMemoryTarget started for this process, if any: the process has one resident set. */
+export function processMemoryTarget(): MemoryTarget | undefined {
+  return processTarget;
+}
+
 /** As the command line starts, after the heap growth is set: the target the environment asks for, if any. */
 export function applyMemoryTarget(environment: Record<string, string | undefined>, heapGrowth: HeapGrowth): MemoryTarget | undefined {
   const setting = memoryTargetSetting(environment, heapGrowth.own);
-  if ('off' in setting) return undefined;
-  return startMemoryTarget({ targetBytes: setting.targetMb * 2 ** 20, ceilingPercent: heapGrowth.percent });
+  processTarget?.stop();
+  processTarget = 'off' in setting ? undefined : startMemoryTarget({ targetBytes: setting.targetMb * 2 ** 20, ceilingPercent: heapGrowth.percent });
+  return processTarget;
+}
+
+/** The warning a service logs when its resident set reaches the target (see MemoryTarget.onOverTarget). */
+export function overTargetMessage(over: OverTarget): string {
+  const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+  return `memory: the resident set is ${mb(over.rssBytes)} MB, at or over the ${mb(over.targetBytes)} MB memory target, with V8's heap growth lowered to ${over.growthPercent}%: what the service holds does not fit the target — raise SCORESTREAM_MEMORY_TARGET_MB (and the container's memory) or lower runsInFlight`;
 }

@@ -4,6 +4,7 @@
 // ACL (kafka/kafka-preflight.ts). OpenTelemetry starts first (from the OTEL_*
 // variables; not at all when every exporter is `none` or OTEL_SDK_DISABLED=true) and is flushed
 // after the service stopped.
+import { overTargetMessage, processMemoryTarget } from '../../service/memory-target.ts';
 import { startService } from '../../service/start-service.ts';
 import { createLogger, flushLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
 import { startTelemetry, traceOptionsFromEnvironment } from '../../otel/setup.ts';
@@ -26,6 +27,10 @@ export async function run(argv: string[]): Promise<number> {
   const redaction = processRedaction();
   const logger = createLogger({ ...loggerSettingsFromEnvironment(process.env), redact: redaction.redact });
   const telemetry = await startTelemetry(process.env, { logger, redact: redaction.redact });
+  // The memory target the command line started (cli/main.ts) says when it cannot be held.
+  const stopMemoryNotice = processMemoryTarget()?.onOverTarget((over) =>
+    logger.warn({ rssMb: Math.round(over.rssBytes / 2 ** 20), memoryTargetMb: Math.round(over.targetBytes / 2 ** 20), heapGrowthPercent: over.growthPercent }, overTargetMessage(over)),
+  );
   try {
     const config = await loadCliConfig(values.config, logger);
     if (config === undefined) return 2;
@@ -35,6 +40,7 @@ export async function run(argv: string[]): Promise<number> {
     const service = await startService({ config, logger, ...traceOptionsFromEnvironment(process.env) });
     return await runUntilSignal(service, logger);
   } finally {
+    stopMemoryNotice?.();
     await telemetry.shutdown();
     // A refused start rejects to cli/main.ts, which prints what to fix: after every logged line.
     await flushLogger(logger);

@@ -5,7 +5,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { defaultMemoryTargetMb, heapGrowthFor, memoryTargetSetting, startMemoryTarget } from '../../../service/memory-target.ts';
+import { defaultMemoryTargetMb, heapGrowthFor, memoryTargetSetting, overTargetMessage, startMemoryTarget } from '../../../service/memory-target.ts';
+import type { OverTarget } from '../../../service/memory-target.ts';
 
 const MB = 2 ** 20;
 
@@ -75,6 +76,73 @@ describe('startMemoryTarget', () => {
   });
 });
 
+describe('the over-target notice', () => {
+  function drive() {
+    let tick: (() => void) | undefined;
+    let rssMb = 100;
+    let clock = 0;
+    const notices: OverTarget[] = [];
+    const target = startMemoryTarget({
+      targetBytes: 400 * MB,
+      ceilingPercent: 200,
+      readRss: () => rssMb * MB,
+      setGrowthPercent: () => undefined,
+      now: () => clock,
+      every: (_ms, run) => {
+        tick = run;
+        return () => undefined;
+      },
+    });
+    target.onOverTarget((over) => notices.push(over));
+    const read = (mb: number, atMs: number) => {
+      rssMb = mb;
+      clock = atMs;
+      tick!();
+    };
+    return { target, notices, read };
+  }
+
+  it('fires when a reading reaches the target, with the growth at its floor, and once while it stays there', () => {
+    const run = drive();
+    run.read(390, 0);
+    expect(run.notices).toEqual([]);
+    run.read(400, 100);
+    run.read(420, 200);
+    run.read(410, 120_000);
+    expect(run.notices).toEqual([{ rssBytes: 400 * MB, targetBytes: 400 * MB, growthPercent: 25 }]);
+  });
+
+  it('fires again only after a reading below 90% of the target and a minute after the last', () => {
+    const run = drive();
+    run.read(405, 0);
+    run.read(405, 70_000);
+    expect(run.notices).toHaveLength(1);
+    run.read(350, 71_000);
+    run.read(410, 72_000);
+    expect(run.notices).toHaveLength(2);
+    run.read(300, 73_000);
+    run.read(420, 74_000);
+    expect(run.notices).toHaveLength(2);
+    run.read(430, 132_000);
+    expect(run.notices.map((notice) => notice.rssBytes / MB)).toEqual([405, 410, 430]);
+  });
+
+  it('stops calling a listener that was removed', () => {
+    let tick: (() => void) | undefined;
+    const target = startMemoryTarget({ targetBytes: 400 * MB, ceilingPercent: 200, readRss: () => 500 * MB, setGrowthPercent: () => undefined, every: (_ms, run) => ((tick = run), () => undefined) });
+    const seen: number[] = [];
+    target.onOverTarget((over) => seen.push(over.rssBytes))();
+    tick!();
+    expect(seen).toEqual([]);
+  });
+
+  it('says what to change', () => {
+    expect(overTargetMessage({ rssBytes: 431 * MB, targetBytes: 400 * MB, growthPercent: 25 })).toBe(
+      "memory: the resident set is 431 MB, at or over the 400 MB memory target, with V8's heap growth lowered to 25%: what the service holds does not fit the target — raise SCORESTREAM_MEMORY_TARGET_MB (and the container's memory) or lower runsInFlight",
+    );
+  });
+});
+
 describe('memoryTargetSetting', () => {
   it('defaults to the 400 MB bound, takes megabytes, and 0 or off for none', () => {
     expect(memoryTargetSetting({}, false)).toEqual({ targetMb: defaultMemoryTargetMb });
@@ -98,7 +166,8 @@ const heapGrowthUrl = new URL('../../../service/heap-growth.ts', import.meta.url
 const memoryTargetUrl = new URL('../../../service/memory-target.ts', import.meta.url).href;
 
 // As the command line starts: the shipped growth, then the target from the environment. The loop
-// yields now and then, as a service's event loop does, so that the target's timer runs.
+// yields now and then, as a service's event loop does, so that the target's timer runs. The peak is
+// read over the second half, once the growth follows the readings.
 const workload = [
   "import v8 from 'node:v8';",
   `import { applyHeapGrowth } from ${JSON.stringify(heapGrowthUrl)};`,
@@ -107,9 +176,10 @@ const workload = [
   'const live = Array.from({ length: 300_000 }, (_, i) => ({ i, s: `live-${i}` }));',
   'const ring = new Array(100_000);',
   'let peak = 0;',
-  'for (let chunk = 0; chunk < 600; chunk += 1) {',
+  'for (let chunk = 0; chunk < 1_200; chunk += 1) {',
   '  for (let j = 0; j < 10_000; j += 1) { const i = chunk * 10_000 + j; ring[i % ring.length] = { i, s: `x${i}`, a: [i, i + 1] }; }',
-  '  peak = Math.max(peak, v8.getHeapStatistics().used_heap_size);',
+  // The second half only: the steady state, once the target has had its readings.
+  '  if (chunk >= 600) peak = Math.max(peak, v8.getHeapStatistics().used_heap_size);',
   '  if (chunk % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 1));',
   '}',
   'console.log(JSON.stringify({ peakMb: peak / 2 ** 20, changes: target?.changes ?? 0, percent: target?.growthPercent, live: live.length }));',
@@ -130,8 +200,10 @@ describe('a memory target on a real V8', { timeout: 60_000 }, () => {
     expect(alone.changes).toBe(0);
     expect(targeted.changes).toBeGreaterThan(0);
     expect(targeted.percent).toBe(25);
-    // Measured: 128–155 MB against 180–208 MB (a live set of about 30 MB, 230–300 MB resident).
-    expect(targeted.peakMb).toBeLessThan(alone.peakMb * 0.9);
+    // Measured over the second half, six runs each: 66–92 MB against 120–138 MB (a live set of
+    // about 30 MB). Over the whole run the first cycles, before any reading near the target, peak
+    // alike (127–156 MB).
+    expect(targeted.peakMb).toBeLessThan(alone.peakMb * 0.85);
   });
 });
 
