@@ -9,6 +9,7 @@
 // (health-server.ts) listen from before the pre-flight until after the stop.
 import { metrics } from '@opentelemetry/api';
 import type { Meter, Tracer } from '@opentelemetry/api';
+import { compiledRunEventDecoding } from '../src/contracts/compiled-run-event.ts';
 import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { DEFAULTS } from '../src/config/defaults.ts';
@@ -168,6 +169,9 @@ async function startWith(options: ServiceOptions & { kafka: Kafka; transport: Ka
   // A cluster refusing TLS, SASL or an ACL stops the start here, with what to fix (exit 2).
   const access = serviceAccess(config, options);
   await kafkaPreflight(kafka, access.needs, access.context);
+  // The run event's compiled validator, made (and checked against zod on a probe) before the first
+  // message rather than on it; zod alone when the installed zod or ajv is one the check refuses.
+  const runEventValidation = config.input.format === 'run-event' ? (compiledRunEventDecoding() ? 'compiled' : 'zod') : undefined;
   const created = await ensureTopics(kafka, [
     ...(options.createRunsTopic ? [{ topic: config.topics.runs }] : []),
     { topic: config.topics.results },
@@ -281,7 +285,16 @@ async function startWith(options: ServiceOptions & { kafka: Kafka; transport: Ka
   });
   health?.state.started();
   logger.info(
-    { groupId: config.groupId, topics: config.topics, scorers: config.scorers.map((binding) => binding.scorerId), runsInFlight: config.concurrency.runsInFlight, delivery: config.delivery, input: config.input.format, kafkaClient: transport.client },
+    {
+      groupId: config.groupId,
+      topics: config.topics,
+      scorers: config.scorers.map((binding) => binding.scorerId),
+      runsInFlight: config.concurrency.runsInFlight,
+      delivery: config.delivery,
+      input: config.input.format,
+      ...(runEventValidation === undefined ? {} : { runEventValidation }),
+      kafkaClient: transport.client,
+    },
     'scorestream is consuming',
   );
 

@@ -1,5 +1,6 @@
 // The memory target through `scorestream start` (service/memory-target.ts, cli/main.ts): a target
 // the process cannot hold is logged once as a warning that says what to change, and scoring goes on.
+// (Its start line is also where the run event's validation is reported, compiled before the first message.)
 import { describe, expect, it } from 'vitest';
 import type { ScoreRecord } from '../../../src/index.ts';
 import { uniqueGroupId } from '../../helpers/kafka.ts';
@@ -21,6 +22,8 @@ describe('the memory target of a service process', () => {
     expect(warning.msg).toContain('raise SCORESTREAM_MEMORY_TARGET_MB');
     const records = await readUntil<ScoreRecord>(topics.results, (all) => new Set(all.map((record) => `${record.runId}/${record.scorerId}`)).size === runIds.length * 2);
     expect(records.every((record) => record.status === 'scored')).toBe(true);
+    // The start line says how run events are validated: compiled before the first message.
+    expect(JSON.parse(await waitForLog(service, /scorestream is consuming/))).toMatchObject({ input: 'run-event', runEventValidation: 'compiled' });
     // Over the target all along, and said once: another notice needs a reading below 90% of it.
     expect(service.output.filter((line) => line.includes('memory target'))).toHaveLength(1);
     service.child.kill('SIGTERM');
