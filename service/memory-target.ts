@@ -9,7 +9,7 @@
 // The resident set is read every 100 ms (a /proc read, a few µs); V8 reads the flag at the end of
 // every full collection, which at full rate comes every half second or so. Measured with the bench's
 // traced service on one broker (docs/benchmarks.md, 2026-12-04 entry on the memory target): peaks
-// of 355–383 MB against 364–411 MB, at the same throughput within the machine's noise.
+// of 324–343 MB against 363–426 MB without it, at the same throughput within the machine's noise.
 import { setFlagsFromString } from 'node:v8';
 import type { HeapGrowth } from './heap-growth.ts';
 
@@ -131,12 +131,11 @@ export function memoryTargetSetting(environment: Record<string, string | undefin
   if (ownHeapGrowth) return { off: true, reason: 'node was started with its own --heap-growing-percent' };
   const raw = environment.SCORESTREAM_MEMORY_TARGET_MB?.trim();
   if (raw === undefined || raw === '') return { targetMb: defaultMemoryTargetMb };
-  if (raw === '0' || raw.toLowerCase() === 'off') return { off: true, reason: `SCORESTREAM_MEMORY_TARGET_MB=${raw}` };
-  const targetMb = Number(raw);
+  const targetMb = raw.toLowerCase() === 'off' ? 0 : Number(raw);
   if (!Number.isFinite(targetMb) || targetMb < 0) {
     throw new Error(`SCORESTREAM_MEMORY_TARGET_MB must be a number of megabytes, or 0 or off for no target; got '${raw}'`);
   }
-  return { targetMb };
+  return targetMb === 0 ? { off: true, reason: `SCORESTREAM_MEMORY_TARGET_MB=${raw}` } : { targetMb };
 }
 
 let processTarget: MemoryTarget | undefined;

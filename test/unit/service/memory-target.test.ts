@@ -150,6 +150,8 @@ describe('memoryTargetSetting', () => {
     expect(memoryTargetSetting({ SCORESTREAM_MEMORY_TARGET_MB: '1536' }, false)).toEqual({ targetMb: 1536 });
     expect(memoryTargetSetting({ SCORESTREAM_MEMORY_TARGET_MB: '0' }, false)).toMatchObject({ off: true });
     expect(memoryTargetSetting({ SCORESTREAM_MEMORY_TARGET_MB: 'OFF' }, false)).toMatchObject({ off: true });
+    expect(memoryTargetSetting({ SCORESTREAM_MEMORY_TARGET_MB: '0.0' }, false)).toEqual({ off: true, reason: 'SCORESTREAM_MEMORY_TARGET_MB=0.0' });
+    expect(memoryTargetSetting({ SCORESTREAM_MEMORY_TARGET_MB: '512.5' }, false)).toEqual({ targetMb: 512.5 });
   });
 
   it("sets none when node was started with its own heap growth: that choice wins", () => {
