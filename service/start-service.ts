@@ -10,6 +10,7 @@
 import { metrics } from '@opentelemetry/api';
 import type { Meter, Tracer } from '@opentelemetry/api';
 import { compiledRunEventDecoding } from '../src/contracts/compiled-run-event.ts';
+import { processMemoryTarget } from './memory-target.ts';
 import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { DEFAULTS } from '../src/config/defaults.ts';
@@ -21,6 +22,7 @@ import { limitJudgeConcurrency } from '../src/pipeline/limit-judge-concurrency.t
 import type { LimitedModels } from '../src/pipeline/limit-judge-concurrency.ts';
 import type { LimitDecisionCall, ScorerServices } from '../src/scorer-services.ts';
 import { createJudgeMetrics, instrumentJudgeModels } from '../otel/judge-metrics.ts';
+import { registerMemoryMetrics } from '../otel/memory-metrics.ts';
 import { registerServiceMetrics } from '../otel/service-metrics.ts';
 import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 import type { OutgoingRecord } from '../kafka/kafka-records.ts';
@@ -248,6 +250,8 @@ async function startWith(options: ServiceOptions & { kafka: Kafka; transport: Ka
   const serviceMetrics = registerServiceMetrics(meter, stats, {
     judged: config.scorers.flatMap((binding) => (binding.pass === undefined ? [] : [{ scorerId: binding.scorerId, version: binding.version, objective: binding.pass.objective }])),
   });
+  // The resident set and the memory target the command line started (none when embedded without one).
+  registerMemoryMetrics(meter, processMemoryTarget);
   const source = await createRunSource(config);
   // A replay reads no thread (the live service owns them).
   const readChangelog = options.replay === undefined ? threadStateReader(kafka, config, access.context, logger) : undefined;
