@@ -257,6 +257,19 @@ describe('parseBenchOptions', () => {
     expect(parseBenchOptions(['--quick']).rounds).toBe(1);
   });
 
+  it('takes the number of interleaved rounds from --rounds, in full and quick runs alike', () => {
+    expect(parseBenchOptions([]).rounds).toBe(3);
+    expect(parseBenchOptions(['--rounds', '5']).rounds).toBe(5);
+    expect(parseBenchOptions(['--quick', '--rounds', '2']).rounds).toBe(2);
+    expect(parseBenchOptions(['--rounds', '7', '--profile']).profileDirectory).toMatch(/scorestream-bench-profiles-/);
+  });
+
+  it('refuses --rounds without a whole number from 1 to 20, saying what it needs', () => {
+    for (const bad of [['--rounds'], ['--rounds', '0'], ['--rounds', '2.5'], ['--rounds', 'five'], ['--rounds', '21'], ['--rounds', '--quick']]) {
+      expect(() => parseBenchOptions(bad)).toThrow(/--rounds needs a whole number from 1 to 20/);
+    }
+  });
+
   it('rejects an unknown argument, showing the usage', () => {
     expect(() => parseBenchOptions(['--fast'])).toThrow(/unknown argument\(s\): --fast[\s\S]*usage: node bench\/pipeline\.bench\.ts/);
   });
