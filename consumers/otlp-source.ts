@@ -22,7 +22,7 @@
 // run's records go out through the message that carried its agent span.
 import type { OtlpInputConfig } from '../src/config/input-schema.ts';
 import type { SkipReason } from '../src/contracts/decision-record.ts';
-import { parseAgentRunEvent } from '../src/contracts/parse.ts';
+import { parseOwnedAgentRunEvent } from '../src/contracts/parse.ts';
 import { isAgentSpan, isScorestreamSpan } from '../src/otlp/agent-spans.ts';
 import { decodeOtlpTraces } from '../src/otlp/decode-otlp.ts';
 import type { OtlpSpan } from '../src/otlp/otlp-span.ts';
@@ -267,7 +267,8 @@ export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
 
     const startRun = (run: AssembledRun, trace: ClosedTrace<PendingMessage>): Promise<void> => {
       const owner = (trace.ownerOf(run.agentSpan.spanId) ?? trace.owners[0]!).message;
-      const parsed = parseAgentRunEvent(run.event);
+      // The run was built for this call alone (run-from-trace.ts): decoded in place, without zod's copy.
+      const parsed = parseOwnedAgentRunEvent(run.event);
       if (!parsed.success) {
         const problems = parsed.problems.map((problem) => `${problem.path}: ${problem.message}`).join('; ');
         countWithoutRun('incomplete_trace');

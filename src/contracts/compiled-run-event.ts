@@ -163,7 +163,9 @@ function compile(): ValidateFunction | undefined {
     markDiscriminators(schema);
     delete schema.$schema;
     // Formats are zod's patterns, which the generated schema carries beside them: no format code.
-    const validate = new Ajv2020({ strict: false, validateFormats: false, removeAdditional: true, discriminator: true }).compile(schema);
+    // strictNumbers: JSON.parse reads a literal beyond a double's range (1e400) as Infinity, which
+    // zod's number refuses; ajv, with `strict` off, would otherwise accept it (and NaN).
+    const validate = new Ajv2020({ strict: false, strictNumbers: true, validateFormats: false, removeAdditional: true, discriminator: true }).compile(schema);
     const probe = probeEvent();
     const expected = agentRunEventSchema.safeParse(structuredClone(probe));
     if (!expected.success || !validate(probe)) return undefined;
@@ -191,9 +193,12 @@ export function compiledRunEventDecoding(): boolean {
 /**
  * The run event `value` decoded in place, as zod's parse would return it; undefined when the
  * compiled validator refuses it (or is off), and then zod must parse it. `value` must be the
- * caller's own (fresh from JSON.parse): the unknown keys zod strips may be deleted from it even
- * when undefined is returned (zod's verdict and problems are the same without them), and on
- * success its messages' `createdAt` are Dates.
+ * caller's own — fresh from JSON.parse, or built by the caller from its own objects, as the OTLP
+ * input builds a run (src/otlp/run-from-trace.ts) — and nothing else may hold its objects: the
+ * unknown keys zod strips may be deleted from it even when undefined is returned (zod's verdict
+ * and problems are the same without them), and on success its messages' `createdAt` are Dates. A
+ * value that is not plain JSON (an `undefined` property, a Date where the wire has a string) is
+ * refused here and left to zod.
  */
 export function decodeOwnedRunEvent(value: unknown): AgentRunEvent | undefined {
   const validate = validator();

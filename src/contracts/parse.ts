@@ -43,10 +43,12 @@ export type { DecodeFailureCode, DecodeOptions } from './decode-record.ts';
 export type DecodeResult = Decoded<AgentRunEvent>;
 
 /**
- * A value only this module holds (its own JSON.parse's): the compiled path decodes it in place,
- * and zod parses what that path refuses, so a broken event's problems are zod's.
+ * A run event only the caller holds — its own JSON.parse's, or one it built of its own objects
+ * (the OTLP input's runs): the compiled path decodes it in place, without zod's copy, and zod
+ * parses what that path refuses, so a broken event's problems are zod's. The value may be changed
+ * (decodeOwnedRunEvent): for a value others hold, parseAgentRunEvent.
  */
-function parseOwnedAgentRunEvent(value: unknown): ParseResult<AgentRunEvent> {
+export function parseOwnedAgentRunEvent(value: unknown): ParseResult<AgentRunEvent> {
   const data = decodeOwnedRunEvent(value);
   return data === undefined ? parseAgentRunEvent(value) : { success: true, data };
 }

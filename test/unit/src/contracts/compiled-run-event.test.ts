@@ -62,10 +62,14 @@ function slots(value: unknown, into: [Container, string | number][] = []): [Cont
   return into;
 }
 
+/** Written into the text as a number literal beyond a double's range, which JSON.parse reads as Infinity. */
+const HUGE = '<huge number>';
+
 const REPLACEMENTS: unknown[] = [
   null, '', 'x', -1, 0, 1.5, 2 ** 53, true, [], {}, [{}], { type: 'bogus' },
   'not-a-date', '2024-02-29T00:00:00Z', '2025-02-29T00:00:00Z', '2025-03-01T10:00:00', '2025-03-01t10:00:00z', '2025-03-01T10:00:00.123456+05:30',
   'user', 'assistant', 'system', 'signal', 'agent', 'workflow', 'text', 'reasoning', 'data-', 'data-x', 'result', 'call', 'question', 'answer', 2,
+  HUGE,
 ];
 
 function mutate(text: string, random: () => number): string {
@@ -81,7 +85,7 @@ function mutate(text: string, random: () => number): string {
     else if (kind < 0.4 && !Array.isArray(container)) Object.defineProperty(container, '__proto__', { value: { polluted: true }, enumerable: true, writable: true, configurable: true });
     else (container as Record<string | number, unknown>)[key] = REPLACEMENTS[Math.floor(random() * REPLACEMENTS.length)];
   }
-  return JSON.stringify(value);
+  return JSON.stringify(value).replaceAll(JSON.stringify(HUGE), () => (random() < 0.5 ? '1e400' : '-1e400'));
 }
 
 describe('the compiled run-event path', () => {
@@ -153,6 +157,36 @@ describe('the compiled run-event path', () => {
     expect(refused).toBeGreaterThan(1_000);
     expect(refused).toBeLessThan(5_000);
     expect(leftToZod).toBeGreaterThan(10);
+  });
+
+  it('refuses a number JSON.parse reads as Infinity, as zod does: the event is dead-lettered, not scored', () => {
+    const text = JSON.stringify(wireRunEvent());
+    for (const huge of ['1e400', '-1e400']) {
+      // The last of two equal keys is the one JSON.parse keeps.
+      const broken = `${text.slice(0, -1)},"durationMs":${huge}}`;
+      const { zod, compiled } = bothWays(broken);
+      expect(zod.success).toBe(false);
+      expect(compiled).toBeUndefined();
+      const decoded = decodeAgentRunEvent(broken);
+      expect(decoded.success).toBe(false);
+      if (!decoded.success) expect(decoded.problems.map((problem) => problem.path)).toContain('durationMs');
+    }
+  });
+
+  it("decodes the OTLP input's runs as they are built, in place, to zod's value (the compiled path, not zod's copy)", () => {
+    let runs = 0;
+    for (const entry of fixtureManifest()) {
+      for (const run of fixtureTraces(entry.id).flatMap((spans) => runsFromTrace(spans))) {
+        const expected = agentRunEventSchema.safeParse(structuredClone(run.event));
+        expect(expected.success, entry.id).toBe(true);
+        const compiled = decodeOwnedRunEvent(run.event);
+        expect(compiled, `${entry.id}: the compiled path refused a built run`).toBe(run.event);
+        expect(isDeepStrictEqual(compiled, expected.data), entry.id).toBe(true);
+        runs += 1;
+      }
+    }
+    // Every captured framework's trace holds at least one run.
+    expect(runs).toBeGreaterThanOrEqual(fixtureManifest().length);
   });
 
   it("leaves a broken event's problems to zod: the dead letter's reason is unchanged", () => {
