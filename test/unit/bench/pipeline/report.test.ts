@@ -258,7 +258,7 @@ describe('parseBenchOptions', () => {
   });
 
   it('takes the number of interleaved rounds from --rounds, in full and quick runs alike', () => {
-    expect(parseBenchOptions([]).rounds).toBe(3);
+    expect(parseBenchOptions([]).rounds).toBe(5);
     expect(parseBenchOptions(['--rounds', '5']).rounds).toBe(5);
     expect(parseBenchOptions(['--quick', '--rounds', '2']).rounds).toBe(2);
     expect(parseBenchOptions(['--rounds', '7', '--profile']).profileDirectory).toMatch(/scorestream-bench-profiles-/);
