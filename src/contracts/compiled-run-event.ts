@@ -197,8 +197,9 @@ export function compiledRunEventDecoding(): boolean {
  * input builds a run (src/otlp/run-from-trace.ts) — and nothing else may hold its objects: the
  * unknown keys zod strips may be deleted from it even when undefined is returned (zod's verdict
  * and problems are the same without them), and on success its messages' `createdAt` are Dates. A
- * value that is not plain JSON (an `undefined` property, a Date where the wire has a string) is
- * refused here and left to zod.
+ * value JSON cannot hold where the contract reads one (a Date where the wire has a string, NaN) is
+ * refused here and left to zod, which refuses it too; a property set to `undefined` is absent to
+ * both.
  */
 export function decodeOwnedRunEvent(value: unknown): AgentRunEvent | undefined {
   const validate = validator();

@@ -173,6 +173,23 @@ describe('the compiled run-event path', () => {
     }
   });
 
+  it('treats what a built value can hold and JSON cannot as zod does: a Date or NaN refused, an undefined property absent', () => {
+    const base = wireRunEvent() as unknown as { output: Record<string, unknown>[]; durationMs?: unknown; metadata?: Record<string, unknown> };
+    const withDate = structuredClone(base);
+    withDate.output[0]!.createdAt = new Date('2025-03-01T10:00:00Z');
+    const withNaN = { ...structuredClone(base), durationMs: Number.NaN };
+    for (const value of [withDate, withNaN]) {
+      expect(agentRunEventSchema.safeParse(structuredClone(value)).success).toBe(false);
+      expect(decodeOwnedRunEvent(structuredClone(value))).toBeUndefined();
+    }
+    const withUndefined = structuredClone(base);
+    withUndefined.output[0]!.threadId = undefined;
+    withUndefined.metadata = { ...withUndefined.metadata, note: undefined };
+    const expected = agentRunEventSchema.safeParse(structuredClone(withUndefined));
+    expect(expected.success).toBe(true);
+    expect(isDeepStrictEqual(decodeOwnedRunEvent(withUndefined), expected.data)).toBe(true);
+  });
+
   it("decodes the OTLP input's runs as they are built, in place, to zod's value (the compiled path, not zod's copy)", () => {
     let runs = 0;
     for (const entry of fixtureManifest()) {
