@@ -15,8 +15,11 @@ const shippedFlags = read('scripts/node-flags').trim().split(/\s+/);
 
 /**
  * Runs bin/scorestream with a module imported before the CLI that reports what V8 was given:
- * NODE_OPTIONS as the process saw it, and the young generation's size after enough allocation to
- * grow it to its maximum (two semi-spaces). It exits before the CLI runs.
+ * NODE_OPTIONS as the process saw it, and the largest size the young generation reached under
+ * enough allocation to grow it to its maximum (two semi-spaces). The largest, not the last: V8
+ * shrinks the young generation again when the allocation rate it measures falls, as it does for a
+ * process descheduled on a loaded machine (a fresh-clone CI run saw 4 MB at the end for a maximum
+ * of 8). It exits before the CLI runs.
  */
 type Probe = { nodeOptions: string; newSpaceMb: number; compileCacheDirectory: string | undefined };
 
@@ -24,10 +27,12 @@ function probeScorestream(userNodeOptions: string | undefined, environment: Reco
   const probe = [
     "import v8 from 'node:v8';",
     "import { getCompileCacheDir } from 'node:module';",
+    "const newSpaceSize = () => v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size;",
     'let keep = [];',
-    'for (let i = 0; i < 4e6; i += 1) { keep.push({ i }); if (keep.length > 3e5) keep = []; }',
-    "const newSpace = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');",
-    'console.log(JSON.stringify({ nodeOptions: process.env.NODE_OPTIONS, newSpaceMb: newSpace.space_size / 2 ** 20, compileCacheDirectory: getCompileCacheDir() }));',
+    'let largest = 0;',
+    'for (let i = 0; i < 4e6; i += 1) { keep.push({ i }); if (keep.length > 3e5) keep = []; if (i % 1e5 === 0) largest = Math.max(largest, newSpaceSize()); }',
+    'largest = Math.max(largest, newSpaceSize());',
+    'console.log(JSON.stringify({ nodeOptions: process.env.NODE_OPTIONS, newSpaceMb: largest / 2 ** 20, compileCacheDirectory: getCompileCacheDir() }));',
     'process.exit(0);',
   ].join('\n');
   const importProbe = `--import=data:text/javascript,${encodeURIComponent(probe)}`;
