@@ -28,17 +28,27 @@ const commitsTransaction = (marker: FetchedRecord) => marker.key !== null && mar
  * them in the order they ended, so a transaction aborted after a later-begun one shows its records
  * to kafkajs' read_committed readers (seen when a killed service left several open transactions).
  */
-export async function readAll<T = Record<string, unknown>>(topic: string, options: { isolation: Isolation; timeoutMs?: number; kafka?: Kafka }): Promise<T[]> {
+export type ReadAllOptions = {
+  isolation: Isolation;
+  timeoutMs?: number;
+  kafka?: Kafka;
+  /** The offsets to read up to, per partition, instead of the topic's end offsets when the read starts. */
+  upTo?: Map<number, number>;
+  /** The most a fetch brings per partition; the broker still sends one record batch larger than it. */
+  fetchBytes?: number;
+};
+
+export async function readAll<T = Record<string, unknown>>(topic: string, options: ReadAllOptions): Promise<T[]> {
   return (await readAllKeyed<T>(topic, options)).map((message) => message.value);
 }
 
 /** readAll, with each record's Kafka key (null without one) and whether it was written in a transaction. */
-export async function readAllKeyed<T = Record<string, unknown>>(topic: string, options: { isolation: Isolation; timeoutMs?: number; kafka?: Kafka }): Promise<{ key: string | null; value: T; transactional: boolean }[]> {
+export async function readAllKeyed<T = Record<string, unknown>>(topic: string, options: ReadAllOptions): Promise<{ key: string | null; value: T; transactional: boolean }[]> {
   const kafka = options.kafka ?? testKafka('scorestream-test-read-all');
-  const ends = await highWatermarks(topic, kafka);
+  const ends = options.upTo ?? (await highWatermarks(topic, kafka));
   // Big fetches, so that a fetch seldom brings markers only: kafkajs passes such a batch to no
   // eachBatch, and the outcome of the transactions it ends stays unknown (checked below).
-  const fetchBytes = 50 * 1024 * 1024;
+  const fetchBytes = options.fetchBytes ?? 50 * 1024 * 1024;
   const consumer = kafka.consumer({ groupId: uniqueGroupId('read-all'), maxWaitTimeInMs: 100, readUncommitted: true, maxBytes: fetchBytes, maxBytesPerPartition: fetchBytes });
   type Keyed = { key: string | null; value: T; transactional: boolean };
   const visible: Keyed[] = [];
@@ -49,8 +59,13 @@ export async function readAllKeyed<T = Record<string, unknown>>(topic: string, o
   const position = new Map<number, number>();
   const markersOnly: string[] = [];
   // A tombstone (a compacted topic's delete) is read as null.
+  // The consumer goes on fetching while the read waits for its end, so on a topic still written to
+  // it can bring records and markers past the end: a transaction whose marker is past it was not
+  // decided when the read started, and read_committed does not show it.
+  const beforeEnd = (partition: number, offset: string | null) => offset !== null && Number(offset) < (ends.get(partition) ?? 0);
   const parse = (record: FetchedRecord): Keyed => ({ key: record.key === null ? null : record.key.toString('utf8'), value: (record.value === null ? null : JSON.parse(record.value.toString('utf8'))) as T, transactional: record.batchContext.inTransaction });
   const take = (partition: number, record: FetchedRecord) => {
+    if (!beforeEnd(partition, record.offset)) return;
     if (seen.has(`${partition}:${record.offset}`)) return; // fetched again after a rebalance of the reader's group
     seen.add(`${partition}:${record.offset}`);
     const transaction = `${partition}:${record.batchContext.producerId}`;
@@ -69,7 +84,7 @@ export async function readAllKeyed<T = Record<string, unknown>>(topic: string, o
   await consumer.connect();
   try {
     consumer.on(consumer.events.START_BATCH_PROCESS, ({ payload }) => {
-      if (payload.batchSize === 0) markersOnly.push(`partition ${payload.partition} offsets ${payload.firstOffset}-${payload.lastOffset}`);
+      if (payload.batchSize === 0 && beforeEnd(payload.partition, payload.firstOffset)) markersOnly.push(`partition ${payload.partition} offsets ${payload.firstOffset}-${payload.lastOffset}`);
     });
     consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => position.set(payload.partition, Number(payload.lastOffset) + 1));
     await consumer.subscribe({ topics: [topic], fromBeginning: true });

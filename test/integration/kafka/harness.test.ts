@@ -171,4 +171,37 @@ describe('kafka test harness', () => {
     const kafkajsCommitted = await readMessages(topic, { count: 2, timeoutMs: 10_000 });
     expect(kafkajsCommitted.map((message) => JSON.parse(String(message.value)) as string)).toEqual(['aborted, begun first', 'committed']);
   });
+  it('leaves what was decided past the end readAll reads to unshown, and says so when a marker it needs came alone', async () => {
+    // A topic still written to, as a test waiting for the service's records reads it: on
+    // partition 0 a transaction's records before the read's end, its commit marker (offset 2) and
+    // a record after it; on partition 1 five record batches, so that the read fetches on past
+    // partition 0's end until partition 1 reaches its own.
+    const topic = await useTopic({ prefix: 'harness-marker-alone', partitions: 2 });
+    const producer = testKafka().producer({ transactionalId: uniqueName('harness-marker-alone'), idempotent: true, maxInFlightRequests: 1 });
+    const plain = testKafka().producer();
+    await Promise.all([producer.connect(), plain.connect()]);
+    const later = ['p1-0', 'p1-1', 'p1-2', 'p1-3', 'p1-4'];
+    try {
+      const transaction = await producer.transaction();
+      await transaction.send({ topic, messages: [{ partition: 0, value: JSON.stringify('first') }, { partition: 0, value: JSON.stringify('second') }] });
+      await transaction.commit();
+      for (const value of later) await plain.send({ topic, messages: [{ partition: 1, value: JSON.stringify(value) }] });
+      await plain.send({ topic, messages: [{ partition: 0, value: JSON.stringify('after') }] });
+    } finally {
+      await Promise.all([producer.disconnect(), plain.disconnect()]);
+    }
+    // One record batch per fetch: the marker comes in a fetch of its own, which kafkajs passes to
+    // no handler.
+    const oneBatchAtATime = { fetchBytes: 1, timeoutMs: 20_000 };
+    const upTo = new Map([
+      [0, 2],
+      [1, 5],
+    ]);
+    const sorted = (values: string[]) => [...values].sort();
+    expect(sorted(await readAll<string>(topic, { isolation: 'read_committed', upTo, ...oneBatchAtATime }))).toEqual(later);
+    expect(sorted(await readAll<string>(topic, { isolation: 'read_uncommitted', upTo, ...oneBatchAtATime }))).toEqual(sorted(['first', 'second', ...later]));
+    // Up to the topic's end the marker is the read's business: its outcome unknown, the read fails.
+    await expect(readAll<string>(topic, { isolation: 'read_committed', ...oneBatchAtATime })).rejects.toThrow(/transaction markers only to no handler \(partition 0 offsets 2-2\), so 1 transactions have no known outcome/);
+    expect(sorted(await readAll<string>(topic, { isolation: 'read_committed' }))).toEqual(sorted(['first', 'second', 'after', ...later]));
+  });
 });
