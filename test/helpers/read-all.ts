@@ -17,17 +17,6 @@ type FetchedRecord = {
 /** A control record's key is its version (int16) and type (int16): 0 aborts the transaction, 1 commits it. */
 const commitsTransaction = (marker: FetchedRecord) => marker.key !== null && marker.key.length >= 4 && marker.key.readInt16BE(2) === 1;
 
-/**
- * Reads `topic` from the beginning up to the end offsets it has when the read starts, and returns
- * the records parsed: every record (read_uncommitted), or only those of committed transactions and
- * those written outside transactions (read_committed). Meant for topics nobody writes to any more
- * (the service was stopped or killed): the end is known, so there is no waiting for quiet.
- *
- * read_committed is applied here, from the transaction markers, and not by kafkajs: kafkajs 2.2.4
- * expects the broker's list of aborted transactions in the order they began, but the broker lists
- * them in the order they ended, so a transaction aborted after a later-begun one shows its records
- * to kafkajs' read_committed readers (seen when a killed service left several open transactions).
- */
 export type ReadAllOptions = {
   isolation: Isolation;
   timeoutMs?: number;
@@ -38,6 +27,17 @@ export type ReadAllOptions = {
   fetchBytes?: number;
 };
 
+/**
+ * Reads `topic` from the beginning up to the end offsets it has when the read starts (or `upTo`), and returns
+ * the records parsed: every record (read_uncommitted), or only those of committed transactions and
+ * those written outside transactions (read_committed). Meant for topics nobody writes to any more
+ * (the service was stopped or killed): the end is known, so there is no waiting for quiet.
+ *
+ * read_committed is applied here, from the transaction markers, and not by kafkajs: kafkajs 2.2.4
+ * expects the broker's list of aborted transactions in the order they began, but the broker lists
+ * them in the order they ended, so a transaction aborted after a later-begun one shows its records
+ * to kafkajs' read_committed readers (seen when a killed service left several open transactions).
+ */
 export async function readAll<T = Record<string, unknown>>(topic: string, options: ReadAllOptions): Promise<T[]> {
   return (await readAllKeyed<T>(topic, options)).map((message) => message.value);
 }
@@ -58,11 +58,11 @@ export async function readAllKeyed<T = Record<string, unknown>>(topic: string, o
   /** Per partition, the offset after the last one a fetch passed. */
   const position = new Map<number, number>();
   const markersOnly: string[] = [];
-  // A tombstone (a compacted topic's delete) is read as null.
   // The consumer goes on fetching while the read waits for its end, so on a topic still written to
   // it can bring records and markers past the end: a transaction whose marker is past it was not
   // decided when the read started, and read_committed does not show it.
   const beforeEnd = (partition: number, offset: string | null) => offset !== null && Number(offset) < (ends.get(partition) ?? 0);
+  // A tombstone (a compacted topic's delete) is read as null.
   const parse = (record: FetchedRecord): Keyed => ({ key: record.key === null ? null : record.key.toString('utf8'), value: (record.value === null ? null : JSON.parse(record.value.toString('utf8'))) as T, transactional: record.batchContext.inTransaction });
   const take = (partition: number, record: FetchedRecord) => {
     if (!beforeEnd(partition, record.offset)) return;
