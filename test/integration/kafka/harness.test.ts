@@ -43,7 +43,15 @@ describe('kafka test harness', () => {
     const admin = testKafka().admin();
     await admin.connect();
     try {
-      expect(await admin.listTopics()).not.toContain(topicFromEarlierTest);
+      // The controller has deleted it when deleteTopics returns; the broker's metadata, which
+      // listTopics reads, follows a moment later (seen in CI: still listed right after).
+      const deadline = Date.now() + 10_000;
+      let topics = await admin.listTopics();
+      while (topics.includes(topicFromEarlierTest as string) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        topics = await admin.listTopics();
+      }
+      expect(topics).not.toContain(topicFromEarlierTest);
     } finally {
       await admin.disconnect();
     }
