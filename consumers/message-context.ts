@@ -10,7 +10,7 @@ import type { ScorerServices } from '../src/scorer-services.ts';
 import type { FetchMessage } from '../kafka/fetch-run-message.ts';
 import type { PublishRetry } from './publish-until-acknowledged.ts';
 import type { ServiceStats } from './service-stats.ts';
-import type { AcknowledgedRecordFields } from './record-emitter.ts';
+import type { AcknowledgedRecordFields } from './emitter/record-emitter.ts';
 
 export type MessageContext = {
   config: ResolvedConfig;

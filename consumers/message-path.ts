@@ -16,8 +16,8 @@ import { isOwnOutput } from './loop-guard.ts';
 import type { DeadLetterReason } from './decode-run-message.ts';
 import type { MessageContext } from './message-context.ts';
 import { createJobRunner } from './perform-job.ts';
-import { createRecordEmitter } from './record-emitter.ts';
-import type { RecordEmitter } from './record-emitter.ts';
+import { createRecordEmitter } from './emitter/record-emitter.ts';
+import type { RecordEmitter } from './emitter/record-emitter.ts';
 import { ClaimEndedError } from './run-source.ts';
 import type { ClaimedPartition, MessageHandle, RunSource, SourcePartition } from './run-source.ts';
 

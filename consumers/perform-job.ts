@@ -35,7 +35,7 @@ import { buildThreadTurn } from '../src/threads/build-thread-turn.ts';
 import { spanTraceContext } from '../otel/run-trace-context.ts';
 import { isScorestreamRun } from './loop-guard.ts';
 import type { MessageContext } from './message-context.ts';
-import type { RecordEmitter } from './record-emitter.ts';
+import type { RecordEmitter } from './emitter/record-emitter.ts';
 import type { MessageHandle, PerformJob, SourceJob } from './run-source.ts';
 import { isoTime } from '../src/contracts/iso-time.ts';
 
@@ -77,7 +77,7 @@ async function emitAndRekey(outcomes: ReadonlyArray<Promise<ScoringOutcome>>, fa
   const decisions = settled.flatMap((done) => (done.kind === 'record' ? [] : [done.decision]));
   const { threads } = context.config;
   const turn = buildThreadTurn(facts, { records, decisions }, { idPath: threads.idPath, maxTurnBytes: threads.maxTurnBytes });
-  if (turn !== undefined) await emitter.rekey(turn.key, turn.json, owner.output, owner.source);
+  if (turn !== undefined) await emitter.emit({ kind: 'thread-turn', key: turn.key, json: turn.json }, owner.output, where);
 }
 
 /** Outcomes known at once (a trace without run): emitted now; a promise only when one has to be awaited. */
@@ -138,14 +138,14 @@ export function performJob(job: SourceJob, owner: MessageHandle, dependencies: J
         stats.countSkip('no_thread_scorers');
         return Promise.resolve();
       }
-      return emitter.rekey(job.key, job.json, owner.output, owner.source);
+      return emitter.emit({ kind: 'thread-turn', key: job.key, json: job.json }, owner.output, { source: owner.source, eventTime: Number.NaN }) ?? Promise.resolve();
     }
     case 'thread-close': {
       stats.threads.closesByReason.set(job.closedBy, (stats.threads.closesByReason.get(job.closedBy) ?? 0) + 1);
       return job.outcome.then((settled) => emitter.emit(settled, owner.output, { source: owner.source, eventTime: Number.NaN }));
     }
     case 'thread-state':
-      return emitter.threadState(job.writes, job.partition, owner.output, owner.source);
+      return emitter.emit({ kind: 'thread-state', writes: job.writes, partition: job.partition }, owner.output, { source: owner.source, eventTime: Number.NaN }) ?? Promise.resolve();
   }
 }
 

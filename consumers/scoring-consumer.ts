@@ -26,7 +26,6 @@ import type { Tracer } from '@opentelemetry/api';
 import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
-import { retryTiers } from '../src/config/retry-tiers.ts';
 import type { ScorerServices } from '../src/scorer-services.ts';
 import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 import type { ConsumedMessage } from '../kafka/kafka-records.ts';
@@ -42,17 +41,17 @@ import type { MessageTicket, PartitionClaim, RecordSink } from './record-sink.ts
 import { createRetryGate } from './retry-gate.ts';
 import { retrySource } from './retry-source.ts';
 import { rescoreSource } from './rescore-source.ts';
-import { rescoreTopic } from '../src/config/rescore-topic.ts';
+import type { TaskKind } from '../src/topology/topic-entry.ts';
+import { entryOf, subscriptionsOf, topologyOfConfig } from '../src/topology/topology.ts';
 import { createThreadSource } from './thread-source.ts';
 import type { ReadChangelog } from './thread-source.ts';
-import { threadTopics } from '../src/config/thread-topics.ts';
 import { readChangelogPartition } from '../kafka/read-changelog-partition.ts';
 import { threadRestoreGroupPrefix } from '../kafka/acl-roles.ts';
 import { runEventSource } from './run-event-source.ts';
 import type { RunSource } from './run-source.ts';
 import { RunSlots } from './run-slots.ts';
 import { ServiceStats } from './service-stats.ts';
-import type { AcknowledgedRecordFields } from './record-emitter.ts';
+import type { AcknowledgedRecordFields } from './emitter/record-emitter.ts';
 
 export type ScoringConsumerOptions = {
   /** The client library the group consumer runs on (config `kafka.client`). */
@@ -117,17 +116,22 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   const processSpans = options.processSpans === true;
   const slots = new RunSlots(config.concurrency.runsInFlight);
   const input: RunSource = options.source ?? runEventSource;
-  const tiers = retryTiers(config);
   const hardStop = new AbortController();
-  // Thread scorers bound: the by-thread topic too, its source holding each claimed partition's thread
-  // state (thread-source.ts). A replay re-scores runs only; the live service owns the threads.
-  const threads = options.messageContext?.replay === undefined ? threadTopics(config) : undefined;
+  // What this member consumes, each topic routed to the task that consumes it (the topology,
+  // src/topology/): the runs, the retry tiers, the by-thread topic with thread scorers, the rescore
+  // topic with `rescoreOn`. A replay consumes the runs only: the live service owns the rest.
+  const topology = topologyOfConfig(config);
+  const subscriptions = subscriptionsOf(topology, options.messageContext?.replay === undefined ? 'service' : 'replay');
+  const topics = subscriptions.map((subscription) => subscription.topic);
+  const byThread = subscriptions.find((subscription) => subscription.task === 'thread')?.topic;
+  const threadState = entryOf(topology, 'thread-state')?.name;
   // By-thread messages wait for their partition's batch and its acknowledgement: in slots of their
   // own, so that they never hold the runs' (whose scoring makes the turns they wait for).
-  const threadSlots = threads === undefined ? undefined : new RunSlots(config.concurrency.runsInFlight);
-  const slotsOf = (topic: string): RunSlots => (topic === threads?.byThread && threadSlots !== undefined ? threadSlots : slots);
+  const threadSlots = byThread === undefined ? undefined : new RunSlots(config.concurrency.runsInFlight);
+  const slotsOf = (topic: string): RunSlots => (topic === byThread && threadSlots !== undefined ? threadSlots : slots);
+  // Its source holds each claimed by-thread partition's thread state (thread-source.ts).
   const threadSource =
-    threads === undefined
+    byThread === undefined || threadState === undefined
       ? undefined
       : createThreadSource({
           context: { config, stats, logger, now, tracer, services: options.services, spend: options.messageContext?.spend, hardStop: hardStop.signal },
@@ -135,17 +139,16 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
             options.readChangelog ??
             ((partition, onRecord) => {
               if (options.kafka === undefined) throw new TypeError('createScoringConsumer needs `kafka` or `readChangelog` to restore thread state');
-              return readChangelogPartition(options.kafka, { topic: threads.state, partition, groupPrefix: threadRestoreGroupPrefix(config.groupId), onRecord, logger });
+              return readChangelogPartition(options.kafka, { topic: threadState, partition, groupPrefix: threadRestoreGroupPrefix(config.groupId), onRecord, logger });
             }),
         });
-  // A binding re-scores on feedback: the feedback join's requests too (docs/feedback.md). A replay never does.
-  const rescores = options.messageContext?.replay === undefined ? rescoreTopic(config) : undefined;
+  const sourceOfTask: Record<TaskKind, RunSource | undefined> = { runs: input, retry: retrySource, rescore: rescoreSource as RunSource, thread: threadSource as RunSource | undefined };
+  const routes = new Map(subscriptions.map(({ topic, task }) => [topic, sourceOfTask[task]]));
   const sourceOf = (topic: string): RunSource => {
-    if (topic === config.topics.runs) return input;
-    if (topic === threads?.byThread && threadSource !== undefined) return threadSource as RunSource;
-    return topic === rescores ? (rescoreSource as RunSource) : retrySource;
+    const source = routes.get(topic);
+    if (source === undefined) throw new TypeError(`no task consumes '${topic}' (src/topology/topology.ts)`);
+    return source;
   };
-  const topics = [config.topics.runs, ...tiers.map((tier) => tier.topic), ...(threads === undefined ? [] : [threads.byThread]), ...(rescores === undefined ? [] : [rescores])];
   const consumer: GroupConsumer = transport.consumer({
     groupId: config.groupId,
     sessionTimeoutMs: options.sessionTimeoutMs ?? KAFKA_DEFAULTS.consumer.sessionTimeoutMs,
@@ -298,10 +301,10 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     options.onAssignment?.(memberAssignment);
     // A by-thread partition is claimed on assignment, not on its first batch: its state is restored
     // and its timers run (a thread idle since before the move still closes) with no message arriving.
-    if (threads !== undefined) {
+    if (byThread !== undefined) {
       const generation = assignment;
-      for (const partition of memberAssignment[threads.byThread] ?? []) {
-        void sink.claim(threads.byThread, partition).then(
+      for (const partition of memberAssignment[byThread] ?? []) {
+        void sink.claim(byThread, partition).then(
           (claim) => {
             if (generation === assignment && claim.active && !stopping) pathOf(claim);
           },

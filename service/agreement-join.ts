@@ -5,7 +5,9 @@
 // and publishes an AgreementRecord per (feedback, score) pair and, per scorer version and window,
 // the window's κ, weighted κ, accuracy and confusion counts (src/agreement/agreement-ledger.ts),
 // to a compacted agreements topic keyed by agreementRecordKey — so a record published twice is
-// one record in the compacted view. Bad feedback is dead-lettered with its reason.
+// one record in the compacted view. Bad feedback is dead-lettered with its reason. Everything it
+// writes goes through the one emitter (role-output.ts): the deployment's redaction (a person's
+// comment included), sizing (a comment of megabytes is cut, not refused) and refusal handling.
 //
 // Why a job of its own and not inside the service: the windows are per scorer version over all
 // runs, so a reader that sees every partition computes them without merging partial windows of
@@ -28,30 +30,34 @@
 // disagreement twice and ask again. A disagreeing thread pair asks for nothing and is counted as
 // refused (rescore-request-for.ts says why).
 import type { Meter } from '@opentelemetry/api';
-import type { Kafka, KafkaMessage, Producer } from 'kafkajs';
-import { DEFAULT_TOPICS, DEFAULTS } from '../src/config/defaults.ts';
-import { agreementRecordKey } from '../src/contracts/agreement-id.ts';
-import { DEFAULT_AGREEMENTS_TOPIC } from '../src/contracts/agreement-record.ts';
-import type { AgreementRecord } from '../src/contracts/agreement-record.ts';
-import { fitDeadLetter } from '../src/contracts/build-dead-letter.ts';
-import { DEFAULT_FEEDBACK_TOPIC } from '../src/contracts/feedback-record.ts';
-import { decodeFeedbackRecord, parseAgreementRecord, parseScoreRecord } from '../src/contracts/parse.ts';
-import { recordKeyFor } from '../src/contracts/record-key.ts';
-import type { RescoreRequest } from '../src/contracts/rescore-request.ts';
-import type { ScoreRecord } from '../src/contracts/score-record.ts';
-import { rescoreRequestFor } from '../src/agreement/rescore-request-for.ts';
+import type { Kafka } from 'kafkajs';
+import pino from 'pino';
+import type { Logger } from 'pino';
+import { topicsSchema } from '../src/config/config-schema.ts';
+import { DEFAULTS } from '../src/config/defaults.ts';
+import { createDataHandling } from '../src/data-handling/data-handling.ts';
+import { redactionSchema } from '../src/data-handling/redaction-schema.ts';
+import type { RedactionSettings } from '../src/data-handling/redaction-schema.ts';
+import { parseAgreementRecord } from '../src/contracts/parse.ts';
 import { AgreementLedger } from '../src/agreement/agreement-ledger.ts';
 import type { AgreementLedgerOptions } from '../src/agreement/agreement-ledger.ts';
-import { buildAgreementPair } from '../src/agreement/build-agreement-pair.ts';
 import { FeedbackJoin } from '../src/agreement/feedback-join.ts';
-import type { FeedbackJoinOptions, JoinedPair, JoinScore } from '../src/agreement/feedback-join.ts';
+import type { FeedbackJoinOptions } from '../src/agreement/feedback-join.ts';
+import { createdBy, feedbackDeadLetterTopic, topologyOf } from '../src/topology/topology.ts';
+import type { Topology } from '../src/topology/topology.ts';
 import { registerAgreementMetrics } from '../otel/agreement-metrics.ts';
 import { AGREEMENT_GROUP_PREFIX } from '../kafka/acl-roles.ts';
-import { ensureTopics } from '../kafka/ensure-topics.ts';
-import { keyPartitioner } from '../kafka/key-partitioner.ts';
+import { ensureTopics, topicSpecsOf } from '../kafka/ensure-topics.ts';
+import { createKafkajsTransport } from '../kafka/kafkajs-transport.ts';
+import type { RecordProducer } from '../kafka/kafka-transport.ts';
+import { createAgreementPublishing, readJson } from './agreement-publishing.ts';
+import type { AgreementJoinCounters } from './agreement-publishing.ts';
+import { startRoleOutput } from './role-output.ts';
+import type { RoleOutput } from './role-output.ts';
 import { startTopicReader } from './topic-reader.ts';
 import type { TopicReader } from './topic-reader.ts';
 
+export type { AgreementJoinCounters } from './agreement-publishing.ts';
 
 /** The join's bounds and windows when none are given (docs/feedback.md). */
 export const AGREEMENT_JOIN_DEFAULTS = {
@@ -64,8 +70,7 @@ export const AGREEMENT_JOIN_DEFAULTS = {
   maxWindows: 10_000,
   flushIntervalMs: 1_000,
   maxFeedbackBytes: 1_048_576,
-  maxDeadLetterBytes: 1_000_000,
-  rescoreTopic: `${DEFAULT_TOPICS.runs}${DEFAULTS.rescoreTopicSuffix}`,
+  rescoreTopic: topicsSchema.parse({}).rescore,
 } as const;
 
 export type AgreementJoinOptions = {
@@ -73,39 +78,24 @@ export type AgreementJoinOptions = {
   feedbackTopic?: string;
   resultsTopic?: string;
   agreementsTopic?: string;
-  /** Where feedback that is not a FeedbackRecord v1 goes, with its reason. */
-  deadLetterTopic?: string;
-  /** Where re-scores are asked for (the service's `topics.rescore`; default `agent-runs-rescore`); null: never. */
+  /** Where re-scores are asked for (the service's `topics.rescore`; default `agent-runs-rescore`); null: never. Bad feedback goes to `{feedback}-dlq`. */
   rescoreTopic?: string | null;
   passThreshold?: number;
   flushIntervalMs?: number;
   maxFeedbackBytes?: number;
+  /** What may leave the process: the deployment's `redaction` (default: the built-in patterns, docs/data-handling.md). */
+  redaction?: RedactionSettings;
+  /** No record it writes is larger (the deployment's `maxRecordBytes`). */
+  maxRecordBytes?: number;
+  /** Where its records go (default: an idempotent producer of `kafka`). */
+  producer?: RecordProducer;
+  /** Its emitter's warnings (a comment cut, a record refused) go here; default: warnings and errors to stderr. */
+  logger?: Logger;
   now?: () => number;
   /** The agreement metrics (otel/agreement-metrics.ts) go here; none without one. */
   meter?: Meter;
   onWarning?: (message: string) => void;
 } & Partial<FeedbackJoinOptions> & Partial<AgreementLedgerOptions>;
-
-export type AgreementJoinCounters = {
-  feedbackRead: number;
-  scoresRead: number;
-  pairsPublished: number;
-  /** Pairs completed again (a duplicate, a replay after a restart) and not published again. */
-  pairsRepeated: number;
-  /** Feedback the scale cannot place (neither pass nor fail: a 1–5 rating, a free label). */
-  feedbackUnlabelled: number;
-  /** Feedback about a thread (of feedbackRead): joined to the thread's scores by its key. */
-  feedbackThreads: number;
-  windowsPublished: number;
-  /** Re-score requests published (disagreeing pairs measured for the first time, or changed). */
-  rescoresRequested: number;
-  /** Disagreeing pairs measured for the first time, or changed, that ask for no re-score because their score is a thread's (never asked: rescore-request-for.ts). */
-  rescoresRefused: number;
-  /** Score records that are re-scores themselves: read, not joined. */
-  rescoresRead: number;
-  deadLettersByCode: Map<string, number>;
-  recordsUnreadable: number;
-};
 
 export type AgreementJoin = {
   /** Resolves once both phases of the rebuild reached where the topics stood at start. */
@@ -113,17 +103,28 @@ export type AgreementJoin = {
   readonly join: FeedbackJoin;
   readonly ledger: AgreementLedger;
   readonly counters: AgreementJoinCounters;
+  /** What its emitter counted: records cut to fit, refused, dropped; publish retries. */
+  readonly output: RoleOutput['stats'];
   stop(): Promise<void>;
 };
+
+/** The join's topology: its topics under the names it was given (src/topology/). */
+function joinTopology(options: AgreementJoinOptions): Topology {
+  const rescoreTopic = options.rescoreTopic === undefined ? AGREEMENT_JOIN_DEFAULTS.rescoreTopic : options.rescoreTopic;
+  const names = topicsSchema.parse({
+    ...(options.feedbackTopic === undefined ? {} : { feedback: options.feedbackTopic }),
+    ...(options.resultsTopic === undefined ? {} : { results: options.resultsTopic }),
+    ...(options.agreementsTopic === undefined ? {} : { agreements: options.agreementsTopic }),
+    ...(rescoreTopic === null ? {} : { rescore: rescoreTopic }),
+  });
+  return topologyOf({ topics: names, retries: { enabled: false, delaysMs: [] }, threads: false, rescore: false, rescoreRequests: rescoreTopic !== null });
+}
 
 export async function startAgreementJoin(options: AgreementJoinOptions): Promise<AgreementJoin> {
   const defaults = AGREEMENT_JOIN_DEFAULTS;
   const now = options.now ?? Date.now;
-  const feedbackTopic = options.feedbackTopic ?? DEFAULT_FEEDBACK_TOPIC;
-  const resultsTopic = options.resultsTopic ?? DEFAULT_TOPICS.results;
-  const agreementsTopic = options.agreementsTopic ?? DEFAULT_AGREEMENTS_TOPIC;
-  const deadLetterTopic = options.deadLetterTopic ?? `${feedbackTopic}-dlq`;
-  const maxFeedbackBytes = options.maxFeedbackBytes ?? defaults.maxFeedbackBytes;
+  const topology = joinTopology(options);
+  const { feedback: feedbackTopic, results: resultsTopic, agreements: agreementsTopic } = topology.names;
   const join = new FeedbackJoin({ ttlMs: options.ttlMs ?? defaults.ttlMs, maxRuns: options.maxRuns ?? defaults.maxRuns, maxPerRun: options.maxPerRun ?? defaults.maxPerRun });
   const ledger = new AgreementLedger({
     windowMs: options.windowMs ?? defaults.windowMs,
@@ -132,32 +133,28 @@ export async function startAgreementJoin(options: AgreementJoinOptions): Promise
     maxWindows: options.maxWindows ?? defaults.maxWindows,
   });
   const counters: AgreementJoinCounters = { feedbackRead: 0, scoresRead: 0, pairsPublished: 0, pairsRepeated: 0, feedbackUnlabelled: 0, feedbackThreads: 0, windowsPublished: 0, rescoresRequested: 0, rescoresRefused: 0, rescoresRead: 0, deadLettersByCode: new Map(), recordsUnreadable: 0 };
-  const rescoreTopic = options.rescoreTopic === undefined ? defaults.rescoreTopic : options.rescoreTopic;
   const warn = options.onWarning ?? (() => undefined);
 
-  // Missing topics are created as the service creates its outputs; the agreements topic compacted,
-  // so a key is one record.
-  await ensureTopics(options.kafka, [
-    { topic: resultsTopic },
-    { topic: feedbackTopic },
-    { topic: agreementsTopic, config: { 'cleanup.policy': 'compact' } },
-    { topic: deadLetterTopic },
-    ...(rescoreTopic === null ? [] : [{ topic: rescoreTopic }]),
-  ]);
-  const producer = options.kafka.producer({ createPartitioner: keyPartitioner, idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
-  await producer.connect();
+  // Missing topics are created as the service creates its outputs (the agreements topic compacted, so a key is one record).
+  await ensureTopics(options.kafka, topicSpecsOf(topology, createdBy(topology, 'agreement')));
+  const output = await startRoleOutput({
+    producer: options.producer ?? createKafkajsTransport(options.kafka).producer(),
+    topology,
+    handling: createDataHandling({ evidence: 'full', redaction: options.redaction ?? redactionSchema.parse({}), scorers: [] }),
+    maxRecordBytes: options.maxRecordBytes ?? DEFAULTS.maxRecordBytes,
+    deadLetterTopic: feedbackDeadLetterTopic(feedbackTopic),
+    logger: options.logger ?? pino({ level: 'warn' }, pino.destination(2)),
+    now,
+  });
+  const publishing = createAgreementPublishing({ output, join, ledger, counters, topics: { feedback: feedbackTopic, results: resultsTopic }, rescores: topology.entries.some((entry) => entry.id === 'rescore'), passThreshold: options.passThreshold, maxFeedbackBytes: options.maxFeedbackBytes ?? defaults.maxFeedbackBytes, now, warn });
 
-  const readers: TopicReader[] = [];
-  const stopAll = async () => {
-    for (const reader of readers.splice(0)) await reader.stop();
-    await producer.disconnect();
-  };
+  let rebuild: TopicReader | undefined;
   try {
     // 1. What was measured already: pairs from the window boundary before now − retention, so
     //    every window the ledger holds is whole.
     const windowMs = ledger.options.windowMs;
     const measuredSince = Math.floor((now() - ledger.options.retentionMs) / windowMs) * windowMs;
-    const rebuild = await startTopicReader({
+    rebuild = await startTopicReader({
       kafka: options.kafka,
       topics: [agreementsTopic],
       sinceMs: measuredSince,
@@ -171,54 +168,15 @@ export async function startAgreementJoin(options: AgreementJoinOptions): Promise
         }
       },
     });
-    readers.push(rebuild);
     await rebuild.caughtUp;
     await rebuild.stop();
-    readers.splice(0);
     // The rebuilt windows are published again: a crash between a pair and its window's update left the window behind.
-    const rebuilt = ledger.takeChangedWindows(new Date(now()).toISOString());
-    await publish(producer, agreementsTopic, rebuilt);
-    counters.windowsPublished += rebuilt.length;
+    await publishing.windows();
   } catch (error) {
-    await stopAll();
+    await rebuild?.stop();
+    await output.close();
     throw error;
   }
-
-  let refusalLogged = false;
-  const publishPairs = async (pairs: JoinedPair[]) => {
-    const records: AgreementRecord[] = [];
-    const rescores: RescoreRequest[] = [];
-    const measuredAt = new Date(now()).toISOString();
-    for (const joined of pairs) {
-      const pair = buildAgreementPair(joined, measuredAt, options.passThreshold);
-      if (pair === undefined) {
-        counters.feedbackUnlabelled += 1;
-        continue;
-      }
-      const outcome = ledger.record(pair, now());
-      if (outcome === 'same' || outcome === 'stale' || outcome === 'too_old') {
-        counters.pairsRepeated += 1;
-        continue;
-      }
-      records.push(pair);
-      const request = rescoreTopic === null ? undefined : rescoreRequestFor(joined, pair, measuredAt);
-      if (request === undefined) continue;
-      if ('refused' in request) {
-        counters.rescoresRefused += 1;
-        if (!refusalLogged) warn(`a thread score disagrees with its feedback (scorer ${pair.scorerId}, thread ${pair.thread?.key ?? '?'}): thread scores are not re-scored on feedback, so none is asked; this and later ones are counted in scorestream.agreement.rescores{outcome=refused_thread_score} and logged only this once (docs/feedback.md, feedback on a thread)`);
-        refusalLogged = true;
-        continue;
-      }
-      rescores.push(request);
-    }
-    // Requests before their pairs: a pair on the agreements topic means its request was sent.
-    if (rescoreTopic !== null && rescores.length > 0) {
-      await producer.send({ topic: rescoreTopic, acks: -1, messages: rescores.map((request) => ({ ...recordKeyFor(request), value: JSON.stringify(request) })) });
-      counters.rescoresRequested += rescores.length;
-    }
-    await publish(producer, agreementsTopic, records);
-    counters.pairsPublished += records.length;
-  };
 
   // 2. What is still pending, then live: feedback and scores from now − ttl.
   const live = await startTopicReader({
@@ -227,60 +185,22 @@ export async function startAgreementJoin(options: AgreementJoinOptions): Promise
     sinceMs: now() - join.options.ttlMs,
     groupPrefix: AGREEMENT_GROUP_PREFIX,
     onWarning: warn,
-    eachBatch: async (topic, partition, messages) => {
-      const pairs: JoinedPair[] = [];
-      const deadLetters: { key: string; value: string }[] = [];
-      for (const message of messages) {
-        const atMs = Number(message.timestamp);
-        if (topic === resultsTopic) {
-          const record = readJson(message, parseScoreRecord);
-          if (record === undefined) {
-            counters.recordsUnreadable += message.value === null ? 0 : 1;
-            continue;
-          }
-          counters.scoresRead += 1;
-          if (record.rescore !== undefined) counters.rescoresRead += 1;
-          if (record.status !== 'scored' || record.rescore !== undefined) continue;
-          pairs.push(...join.addScore(joinScoreOf(record), atMs, now()));
-          continue;
-        }
-        const decoded = decodeFeedbackRecord(message.value, { maxBytes: maxFeedbackBytes });
-        if (!decoded.success) {
-          const fitted = fitDeadLetter(
-            {
-              message: { key: message.key, value: message.value, headers: message.headers as Record<string, Buffer | string | undefined> },
-              source: { topic, partition, offset: message.offset, timestamp: new Date(atMs).toISOString() },
-              error: { code: decoded.code === 'oversized' ? 'oversized' : decoded.code, message: decoded.message, ...(decoded.problems.length === 0 ? {} : { problems: decoded.problems }) },
-              now: new Date(now()),
-            },
-            AGREEMENT_JOIN_DEFAULTS.maxDeadLetterBytes,
-          );
-          counters.deadLettersByCode.set(decoded.code, (counters.deadLettersByCode.get(decoded.code) ?? 0) + 1);
-          if (fitted !== undefined) deadLetters.push({ key: `${topic}:${partition}:${message.offset}`, value: fitted.json });
-          else warn(`feedback at ${topic}[${partition}]@${message.offset} (${decoded.code}) could not be dead-lettered: not even its reason fits ${AGREEMENT_JOIN_DEFAULTS.maxDeadLetterBytes} bytes`);
-          continue;
-        }
-        counters.feedbackRead += 1;
-        const feedback = decoded.data;
-        if (feedback.target.type === 'thread') counters.feedbackThreads += 1;
-        pairs.push(...join.addFeedback(feedback, atMs, now()));
-      }
-      if (deadLetters.length > 0) await producer.send({ topic: deadLetterTopic, messages: deadLetters, acks: -1 });
-      await publishPairs(pairs);
-    },
+    eachBatch: (topic, partition, messages) => publishing.batch(topic, partition, messages),
+  }).catch(async (error: unknown) => {
+    await output.close();
+    throw error;
   });
-  readers.push(live);
 
   // Expiry, pruning and the windows' updates on a timer: O(state) work, not per message.
   let flushing = Promise.resolve();
   const flush = () => {
-    flushing = flushing.then(async () => {
-      join.expire(now());
-      ledger.prune(now());
-      const windows = ledger.takeChangedWindows(new Date(now()).toISOString());
-      await publish(producer, agreementsTopic, windows);
-      counters.windowsPublished += windows.length;
-    }).catch((error: unknown) => warn(`publishing agreement windows failed (they are published at the next tick): ${error instanceof Error ? error.message : String(error)}`));
+    flushing = flushing
+      .then(async () => {
+        join.expire(now());
+        ledger.prune(now());
+        await publishing.windows();
+      })
+      .catch((error: unknown) => warn(`publishing agreement windows failed (they are published at the next tick): ${error instanceof Error ? error.message : String(error)}`));
     return flushing;
   };
   const timer = setInterval(flush, options.flushIntervalMs ?? defaults.flushIntervalMs);
@@ -300,43 +220,13 @@ export async function startAgreementJoin(options: AgreementJoinOptions): Promise
     join,
     ledger,
     counters,
+    output: output.stats,
     async stop() {
       clearInterval(timer);
       metrics?.unregister();
       await live.stop();
       await flush();
-      await producer.disconnect();
+      await output.close();
     },
   };
-}
-
-/** What the join keeps of a scored record: a run's with its run event's position (for a re-score), a thread's with its version. */
-function joinScoreOf(record: ScoreRecord & { status: 'scored' }): JoinScore {
-  const { thread } = record;
-  return {
-    scoreId: record.scoreId,
-    runId: record.runId,
-    scorerId: record.scorerId,
-    scorerVersion: record.scorerVersion,
-    score: record.score,
-    verdict: record.verdict,
-    entity: record.entity,
-    metadata: record.metadata,
-    ...(thread === undefined ? { source: record.source } : { thread: { id: thread.id, key: thread.key, version: thread.version, scoredAtMs: Date.parse(record.scoredAt) } }),
-  };
-}
-
-async function publish(producer: Producer, topic: string, records: readonly AgreementRecord[]): Promise<void> {
-  if (records.length === 0) return;
-  await producer.send({ topic, acks: -1, messages: records.map((record) => ({ key: agreementRecordKey(record), value: JSON.stringify(record) })) });
-}
-
-function readJson<T>(message: KafkaMessage, parse: (value: unknown) => { success: true; data: T } | { success: false }): T | undefined {
-  if (message.value === null) return undefined;
-  try {
-    const parsed = parse(JSON.parse(message.value.toString('utf8')));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
 }

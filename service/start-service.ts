@@ -17,7 +17,6 @@ import { DEFAULTS } from '../src/config/defaults.ts';
 import { createJudgeSpend, gateDecisionCalls } from '../src/budget/judge-spend.ts';
 import type { JudgeSpend } from '../src/budget/judge-spend.ts';
 import type { ResolvedConfig } from '../src/config/resolve-config.ts';
-import { retryTiers } from '../src/config/retry-tiers.ts';
 import { limitJudgeConcurrency } from '../src/pipeline/limit-judge-concurrency.ts';
 import type { LimitedModels } from '../src/pipeline/limit-judge-concurrency.ts';
 import type { LimitDecisionCall, ScorerServices } from '../src/scorer-services.ts';
@@ -29,10 +28,8 @@ import type { OutgoingRecord } from '../kafka/kafka-records.ts';
 import type { PublishRefusal } from '../kafka/publish-refusal.ts';
 import { createRecordPublisher } from '../producers/record-publisher.ts';
 import { trackBudgetShare } from './budget-share.ts';
-import { ensureTopics } from '../kafka/ensure-topics.ts';
-import type { TopicSpec } from '../kafka/ensure-topics.ts';
-import { threadTopics } from '../src/config/thread-topics.ts';
-import { rescoreTopic } from '../src/config/rescore-topic.ts';
+import { ensureTopics, topicSpecsOf } from '../kafka/ensure-topics.ts';
+import { createdBy, entryOf, topicsOf, topologyOfConfig } from '../src/topology/topology.ts';
 import { runFetchGroupPrefix } from '../kafka/acl-roles.ts';
 import { createMessageFetcher } from '../kafka/fetch-run-message.ts';
 import { createKafkaClient } from '../kafka/kafka-client.ts';
@@ -94,40 +91,19 @@ export type RunningService = {
 };
 
 /**
- * With thread scorers bound: `{runs}-by-thread` and its compacted changelog, each with as many
- * partitions as the runs topic (a thread's partition and its state's have the same number), and
- * the compacted latest-score view, with as many as the results topic.
- */
-function threadTopicSpecs(config: ResolvedConfig): TopicSpec[] {
-  const topics = threadTopics(config);
-  if (topics === undefined) return [];
-  return [
-    { topic: topics.byThread, partitionsLike: config.topics.runs },
-    { topic: topics.state, partitionsLike: config.topics.runs, config: { 'cleanup.policy': 'compact' } },
-    { topic: topics.latestScores, partitionsLike: config.topics.results, config: { 'cleanup.policy': 'compact' } },
-  ];
-}
-
-/**
  * How a by-thread partition's state is read back (kafka/read-changelog-partition.ts), with a refusal
  * of the cluster (no READ on the changelog, no ACL on the restore groups) turned into what to
  * grant: the thread source logs it and tries again, so an ACL granted late lets scoring resume.
  */
 function threadStateReader(kafka: Kafka, config: ResolvedConfig, context: AccessContext, logger: Logger): ScoringConsumerOptions['readChangelog'] {
-  const topics = threadTopics(config);
-  if (topics === undefined) return undefined;
+  const state = entryOf(topologyOfConfig(config), 'thread-state');
+  if (state === undefined) return undefined;
   const groupPrefix = threadRestoreGroupPrefix(config.groupId);
-  const restoring: AccessContext = { ...context, topics: [{ topic: topics.state, operations: 'READ (to restore the thread state of a by-thread partition)' }], group: groupPrefix, groupIsPrefix: true };
+  const restoring: AccessContext = { ...context, topics: [{ topic: state.name, operations: 'READ (to restore the thread state of a by-thread partition)' }], group: groupPrefix, groupIsPrefix: true };
   return (partition, onRecord) =>
-    readChangelogPartition(kafka, { topic: topics.state, partition, groupPrefix, onRecord, logger }).catch((error: unknown) => {
+    readChangelogPartition(kafka, { topic: state.name, partition, groupPrefix, onRecord, logger }).catch((error: unknown) => {
       throw explainKafkaError(error, restoring);
     });
-}
-
-/** With a binding that re-scores on feedback: the rescore topic, partitioned like the runs (docs/feedback.md). */
-function rescoreTopicSpecs(config: ResolvedConfig, replay: unknown): TopicSpec[] {
-  const topic = replay === undefined ? rescoreTopic(config) : undefined;
-  return topic === undefined ? [] : [{ topic, partitionsLike: config.topics.runs }];
 }
 
 type Health = { state: HealthState; server: HealthServer; close(): Promise<void> };
@@ -169,20 +145,16 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 async function startWith(options: ServiceOptions & { kafka: Kafka; transport: KafkaTransport }, health: Health | undefined): Promise<RunningService> {
   const { config, logger, kafka, transport } = options;
   // A cluster refusing TLS, SASL or an ACL stops the start here, with what to fix (exit 2).
-  const access = serviceAccess(config, options);
+  const access = serviceAccess(config, { createRunsTopic: options.createRunsTopic, role: options.replay === undefined ? 'service' : 'replay' });
   await kafkaPreflight(kafka, access.needs, access.context);
   // The run event's compiled validator, made (and checked against zod on a probe) before the first
   // message rather than on it; zod alone when the installed zod or ajv is one the check refuses.
   const runEventValidation = config.input.format === 'run-event' ? (compiledRunEventDecoding() ? 'compiled' : 'zod') : undefined;
-  const created = await ensureTopics(kafka, [
-    ...(options.createRunsTopic ? [{ topic: config.topics.runs }] : []),
-    { topic: config.topics.results },
-    { topic: config.topics.deadLetter },
-    ...(config.topics.decisions === undefined ? [] : [{ topic: config.topics.decisions }]),
-    ...retryTiers(config).map((tier) => ({ topic: tier.topic })),
-    ...threadTopicSpecs(config),
-    ...rescoreTopicSpecs(config, options.replay),
-  ]).catch((error: unknown) => {
+  // What its role creates when missing (the topology, src/topology/); the runs topic only when asked.
+  const topology = topologyOfConfig(config);
+  const role = options.replay === undefined ? 'service' : 'replay';
+  const creates = [...(options.createRunsTopic ? topicsOf(topology, role).filter((entry) => entry.id === 'runs') : []), ...createdBy(topology, role)];
+  const created = await ensureTopics(kafka, topicSpecsOf(topology, creates)).catch((error: unknown) => {
     throw explainKafkaError(error, access.context);
   });
   if (created.length > 0) logger.info({ topics: created }, 'created missing topics');
@@ -271,7 +243,7 @@ async function startWith(options: ServiceOptions & { kafka: Kafka; transport: Ka
       spend,
       ...(options.replay === undefined ? {} : { replay: options.replay }),
       // A re-score reads its run event back from the runs topic (docs/feedback.md, re-scoring).
-      ...(options.replay === undefined && rescoreTopic(config) !== undefined ? { fetchRun: createMessageFetcher(kafka, { groupPrefix: runFetchGroupPrefix(config.groupId), logger }) } : {}),
+      ...(options.replay === undefined && entryOf(topologyOfConfig(config), 'rescore')?.task !== undefined ? { fetchRun: createMessageFetcher(kafka, { groupPrefix: runFetchGroupPrefix(config.groupId), logger }) } : {}),
     },
     ...(readChangelog === undefined ? {} : { readChangelog }),
     ...(budgetShare === undefined && health === undefined

@@ -41,7 +41,7 @@ const PARTS: readonly { part: string; matches: (frame: CallFrame) => boolean }[]
   { part: 'own: scorer pipeline (run)', matches: ({ url }) => url.includes('/src/scorer/') },
   { part: 'own: OTLP assembly and run mapping', matches: ({ url }) => url.includes('/src/otlp/') || url.includes('consumers/otlp-source') },
   { part: 'own: eligibility, outcomes, records', matches: ({ url }) => /src\/(pipeline|eligibility|verdict|contracts|budget|threads)\//.test(url) },
-  { part: 'own: emitter and publisher', matches: ({ url }) => /consumers\/(record-emitter|publish-until|record-sink)|producers\//.test(url) },
+  { part: 'own: emitter and publisher', matches: ({ url }) => /consumers\/(emitter\/|publish-until|record-sink)|producers\//.test(url) },
   { part: 'own: message path, consumer, Kafka adapter', matches: ({ url }) => /\/(consumers|kafka|service)\//.test(url) },
 ];
 const OTHER = 'other (Node internals, microtasks, V8)';

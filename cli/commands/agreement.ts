@@ -3,7 +3,9 @@
 // one: a second would publish the same records (harmless on the compacted topic) for nothing.
 import { metrics } from '@opentelemetry/api';
 import { Kafka, logLevel } from 'kafkajs';
+import { topicsSchema } from '../../src/config/config-schema.ts';
 import { DEFAULT_TOPICS } from '../../src/config/defaults.ts';
+import type { RedactionSettings } from '../../src/data-handling/redaction-schema.ts';
 import { DEFAULT_AGREEMENTS_TOPIC } from '../../src/contracts/agreement-record.ts';
 import { DEFAULT_FEEDBACK_TOPIC } from '../../src/contracts/feedback-record.ts';
 import { createLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
@@ -14,9 +16,11 @@ import { AGREEMENT_JOIN_DEFAULTS, startAgreementJoin } from '../../service/agree
 import type { AgreementJoin } from '../../service/agreement-join.ts';
 import { resolveCliBrokers } from '../brokers.ts';
 import { parseCommandArgs } from '../command-args.ts';
+import { loadCliConfig } from '../load-cli-config.ts';
 
-const usage = `usage: scorestream agreement [--ttl 24h] [--window 1h] [--brokers LIST]
+const usage = `usage: scorestream agreement [--config FILE] [--ttl 24h] [--window 1h] [--brokers LIST]
 
+  --config FILE         the deployment's config: its topics, redaction and maxRecordBytes (the flags below win)
   --feedback-topic T    feedback topic (default SCORESTREAM_TOPIC_FEEDBACK or ${DEFAULT_FEEDBACK_TOPIC})
   --topic T             results topic (default SCORESTREAM_TOPIC_RESULTS or ${DEFAULT_TOPICS.results})
   --agreements-topic T  agreements topic, compacted (default SCORESTREAM_TOPIC_AGREEMENTS or ${DEFAULT_AGREEMENTS_TOPIC})
@@ -28,7 +32,19 @@ const usage = `usage: scorestream agreement [--ttl 24h] [--window 1h] [--brokers
   --max-runs N          runs held by the join at most (default ${AGREEMENT_JOIN_DEFAULTS.maxRuns})
   --brokers LIST        Kafka brokers (or KAFKA_BROKERS; default the local broker)`;
 
-export type AgreementCliOptions = { brokers: string[]; feedbackTopic: string; resultsTopic: string; agreementsTopic: string; rescoreTopic?: string | null; ttlMs: number; windowMs: number; maxRuns?: number };
+export type AgreementCliOptions = {
+  brokers: string[];
+  feedbackTopic: string;
+  resultsTopic: string;
+  agreementsTopic: string;
+  rescoreTopic?: string | null;
+  ttlMs: number;
+  windowMs: number;
+  maxRuns?: number;
+  /** The deployment's data handling and record size (a config file's `redaction` and `maxRecordBytes`; default: the built-in patterns). */
+  redaction?: RedactionSettings;
+  maxRecordBytes?: number;
+};
 
 /** Starts the join from CLI options; the demo uses it too. */
 export async function launchAgreementJoin(options: AgreementCliOptions, onWarning: (message: string) => void): Promise<AgreementJoin> {
@@ -44,6 +60,9 @@ export async function launchAgreementJoin(options: AgreementCliOptions, onWarnin
     windowMs: options.windowMs,
     retentionMs: Math.max(options.ttlMs, options.windowMs),
     ...(options.maxRuns === undefined ? {} : { maxRuns: options.maxRuns }),
+    ...(options.redaction === undefined ? {} : { redaction: options.redaction }),
+    ...(options.maxRecordBytes === undefined ? {} : { maxRecordBytes: options.maxRecordBytes }),
+    logger: createLogger(loggerSettingsFromEnvironment(process.env)),
     meter: metrics.getMeter('scorestream'),
     onWarning,
   });
@@ -62,6 +81,7 @@ export async function run(argv: string[]): Promise<number> {
       options: {
         'feedback-topic': { type: 'string' },
         topic: { type: 'string' },
+        config: { type: 'string', short: 'c' },
         'agreements-topic': { type: 'string' },
         'rescore-topic': { type: 'string' },
         'no-rescore': { type: 'boolean' },
@@ -94,15 +114,20 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`--max-runs must be a positive integer, got '${values['max-runs']}'\n${usage}`);
     return 2;
   }
+  // The config file's topics, redaction and record size when one is given; else the environment's names.
+  const config = values.config === undefined ? undefined : await loadCliConfig(values.config, createLogger(loggerSettingsFromEnvironment(process.env)));
+  if (values.config !== undefined && config === undefined) return 2;
+  const topics = config?.topics ?? topicsSchema.parse({ feedback: process.env.SCORESTREAM_TOPIC_FEEDBACK || undefined, results: process.env.SCORESTREAM_TOPIC_RESULTS || undefined, agreements: process.env.SCORESTREAM_TOPIC_AGREEMENTS || undefined });
   const options: AgreementCliOptions = {
-    brokers: await resolveCliBrokers({ brokers: values.brokers }),
-    feedbackTopic: values['feedback-topic'] ?? (process.env.SCORESTREAM_TOPIC_FEEDBACK || DEFAULT_FEEDBACK_TOPIC),
-    resultsTopic: values.topic ?? (process.env.SCORESTREAM_TOPIC_RESULTS || DEFAULT_TOPICS.results),
-    agreementsTopic: values['agreements-topic'] ?? (process.env.SCORESTREAM_TOPIC_AGREEMENTS || DEFAULT_AGREEMENTS_TOPIC),
-    rescoreTopic: rescoreTopicOption(values, process.env),
+    brokers: config?.kafka.brokers ?? (await resolveCliBrokers({ brokers: values.brokers })),
+    feedbackTopic: values['feedback-topic'] ?? topics.feedback,
+    resultsTopic: values.topic ?? topics.results,
+    agreementsTopic: values['agreements-topic'] ?? topics.agreements,
+    rescoreTopic: values['no-rescore'] === true ? null : (values['rescore-topic'] ?? config?.topics.rescore ?? rescoreTopicOption(values, process.env)),
     ttlMs,
     windowMs,
     ...(maxRuns === undefined ? {} : { maxRuns }),
+    ...(config === undefined ? {} : { redaction: config.redaction, maxRecordBytes: config.maxRecordBytes }),
   };
   // The scorestream.agreement.* metrics go wherever OTEL_* says, as the service's do (docs/observability.md).
   const telemetry = await startTelemetry(process.env, { logger: createLogger(loggerSettingsFromEnvironment(process.env)) });

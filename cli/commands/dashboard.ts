@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { DEFAULT_AGREEMENTS_TOPIC } from '../../src/contracts/agreement-record.ts';
 import { DEFAULT_TOPICS, DEMO_DECISIONS_TOPIC } from '../../src/config/defaults.ts';
-import { threadTopicsFor } from '../../src/config/thread-topics.ts';
+import { threadTopicsFor } from '../../src/topology/thread-topics.ts';
 import { isLoopbackAddress } from '../../dashboard/access.ts';
 import { parseDuration } from '../../dashboard/duration.ts';
 import { startDashboard } from '../../dashboard/start-dashboard.ts';

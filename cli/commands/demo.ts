@@ -25,15 +25,13 @@ import { startSampleTraffic } from '../sample-traffic.ts';
 import { startCollector } from '../../local/collector/index.ts';
 import { parseCommandArgs } from '../command-args.ts';
 import { DEMO_DECISIONS_TOPIC } from '../../src/config/defaults.ts';
-import { threadTopics } from '../../src/config/thread-topics.ts';
+import { entryOf, topologyOfConfig } from '../../src/topology/topology.ts';
 import { startDemoDashboard } from './dashboard.ts';
 import { parseDuration } from '../../src/utils/duration.ts';
 import type { AlertRecord } from '../../src/contracts/alert-record.ts';
 import { startMonitor } from '../../service/monitor/start-monitor.ts';
 import { renderMonitorLines } from '../monitor-lines.ts';
 import { launchAgreementJoin } from './agreement.ts';
-import { DEFAULT_AGREEMENTS_TOPIC } from '../../src/contracts/agreement-record.ts';
-import { DEFAULT_FEEDBACK_TOPIC } from '../../src/contracts/feedback-record.ts';
 
 // From the sources (bin/scorestream) the example is the TypeScript file; from the installed package
 // it is its compiled twin in dist/examples/ (Node does not strip types under node_modules).
@@ -163,8 +161,7 @@ export async function run(argv: string[]): Promise<number> {
     ...traceOptionsFromEnvironment(process.env),
     consumer: { commitIntervalMs: 500 },
   }).finally(() => clearTimeout(slowStart));
-  const feedbackTopic = process.env.SCORESTREAM_TOPIC_FEEDBACK || DEFAULT_FEEDBACK_TOPIC;
-  const publisher = otlp === undefined ? createRunPublisher({ brokers, topic: config.topics.runs, feedbackTopic, clientId: 'scorestream-demo-traffic', ...kafkaClientSecurity(config.kafka) }) : undefined;
+  const publisher = otlp === undefined ? createRunPublisher({ brokers, topic: config.topics.runs, feedbackTopic: config.topics.feedback, clientId: 'scorestream-demo-traffic', ...kafkaClientSecurity(config.kafka) }) : undefined;
   const startedAt = Date.now();
   const seed = startedAt;
   const generator = createSampleRunGenerator({
@@ -219,10 +216,10 @@ export async function run(argv: string[]): Promise<number> {
     // The feedback join before the dashboard, which reads the agreements topic the join creates.
     // One-minute windows, so the feedback view draws κ over time within minutes.
     agreement = await launchAgreementJoin(
-      { brokers, feedbackTopic, resultsTopic: config.topics.results, agreementsTopic: process.env.SCORESTREAM_TOPIC_AGREEMENTS || DEFAULT_AGREEMENTS_TOPIC, rescoreTopic: config.topics.rescore, ttlMs: 30 * 60_000, windowMs: 60_000 },
+      { brokers, feedbackTopic: config.topics.feedback, resultsTopic: config.topics.results, agreementsTopic: config.topics.agreements, rescoreTopic: config.topics.rescore, ttlMs: 30 * 60_000, windowMs: 60_000, redaction: config.redaction, maxRecordBytes: config.maxRecordBytes },
       (message) => logger.warn(message),
     );
-    dashboard = await startDemoDashboard({ brokers, resultsTopic: config.topics.results, decisionsTopic: config.topics.decisions, alertsTopic: config.monitors.length > 0 ? config.topics.alerts : undefined, latestScoresTopic: threadTopics(config)?.latestScores }, (message) => logger.warn(message));
+    dashboard = await startDemoDashboard({ brokers, resultsTopic: config.topics.results, decisionsTopic: config.topics.decisions, alertsTopic: config.monitors.length > 0 ? config.topics.alerts : undefined, latestScoresTopic: entryOf(topologyOfConfig(config), 'thread-scores')?.name }, (message) => logger.warn(message));
   } catch (error) {
     await stopEverything();
     throw error;

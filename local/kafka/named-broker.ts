@@ -64,7 +64,7 @@ async function stopByState(directory: string, state: BrokerState): Promise<void>
 }
 
 /** The SASL users of a secured named broker besides `admin`: one per role (docs/security.md). */
-export const secureBrokerUsers = ['scorestream', 'producer', 'tail', 'dashboard', 'agreement', 'replay'] as const;
+export const secureBrokerUsers = ['scorestream', 'producer', 'tail', 'dashboard', 'agreement', 'monitor', 'replay'] as const;
 
 async function startFresh(name: string, directory: string, previous: BrokerState | undefined, secure: boolean, onProgress?: (line: string) => void): Promise<BrokerState> {
   // A secured broker runs on the JVM: its certificates need openssl and its setup Java's tools.

@@ -1,12 +1,13 @@
 // The composition root of `scorestream monitor` (docs/alerts.md, in-stream monitors): one reader
 // of the whole results topic — every partition, in a group of its own — feeding the monitor set
 // (src/monitors/), evaluated on a wall-clock timer, its notices published to the alerts topic
-// (keyed by monitor name) and handed to the webhook, if any. At start it restores each monitor's
+// through the one emitter (service/role-output.ts: keyed by monitor name, sized, origin header) and
+// handed to the webhook, if any. At start it restores each monitor's
 // phase from the notices on the alerts topic and refills the windows by reading the results from
 // the longest window back, and evaluates only once that read has caught up.
 import { metrics } from '@opentelemetry/api';
 import type { Meter } from '@opentelemetry/api';
-import type { Kafka, Producer } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../../src/config/resolve-config.ts';
 import type { AlertRecord } from '../../src/contracts/alert-record.ts';
@@ -16,10 +17,12 @@ import { createMonitorSet } from '../../src/monitors/monitor-set.ts';
 import type { MonitorStatus } from '../../src/monitors/monitor-set.ts';
 import { describeNotice } from '../../src/monitors/webhook-body.ts';
 import { registerMonitorMetrics } from '../../otel/monitor-metrics.ts';
-import { originHeaders } from '../../consumers/loop-guard.ts';
-import { alertKeyFor } from '../../src/contracts/record-key.ts';
-import { ensureTopics } from '../../kafka/ensure-topics.ts';
+import { dataHandlingOf } from '../../src/data-handling/data-handling.ts';
+import { createdBy, topologyOfConfig } from '../../src/topology/topology.ts';
+import { ensureTopics, topicSpecsOf } from '../../kafka/ensure-topics.ts';
 import { createKafkaClient } from '../../kafka/kafka-client.ts';
+import { createKafkajsTransport } from '../../kafka/kafkajs-transport.ts';
+import { startRoleOutput } from '../role-output.ts';
 import { startTopicReader } from './topic-reader.ts';
 import type { TopicReader } from './topic-reader.ts';
 import { createWebhookNotifier } from './webhook-notifier.ts';
@@ -80,15 +83,15 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
   const now = options.now ?? Date.now;
   const kafka = options.kafka ?? createKafkaClient(config, logger);
   const alertsTopic = config.topics.alerts;
-  await ensureTopics(kafka, [{ topic: alertsTopic, numPartitions: 1 }]);
+  const topology = topologyOfConfig(config);
+  await ensureTopics(kafka, topicSpecsOf(topology, createdBy(topology, 'monitor')));
   const set = createMonitorSet(config.monitors);
   const meter = options.meter ?? metrics.getMeter('scorestream');
   const monitorMetrics = registerMonitorMetrics(meter, () => set.statuses());
   const restored = await readNotices(kafka, alertsTopic, logger);
   set.restore(restored);
 
-  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
-  await producer.connect();
+  const output = await startRoleOutput({ producer: createKafkajsTransport(kafka).producer(), topology, handling: dataHandlingOf(config), maxRecordBytes: config.maxRecordBytes, deadLetterTopic: config.topics.deadLetter, logger, now });
   const webhook = config.alerts.webhook === undefined ? undefined : createWebhookNotifier({ webhook: config.alerts.webhook, logger, fetch: options.fetch, onOutcome: (outcome) => monitorMetrics.webhook(outcome) });
 
   const longestWindow = Math.max(...config.monitors.map((monitor) => monitor.window));
@@ -105,20 +108,12 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     onError: (error) => logger.error({ err: error }, "the monitor's reader of the results topic failed"),
   });
 
-  // Notices not yet acknowledged by Kafka, in order: retried at the next evaluation.
-  const unsent: AlertRecord[] = [];
+  // One evaluation at a time, its notices in order: each is published (and retried until Kafka
+  // acknowledges it) before the next, so a monitor's notices never overtake each other.
   let evaluating: Promise<void> | undefined;
   const evaluate = async () => {
-    unsent.push(...set.evaluate(now()));
-    while (unsent.length > 0) {
-      const notice = unsent[0]!;
-      try {
-        await producer.send({ topic: alertsTopic, messages: [{ key: alertKeyFor(notice), value: JSON.stringify(notice), headers: originHeaders }] });
-      } catch (error) {
-        logger.error({ err: error, monitor: notice.monitor.name }, `could not publish a ${notice.kind} notice to ${alertsTopic}; retrying at the next evaluation`);
-        return;
-      }
-      unsent.shift();
+    for (const notice of set.evaluate(now())) {
+      await output.emit({ kind: 'alert', notice });
       monitorMetrics.notice(notice.monitor.name, notice.kind);
       logger.info({ monitor: notice.monitor.name, kind: notice.kind, value: notice.value, alertId: notice.alertId }, describeNotice(notice));
       webhook?.notify(notice);
@@ -147,10 +142,11 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     async stop() {
       stopped = true;
       clearInterval(timer);
-      await evaluating;
       await results.stop();
+      // Closing the output ends a publish still retrying (Kafka unreachable), so the evaluation ends too.
+      await output.close();
+      await evaluating;
       await webhook?.close();
-      await producer.disconnect();
       monitorMetrics.unregister();
     },
   };

@@ -160,6 +160,32 @@ export const retriesSchema = z.strictObject({
 
 // A section left out is parsed as `{}` (prefault), so its fields get their own defaults; a field set
 // to undefined (say from an unset environment variable) counts as left out.
+/**
+ * Every topic name a deployment sets, with the names derived from the runs topic where left out
+ * (src/topology/ says what each topic is). `topicsSchema.parse({})` gives the default names.
+ */
+export const topicsSchema = z
+  .strictObject({
+    runs: z.string().min(1).default(DEFAULT_TOPICS.runs),
+    results: z.string().min(1).default(DEFAULT_TOPICS.results),
+    deadLetter: z.string().min(1).default(DEFAULT_TOPICS.deadLetter),
+    decisions: z.string().min(1).optional(),
+    /** The prefix of the retry tiers, `{retry}-<delay>` (default `{runs}-retry`; docs/delivery.md). */
+    retry: z.string().min(1).optional(),
+    /** The in-stream monitors' breach and recovered notices (`scorestream monitor`; docs/alerts.md). */
+    alerts: z.string().min(1).default(DEFAULT_TOPICS.alerts),
+    /** Where the feedback join asks for re-scores, read when a binding sets `rescoreOn` (default `{runs}-rescore`; docs/feedback.md). */
+    rescore: z.string().min(1).optional(),
+    /** Where each replay records the range it fixed when it started (default `{runs}-replays`, compacted; docs/spend-and-replay.md). */
+    replays: z.string().min(1).optional(),
+    /** People's feedback on scores, read by the feedback join (`scorestream agreement`; docs/feedback.md). */
+    feedback: z.string().min(1).default(DEFAULT_TOPICS.feedback),
+    /** The feedback join's agreement records, compacted (docs/feedback.md). */
+    agreements: z.string().min(1).default(DEFAULT_TOPICS.agreements),
+  })
+  .prefault({})
+  .transform((topics) => ({ ...topics, retry: topics.retry ?? `${topics.runs}${DEFAULTS.retryTopicSuffix}`, replays: topics.replays ?? `${topics.runs}${DEFAULTS.replaysTopicSuffix}`, rescore: topics.rescore ?? `${topics.runs}${DEFAULTS.rescoreTopicSuffix}` }));
+
 export const configSchema = z.strictObject({
   kafka: z
     .strictObject({
@@ -174,23 +200,7 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   groupId: z.string().min(1).default(DEFAULTS.groupId),
-  topics: z
-    .strictObject({
-      runs: z.string().min(1).default(DEFAULT_TOPICS.runs),
-      results: z.string().min(1).default(DEFAULT_TOPICS.results),
-      deadLetter: z.string().min(1).default(DEFAULT_TOPICS.deadLetter),
-      decisions: z.string().min(1).optional(),
-      /** The prefix of the retry tiers, `{retry}-<delay>` (default `{runs}-retry`; docs/delivery.md). */
-      retry: z.string().min(1).optional(),
-      /** The in-stream monitors' breach and recovered notices (`scorestream monitor`; docs/alerts.md). */
-      alerts: z.string().min(1).default(DEFAULT_TOPICS.alerts),
-      /** Where the feedback join asks for re-scores, read when a binding sets `rescoreOn` (default `{runs}-rescore`; docs/feedback.md). */
-      rescore: z.string().min(1).optional(),
-      /** Where each replay records the range it fixed when it started (default `{runs}-replays`, compacted; docs/spend-and-replay.md). */
-      replays: z.string().min(1).optional(),
-    })
-    .prefault({})
-    .transform((topics) => ({ ...topics, retry: topics.retry ?? `${topics.runs}${DEFAULTS.retryTopicSuffix}`, replays: topics.replays ?? `${topics.runs}${DEFAULTS.replaysTopicSuffix}`, rescore: topics.rescore ?? `${topics.runs}${DEFAULTS.rescoreTopicSuffix}` })),
+  topics: topicsSchema,
   scorers: z
     .array(bindingSchema)
     .min(1, 'expected at least one scorer binding { scorer, sampling?, filter?, when?, version? }'),

@@ -1,10 +1,15 @@
 // Defaults for everything a deployment may leave out. Sized for one 2-core instance:
 // enough runs in flight to hide judge latency, few enough that memory stays flat.
+import { DEFAULT_AGREEMENTS_TOPIC } from '../contracts/agreement-record.ts';
+import { DEFAULT_FEEDBACK_TOPIC } from '../contracts/feedback-record.ts';
+
 export const DEFAULT_TOPICS = {
   runs: 'agent-runs',
   results: 'agent-scores',
   deadLetter: 'agent-runs-dlq',
   alerts: 'agent-score-alerts',
+  feedback: DEFAULT_FEEDBACK_TOPIC,
+  agreements: DEFAULT_AGREEMENTS_TOPIC,
 } as const;
 
 /** The decisions topic of the demo and the local secured broker; the dashboard reads it by default. Off unless configured. */

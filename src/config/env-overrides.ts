@@ -20,6 +20,8 @@ const topicVariables = {
   SCORESTREAM_TOPIC_ALERTS: 'alerts',
   SCORESTREAM_TOPIC_REPLAYS: 'replays',
   SCORESTREAM_TOPIC_RESCORE: 'rescore',
+  SCORESTREAM_TOPIC_FEEDBACK: 'feedback',
+  SCORESTREAM_TOPIC_AGREEMENTS: 'agreements',
 } as const;
 
 const trueWords = new Set(['true', '1', 'yes', 'on']);

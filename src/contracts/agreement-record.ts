@@ -52,6 +52,19 @@ export const agreementPairSchema = z.object({
   }),
   agree: z.boolean(),
   measuredAt: isoTimestampSchema,
+  /**
+   * Present when the pair was over the output's size limit (src/contracts/fit-agreement-record.ts):
+   * the person's comment was cut to `keptBytes` (0: dropped), and why.
+   */
+  truncated: z
+    .object({
+      /** The pair's JSON as built, in bytes. */
+      originalBytes: z.number().int().nonnegative(),
+      /** The limit it had to fit (`maxRecordBytes`, or below it when the broker refused a larger one). */
+      limitBytes: z.number().int().positive(),
+      comment: z.object({ keptBytes: z.number().int().nonnegative(), droppedBytes: z.number().int().nonnegative() }),
+    })
+    .optional(),
 }).meta({ id: 'AgreementPair' });
 export type AgreementPair = z.infer<typeof agreementPairSchema>;
 

@@ -1,10 +1,12 @@
-// What the service applies to everything it sends out of the process (docs/data-handling.md):
+// What every role applies to everything it sends out of the process (docs/data-handling.md):
 // per binding the evidence level of its score records, then redaction of every string a record
-// carries but the ids Kafka keys and readers join on. Compiled once per resolved config (a config
-// is immutable once resolved) and memoised by it, so the one call on the way out —
-// `dataHandlingOf(config).outgoing(payload)` in consumers/record-emitter.ts, before records are
-// keyed, marked and sized — needs nothing wired. The same redactor goes to the logger and to the
-// spans (otel/).
+// carries but the ids Kafka keys and readers join on — a person's feedback comment in an agreement
+// record included. Compiled once per resolved config (a config is immutable once resolved) and
+// memoised by it, so the one call on the way out — `handling.outgoing(payload)` in
+// consumers/emitter/record-emitter.ts, before records are keyed, marked and sized — needs nothing
+// wired. The same redactor goes to the logger and to the spans (otel/).
+import type { AgreementRecord } from '../contracts/agreement-record.ts';
+import type { AlertRecord } from '../contracts/alert-record.ts';
 import type { DeadLetter } from '../contracts/dead-letter.ts';
 import type { DecisionRecord } from '../contracts/decision-record.ts';
 import type { RetryMessage } from '../contracts/retry-message.ts';
@@ -18,10 +20,18 @@ import type { EvidenceLevel, RedactionSettings } from './redaction-schema.ts';
 
 /**
  * Everything the emitter writes, as it hands it over: a scoring outcome (a score record; a skip's
- * decision; a deferral's retry message, decision and final record), or a message to dead-letter,
- * of which only the reason is ours (the message itself is parked as received).
+ * decision; a deferral's retry message, decision and final record); a message to dead-letter, of
+ * which only the reason is ours (the message itself is parked as received); the feedback join's
+ * agreement records and re-score requests; a monitor's notices; the thread transport's own working
+ * state (turns re-keyed, changelog writes), which carries run content as it came, as retry
+ * messages carry their run event.
  */
-export type OutgoingPayload = ScoringOutcome | { readonly kind: 'dead-letter'; readonly error: DeadLetter['error'] };
+export type OutgoingPayload =
+  | ScoringOutcome
+  | { readonly kind: 'dead-letter'; readonly error: DeadLetter['error'] }
+  | { readonly kind: 'agreement'; readonly record: AgreementRecord }
+  | { readonly kind: 'alert'; readonly notice: AlertRecord }
+  | { readonly kind: 'rescore-request' | 'thread-turn' | 'thread-state' };
 
 export type DataHandling = {
   /**
@@ -64,6 +74,16 @@ function redactFields<T extends object>(record: T, redact: Redactor, verbatim: R
   return (copy ?? record) as T;
 }
 
+/**
+ * An agreement record's fields kept as they are: ids, the judge's side (a score and the label it
+ * means), the figures of a window. The person's side — the feedback's value, label, submitter and
+ * free-text comment — and the run's metadata are redacted like a score record's content.
+ */
+const AGREEMENT_VERBATIM = new Set(['schemaVersion', 'kind', 'agreementId', 'feedbackId', 'scoreId', 'runId', 'thread', 'scorerId', 'scorerVersion', 'entity', 'judge', 'agree', 'measuredAt', 'truncated', 'windowStart', 'windowEnd', 'n', 'agreements', 'accuracy', 'kappa', 'weightedKappa']);
+
+/** An alert notice's machine-made fields; its monitor (a config's names) is redacted like everything else. */
+const ALERT_VERBATIM = new Set(['schemaVersion', 'alertId', 'kind', 'value', 'samples', 'noData', 'since', 'at']);
+
 const bindingKey = (scorerId: string, version: string | undefined) => `${scorerId}\u0000${version ?? ''}`;
 
 export function createDataHandling(config: DataHandlingConfig): DataHandling {
@@ -98,6 +118,18 @@ export function createDataHandling(config: DataHandlingConfig): DataHandling {
           return { ...payload, retry: retryMessage(payload.retry), decision: decisionRecord(payload.decision), final: scoreRecord(payload.final) };
         case 'dead-letter':
           return { ...payload, error: redactValue(payload.error, text) };
+        case 'agreement': {
+          const record = redactFields(payload.record, text, AGREEMENT_VERBATIM);
+          return record === payload.record ? payload : { ...payload, record };
+        }
+        case 'alert': {
+          const notice = redactFields(payload.notice, text, ALERT_VERBATIM);
+          return notice === payload.notice ? payload : { ...payload, notice };
+        }
+        case 'rescore-request':
+        case 'thread-turn':
+        case 'thread-state':
+          return payload;
       }
     },
   };

@@ -2,7 +2,7 @@
 // (`error.retryable`: timeouts, 429, 5xx, connection errors) is deferred with the next delay of
 // `retries.delaysMs` (the last one repeats), until `retries.maxAgeMs` after the first failure; the
 // last attempt is due at that limit at the latest. Anything else is final.
-// Each delay is a retry tier with a topic of its own (src/config/retry-tiers.ts), read in order:
+// Each delay is a retry tier with a topic of its own (src/topology/retry-tiers.ts), read in order:
 // a pair goes to the tier of its delay, so every message of a tier is due no later than the ones
 // written after it. The last attempt, cut short to the limit, goes to the first tier whose delay
 // reaches the limit: it is due no later than anything written after it there (it may itself wait

@@ -7,8 +7,12 @@ import { quietKafka } from '../../local/kafka/index.ts';
 import { startSecureEphemeralBroker } from '../../local/kafka/secure-broker.ts';
 import type { SecureBrokerHandle } from '../../local/kafka/secure-broker.ts';
 import { createTopicsWithLeaders } from '../../kafka/create-topics-with-leaders.ts';
-import { toKafkajsAcls } from '../../kafka/acl-roles.ts';
-import type { AclGrant } from '../../kafka/acl-roles.ts';
+import { roleGrants, toKafkajsAcls } from '../../kafka/acl-roles.ts';
+import type { AclGrant, RoleGrantOptions } from '../../kafka/acl-roles.ts';
+import { DEFAULTS } from '../../src/config/defaults.ts';
+import type { Role } from '../../src/topology/topic-entry.ts';
+import { topologyOf } from '../../src/topology/topology.ts';
+import type { TopicNames, Topology } from '../../src/topology/topology.ts';
 
 /** Starts a secured broker with `users` before the file's tests and stops it after them. */
 export function useSecureBroker(users: readonly string[]): () => SecureBrokerHandle {
@@ -61,4 +65,43 @@ export async function revokeAcls(broker: SecureBrokerHandle, principal: string, 
   } finally {
     await admin.disconnect();
   }
+}
+
+/** A test's topic names and the features that add topics; what is not named gets a name no test uses. */
+export type TestTopology = {
+  topics: Partial<TopicNames> & { runs: string };
+  /** The default retry tiers `{runs}-retry-<delay>` (retries are on by default). */
+  retries?: boolean;
+  threads?: boolean;
+  /** A binding re-scores on feedback (the service reads `{runs}-rescore`). */
+  rescore?: boolean;
+  /** The feedback join asks for re-scores (default true). */
+  rescoreRequests?: boolean;
+};
+
+/** The topology (src/topology/) of a test's names and features. */
+export function testTopology(test: TestTopology): Topology {
+  const { runs } = test.topics;
+  return topologyOf({
+    topics: {
+      results: `${runs}-unused-results`,
+      deadLetter: `${runs}-unused-dlq`,
+      retry: `${runs}-retry`,
+      alerts: `${runs}-unused-alerts`,
+      rescore: `${runs}-rescore`,
+      replays: `${runs}-replays`,
+      feedback: `${runs}-unused-feedback`,
+      agreements: `${runs}-unused-agreements`,
+      ...test.topics,
+    },
+    retries: { enabled: test.retries ?? false, delaysMs: DEFAULTS.retryDelaysMs },
+    threads: test.threads ?? false,
+    rescore: test.rescore ?? false,
+    ...(test.rescoreRequests === undefined ? {} : { rescoreRequests: test.rescoreRequests }),
+  });
+}
+
+/** What `role` is granted (kafka/acl-roles.ts) for a test's names and features. */
+export function testRoleGrants(role: Role, test: TestTopology, options: RoleGrantOptions = {}): AclGrant[] {
+  return roleGrants(testTopology(test), role, options);
 }

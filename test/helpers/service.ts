@@ -14,14 +14,14 @@ import type { KafkaTransport } from '../../kafka/kafka-transport.ts';
 import type { KafkaClientName } from '../../src/config/config-types.ts';
 import { startService } from '../../service/start-service.ts';
 import type { RunningService, ServiceOptions } from '../../service/start-service.ts';
-import { retryTiers } from '../../src/config/retry-tiers.ts';
+import { retryTiers } from '../../src/topology/retry-tiers.ts';
 import { readMessages, testBrokers, testKafka, uniqueGroupId, uniqueName, useTopic } from './kafka.ts';
 
 export type ServiceTopics = { runs: string; results: string; deadLetter: string; decisions: string };
 
 /**
  * A fresh retry-topic prefix (config `topics.retry`) with its tier topics — one per distinct
- * delay, `{retry}-<delay>` (src/config/retry-tiers.ts) — created with `partitions` partitions and
+ * delay, `{retry}-<delay>` (src/topology/retry-tiers.ts) — created with `partitions` partitions and
  * deleted after the test.
  */
 export async function useRetryTiers(delaysMs: readonly number[], partitions = 2): Promise<{ retry: string; tiers: string[] }> {

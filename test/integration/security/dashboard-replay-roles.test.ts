@@ -7,13 +7,14 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { DASHBOARD_GROUP_PREFIX, dashboardAcls, replayAcls } from '../../../kafka/acl-roles.ts';
+import { DASHBOARD_GROUP_PREFIX } from '../../../kafka/acl-roles.ts';
+import type { DeliveryMode } from '../../../src/config/config-types.ts';
 import type { SecureBrokerHandle } from '../../../local/kafka/secure-broker.ts';
 import { decisionRecord, scoreRecord } from '../../helpers/dashboard-records.ts';
 import { uniqueName } from '../../helpers/kafka.ts';
 import { readAll } from '../../helpers/read-all.ts';
 import { testRun } from '../../helpers/runs.ts';
-import { adminKafka, createTopicsAsAdmin, grantAcls, useSecureBroker } from '../../helpers/secure-broker.ts';
+import { adminKafka, createTopicsAsAdmin, grantAcls, testRoleGrants, useSecureBroker } from '../../helpers/secure-broker.ts';
 import type { ServiceTopics } from '../../helpers/service.ts';
 
 const users = ['dashboard', 'dashboard-no-group', 'replay', 'replay-eos', 'replay-dry', 'replay-no-group'] as const;
@@ -34,6 +35,11 @@ async function useSecureTopics(broker: SecureBrokerHandle, runsPartitions = 1): 
   await createTopicsAsAdmin(broker, [topics.results, topics.deadLetter, topics.decisions, topics.replays]);
   return topics;
 }
+
+/** The dashboard's grants for these topics (results and decisions; no thread view, feedback view or alerts here). */
+const dashboardGrants = (topics: Topics) => testRoleGrants('dashboard', { topics: { runs: topics.runs, results: topics.results, decisions: topics.decisions } });
+/** A replay's grants: its topics (runs, the outputs, the replays topic) and its `<group>.` groups. */
+const replayGrants = (topics: Topics, groupId: string, delivery: DeliveryMode) => testRoleGrants('replay', { topics }, { groupId, delivery });
 
 /** Connection settings of `user` over SASL_SSL (SCRAM-SHA-512), the CA from a file. */
 function secureEnvironment(broker: SecureBrokerHandle, user: string): Record<string, string> {
@@ -101,7 +107,7 @@ describe('the dashboard with exactly its ACLs', () => {
   it('serves the score records of the results topic over its HTTP API', { timeout: 60_000 }, async () => {
     const broker = secureBroker();
     const topics = await useSecureTopics(broker);
-    await grantAcls(broker, 'User:dashboard', dashboardAcls({ resultsTopic: topics.results, decisionsTopic: topics.decisions }));
+    await grantAcls(broker, 'User:dashboard', dashboardGrants(topics));
     const now = Date.now();
     await publishAsAdmin(broker, topics.results, [
       { key: 'run-a', value: scoreRecord({ status: 'scored', score: 0.9 }, { scoreId: 'secured-a', runId: 'run-a', at: now - 60_000 }), timestamp: now - 60_000 },
@@ -133,7 +139,7 @@ describe('the dashboard with exactly its ACLs', () => {
   it('without READ on its group prefix it exits 2 naming that ACL', { timeout: 60_000 }, async () => {
     const broker = secureBroker();
     const topics = await useSecureTopics(broker);
-    const grants = dashboardAcls({ resultsTopic: topics.results, decisionsTopic: topics.decisions });
+    const grants = dashboardGrants(topics);
     await grantAcls(broker, 'User:dashboard-no-group', grants.filter((grant) => grant.resource !== 'group'));
     const dashboard = runCli(['dashboard', '--port', '0', '--topic', topics.results, '--decisions-topic', topics.decisions], secureEnvironment(broker, 'dashboard-no-group'));
     expect(await dashboard.exited).toBe(2);
@@ -168,7 +174,7 @@ describe('a replay with exactly its ACLs', () => {
     const broker = secureBroker();
     const topics = await useSecureTopics(broker, 2);
     const groupId = uniqueName('replay');
-    await grantAcls(broker, 'User:replay', replayAcls({ topics, groupId, delivery: 'at-least-once' }));
+    await grantAcls(broker, 'User:replay', replayGrants(topics, groupId, 'at-least-once'));
     const runIds = await publishTimedRuns(broker, topics.runs, 'secured-replay');
 
     const replay = runCli(['replay', '--config', fixtureConfig, '--from', new Date(base + 3000).toISOString()], replayEnvironment(broker, 'replay', topics, groupId));
@@ -187,7 +193,7 @@ describe('a replay with exactly its ACLs', () => {
     const broker = secureBroker();
     const topics = await useSecureTopics(broker, 2);
     const groupId = uniqueName('replay-eos');
-    await grantAcls(broker, 'User:replay-eos', replayAcls({ topics, groupId, delivery: 'exactly-once' }));
+    await grantAcls(broker, 'User:replay-eos', replayGrants(topics, groupId, 'exactly-once'));
     const runIds = await publishTimedRuns(broker, topics.runs, 'secured-replay-eos');
 
     const replay = runCli(['replay', '--config', fixtureConfig, '--from', new Date(base + 3000).toISOString()], { ...replayEnvironment(broker, 'replay-eos', topics, groupId), SCORESTREAM_DELIVERY: 'exactly-once' });
@@ -205,7 +211,7 @@ describe('a replay with exactly its ACLs', () => {
     const broker = secureBroker();
     const topics = await useSecureTopics(broker, 2);
     const groupId = uniqueName('replay-no-group');
-    await grantAcls(broker, 'User:replay-no-group', replayAcls({ topics, groupId, delivery: 'at-least-once' }).filter((grant) => grant.resource !== 'group'));
+    await grantAcls(broker, 'User:replay-no-group', replayGrants(topics, groupId, 'at-least-once').filter((grant) => grant.resource !== 'group'));
     await publishTimedRuns(broker, topics.runs, 'secured-replay-no-group');
     const replay = runCli(['replay', '--config', fixtureConfig, '--from', new Date(base + 3000).toISOString()], replayEnvironment(broker, 'replay-no-group', topics, groupId));
     const code = await replay.exited;
@@ -225,7 +231,7 @@ describe('a replay with exactly its ACLs', () => {
     const broker = secureBroker();
     const topics = await useSecureTopics(broker, 2);
     const groupId = uniqueName('replay-dry');
-    await grantAcls(broker, 'User:replay-dry', replayAcls({ topics, groupId, delivery: 'at-least-once' }));
+    await grantAcls(broker, 'User:replay-dry', replayGrants(topics, groupId, 'at-least-once'));
     await publishTimedRuns(broker, topics.runs, 'secured-dry');
 
     const dryRun = runCli(['replay', '--config', fixtureConfig, '--from', new Date(base + 3000).toISOString(), '--dry-run'], replayEnvironment(broker, 'replay-dry', topics, groupId));

@@ -7,7 +7,7 @@
 // re-score. Both delete their throwaway groups (their DELETE grants).
 import pino from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { agreementAcls, AGREEMENT_GROUP_PREFIX, runFetchGroupPrefix, serviceAcls } from '../../../kafka/acl-roles.ts';
+import { AGREEMENT_GROUP_PREFIX, runFetchGroupPrefix } from '../../../kafka/acl-roles.ts';
 import type { SecureBrokerHandle } from '../../../local/kafka/secure-broker.ts';
 import { quietKafka } from '../../../local/kafka/index.ts';
 import { resolveConfig } from '../../../src/config/resolve-config.ts';
@@ -19,7 +19,7 @@ import { startService } from '../../../service/start-service.ts';
 import { uniqueName } from '../../helpers/kafka.ts';
 import { readAll } from '../../helpers/read-all.ts';
 import { testRun } from '../../helpers/runs.ts';
-import { adminKafka, createTopicsAsAdmin, grantAcls, useSecureBroker } from '../../helpers/secure-broker.ts';
+import { adminKafka, createTopicsAsAdmin, grantAcls, testRoleGrants, useSecureBroker } from '../../helpers/secure-broker.ts';
 
 const secureBroker = useSecureBroker(['svc-rescore', 'agreement']);
 
@@ -56,11 +56,13 @@ describe('the feedback loop with exactly its ACLs', () => {
     const broker = secureBroker();
     const runs = uniqueName('runs');
     const topics = { runs, results: uniqueName('scores'), deadLetter: uniqueName('dlq'), rescore: `${runs}-rescore` };
-    const feedbackTopics = { feedbackTopic: uniqueName('feedback'), agreementsTopic: uniqueName('agreements'), deadLetterTopic: uniqueName('feedback-dlq') };
+    const feedbackTopic = uniqueName('feedback');
+    const feedbackTopics = { feedbackTopic, agreementsTopic: uniqueName('agreements'), deadLetterTopic: `${feedbackTopic}-dlq` };
     await createTopicsAsAdmin(broker, [...Object.values(topics), ...Object.values(feedbackTopics)]);
     const groupId = uniqueName('svc-rescore');
-    await grantAcls(broker, 'User:svc-rescore', serviceAcls({ topics, groupId, delivery: 'at-least-once' }));
-    await grantAcls(broker, 'User:agreement', agreementAcls({ ...feedbackTopics, resultsTopic: topics.results, rescoreTopic: topics.rescore }));
+    const topology = { topics: { ...topics, feedback: feedbackTopics.feedbackTopic, agreements: feedbackTopics.agreementsTopic }, rescore: true };
+    await grantAcls(broker, 'User:svc-rescore', testRoleGrants('service', topology, { groupId, delivery: 'at-least-once' }));
+    await grantAcls(broker, 'User:agreement', testRoleGrants('agreement', topology));
 
     const judged = createScorer({ id: 'judged', description: 'passes every run' }).generateScore(() => 0.9);
     const config = resolveConfig({

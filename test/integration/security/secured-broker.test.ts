@@ -7,22 +7,22 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createRunPublisher } from '../../../producers/run-publisher.ts';
-import { producerAcls, serviceAcls, tailAcls, toKafkajsAcls } from '../../../kafka/acl-roles.ts';
-import type { ServiceAclOptions } from '../../../kafka/acl-roles.ts';
+import { toKafkajsAcls } from '../../../kafka/acl-roles.ts';
+import type { DeliveryMode } from '../../../src/config/config-types.ts';
 import { KafkaAccessError } from '../../../kafka/kafka-access-error.ts';
 import { CLIENT_CERTIFICATE_NAME } from '../../../local/kafka/secure-materials.ts';
 import type { SecureBrokerHandle } from '../../../local/kafka/secure-broker.ts';
 import { uniqueName } from '../../helpers/kafka.ts';
 import { readAll } from '../../helpers/read-all.ts';
 import { testRun } from '../../helpers/runs.ts';
-import { adminKafka, createTopicsAsAdmin, grantAcls, revokeAcls, useSecureBroker } from '../../helpers/secure-broker.ts';
+import { adminKafka, createTopicsAsAdmin, grantAcls, revokeAcls, testRoleGrants, useSecureBroker } from '../../helpers/secure-broker.ts';
 import { spawnService, waitForLog } from '../../helpers/service-process.ts';
 import type { ServiceProcess } from '../../helpers/service-process.ts';
 import type { ServiceTopics } from '../../helpers/service.ts';
 import { DEFAULT_TOPICS, DEFAULTS, DEMO_DECISIONS_TOPIC } from '../../../src/config/defaults.ts';
 import { setUpSecureRoles } from '../../../cli/secure-broker-setup.ts';
-import { retryTiers } from '../../../src/config/retry-tiers.ts';
-import { threadTopicsFor } from '../../../src/config/thread-topics.ts';
+import { retryTiers } from '../../../src/topology/retry-tiers.ts';
+import { threadTopicsFor } from '../../../src/topology/thread-topics.ts';
 import { createTopicsWithLeaders } from '../../../kafka/create-topics-with-leaders.ts';
 import { turn } from '../service/thread-helpers.ts';
 import type { ThreadScore } from '../service/thread-helpers.ts';
@@ -43,7 +43,11 @@ async function useSecureTopics(broker: SecureBrokerHandle): Promise<ServiceTopic
   return topics;
 }
 
-const aclOptions = (topics: ServiceTopics & { retryTiers?: string[] }, groupId: string, delivery: ServiceAclOptions['delivery']): ServiceAclOptions => ({ topics, groupId, delivery });
+/** The service's grants for these topics, its retry tiers included (retries are on by default). */
+const serviceGrants = (topics: ServiceTopics, groupId: string, delivery: DeliveryMode, features: { threads?: boolean } = {}) =>
+  testRoleGrants('service', { topics: { runs: topics.runs, results: topics.results, deadLetter: topics.deadLetter, decisions: topics.decisions }, retries: true, ...features }, { groupId, delivery });
+const producerGrants = (runs: string) => testRoleGrants('producer', { topics: { runs } });
+const tailGrants = (topics: ServiceTopics) => testRoleGrants('tail', { topics: { runs: topics.runs, results: topics.results } });
 
 /** The service as a child process, connecting as `user` over SASL_SSL with the CA from a file. */
 function spawnSecureService(broker: SecureBrokerHandle, topics: ServiceTopics, groupId: string, user: string, env: Record<string, string> = {}, config?: string): ServiceProcess {
@@ -132,9 +136,9 @@ describe('each role with exactly its ACLs', () => {
     const broker = secureBroker();
     const topics = await useSecureTopics(broker);
     const groupId = uniqueName('svc');
-    await grantAcls(broker, 'User:svc', serviceAcls(aclOptions(topics, groupId, 'at-least-once')));
-    await grantAcls(broker, 'User:producer', producerAcls({ runsTopic: topics.runs }));
-    await grantAcls(broker, 'User:tail', tailAcls({ resultsTopic: topics.results }));
+    await grantAcls(broker, 'User:svc', serviceGrants(topics, groupId, 'at-least-once'));
+    await grantAcls(broker, 'User:producer', producerGrants(topics.runs));
+    await grantAcls(broker, 'User:tail', tailGrants(topics));
 
     const service = spawnSecureService(broker, topics, groupId, 'svc');
     await waitForLog(service, /scorestream is consuming/);
@@ -168,8 +172,8 @@ describe('each role with exactly its ACLs', () => {
     const broker = secureBroker();
     const topics = await useSecureTopics(broker);
     const groupId = uniqueName('svc-eos');
-    await grantAcls(broker, 'User:svc-eos', serviceAcls(aclOptions(topics, groupId, 'exactly-once')));
-    await grantAcls(broker, 'User:producer', producerAcls({ runsTopic: topics.runs }));
+    await grantAcls(broker, 'User:svc-eos', serviceGrants(topics, groupId, 'exactly-once'));
+    await grantAcls(broker, 'User:producer', producerGrants(topics.runs));
     const service = spawnSecureService(broker, topics, groupId, 'svc-eos', { SCORESTREAM_DELIVERY: 'exactly-once' });
     await waitForLog(service, /scorestream is consuming/);
     await publishRuns(broker, topics.runs, ['eos-1', 'eos-2']);
@@ -178,7 +182,7 @@ describe('each role with exactly its ACLs', () => {
     await stopService(service);
 
     const otherGroup = uniqueName('svc-no-txn');
-    await grantAcls(broker, 'User:svc-no-txn', serviceAcls(aclOptions(topics, otherGroup, 'at-least-once')));
+    await grantAcls(broker, 'User:svc-no-txn', serviceGrants(topics, otherGroup, 'at-least-once'));
     const refused = await endedWith(spawnSecureService(broker, topics, otherGroup, 'svc-no-txn', { SCORESTREAM_DELIVERY: 'exactly-once' }));
     expect(refused.code).toBe(2);
     expect(refused.output).toContain('transactional ids');
@@ -192,7 +196,7 @@ describe('a missing ACL stops the start with exit 2 and says which', () => {
     const broker = secureBroker();
     const topics = await useSecureTopics(broker);
     const groupId = uniqueName('svc-no-group');
-    await grantAcls(broker, 'User:svc-no-group', serviceAcls(aclOptions(topics, groupId, 'at-least-once')).filter((grant) => grant.resource !== 'group'));
+    await grantAcls(broker, 'User:svc-no-group', serviceGrants(topics, groupId, 'at-least-once').filter((grant) => grant.resource !== 'group'));
     const refused = await endedWith(spawnSecureService(broker, topics, groupId, 'svc-no-group'));
     expect(refused.code).toBe(2);
     expect(refused.output).toContain(`consumer group '${groupId}'`);
@@ -213,7 +217,7 @@ describe('a missing ACL stops the start with exit 2 and says which', () => {
     const topics = await useSecureTopics(broker);
     const missing = { ...topics, results: uniqueName('missing-scores') };
     const groupId = uniqueName('svc');
-    await grantAcls(broker, 'User:svc', serviceAcls(aclOptions(missing, groupId, 'at-least-once')));
+    await grantAcls(broker, 'User:svc', serviceGrants(missing, groupId, 'at-least-once'));
     const refused = await endedWith(spawnSecureService(broker, missing, groupId, 'svc'));
     expect(refused.code).toBe(2);
     expect(refused.output).toContain(`WRITE (and CREATE while it does not exist) on topic '${missing.results}'`);
@@ -238,7 +242,7 @@ describe('a missing ACL stops the start with exit 2 and says which', () => {
   it('tail without READ on its group prefix', async () => {
     const broker = secureBroker();
     const topics = await useSecureTopics(broker);
-    await grantAcls(broker, 'User:tail-no-group', tailAcls({ resultsTopic: topics.results }).filter((grant) => grant.resource !== 'group'));
+    await grantAcls(broker, 'User:tail-no-group', tailGrants(topics).filter((grant) => grant.resource !== 'group'));
     const sasl = broker.sasl('tail-no-group');
     const tailing = runCli(['tail', '--topic', topics.results], {
       KAFKA_BROKERS: broker.brokers.join(','),
@@ -257,7 +261,7 @@ describe('an ACL revoked while the service runs', () => {
     const broker = secureBroker();
     const topics = await useSecureTopics(broker);
     const groupId = uniqueName('svc-revoked');
-    const grants = serviceAcls(aclOptions(topics, groupId, 'at-least-once'));
+    const grants = serviceGrants(topics, groupId, 'at-least-once');
     await grantAcls(broker, 'User:svc', grants);
     const service = spawnSecureService(broker, topics, groupId, 'svc');
     await waitForLog(service, /scorestream is consuming/);
@@ -309,9 +313,9 @@ describe('thread scorers on the secured broker', () => {
       await admin.disconnect();
     }
     const groupId = uniqueName('svc-threads');
-    const grants = serviceAcls({ topics: { ...topics, threads }, groupId, delivery: 'at-least-once' });
+    const grants = serviceGrants(topics, groupId, 'at-least-once', { threads: true });
     await grantAcls(broker, 'User:svc-threads', grants);
-    await grantAcls(broker, 'User:producer', producerAcls({ runsTopic: topics.runs }));
+    await grantAcls(broker, 'User:producer', producerGrants(topics.runs));
     const environment = { FIXTURE_THREAD_IDLE_MS: '2000' };
     const turnCounts = async (count: number) => (await waitForRecords(broker, topics.results, count, 'read_uncommitted')).filter((record) => record.scorerId === 'turn-count') as unknown as ThreadScore[];
 
@@ -400,8 +404,8 @@ describe('a wrong connection setting stops the start with exit 2 and says which'
     const broker = secureBroker();
     const topics = await useSecureTopics(broker);
     const groupId = uniqueName('svc-mtls');
-    await grantAcls(broker, `User:${CLIENT_CERTIFICATE_NAME}`, serviceAcls(aclOptions(topics, groupId, 'at-least-once')));
-    await grantAcls(broker, 'User:producer', producerAcls({ runsTopic: topics.runs }));
+    await grantAcls(broker, `User:${CLIENT_CERTIFICATE_NAME}`, serviceGrants(topics, groupId, 'at-least-once'));
+    await grantAcls(broker, 'User:producer', producerGrants(topics.runs));
     const service = spawnService({
       topics,
       groupId,
@@ -434,7 +438,7 @@ describe('mutual TLS', () => {
   it('the producer SDK publishes with a client certificate, whose CN is its principal', async () => {
     const broker = secureBroker();
     const topics = await useSecureTopics(broker);
-    await grantAcls(broker, `User:${CLIENT_CERTIFICATE_NAME}`, producerAcls({ runsTopic: topics.runs }));
+    await grantAcls(broker, `User:${CLIENT_CERTIFICATE_NAME}`, producerGrants(topics.runs));
     const publisher = createRunPublisher({
       brokers: broker.mtlsBrokers,
       topic: topics.runs,

@@ -61,12 +61,13 @@ describe('the feedback join against Kafka', () => {
   async function topics() {
     const [results, feedback] = await Promise.all([useTopic({ prefix: 'scores', partitions: 2 }), useTopic({ prefix: 'feedback', partitions: 2 })]);
     const agreements = await useTopic({ prefix: 'agreements', config: { 'cleanup.policy': 'compact' } });
-    const deadLetter = await useTopic({ prefix: 'feedback-dlq' });
+    // The join's dead letters go to `{feedback}-dlq` (the topology's rule, src/topology/).
+    const deadLetter = await useTopic({ name: `${feedback}-dlq` });
     return { results, feedback, agreements, deadLetter };
   }
 
   async function start(names: Awaited<ReturnType<typeof topics>>) {
-    const join = await startAgreementJoin({ kafka: testKafka('scorestream-test-agreement'), resultsTopic: names.results, feedbackTopic: names.feedback, agreementsTopic: names.agreements, deadLetterTopic: names.deadLetter, windowMs: WINDOW_MS, ttlMs: 600_000, flushIntervalMs: 100 });
+    const join = await startAgreementJoin({ kafka: testKafka('scorestream-test-agreement'), resultsTopic: names.results, feedbackTopic: names.feedback, agreementsTopic: names.agreements, windowMs: WINDOW_MS, ttlMs: 600_000, flushIntervalMs: 100 });
     joins.push(join);
     return join;
   }
@@ -113,6 +114,34 @@ describe('the feedback join against Kafka', () => {
     const violation = deadLetters.find((letter) => letter.success && letter.data.error.code === 'schema_violation');
     expect(violation?.success && violation.data.source.topic).toBe(names.feedback);
     expect(violation?.success && violation.data.error.problems?.length).toBeGreaterThan(0);
+  });
+
+  it("publishes through the emitter: a person's e-mail address never reaches the agreements topic, and a comment the broker refuses is cut, not dropped", async () => {
+    const [results, feedback] = await Promise.all([useTopic({ prefix: 'scores' }), useTopic({ prefix: 'feedback' })]);
+    // A topic that takes 4 KiB at most: a pair with a 40 KB comment is refused as it is (MESSAGE_TOO_LARGE).
+    const agreements = await useTopic({ prefix: 'agreements', config: { 'cleanup.policy': 'compact', 'max.message.bytes': '4096' } });
+    await useTopic({ name: `${feedback}-dlq` });
+    const join = await startAgreementJoin({ kafka: testKafka('scorestream-test-agreement'), resultsTopic: results, feedbackTopic: feedback, agreementsTopic: agreements, rescoreTopic: null, windowMs: WINDOW_MS, ttlMs: 600_000, flushIntervalMs: 100 });
+    joins.push(join);
+    const address = 'reviewer.alice@example.com';
+    await produce(results, [scoreMessage('run-mail', 0.9), scoreMessage('run-long', 0.9)]);
+    await produce(feedback, [
+      feedbackMessage(thumbs('run-mail', false, { comment: `wrong: mail me at ${address}`, submitter: { id: address, name: 'Alice' } })),
+      feedbackMessage(thumbs('run-long', false, { comment: `${address} `.repeat(1_500) })),
+    ]);
+    await until('two pairs', () => join.counters.pairsPublished === 2);
+    await until('a window', () => join.counters.windowsPublished >= 1);
+    const published = join.counters.pairsPublished + join.counters.windowsPublished;
+    const messages = await readMessages(agreements, { count: published });
+    for (const message of messages) expect(message.value!.toString()).not.toContain('example.com');
+    const pairs = pairsOf(await agreementRecords(agreements, published));
+    expect(pairs.find((pair) => pair.runId === 'run-mail')?.human).toMatchObject({ comment: 'wrong: mail me at [redacted:email]', submitter: { id: '[redacted:email]', name: 'Alice' } });
+    const long = pairs.find((pair) => pair.runId === 'run-long')!;
+    expect(long.truncated?.comment.keptBytes).toBeGreaterThan(0);
+    expect(long.truncated?.comment.droppedBytes).toBeGreaterThan(0);
+    expect(long.human.comment?.startsWith('[redacted:email] [redacted:email]')).toBe(true);
+    expect(join.output.recordsRefused).toBeGreaterThanOrEqual(1);
+    expect(join.output.recordsDropped).toBe(0);
   });
 
   it('keeps a pending join across a restart and publishes no pair twice', async () => {

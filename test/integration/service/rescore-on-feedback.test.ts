@@ -42,7 +42,8 @@ describe('re-scoring on feedback', () => {
 
   it('re-scores a thumbs-down once, only for the binding that opted in, and a duplicate feedback asks for nothing more', { timeout: 120_000 }, async () => {
     const topics = await useServiceTopics(2);
-    const [rescore, feedback, agreements, feedbackDlq] = await Promise.all([useTopic({ prefix: 'rescore', partitions: 2 }), useTopic({ prefix: 'feedback', partitions: 2 }), useTopic({ prefix: 'agreements', config: { 'cleanup.policy': 'compact' } }), useTopic({ prefix: 'feedback-dlq' })]);
+    const [rescore, feedback, agreements] = await Promise.all([useTopic({ prefix: 'rescore', partitions: 2 }), useTopic({ prefix: 'feedback', partitions: 2 }), useTopic({ prefix: 'agreements', config: { 'cleanup.policy': 'compact' } })]);
+    await useTopic({ name: `${feedback}-dlq` });
     // Both judges pass every run (0.9); the opted one counts how often it ran.
     let optedRuns = 0;
     const opted = createScorer({ id: 'opted', description: 'answers well' }).generateScore(() => {
@@ -58,7 +59,7 @@ describe('re-scoring on feedback', () => {
         { scorer: plain, version: '1' },
       ],
     });
-    const join = await startAgreementJoin({ kafka: testKafka('scorestream-test-agreement'), resultsTopic: topics.results, feedbackTopic: feedback, agreementsTopic: agreements, deadLetterTopic: feedbackDlq, rescoreTopic: rescore, windowMs: 3_600_000, ttlMs: 600_000, flushIntervalMs: 100 });
+    const join = await startAgreementJoin({ kafka: testKafka('scorestream-test-agreement'), resultsTopic: topics.results, feedbackTopic: feedback, agreementsTopic: agreements, rescoreTopic: rescore, windowMs: 3_600_000, ttlMs: 600_000, flushIntervalMs: 100 });
     joins.push(join);
 
     await produceRaw(topics.runs, [{ key: 'run-1', value: JSON.stringify(testRun({ runId: 'run-1' })) }]);
@@ -140,7 +141,8 @@ describe('re-scoring on feedback', () => {
 
   it('re-scores a thumbs-down exactly once under exactly-once delivery: one committed record, marked and keyed by the re-score id, and the request\'s offset committed', { timeout: 120_000 }, async () => {
     const topics = await useServiceTopics(2);
-    const [rescore, feedback, agreements, feedbackDlq] = await Promise.all([useTopic({ prefix: 'rescore', partitions: 2 }), useTopic({ prefix: 'feedback', partitions: 2 }), useTopic({ prefix: 'agreements', config: { 'cleanup.policy': 'compact' } }), useTopic({ prefix: 'feedback-dlq' })]);
+    const [rescore, feedback, agreements] = await Promise.all([useTopic({ prefix: 'rescore', partitions: 2 }), useTopic({ prefix: 'feedback', partitions: 2 }), useTopic({ prefix: 'agreements', config: { 'cleanup.policy': 'compact' } })]);
+    await useTopic({ name: `${feedback}-dlq` });
     const groupId = uniqueGroupId('eos-rescore');
     let optedRuns = 0;
     const opted = createScorer({ id: 'opted', description: 'answers well' }).generateScore(() => {
@@ -157,7 +159,7 @@ describe('re-scoring on feedback', () => {
         { scorer: createScorer({ id: 'plain', description: 'answers well too' }).generateScore(() => 0.9), version: '1' },
       ],
     });
-    const join = await startAgreementJoin({ kafka: testKafka('scorestream-test-agreement'), resultsTopic: topics.results, feedbackTopic: feedback, agreementsTopic: agreements, deadLetterTopic: feedbackDlq, rescoreTopic: rescore, windowMs: 3_600_000, ttlMs: 600_000, flushIntervalMs: 100 });
+    const join = await startAgreementJoin({ kafka: testKafka('scorestream-test-agreement'), resultsTopic: topics.results, feedbackTopic: feedback, agreementsTopic: agreements, rescoreTopic: rescore, windowMs: 3_600_000, ttlMs: 600_000, flushIntervalMs: 100 });
     joins.push(join);
 
     await produceRaw(topics.runs, [{ key: 'eos-run', value: JSON.stringify(testRun({ runId: 'eos-run' })) }]);

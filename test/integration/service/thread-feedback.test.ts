@@ -69,19 +69,19 @@ describe('feedback on a thread', () => {
 
   it("joins a thread's scores, version by version as documented, and nothing of another tenant's thread of the same id", { timeout: 180_000 }, async () => {
     // Results and feedback with as many partitions, so the thread key puts both sides on one partition number.
-    const [runs, results, deadLetter, decisions, feedback, agreements, feedbackDlq, rescore] = await Promise.all([
+    const [runs, results, deadLetter, decisions, feedback, agreements, rescore] = await Promise.all([
       useTopic({ prefix: 'runs', partitions: 2 }),
       useTopic({ prefix: 'scores', partitions: 3 }),
       useTopic({ prefix: 'dlq' }),
       useTopic({ prefix: 'decisions' }),
       useTopic({ prefix: 'feedback', partitions: 3 }),
       useTopic({ prefix: 'agreements', config: { 'cleanup.policy': 'compact' } }),
-      useTopic({ prefix: 'feedback-dlq' }),
       useTopic({ prefix: 'rescore' }),
     ]);
+    await useTopic({ name: `${feedback}-dlq` });
     useThreadTopics(runs);
     await startTestService({ topics: { runs, results, deadLetter, decisions }, scorers: threadBindings(1_000) });
-    const joinOptions = { kafka: testKafka('scorestream-test-agreement'), resultsTopic: results, feedbackTopic: feedback, agreementsTopic: agreements, deadLetterTopic: feedbackDlq, rescoreTopic: rescore, windowMs: 3_600_000, ttlMs: 600_000, flushIntervalMs: 100 };
+    const joinOptions = { kafka: testKafka('scorestream-test-agreement'), resultsTopic: results, feedbackTopic: feedback, agreementsTopic: agreements, rescoreTopic: rescore, windowMs: 3_600_000, ttlMs: 600_000, flushIntervalMs: 100 };
     const join = await startAgreementJoin(joinOptions);
     joins.push(join);
     publisher = createRunPublisher({ kafka: testKafka('scorestream-test-publisher'), feedbackTopic: feedback });

@@ -1,8 +1,8 @@
 // Helpers of the thread tests on a real broker (docs/threads.md): the turns of a conversation as
 // messages for the runs topic, its explicit end, and the thread scores read back from the results.
 import { onTestFinished } from 'vitest';
-import { threadTopicsFor } from '../../../src/config/thread-topics.ts';
-import type { ThreadTopics } from '../../../src/config/thread-topics.ts';
+import { threadTopicsFor } from '../../../src/topology/thread-topics.ts';
+import type { ThreadTopics } from '../../../src/topology/thread-topics.ts';
 import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
 import { THREAD_ENDED_SCHEMA_VERSION, THREAD_ENDED_TYPE } from '../../../src/contracts/thread-ended.ts';
 import type { ThreadEndedEventInput } from '../../../src/contracts/thread-ended.ts';

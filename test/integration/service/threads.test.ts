@@ -2,7 +2,7 @@
 // re-keyed to `{runs}-by-thread`, each by-thread partition's thread state lives in the consumer
 // that claimed it, with its changelog on `{runs}-thread-state`, restored on the next claim.
 import { describe, expect, it } from 'vitest';
-import { threadTopicsFor } from '../../../src/config/thread-topics.ts';
+import { threadTopicsFor } from '../../../src/topology/thread-topics.ts';
 import { parseScoreRecord } from '../../../src/contracts/parse.ts';
 import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
 import { threadBindings } from '../../fixtures/thread-bindings.ts';

@@ -18,7 +18,7 @@ import { resolveConfig } from '../../../src/config/resolve-config.ts';
 import { createScorer } from '../../../src/scorer/create-scorer.ts';
 import { testRun } from '../../helpers/runs.ts';
 import type { TestRunOptions } from '../../helpers/runs.ts';
-import type { AcknowledgedRecordFields } from '../../../consumers/record-emitter.ts';
+import type { AcknowledgedRecordFields } from '../../../consumers/emitter/record-emitter.ts';
 
 export const source = { topic: 'agent-runs', partition: 3, offset: '17' };
 /** The message's Kafka timestamp (epoch ms, as kafkajs reports it) and the same as an ISO time. */

@@ -171,8 +171,8 @@ describe('createOtlpSource', () => {
     recordPlainTrace(recorder.tracer);
     const input = createOtlpSource({ config: config({ gracePeriodMs: 0, encoding: 'otlp_json' }) });
     const { context } = messageContext({ decisionsTopic: 'decisions' });
-    const claim = claimOf(input, context);
     context.replay = { id: 'replay-0123456789ab' };
+    const claim = claimOf(input, context);
     const output = fakeOutput();
     await claim.process(consumedMessage({ value: encodeSpans(recorder.spans(), 'otlp_json') }), source, output.output);
     expect(valueOf(output.accepted[0]![0])).toMatchObject({ reason: 'not_an_agent_trace', replay: { id: 'replay-0123456789ab' } });

@@ -12,7 +12,7 @@ import { createKafkajsTransport } from '../../../kafka/kafkajs-transport.ts';
 import type { ConsumedMessage, OutgoingRecord } from '../../../kafka/kafka-records.ts';
 import type { RecordPublisher } from '../../../producers/record-publisher.ts';
 import { resolveConfig } from '../../../src/config/resolve-config.ts';
-import { threadTopicsFor } from '../../../src/config/thread-topics.ts';
+import { threadTopicsFor } from '../../../src/topology/thread-topics.ts';
 import { createTurnCountScorer } from '../../../src/scorers/code/turn-count/index.ts';
 import { conversationRunInput, turnOf } from '../src/threads/fixtures.ts';
 import { consumedMessage, fixedScorer } from './message-fixtures.ts';

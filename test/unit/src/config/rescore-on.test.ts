@@ -4,10 +4,12 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../../src/config/config-error.ts';
 import type { ScorestreamConfigInput } from '../../../../src/config/config-types.ts';
-import { rescoreTopic } from '../../../../src/config/rescore-topic.ts';
+import { subscriptionsOf, topologyOfConfig } from '../../../../src/topology/topology.ts';
 import { resolveConfig } from '../../../../src/config/resolve-config.ts';
 import { createScorer } from '../../../../src/scorer/create-scorer.ts';
 
+/** The topic the service's rescore task consumes, if any (its subscriptions: src/topology/). */
+const rescoreTopic = (resolved: ReturnType<typeof resolveConfig>) => subscriptionsOf(topologyOfConfig(resolved), 'service').find((subscription) => subscription.task === 'rescore')?.topic;
 const relevancy = createScorer({ id: 'answer-relevancy', description: 'd' }).generateScore(() => 1);
 const config = (extra: Partial<ScorestreamConfigInput> & Pick<ScorestreamConfigInput, 'scorers'>): ScorestreamConfigInput => ({ kafka: { brokers: ['localhost:9092'] }, ...extra });
 

@@ -44,7 +44,7 @@ describe('resolveConfig', () => {
       expect(resolved).toEqual({
         kafka: { brokers: ['localhost:9092'], clientId: 'scorestream', client: 'platformatic' },
         groupId: 'scorestream',
-        topics: { runs: 'agent-runs', results: 'agent-scores', deadLetter: 'agent-runs-dlq', retry: 'agent-runs-retry', replays: 'agent-runs-replays', rescore: 'agent-runs-rescore', alerts: 'agent-score-alerts' },
+        topics: { runs: 'agent-runs', results: 'agent-scores', deadLetter: 'agent-runs-dlq', retry: 'agent-runs-retry', replays: 'agent-runs-replays', rescore: 'agent-runs-rescore', alerts: 'agent-score-alerts', feedback: 'agent-feedback', agreements: 'agent-score-agreements' },
         scorers: [{ scorer: lengthScorer, scorerId: 'answer-length', timeoutMs: 120_000 }],
         concurrency: { runsInFlight: 256, judgeCallsPerModel: 16 },
         budgets: [],
@@ -81,7 +81,7 @@ describe('resolveConfig', () => {
       );
       expect(resolved.kafka).toEqual({ brokers: ['a:1', 'b:2'], clientId: 'scorer-eu', client: 'platformatic' });
       expect(resolved.groupId).toBe('scorers-eu');
-      expect(resolved.topics).toEqual({ runs: 'agent-runs', results: 'scores-eu', deadLetter: 'agent-runs-dlq', decisions: 'decisions-eu', retry: 'agent-runs-retry', replays: 'agent-runs-replays', rescore: 'agent-runs-rescore', alerts: 'agent-score-alerts' });
+      expect(resolved.topics).toEqual({ runs: 'agent-runs', results: 'scores-eu', deadLetter: 'agent-runs-dlq', decisions: 'decisions-eu', retry: 'agent-runs-retry', replays: 'agent-runs-replays', rescore: 'agent-runs-rescore', alerts: 'agent-score-alerts', feedback: 'agent-feedback', agreements: 'agent-score-agreements' });
       expect(resolved.concurrency).toEqual({ runsInFlight: 256, judgeCallsPerModel: 4 });
       expect(resolved.shutdownTimeoutMs).toBe(5000);
       expect(resolved.maxMessageBytes).toBe(2048);
@@ -104,7 +104,7 @@ describe('resolveConfig', () => {
         }),
       );
       expect(resolved.kafka.clientId).toBe('scorestream');
-      expect(resolved.topics).toEqual({ runs: 'agent-runs', results: 'scores', deadLetter: 'agent-runs-dlq', retry: 'agent-runs-retry', replays: 'agent-runs-replays', rescore: 'agent-runs-rescore', alerts: 'agent-score-alerts' });
+      expect(resolved.topics).toEqual({ runs: 'agent-runs', results: 'scores', deadLetter: 'agent-runs-dlq', retry: 'agent-runs-retry', replays: 'agent-runs-replays', rescore: 'agent-runs-rescore', alerts: 'agent-score-alerts', feedback: 'agent-feedback', agreements: 'agent-score-agreements' });
       expect(resolved.concurrency).toEqual({ runsInFlight: 256, judgeCallsPerModel: 2 });
       expect(resolved.shutdownTimeoutMs).toBe(30_000);
     });
@@ -158,10 +158,12 @@ describe('resolveConfig', () => {
           SCORESTREAM_TOPIC_DEAD_LETTER: 'dlq-eu',
           SCORESTREAM_TOPIC_DECISIONS: 'decisions-eu',
           SCORESTREAM_TOPIC_ALERTS: 'alerts-eu',
+          SCORESTREAM_TOPIC_FEEDBACK: 'feedback-eu',
+          SCORESTREAM_TOPIC_AGREEMENTS: 'agreements-eu',
         },
         minimal({ topics: { runs: 'from-file' } }),
       );
-      expect(resolved.topics).toEqual({ runs: 'runs-eu', results: 'scores-eu', deadLetter: 'dlq-eu', decisions: 'decisions-eu', retry: 'runs-eu-retry', replays: 'runs-eu-replays', rescore: 'runs-eu-rescore', alerts: 'alerts-eu' });
+      expect(resolved.topics).toEqual({ runs: 'runs-eu', results: 'scores-eu', deadLetter: 'dlq-eu', decisions: 'decisions-eu', retry: 'runs-eu-retry', replays: 'runs-eu-replays', rescore: 'runs-eu-rescore', alerts: 'alerts-eu', feedback: 'feedback-eu', agreements: 'agreements-eu' });
     });
 
     it('SCORESTREAM_RUNS_IN_FLIGHT, SCORESTREAM_JUDGE_CONCURRENCY and SCORESTREAM_SHUTDOWN_TIMEOUT_MS', () => {

@@ -127,7 +127,7 @@ describe('the compiled run-event path', () => {
     expect(isDeepStrictEqual(decoded, agentRunEventSchema.parse(JSON.parse(JSON.stringify(event))))).toBe(true);
   });
 
-  it('over 6,000 mutants: never accepts what zod refuses, accepts what zod accepts but for a `__proto__` key, and decodes alike', () => {
+  it('over 6,000 mutants: never accepts what zod refuses, accepts what zod accepts but for a `__proto__` key, and decodes alike', { timeout: 30_000 }, () => {
     const texts = corpus();
     const random = seeded(Number(process.env.MUTANT_SEED ?? 20261204));
     let refused = 0;

@@ -6,19 +6,30 @@ import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { ORIGIN_HEADER } from '../../../consumers/loop-guard.ts';
-import { createRecordEmitter } from '../../../consumers/record-emitter.ts';
-import type { DecisionRecord } from '../../../src/contracts/decision-record.ts';
-import { parseDeadLetter, parseDecisionRecord, parseScoreRecord } from '../../../src/contracts/parse.ts';
-import { RETRY_DUE_HEADER } from '../../../src/contracts/retry-message.ts';
-import { threadDecisionKeyFor } from '../../../src/contracts/record-key.ts';
-import { threadScoreViewKeyFor } from '../../../src/contracts/thread-ids.ts';
-import { createTurnCountScorer } from '../../../src/scorers/code/turn-count/index.ts';
-import { scoreIdFor } from '../../../src/contracts/score-id.ts';
-import type { RetryMessage } from '../../../src/contracts/retry-message.ts';
-import type { FailedScoreRecord, ScoreRecord } from '../../../src/contracts/score-record.ts';
-import { consumedMessage, fakeOutput, fixedScorer, messageContext, messageTimestamp, recordedPacing, source, valueOf } from './message-fixtures.ts';
-import type { TestContextOptions } from './message-fixtures.ts';
+import { ORIGIN_HEADER } from '../../../../consumers/loop-guard.ts';
+import pino from 'pino';
+import { createEmitter, createRecordEmitter } from '../../../../consumers/emitter/record-emitter.ts';
+import { ServiceStats } from '../../../../consumers/service-stats.ts';
+import { topicsSchema } from '../../../../src/config/config-schema.ts';
+import { agreementRecordKey } from '../../../../src/contracts/agreement-id.ts';
+import type { AgreementPair } from '../../../../src/contracts/agreement-record.ts';
+import type { AlertRecord } from '../../../../src/contracts/alert-record.ts';
+import { alertKeyFor, recordKeyFor } from '../../../../src/contracts/record-key.ts';
+import type { RescoreRequest } from '../../../../src/contracts/rescore-request.ts';
+import { createDataHandling } from '../../../../src/data-handling/data-handling.ts';
+import { redactionSchema } from '../../../../src/data-handling/redaction-schema.ts';
+import { topologyOf } from '../../../../src/topology/topology.ts';
+import type { DecisionRecord } from '../../../../src/contracts/decision-record.ts';
+import { parseDeadLetter, parseDecisionRecord, parseScoreRecord } from '../../../../src/contracts/parse.ts';
+import { RETRY_DUE_HEADER } from '../../../../src/contracts/retry-message.ts';
+import { threadDecisionKeyFor } from '../../../../src/contracts/record-key.ts';
+import { threadScoreViewKeyFor } from '../../../../src/contracts/thread-ids.ts';
+import { createTurnCountScorer } from '../../../../src/scorers/code/turn-count/index.ts';
+import { scoreIdFor } from '../../../../src/contracts/score-id.ts';
+import type { RetryMessage } from '../../../../src/contracts/retry-message.ts';
+import type { FailedScoreRecord, ScoreRecord } from '../../../../src/contracts/score-record.ts';
+import { consumedMessage, fakeOutput, fixedScorer, messageContext, messageTimestamp, recordedPacing, source, valueOf } from '../message-fixtures.ts';
+import type { TestContextOptions } from '../message-fixtures.ts';
 
 const record = {
   schemaVersion: 1,
@@ -440,15 +451,84 @@ describe('record emitter: thread scoring', () => {
   });
 
   it('writes re-keyed turns under their thread key and changelog records to their partition, their run content as it came', async () => {
-    const { emitter: emit, output, context } = emitter();
+    const { emitter: emit, output, context } = emitter({ scorers: [{ scorer: fixedScorer }, { scorer: createTurnCountScorer(), level: 'thread' }] });
     const turn = JSON.stringify({ note: address });
-    await emit.rekey('acme:thread-9', turn, output.output, source);
-    await emit.threadState([{ key: 't:acme:thread-9', value: turn }, { key: 'u:1:acme:thread-9', value: null }], 2, output.output, source);
+    await emit.emit({ kind: 'thread-turn', key: 'acme:thread-9', json: turn }, output.output, where);
+    await emit.emit({ kind: 'thread-state', writes: [{ key: 't:acme:thread-9', value: turn }, { key: 'u:1:acme:thread-9', value: null }], partition: 2 }, output.output, where);
     expect(output.records().map(({ topic, key, partitionKey, partition, value }) => ({ topic, key, partitionKey, partition, value }))).toEqual([
       { topic: `${source.topic}-by-thread`, key: 'acme:thread-9', partitionKey: undefined, partition: undefined, value: turn },
       { topic: `${source.topic}-thread-state`, key: 't:acme:thread-9', partitionKey: undefined, partition: 2, value: turn },
       { topic: `${source.topic}-thread-state`, key: 'u:1:acme:thread-9', partitionKey: undefined, partition: 2, value: null },
     ]);
     expect(context.stats.threads).toMatchObject({ rekeyed: 1, stateWrites: 2 });
+  });
+});
+
+describe('record emitter: the feedback join and the monitor publish through it too', () => {
+  const address = 'alice@example.com';
+  const names = topicsSchema.parse({ feedback: 'feedback', agreements: 'agreements', rescore: 'rescore', alerts: 'alerts' });
+  const topology = topologyOf({ topics: names, retries: { enabled: false, delaysMs: [] }, threads: false, rescore: false });
+  const pair: AgreementPair = {
+    schemaVersion: 1,
+    kind: 'pair',
+    agreementId: 'agreement-1',
+    feedbackId: 'feedback-1',
+    scoreId: 'score-1',
+    runId: 'run-1',
+    scorerId: 'relevancy',
+    judge: { score: 0.9, label: 'pass' },
+    human: { name: 'thumbs', value: false, label: 'fail', source: 'end_user', submitter: { id: address }, comment: `wrong, write to ${address}` },
+    agree: false,
+    measuredAt: '2026-12-06T00:00:00.000Z',
+  };
+  function roleEmitter(maxRecordBytes = 1_000_000) {
+    const output = fakeOutput();
+    const stats = new ServiceStats();
+    const emitter = createEmitter({
+      topology,
+      handling: createDataHandling({ evidence: 'full', redaction: redactionSchema.parse({}), scorers: [] }),
+      maxRecordBytes,
+      deadLetterTopic: 'feedback-dlq',
+      stats,
+      logger: pino({ level: 'silent' }),
+      now,
+      hardStop: new AbortController().signal,
+      publishRetry: recordedPacing().publishRetry,
+    });
+    return { emitter, output, stats };
+  }
+
+  it("redacts a person's comment and submitter in an agreement pair, keeps its ids, and keys it by agreementRecordKey", async () => {
+    const { emitter: emit, output } = roleEmitter();
+    await emit.emit({ kind: 'agreement', record: pair }, output.output, where);
+    const [published] = output.records();
+    expect(published).toMatchObject({ topic: 'agreements', key: agreementRecordKey(pair), headers: { [ORIGIN_HEADER]: 'scorestream' } });
+    expect(String(published!.value)).not.toContain(address);
+    const written = JSON.parse(String(published!.value)) as AgreementPair;
+    expect(written.human.comment).toBe('wrong, write to [redacted:email]');
+    expect(written).toMatchObject({ agreementId: 'agreement-1', feedbackId: 'feedback-1', scoreId: 'score-1', runId: 'run-1', judge: pair.judge });
+  });
+
+  it('cuts an oversized comment to maxRecordBytes, and writes a smaller form when the broker refuses the record anyway', async () => {
+    const { emitter: emit, output, stats } = roleEmitter(3_000);
+    await emit.emit({ kind: 'agreement', record: { ...pair, human: { ...pair.human, comment: 'long '.repeat(10_000) } } }, output.output, where);
+    const [published] = output.records();
+    expect(Buffer.byteLength(String(published!.value))).toBeLessThanOrEqual(3_000);
+    expect(JSON.parse(String(published!.value))).toMatchObject({ truncated: { limitBytes: 3_000, comment: { keptBytes: expect.any(Number) } } });
+    expect(stats.recordsTruncated).toBe(1);
+    const smaller = published!.fallback!({ type: 'MESSAGE_TOO_LARGE', message: 'too large' })!;
+    expect(Buffer.byteLength(String(smaller.value))).toBeLessThan(Buffer.byteLength(String(published!.value)));
+    expect(smaller).toMatchObject({ topic: 'agreements', key: agreementRecordKey(pair) });
+  });
+
+  it('keys a re-score request like the re-score, and an alert notice by its monitor', async () => {
+    const { emitter: emit, output } = roleEmitter();
+    const request: RescoreRequest = { schemaVersion: 1, runId: 'run-1', scorerId: 'relevancy', scoreId: 'score-1', source, rescore: { feedbackId: 'feedback-1', reason: 'thumbs-down' }, requestedAt: '2026-12-06T00:00:00.000Z' };
+    await emit.emit({ kind: 'rescore-request', request }, output.output, where);
+    const notice = { schemaVersion: 1, alertId: 'alert-1', kind: 'breach', monitor: { name: 'relevancy-low' } } as unknown as AlertRecord;
+    await emit.emit({ kind: 'alert', notice }, output.output, where);
+    const [rescore, alert] = output.records();
+    expect(rescore).toMatchObject({ topic: 'rescore', ...recordKeyFor(request), value: JSON.stringify(request) });
+    expect(alert).toMatchObject({ topic: 'alerts', key: alertKeyFor(notice) });
   });
 });

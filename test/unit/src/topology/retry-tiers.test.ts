@@ -1,6 +1,6 @@
 // Retry tiers: one topic per distinct delay, named after it, shortest first; none without retries.
 import { describe, expect, it } from 'vitest';
-import { retryTierName, retryTiers, retryTierTopic } from '../../../../src/config/retry-tiers.ts';
+import { retryTierName, retryTiers, retryTierTopic } from '../../../../src/topology/retry-tiers.ts';
 
 describe('retry tiers', () => {
   it('names a delay by whole hours, minutes or seconds, else milliseconds', () => {

@@ -1,0 +1,69 @@
+// What the one emitter needs, whichever role runs it: where each kind of record goes (the
+// topology), what may leave the process (data handling), how large a record may be, the counters,
+// the clock, the hard stop and the publish pacing. The scoring service builds it from its config
+// (emitterContextOf); the feedback join and the monitor from theirs (service/), so that every role
+// publishes through the same redaction, sizing, refusal handling and origin header.
+import type { Logger } from 'pino';
+import type { ResolvedConfig } from '../../src/config/resolve-config.ts';
+import type { Replay } from '../../src/contracts/common.ts';
+import { dataHandlingOf } from '../../src/data-handling/data-handling.ts';
+import type { DataHandling } from '../../src/data-handling/data-handling.ts';
+import { topologyOfConfig } from '../../src/topology/topology.ts';
+import type { Topology } from '../../src/topology/topology.ts';
+import type { PublishRetry } from '../publish-until-acknowledged.ts';
+import type { ServiceStats } from '../service-stats.ts';
+import type { AcknowledgedRecordFields } from './score-records.ts';
+
+/** The counters the emitter keeps: the service's own (a side role keeps a ServiceStats of its own for them). */
+export type EmitterStats = Pick<
+  ServiceStats,
+  'countRecord' | 'countSkip' | 'countBudgetExhausted' | 'countDeadLetter' | 'recordLatency' | 'recordsDropped' | 'recordsTruncated' | 'retriesDeferred' | 'retriesExhausted' | 'publishRetries' | 'threads'
+>;
+
+export type EmitterContext = {
+  readonly topology: Topology;
+  readonly handling: DataHandling;
+  /** No record larger than this is handed to Kafka (config `maxRecordBytes`). */
+  readonly maxRecordBytes: number;
+  /** Where this role's dead letters go (the service: the dead-letter topic; the feedback join: `{feedback}-dlq`). */
+  readonly deadLetterTopic: string;
+  readonly stats: EmitterStats;
+  readonly logger: Logger;
+  readonly now: () => number;
+  readonly hardStop: AbortSignal;
+  readonly publishRetry: PublishRetry;
+  /** Set by a replay: every score and decision record is marked with it. */
+  readonly replay?: Replay | undefined;
+  /** Per acknowledged score record, with its event-to-result latency when it has one (metrics). */
+  readonly observeRecord?: ((record: AcknowledgedRecordFields, latencyMs: number | undefined) => void) | undefined;
+};
+
+/** The scoring service's part of its message context that the emitter reads. */
+export type ServiceEmitterSettings = {
+  readonly config: ResolvedConfig;
+  readonly stats: EmitterStats;
+  readonly logger: Logger;
+  readonly now: () => number;
+  readonly hardStop: AbortSignal;
+  readonly publishRetry: PublishRetry;
+  readonly replay?: Replay | undefined;
+  readonly observeRecord?: EmitterContext['observeRecord'];
+};
+
+/** The scoring service's emitter context, from its resolved config. */
+export function emitterContextOf(settings: ServiceEmitterSettings): EmitterContext {
+  const { config } = settings;
+  return {
+    topology: topologyOfConfig(config),
+    handling: dataHandlingOf(config),
+    maxRecordBytes: config.maxRecordBytes,
+    deadLetterTopic: config.topics.deadLetter,
+    stats: settings.stats,
+    logger: settings.logger,
+    now: settings.now,
+    hardStop: settings.hardStop,
+    publishRetry: settings.publishRetry,
+    replay: settings.replay,
+    observeRecord: settings.observeRecord,
+  };
+}
