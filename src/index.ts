@@ -190,8 +190,8 @@ export type { UserFrustrationOptions } from './scorers/llm/user-frustration/inde
 export { createKnowledgeRetentionScorer, knowledgeRetentionScorerId } from './scorers/llm/knowledge-retention/index.ts';
 export type { KnowledgeRetentionOptions } from './scorers/llm/knowledge-retention/index.ts';
 // Writing thread scorers: the conversation a thread scorer's run holds.
-export { threadRunOf } from './threads/thread-scorer-input.ts';
-export type { ThreadRunInfo, ThreadRunView, ThreadScorerRun, ThreadTurnRun } from './threads/thread-scorer-input.ts';
+export { threadRunOf } from './scorer/thread-run.ts';
+export type { ThreadRunInfo, ThreadRunView, ThreadScorerRun, ThreadTurnRun } from './scorer/thread-run.ts';
 
 // The wire contracts, for whoever produces or reads the topics: the schemas, their versions and
 // enumerations, parse and decode functions that report every problem with its path, the

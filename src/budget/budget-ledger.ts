@@ -8,7 +8,7 @@
 // instances together stay within `max` while the partitions are spread evenly in traffic.
 import type { BudgetConfig, BudgetMeasure } from './budget-schema.ts';
 import { RollingCounter } from './rolling-window.ts';
-import type { BudgetWindow } from './rolling-window.ts';
+import type { BudgetWindow } from '../contracts/decision-record.ts';
 
 /** Which budget refused, as decision records, metrics and logs name it. */
 export type BudgetRefusal = { name: string; window: BudgetWindow; of: BudgetMeasure; max: number; share: number; used: number; wanted: number };

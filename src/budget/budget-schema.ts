@@ -2,7 +2,7 @@
 // the one declaration of their shape, used by the config schema.
 import { z } from 'zod';
 import { DEFAULT_CURRENCY } from './prices.ts';
-import { BUDGET_WINDOWS } from './rolling-window.ts';
+import { BUDGET_WINDOWS } from '../contracts/decision-record.ts';
 
 /** What a budget counts: (run, scorer) pairs a scorer is run on, judge calls, judge tokens, or judge cost in the price table's currency. */
 export const BUDGET_MEASURES = ['runs', 'judgeCalls', 'tokens', 'cost'] as const;

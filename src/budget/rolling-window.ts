@@ -1,8 +1,7 @@
 // A counter over a rolling window (the last minute, hour or day) with an injected clock. The window
 // is cut into 60 slots, so an amount leaves the window between 59/60 and 60/60 of a window after
 // it was added: exact enough for a spending cap, and O(60) memory whatever the traffic.
-export const BUDGET_WINDOWS = ['minute', 'hour', 'day'] as const;
-export type BudgetWindow = (typeof BUDGET_WINDOWS)[number];
+import type { BudgetWindow } from '../contracts/decision-record.ts';
 
 export const windowMs: Record<BudgetWindow, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
 

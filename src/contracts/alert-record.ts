@@ -4,8 +4,15 @@
 // id is deterministic from (monitor, kind, breach start), so a notice repeated after a restart is
 // recognisably the same.
 import { z } from 'zod';
-import { MONITOR_AGGREGATIONS, NO_DATA_BEHAVIOURS } from '../monitors/monitor-schema.ts';
 import { idSchema, isoTimestampSchema } from './common.ts';
+
+/** How a monitor aggregates its window (the config's `monitors[].aggregation`, src/monitors/monitor-schema.ts). */
+export const MONITOR_AGGREGATIONS = ['mean', 'p50', 'p95', 'passRate', 'count'] as const;
+export type MonitorAggregation = (typeof MONITOR_AGGREGATIONS)[number];
+
+/** No data (fewer than minSamples in the window): `ok` recovers, `breach` breaches, `keep` changes nothing. */
+export const NO_DATA_BEHAVIOURS = ['ok', 'breach', 'keep'] as const;
+export type NoDataBehaviour = (typeof NO_DATA_BEHAVIOURS)[number];
 
 export const ALERT_RECORD_SCHEMA_VERSION = 1;
 export const ALERT_KINDS = ['breach', 'recovered'] as const;

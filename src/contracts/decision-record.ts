@@ -1,10 +1,13 @@
 // DecisionRecord v1: why a (run, scorer) pair was not scored. Published when decisions are on,
 // so "this run has no score" is explainable from the topic alone.
 import { z } from 'zod';
-import { BUDGET_WINDOWS } from '../budget/rolling-window.ts';
 import { entitySchema, idSchema, isoTimestampSchema, recordTraceSchema, replaySchema, samplingSchema, sourceSchema } from './common.ts';
 import { rescoreMarkSchema } from './rescore-request.ts';
 import { threadRefSchema } from './thread-ref.ts';
+
+/** The windows a budget counts over (the config's `budgets[].window`, src/budget/budget-schema.ts). */
+export const BUDGET_WINDOWS = ['minute', 'hour', 'day'] as const;
+export type BudgetWindow = (typeof BUDGET_WINDOWS)[number];
 
 export const DECISION_RECORD_SCHEMA_VERSION = 1;
 

@@ -43,7 +43,7 @@
 //   `{runs}-thread-scores` the latest-score view: a thread score under threadScoreViewKeyFor
 //                          (thread, scorer, scorer version; thread-ids.ts), partitioned by the thread key
 import type { AlertRecord } from './alert-record.ts';
-import { runIdOf } from '../otlp/run-from-trace.ts';
+import { runIdOf } from './otlp-run-id.ts';
 import { deterministicId } from './deterministic-id.ts';
 import type { DecisionRecord } from './decision-record.ts';
 import type { FeedbackRecord } from './feedback-record.ts';

@@ -3,14 +3,8 @@
 // how long the breach must last (`for`), the least time between two breach notices (`cooldown`)
 // and what a window without data means (`noData`). Durations are strings ('10m'), kept as ms.
 import { z } from 'zod';
+import { MONITOR_AGGREGATIONS, NO_DATA_BEHAVIOURS } from '../contracts/alert-record.ts';
 import { durationSchema } from '../utils/duration.ts';
-
-export const MONITOR_AGGREGATIONS = ['mean', 'p50', 'p95', 'passRate', 'count'] as const;
-export type MonitorAggregation = (typeof MONITOR_AGGREGATIONS)[number];
-
-/** No data (fewer than minSamples in the window): `ok` recovers, `breach` breaches, `keep` changes nothing. */
-export const NO_DATA_BEHAVIOURS = ['ok', 'breach', 'keep'] as const;
-export type NoDataBehaviour = (typeof NO_DATA_BEHAVIOURS)[number];
 
 const finite = (field: string) => z.number({ error: `${field} must be a finite number` }).refine(Number.isFinite, `${field} must be a finite number`);
 

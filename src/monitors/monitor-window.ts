@@ -2,7 +2,7 @@
 // scoredAt, counted once by scoreId (at-least-once delivery and retried publishes can repeat a
 // record), and aggregated on demand. Bounded: past `maxSamples` the oldest are dropped first, so a
 // window of hours at thousands of records a second costs a known amount of memory.
-import type { MonitorAggregation } from './monitor-schema.ts';
+import type { MonitorAggregation } from '../contracts/alert-record.ts';
 
 export type MonitorSample = { at: number; scoreId: string; value: number; pass: boolean | undefined };
 

@@ -12,6 +12,7 @@
 //     spans become its children.
 // A run that carries no user message or no final answer is still a run: `missing` says which part
 // is absent and which spans were seen, so scorers that need it return notScorable with that reason.
+import { runIdOf } from '../contracts/otlp-run-id.ts';
 import type { AgentRunEventInput } from '../contracts/agent-run-event.ts';
 import { AGENT_RUN_EVENT_SCHEMA_VERSION, AGENT_RUN_EVENT_TYPE } from '../contracts/agent-run-event.ts';
 import type { DbMessageInput } from '../contracts/messages.ts';
@@ -45,10 +46,6 @@ export function runsFromTrace(spans: readonly OtlpSpan[], options: RunFindingOpt
   return runsOfTrace(spans, options).map(assembleRun);
 }
 
-/** The deterministic run id of a run's span: re-assembling the same trace gives the same scoreIds. */
-export function runIdOf(span: Pick<OtlpSpan, 'traceId' | 'spanId'>): string {
-  return `${span.traceId}-${span.spanId}`;
-}
 
 const where = (found: { source: string } | undefined, span: OtlpSpan) => (found === undefined ? undefined : `${found.source} of '${span.name}'`);
 

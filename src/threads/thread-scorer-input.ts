@@ -1,4 +1,4 @@
-// The run a thread scorer receives (docs/threads.md, thread scorers): an ordinary scorer run whose
+// Builds the run a thread scorer receives (its shape: src/scorer/thread-run.ts): an ordinary scorer run whose
 // `input` and `output` are the whole conversation flattened — every turn's input messages, then
 // every turn's output, in turn order — so Mastra's utils read it as one long exchange
 // (getUserMessageFromRunInput: the opening request; getAssistantMessageFromRunOutput: the final
@@ -8,47 +8,13 @@
 // parent).
 import type { AgentRunEvent } from '../contracts/agent-run-event.ts';
 import type { CoreSystemMessage } from '../contracts/messages.ts';
-import type { RunScoreSummary, ThreadTurn, ThreadTurnShed } from '../contracts/thread-turn.ts';
+import type { ThreadTurn } from '../contracts/thread-turn.ts';
 import type { ThreadVersion } from '../contracts/thread-ref.ts';
 import { collectRunFacts } from '../pipeline/run-facts.ts';
 import type { RunFacts } from '../pipeline/run-facts.ts';
 import { buildScorerInput } from '../pipeline/scorer-input.ts';
-import type { ScorerRunInputForAgent, ScorerRunOutputForAgent } from '../utils/message-types.ts';
-import { isRecord } from '../utils/message-text.ts';
-
-/** One turn of a thread run: what a run scorer received for it, with its run scores and time. */
-export type ThreadTurnRun = {
-  runId: string;
-  /** When the run completed (ISO). */
-  timestamp: string;
-  input: ScorerRunInputForAgent;
-  output: ScorerRunOutputForAgent;
-  entity: { id: string; name?: string };
-  requestContext: Record<string, string | number | boolean>;
-  targetTraceId?: string;
-  targetSpanId?: string;
-  targetMetadata?: Record<string, unknown>;
-  runScores: RunScoreSummary[];
-  /** What the turn budget removed from this run (ThreadTurn `shed`). */
-  shed?: ThreadTurnShed[];
-  [key: string]: unknown;
-};
-
-/** What a thread scorer's `run.thread` says: the thread block its record will carry. */
-export type ThreadRunInfo = ThreadVersion;
-
-/** What a thread scorer's run() receives (besides the fields of buildScorerInput, the last turn's). */
-export type ThreadScorerRun = {
-  runId: string;
-  input: ScorerRunInputForAgent;
-  output: ScorerRunOutputForAgent;
-  turns: ThreadTurnRun[];
-  thread: ThreadRunInfo;
-  [key: string]: unknown;
-};
-
-/** The parts of a thread run a thread scorer reads (threadRunOf). */
-export type ThreadRunView = { thread: ThreadRunInfo; turns: ThreadTurnRun[] };
+import type { ThreadScorerRun, ThreadTurnRun } from '../scorer/thread-run.ts';
+import type { ScorerRunInputForAgent } from '../utils/message-types.ts';
 
 /** The facts of a thread version: its last turn's, with the thread key as the sampling key. */
 export function threadFacts(turns: readonly ThreadTurn[]): RunFacts {
@@ -94,15 +60,4 @@ export function buildThreadScorerInput(version: ThreadVersion, turns: readonly T
     turns: turns.map(turnRun),
     thread: version,
   };
-}
-
-/**
- * The thread of a scorer run, or undefined when the run is not a thread run (a thread scorer bound
- * with `level: 'run'`): what built-in thread scorers check first.
- */
-export function threadRunOf(run: unknown): ThreadRunView | undefined {
-  if (!isRecord(run) || !Array.isArray(run.turns) || !isRecord(run.thread)) return undefined;
-  const turns = run.turns.filter((turn): turn is ThreadTurnRun => isRecord(turn) && typeof turn.runId === 'string' && Array.isArray(turn.output));
-  if (turns.length !== run.turns.length) return undefined;
-  return { thread: run.thread as ThreadRunInfo, turns };
 }

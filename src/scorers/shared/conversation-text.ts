@@ -3,7 +3,7 @@
 // not make an unbounded prompt: each message is cut to `maxMessageChars`, and when the whole is
 // longer than `maxChars`, turns are left out from the middle (the opening and the latest turns say
 // most about a conversation's goal and outcome) with a marker that says how many.
-import type { ThreadTurnRun } from '../../threads/thread-scorer-input.ts';
+import type { ThreadTurnRun } from '../../scorer/thread-run.ts';
 import { getMessageRole, getMessageText } from '../../utils/message-text.ts';
 import { isFailedToolCall, listToolCalls } from './tool-invocations.ts';
 

@@ -2,8 +2,8 @@
 // run is not a thread run (the scorer was bound with level 'run').
 import { notScorable } from '../../scorer/not-scorable.ts';
 import type { NotScorable } from '../../scorer/not-scorable.ts';
-import { threadRunOf } from '../../threads/thread-scorer-input.ts';
-import type { ThreadRunView } from '../../threads/thread-scorer-input.ts';
+import { threadRunOf } from '../../scorer/thread-run.ts';
+import type { ThreadRunView } from '../../scorer/thread-run.ts';
 
 export function threadOrNotScorable(run: unknown, scorerId: string): ThreadRunView | NotScorable {
   return threadRunOf(run) ?? notScorable(`Not a conversation: '${scorerId}' scores threads; bind it with level: 'thread'.`);

@@ -3,7 +3,7 @@ import { feedbackIdFor } from '../../../../src/contracts/feedback-id.ts';
 import { decodeFeedbackRecord, parseAgentRunEvent, parseFeedbackRecord } from '../../../../src/contracts/parse.ts';
 import { feedbackKeyFor } from '../../../../src/contracts/record-key.ts';
 import { threadKeyFor } from '../../../../src/contracts/thread-ids.ts';
-import { runIdOf } from '../../../../src/otlp/run-from-trace.ts';
+import { runIdOf } from '../../../../src/contracts/otlp-run-id.ts';
 import { threadIdentityOf } from '../../../../src/threads/thread-identity.ts';
 import { conversationRunInput } from '../threads/fixtures.ts';
 import { wireFeedback } from './fixtures.ts';

@@ -2,7 +2,7 @@
 // and the three noData behaviours.
 import { describe, expect, it } from 'vitest';
 import { advance, initialState } from '../../../../src/monitors/monitor-state.ts';
-import type { NoDataBehaviour } from '../../../../src/monitors/monitor-schema.ts';
+import type { NoDataBehaviour } from '../../../../src/contracts/alert-record.ts';
 import type { MonitorCondition } from '../../../../src/monitors/monitor-state.ts';
 
 const monitor: { for: number; cooldown: number; noData: NoDataBehaviour } = { for: 60_000, cooldown: 0, noData: 'keep' };

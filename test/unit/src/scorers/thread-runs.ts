@@ -4,7 +4,7 @@ import { threadVersionIdFor } from '../../../../src/contracts/thread-ids.ts';
 import type { ThreadVersion } from '../../../../src/contracts/thread-ref.ts';
 import type { RunScoring } from '../../../../src/threads/build-thread-turn.ts';
 import { buildThreadScorerInput } from '../../../../src/threads/thread-scorer-input.ts';
-import type { ThreadScorerRun } from '../../../../src/threads/thread-scorer-input.ts';
+import type { ThreadScorerRun } from '../../../../src/scorer/thread-run.ts';
 import { noScoring, turnOf } from '../threads/fixtures.ts';
 import type { ConversationRunOptions } from '../threads/fixtures.ts';
 

@@ -17,7 +17,7 @@ import { THREAD_RUN_IDS_KEPT } from '../../../../src/contracts/thread-ref.ts';
 import { scoreThreadClose, threadTraceContext, threadVersionOf } from '../../../../src/threads/score-thread-close.ts';
 import type { ScoreThreadCloseOptions } from '../../../../src/threads/score-thread-close.ts';
 import type { ThreadClose } from '../../../../src/threads/thread-effects.ts';
-import { threadRunOf } from '../../../../src/threads/thread-scorer-input.ts';
+import { threadRunOf } from '../../../../src/scorer/thread-run.ts';
 import { traceFor } from '../../../helpers/runs.ts';
 import { threadBindings, turnOf } from './fixtures.ts';
 

@@ -1,6 +1,7 @@
 // What a thread scorer receives: the conversation flattened for Mastra's utils, each turn as its own run.
 import { describe, expect, it } from 'vitest';
-import { buildThreadScorerInput, threadFacts, threadRunOf } from '../../../../src/threads/thread-scorer-input.ts';
+import { threadRunOf } from '../../../../src/scorer/thread-run.ts';
+import { buildThreadScorerInput, threadFacts } from '../../../../src/threads/thread-scorer-input.ts';
 import { extractToolCalls } from '../../../../src/utils/tool-calls.ts';
 import { getUserMessageFromRunInput, getSystemMessagesFromRunInput, extractInputMessages } from '../../../../src/utils/run-input.ts';
 import { getAssistantMessageFromRunOutput } from '../../../../src/utils/run-output.ts';

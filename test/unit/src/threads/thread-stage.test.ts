@@ -8,7 +8,7 @@ import { decodeThreadMessage } from '../../../../src/threads/decode-thread-messa
 import { createThreadStage } from '../../../../src/threads/thread-stage.ts';
 import type { ThreadOutcome, ThreadStage } from '../../../../src/threads/thread-stage.ts';
 import { settleOutcomes } from '../../../../src/pipeline/scoring-outcome.ts';
-import { threadRunOf } from '../../../../src/threads/thread-scorer-input.ts';
+import { threadRunOf } from '../../../../src/scorer/thread-run.ts';
 import { runScore, threadBindings, turnOf } from './fixtures.ts';
 import type { ConversationRunOptions } from './fixtures.ts';
 

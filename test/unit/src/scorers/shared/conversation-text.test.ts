@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { conversationText, conversationTurns } from '../../../../../src/scorers/shared/conversation-text.ts';
-import { threadRunOf } from '../../../../../src/threads/thread-scorer-input.ts';
+import { threadRunOf } from '../../../../../src/scorer/thread-run.ts';
 import { threadRun } from '../thread-runs.ts';
 
 const turnsOf = (run: unknown) => threadRunOf(run)!.turns;
