@@ -4,8 +4,13 @@
 // embedded local parts) from src only. kafka/ is the Kafka plumbing (clients, security, pre-flight,
 // access errors, topics). dashboard/ (the web dashboard's server) sits beside service/: it may
 // import src, otel, kafka, producers, consumers and service; cli imports it. Its page
-// (dashboard/public/) is plain browser JavaScript.
+// (dashboard/public/) is plain browser JavaScript. Inside src/, the public scorer kit (src/kit/)
+// never imports the engine (src/engine/), and the contracts (src/kit/contracts/) import nothing
+// of the project but each other: they are the leaf every layer reads. No file takes part in an
+// import cycle (import-x/no-cycle, as OpenTelemetry's API package checks in CI; it follows value
+// imports, as a type-only import is erased).
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 const layers = ['src', 'otel', 'kafka', 'producers', 'consumers', 'service', 'cli'];
@@ -25,10 +30,33 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // Cycles anywhere in the project's TypeScript (the type-only ones too: they are a knot for a reader as much).
+    files: ['**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/extensions': ['.ts', '.js'], 'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] }, 'import-x/resolver-next': [createNodeResolver()] },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
   ...layers.slice(0, -1).map((layer) => ({
     files: [`${layer}/**/*.ts`],
     rules: forbid([...above(layer), 'local', 'dashboard'], `${layer}/ may import only the layers below it (docs/architecture.md): src ← otel ← kafka ← producers ← consumers ← service ← dashboard ← cli`),
   })),
+  {
+    files: ['src/kit/**/*.ts'],
+    ignores: ['src/kit/contracts/**'],
+    rules: forbid(['engine'], 'src/kit/ (the public scorer kit) may not import src/engine/ (docs/architecture.md): the engine builds on the kit, never the other way'),
+  },
+  {
+    files: ['src/kit/contracts/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['../*', '!../contracts/**', '**/engine/**', '**/kit/**'], message: 'src/kit/contracts/ is the leaf every layer reads: it imports only the other contracts and external packages (docs/architecture.md)' }],
+        },
+      ],
+    },
+  },
   {
     files: ['dashboard/**/*.ts'],
     rules: forbid(['cli', 'local'], 'dashboard/ may import src, otel, kafka, producers, consumers and service (docs/architecture.md); cli imports it'),

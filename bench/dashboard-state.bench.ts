@@ -10,7 +10,7 @@
 import { DashboardState, DEFAULT_LIMITS } from '../dashboard/dashboard-state.ts';
 import { bucketWidthFor } from '../dashboard/duration.ts';
 import { jaegerLink } from '../dashboard/trace-link.ts';
-import { parseAgreementRecord, parseDecisionRecord, parseScoreRecord } from '../src/contracts/parse.ts';
+import { parseAgreementRecord, parseDecisionRecord, parseScoreRecord } from '../src/kit/contracts/parse.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run with node --expose-gc: heap figures are taken after a full collection');

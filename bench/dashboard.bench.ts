@@ -15,7 +15,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { chromium } from 'playwright-core';
 import { fileURLToPath } from 'node:url';
 import { tenants } from '../producers/sample/tenants.ts';
-import { scoreIdFor } from '../src/contracts/score-id.ts';
+import { scoreIdFor } from '../src/kit/contracts/score-id.ts';
 
 const lookBackRecords = Number(process.argv[2] ?? 100_000);
 const liveRecords = Number(process.argv[3] ?? 200_000);

@@ -2,11 +2,11 @@
 // held, each with one scored record (and the run event's position it carries, for re-scores) and one feedback record of realistic size (a 200-character
 // comment), and the ledger with `maxPairs` pairs over 24 windows. Prints the heap after GC.
 //   node --expose-gc --conditions=scorestream-source bench/feedback-join.bench.ts [maxRuns] [maxPairs]
-import { AgreementLedger } from '../src/agreement/agreement-ledger.ts';
-import { buildAgreementPair } from '../src/agreement/build-agreement-pair.ts';
-import { FeedbackJoin } from '../src/agreement/feedback-join.ts';
-import { feedbackIdFor } from '../src/contracts/feedback-id.ts';
-import { scoreIdFor } from '../src/contracts/score-id.ts';
+import { AgreementLedger } from '../src/engine/agreement/agreement-ledger.ts';
+import { buildAgreementPair } from '../src/engine/agreement/build-agreement-pair.ts';
+import { FeedbackJoin } from '../src/engine/agreement/feedback-join.ts';
+import { feedbackIdFor } from '../src/kit/contracts/feedback-id.ts';
+import { scoreIdFor } from '../src/kit/contracts/score-id.ts';
 
 const maxRuns = Number(process.argv[2] ?? 100_000);
 const maxPairs = Number(process.argv[3] ?? 500_000);

@@ -14,12 +14,12 @@
 import { parseArgs } from 'node:util';
 import type { Kafka } from 'kafkajs';
 import pino from 'pino';
-import { Classifier } from '../src/classifier/classifier.ts';
-import { createClassifierScorer } from '../src/classifier/classifier-scorer.ts';
-import { configSchema } from '../src/config/config-schema.ts';
-import { resolveConfig } from '../src/config/resolve-config.ts';
-import { judgeModelsFromEnv } from '../src/judge/openai-compatible.ts';
-import { createDefaultBuiltInScorers } from '../src/scorers/registry.ts';
+import { Classifier } from '../src/kit/classifier/classifier.ts';
+import { createClassifierScorer } from '../src/kit/classifier/classifier-scorer.ts';
+import { configSchema } from '../src/engine/config/config-schema.ts';
+import { resolveConfig } from '../src/engine/config/resolve-config.ts';
+import { judgeModelsFromEnv } from '../src/kit/judge/openai-compatible.ts';
+import { createDefaultBuiltInScorers } from '../src/kit/scorers/registry.ts';
 import { createKafkaClient } from '../kafka/kafka-client.ts';
 import { startService } from '../service/start-service.ts';
 import { brownoutPlan, startFaultJudgeServer } from '../test/helpers/fault-judge-server.ts';

@@ -18,7 +18,7 @@
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { ensureLocalBroker, quietKafka } from '../local/kafka/index.ts';
-import { DEFAULTS } from '../src/config/defaults.ts';
+import { DEFAULTS } from '../src/engine/config/defaults.ts';
 import { createEventPool } from './pipeline/bench-events.ts';
 import { parseBenchOptions } from './pipeline/bench-options.ts';
 import { createCodeScorers } from './pipeline/bench-scorers.ts';

@@ -6,8 +6,8 @@
 // Usage: node bench/scorer.bench.ts [runs]    (package script: npm run bench:scorer)
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
-import { createScorer } from '../src/scorer/create-scorer.ts';
-import type { StepContext } from '../src/scorer/types.ts';
+import { createScorer } from '../src/kit/scorer/create-scorer.ts';
+import type { StepContext } from '../src/kit/scorer/types.ts';
 
 const runs = Number(process.argv[2] ?? 20_000);
 const promptRuns = Math.max(1, Math.round(runs / 4));

@@ -13,9 +13,9 @@
 import { loadavg } from 'node:os';
 import pino from 'pino';
 import { ensureLocalBroker, quietKafka } from '../local/kafka/index.ts';
-import { DEFAULTS } from '../src/config/defaults.ts';
-import { resolveConfig } from '../src/config/resolve-config.ts';
-import type { ScorestreamConfigInput } from '../src/config/config-types.ts';
+import { DEFAULTS } from '../src/engine/config/defaults.ts';
+import { resolveConfig } from '../src/engine/config/resolve-config.ts';
+import type { ScorestreamConfigInput } from '../src/engine/config/config-types.ts';
 import { createKafkaClient } from '../kafka/kafka-client.ts';
 import { startService } from '../service/start-service.ts';
 import type { RunningService } from '../service/start-service.ts';

@@ -5,17 +5,17 @@
 // the machine adds. Heap figures are taken after a full GC. Each turn is a real ThreadTurn text
 // (buildThreadTurn of a 3-message run, ~1.5 kB), its run and thread ids substituted.
 // Usage: node --expose-gc bench/thread-state.bench.ts [threads=100000] [turnsPerThread=3]
-import { threadKeyFor } from '../src/contracts/thread-ids.ts';
-import { threadTurnSchema } from '../src/contracts/thread-turn.ts';
-import { resolveConfig } from '../src/config/resolve-config.ts';
-import { collectRunFacts } from '../src/pipeline/run-facts.ts';
-import { parseAgentRunEvent } from '../src/contracts/parse.ts';
-import { createScorer } from '../src/scorer/create-scorer.ts';
-import { buildThreadTurn } from '../src/threads/build-thread-turn.ts';
-import { threadPoliciesOf } from '../src/threads/thread-part.ts';
-import { createThreadState } from '../src/threads/thread-state.ts';
-import { turnEntryOf } from '../src/threads/turn-entry.ts';
-import type { TurnEntry } from '../src/threads/turn-entry.ts';
+import { threadKeyFor } from '../src/kit/contracts/thread-ids.ts';
+import { threadTurnSchema } from '../src/kit/contracts/thread-turn.ts';
+import { resolveConfig } from '../src/engine/config/resolve-config.ts';
+import { collectRunFacts } from '../src/engine/pipeline/run-facts.ts';
+import { parseAgentRunEvent } from '../src/kit/contracts/parse.ts';
+import { createScorer } from '../src/kit/scorer/create-scorer.ts';
+import { buildThreadTurn } from '../src/engine/threads/build-thread-turn.ts';
+import { threadPoliciesOf } from '../src/engine/threads/thread-part.ts';
+import { createThreadState } from '../src/engine/threads/thread-state.ts';
+import { turnEntryOf } from '../src/engine/threads/turn-entry.ts';
+import type { TurnEntry } from '../src/engine/threads/turn-entry.ts';
 import { testRun } from '../test/helpers/runs.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;

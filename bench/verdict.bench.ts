@@ -7,7 +7,7 @@
 import { loadavg } from 'node:os';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { registerVerdictMetric } from '../otel/verdict-metric.ts';
-import { passCriterionSchema, verdictFor } from '../src/verdict/pass-criterion.ts';
+import { passCriterionSchema, verdictFor } from '../src/kit/verdict/pass-criterion.ts';
 import { createEventPool } from './pipeline/bench-events.ts';
 import { createCodeScorers } from './pipeline/bench-scorers.ts';
 import { measurePipelineAlone } from './pipeline/pipeline-alone.ts';

@@ -1,10 +1,10 @@
 // The process's redactor for log lines and spans (docs/data-handling.md). The logger and the
 // OpenTelemetry SDK start before the config is loaded, so they get a function that reads the
 // current redactor: the built-in patterns until the config is known, the config's own after.
-import { createRedactor } from '../src/data-handling/create-redactor.ts';
-import type { Redactor } from '../src/data-handling/create-redactor.ts';
-import { dataHandlingOf } from '../src/data-handling/data-handling.ts';
-import type { DataHandlingConfig } from '../src/data-handling/data-handling.ts';
+import { createRedactor } from '../src/engine/data-handling/create-redactor.ts';
+import type { Redactor } from '../src/engine/data-handling/create-redactor.ts';
+import { dataHandlingOf } from '../src/engine/data-handling/data-handling.ts';
+import type { DataHandlingConfig } from '../src/engine/data-handling/data-handling.ts';
 
 export type ProcessRedaction = {
   /** Hand this to createLogger and startTelemetry. */

@@ -1,10 +1,10 @@
-// The text `scorestream otlp inspect` prints per trace (src/otlp/inspect-trace.ts): each run, the
+// The text `scorestream otlp inspect` prints per trace (src/engine/otlp/inspect-trace.ts): each run, the
 // rule that found it, what it carries and where it was read from, what it lacks, and the
 // attributes no reader used. Every string from the trace goes through terminalSafe.
-import { parseAgentRunEvent } from '../src/contracts/parse.ts';
-import type { InspectedRun, InspectedTrace } from '../src/otlp/inspect-trace.ts';
-import { getCombinedSystemPrompt, getUserMessageFromRunInput } from '../src/utils/run-input.ts';
-import { getAssistantMessageFromRunOutput } from '../src/utils/run-output.ts';
+import { parseAgentRunEvent } from '../src/kit/contracts/parse.ts';
+import type { InspectedRun, InspectedTrace } from '../src/engine/otlp/inspect-trace.ts';
+import { getCombinedSystemPrompt, getUserMessageFromRunInput } from '../src/kit/utils/run-input.ts';
+import { getAssistantMessageFromRunOutput } from '../src/kit/utils/run-output.ts';
 import { terminalSafe } from './terminal-text.ts';
 
 const CONVENTION_NAMES = { genai: 'GenAI', 'ai-sdk': 'AI SDK', openinference: 'OpenInference', openllmetry: 'OpenLLMetry' } as const;

@@ -1,5 +1,5 @@
 // One readable line per score record, for `scorestream tail`.
-import type { ScoreRecord } from '../src/contracts/score-record.ts';
+import type { ScoreRecord } from '../src/kit/contracts/score-record.ts';
 import { terminalSafe } from './terminal-text.ts';
 
 export function formatScoreLine(record: ScoreRecord, options: { traceUrl?: string } = {}): string {

@@ -6,10 +6,10 @@
 // They become the process's default judge models (a config file can use them through
 // getDefaultJudgeModels), and the config's resolver when the config brings none; `local:…` ids
 // resolve even when it does. Nothing is downloaded or loaded until a scorer calls a local model.
-import { setDefaultJudgeModels } from '../src/judge/model-resolution.ts';
-import { judgeModelsFromEnv } from '../src/judge/openai-compatible.ts';
-import type { JudgeModelResolver } from '../src/judge/types.ts';
-import type { ScorestreamConfigInput } from '../src/config/config-types.ts';
+import { setDefaultJudgeModels } from '../src/kit/judge/model-resolution.ts';
+import { judgeModelsFromEnv } from '../src/kit/judge/openai-compatible.ts';
+import type { JudgeModelResolver } from '../src/kit/judge/types.ts';
+import type { ScorestreamConfigInput } from '../src/engine/config/config-types.ts';
 import { createLocalJudgeModels, withLocalJudgeModels } from '../local/model/local-judge-models.ts';
 import type { LocalJudgeModels } from '../local/model/local-judge-models.ts';
 

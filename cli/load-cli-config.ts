@@ -2,9 +2,9 @@
 // SCORESTREAM_JUDGE_* variables, cli/judge-environment.ts) and the environment's overrides,
 // validated before anything touches Kafka.
 import type { Logger } from 'pino';
-import { ConfigError } from '../src/config/config-error.ts';
-import { resolveConfig } from '../src/config/resolve-config.ts';
-import type { ResolvedConfig } from '../src/config/resolve-config.ts';
+import { ConfigError } from '../src/engine/config/config-error.ts';
+import { resolveConfig } from '../src/engine/config/resolve-config.ts';
+import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
 import { loadConfigFile } from '../service/load-config-file.ts';
 import { applyJudgeEnvironment, setUpJudgeModels } from './judge-environment.ts';
 

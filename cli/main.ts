@@ -3,7 +3,7 @@
 // `scorestream kafka status` does not pay for loading the scoring stack.
 import { applyHeapGrowth } from '../service/heap-growth.ts';
 import { applyMemoryTarget } from '../service/memory-target.ts';
-import { ScorestreamError } from '../src/errors.ts';
+import { ScorestreamError } from '../src/kit/errors.ts';
 import { kafkaUnreachableHint } from './kafka-error-hint.ts';
 
 type Command = { summary: string; load: () => Promise<{ run: (argv: string[]) => Promise<number> }> };

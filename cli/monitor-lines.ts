@@ -1,8 +1,8 @@
 // The demo's lines about its in-stream monitors (docs/alerts.md): each monitor's state, last
 // evaluated value and samples, the re-scores of its window (not among the samples), and the latest notices. Pure: the live view's footer calls it every frame.
-import type { AlertRecord } from '../src/contracts/alert-record.ts';
-import type { MonitorStatus } from '../src/monitors/monitor-set.ts';
-import { describeNotice } from '../src/monitors/webhook-body.ts';
+import type { AlertRecord } from '../src/kit/contracts/alert-record.ts';
+import type { MonitorStatus } from '../src/engine/monitors/monitor-set.ts';
+import { describeNotice } from '../src/engine/monitors/webhook-body.ts';
 
 const clock = (iso: string) => iso.slice(11, 19);
 

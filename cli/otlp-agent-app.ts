@@ -10,10 +10,10 @@ import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { OpenTelemetry } from '@ai-sdk/otel';
 import { generateText } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import type { AgentRunEventInput } from '../src/contracts/agent-run-event.ts';
-import { parseAgentRunEvent } from '../src/contracts/parse.ts';
-import { getUserMessageFromRunInput } from '../src/utils/run-input.ts';
-import { getAssistantMessageFromRunOutput } from '../src/utils/run-output.ts';
+import type { AgentRunEventInput } from '../src/kit/contracts/agent-run-event.ts';
+import { parseAgentRunEvent } from '../src/kit/contracts/parse.ts';
+import { getUserMessageFromRunInput } from '../src/kit/utils/run-input.ts';
+import { getAssistantMessageFromRunOutput } from '../src/kit/utils/run-output.ts';
 
 export type OtlpAgentApp = {
   /** Replays one sample run as an instrumented AI SDK call. */

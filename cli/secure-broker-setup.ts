@@ -10,10 +10,10 @@ import type { SecurityMaterials } from '../local/kafka/index.ts';
 import { roleGrants, toKafkajsAcls } from '../kafka/acl-roles.ts';
 import type { AclGrant } from '../kafka/acl-roles.ts';
 import { ensureTopics, topicSpecsOf } from '../kafka/ensure-topics.ts';
-import { topicsSchema } from '../src/config/config-schema.ts';
-import { DEFAULTS, DEMO_DECISIONS_TOPIC } from '../src/config/defaults.ts';
-import { topologyOf } from '../src/topology/topology.ts';
-import type { Topology } from '../src/topology/topology.ts';
+import { topicsSchema } from '../src/engine/config/config-schema.ts';
+import { DEFAULTS, DEMO_DECISIONS_TOPIC } from '../src/engine/config/defaults.ts';
+import { topologyOf } from '../src/engine/topology/topology.ts';
+import type { Topology } from '../src/engine/topology/topology.ts';
 
 /**
  * The topology of the default names with every feature on — decisions, the default retry tiers,

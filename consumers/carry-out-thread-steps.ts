@@ -11,7 +11,7 @@
 // given up) writes nothing: its state must not say "scored" without the score, and its message
 // fails (dead-lettered, or abandoned after the hard stop). Once a changelog publish fails, no later
 // write goes out (the changelog is written in call order or not at all), and their steps fail too.
-import type { ChangelogWrite, ThreadOutcome } from '../src/threads/thread-stage.ts';
+import type { ChangelogWrite, ThreadOutcome } from '../src/engine/threads/thread-stage.ts';
 import type { MessageHandle, PerformJob } from './run-source.ts';
 
 /** A step of the thread state and the message (or, for a timer's step, the detached output) it belongs to. */

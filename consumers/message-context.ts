@@ -3,10 +3,10 @@
 // message — the message, its source, its output and its trace — is passed alongside.
 import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
-import type { JudgeSpend } from '../src/budget/judge-spend.ts';
-import type { ResolvedConfig } from '../src/config/resolve-config.ts';
-import type { Replay } from '../src/contracts/common.ts';
-import type { ScorerServices } from '../src/scorer-services.ts';
+import type { JudgeSpend } from '../src/engine/budget/judge-spend.ts';
+import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
+import type { Replay } from '../src/kit/contracts/common.ts';
+import type { ScorerServices } from '../src/kit/scorer-services.ts';
 import type { FetchMessage } from '../kafka/fetch-run-message.ts';
 import type { PublishRetry } from './publish-until-acknowledged.ts';
 import type { ServiceStats } from './service-stats.ts';
@@ -26,7 +26,7 @@ export type MessageContext = {
   publishRetry: PublishRetry;
   /** What every scorer run gets for its steps (built once by service/start-service.ts). */
   services?: ScorerServices;
-  /** Judge budgets and cost (src/budget/judge-spend.ts), built once by service/start-service.ts. */
+  /** Judge budgets and cost (src/engine/budget/judge-spend.ts), built once by service/start-service.ts. */
   spend?: JudgeSpend;
   /** Set by a replay (service/replay.ts): every score and decision record is marked with it. */
   replay?: Replay;

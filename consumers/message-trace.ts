@@ -8,12 +8,12 @@
 //      the headers brought no span context (producers that cannot set headers), and the process
 //      span linked to that too.
 // What stage 2 returns is handed down as is: its context is the parent of every score span and
-// its facts (trace id, span id, sampled) are the run's (src/pipeline/run-facts.ts). The W3C
+// its facts (trace id, span id, sampled) are the run's (src/engine/pipeline/run-facts.ts). The W3C
 // extraction itself is otel/run-trace-context.ts (docs/observability.md, traces).
 import { ROOT_CONTEXT, SpanKind, trace as otelTrace } from '@opentelemetry/api';
 import type { Link, Span, Tracer } from '@opentelemetry/api';
 import type { ConsumedMessage } from '../kafka/kafka-records.ts';
-import type { AgentRunEvent } from '../src/contracts/agent-run-event.ts';
+import type { AgentRunEvent } from '../src/kit/contracts/agent-run-event.ts';
 import { extractHeaderTraceContext, withBodyTraceContext } from '../otel/run-trace-context.ts';
 import type { RunTraceContext } from '../otel/run-trace-context.ts';
 

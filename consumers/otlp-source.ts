@@ -1,7 +1,7 @@
 // The OTLP source (input.format 'otlp'): messages written by an OpenTelemetry Collector's kafka
-// exporter are decoded into spans (src/otlp/decode-otlp.ts; Scorestream's own spans left out),
-// buffered per trace (src/otlp/trace-assembler.ts) and, when a trace closes, turned into agent
-// runs (src/otlp/run-from-trace.ts), each scored as a run job whose trace context is its agent
+// exporter are decoded into spans (src/engine/otlp/decode-otlp.ts; Scorestream's own spans left out),
+// buffered per trace (src/engine/otlp/trace-assembler.ts) and, when a trace closes, turned into agent
+// runs (src/engine/otlp/run-from-trace.ts), each scored as a run job whose trace context is its agent
 // span's own. A trace that yields no run is decided (not_an_agent_trace, incomplete_trace,
 // assembly_overflow) for every binding, with the trace id as run id. A run without a user message
 // or a final answer is scored all the same, never silently: its event's `missing` goes into every
@@ -20,16 +20,16 @@
 // trace's work — its runs scored and their records accepted, or its decisions — is done. So its
 // offset is committed (PartitionProgress: contiguous finished prefix) only behind that work. A
 // run's records go out through the message that carried its agent span.
-import type { OtlpInputConfig } from '../src/config/input-schema.ts';
-import type { SkipReason } from '../src/contracts/decision-record.ts';
-import { parseOwnedAgentRunEvent } from '../src/contracts/parse.ts';
-import { isAgentSpan, isScorestreamSpan } from '../src/otlp/agent-spans.ts';
-import { decodeOtlpTraces } from '../src/otlp/decode-otlp.ts';
-import type { OtlpSpan } from '../src/otlp/otlp-span.ts';
-import { runsFromTrace } from '../src/otlp/run-from-trace.ts';
-import type { AssembledRun } from '../src/otlp/run-from-trace.ts';
-import { TraceAssembler } from '../src/otlp/trace-assembler.ts';
-import type { ClosedTrace } from '../src/otlp/trace-assembler.ts';
+import type { OtlpInputConfig } from '../src/engine/config/input-schema.ts';
+import type { SkipReason } from '../src/kit/contracts/decision-record.ts';
+import { parseOwnedAgentRunEvent } from '../src/kit/contracts/parse.ts';
+import { isAgentSpan, isScorestreamSpan } from '../src/engine/otlp/agent-spans.ts';
+import { decodeOtlpTraces } from '../src/engine/otlp/decode-otlp.ts';
+import type { OtlpSpan } from '../src/engine/otlp/otlp-span.ts';
+import { runsFromTrace } from '../src/engine/otlp/run-from-trace.ts';
+import type { AssembledRun } from '../src/engine/otlp/run-from-trace.ts';
+import { TraceAssembler } from '../src/engine/otlp/trace-assembler.ts';
+import type { ClosedTrace } from '../src/engine/otlp/trace-assembler.ts';
 import { spanTraceContext } from '../otel/run-trace-context.ts';
 import { ClaimEndedError } from './run-source.ts';
 import type { MessageHandle, PerformJob, RunSource, SourcePartition } from './run-source.ts';

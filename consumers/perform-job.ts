@@ -1,5 +1,5 @@
 // A source's job, done: down through the core once, and back as outcomes that the emitter turns
-// into records. The core (src/pipeline/) returns one promise per binding; each outcome goes out
+// into records. The core (src/engine/pipeline/) returns one promise per binding; each outcome goes out
 // as soon as its binding is done (a fast code scorer's record does not wait for a slow judge).
 //   run      Scorestream's own work is skipped (the loop guard's second half); else every binding
 //            is decided and scored (scoreRunEvent);
@@ -19,25 +19,25 @@
 //                 only once its closes' records were accepted (carry-out-thread-steps.ts), so that
 //                 a state saying "scored" never outlives a crash that lost the score.
 // Resolves once every record of the job was accepted by its message's output.
-import { collectRunFacts } from '../src/pipeline/run-facts.ts';
-import { scoreRetry } from '../src/pipeline/score-retry.ts';
-import { admitRescore, rescoreUnavailable, scoreRescore } from '../src/pipeline/score-rescore.ts';
-import type { RescoreRequest } from '../src/contracts/rescore-request.ts';
+import { collectRunFacts } from '../src/engine/pipeline/run-facts.ts';
+import { scoreRetry } from '../src/engine/pipeline/score-retry.ts';
+import { admitRescore, rescoreUnavailable, scoreRescore } from '../src/engine/pipeline/score-rescore.ts';
+import type { RescoreRequest } from '../src/kit/contracts/rescore-request.ts';
 import { decodeRunMessage } from './decode-run-message.ts';
 import { readRunBack } from './read-run-back.ts';
 import { runTraceContext, untracedMessage } from './message-trace.ts';
-import { scoreRunEvent } from '../src/pipeline/score-run-event.ts';
-import type { ScoreRunEventOptions } from '../src/pipeline/score-run-event.ts';
-import type { ScoringOutcome } from '../src/pipeline/scoring-outcome.ts';
-import { traceWithoutRun } from '../src/pipeline/trace-without-run.ts';
-import type { RunFacts } from '../src/pipeline/run-facts.ts';
-import { buildThreadTurn } from '../src/threads/build-thread-turn.ts';
+import { scoreRunEvent } from '../src/engine/pipeline/score-run-event.ts';
+import type { ScoreRunEventOptions } from '../src/engine/pipeline/score-run-event.ts';
+import type { ScoringOutcome } from '../src/engine/pipeline/scoring-outcome.ts';
+import { traceWithoutRun } from '../src/engine/pipeline/trace-without-run.ts';
+import type { RunFacts } from '../src/engine/pipeline/run-facts.ts';
+import { buildThreadTurn } from '../src/engine/threads/build-thread-turn.ts';
 import { spanTraceContext } from '../otel/run-trace-context.ts';
 import { isScorestreamRun } from './loop-guard.ts';
 import type { MessageContext } from './message-context.ts';
 import type { RecordEmitter } from './emitter/record-emitter.ts';
 import type { MessageHandle, PerformJob, SourceJob } from './run-source.ts';
-import { isoTime } from '../src/contracts/iso-time.ts';
+import { isoTime } from '../src/kit/contracts/iso-time.ts';
 
 /** What a job needs besides itself: the shared context and the one way out. */
 export type JobDependencies = { readonly context: MessageContext; readonly emitter: RecordEmitter };

@@ -6,7 +6,7 @@
 // thrown, the message's offset stays uncommitted and the run is scored again after a restart
 // (docs/delivery.md, shutdown).
 import type { Logger } from 'pino';
-import type { Source } from '../src/contracts/common.ts';
+import type { Source } from '../src/kit/contracts/common.ts';
 import type { OutgoingRecord } from '../producers/record-publisher.ts';
 import type { MessageOutput } from './record-sink.ts';
 import type { ServiceStats } from './service-stats.ts';

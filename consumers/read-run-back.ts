@@ -5,7 +5,7 @@
 // the cluster's trouble would be wrong. Only the hard stop ends the retries: the error is thrown,
 // the request's offset stays uncommitted, and it is read again after a restart. An answer that the
 // message is not there (`found: false`) is an answer, not a failure: the caller decides it.
-import type { Source } from '../src/contracts/common.ts';
+import type { Source } from '../src/kit/contracts/common.ts';
 import type { FetchedMessage, FetchMessage } from '../kafka/fetch-run-message.ts';
 import type { PublishContext } from './publish-until-acknowledged.ts';
 

@@ -8,7 +8,7 @@
 // A claim is one partition under one assignment; what ending an assignment means is
 // RecordSink.assignmentEnded's rule, below.
 import type { Logger } from 'pino';
-import type { DeliveryMode } from '../src/config/config-types.ts';
+import type { DeliveryMode } from '../src/engine/config/config-types.ts';
 import type { RecordPublisher } from '../producers/record-publisher.ts';
 import { PartitionProgress } from './partition-progress.ts';
 import type { ServiceStats } from './service-stats.ts';

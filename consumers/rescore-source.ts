@@ -3,9 +3,9 @@
 // (perform-job.ts: admitted by the binding's `rescoreOn`, the run event read back from the runs
 // topic, the pair scored through the retry path's scoring and the one emitter). A message that is
 // not a RescoreRequest is dead-lettered. The topic is the service's own: no loop guard applies.
-import { formatProblems, problemsFromIssues } from '../src/contracts/problems.ts';
-import { rescoreRequestSchema } from '../src/contracts/rescore-request.ts';
-import type { RescoreRequest } from '../src/contracts/rescore-request.ts';
+import { formatProblems, problemsFromIssues } from '../src/kit/contracts/problems.ts';
+import { rescoreRequestSchema } from '../src/kit/contracts/rescore-request.ts';
+import type { RescoreRequest } from '../src/kit/contracts/rescore-request.ts';
 import type { Decoding } from './run-source.ts';
 import { statelessSource } from './run-source.ts';
 import type { RunSource } from './run-source.ts';

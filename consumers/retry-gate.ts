@@ -5,7 +5,7 @@
 // were written (each pair's delay is added to the time it failed), so waiting for the head holds
 // back little. No polling: a paused partition is not fetched, and one timer per partition waits.
 import type { ConsumedMessage } from '../kafka/kafka-records.ts';
-import { RETRY_DUE_HEADER } from '../src/contracts/retry-message.ts';
+import { RETRY_DUE_HEADER } from '../src/kit/contracts/retry-message.ts';
 
 export type RetryGateOptions = {
   /** Wall clock in ms (injected in tests). */

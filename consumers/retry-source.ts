@@ -1,11 +1,11 @@
 // The retry tiers' source (docs/delivery.md, retries): each tier topic holds pairs waiting to be
 // scored again after a transient failure, due in the order they were written. A message is due at
 // its header `scorestream-retry-due` (the consumer holds its partition until then, retry-gate.ts);
-// once due it is one job — the pair scored again (src/pipeline/score-retry.ts). A message that is
+// once due it is one job — the pair scored again (src/engine/pipeline/score-retry.ts). A message that is
 // not a RetryMessage is dead-lettered. The topics are the service's own: no loop guard applies.
-import { formatProblems, problemsFromIssues } from '../src/contracts/problems.ts';
-import { retryMessageSchema } from '../src/contracts/retry-message.ts';
-import type { RetryMessage } from '../src/contracts/retry-message.ts';
+import { formatProblems, problemsFromIssues } from '../src/kit/contracts/problems.ts';
+import { retryMessageSchema } from '../src/kit/contracts/retry-message.ts';
+import type { RetryMessage } from '../src/kit/contracts/retry-message.ts';
 import { retryDueMs } from './retry-gate.ts';
 import type { Decoding } from './run-source.ts';
 import { statelessSource } from './run-source.ts';

@@ -3,8 +3,8 @@
 // every problem with its path). Its run's trace context is the message's — the W3C headers the
 // consumer read, else the event's `trace` body field for producers that cannot set headers. An
 // `agent.thread.ended` event on the runs topic is not a run: it is forwarded to the thread scorers.
-import type { AgentRunEvent } from '../src/contracts/agent-run-event.ts';
-import { decodeThreadMessage } from '../src/threads/decode-thread-message.ts';
+import type { AgentRunEvent } from '../src/kit/contracts/agent-run-event.ts';
+import { decodeThreadMessage } from '../src/engine/threads/decode-thread-message.ts';
 import { decodeRunMessage } from './decode-run-message.ts';
 import { runTraceContext } from './message-trace.ts';
 import { statelessSource } from './run-source.ts';

@@ -8,14 +8,14 @@
 // The consumer owns everything before and after: the message's trace context, counting, the loop
 // guard, the size check and the dead letter (message-path.ts, once for every source), and a job's
 // way through the core to the emitter (perform-job.ts).
-import type { AgentRunEvent } from '../src/contracts/agent-run-event.ts';
-import type { Source } from '../src/contracts/common.ts';
-import type { SkipReason } from '../src/contracts/decision-record.ts';
-import type { RescoreRequest } from '../src/contracts/rescore-request.ts';
-import type { RetryMessage } from '../src/contracts/retry-message.ts';
-import type { ThreadCloseReason } from '../src/contracts/thread-ref.ts';
-import type { ScoringOutcome } from '../src/pipeline/scoring-outcome.ts';
-import type { ChangelogWrite } from '../src/threads/thread-stage.ts';
+import type { AgentRunEvent } from '../src/kit/contracts/agent-run-event.ts';
+import type { Source } from '../src/kit/contracts/common.ts';
+import type { SkipReason } from '../src/kit/contracts/decision-record.ts';
+import type { RescoreRequest } from '../src/kit/contracts/rescore-request.ts';
+import type { RetryMessage } from '../src/kit/contracts/retry-message.ts';
+import type { ThreadCloseReason } from '../src/kit/contracts/thread-ref.ts';
+import type { ScoringOutcome } from '../src/engine/pipeline/scoring-outcome.ts';
+import type { ChangelogWrite } from '../src/engine/threads/thread-stage.ts';
 import type { ConsumedMessage } from '../kafka/kafka-records.ts';
 import type { RunTraceContext } from '../otel/run-trace-context.ts';
 import type { DeadLetterReason } from './decode-run-message.ts';

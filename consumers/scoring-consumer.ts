@@ -25,8 +25,8 @@ import { context as otelContext, ROOT_CONTEXT, trace } from '@opentelemetry/api'
 import type { Tracer } from '@opentelemetry/api';
 import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { ResolvedConfig } from '../src/config/resolve-config.ts';
-import type { ScorerServices } from '../src/scorer-services.ts';
+import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
+import type { ScorerServices } from '../src/kit/scorer-services.ts';
 import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 import type { ConsumedMessage } from '../kafka/kafka-records.ts';
 import type { BatchControl, ConsumedBatch, GroupConsumer, KafkaTransport } from '../kafka/kafka-transport.ts';
@@ -41,8 +41,8 @@ import type { MessageTicket, PartitionClaim, RecordSink } from './record-sink.ts
 import { createRetryGate } from './retry-gate.ts';
 import { retrySource } from './retry-source.ts';
 import { rescoreSource } from './rescore-source.ts';
-import type { TaskKind } from '../src/topology/topic-entry.ts';
-import { entryOf, subscriptionsOf, topologyOfConfig } from '../src/topology/topology.ts';
+import type { TaskKind } from '../src/engine/topology/topic-entry.ts';
+import { entryOf, subscriptionsOf, topologyOfConfig } from '../src/engine/topology/topology.ts';
 import { createThreadSource } from './thread-source.ts';
 import type { ReadChangelog } from './thread-source.ts';
 import { readChangelogPartition } from '../kafka/read-changelog-partition.ts';
@@ -118,7 +118,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   const input: RunSource = options.source ?? runEventSource;
   const hardStop = new AbortController();
   // What this member consumes, each topic routed to the task that consumes it (the topology,
-  // src/topology/): the runs, the retry tiers, the by-thread topic with thread scorers, the rescore
+  // src/engine/topology/): the runs, the retry tiers, the by-thread topic with thread scorers, the rescore
   // topic with `rescoreOn`. A replay consumes the runs only: the live service owns the rest.
   const topology = topologyOfConfig(config);
   const subscriptions = subscriptionsOf(topology, options.messageContext?.replay === undefined ? 'service' : 'replay');
@@ -146,7 +146,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   const routes = new Map(subscriptions.map(({ topic, task }) => [topic, sourceOfTask[task]]));
   const sourceOf = (topic: string): RunSource => {
     const source = routes.get(topic);
-    if (source === undefined) throw new TypeError(`no task consumes '${topic}' (src/topology/topology.ts)`);
+    if (source === undefined) throw new TypeError(`no task consumes '${topic}' (src/engine/topology/topology.ts)`);
     return source;
   };
   const consumer: GroupConsumer = transport.consumer({

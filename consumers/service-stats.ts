@@ -1,6 +1,6 @@
 // Live counters of one service instance: what the terminal view shows and what the OTel
 // metric instruments observe. Plain numbers updated in place, cheap on the hot path.
-import type { ScoreRecord } from '../src/contracts/score-record.ts';
+import type { ScoreRecord } from '../src/kit/contracts/score-record.ts';
 
 export type ScorerTally = { scored: number; notScorable: number; failed: number; scoreSum: number };
 

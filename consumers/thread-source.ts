@@ -1,5 +1,5 @@
 // The `{runs}-by-thread` source (docs/threads.md, the transport): one thread state per claimed
-// partition (src/threads/thread-stage.ts), so every turn of a thread — re-keyed by tenant + thread —
+// partition (src/engine/threads/thread-stage.ts), so every turn of a thread — re-keyed by tenant + thread —
 // meets the others in one place. For each claim:
 //   restore  before the partition's first message is applied, the state is read back from the
 //            partition of `{runs}-thread-state` with the same number (kafka/read-changelog-partition.ts),
@@ -21,12 +21,12 @@
 // The topic is the service's own (`internal`): its records carry the origin header by design.
 import type { Logger } from 'pino';
 import { extractHeaderTraceContext } from '../otel/run-trace-context.ts';
-import type { Source } from '../src/contracts/common.ts';
-import { decodeThreadMessage } from '../src/threads/decode-thread-message.ts';
-import type { ThreadMessage } from '../src/threads/decode-thread-message.ts';
-import { createThreadStage } from '../src/threads/thread-stage.ts';
-import { StateBudget } from '../src/threads/thread-state.ts';
-import type { ThreadStage } from '../src/threads/thread-stage.ts';
+import type { Source } from '../src/kit/contracts/common.ts';
+import { decodeThreadMessage } from '../src/engine/threads/decode-thread-message.ts';
+import type { ThreadMessage } from '../src/engine/threads/decode-thread-message.ts';
+import { createThreadStage } from '../src/engine/threads/thread-stage.ts';
+import { StateBudget } from '../src/engine/threads/thread-state.ts';
+import type { ThreadStage } from '../src/engine/threads/thread-stage.ts';
 import { carryOutThreadSteps } from './carry-out-thread-steps.ts';
 import type { ThreadStepWork } from './carry-out-thread-steps.ts';
 import type { MessageContext } from './message-context.ts';

@@ -9,8 +9,8 @@
 // its status) and is counted in `rescores` instead. Skips are tallied
 // per scorer, agent, tenant and reason; a decision that does not name its run's agent (from a
 // service that predates it) counts under UNKNOWN.
-import type { DecisionRecord } from '../src/contracts/decision-record.ts';
-import type { ScoreRecord } from '../src/contracts/score-record.ts';
+import type { DecisionRecord } from '../src/kit/contracts/decision-record.ts';
+import type { ScoreRecord } from '../src/kit/contracts/score-record.ts';
 import { SCORE_BIN_COUNT, scoreBinIndex } from './score-bins.ts';
 
 export const OTHER = '(other)';

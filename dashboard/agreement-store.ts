@@ -6,7 +6,7 @@
 // rolling window updated) replaces the one kept, and so does a pair published again under its
 // agreementId (a changed vote, a thread pair moved to a later version; docs/feedback.md): the
 // later measurement stands, and a pair that now agrees takes its disagreement off the list.
-import type { AgreementPair, AgreementWindow } from '../src/contracts/agreement-record.ts';
+import type { AgreementPair, AgreementWindow } from '../src/kit/contracts/agreement-record.ts';
 import { NO_TENANT } from './aggregates.ts';
 
 export type DisagreementSummary = {

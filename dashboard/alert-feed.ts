@@ -3,7 +3,7 @@
 // alerts topic. (Pass rates from the records' verdicts are the overview's: aggregates.ts.)
 // Bounded: `maxNotices` kept; a notice seen twice (same alertId: a restarted monitor repeating
 // itself) counts once.
-import type { AlertRecord } from '../src/contracts/alert-record.ts';
+import type { AlertRecord } from '../src/kit/contracts/alert-record.ts';
 
 /** A monitor as its last notice left it: `at` is when that notice was decided (firing or ok since then). */
 export type MonitorView = { monitor: AlertRecord['monitor']; phase: 'firing' | 'ok'; at: string; value: number | null; samples: number; noData: boolean };

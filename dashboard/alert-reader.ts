@@ -3,7 +3,7 @@
 // prefix. A missing topic (no monitor has run yet) is a warning, not an error: the page then shows
 // no monitors.
 import type { Kafka } from 'kafkajs';
-import { parseAlertRecord } from '../src/contracts/parse.ts';
+import { parseAlertRecord } from '../src/kit/contracts/parse.ts';
 import { DASHBOARD_GROUP_PREFIX } from '../kafka/acl-roles.ts';
 import { startTopicReader } from '../service/monitor/topic-reader.ts';
 import type { TopicReader } from '../service/monitor/topic-reader.ts';

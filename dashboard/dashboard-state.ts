@@ -6,9 +6,9 @@
 // exactly what it missed, or — when the log no longer reaches back that far, or the server
 // restarted (a new epoch) — a fresh snapshot. Every part is bounded (DashboardLimits).
 import { randomBytes } from 'node:crypto';
-import type { AgreementRecord } from '../src/contracts/agreement-record.ts';
-import type { DecisionRecord } from '../src/contracts/decision-record.ts';
-import type { ScoreRecord } from '../src/contracts/score-record.ts';
+import type { AgreementRecord } from '../src/kit/contracts/agreement-record.ts';
+import type { DecisionRecord } from '../src/kit/contracts/decision-record.ts';
+import type { ScoreRecord } from '../src/kit/contracts/score-record.ts';
 import type { SeriesTally, SkipTally } from './aggregates.ts';
 import { ScoreAggregates, skipSeriesOf } from './aggregates.ts';
 import type { AgreementView, DisagreementSummary, WindowSummary } from './agreement-store.ts';

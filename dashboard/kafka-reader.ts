@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Kafka } from 'kafkajs';
-import { parseAgreementRecord, parseDecisionRecord, parseScoreRecord } from '../src/contracts/parse.ts';
+import { parseAgreementRecord, parseDecisionRecord, parseScoreRecord } from '../src/kit/contracts/parse.ts';
 import type { DashboardState } from './dashboard-state.ts';
 import { DASHBOARD_GROUP_PREFIX } from '../kafka/acl-roles.ts';
 import { whileLeadersSettle } from '../kafka/while-leaders-settle.ts';

@@ -1,7 +1,7 @@
 // The most recent score records, whole (the detail view needs their steps and judge evidence),
 // bounded by count and by their size on the wire, oldest out first. A record arriving again with
 // the same scoreId (a re-run after a crash) replaces the one kept.
-import type { ScoreRecord } from '../src/contracts/score-record.ts';
+import type { ScoreRecord } from '../src/kit/contracts/score-record.ts';
 import type { RecordSummary } from './record-summary.ts';
 
 export type RingEntry = { record: ScoreRecord; summary: RecordSummary; bytes: number };

@@ -1,7 +1,7 @@
 // The row a record gets in the page's table and live feed: a few fields and a short reason, so
 // the snapshot of recent records stays small; the whole record is fetched when a row is opened.
-import type { RescoreMark } from '../src/contracts/rescore-request.ts';
-import type { ScoreRecord } from '../src/contracts/score-record.ts';
+import type { RescoreMark } from '../src/kit/contracts/rescore-request.ts';
+import type { ScoreRecord } from '../src/kit/contracts/score-record.ts';
 import { seriesOf } from './aggregates.ts';
 import type { TraceLink } from './trace-link.ts';
 

@@ -1,7 +1,7 @@
 // "Why is there no score for this run?": per run id, every score record and skip decision seen,
 // as short entries. Bounded: at most `maxRuns` runs (the least recently touched go first) and
 // `maxEntriesPerRun` entries each.
-import type { RescoreMark } from '../src/contracts/rescore-request.ts';
+import type { RescoreMark } from '../src/kit/contracts/rescore-request.ts';
 
 export type RunEntry =
   /** `rescore`: the record is a re-score (docs/feedback.md, re-scoring), shown beside the judged score it revisits. */

@@ -11,10 +11,10 @@
 // so an old thread may come after a recent one; the least recently active goes first), the
 // `maxVersions` newest versions of each (older ones are counted, not kept) and as many of its most
 // recent decisions. Pure.
-import type { DecisionRecord } from '../src/contracts/decision-record.ts';
-import type { ScoreRecord } from '../src/contracts/score-record.ts';
-import type { ThreadCloseReason } from '../src/contracts/thread-ref.ts';
-import { DeadlineHeap } from '../src/threads/deadline-heap.ts';
+import type { DecisionRecord } from '../src/kit/contracts/decision-record.ts';
+import type { ScoreRecord } from '../src/kit/contracts/score-record.ts';
+import type { ThreadCloseReason } from '../src/kit/contracts/thread-ref.ts';
+import { DeadlineHeap } from '../src/engine/threads/deadline-heap.ts';
 import { seriesOf, skipSeriesOf } from './aggregates.ts';
 
 export type ThreadScoreSummary = {

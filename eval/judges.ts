@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { LlamaLanguageModel } from '../local/model/llama-language-model.ts';
 import { createLocalJudgeModels } from '../local/model/local-judge-models.ts';
-import { createOpenAICompatibleJudgeProvider } from '../src/judge/openai-compatible.ts';
+import { createOpenAICompatibleJudgeProvider } from '../src/kit/judge/openai-compatible.ts';
 import { evalUsage, parseEvalArgs } from './judge-quality/eval-args.ts';
 import type { EvalJudgeTarget } from './judge-quality/eval-args.ts';
 import { formatMarkdownReport, jsonReport } from './judge-quality/format-report.ts';

@@ -1,15 +1,15 @@
 // The least-privilege ACLs of each Scorestream role on a cluster whose authorizer denies by
 // default, as data: docs/security.md prints them as kafka-acls.sh commands (renderKafkaAcls), the
 // secured integration tests grant exactly these and nothing more (toKafkajsAcls), and the
-// pre-flight's messages point at them. The topic grants are the topology's (src/topology/): each
+// pre-flight's messages point at them. The topic grants are the topology's (src/engine/topology/): each
 // entry says which roles read or write it and why; what is added here is what is not a topic — a
 // role's consumer groups and its transactional ids. DESCRIBE is not listed where READ or WRITE
 // implies it. Topic creation is not part of any role: create the topics ahead (or grant CREATE
 // while they do not exist, see `creationGrants`).
-import type { DeliveryMode } from '../src/config/config-types.ts';
-import type { Role } from '../src/topology/topic-entry.ts';
-import { createdBy, entryOf, topicsOf } from '../src/topology/topology.ts';
-import type { Topology } from '../src/topology/topology.ts';
+import type { DeliveryMode } from '../src/engine/config/config-types.ts';
+import type { Role } from '../src/engine/topology/topic-entry.ts';
+import { createdBy, entryOf, topicsOf } from '../src/engine/topology/topology.ts';
+import type { Topology } from '../src/engine/topology/topology.ts';
 import { transactionalIdPrefix } from './transactional-kafka.ts';
 
 export type AclOperation = 'Read' | 'Write' | 'Describe' | 'Create' | 'Delete';

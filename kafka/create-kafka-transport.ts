@@ -1,7 +1,7 @@
 // The scoring path's transport of `config.kafka.client` (kafka-transport.ts): kafkajs on the
 // service's kafkajs client (the one its admin work runs on), or @platformatic/kafka.
 import type { Kafka } from 'kafkajs';
-import type { ResolvedConfig } from '../src/config/resolve-config.ts';
+import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
 import type { KafkaTransport } from './kafka-transport.ts';
 import { createKafkajsTransport } from './kafkajs-transport.ts';
 import { createPlatformaticTransport } from './platformatic-transport.ts';

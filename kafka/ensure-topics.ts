@@ -1,11 +1,11 @@
 // Creates the topics a role creates when they are missing (the topology's `creates`,
-// src/topology/), so a first start works on a fresh cluster. The runs topic is the agents' to
+// src/engine/topology/), so a first start works on a fresh cluster. The runs topic is the agents' to
 // create (its partition count is their scaling choice); it is created only when asked (the demo
 // and tests).
 import type { Kafka } from 'kafkajs';
-import type { TopicEntry } from '../src/topology/topic-entry.ts';
-import { topicName } from '../src/topology/topology.ts';
-import type { Topology } from '../src/topology/topology.ts';
+import type { TopicEntry } from '../src/engine/topology/topic-entry.ts';
+import { topicName } from '../src/engine/topology/topology.ts';
+import type { Topology } from '../src/engine/topology/topology.ts';
 import { createTopicsWithLeaders } from './create-topics-with-leaders.ts';
 import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
 

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { Source } from '../src/contracts/common.ts';
+import type { Source } from '../src/kit/contracts/common.ts';
 import type { ConsumedMessage } from './kafka-records.ts';
 import { whileLeadersSettle } from './while-leaders-settle.ts';
 

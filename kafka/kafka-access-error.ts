@@ -6,7 +6,7 @@
 // names the broker's error code `apiId` instead of `type`, on a protocol error nested in the
 // AggregateError it throws. No message carries a secret: only the user name, the mechanism and
 // the broker's own words (with the password masked should a broker ever echo it).
-import { ScorestreamError, hasErrorMarker } from '../src/errors.ts';
+import { ScorestreamError, hasErrorMarker } from '../src/kit/errors.ts';
 
 const accessMarker = Symbol.for('scorestream.error.kafka_access');
 

@@ -3,7 +3,7 @@
 import { Kafka, logLevel } from 'kafkajs';
 import type { LogEntry } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { ResolvedConfig } from '../src/config/resolve-config.ts';
+import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
 import { kafkaClientSecurity } from './kafka-security.ts';
 
 // Lines that describe expected behaviour of exactly-once delivery, not problems: its

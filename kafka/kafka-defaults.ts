@@ -1,6 +1,6 @@
 // The infrastructure's timing and sizing defaults, in one place (as pino keeps `defaultOptions`):
 // what the consumer, the publishers, the sinks, the topic set-up, the pre-flight and the readiness probe use when
-// nobody says otherwise. Not configuration a deployment sets (that is src/config/defaults.ts);
+// nobody says otherwise. Not configuration a deployment sets (that is src/engine/config/defaults.ts);
 // tests and benchmarks shorten some of these through the options of the function that uses them.
 export const KAFKA_DEFAULTS = Object.freeze({
   consumer: Object.freeze({
@@ -77,5 +77,22 @@ export const KAFKA_DEFAULTS = Object.freeze({
   replay: Object.freeze({
     /** How often a replay reads its committed offsets for progress and the end. */
     pollIntervalMs: 500,
+  }),
+  groupLessReads: Object.freeze({
+    /**
+     * How long a group-less fetch (read-range.ts) waits at the broker when there is nothing to
+     * read: a following read's poll, and what a read pays to learn that a partition's tail is a
+     * gap compaction left. Short, so that stop() is prompt.
+     */
+    fetchMaxWaitMs: 500,
+    /** A fetch brings at most this per partition (the broker still sends a first record batch that is larger); a read holds one fetch per partition at most. */
+    maxBytesPerPartition: 1_048_576,
+    /** The client's own retries of a failed request before the reader's backoff takes over. */
+    clientRetries: 2,
+    /** The reader's pause after a retriable failure (a leader moving, a broker restarting), doubled after each further one. */
+    retryDelayMs: 250,
+    maxRetryDelayMs: 5_000,
+    /** fetchAt (fetch-at.ts) gives up after this long: the caller reads again later. */
+    fetchAtTimeoutMs: 60_000,
   }),
 });

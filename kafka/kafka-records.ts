@@ -24,7 +24,7 @@ export type OutgoingRecord = {
   readonly key: string | null;
   /**
    * What the partition is chosen by when it differs from the key (score and decision records and
-   * retry messages: keyed by their scoreId, partitioned by run id or thread key; src/contracts/record-key.ts).
+   * retry messages: keyed by their scoreId, partitioned by run id or thread key; src/kit/contracts/record-key.ts).
    * Handed to the partitioner with the message (key-partitioner.ts), never written to Kafka.
    */
   readonly partitionKey?: string;

@@ -3,12 +3,12 @@
 // (exit 2) naming the field and the path, never the file's content.
 import { readFileSync } from 'node:fs';
 import type { KafkaConfig, SASLOptions } from 'kafkajs';
-import { ConfigError } from '../src/config/config-error.ts';
-import type { ConfigProblem } from '../src/config/config-error.ts';
-import { saslSchema, tlsSchema } from '../src/config/config-schema.ts';
-import type { ScorestreamConfigInput } from '../src/config/config-types.ts';
-import { applyEnvironmentOverrides } from '../src/config/env-overrides.ts';
-import type { ResolvedConfig } from '../src/config/resolve-config.ts';
+import { ConfigError } from '../src/engine/config/config-error.ts';
+import type { ConfigProblem } from '../src/engine/config/config-error.ts';
+import { saslSchema, tlsSchema } from '../src/engine/config/config-schema.ts';
+import type { ScorestreamConfigInput } from '../src/engine/config/config-types.ts';
+import { applyEnvironmentOverrides } from '../src/engine/config/env-overrides.ts';
+import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
 import { aclPrincipalOf, describePrincipal, settingSecrets } from './kafka-access-error.ts';
 
 export type KafkaSecuritySettings = Pick<ResolvedConfig['kafka'], 'ssl' | 'sasl'>;

@@ -4,7 +4,7 @@
 // types and not on one client library's. kafkajs-transport.ts implements it; a second client
 // plugs in beside it. Admin work, topic creation, pre-flight, replay, the dashboard and the CLI
 // use kafkajs directly.
-import type { KafkaClientName } from '../src/config/config-types.ts';
+import type { KafkaClientName } from '../src/engine/config/config-types.ts';
 import type { ConsumedMessage, OutgoingRecord } from './kafka-records.ts';
 
 /** A position in a partition: the next offset to read, as a decimal string. */

@@ -2,7 +2,7 @@
 // config: brokers, client id, and TLS and SASL from the same settings (and PEM files) as the
 // kafkajs client's (kafka-security.ts), in platformatic's spelling.
 import type { BaseOptions, SASLMechanismValue } from '@platformatic/kafka';
-import type { ResolvedConfig } from '../src/config/resolve-config.ts';
+import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
 import { kafkaClientSecurity } from './kafka-security.ts';
 
 export type PlatformaticConnection = Pick<BaseOptions, 'clientId' | 'bootstrapBrokers' | 'tls' | 'sasl'>;

@@ -1,7 +1,7 @@
 // The scoring path's Kafka seam (kafka-transport.ts) on @platformatic/kafka (`kafka.client:
 // 'platformatic'`): its group consumer (platformatic-consumer.ts) and producers
 // (platformatic-producers.ts), connected as the config says (platformatic-options.ts).
-import type { ResolvedConfig } from '../src/config/resolve-config.ts';
+import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
 import type { KafkaTransport } from './kafka-transport.ts';
 import { platformaticGroupConsumer } from './platformatic-consumer.ts';
 import { platformaticConnection } from './platformatic-options.ts';

@@ -1,12 +1,12 @@
 // What the scoring service (or a replay) needs from a secured cluster, derived from its config's
-// topology (src/topology/): the principal it connects as, the topics its role reads and writes,
+// topology (src/engine/topology/): the principal it connects as, the topics its role reads and writes,
 // its consumer group and, for exactly-once, the prefix of its transactional ids — for the
 // pre-flight check and for the messages that name a missing ACL (docs/security.md prints the same
 // table as kafka-acls.sh commands, kafka/acl-roles.ts).
 import type { ConnectionOptions } from 'node:tls';
-import type { ResolvedConfig } from '../src/config/resolve-config.ts';
-import type { Role } from '../src/topology/topic-entry.ts';
-import { topicsOf, topologyOfConfig } from '../src/topology/topology.ts';
+import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
+import type { Role } from '../src/engine/topology/topic-entry.ts';
+import { topicsOf, topologyOfConfig } from '../src/engine/topology/topology.ts';
 import { transactionalIdPrefix } from './transactional-kafka.ts';
 import { aclPrincipalOf, describePrincipal, settingSecrets } from './kafka-access-error.ts';
 import type { AccessContext } from './kafka-access-error.ts';

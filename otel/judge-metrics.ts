@@ -21,7 +21,7 @@ export type JudgeMetrics = {
   measureCall<T>(model: { provider: string; modelId: string }, call: () => PromiseLike<T>): Promise<T>;
   /** One call's wait for a judge slot (the per-model cap), 0 when a slot was free. */
   recordSlotWait(model: { provider: string; modelId: string }, waitedMs: number): void;
-  /** Adds a judge execution's cost (priced from its usage, src/budget/prices.ts) to `scorestream.judge.cost`. */
+  /** Adds a judge execution's cost (priced from its usage, src/engine/budget/prices.ts) to `scorestream.judge.cost`. */
   recordCost(amount: number, attributes: { modelId: string; currency: string }): void;
 };
 

@@ -2,11 +2,11 @@
 // `trace_id`/`span_id` on every line written inside a span (so a log line found in Loki or
 // Elasticsearch leads to its trace), and secrets redacted wherever they appear in a config
 // or error object that gets logged — by path (REDACTED_PATHS), and, given the deployment's
-// redactor (src/data-handling/), in every string of every line (docs/data-handling.md).
+// redactor (src/engine/data-handling/), in every string of every line (docs/data-handling.md).
 import { isSpanContextValid, trace } from '@opentelemetry/api';
 import pino from 'pino';
 import type { DestinationStream, Logger, LoggerOptions } from 'pino';
-import { redactValue } from '../src/data-handling/redact-value.ts';
+import { redactValue } from '../src/engine/data-handling/redact-value.ts';
 
 /** Paths whose values never reach a log line. */
 export const REDACTED_PATHS = [

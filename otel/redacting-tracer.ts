@@ -151,7 +151,7 @@ export function rememberingRedactor(redact: TextRedactor, limit = 2_048): TextRe
 export function redactingTracerProvider(provider: TracerProvider, redact: TextRedactor): TracerProvider {
   const names = rememberingRedactor(redact);
   // One wrapper per tracer the provider hands out: callers that look their tracer up on every run
-  // (src/scorer/step-span.ts) would otherwise build a new one each time.
+  // (src/kit/scorer/step-span.ts) would otherwise build a new one each time.
   const wrapped = new WeakMap<Tracer, Tracer>();
   return {
     getTracer: (name, version, options) => {

@@ -9,7 +9,7 @@ import { createTraceState, defaultTextMapGetter, isSpanContextValid, ROOT_CONTEX
 import type { Context } from '@opentelemetry/api';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { IHeaders } from 'kafkajs';
-import type { RunTraceFacts } from '../src/pipeline/run-facts.ts';
+import type { RunTraceFacts } from '../src/engine/pipeline/run-facts.ts';
 import { kafkaHeaderGetter } from './kafka-headers.ts';
 
 const w3c = new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] });

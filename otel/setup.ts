@@ -54,7 +54,7 @@ export type StartTelemetryOptions = {
   shutdownTimeoutMs?: number;
   /**
    * Applied to every string of every span (attributes, events, exceptions, status) before the SDK
-   * stores it: the config's redactor (src/data-handling/). Called per string, so a caller that
+   * stores it: the config's redactor (src/engine/data-handling/). Called per string, so a caller that
    * learns the config later can pass a function that reads the current one.
    */
   redact?: TextRedactor;

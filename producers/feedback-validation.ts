@@ -1,11 +1,11 @@
 // Validates feedback exactly as the feedback join will read it (validate-records.ts): against
 // FeedbackRecord v1, a batch all-or-nothing, every problem reported in one error.
-import type { FeedbackRecord, FeedbackRecordInput } from '../src/contracts/feedback-record.ts';
-import { FEEDBACK_RECORD_SCHEMA_VERSION } from '../src/contracts/feedback-record.ts';
-import { parseFeedbackRecord } from '../src/contracts/parse.ts';
-import type { Problem } from '../src/contracts/problems.ts';
-import { feedbackKeyFor } from '../src/contracts/record-key.ts';
-import { hasErrorMarker, ScorestreamError } from '../src/errors.ts';
+import type { FeedbackRecord, FeedbackRecordInput } from '../src/kit/contracts/feedback-record.ts';
+import { FEEDBACK_RECORD_SCHEMA_VERSION } from '../src/kit/contracts/feedback-record.ts';
+import { parseFeedbackRecord } from '../src/kit/contracts/parse.ts';
+import type { Problem } from '../src/kit/contracts/problems.ts';
+import { feedbackKeyFor } from '../src/kit/contracts/record-key.ts';
+import { hasErrorMarker, ScorestreamError } from '../src/kit/errors.ts';
 import { validateRecords } from './validate-records.ts';
 
 export type ValidatedFeedback = { index: number; feedbackId: string; key: string; value: string; feedback: FeedbackRecord };

@@ -3,8 +3,8 @@
 // with its line number and problems, and the valid lines still go through.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { Problem } from '../src/contracts/problems.ts';
-import { parseAgentRunEvent } from '../src/contracts/parse.ts';
+import type { Problem } from '../src/kit/contracts/problems.ts';
+import { parseAgentRunEvent } from '../src/kit/contracts/parse.ts';
 
 export type RunLine = { line: number; run: unknown } | { line: number; problems: Problem[] };
 

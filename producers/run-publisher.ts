@@ -12,7 +12,7 @@
 import type { Context, TextMapPropagator } from '@opentelemetry/api';
 import { Kafka, logLevel } from 'kafkajs';
 import type { CompressionTypes, KafkaConfig, Message, Producer, ProducerConfig } from 'kafkajs';
-import { ScorestreamError } from '../src/errors.ts';
+import { ScorestreamError } from '../src/kit/errors.ts';
 import { describePrincipal, kafkaAccessError, settingSecrets } from '../kafka/kafka-access-error.ts';
 import type { AccessContext } from '../kafka/kafka-access-error.ts';
 import { keyPartitioner } from '../kafka/key-partitioner.ts';
@@ -21,8 +21,8 @@ import { probeTls } from '../kafka/tls-probe.ts';
 import { chooseRunContext, traceHeaders, w3cPropagator } from './run-trace-headers.ts';
 import type { PublishableRun } from './run-validation.ts';
 import { validateRuns } from './run-validation.ts';
-import type { FeedbackRecord, FeedbackRecordInput } from '../src/contracts/feedback-record.ts';
-import { DEFAULT_FEEDBACK_TOPIC } from '../src/contracts/feedback-record.ts';
+import type { FeedbackRecord, FeedbackRecordInput } from '../src/kit/contracts/feedback-record.ts';
+import { DEFAULT_FEEDBACK_TOPIC } from '../src/kit/contracts/feedback-record.ts';
 import { validateFeedback } from './feedback-validation.ts';
 
 export const DEFAULT_RUNS_TOPIC = 'agent-runs';

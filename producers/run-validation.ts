@@ -1,10 +1,10 @@
 // Validates agent runs exactly as the consumer will read them (validate-records.ts): against
 // AgentRunEvent v1, a batch all-or-nothing, every problem of every run reported in one error.
-import type { AgentRunEvent, AgentRunEventInput } from '../src/contracts/agent-run-event.ts';
-import type { Problem } from '../src/contracts/problems.ts';
-import { AGENT_RUN_EVENT_SCHEMA_VERSION } from '../src/contracts/agent-run-event.ts';
-import { parseAgentRunEvent } from '../src/contracts/parse.ts';
-import { hasErrorMarker, ScorestreamError } from '../src/errors.ts';
+import type { AgentRunEvent, AgentRunEventInput } from '../src/kit/contracts/agent-run-event.ts';
+import type { Problem } from '../src/kit/contracts/problems.ts';
+import { AGENT_RUN_EVENT_SCHEMA_VERSION } from '../src/kit/contracts/agent-run-event.ts';
+import { parseAgentRunEvent } from '../src/kit/contracts/parse.ts';
+import { hasErrorMarker, ScorestreamError } from '../src/kit/errors.ts';
 import { validateRecords } from './validate-records.ts';
 
 /** What producers may hand in: the wire form (ISO strings) or the parsed form (Dates). */

@@ -2,9 +2,9 @@
 // become ISO strings) and that JSON is parsed against its contract. A batch is all-or-nothing:
 // every problem of every record is collected and reported in one message. Runs (run-validation.ts)
 // and feedback (feedback-validation.ts) go through here.
-import type { ParseResult } from '../src/contracts/parse.ts';
-import type { Problem } from '../src/contracts/problems.ts';
-import { formatProblems } from '../src/contracts/problems.ts';
+import type { ParseResult } from '../src/kit/contracts/problems.ts';
+import type { Problem } from '../src/kit/contracts/problems.ts';
+import { formatProblems } from '../src/kit/contracts/problems.ts';
 
 export type RecordContract<T> = {
   /** `AgentRunEvent v1` */

@@ -1,9 +1,9 @@
 // `scorestream agreement`: the live feedback join (docs/feedback.md, the join). One reader, apart
 // from the scoring service: it reads the feedback topic and the results topic, joins feedback to
 // the scored records of the same run, and thread feedback to one version of each thread scorer's
-// score of the same thread (either may arrive first; src/agreement/feedback-join.ts),
+// score of the same thread (either may arrive first; src/engine/agreement/feedback-join.ts),
 // and publishes an AgreementRecord per (feedback, score) pair and, per scorer version and window,
-// the window's κ, weighted κ, accuracy and confusion counts (src/agreement/agreement-ledger.ts),
+// the window's κ, weighted κ, accuracy and confusion counts (src/engine/agreement/agreement-ledger.ts),
 // to a compacted agreements topic keyed by agreementRecordKey — so a record published twice is
 // one record in the compacted view. Bad feedback is dead-lettered with its reason. Everything it
 // writes goes through the one emitter (role-output.ts): the deployment's redaction (a person's
@@ -33,18 +33,18 @@ import type { Meter } from '@opentelemetry/api';
 import type { Kafka } from 'kafkajs';
 import pino from 'pino';
 import type { Logger } from 'pino';
-import { topicsSchema } from '../src/config/config-schema.ts';
-import { DEFAULTS } from '../src/config/defaults.ts';
-import { createDataHandling } from '../src/data-handling/data-handling.ts';
-import { redactionSchema } from '../src/data-handling/redaction-schema.ts';
-import type { RedactionSettings } from '../src/data-handling/redaction-schema.ts';
-import { parseAgreementRecord } from '../src/contracts/parse.ts';
-import { AgreementLedger } from '../src/agreement/agreement-ledger.ts';
-import type { AgreementLedgerOptions } from '../src/agreement/agreement-ledger.ts';
-import { FeedbackJoin } from '../src/agreement/feedback-join.ts';
-import type { FeedbackJoinOptions } from '../src/agreement/feedback-join.ts';
-import { createdBy, feedbackDeadLetterTopic, topologyOf } from '../src/topology/topology.ts';
-import type { Topology } from '../src/topology/topology.ts';
+import { topicsSchema } from '../src/engine/config/config-schema.ts';
+import { DEFAULTS } from '../src/engine/config/defaults.ts';
+import { createDataHandling } from '../src/engine/data-handling/data-handling.ts';
+import { redactionSchema } from '../src/engine/data-handling/redaction-schema.ts';
+import type { RedactionSettings } from '../src/engine/data-handling/redaction-schema.ts';
+import { parseAgreementRecord } from '../src/kit/contracts/parse.ts';
+import { AgreementLedger } from '../src/engine/agreement/agreement-ledger.ts';
+import type { AgreementLedgerOptions } from '../src/engine/agreement/agreement-ledger.ts';
+import { FeedbackJoin } from '../src/engine/agreement/feedback-join.ts';
+import type { FeedbackJoinOptions } from '../src/engine/agreement/feedback-join.ts';
+import { createdBy, feedbackDeadLetterTopic, topologyOf } from '../src/engine/topology/topology.ts';
+import type { Topology } from '../src/engine/topology/topology.ts';
 import { registerAgreementMetrics } from '../otel/agreement-metrics.ts';
 import { AGREEMENT_GROUP_PREFIX } from '../kafka/acl-roles.ts';
 import { ensureTopics, topicSpecsOf } from '../kafka/ensure-topics.ts';
@@ -108,7 +108,7 @@ export type AgreementJoin = {
   stop(): Promise<void>;
 };
 
-/** The join's topology: its topics under the names it was given (src/topology/). */
+/** The join's topology: its topics under the names it was given (src/engine/topology/). */
 function joinTopology(options: AgreementJoinOptions): Topology {
   const rescoreTopic = options.rescoreTopic === undefined ? AGREEMENT_JOIN_DEFAULTS.rescoreTopic : options.rescoreTopic;
   const names = topicsSchema.parse({

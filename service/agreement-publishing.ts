@@ -11,14 +11,14 @@
 //   windows   the ledger's changed windows, at the rebuild's end and on the flush timer.
 // The next batch of a partition waits for this one's records: the reader is back-pressured by Kafka's acknowledgements.
 import type { KafkaMessage } from 'kafkajs';
-import type { AgreementRecord } from '../src/contracts/agreement-record.ts';
-import { decodeFeedbackRecord, parseScoreRecord } from '../src/contracts/parse.ts';
-import type { AgreementLedger } from '../src/agreement/agreement-ledger.ts';
-import { buildAgreementPair } from '../src/agreement/build-agreement-pair.ts';
-import type { FeedbackJoin, JoinedPair } from '../src/agreement/feedback-join.ts';
-import { joinScoreOf } from '../src/agreement/join-score-of.ts';
-import { rescoreRequestFor } from '../src/agreement/rescore-request-for.ts';
-import type { RescoreRequest } from '../src/contracts/rescore-request.ts';
+import type { AgreementRecord } from '../src/kit/contracts/agreement-record.ts';
+import { decodeFeedbackRecord, parseScoreRecord } from '../src/kit/contracts/parse.ts';
+import type { AgreementLedger } from '../src/engine/agreement/agreement-ledger.ts';
+import { buildAgreementPair } from '../src/engine/agreement/build-agreement-pair.ts';
+import type { FeedbackJoin, JoinedPair } from '../src/engine/agreement/feedback-join.ts';
+import { joinScoreOf } from '../src/engine/agreement/join-score-of.ts';
+import { rescoreRequestFor } from '../src/engine/agreement/rescore-request-for.ts';
+import type { RescoreRequest } from '../src/kit/contracts/rescore-request.ts';
 import type { RoleOutput } from './role-output.ts';
 
 export type AgreementJoinCounters = {

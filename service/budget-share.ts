@@ -5,7 +5,7 @@
 // again on every assignment, as partitions may have been added.
 import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { BudgetLedger } from '../src/budget/budget-ledger.ts';
+import type { BudgetLedger } from '../src/engine/budget/budget-ledger.ts';
 
 export type BudgetShareTracker = {
   /** For the scoring consumer's `onAssignment`. */

@@ -5,9 +5,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError } from '../src/config/config-error.ts';
+import { ConfigError } from '../src/engine/config/config-error.ts';
 import { registerConfigImports } from './config-imports.ts';
-import type { ScorestreamConfigInput } from '../src/config/config-types.ts';
+import type { ScorestreamConfigInput } from '../src/engine/config/config-types.ts';
 
 const SUPPORTED = ['.ts', '.mts', '.mjs', '.js'];
 

@@ -1,7 +1,7 @@
 // `scorestream replay --dry-run`: reads the replay's range and, per scorer, counts the runs the
 // replay would score (same decoding, loop guards, filters and sampling) and estimates their judge
 // calls, tokens and cost — without calling any judge. Each judge model is replaced by an
-// estimating stand-in with its identity (src/budget/estimating-model.ts), so a scorer runs every
+// estimating stand-in with its identity (src/engine/budget/estimating-model.ts), so a scorer runs every
 // prompt step it would, and the estimate is priced with the config's price table. Nothing is
 // published and no offset of the replay's group is committed: the dry run reads in a throwaway
 // group, deleted afterwards.
@@ -9,14 +9,14 @@ import { randomBytes } from 'node:crypto';
 import { trace } from '@opentelemetry/api';
 import type { Kafka } from 'kafkajs';
 import type { LanguageModel } from 'ai';
-import { createEstimatingModel } from '../src/budget/estimating-model.ts';
-import { createJudgeSpend } from '../src/budget/judge-spend.ts';
-import type { JudgeResults } from '../src/contracts/judge-execution.ts';
-import { collectRunFacts } from '../src/pipeline/run-facts.ts';
-import { scoreRunEvent } from '../src/pipeline/score-run-event.ts';
-import { settleOutcomes } from '../src/pipeline/scoring-outcome.ts';
+import { createEstimatingModel } from '../src/engine/budget/estimating-model.ts';
+import { createJudgeSpend } from '../src/engine/budget/judge-spend.ts';
+import type { JudgeResults } from '../src/kit/contracts/judge-execution.ts';
+import { collectRunFacts } from '../src/engine/pipeline/run-facts.ts';
+import { scoreRunEvent } from '../src/engine/pipeline/score-run-event.ts';
+import { settleOutcomes } from '../src/engine/pipeline/scoring-outcome.ts';
 import type { ConsumedMessage } from '../kafka/kafka-records.ts';
-import type { ScorerServices } from '../src/scorer-services.ts';
+import type { ScorerServices } from '../src/kit/scorer-services.ts';
 import { decodeRunMessage } from '../consumers/decode-run-message.ts';
 import { isOwnOutput, isScorestreamRun } from '../consumers/loop-guard.ts';
 import { runTraceContext, untracedMessage } from '../consumers/message-trace.ts';

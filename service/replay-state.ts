@@ -1,5 +1,5 @@
 // Where a replay's range is fixed: the compacted replays topic (`topics.replays`, one partition,
-// key = replay id; src/contracts/replay-state.ts). The first run of a replay resolves its range
+// key = replay id; src/kit/contracts/replay-state.ts). The first run of a replay resolves its range
 // (`--from 10m` against the clock of that moment) and records it here before it seeds its group's
 // offsets; every later run of the same replay reads it back and replays exactly those offsets —
 // so rerunning the same command continues the same replay, whenever it runs and on whichever
@@ -8,8 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
-import { replayStateSchema } from '../src/contracts/replay-state.ts';
-import type { ReplayState } from '../src/contracts/replay-state.ts';
+import { replayStateSchema } from '../src/kit/contracts/replay-state.ts';
+import type { ReplayState } from '../src/kit/contracts/replay-state.ts';
 import { ensureTopics } from '../kafka/ensure-topics.ts';
 import { keyPartitioner } from '../kafka/key-partitioner.ts';
 import { whileLeadersSettle } from '../kafka/while-leaders-settle.ts';

@@ -8,9 +8,9 @@
 // every partition's range.
 import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
-import { ConfigError } from '../src/config/config-error.ts';
-import type { ResolvedConfig } from '../src/config/resolve-config.ts';
-import type { ReplayState } from '../src/contracts/replay-state.ts';
+import { ConfigError } from '../src/engine/config/config-error.ts';
+import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
+import type { ReplayState } from '../src/kit/contracts/replay-state.ts';
 import { createKafkaClient } from '../kafka/kafka-client.ts';
 import { explainKafkaError, kafkaPreflight } from '../kafka/kafka-preflight.ts';
 import { replayAccess } from './replay-access.ts';

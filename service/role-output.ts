@@ -6,9 +6,9 @@
 // header. They are published with Kafka's acknowledgement through the role's idempotent producer,
 // batched as the service's are, and retried until accepted — or until the role stops.
 import type { Logger } from 'pino';
-import type { Source } from '../src/contracts/common.ts';
-import type { DataHandling } from '../src/data-handling/data-handling.ts';
-import type { Topology } from '../src/topology/topology.ts';
+import type { Source } from '../src/kit/contracts/common.ts';
+import type { DataHandling } from '../src/engine/data-handling/data-handling.ts';
+import type { Topology } from '../src/engine/topology/topology.ts';
 import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 import type { OutgoingRecord } from '../kafka/kafka-records.ts';
 import type { RecordProducer } from '../kafka/kafka-transport.ts';

@@ -9,17 +9,17 @@
 // (health-server.ts) listen from before the pre-flight until after the stop.
 import { metrics } from '@opentelemetry/api';
 import type { Meter, Tracer } from '@opentelemetry/api';
-import { compiledRunEventDecoding } from '../src/contracts/compiled-run-event.ts';
+import { compiledRunEventDecoding } from '../src/kit/contracts/compiled-run-event.ts';
 import { processMemoryTarget } from './memory-target.ts';
 import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
-import { DEFAULTS } from '../src/config/defaults.ts';
-import { createJudgeSpend, gateDecisionCalls } from '../src/budget/judge-spend.ts';
-import type { JudgeSpend } from '../src/budget/judge-spend.ts';
-import type { ResolvedConfig } from '../src/config/resolve-config.ts';
-import { limitJudgeConcurrency } from '../src/pipeline/limit-judge-concurrency.ts';
-import type { LimitedModels } from '../src/pipeline/limit-judge-concurrency.ts';
-import type { LimitDecisionCall, ScorerServices } from '../src/scorer-services.ts';
+import { DEFAULTS } from '../src/engine/config/defaults.ts';
+import { createJudgeSpend, gateDecisionCalls } from '../src/engine/budget/judge-spend.ts';
+import type { JudgeSpend } from '../src/engine/budget/judge-spend.ts';
+import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
+import { limitJudgeConcurrency } from '../src/engine/pipeline/limit-judge-concurrency.ts';
+import type { LimitedModels } from '../src/engine/pipeline/limit-judge-concurrency.ts';
+import type { LimitDecisionCall, ScorerServices } from '../src/kit/scorer-services.ts';
 import { createJudgeMetrics, instrumentJudgeModels } from '../otel/judge-metrics.ts';
 import { registerMemoryMetrics } from '../otel/memory-metrics.ts';
 import { registerServiceMetrics } from '../otel/service-metrics.ts';
@@ -29,7 +29,7 @@ import type { PublishRefusal } from '../kafka/publish-refusal.ts';
 import { createRecordPublisher } from '../producers/record-publisher.ts';
 import { trackBudgetShare } from './budget-share.ts';
 import { ensureTopics, topicSpecsOf } from '../kafka/ensure-topics.ts';
-import { createdBy, entryOf, topicsOf, topologyOfConfig } from '../src/topology/topology.ts';
+import { createdBy, entryOf, topicsOf, topologyOfConfig } from '../src/engine/topology/topology.ts';
 import { runFetchGroupPrefix } from '../kafka/acl-roles.ts';
 import { createMessageFetcher } from '../kafka/fetch-run-message.ts';
 import { createKafkaClient } from '../kafka/kafka-client.ts';
@@ -64,7 +64,7 @@ export type ServiceOptions = {
   meter?: Meter;
   /** Record judge prompts and answers on spans (SCORESTREAM_TRACE_RECORD_INPUTS); default off. */
   recordInputs?: boolean;
-  /** A span for every function step too (SCORESTREAM_TRACE_FUNCTION_STEPS); default off (src/scorer-services.ts). */
+  /** A span for every function step too (SCORESTREAM_TRACE_FUNCTION_STEPS); default off (src/kit/scorer-services.ts). */
   functionStepSpans?: boolean;
   /** The consumer's `process {topic}` span per message (SCORESTREAM_TRACE_PROCESS_SPANS); default off (consumers/message-trace.ts). */
   processSpans?: boolean;
@@ -79,7 +79,7 @@ export type ServiceOptions = {
 export type RunningService = {
   readonly stats: ServiceStats;
   readonly models: LimitedModels;
-  /** Judge budgets and prices (src/budget/judge-spend.ts). */
+  /** Judge budgets and prices (src/engine/budget/judge-spend.ts). */
   readonly spend: JudgeSpend;
   /** Resolves when the consumer crashed for good. */
   readonly crashed: Promise<Error>;
@@ -150,7 +150,7 @@ async function startWith(options: ServiceOptions & { kafka: Kafka; transport: Ka
   // The run event's compiled validator, made (and checked against zod on a probe) before the first
   // message rather than on it; zod alone when the installed zod or ajv is one the check refuses.
   const runEventValidation = config.input.format === 'run-event' ? (compiledRunEventDecoding() ? 'compiled' : 'zod') : undefined;
-  // What its role creates when missing (the topology, src/topology/); the runs topic only when asked.
+  // What its role creates when missing (the topology, src/engine/topology/); the runs topic only when asked.
   const topology = topologyOfConfig(config);
   const role = options.replay === undefined ? 'service' : 'replay';
   const creates = [...(options.createRunsTopic ? topicsOf(topology, role).filter((entry) => entry.id === 'runs') : []), ...createdBy(topology, role)];

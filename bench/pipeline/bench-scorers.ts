@@ -3,11 +3,11 @@
 // MockLanguageModelV4 that answers after a fixed delay, to measure how well the service hides
 // judge latency behind its concurrency cap.
 import { MockLanguageModelV4 } from 'ai/test';
-import type { JudgeModelResolver } from '../../src/judge/types.ts';
-import { createScorer } from '../../src/scorer/create-scorer.ts';
-import { createCompletenessScorer } from '../../src/scorers/code/completeness/index.ts';
-import { createContentSimilarityScorer } from '../../src/scorers/code/content-similarity/index.ts';
-import { createKeywordCoverageScorer } from '../../src/scorers/code/keyword-coverage/index.ts';
+import type { JudgeModelResolver } from '../../src/kit/judge/types.ts';
+import { createScorer } from '../../src/kit/scorer/create-scorer.ts';
+import { createCompletenessScorer } from '../../src/kit/scorers/code/completeness/index.ts';
+import { createContentSimilarityScorer } from '../../src/kit/scorers/code/content-similarity/index.ts';
+import { createKeywordCoverageScorer } from '../../src/kit/scorers/code/keyword-coverage/index.ts';
 
 export function createCodeScorers() {
   return [createCompletenessScorer(), createKeywordCoverageScorer(), createContentSimilarityScorer()];

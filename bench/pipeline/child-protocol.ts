@@ -2,7 +2,7 @@
 // OpenTelemetry globals left over from another scenario, its own RSS), and the parent — which
 // holds the event pool and runs the Kafka-only baselines — stays out of their measurements.
 // This module is the contract between the two sides and the parent's way to start a child.
-import type { KafkaClientName } from '../../src/config/config-types.ts';
+import type { KafkaClientName } from '../../src/engine/config/config-types.ts';
 import { fork } from 'node:child_process';
 import { nodeCompileCacheDirectory } from '../../local/kafka/index.ts';
 import type { FloorsResult } from './floors.ts';

@@ -23,10 +23,10 @@ import { runTraceContext, untracedMessage } from '../../consumers/message-trace.
 import { createMessagePath } from '../../consumers/message-path.ts';
 import { runEventSource } from '../../consumers/run-event-source.ts';
 import type { MessageOutput } from '../../consumers/record-sink.ts';
-import type { ScorerLike } from '../../src/config/config-types.ts';
-import { decodeAgentRunEvent } from '../../src/contracts/parse.ts';
-import { collectRunFacts } from '../../src/pipeline/run-facts.ts';
-import { buildScorerInput } from '../../src/pipeline/scorer-input.ts';
+import type { ScorerLike } from '../../src/engine/config/config-types.ts';
+import { decodeAgentRunEvent } from '../../src/kit/contracts/parse.ts';
+import { collectRunFacts } from '../../src/engine/pipeline/run-facts.ts';
+import { buildScorerInput } from '../../src/engine/pipeline/scorer-input.ts';
 import { asConsumedMessages } from './bench-events.ts';
 import type { EventPool } from './bench-events.ts';
 import { serviceMessageContext } from './pipeline-alone.ts';

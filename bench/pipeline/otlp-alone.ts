@@ -17,7 +17,7 @@ import { untracedMessage } from '../../consumers/message-trace.ts';
 import { createMessagePath } from '../../consumers/message-path.ts';
 import { createOtlpSource } from '../../consumers/otlp-source.ts';
 import type { MessageOutput } from '../../consumers/record-sink.ts';
-import { OTLP_DEFAULTS } from '../../src/config/input-schema.ts';
+import { OTLP_DEFAULTS } from '../../src/engine/config/input-schema.ts';
 import { otlpTraffic } from '../../test/helpers/otlp-traces.ts';
 import { createEventPool } from './bench-events.ts';
 import { createCodeScorers } from './bench-scorers.ts';

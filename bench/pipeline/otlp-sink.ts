@@ -8,7 +8,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import protobuf from 'protobufjs/minimal.js';
-import { decodeOtlpTraces } from '../../src/otlp/decode-otlp.ts';
+import { decodeOtlpTraces } from '../../src/engine/otlp/decode-otlp.ts';
 
 /** Field numbers of opentelemetry-proto: ExportTraceServiceRequest.resource_spans, ResourceSpans.scope_spans, ScopeSpans.spans. */
 const RESOURCE_SPANS = 1;

@@ -10,14 +10,14 @@
 // sampling, the data handling (redaction, evidence levels), fitting records to maxRecordBytes,
 // the loop guard's header, at-least-once bookkeeping per message (run slots, in-order commits
 // across a partition's messages), dead letters, retries, stats, the no-op trace context.
-import type { ScorerLike } from '../../src/config/config-types.ts';
-import type { Source } from '../../src/contracts/common.ts';
-import { decodeAgentRunEvent } from '../../src/contracts/parse.ts';
-import { isoTime } from '../../src/contracts/iso-time.ts';
-import type { RunTraceFacts } from '../../src/pipeline/run-facts.ts';
-import { collectRunFacts } from '../../src/pipeline/run-facts.ts';
-import { buildScoreRecord } from '../../src/pipeline/build-score-record.ts';
-import { buildScorerInput } from '../../src/pipeline/scorer-input.ts';
+import type { ScorerLike } from '../../src/engine/config/config-types.ts';
+import type { Source } from '../../src/kit/contracts/common.ts';
+import { decodeAgentRunEvent } from '../../src/kit/contracts/parse.ts';
+import { isoTime } from '../../src/kit/contracts/iso-time.ts';
+import type { RunTraceFacts } from '../../src/engine/pipeline/run-facts.ts';
+import { collectRunFacts } from '../../src/engine/pipeline/run-facts.ts';
+import { buildScoreRecord } from '../../src/engine/pipeline/build-score-record.ts';
+import { buildScorerInput } from '../../src/engine/pipeline/scorer-input.ts';
 import type { Throughput } from './measurement.ts';
 import { runPlatformaticLoop } from './platformatic-passthrough.ts';
 import type { ConsumedMessage, PlatformaticScenario } from './platformatic-passthrough.ts';

@@ -10,7 +10,7 @@
 // serialised or sent — what recording the contract's spans costs before any export.
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
 import { applyBatchSpanDefaults, startTelemetry, watchedOtlpSpanProcessor } from '../../otel/setup.ts';
-import { createRedactor } from '../../src/data-handling/create-redactor.ts';
+import { createRedactor } from '../../src/engine/data-handling/create-redactor.ts';
 
 export type TracingTotals = {
   /** Spans the SDK recorded (ended), exported or not. */

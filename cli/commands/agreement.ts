@@ -3,11 +3,11 @@
 // one: a second would publish the same records (harmless on the compacted topic) for nothing.
 import { metrics } from '@opentelemetry/api';
 import { Kafka, logLevel } from 'kafkajs';
-import { topicsSchema } from '../../src/config/config-schema.ts';
-import { DEFAULT_TOPICS } from '../../src/config/defaults.ts';
-import type { RedactionSettings } from '../../src/data-handling/redaction-schema.ts';
-import { DEFAULT_AGREEMENTS_TOPIC } from '../../src/contracts/agreement-record.ts';
-import { DEFAULT_FEEDBACK_TOPIC } from '../../src/contracts/feedback-record.ts';
+import { topicsSchema } from '../../src/engine/config/config-schema.ts';
+import { DEFAULT_TOPICS } from '../../src/engine/config/defaults.ts';
+import type { RedactionSettings } from '../../src/engine/data-handling/redaction-schema.ts';
+import { DEFAULT_AGREEMENTS_TOPIC } from '../../src/kit/contracts/agreement-record.ts';
+import { DEFAULT_FEEDBACK_TOPIC } from '../../src/kit/contracts/feedback-record.ts';
 import { createLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
 import { startTelemetry } from '../../otel/setup.ts';
 import { parseDuration } from '../../dashboard/duration.ts';

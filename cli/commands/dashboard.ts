@@ -4,9 +4,9 @@
 // access token.
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
-import { DEFAULT_AGREEMENTS_TOPIC } from '../../src/contracts/agreement-record.ts';
-import { DEFAULT_TOPICS, DEMO_DECISIONS_TOPIC } from '../../src/config/defaults.ts';
-import { threadTopicsFor } from '../../src/topology/thread-topics.ts';
+import { DEFAULT_AGREEMENTS_TOPIC } from '../../src/kit/contracts/agreement-record.ts';
+import { DEFAULT_TOPICS, DEMO_DECISIONS_TOPIC } from '../../src/engine/config/defaults.ts';
+import { threadTopicsFor } from '../../src/engine/topology/thread-topics.ts';
 import { isLoopbackAddress } from '../../dashboard/access.ts';
 import { parseDuration } from '../../dashboard/duration.ts';
 import { startDashboard } from '../../dashboard/start-dashboard.ts';

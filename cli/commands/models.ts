@@ -4,7 +4,7 @@
 // what is cached. Both are idempotent; failures say what to install or free.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ScorestreamError } from '../../src/errors.ts';
+import { ScorestreamError } from '../../src/kit/errors.ts';
 import { cachedModelFile, fetchModel } from '../../local/model/fetch-model.ts';
 import { installLlamaRuntime, llamaRuntimeDirectory, NODE_LLAMA_CPP_VERSION } from '../../local/model/llama-runtime.ts';
 import { defaultLocalModelName, findCatalogModel, modelCatalog } from '../../local/model/model-catalog.ts';

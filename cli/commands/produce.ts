@@ -13,8 +13,8 @@ import { createRunPublisher, DEFAULT_RUNS_TOPIC } from '../../producers/run-publ
 import type { RunPublisher } from '../../producers/run-publisher.ts';
 import type { PublishableRun } from '../../producers/run-validation.ts';
 import { createSampleRunGenerator, sampleRunContext } from '../../producers/sample/index.ts';
-import type { Problem } from '../../src/contracts/problems.ts';
-import { formatProblems } from '../../src/contracts/problems.ts';
+import type { Problem } from '../../src/kit/contracts/problems.ts';
+import { formatProblems } from '../../src/kit/contracts/problems.ts';
 import { quietKafka } from '../../local/kafka/index.ts';
 import { resolveCliBrokers } from '../brokers.ts';
 import { kafkaSecurityFromEnvironment } from '../../kafka/kafka-security.ts';

@@ -5,7 +5,7 @@
 // --dry-run calls no judge and prints, per scorer, the eligible runs and the estimated judge
 // calls, tokens and cost (service/replay-dry-run.ts). Times: ISO 8601, epoch milliseconds, or a
 // duration ago (`90m`, `6h`, `2d`).
-import { ConfigError } from '../../src/config/config-error.ts';
+import { ConfigError } from '../../src/engine/config/config-error.ts';
 import { KafkaAccessError } from '../../kafka/kafka-access-error.ts';
 import { dryRunReplay } from '../../service/replay-dry-run.ts';
 import type { DryRunReport } from '../../service/replay-dry-run.ts';

@@ -4,8 +4,8 @@
 // service, checks its access first, and exits 2 naming what to fix when refused.
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
-import { parseScoreRecord } from '../../src/contracts/parse.ts';
-import { DEFAULT_TOPICS } from '../../src/config/defaults.ts';
+import { parseScoreRecord } from '../../src/kit/contracts/parse.ts';
+import { DEFAULT_TOPICS } from '../../src/engine/config/defaults.ts';
 import { resolveCliBrokers } from '../brokers.ts';
 import { kafkaSecurityFromEnvironment } from '../../kafka/kafka-security.ts';
 import { TAIL_GROUP_PREFIX } from '../../kafka/acl-roles.ts';

@@ -1,10 +1,10 @@
 // The emitter's dead letters (record-emitter.ts): a message that cannot be used, parked on its
 // role's dead-letter topic as it came — its key (the record keeps it), value (base64 when not
 // UTF-8), headers and position — with the reason, which data handling has redacted. As much of the
-// value as fits maxRecordBytes is kept (fitDeadLetter, src/contracts/build-dead-letter.ts); should
+// value as fits maxRecordBytes is kept (fitDeadLetter, src/kit/contracts/build-dead-letter.ts); should
 // the broker refuse it anyway, a stand-in without value and headers goes instead.
-import { fitDeadLetter } from '../../src/contracts/build-dead-letter.ts';
-import type { RawHeaders } from '../../src/contracts/build-dead-letter.ts';
+import { fitDeadLetter } from '../../src/kit/contracts/build-dead-letter.ts';
+import type { RawHeaders } from '../../src/kit/contracts/build-dead-letter.ts';
 import type { ConsumedMessage, OutgoingRecord } from '../../kafka/kafka-records.ts';
 import type { DeadLetterReason } from '../decode-run-message.ts';
 import { originHeaders } from '../loop-guard.ts';

@@ -1,12 +1,12 @@
 // What the one emitter (record-emitter.ts) is handed: every kind of record any role writes, as one
-// typed union, each kind going to one entry of the topology (src/topology/). A new kind of output
+// typed union, each kind going to one entry of the topology (src/engine/topology/). A new kind of output
 // is a new case here and in the emitter, never a producer of its own (docs/architecture.md).
-import type { AgreementRecord } from '../../src/contracts/agreement-record.ts';
-import type { AlertRecord } from '../../src/contracts/alert-record.ts';
-import type { Source } from '../../src/contracts/common.ts';
-import type { RescoreRequest } from '../../src/contracts/rescore-request.ts';
-import type { ScoringOutcome } from '../../src/pipeline/scoring-outcome.ts';
-import type { ChangelogWrite } from '../../src/threads/thread-stage.ts';
+import type { AgreementRecord } from '../../src/kit/contracts/agreement-record.ts';
+import type { AlertRecord } from '../../src/kit/contracts/alert-record.ts';
+import type { Source } from '../../src/kit/contracts/common.ts';
+import type { RescoreRequest } from '../../src/kit/contracts/rescore-request.ts';
+import type { ScoringOutcome } from '../../src/engine/pipeline/scoring-outcome.ts';
+import type { ChangelogWrite } from '../../src/engine/threads/thread-stage.ts';
 import type { ConsumedMessage } from '../../kafka/kafka-records.ts';
 import type { DeadLetterReason } from '../decode-run-message.ts';
 

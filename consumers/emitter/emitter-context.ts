@@ -4,15 +4,22 @@
 // (emitterContextOf); the feedback join and the monitor from theirs (service/), so that every role
 // publishes through the same redaction, sizing, refusal handling and origin header.
 import type { Logger } from 'pino';
-import type { ResolvedConfig } from '../../src/config/resolve-config.ts';
-import type { Replay } from '../../src/contracts/common.ts';
-import { dataHandlingOf } from '../../src/data-handling/data-handling.ts';
-import type { DataHandling } from '../../src/data-handling/data-handling.ts';
-import { topologyOfConfig } from '../../src/topology/topology.ts';
-import type { Topology } from '../../src/topology/topology.ts';
+import type { ResolvedConfig } from '../../src/engine/config/resolve-config.ts';
+import type { Replay } from '../../src/kit/contracts/common.ts';
+import { dataHandlingOf } from '../../src/engine/data-handling/data-handling.ts';
+import type { DataHandling } from '../../src/engine/data-handling/data-handling.ts';
+import { topologyOfConfig } from '../../src/engine/topology/topology.ts';
+import type { Topology } from '../../src/engine/topology/topology.ts';
 import type { PublishRetry } from '../publish-until-acknowledged.ts';
 import type { ServiceStats } from '../service-stats.ts';
-import type { AcknowledgedRecordFields } from './score-records.ts';
+import type { ScoreRecord } from '../../src/kit/contracts/score-record.ts';
+import type { ObservedRecordFields } from '../../otel/service-metrics.ts';
+
+/**
+ * What of a score record is read once it was acknowledged — its tally, its metrics' labels and
+ * values — apart from the record, so that the record need not outlive its hand-over.
+ */
+export type AcknowledgedRecordFields = ObservedRecordFields & { readonly scorerId: string; readonly status: ScoreRecord['status']; readonly score?: number | undefined; readonly rescore?: ScoreRecord['rescore'] };
 
 /** The counters the emitter keeps: the service's own (a side role keeps a ServiceStats of its own for them). */
 export type EmitterStats = Pick<

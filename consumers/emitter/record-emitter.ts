@@ -2,10 +2,10 @@
 // retry messages, dead letters and thread records; the feedback join's agreement records, re-score
 // requests and dead letters; the monitor's notices — is an Emission (emission.ts) handed here.
 // Each
-//   - first goes through the deployment's data handling (src/data-handling/, docs/data-handling.md:
+//   - first goes through the deployment's data handling (src/engine/data-handling/, docs/data-handling.md:
 //     evidence levels, redaction of every string but the ids), one call for every payload, so that
 //     everything below — the size fitting included — sees what is written;
-//   - goes to its topology entry (src/topology/), keyed by that entry's rule (src/contracts/record-key.ts);
+//   - goes to its topology entry (src/engine/topology/), keyed by that entry's rule (src/kit/contracts/record-key.ts);
 //   - carries the origin header (the loop guard) and, in a replay, the replay's mark;
 //   - fits `maxRecordBytes` (score-records.ts, dead-letters.ts, role-records.ts say how each kind
 //     sheds), with a smaller stand-in (`fallback`) should the broker refuse it anyway (a topic whose
@@ -13,7 +13,7 @@
 //   - goes through the message's output until accepted (publishUntilAcknowledged), and is counted
 //     once it was.
 // Nothing else publishes: a new kind of outgoing record is a new case of Emission and of `emit`.
-import type { Source } from '../../src/contracts/common.ts';
+import type { Source } from '../../src/kit/contracts/common.ts';
 import type { ConsumedMessage } from '../../kafka/kafka-records.ts';
 import type { DeadLetterReason } from '../decode-run-message.ts';
 import type { MessageOutput } from '../record-sink.ts';
@@ -24,7 +24,7 @@ import { emitterContextOf } from './emitter-context.ts';
 import { emitAgreement, emitAlert, emitRescoreRequest, emitThreadState, emitThreadTurn } from './role-records.ts';
 import { createScoreRecordEmitter } from './score-records.ts';
 
-export type { AcknowledgedRecordFields } from './score-records.ts';
+export type { AcknowledgedRecordFields } from './emitter-context.ts';
 export type { Emission, Where } from './emission.ts';
 
 export type RecordEmitter = {

@@ -9,15 +9,15 @@
 //   alert            a monitor's notice, keyed by the monitor's name (alertKeyFor).
 // Thread records are the service's own working state and carry run content as it came (like
 // retry messages; docs/data-handling.md); the others went through data handling first.
-import { agreementRecordKey } from '../../src/contracts/agreement-id.ts';
-import type { AgreementRecord } from '../../src/contracts/agreement-record.ts';
-import type { AlertRecord } from '../../src/contracts/alert-record.ts';
-import { fitAgreementRecord } from '../../src/contracts/fit-agreement-record.ts';
-import type { FittedAgreementRecord } from '../../src/contracts/fit-agreement-record.ts';
-import { alertKeyFor, recordKeyFor } from '../../src/contracts/record-key.ts';
-import type { RescoreRequest } from '../../src/contracts/rescore-request.ts';
-import type { ChangelogWrite } from '../../src/threads/thread-stage.ts';
-import { topicName } from '../../src/topology/topology.ts';
+import { agreementRecordKey } from '../../src/kit/contracts/agreement-id.ts';
+import type { AgreementRecord } from '../../src/kit/contracts/agreement-record.ts';
+import type { AlertRecord } from '../../src/kit/contracts/alert-record.ts';
+import { fitAgreementRecord } from '../../src/kit/contracts/fit-agreement-record.ts';
+import type { FittedAgreementRecord } from '../../src/kit/contracts/fit-agreement-record.ts';
+import { alertKeyFor, recordKeyFor } from '../../src/kit/contracts/record-key.ts';
+import type { RescoreRequest } from '../../src/kit/contracts/rescore-request.ts';
+import type { ChangelogWrite } from '../../src/engine/threads/thread-stage.ts';
+import { topicName } from '../../src/engine/topology/topology.ts';
 import type { OutgoingRecord } from '../../kafka/kafka-records.ts';
 import { originHeaders } from '../loop-guard.ts';
 import { publishUntilAcknowledged } from '../publish-until-acknowledged.ts';

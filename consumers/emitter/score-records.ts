@@ -6,36 +6,29 @@
 //             smaller stand-in should the broker refuse it anyway; a thread score also goes to the
 //             latest-score view `{runs}-thread-scores` with the same bytes (one transaction,
 //             exactly-once), keyed by (thread, scorer, version); a run without content (`missing`)
-//             goes with its `flagged` decision (src/pipeline/missing-content-flag.ts);
+//             goes with its `flagged` decision (src/engine/pipeline/missing-content-flag.ts);
 //   deferred  a retry message to the tier of its delay (without its older attempts' judge evidence
 //             when too large; the failure as final when even that is) and its `deferred` decision;
 //   skipped   a decision record, or — without a decisions topic — only counted, at once.
 // Each is published through the message's output until accepted, and counted only then.
-import { fitScoreRecord, jsonBytes, smallerFromJson } from '../../src/contracts/fit-score-record.ts';
-import type { FittedScoreRecord } from '../../src/contracts/fit-score-record.ts';
-import type { DecisionRecord } from '../../src/contracts/decision-record.ts';
-import { isoTime } from '../../src/contracts/iso-time.ts';
-import { recordKeyFor, recordKeyOf } from '../../src/contracts/record-key.ts';
-import { RETRY_DUE_HEADER } from '../../src/contracts/retry-message.ts';
-import type { RetryMessage } from '../../src/contracts/retry-message.ts';
-import type { ScoreRecord } from '../../src/contracts/score-record.ts';
-import { threadScoreViewKeyFor } from '../../src/contracts/thread-ids.ts';
-import { missingContentFlag } from '../../src/pipeline/missing-content-flag.ts';
-import type { ScoringOutcome } from '../../src/pipeline/scoring-outcome.ts';
-import { entryOf, retryTierOf } from '../../src/topology/topology.ts';
+import { fitScoreRecord, jsonBytes, smallerFromJson } from '../../src/kit/contracts/fit-score-record.ts';
+import type { FittedScoreRecord } from '../../src/kit/contracts/fit-score-record.ts';
+import type { DecisionRecord } from '../../src/kit/contracts/decision-record.ts';
+import { isoTime } from '../../src/kit/contracts/iso-time.ts';
+import { recordKeyFor, recordKeyOf } from '../../src/kit/contracts/record-key.ts';
+import { RETRY_DUE_HEADER } from '../../src/kit/contracts/retry-message.ts';
+import type { RetryMessage } from '../../src/kit/contracts/retry-message.ts';
+import type { ScoreRecord } from '../../src/kit/contracts/score-record.ts';
+import { threadScoreViewKeyFor } from '../../src/kit/contracts/thread-ids.ts';
+import { missingContentFlag } from '../../src/engine/pipeline/missing-content-flag.ts';
+import type { ScoringOutcome } from '../../src/engine/pipeline/scoring-outcome.ts';
+import { entryOf, retryTierOf } from '../../src/engine/topology/topology.ts';
 import type { OutgoingRecord } from '../../kafka/kafka-records.ts';
-import type { ObservedRecordFields } from '../../otel/service-metrics.ts';
 import { originHeaders } from '../loop-guard.ts';
 import { publishUntilAcknowledged } from '../publish-until-acknowledged.ts';
 import type { MessageOutput } from '../record-sink.ts';
-import type { EmitterContext } from './emitter-context.ts';
+import type { AcknowledgedRecordFields, EmitterContext } from './emitter-context.ts';
 import type { Where } from './emission.ts';
-
-/**
- * What of a score record is read once it was acknowledged — its tally, its metrics' labels and
- * values — apart from the record, so that the record need not outlive its hand-over.
- */
-export type AcknowledgedRecordFields = ObservedRecordFields & { readonly scorerId: string; readonly status: ScoreRecord['status']; readonly score?: number | undefined; readonly rescore?: ScoreRecord['rescore'] };
 
 export type ScoreRecordEmitter = {
   /** A decisions topic is configured: skips are published (else only counted). */

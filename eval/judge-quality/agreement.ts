@@ -1,10 +1,10 @@
 // The arithmetic of the judge-quality report (docs/judge-quality.md): how a scorer's score
 // becomes a label, how its outcomes become labelled pairs for the agreement figures — accuracy,
-// Cohen's κ, confusion counts, computed by src/agreement/ as the live feedback join does — plus
+// Cohen's κ, confusion counts, computed by src/engine/agreement/ as the live feedback join does — plus
 // the cost side (calls, tokens, latency percentiles, calls/s). Pure: the runner
 // (run-judge-eval.ts) gathers outcomes, this module only counts.
-import { agreementFigures as figuresOf } from '../../src/agreement/agreement-figures.ts';
-import { confusionCounts, confusionMatrix } from '../../src/agreement/confusion-matrix.ts';
+import { agreementFigures as figuresOf } from '../../src/engine/agreement/agreement-figures.ts';
+import { confusionCounts, confusionMatrix } from '../../src/engine/agreement/confusion-matrix.ts';
 
 /** How one labelled case ended for one scorer. */
 export type CaseOutcome =
@@ -63,7 +63,7 @@ export type AgreementFigures = {
 
 /**
  * Accuracy, Cohen's κ and the confusion counts of a scorer's outcomes against its label set, by
- * the project's one agreement implementation (src/agreement/): the cases without a label are two
+ * the project's one agreement implementation (src/engine/agreement/): the cases without a label are two
  * more columns of the confusion matrix, categories the reference never uses.
  */
 export function agreementFigures(labels: readonly string[], outcomes: readonly CaseOutcome[]): AgreementFigures {

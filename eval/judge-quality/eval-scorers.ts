@@ -2,16 +2,16 @@
 // their default options, and a support-tone classifier scorer like the one in
 // examples/scorestream.config.ts. Each turns a finished scorer run into a label.
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { Classifier } from '../../src/classifier/classifier.ts';
-import { createClassifierScorer } from '../../src/classifier/classifier-scorer.ts';
-import type { JudgeModelSettings } from '../../src/judge/types.ts';
-import { createAnswerRelevancyScorer } from '../../src/scorers/llm/answer-relevancy/index.ts';
-import { createBiasScorer } from '../../src/scorers/llm/bias/index.ts';
-import { createFaithfulnessScorer } from '../../src/scorers/llm/faithfulness/index.ts';
-import { createHallucinationScorer } from '../../src/scorers/llm/hallucination/index.ts';
-import { createToxicityScorer } from '../../src/scorers/llm/toxicity/index.ts';
-import type { BuiltInScorer } from '../../src/scorers/registry.ts';
-import { getAnswerText, getQuestionText } from '../../src/scorers/shared/run-text.ts';
+import { Classifier } from '../../src/kit/classifier/classifier.ts';
+import { createClassifierScorer } from '../../src/kit/classifier/classifier-scorer.ts';
+import type { JudgeModelSettings } from '../../src/kit/judge/types.ts';
+import { createAnswerRelevancyScorer } from '../../src/kit/scorers/llm/answer-relevancy/index.ts';
+import { createBiasScorer } from '../../src/kit/scorers/llm/bias/index.ts';
+import { createFaithfulnessScorer } from '../../src/kit/scorers/llm/faithfulness/index.ts';
+import { createHallucinationScorer } from '../../src/kit/scorers/llm/hallucination/index.ts';
+import { createToxicityScorer } from '../../src/kit/scorers/llm/toxicity/index.ts';
+import type { BuiltInScorer } from '../../src/kit/scorers/registry.ts';
+import { getAnswerText, getQuestionText } from '../../src/kit/scorers/shared/run-text.ts';
 import { labelForScore } from './agreement.ts';
 import { thresholds } from './scorer-labels.ts';
 import type { EvalScorerId } from './scorer-labels.ts';

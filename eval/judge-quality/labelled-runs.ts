@@ -1,8 +1,8 @@
 // The labelled cases as the run events an agent's producer would publish (docs/contracts.md, the
 // run event): the user's question as the turn's input, the agent's tool calls and its answer as
 // the output. A user can publish these to a topic and score them with the real service, too.
-import type { AgentRunEventInput } from '../../src/contracts/agent-run-event.ts';
-import type { DbMessageInput } from '../../src/contracts/messages.ts';
+import type { AgentRunEventInput } from '../../src/kit/contracts/agent-run-event.ts';
+import type { DbMessageInput } from '../../src/kit/contracts/messages.ts';
 import type { LabelledCase } from './labelled-cases.ts';
 
 // One fixed instant: the set is data, so the same case always yields the same event.

@@ -6,11 +6,11 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { wrapLanguageModel } from 'ai';
 import type { LanguageModelMiddleware } from 'ai';
-import { agentRunEventSchema } from '../../src/contracts/agent-run-event.ts';
-import { collectRunFacts } from '../../src/pipeline/run-facts.ts';
-import { buildScorerInput } from '../../src/pipeline/scorer-input.ts';
-import type { JudgeModelSettings } from '../../src/judge/types.ts';
-import type { ScorerRun } from '../../src/scorer/types.ts';
+import { agentRunEventSchema } from '../../src/kit/contracts/agent-run-event.ts';
+import { collectRunFacts } from '../../src/engine/pipeline/run-facts.ts';
+import { buildScorerInput } from '../../src/engine/pipeline/scorer-input.ts';
+import type { JudgeModelSettings } from '../../src/kit/judge/types.ts';
+import type { ScorerRun } from '../../src/kit/scorer/types.ts';
 import { agreementFigures, costFigures } from './agreement.ts';
 import type { AgreementFigures, CaseOutcome, CostFigures, JudgeCallRecord, Threshold } from './agreement.ts';
 import { createEvalScorer } from './eval-scorers.ts';

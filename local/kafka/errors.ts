@@ -1,6 +1,6 @@
 // Error codes of the local broker tooling. All errors are ScorestreamErrors; none can be
 // retried blindly: each one names what is missing or broken and what to do about it.
-import { ScorestreamError } from '../../src/errors.ts';
+import { ScorestreamError } from '../../src/kit/errors.ts';
 
 export const localBrokerErrorCodes = [
   'KAFKA_PREREQUISITE_MISSING',

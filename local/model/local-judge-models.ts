@@ -3,7 +3,7 @@
 // `withLocalJudgeModels` puts them in front of whatever resolver the config or the environment
 // brings, so a scorer can name `local:…` next to hosted models.
 import { isAbsolute, resolve } from 'node:path';
-import type { JudgeModelResolver } from '../../src/judge/types.ts';
+import type { JudgeModelResolver } from '../../src/kit/judge/types.ts';
 import { fetchModel } from './fetch-model.ts';
 import { loadLlamaRuntime } from './llama-runtime.ts';
 import { createLlamaLanguageModel } from './llama-language-model.ts';

@@ -4,8 +4,8 @@
 // everything before them is remembered history. A tool message's results are folded into the
 // tool invocations of the assistant message that made the calls, as Mastra stores them.
 import type { ModelMessage, SystemModelMessage } from 'ai';
-import type { AgentRunInput } from '../../src/contracts/agent-run-event.ts';
-import type { DbMessageInput } from '../../src/contracts/messages.ts';
+import type { AgentRunInput } from '../../src/kit/contracts/agent-run-event.ts';
+import type { DbMessageInput } from '../../src/kit/contracts/messages.ts';
 
 type CoreSystemMessageInput = AgentRunInput['systemMessages'][number];
 type PartInput = DbMessageInput['content']['parts'][number];

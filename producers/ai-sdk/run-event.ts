@@ -2,9 +2,9 @@
 // (step-output.ts), with the run's identity, tenant, request context and metadata from the app's
 // options. Pure: the clock and the id generator can be given, nothing is sent.
 import { randomUUID } from 'node:crypto';
-import { AGENT_RUN_EVENT_SCHEMA_VERSION, AGENT_RUN_EVENT_TYPE } from '../../src/contracts/agent-run-event.ts';
-import type { AgentRunEventInput, RunUsage } from '../../src/contracts/agent-run-event.ts';
-import type { Entity, RunMetadata } from '../../src/contracts/common.ts';
+import { AGENT_RUN_EVENT_SCHEMA_VERSION, AGENT_RUN_EVENT_TYPE } from '../../src/kit/contracts/agent-run-event.ts';
+import type { AgentRunEventInput, RunUsage } from '../../src/kit/contracts/agent-run-event.ts';
+import type { Entity, RunMetadata } from '../../src/kit/contracts/common.ts';
 import { convertCallInput } from './model-messages.ts';
 import type { AiSdkCall } from './model-messages.ts';
 import { convertSteps } from './step-output.ts';

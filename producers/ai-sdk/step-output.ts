@@ -3,7 +3,7 @@
 // per step, then that step's reasoning, tool invocations (with their results, or the error a tool
 // threw), sources, files and text. Scorers' utils read the answer as the last text part and the
 // tool calls from the invocations, as with a Mastra agent's output.
-import type { DbMessageInput } from '../../src/contracts/messages.ts';
+import type { DbMessageInput } from '../../src/kit/contracts/messages.ts';
 
 type PartInput = DbMessageInput['content']['parts'][number];
 type InvocationPart = Extract<PartInput, { type: 'tool-invocation' }>;

@@ -1,7 +1,7 @@
 // Builds the Mastra-shaped messages of one sample run (wire form: ISO dates): the remembered
 // conversation, the user's turn, and the assistant's response with tool calls that succeed,
 // report an error, throw, or go to the wrong tool.
-import type { DbMessageInput } from '../../src/contracts/messages.ts';
+import type { DbMessageInput } from '../../src/kit/contracts/messages.ts';
 import type { Random } from './prng.ts';
 import type { Scenario, ToolStep } from './scenario-types.ts';
 

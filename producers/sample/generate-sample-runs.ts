@@ -4,8 +4,8 @@
 // of scores: most answers are complete, some partial or off topic, some tools fail.
 import { ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import type { Context, SpanContext } from '@opentelemetry/api';
-import type { AgentRunEventInput } from '../../src/contracts/agent-run-event.ts';
-import type { DbMessageInput } from '../../src/contracts/messages.ts';
+import type { AgentRunEventInput } from '../../src/kit/contracts/agent-run-event.ts';
+import type { DbMessageInput } from '../../src/kit/contracts/messages.ts';
 import { codingAssistant, researchAgent } from './agents-knowledge.ts';
 import { supportAgent, travelWorkflow } from './agents-support.ts';
 import type { AnswerQuality, ToolOutcome } from './build-messages.ts';

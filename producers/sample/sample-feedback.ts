@@ -2,8 +2,8 @@
 // up or down to a share of the sample runs, mostly as the answer deserves — up for a complete
 // answer, down for an off-topic or empty one — and sometimes not, as people do, so the live join
 // has agreements and disagreements to count. Seeded: the same seed gives the same feedback.
-import type { FeedbackRecord } from '../../src/contracts/feedback-record.ts';
-import { feedbackIdFor } from '../../src/contracts/feedback-id.ts';
+import type { FeedbackRecord } from '../../src/kit/contracts/feedback-record.ts';
+import { feedbackIdFor } from '../../src/kit/contracts/feedback-id.ts';
 import { createRandom } from './prng.ts';
 import type { SampleRun } from './generate-sample-runs.ts';
 

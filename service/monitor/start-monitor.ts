@@ -1,6 +1,6 @@
 // The composition root of `scorestream monitor` (docs/alerts.md, in-stream monitors): one reader
 // of the whole results topic — every partition, in a group of its own — feeding the monitor set
-// (src/monitors/), evaluated on a wall-clock timer, its notices published to the alerts topic
+// (src/engine/monitors/), evaluated on a wall-clock timer, its notices published to the alerts topic
 // through the one emitter (service/role-output.ts: keyed by monitor name, sized, origin header) and
 // handed to the webhook, if any. At start it restores each monitor's
 // phase from the notices on the alerts topic and refills the windows by reading the results from
@@ -9,16 +9,16 @@ import { metrics } from '@opentelemetry/api';
 import type { Meter } from '@opentelemetry/api';
 import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { ResolvedConfig } from '../../src/config/resolve-config.ts';
-import type { AlertRecord } from '../../src/contracts/alert-record.ts';
-import { parseAlertRecord, parseScoreRecord } from '../../src/contracts/parse.ts';
-import { ScorestreamError } from '../../src/errors.ts';
-import { createMonitorSet } from '../../src/monitors/monitor-set.ts';
-import type { MonitorStatus } from '../../src/monitors/monitor-set.ts';
-import { describeNotice } from '../../src/monitors/webhook-body.ts';
+import type { ResolvedConfig } from '../../src/engine/config/resolve-config.ts';
+import type { AlertRecord } from '../../src/kit/contracts/alert-record.ts';
+import { parseAlertRecord, parseScoreRecord } from '../../src/kit/contracts/parse.ts';
+import { ScorestreamError } from '../../src/kit/errors.ts';
+import { createMonitorSet } from '../../src/engine/monitors/monitor-set.ts';
+import type { MonitorStatus } from '../../src/engine/monitors/monitor-set.ts';
+import { describeNotice } from '../../src/engine/monitors/webhook-body.ts';
 import { registerMonitorMetrics } from '../../otel/monitor-metrics.ts';
-import { dataHandlingOf } from '../../src/data-handling/data-handling.ts';
-import { createdBy, topologyOfConfig } from '../../src/topology/topology.ts';
+import { dataHandlingOf } from '../../src/engine/data-handling/data-handling.ts';
+import { createdBy, topologyOfConfig } from '../../src/engine/topology/topology.ts';
 import { ensureTopics, topicSpecsOf } from '../../kafka/ensure-topics.ts';
 import { createKafkaClient } from '../../kafka/kafka-client.ts';
 import { createKafkajsTransport } from '../../kafka/kafkajs-transport.ts';

@@ -7,9 +7,9 @@
 // URL's secrets or the headers.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { AlertRecord } from '../../src/contracts/alert-record.ts';
-import type { WebhookConfig } from '../../src/monitors/alerts-schema.ts';
-import { webhookBody } from '../../src/monitors/webhook-body.ts';
+import type { AlertRecord } from '../../src/kit/contracts/alert-record.ts';
+import type { WebhookConfig } from '../../src/engine/monitors/alerts-schema.ts';
+import { webhookBody } from '../../src/engine/monitors/webhook-body.ts';
 
 export type WebhookOutcome = 'delivered' | 'failed' | 'dropped';
 

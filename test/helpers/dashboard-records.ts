@@ -1,8 +1,8 @@
 // Score, decision and agreement records for the dashboard tests, valid by the contracts (docs/contracts.md).
-import type { AgreementPair, AgreementWindow } from '../../src/contracts/agreement-record.ts';
-import type { DecisionRecord } from '../../src/contracts/decision-record.ts';
-import type { RescoreMark } from '../../src/contracts/rescore-request.ts';
-import type { ScoreRecord } from '../../src/contracts/score-record.ts';
+import type { AgreementPair, AgreementWindow } from '../../src/kit/contracts/agreement-record.ts';
+import type { DecisionRecord } from '../../src/kit/contracts/decision-record.ts';
+import type { RescoreMark } from '../../src/kit/contracts/rescore-request.ts';
+import type { ScoreRecord } from '../../src/kit/contracts/score-record.ts';
 
 type Outcome = { status: 'scored'; score: number; verdict?: 'pass' | 'fail' } | { status: 'not_scorable' } | { status: 'failed' };
 

@@ -3,8 +3,8 @@
 // frameworks.json what was installed when. Read here into decoded spans, grouped by trace.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeOtlpTraces } from '../../src/otlp/decode-otlp.ts';
-import type { OtlpSpan } from '../../src/otlp/otlp-span.ts';
+import { decodeOtlpTraces } from '../../src/engine/otlp/decode-otlp.ts';
+import type { OtlpSpan } from '../../src/engine/otlp/otlp-span.ts';
 
 export const FIXTURE_DIRECTORY = join(import.meta.dirname, '..', 'fixtures', 'otlp');
 

@@ -13,7 +13,7 @@ import { LegacyOpenTelemetry, OpenTelemetry } from '@ai-sdk/otel';
 import { generateText, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
-import type { OtlpEncoding } from '../../src/otlp/decode-otlp.ts';
+import type { OtlpEncoding } from '../../src/engine/otlp/decode-otlp.ts';
 
 export type Recorder = { tracer: Tracer; spans(): ReadableSpan[]; reset(): void; flush(): Promise<void>; shutdown(): Promise<void> };
 

@@ -1,7 +1,7 @@
 // Agent run events for tests: valid AgentRunEvent v1 values with just enough content, and
 // W3C trace context for them. Deterministic, so tests can compute expected sampling decisions.
 import { createHash } from 'node:crypto';
-import type { AgentRunEventInput } from '../../src/contracts/agent-run-event.ts';
+import type { AgentRunEventInput } from '../../src/kit/contracts/agent-run-event.ts';
 
 export type TestRunOptions = {
   runId: string;

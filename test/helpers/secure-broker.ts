@@ -9,10 +9,10 @@ import type { SecureBrokerHandle } from '../../local/kafka/secure-broker.ts';
 import { createTopicsWithLeaders } from '../../kafka/create-topics-with-leaders.ts';
 import { roleGrants, toKafkajsAcls } from '../../kafka/acl-roles.ts';
 import type { AclGrant, RoleGrantOptions } from '../../kafka/acl-roles.ts';
-import { DEFAULTS } from '../../src/config/defaults.ts';
-import type { Role } from '../../src/topology/topic-entry.ts';
-import { topologyOf } from '../../src/topology/topology.ts';
-import type { TopicNames, Topology } from '../../src/topology/topology.ts';
+import { DEFAULTS } from '../../src/engine/config/defaults.ts';
+import type { Role } from '../../src/engine/topology/topic-entry.ts';
+import { topologyOf } from '../../src/engine/topology/topology.ts';
+import type { TopicNames, Topology } from '../../src/engine/topology/topology.ts';
 
 /** Starts a secured broker with `users` before the file's tests and stops it after them. */
 export function useSecureBroker(users: readonly string[]): () => SecureBrokerHandle {
@@ -79,7 +79,7 @@ export type TestTopology = {
   rescoreRequests?: boolean;
 };
 
-/** The topology (src/topology/) of a test's names and features. */
+/** The topology (src/engine/topology/) of a test's names and features. */
 export function testTopology(test: TestTopology): Topology {
   const { runs } = test.topics;
   return topologyOf({

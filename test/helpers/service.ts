@@ -4,24 +4,24 @@ import type { IHeaders, Kafka } from 'kafkajs';
 import { onTestFinished } from 'vitest';
 import pino from 'pino';
 import type { Logger } from 'pino';
-import { resolveConfig } from '../../src/config/resolve-config.ts';
-import type { ResolvedConfig } from '../../src/config/resolve-config.ts';
-import type { ScorestreamConfigInput } from '../../src/config/config-types.ts';
+import { resolveConfig } from '../../src/engine/config/resolve-config.ts';
+import type { ResolvedConfig } from '../../src/engine/config/resolve-config.ts';
+import type { ScorestreamConfigInput } from '../../src/engine/config/config-types.ts';
 import { createKafkaClient } from '../../kafka/kafka-client.ts';
-import { DEFAULTS } from '../../src/config/defaults.ts';
+import { DEFAULTS } from '../../src/engine/config/defaults.ts';
 import { createKafkaTransport } from '../../kafka/create-kafka-transport.ts';
 import type { KafkaTransport } from '../../kafka/kafka-transport.ts';
-import type { KafkaClientName } from '../../src/config/config-types.ts';
+import type { KafkaClientName } from '../../src/engine/config/config-types.ts';
 import { startService } from '../../service/start-service.ts';
 import type { RunningService, ServiceOptions } from '../../service/start-service.ts';
-import { retryTiers } from '../../src/topology/retry-tiers.ts';
+import { retryTiers } from '../../src/engine/topology/retry-tiers.ts';
 import { readMessages, testBrokers, testKafka, uniqueGroupId, uniqueName, useTopic } from './kafka.ts';
 
 export type ServiceTopics = { runs: string; results: string; deadLetter: string; decisions: string };
 
 /**
  * A fresh retry-topic prefix (config `topics.retry`) with its tier topics — one per distinct
- * delay, `{retry}-<delay>` (src/topology/retry-tiers.ts) — created with `partitions` partitions and
+ * delay, `{retry}-<delay>` (src/engine/topology/retry-tiers.ts) — created with `partitions` partitions and
  * deleted after the test.
  */
 export async function useRetryTiers(delaysMs: readonly number[], partitions = 2): Promise<{ retry: string; tiers: string[] }> {

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
 import { testBrokers, testKafka, uniqueGroupId } from '../../helpers/kafka.ts';
 import { testRun } from '../../helpers/runs.ts';
 import { produceRaw, readUntil, useServiceTopics } from '../../helpers/service.ts';

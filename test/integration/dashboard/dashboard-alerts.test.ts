@@ -4,8 +4,8 @@
 // overview) shows each scorer with its monitors' states, and the alert records at the top of the
 // records view — hostile monitor names and alert labels (agent, tenant) as text, never markup.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AlertRecord } from '../../../src/contracts/alert-record.ts';
-import { alertKeyFor } from '../../../src/contracts/record-key.ts';
+import type { AlertRecord } from '../../../src/kit/contracts/alert-record.ts';
+import { alertKeyFor } from '../../../src/kit/contracts/record-key.ts';
 import { launchBrowser } from '../../helpers/browser.ts';
 import type { TestBrowser } from '../../helpers/browser.ts';
 import { scoreRecord } from '../../helpers/dashboard-records.ts';

@@ -6,8 +6,8 @@ import { onTestFinished } from 'vitest';
 import type { Dashboard, DashboardOptions } from '../../../dashboard/start-dashboard.ts';
 import { startDashboard } from '../../../dashboard/start-dashboard.ts';
 import { testKafka, useTopic } from '../../helpers/kafka.ts';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
-import { threadScoreViewKeyFor } from '../../../src/contracts/thread-ids.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
+import { threadScoreViewKeyFor } from '../../../src/kit/contracts/thread-ids.ts';
 
 export type DashboardTopics = { results: string; decisions: string; agreements?: string };
 

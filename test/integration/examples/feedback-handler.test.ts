@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { decodeFeedbackRecord } from '../../../src/contracts/parse.ts';
+import { decodeFeedbackRecord } from '../../../src/kit/contracts/parse.ts';
 import { readMessages, testBrokers, useTopic } from '../../helpers/kafka.ts';
 
 const example = fileURLToPath(new URL('../../../examples/feedback-handler.ts', import.meta.url));

@@ -6,8 +6,8 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { AlertRecord } from '../../../src/contracts/alert-record.ts';
-import { webhookSchema } from '../../../src/monitors/alerts-schema.ts';
+import type { AlertRecord } from '../../../src/kit/contracts/alert-record.ts';
+import { webhookSchema } from '../../../src/engine/monitors/alerts-schema.ts';
 import { createWebhookNotifier, retryAfterMs } from '../../../service/monitor/webhook-notifier.ts';
 
 type Answer = { status: number; headers?: Record<string, string> } | 'hang';

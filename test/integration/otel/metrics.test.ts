@@ -5,10 +5,10 @@
 import { customProvider } from 'ai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ScoreRecord } from '../../../src/index.ts';
-import { createScorer } from '../../../src/scorer/create-scorer.ts';
-import { getAssistantMessageFromRunOutput } from '../../../src/utils/run-output.ts';
+import { createScorer } from '../../../src/kit/scorer/create-scorer.ts';
+import { getAssistantMessageFromRunOutput } from '../../../src/kit/utils/run-output.ts';
 import { answerLengthScorer, refundOnlyScorer, throwingScorer } from '../../fixtures/scorers.ts';
-import { mockJudge } from '../../../src/testing/mock-judge.ts';
+import { mockJudge } from '../../../src/kit/testing/mock-judge.ts';
 import { traceFor, testRun } from '../../helpers/runs.ts';
 import { produceRaw, readRecords, startTestService, useServiceTopics } from '../../helpers/service.ts';
 import { histogramTotals, installTestTelemetry, metricValue } from '../../helpers/spans.ts';

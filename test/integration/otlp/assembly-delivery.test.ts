@@ -4,9 +4,9 @@
 // loses no run, and the committed offsets end up covering every message. Re-scored runs keep
 // their scoreId.
 import { describe, expect, it } from 'vitest';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
 import { answerLengthScorer, judgeScorer } from '../../fixtures/scorers.ts';
-import { mockJudge } from '../../../src/testing/mock-judge.ts';
+import { mockJudge } from '../../../src/kit/testing/mock-judge.ts';
 import { uniqueGroupId } from '../../helpers/kafka.ts';
 import { otlpTraffic } from '../../helpers/otlp-traces.ts';
 import { readAll } from '../../helpers/read-all.ts';

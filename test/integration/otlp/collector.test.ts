@@ -8,9 +8,9 @@ import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-
 import { OTLPTraceExporter as ProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import type { DecisionRecord } from '../../../src/contracts/decision-record.ts';
-import { parseScoreRecord } from '../../../src/contracts/parse.ts';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
+import type { DecisionRecord } from '../../../src/kit/contracts/decision-record.ts';
+import { parseScoreRecord } from '../../../src/kit/contracts/parse.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
 import { ensureCollectorBinary, startCollector } from '../../../local/collector/index.ts';
 import { answerLengthScorer } from '../../fixtures/scorers.ts';
 import { readMessages, testBrokers, uniqueGroupId } from '../../helpers/kafka.ts';

@@ -8,7 +8,7 @@
 // Either way a read_committed reader (the abort markers applied, test/helpers/read-all.ts) sees
 // every run scored exactly once, and every message is committed.
 import { describe, expect, it } from 'vitest';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
 import { answerLengthScorer } from '../../fixtures/scorers.ts';
 import { testKafka, uniqueGroupId } from '../../helpers/kafka.ts';
 import { splitAgentTraffic } from '../../helpers/otlp-traces.ts';

@@ -7,11 +7,11 @@
 // `scorestream otlp inspect --topic` reads the same topic back.
 import { afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { run as otlpCommand } from '../../../cli/commands/otlp.ts';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
-import { createScorer } from '../../../src/scorer/create-scorer.ts';
-import { getUserMessageFromRunInput } from '../../../src/utils/run-input.ts';
-import { getAssistantMessageFromRunOutput } from '../../../src/utils/run-output.ts';
-import { extractToolCalls } from '../../../src/utils/tool-calls.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
+import { createScorer } from '../../../src/kit/scorer/create-scorer.ts';
+import { getUserMessageFromRunInput } from '../../../src/kit/utils/run-input.ts';
+import { getAssistantMessageFromRunOutput } from '../../../src/kit/utils/run-output.ts';
+import { extractToolCalls } from '../../../src/kit/utils/tool-calls.ts';
 import { ensureCollectorBinary, startCollector } from '../../../local/collector/index.ts';
 import { ensureFrameworkEnv, frameworkAgent, LIVE_TEST_FRAMEWORKS, runFrameworkAgent, SCRIPTED_ANSWER, startScriptedModelServer } from '../../../local/agents/index.ts';
 import { testBrokers, uniqueGroupId } from '../../helpers/kafka.ts';

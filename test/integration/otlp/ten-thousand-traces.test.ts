@@ -5,7 +5,7 @@
 // traces are closed early: assembly_overflow for plain traces, agent runs still scored). Prints
 // the peak of buffered spans, open traces and heap for the lab notebook (docs/otlp.md).
 import { describe, expect, it } from 'vitest';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
 import { answerLengthScorer } from '../../fixtures/scorers.ts';
 import { uniqueGroupId } from '../../helpers/kafka.ts';
 import { otlpTraffic } from '../../helpers/otlp-traces.ts';

@@ -7,13 +7,13 @@
 // flattened into input and output for Mastra's utils.
 import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
-import { createScorer } from '../../../src/scorer/create-scorer.ts';
-import { createTurnCountScorer } from '../../../src/scorers/code/turn-count/index.ts';
-import { threadRunOf } from '../../../src/scorer/thread-run.ts';
-import type { ThreadRunView } from '../../../src/scorer/thread-run.ts';
-import { getAssistantMessageFromRunOutput } from '../../../src/utils/run-output.ts';
-import { getUserMessageFromRunInput } from '../../../src/utils/run-input.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
+import { createScorer } from '../../../src/kit/scorer/create-scorer.ts';
+import { createTurnCountScorer } from '../../../src/kit/scorers/code/turn-count/index.ts';
+import { threadRunOf } from '../../../src/kit/scorer/thread-run.ts';
+import type { ThreadRunView } from '../../../src/kit/scorer/thread-run.ts';
+import { getAssistantMessageFromRunOutput } from '../../../src/kit/utils/run-output.ts';
+import { getUserMessageFromRunInput } from '../../../src/kit/utils/run-input.ts';
 import { answerLengthScorer } from '../../fixtures/scorers.ts';
 import { encodeSpans, spanRecorder } from '../../helpers/otlp-traces.ts';
 import { produceRaw, readUntil, startTestService, useServiceTopics } from '../../helpers/service.ts';

@@ -4,8 +4,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRunPublisher, InvalidFeedbackError } from '../../../producers/index.ts';
 import type { RunPublisher } from '../../../producers/index.ts';
-import { feedbackIdFor } from '../../../src/contracts/feedback-id.ts';
-import { decodeFeedbackRecord, parseScoreRecord } from '../../../src/contracts/parse.ts';
+import { feedbackIdFor } from '../../../src/kit/contracts/feedback-id.ts';
+import { decodeFeedbackRecord, parseScoreRecord } from '../../../src/kit/contracts/parse.ts';
 import { answerLengthScorer } from '../../fixtures/scorers.ts';
 import { readMessages, testKafka, useTopic } from '../../helpers/kafka.ts';
 import { testRun } from '../../helpers/runs.ts';
@@ -31,7 +31,7 @@ describe('publishFeedback against Kafka', () => {
     await startTestService({ topics: { runs, results, deadLetter }, scorers: [{ scorer: answerLengthScorer }] });
     const scores = await readMessages(results, { count: runIds.length });
     for (const message of scores) expect(parseScoreRecord(JSON.parse(message.value!.toString())).success).toBe(true);
-    // A score record's key is its pair's scoreId; its partition follows the run id it names (src/contracts/record-key.ts).
+    // A score record's key is its pair's scoreId; its partition follows the run id it names (src/kit/contracts/record-key.ts).
     const scorePartition = new Map(scores.map((message) => [(JSON.parse(message.value!.toString()) as { runId: string }).runId, message.partition]));
     expect(new Set(scorePartition.values()).size, 'the runs spread over several partitions').toBeGreaterThan(1);
 

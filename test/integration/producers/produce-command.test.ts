@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { run } from '../../../cli/commands/produce.ts';
-import { decodeAgentRunEvent } from '../../../src/contracts/parse.ts';
+import { decodeAgentRunEvent } from '../../../src/kit/contracts/parse.ts';
 import { readMessages, testBrokers, testKafka, uniqueName, useTopic } from '../../helpers/kafka.ts';
 import { testRun } from '../../helpers/runs.ts';
 

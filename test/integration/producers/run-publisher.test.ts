@@ -5,7 +5,7 @@ import { StackContextManager, TracerProvider } from '@opentelemetry/sdk-trace';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRunPublisher } from '../../../producers/index.ts';
 import type { RunPublisher } from '../../../producers/index.ts';
-import { decodeAgentRunEvent } from '../../../src/contracts/parse.ts';
+import { decodeAgentRunEvent } from '../../../src/kit/contracts/parse.ts';
 import { readMessages, testBrokers, testKafka, useTopic } from '../../helpers/kafka.ts';
 import { testRun } from '../../helpers/runs.ts';
 

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { DASHBOARD_GROUP_PREFIX } from '../../../kafka/acl-roles.ts';
-import type { DeliveryMode } from '../../../src/config/config-types.ts';
+import type { DeliveryMode } from '../../../src/engine/config/config-types.ts';
 import type { SecureBrokerHandle } from '../../../local/kafka/secure-broker.ts';
 import { decisionRecord, scoreRecord } from '../../helpers/dashboard-records.ts';
 import { uniqueName } from '../../helpers/kafka.ts';

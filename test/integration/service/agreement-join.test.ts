@@ -4,9 +4,9 @@
 // agreement lost and none published twice (not only in the compacted view: not at all).
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgreementPair, AgreementRecord, AgreementWindow } from '../../../src/contracts/agreement-record.ts';
-import type { FeedbackRecord } from '../../../src/contracts/feedback-record.ts';
-import { parseAgreementRecord, parseDeadLetter } from '../../../src/contracts/parse.ts';
+import type { AgreementPair, AgreementRecord, AgreementWindow } from '../../../src/kit/contracts/agreement-record.ts';
+import type { FeedbackRecord } from '../../../src/kit/contracts/feedback-record.ts';
+import { parseAgreementRecord, parseDeadLetter } from '../../../src/kit/contracts/parse.ts';
 import { startAgreementJoin } from '../../../service/agreement-join.ts';
 import type { AgreementJoin } from '../../../service/agreement-join.ts';
 import { scoreRecord } from '../../helpers/dashboard-records.ts';
@@ -61,7 +61,7 @@ describe('the feedback join against Kafka', () => {
   async function topics() {
     const [results, feedback] = await Promise.all([useTopic({ prefix: 'scores', partitions: 2 }), useTopic({ prefix: 'feedback', partitions: 2 })]);
     const agreements = await useTopic({ prefix: 'agreements', config: { 'cleanup.policy': 'compact' } });
-    // The join's dead letters go to `{feedback}-dlq` (the topology's rule, src/topology/).
+    // The join's dead letters go to `{feedback}-dlq` (the topology's rule, src/engine/topology/).
     const deadLetter = await useTopic({ name: `${feedback}-dlq` });
     return { results, feedback, agreements, deadLetter };
   }

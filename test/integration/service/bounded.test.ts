@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { ScoreRecord } from '../../../src/index.ts';
 import { Classifier, createClassifierScorer } from '../../../src/index.ts';
 import { judgeScorer } from '../../fixtures/scorers.ts';
-import { mockJudge } from '../../../src/testing/mock-judge.ts';
-import { decisionResult, questions, scriptedDecisionModel } from '../../unit/src/classifier/fixtures.ts';
+import { mockJudge } from '../../../src/kit/testing/mock-judge.ts';
+import { decisionResult, questions, scriptedDecisionModel } from '../../unit/src/kit/classifier/fixtures.ts';
 import { testRun } from '../../helpers/runs.ts';
 import { produceRaw, readUntil, startTestService, useServiceTopics } from '../../helpers/service.ts';
 

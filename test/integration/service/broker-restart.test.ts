@@ -5,11 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { resolveConfig } from '../../../src/config/resolve-config.ts';
+import { resolveConfig } from '../../../src/engine/config/resolve-config.ts';
 import type { ScoreRecord } from '../../../src/index.ts';
 import { startService } from '../../../service/start-service.ts';
 import { answerLengthScorer, judgeScorer } from '../../fixtures/scorers.ts';
-import { mockJudge } from '../../../src/testing/mock-judge.ts';
+import { mockJudge } from '../../../src/kit/testing/mock-judge.ts';
 import { useRestartableBroker } from '../../helpers/restartable-broker.ts';
 import { silentLogger, testKafkaClient, testServiceKafka, testServiceTransport } from '../../helpers/service.ts';
 

@@ -4,10 +4,10 @@
 // retried judge calls count against the budget, so retries in flight never take the group past
 // its cap (plus the documented one-share rebalance slack).
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { DecisionRecord } from '../../../src/contracts/decision-record.ts';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
-import { createOpenAICompatibleJudgeProvider } from '../../../src/judge/openai-compatible.ts';
-import { mockJudge } from '../../../src/testing/mock-judge.ts';
+import type { DecisionRecord } from '../../../src/kit/contracts/decision-record.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
+import { createOpenAICompatibleJudgeProvider } from '../../../src/kit/judge/openai-compatible.ts';
+import { mockJudge } from '../../../src/kit/testing/mock-judge.ts';
 import { startFaultJudgeServer } from '../../helpers/fault-judge-server.ts';
 import { answerLengthScorer, judgeScorer } from '../../fixtures/scorers.ts';
 import { uniqueGroupId } from '../../helpers/kafka.ts';

@@ -6,9 +6,9 @@
 // before, go to a second compacted topic beside it: there compaction keeps 100 of 300, one per run —
 // the bug this keying fixes, and the proof that the cleaner ran in this test.
 import { describe, expect, it } from 'vitest';
-import { scoreIdFor } from '../../../src/contracts/score-id.ts';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
-import { createScorer } from '../../../src/scorer/create-scorer.ts';
+import { scoreIdFor } from '../../../src/kit/contracts/score-id.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
+import { createScorer } from '../../../src/kit/scorer/create-scorer.ts';
 import { answerLengthScorer, refundOnlyScorer } from '../../fixtures/scorers.ts';
 import { testKafka, useTopic } from '../../helpers/kafka.ts';
 import type { ReadMessage } from '../../helpers/kafka.ts';

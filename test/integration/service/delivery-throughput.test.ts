@@ -8,7 +8,7 @@
 // file alone (name it): in a full run, other integration files share the CPU.
 import { describe, expect, it } from 'vitest';
 import type { ScoreRecord } from '../../../src/index.ts';
-import type { DeliveryMode } from '../../../src/config/config-types.ts';
+import type { DeliveryMode } from '../../../src/engine/config/config-types.ts';
 import { answerLengthScorer, refundOnlyScorer } from '../../fixtures/scorers.ts';
 import { uniqueGroupId, useTopic } from '../../helpers/kafka.ts';
 import { readAll } from '../../helpers/read-all.ts';

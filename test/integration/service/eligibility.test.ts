@@ -3,7 +3,7 @@
 // records explaining every skip.
 import { describe, expect, it } from 'vitest';
 import { parseDecisionRecord } from '../../../src/index.ts';
-import { samplingBucket } from '../../../src/eligibility/sampling.ts';
+import { samplingBucket } from '../../../src/engine/eligibility/sampling.ts';
 import type { DecisionRecord, ScoreRecord } from '../../../src/index.ts';
 import { answerLengthScorer, refundOnlyScorer } from '../../fixtures/scorers.ts';
 import { traceFor, testRun } from '../../helpers/runs.ts';

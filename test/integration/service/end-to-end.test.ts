@@ -1,9 +1,9 @@
 // produce → score → results through a real broker, for every record status, and dead letters for
 // each kind of bad input — with nothing valid lost around the bad messages.
 import { describe, expect, it } from 'vitest';
-import { parseDeadLetter, parseScoreRecord } from '../../../src/contracts/parse.ts';
-import { scoreIdFor } from '../../../src/contracts/score-id.ts';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
+import { parseDeadLetter, parseScoreRecord } from '../../../src/kit/contracts/parse.ts';
+import { scoreIdFor } from '../../../src/kit/contracts/score-id.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
 import { answerLengthScorer, refundOnlyScorer, throwingScorer } from '../../fixtures/scorers.ts';
 import { traceFor, testRun } from '../../helpers/runs.ts';
 import { produceRaw, readRecords, startTestService, useServiceTopics } from '../../helpers/service.ts';

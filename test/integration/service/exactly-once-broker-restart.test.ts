@@ -4,11 +4,11 @@
 // committed, and visible exactly once to read_committed readers. Uses its own named broker (same
 // ports and data across the restart), so it cannot run against KAFKA_BROKERS.
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { resolveConfig } from '../../../src/config/resolve-config.ts';
+import { resolveConfig } from '../../../src/engine/config/resolve-config.ts';
 import type { ScoreRecord } from '../../../src/index.ts';
 import { startService } from '../../../service/start-service.ts';
 import { answerLengthScorer, judgeScorer } from '../../fixtures/scorers.ts';
-import { mockJudge } from '../../../src/testing/mock-judge.ts';
+import { mockJudge } from '../../../src/kit/testing/mock-judge.ts';
 import { readAll } from '../../helpers/read-all.ts';
 import { useRestartableBroker } from '../../helpers/restartable-broker.ts';
 import { silentLogger, testKafkaClient, testServiceKafka, testServiceTransport } from '../../helpers/service.ts';

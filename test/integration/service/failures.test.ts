@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDeadLetter } from '../../../src/index.ts';
 import type { ScoreRecord } from '../../../src/index.ts';
 import { answerLengthScorer, hangingScorer, judgeScorer } from '../../fixtures/scorers.ts';
-import { mockJudge } from '../../../src/testing/mock-judge.ts';
+import { mockJudge } from '../../../src/kit/testing/mock-judge.ts';
 import { testRun } from '../../helpers/runs.ts';
 import { readMessages } from '../../helpers/kafka.ts';
 import { produceRaw, readRecords, startTestService, useServiceTopics } from '../../helpers/service.ts';

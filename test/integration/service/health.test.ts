@@ -11,7 +11,7 @@ import pino from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createHealthState } from '../../../service/health-state.ts';
 import { startHealthServer } from '../../../service/health-server.ts';
-import { resolveConfig } from '../../../src/config/resolve-config.ts';
+import { resolveConfig } from '../../../src/engine/config/resolve-config.ts';
 import { startService } from '../../../service/start-service.ts';
 import type { RunningService } from '../../../service/start-service.ts';
 import { answerLengthScorer } from '../../fixtures/scorers.ts';

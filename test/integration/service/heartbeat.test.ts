@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ScoreRecord } from '../../../src/index.ts';
 import { judgeScorer } from '../../fixtures/scorers.ts';
-import { mockJudge } from '../../../src/testing/mock-judge.ts';
+import { mockJudge } from '../../../src/kit/testing/mock-judge.ts';
 import { describeGroup, uniqueGroupId } from '../../helpers/kafka.ts';
 import { testRun } from '../../helpers/runs.ts';
 import { produceRaw, readUntil, startTestService, useServiceTopics } from '../../helpers/service.ts';

@@ -11,8 +11,8 @@
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { DeadLetter } from '../../../src/contracts/dead-letter.ts';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
+import type { DeadLetter } from '../../../src/kit/contracts/dead-letter.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
 import { answerLengthScorer } from '../../fixtures/scorers.ts';
 import { hoardingScorer, verboseScorer } from '../../fixtures/record-sizes.config.ts';
 import { uniqueGroupId, useTopic } from '../../helpers/kafka.ts';

@@ -4,11 +4,11 @@
 // and started again scores every run once.
 import { describe, expect, it } from 'vitest';
 import type { Logger } from 'pino';
-import { resolveConfig } from '../../../src/config/resolve-config.ts';
-import type { ScorestreamConfigInput } from '../../../src/config/config-types.ts';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
-import { scoreIdFor } from '../../../src/contracts/score-id.ts';
-import { mockJudge } from '../../../src/testing/mock-judge.ts';
+import { resolveConfig } from '../../../src/engine/config/resolve-config.ts';
+import type { ScorestreamConfigInput } from '../../../src/engine/config/config-types.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
+import { scoreIdFor } from '../../../src/kit/contracts/score-id.ts';
+import { mockJudge } from '../../../src/kit/testing/mock-judge.ts';
 import { dryRunReplay } from '../../../service/replay-dry-run.ts';
 import { startReplay } from '../../../service/replay.ts';
 import type { ReplayOptions } from '../../../service/replay.ts';

@@ -10,13 +10,13 @@
 // request's offset.
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DecisionRecord } from '../../../src/contracts/decision-record.ts';
-import type { FeedbackRecord } from '../../../src/contracts/feedback-record.ts';
-import { recordKeyFor } from '../../../src/contracts/record-key.ts';
-import type { RescoreRequest } from '../../../src/contracts/rescore-request.ts';
-import { rescoreIdFor } from '../../../src/contracts/score-id.ts';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
-import { createScorer } from '../../../src/scorer/create-scorer.ts';
+import type { DecisionRecord } from '../../../src/kit/contracts/decision-record.ts';
+import type { FeedbackRecord } from '../../../src/kit/contracts/feedback-record.ts';
+import { recordKeyFor } from '../../../src/kit/contracts/record-key.ts';
+import type { RescoreRequest } from '../../../src/kit/contracts/rescore-request.ts';
+import { rescoreIdFor } from '../../../src/kit/contracts/score-id.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
+import { createScorer } from '../../../src/kit/scorer/create-scorer.ts';
 import { startAgreementJoin } from '../../../service/agreement-join.ts';
 import type { AgreementJoin } from '../../../service/agreement-join.ts';
 import { readMessages, testKafka, uniqueGroupId, useTopic } from '../../helpers/kafka.ts';

@@ -3,8 +3,8 @@
 // its own due time — a pair due in 2 s never waits behind one due in 20 s. Measured from the
 // records alone: each attempt's start against the previous attempt's failure plus its delay.
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
-import { createOpenAICompatibleJudgeProvider } from '../../../src/judge/openai-compatible.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
+import { createOpenAICompatibleJudgeProvider } from '../../../src/kit/judge/openai-compatible.ts';
 import { judgeScorer } from '../../fixtures/scorers.ts';
 import { startFaultJudgeServer } from '../../helpers/fault-judge-server.ts';
 import { testRun } from '../../helpers/runs.ts';

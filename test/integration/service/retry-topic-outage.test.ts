@@ -4,10 +4,10 @@
 // is RETRY_OUTAGE_MS (default 30 000, the issue's); its recovery time is what docs/delivery.md cites.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
-import { createOpenAICompatibleJudgeProvider } from '../../../src/judge/openai-compatible.ts';
-import { createAnswerRelevancyScorer } from '../../../src/scorers/llm/answer-relevancy/index.ts';
-import { createToxicityScorer } from '../../../src/scorers/llm/toxicity/index.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
+import { createOpenAICompatibleJudgeProvider } from '../../../src/kit/judge/openai-compatible.ts';
+import { createAnswerRelevancyScorer } from '../../../src/kit/scorers/llm/answer-relevancy/index.ts';
+import { createToxicityScorer } from '../../../src/kit/scorers/llm/toxicity/index.ts';
 import { answerLengthScorer } from '../../fixtures/scorers.ts';
 import { startFaultJudgeServer } from '../../helpers/fault-judge-server.ts';
 import type { FaultJudgeServer, FaultMode } from '../../helpers/fault-judge-server.ts';

@@ -5,12 +5,12 @@
 // in a final `failed` record carrying every attempt's evidence; exactly-once shows each pair
 // once; and a healthy judge leaves the retry tiers empty.
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { ScorestreamConfigInput } from '../../../src/config/config-types.ts';
-import type { DecisionRecord } from '../../../src/contracts/decision-record.ts';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
-import { createOpenAICompatibleJudgeProvider } from '../../../src/judge/openai-compatible.ts';
-import { createAnswerRelevancyScorer } from '../../../src/scorers/llm/answer-relevancy/index.ts';
-import { createToxicityScorer } from '../../../src/scorers/llm/toxicity/index.ts';
+import type { ScorestreamConfigInput } from '../../../src/engine/config/config-types.ts';
+import type { DecisionRecord } from '../../../src/kit/contracts/decision-record.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
+import { createOpenAICompatibleJudgeProvider } from '../../../src/kit/judge/openai-compatible.ts';
+import { createAnswerRelevancyScorer } from '../../../src/kit/scorers/llm/answer-relevancy/index.ts';
+import { createToxicityScorer } from '../../../src/kit/scorers/llm/toxicity/index.ts';
 import { answerLengthScorer } from '../../fixtures/scorers.ts';
 import { startFaultJudgeServer } from '../../helpers/fault-judge-server.ts';
 import type { FaultJudgeServer, FaultMode } from '../../helpers/fault-judge-server.ts';

@@ -1,19 +1,19 @@
 // Helpers of the thread tests on a real broker (docs/threads.md): the turns of a conversation as
 // messages for the runs topic, its explicit end, and the thread scores read back from the results.
 import { onTestFinished } from 'vitest';
-import { threadTopicsFor } from '../../../src/topology/thread-topics.ts';
-import type { ThreadTopics } from '../../../src/topology/thread-topics.ts';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
-import { THREAD_ENDED_SCHEMA_VERSION, THREAD_ENDED_TYPE } from '../../../src/contracts/thread-ended.ts';
-import type { ThreadEndedEventInput } from '../../../src/contracts/thread-ended.ts';
-import { THREAD_TURN_TYPE } from '../../../src/contracts/thread-turn.ts';
+import { threadTopicsFor } from '../../../src/engine/topology/thread-topics.ts';
+import type { ThreadTopics } from '../../../src/engine/topology/thread-topics.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
+import { THREAD_ENDED_SCHEMA_VERSION, THREAD_ENDED_TYPE } from '../../../src/kit/contracts/thread-ended.ts';
+import type { ThreadEndedEventInput } from '../../../src/kit/contracts/thread-ended.ts';
+import { THREAD_TURN_TYPE } from '../../../src/kit/contracts/thread-turn.ts';
 import { testKafka } from '../../helpers/kafka.ts';
 import { readAll } from '../../helpers/read-all.ts';
 import type { Isolation } from '../../helpers/read-all.ts';
 import { traceFor } from '../../helpers/runs.ts';
 import { readUntil, useServiceTopics } from '../../helpers/service.ts';
 import type { RawRun, ServiceTopics } from '../../helpers/service.ts';
-import { conversationRunInput } from '../../unit/src/threads/fixtures.ts';
+import { conversationRunInput } from '../../unit/src/engine/threads/fixtures.ts';
 
 export type ThreadScore = ScoreRecord & { thread: NonNullable<ScoreRecord['thread']> };
 

@@ -4,7 +4,7 @@
 // state over `maxThreads` or `maxStateBytes`, close with a score or a decision record, never by
 // dropping turns.
 import { describe, expect, it } from 'vitest';
-import type { DecisionRecord } from '../../../src/contracts/decision-record.ts';
+import type { DecisionRecord } from '../../../src/kit/contracts/decision-record.ts';
 import type { RunningService } from '../../../service/start-service.ts';
 import { threadBindings } from '../../fixtures/thread-bindings.ts';
 import { produceRaw, readUntil, startTestService } from '../../helpers/service.ts';

@@ -5,8 +5,8 @@
 // traffic that was never interrupted (a version's id is derived from the set of its turns).
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { threadTopicsFor } from '../../../src/topology/thread-topics.ts';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
+import { threadTopicsFor } from '../../../src/engine/topology/thread-topics.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
 import { threadBindings } from '../../fixtures/thread-bindings.ts';
 import { uniqueGroupId } from '../../helpers/kafka.ts';
 import { readAll } from '../../helpers/read-all.ts';

@@ -2,16 +2,16 @@
 // re-keyed to `{runs}-by-thread`, each by-thread partition's thread state lives in the consumer
 // that claimed it, with its changelog on `{runs}-thread-state`, restored on the next claim.
 import { describe, expect, it } from 'vitest';
-import { threadTopicsFor } from '../../../src/topology/thread-topics.ts';
-import { parseScoreRecord } from '../../../src/contracts/parse.ts';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
+import { threadTopicsFor } from '../../../src/engine/topology/thread-topics.ts';
+import { parseScoreRecord } from '../../../src/kit/contracts/parse.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
 import { threadBindings } from '../../fixtures/thread-bindings.ts';
 import { readAll } from '../../helpers/read-all.ts';
 import { traceFor } from '../../helpers/runs.ts';
 import { committedTotal, produceRaw, startTestService } from '../../helpers/service.ts';
 import type { ServiceTopics } from '../../helpers/service.ts';
 import { readMessages, testKafka, uniqueGroupId } from '../../helpers/kafka.ts';
-import { threadScoreViewKeyFor } from '../../../src/contracts/thread-ids.ts';
+import { threadScoreViewKeyFor } from '../../../src/kit/contracts/thread-ids.ts';
 import { committedOffsets } from './delivery-helpers.ts';
 import { isThreadScore, threadScores as readThreadScores, turn, useThreadServiceTopics } from './thread-helpers.ts';
 import type { ThreadScore } from './thread-helpers.ts';

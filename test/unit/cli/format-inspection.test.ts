@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatInspectedTrace } from '../../../cli/format-inspection.ts';
 import { terminalSafe } from '../../../cli/terminal-text.ts';
-import { inspectTrace } from '../../../src/otlp/inspect-trace.ts';
-import type { OtlpSpan } from '../../../src/otlp/otlp-span.ts';
+import { inspectTrace } from '../../../src/engine/otlp/inspect-trace.ts';
+import type { OtlpSpan } from '../../../src/engine/otlp/otlp-span.ts';
 import { fixtureTraces } from '../../helpers/framework-fixtures.ts';
 
 const options = { nestedAgents: 'outermost', rootSpanRuns: true } as const;

@@ -1,7 +1,7 @@
 // `scorestream tail` prints one fixed-width line per score record.
 import { describe, expect, it } from 'vitest';
 import { formatScoreLine } from '../../../cli/format-record.ts';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
 
 const traceId = '0af7651916cd43dd8448eb211c80319c';
 

@@ -8,9 +8,9 @@ import type { ThreadStepWork } from '../../../consumers/carry-out-thread-steps.t
 import { untracedMessage } from '../../../consumers/message-trace.ts';
 import type { MessageHandle, PerformJob, SourceJob } from '../../../consumers/run-source.ts';
 import type { MessageOutput } from '../../../consumers/record-sink.ts';
-import type { ScoringOutcome } from '../../../src/pipeline/scoring-outcome.ts';
-import type { ThreadClose } from '../../../src/threads/thread-effects.ts';
-import type { ChangelogWrite, ThreadOutcome } from '../../../src/threads/thread-stage.ts';
+import type { ScoringOutcome } from '../../../src/engine/pipeline/scoring-outcome.ts';
+import type { ThreadClose } from '../../../src/engine/threads/thread-effects.ts';
+import type { ChangelogWrite, ThreadOutcome } from '../../../src/engine/threads/thread-stage.ts';
 import { consumedMessage } from './message-fixtures.ts';
 
 const sharedOutput: MessageOutput = { publish: async () => undefined };

@@ -13,9 +13,9 @@ import type { ConsumedMessage, MessageHeaders, OutgoingRecord } from '../../../k
 import type { PublishRetry } from '../../../consumers/publish-until-acknowledged.ts';
 import type { MessageOutput } from '../../../consumers/record-sink.ts';
 import { ServiceStats } from '../../../consumers/service-stats.ts';
-import type { ScorerBindingInput, ScorestreamConfigInput } from '../../../src/config/config-types.ts';
-import { resolveConfig } from '../../../src/config/resolve-config.ts';
-import { createScorer } from '../../../src/scorer/create-scorer.ts';
+import type { ScorerBindingInput, ScorestreamConfigInput } from '../../../src/engine/config/config-types.ts';
+import { resolveConfig } from '../../../src/engine/config/resolve-config.ts';
+import { createScorer } from '../../../src/kit/scorer/create-scorer.ts';
 import { testRun } from '../../helpers/runs.ts';
 import type { TestRunOptions } from '../../helpers/runs.ts';
 import type { AcknowledgedRecordFields } from '../../../consumers/emitter/record-emitter.ts';

@@ -9,12 +9,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ORIGIN_HEADER } from '../../../consumers/loop-guard.ts';
 import { startMessageTrace } from '../../../consumers/message-trace.ts';
 import type { MessageTrace } from '../../../consumers/message-trace.ts';
-import type { ScorerLike } from '../../../src/config/config-types.ts';
-import { scoreIdFor } from '../../../src/contracts/score-id.ts';
+import type { ScorerLike } from '../../../src/engine/config/config-types.ts';
+import { scoreIdFor } from '../../../src/kit/contracts/score-id.ts';
 import type { ConsumedMessage } from '../../../kafka/kafka-records.ts';
-import { createScorer } from '../../../src/scorer/create-scorer.ts';
+import { createScorer } from '../../../src/kit/scorer/create-scorer.ts';
 import { traceFor } from '../../helpers/runs.ts';
-import { deferred } from '../src/pipeline/fixtures.ts';
+import { deferred } from '../src/engine/pipeline/fixtures.ts';
 import { consumedMessage, fakeOutput, fixedScorer, messageContext, processRunEvent, recordedPacing, runMessage, source, valueOf } from './message-fixtures.ts';
 import type { TestContextOptions } from './message-fixtures.ts';
 

@@ -6,7 +6,7 @@ import type { Span } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runTraceContext, startMessageTrace, untracedMessage } from '../../../consumers/message-trace.ts';
-import type { AgentRunEvent } from '../../../src/contracts/agent-run-event.ts';
+import type { AgentRunEvent } from '../../../src/kit/contracts/agent-run-event.ts';
 import { traceFor } from '../../helpers/runs.ts';
 import { consumedMessage, source } from './message-fixtures.ts';
 

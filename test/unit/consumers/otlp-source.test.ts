@@ -12,13 +12,13 @@ import { ClaimEndedError } from '../../../consumers/run-source.ts';
 import type { DecodedSpans, OtlpSource } from '../../../consumers/otlp-source.ts';
 import type { SourcePartition } from '../../../consumers/run-source.ts';
 import type { ConsumedMessage } from '../../../kafka/kafka-records.ts';
-import { OTLP_DEFAULTS } from '../../../src/config/input-schema.ts';
-import type { OtlpInputConfig } from '../../../src/config/input-schema.ts';
+import { OTLP_DEFAULTS } from '../../../src/engine/config/input-schema.ts';
+import type { OtlpInputConfig } from '../../../src/engine/config/input-schema.ts';
 import { encodeSpans, recordPlainTrace, runWeatherAgent, spanRecorder } from '../../helpers/otlp-traces.ts';
 import type { Recorder } from '../../helpers/otlp-traces.ts';
 import { fixtureRequests } from '../../helpers/framework-fixtures.ts';
 import { consumedMessage, fakeOutput, fixedScorer, messageContext, source, valueOf } from './message-fixtures.ts';
-import { createScorer } from '../../../src/scorer/create-scorer.ts';
+import { createScorer } from '../../../src/kit/scorer/create-scorer.ts';
 
 let recorder: Recorder;
 beforeAll(() => {

@@ -2,7 +2,7 @@
 // time; due (or undated) messages pass. Injected clock and timer: no waiting, no timing.
 import { describe, expect, it } from 'vitest';
 import { createRetryGate, retryDueMs } from '../../../consumers/retry-gate.ts';
-import { RETRY_DUE_HEADER } from '../../../src/contracts/retry-message.ts';
+import { RETRY_DUE_HEADER } from '../../../src/kit/contracts/retry-message.ts';
 
 function fakeTimers() {
   const pending: Array<{ callback: () => void; delayMs: number; cleared: boolean }> = [];

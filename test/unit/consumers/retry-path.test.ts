@@ -6,13 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { retrySource } from '../../../consumers/retry-source.ts';
 import type { OutgoingRecord } from '../../../kafka/kafka-records.ts';
-import type { ScorestreamConfigInput } from '../../../src/config/config-types.ts';
-import { RETRY_DUE_HEADER, retryMessageSchema } from '../../../src/contracts/retry-message.ts';
-import type { RetryMessage } from '../../../src/contracts/retry-message.ts';
-import { scoreIdFor } from '../../../src/contracts/score-id.ts';
-import type { ScoreRecord } from '../../../src/contracts/score-record.ts';
-import { ScorestreamError } from '../../../src/errors.ts';
-import { createScorer } from '../../../src/scorer/create-scorer.ts';
+import type { ScorestreamConfigInput } from '../../../src/engine/config/config-types.ts';
+import { RETRY_DUE_HEADER, retryMessageSchema } from '../../../src/kit/contracts/retry-message.ts';
+import type { RetryMessage } from '../../../src/kit/contracts/retry-message.ts';
+import { scoreIdFor } from '../../../src/kit/contracts/score-id.ts';
+import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
+import { ScorestreamError } from '../../../src/kit/errors.ts';
+import { createScorer } from '../../../src/kit/scorer/create-scorer.ts';
 import { consumedMessage, fakeOutput, fixedScorer, messageContext, processRunEvent, runMessage, source, valueOf } from './message-fixtures.ts';
 
 const start = Date.parse('2026-11-29T12:00:00.000Z');

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { ORIGIN_HEADER } from '../../../consumers/loop-guard.ts';
 import { createScoringConsumer } from '../../../consumers/scoring-consumer.ts';
 import { createKafkajsTransport } from '../../../kafka/kafkajs-transport.ts';
-import { resolveConfig } from '../../../src/config/resolve-config.ts';
+import { resolveConfig } from '../../../src/engine/config/resolve-config.ts';
 import type { OutgoingRecord } from '../../../kafka/kafka-records.ts';
 import type { RecordPublisher } from '../../../producers/record-publisher.ts';
 import { runMessage, valueOf } from './message-fixtures.ts';

@@ -11,10 +11,10 @@ import { createScoringConsumer } from '../../../consumers/scoring-consumer.ts';
 import { createKafkajsTransport } from '../../../kafka/kafkajs-transport.ts';
 import type { ConsumedMessage, OutgoingRecord } from '../../../kafka/kafka-records.ts';
 import type { RecordPublisher } from '../../../producers/record-publisher.ts';
-import { resolveConfig } from '../../../src/config/resolve-config.ts';
-import { threadTopicsFor } from '../../../src/topology/thread-topics.ts';
-import { createTurnCountScorer } from '../../../src/scorers/code/turn-count/index.ts';
-import { conversationRunInput, turnOf } from '../src/threads/fixtures.ts';
+import { resolveConfig } from '../../../src/engine/config/resolve-config.ts';
+import { threadTopicsFor } from '../../../src/engine/topology/thread-topics.ts';
+import { createTurnCountScorer } from '../../../src/kit/scorers/code/turn-count/index.ts';
+import { conversationRunInput, turnOf } from '../src/engine/threads/fixtures.ts';
 import { consumedMessage, fixedScorer } from './message-fixtures.ts';
 
 const runsInFlight = 2;

@@ -13,9 +13,9 @@ import type { MessageHandle, PerformJob, SourceJob } from '../../../consumers/ru
 import { ServiceStats } from '../../../consumers/service-stats.ts';
 import { createThreadSource } from '../../../consumers/thread-source.ts';
 import type { ReadChangelog } from '../../../consumers/thread-source.ts';
-import { resolveConfig } from '../../../src/config/resolve-config.ts';
-import { createTurnCountScorer } from '../../../src/scorers/code/turn-count/index.ts';
-import { turnOf } from '../src/threads/fixtures.ts';
+import { resolveConfig } from '../../../src/engine/config/resolve-config.ts';
+import { createTurnCountScorer } from '../../../src/kit/scorers/code/turn-count/index.ts';
+import { turnOf } from '../src/engine/threads/fixtures.ts';
 import { consumedMessage } from './message-fixtures.ts';
 
 const topic = 'agent-runs-by-thread';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { AlertFeed } from '../../../dashboard/alert-feed.ts';
 import type { AlertsSnapshot } from '../../../dashboard/alert-feed.ts';
-import type { AlertRecord } from '../../../src/contracts/alert-record.ts';
+import type { AlertRecord } from '../../../src/kit/contracts/alert-record.ts';
 
 const monitor = { name: 'm', scorer: 'completeness', agent: 'support-agent', aggregation: 'mean' as const, windowMs: 60_000, threshold: { below: 0.25 }, forMs: 0, cooldownMs: 0, noData: 'keep' as const, minSamples: 1 };
 const notice = (kind: 'breach' | 'recovered', minute: number, name = 'm'): AlertRecord => ({

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ServiceStats } from '../../../consumers/service-stats.ts';
 import { createJudgeMetrics } from '../../../otel/judge-metrics.ts';
 import { registerServiceMetrics } from '../../../otel/service-metrics.ts';
-import { mockJudge } from '../../../src/testing/mock-judge.ts';
+import { mockJudge } from '../../../src/kit/testing/mock-judge.ts';
 import { CollectingMetricReader } from '../../helpers/spans.ts';
 
 type Panel = { id: number; type: string; title: string; gridPos: { x: number; y: number; w: number; h: number }; targets?: { expr: string }[] };

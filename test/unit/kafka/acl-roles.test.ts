@@ -1,4 +1,4 @@
-// The ACL table per role (kafka/acl-roles.ts), derived from the topology (src/topology/): what each
+// The ACL table per role (kafka/acl-roles.ts), derived from the topology (src/engine/topology/): what each
 // role gets, its kafkajs form, and docs/security.md listing exactly the commands the module
 // renders for the default names.
 import { readFileSync } from 'node:fs';
@@ -7,9 +7,9 @@ import { creationGrants, renderKafkaAcls, roleGrants, runFetchGroupPrefix, toKaf
 import type { AclGrant } from '../../../kafka/acl-roles.ts';
 import { transactionalIdFor } from '../../../kafka/transactional-kafka.ts';
 import { secureRoleGrants, secureTopology } from '../../../cli/secure-broker-setup.ts';
-import { DEFAULTS } from '../../../src/config/defaults.ts';
-import { topologyOf } from '../../../src/topology/topology.ts';
-import type { TopologySettings } from '../../../src/topology/topology.ts';
+import { DEFAULTS } from '../../../src/engine/config/defaults.ts';
+import { topologyOf } from '../../../src/engine/topology/topology.ts';
+import type { TopologySettings } from '../../../src/engine/topology/topology.ts';
 
 /** The default names, with the demo's decisions topic. */
 const names = {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { describePrincipal, isKafkaAccessRefusal, KafkaAccessError, kafkaAccessError, settingSecrets } from '../../../kafka/kafka-access-error.ts';
 import type { AccessContext } from '../../../kafka/kafka-access-error.ts';
-import { ScorestreamError } from '../../../src/errors.ts';
+import { ScorestreamError } from '../../../src/kit/errors.ts';
 
 const password = 'pa55-w0rd-that-must-not-leak';
 const context: AccessContext = {

@@ -5,9 +5,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../../src/config/config-error.ts';
-import { resolveConfig } from '../../../src/config/resolve-config.ts';
-import { createScorer } from '../../../src/scorer/create-scorer.ts';
+import { ConfigError } from '../../../src/engine/config/config-error.ts';
+import { resolveConfig } from '../../../src/engine/config/resolve-config.ts';
+import { createScorer } from '../../../src/kit/scorer/create-scorer.ts';
 import { kafkaClientSecurity, kafkaSecurityFromEnvironment } from '../../../kafka/kafka-security.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'scorestream-tls-'));

@@ -6,7 +6,7 @@ import { customProvider, generateText, streamText } from 'ai';
 import { MockLanguageModelV4, simulateReadableStream } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { createJudgeMetrics, instrumentJudgeModels } from '../../../otel/judge-metrics.ts';
-import { mockJudge, providerError } from '../../../src/testing/mock-judge.ts';
+import { mockJudge, providerError } from '../../../src/kit/testing/mock-judge.ts';
 import { CollectingMetricReader, histogramTotals, metricValue } from '../../helpers/spans.ts';
 
 /** A judge answering `{"score":0.5}` with 120 input and 7 output tokens. */

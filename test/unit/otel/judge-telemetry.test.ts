@@ -5,7 +5,7 @@ import { trace } from '@opentelemetry/api';
 import { generateText } from 'ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { JUDGE_SPAN_ATTRIBUTES, registerJudgeTelemetry } from '../../../otel/judge-telemetry.ts';
-import { mockJudge } from '../../../src/testing/mock-judge.ts';
+import { mockJudge } from '../../../src/kit/testing/mock-judge.ts';
 import { descendantsOf, installTestTelemetry, waitForSpans } from '../../helpers/spans.ts';
 import type { TelemetryCapture } from '../../helpers/spans.ts';
 

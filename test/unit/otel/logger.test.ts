@@ -5,8 +5,8 @@ import type { Context, ContextManager } from '@opentelemetry/api';
 import type { DestinationStream } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger, loggerSettingsFromEnvironment, redactLine } from '../../../otel/logger.ts';
-import { createRedactor } from '../../../src/data-handling/create-redactor.ts';
-import { redactionSchema } from '../../../src/data-handling/redaction-schema.ts';
+import { createRedactor } from '../../../src/engine/data-handling/create-redactor.ts';
+import { redactionSchema } from '../../../src/engine/data-handling/redaction-schema.ts';
 
 /** Collects the JSON lines a logger writes. */
 function sink() {

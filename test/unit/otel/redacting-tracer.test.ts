@@ -5,8 +5,8 @@ import { context, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
 import { redactingTracerProvider, rememberingRedactor } from '../../../otel/redacting-tracer.ts';
-import { createRedactor } from '../../../src/data-handling/create-redactor.ts';
-import { redactionSchema } from '../../../src/data-handling/redaction-schema.ts';
+import { createRedactor } from '../../../src/engine/data-handling/create-redactor.ts';
+import { redactionSchema } from '../../../src/engine/data-handling/redaction-schema.ts';
 
 const address = 'alice@example.com';
 
@@ -99,7 +99,7 @@ describe('redactingTracerProvider', () => {
     const exporter = new InMemorySpanExporter();
     const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
     const redacting = redactingTracerProvider(provider, createRedactor(redactionSchema.parse({})));
-    // src/scorer/step-span.ts looks its tracer up on every scorer run.
+    // src/kit/scorer/step-span.ts looks its tracer up on every scorer run.
     const first = redacting.getTracer('scorestream.scorer');
     expect(redacting.getTracer('scorestream.scorer')).toBe(first);
     expect(redacting.getTracer('other')).not.toBe(first);

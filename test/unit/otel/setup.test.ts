@@ -12,9 +12,9 @@ import { generateText } from 'ai';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyBatchSpanDefaults, exportConcurrency, recordInputsFromEnvironment, startTelemetry, telemetryPlan, traceOptionsFromEnvironment, watchedOtlpSpanProcessor } from '../../../otel/setup.ts';
-import { decodeOtlpTraces } from '../../../src/otlp/decode-otlp.ts';
+import { decodeOtlpTraces } from '../../../src/engine/otlp/decode-otlp.ts';
 import type { Telemetry } from '../../../otel/setup.ts';
-import { mockJudge } from '../../../src/testing/mock-judge.ts';
+import { mockJudge } from '../../../src/kit/testing/mock-judge.ts';
 import { CollectingMetricReader } from '../../helpers/spans.ts';
 
 let running: Telemetry | undefined;

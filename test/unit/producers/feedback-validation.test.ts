@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidFeedbackError, validateFeedback } from '../../../producers/feedback-validation.ts';
-import { ScorestreamError } from '../../../src/errors.ts';
-import { wireFeedback } from '../src/contracts/fixtures.ts';
+import { ScorestreamError } from '../../../src/kit/errors.ts';
+import { wireFeedback } from '../src/kit/contracts/fixtures.ts';
 
 describe('validateFeedback', () => {
   it('returns the JSON to send, its key and the parsed record', () => {

@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validateRuns } from '../../../producers/run-validation.ts';
-import { getAssistantMessageFromRunOutput, getReasoningFromRunOutput } from '../../../src/utils/run-output.ts';
-import { getCombinedSystemPrompt, getUserMessageFromRunInput } from '../../../src/utils/run-input.ts';
-import { createToolCallAccuracyScorer } from '../../../src/scorers/code/tool-call-accuracy/index.ts';
-import { createKeywordCoverageScorer } from '../../../src/scorers/code/keyword-coverage/index.ts';
+import { getAssistantMessageFromRunOutput, getReasoningFromRunOutput } from '../../../src/kit/utils/run-output.ts';
+import { getCombinedSystemPrompt, getUserMessageFromRunInput } from '../../../src/kit/utils/run-input.ts';
+import { createToolCallAccuracyScorer } from '../../../src/kit/scorers/code/tool-call-accuracy/index.ts';
+import { createKeywordCoverageScorer } from '../../../src/kit/scorers/code/keyword-coverage/index.ts';
 import { mastraRunEvent } from '../../fixtures/mastra/publish-mastra-run.ts';
 import type { MastraScorerRun } from '../../fixtures/mastra/publish-mastra-run.ts';
 

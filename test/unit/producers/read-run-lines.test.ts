@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkRunLine, readRunLines } from '../../../producers/read-run-lines.ts';
-import { wireRunEvent } from '../src/contracts/fixtures.ts';
+import { wireRunEvent } from '../src/kit/contracts/fixtures.ts';
 
 describe('checkRunLine', () => {
   it('skips blank lines', () => {

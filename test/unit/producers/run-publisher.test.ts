@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { chunks, createRunPublisher } from '../../../producers/run-publisher.ts';
 import { InvalidFeedbackError } from '../../../producers/feedback-validation.ts';
 import { InvalidRunError } from '../../../producers/run-validation.ts';
-import type { FeedbackTarget } from '../../../src/contracts/feedback-record.ts';
-import { ScorestreamError } from '../../../src/errors.ts';
-import { wireFeedback, wireRunEvent } from '../src/contracts/fixtures.ts';
+import type { FeedbackTarget } from '../../../src/kit/contracts/feedback-record.ts';
+import { ScorestreamError } from '../../../src/kit/errors.ts';
+import { wireFeedback, wireRunEvent } from '../src/kit/contracts/fixtures.ts';
 
 type Deferred = { promise: Promise<void>; resolve: () => void };
 const deferred = (): Deferred => {

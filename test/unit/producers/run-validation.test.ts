@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRunError, validateRuns } from '../../../producers/run-validation.ts';
-import { ScorestreamError } from '../../../src/errors.ts';
-import { wireRunEvent } from '../src/contracts/fixtures.ts';
+import { ScorestreamError } from '../../../src/kit/errors.ts';
+import { wireRunEvent } from '../src/kit/contracts/fixtures.ts';
 
 function invalid(action: () => unknown): InvalidRunError {
   try {

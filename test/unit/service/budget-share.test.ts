@@ -1,8 +1,8 @@
 import type { Kafka } from 'kafkajs';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createBudgetLedger } from '../../../src/budget/budget-ledger.ts';
-import { budgetSchema } from '../../../src/budget/budget-schema.ts';
+import { createBudgetLedger } from '../../../src/engine/budget/budget-ledger.ts';
+import { budgetSchema } from '../../../src/engine/budget/budget-schema.ts';
 import { trackBudgetShare } from '../../../service/budget-share.ts';
 
 /** A Kafka client whose admin answers the topic's partition count from `counts`, in order (an Error rejects). */

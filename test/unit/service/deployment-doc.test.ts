@@ -4,9 +4,9 @@
 // outlasts the shutdown timeout.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS } from '../../../src/config/defaults.ts';
-import { resolveConfig } from '../../../src/config/resolve-config.ts';
-import { createScorer } from '../../../src/scorer/create-scorer.ts';
+import { DEFAULTS } from '../../../src/engine/config/defaults.ts';
+import { resolveConfig } from '../../../src/engine/config/resolve-config.ts';
+import { createScorer } from '../../../src/kit/scorer/create-scorer.ts';
 import { memoryTargetSetting } from '../../../service/memory-target.ts';
 
 const page = readFileSync(new URL('../../../docs/deployment.md', import.meta.url), 'utf8');

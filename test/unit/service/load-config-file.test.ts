@@ -13,7 +13,7 @@ const repo = (path: string) => new URL(`../../../${path}`, import.meta.url).href
 /** Loads the config as the CLI does, validates it, runs its first scorer once; prints what came out (or the error). */
 const loader = `
 import { loadConfigFile } from '${repo('service/load-config-file.ts')}';
-import { resolveConfig } from '${repo('src/config/resolve-config.ts')}';
+import { resolveConfig } from '${repo('src/engine/config/resolve-config.ts')}';
 try {
   const config = resolveConfig(await loadConfigFile(process.argv[1]));
   const [binding] = config.scorers;

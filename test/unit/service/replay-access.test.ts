@@ -1,10 +1,10 @@
 // What a replay's pre-flight checks and names (service/replay-access.ts): its own replay group,
 // named in messages as the `<group>.` prefix of the replay role (kafka/acl-roles.ts, roleGrants).
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../../src/config/resolve-config.ts';
-import { createScorer } from '../../../src/scorer/create-scorer.ts';
+import { resolveConfig } from '../../../src/engine/config/resolve-config.ts';
+import { createScorer } from '../../../src/kit/scorer/create-scorer.ts';
 import { roleGrants } from '../../../kafka/acl-roles.ts';
-import { topologyOfConfig } from '../../../src/topology/topology.ts';
+import { topologyOfConfig } from '../../../src/engine/topology/topology.ts';
 import { replayAccess } from '../../../service/replay-access.ts';
 
 const scorer = createScorer({ id: 'a', description: 'd' }).generateScore(() => 1);

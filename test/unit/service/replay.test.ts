@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../../src/config/config-error.ts';
-import { resolveConfig } from '../../../src/config/resolve-config.ts';
-import { createScorer } from '../../../src/scorer/create-scorer.ts';
+import { ConfigError } from '../../../src/engine/config/config-error.ts';
+import { resolveConfig } from '../../../src/engine/config/resolve-config.ts';
+import { createScorer } from '../../../src/kit/scorer/create-scorer.ts';
 import { replayRequest, selectScorers } from '../../../service/replay.ts';
 
 const scorer = (id: string) => createScorer({ id, description: 'd' }).generateScore(() => 1);

@@ -3,7 +3,7 @@
 // are erased at run time; `npm run typecheck` checks the ones the example config uses.
 import { describe, expect, it } from 'vitest';
 import * as publicApi from '../../../src/index.ts';
-import * as testingApi from '../../../src/testing/index.ts';
+import * as testingApi from '../../../src/kit/testing/index.ts';
 
 const publicRuntimeNames = [
   // Configuring a deployment

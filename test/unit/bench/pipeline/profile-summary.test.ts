@@ -9,7 +9,7 @@ describe('summariseProfile', () => {
       nodes: [
         { id: 1, callFrame: frame('(root)'), children: [2, 5, 6] },
         { id: 2, callFrame: frame('emitRecord', 'file:///app/consumers/emitter/record-emitter.ts'), children: [3] },
-        { id: 3, callFrame: frame('stringify', 'file:///app/src/contracts/fit-score-record.ts'), children: [4] },
+        { id: 3, callFrame: frame('stringify', 'file:///app/src/kit/contracts/fit-score-record.ts'), children: [4] },
         { id: 4, callFrame: frame('JSON.stringify') },
         { id: 5, callFrame: frame('(garbage collector)') },
         { id: 6, callFrame: frame('(idle)') },

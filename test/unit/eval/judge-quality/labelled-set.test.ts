@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { labelledCases } from '../../../../eval/judge-quality/labelled-cases.ts';
 import { labelledRunEvent } from '../../../../eval/judge-quality/labelled-runs.ts';
 import { evalScorerIds, labelSets } from '../../../../eval/judge-quality/scorer-labels.ts';
-import { agentRunEventSchema } from '../../../../src/contracts/agent-run-event.ts';
-import { toolResultContext } from '../../../../src/scorers/shared/judge-context.ts';
-import { getAnswerText, getQuestionText } from '../../../../src/scorers/shared/run-text.ts';
+import { agentRunEventSchema } from '../../../../src/kit/contracts/agent-run-event.ts';
+import { toolResultContext } from '../../../../src/kit/scorers/shared/judge-context.ts';
+import { getAnswerText, getQuestionText } from '../../../../src/kit/scorers/shared/run-text.ts';
 
 describe('the labelled set', () => {
   it('holds at least 100 runs with unique ids, answers and question-answer pairs', () => {

@@ -9,13 +9,13 @@ import { runJudgeEval, selectCases } from '../../../../eval/judge-quality/run-ju
 import { evalScorerIds } from '../../../../eval/judge-quality/scorer-labels.ts';
 import type { EvalScorerId } from '../../../../eval/judge-quality/scorer-labels.ts';
 import { formatMarkdownReport } from '../../../../eval/judge-quality/format-report.ts';
-import { answerRelevancyInstructions } from '../../../../src/scorers/llm/answer-relevancy/prompts.ts';
-import { biasInstructions } from '../../../../src/scorers/llm/bias/prompts.ts';
-import { faithfulnessInstructions } from '../../../../src/scorers/llm/faithfulness/prompts.ts';
-import { hallucinationInstructions } from '../../../../src/scorers/llm/hallucination/prompts.ts';
-import { toxicityInstructions } from '../../../../src/scorers/llm/toxicity/prompts.ts';
-import { mockJudge, providerError } from '../../../../src/testing/mock-judge.ts';
-import type { MockJudgeAnswer, MockJudgeCall } from '../../../../src/testing/mock-judge.ts';
+import { answerRelevancyInstructions } from '../../../../src/kit/scorers/llm/answer-relevancy/prompts.ts';
+import { biasInstructions } from '../../../../src/kit/scorers/llm/bias/prompts.ts';
+import { faithfulnessInstructions } from '../../../../src/kit/scorers/llm/faithfulness/prompts.ts';
+import { hallucinationInstructions } from '../../../../src/kit/scorers/llm/hallucination/prompts.ts';
+import { toxicityInstructions } from '../../../../src/kit/scorers/llm/toxicity/prompts.ts';
+import { mockJudge, providerError } from '../../../../src/kit/testing/mock-judge.ts';
+import type { MockJudgeAnswer, MockJudgeCall } from '../../../../src/kit/testing/mock-judge.ts';
 
 /** Which eval scorer made a call, from its instructions (the classifier's name the tone question). */
 function scorerOf(call: MockJudgeCall): EvalScorerId {

@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startOtlpReceiver } from '../../../../local/agents/otlp-receiver.ts';
 import type { OtlpReceiver } from '../../../../local/agents/otlp-receiver.ts';
-import { decodeOtlpTraces } from '../../../../src/otlp/decode-otlp.ts';
+import { decodeOtlpTraces } from '../../../../src/engine/otlp/decode-otlp.ts';
 import { encodeSpans, runWeatherAgent, spanRecorder } from '../../../helpers/otlp-traces.ts';
 
 let receiver: OtlpReceiver | undefined;

@@ -8,11 +8,11 @@ import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { scriptedModel, toolLoop, tools, usage } from '../../../helpers/ai-sdk-app.ts';
 import { aiSdkRunEvent, settleAiSdkResult } from '../../../../producers/ai-sdk/index.ts';
-import { parseAgentRunEvent } from '../../../../src/contracts/parse.ts';
-import { getAssistantMessageFromRunOutput, getReasoningFromRunOutput } from '../../../../src/utils/run-output.ts';
-import { getUserMessageFromRunInput } from '../../../../src/utils/run-input.ts';
-import { extractToolCalls } from '../../../../src/utils/tool-calls.ts';
-import { createToolErrorRateScorer } from '../../../../src/scorers/code/tool-error-rate/index.ts';
+import { parseAgentRunEvent } from '../../../../src/kit/contracts/parse.ts';
+import { getAssistantMessageFromRunOutput, getReasoningFromRunOutput } from '../../../../src/kit/utils/run-output.ts';
+import { getUserMessageFromRunInput } from '../../../../src/kit/utils/run-input.ts';
+import { extractToolCalls } from '../../../../src/kit/utils/tool-calls.ts';
+import { createToolErrorRateScorer } from '../../../../src/kit/scorers/code/tool-error-rate/index.ts';
 
 function parsed(event: unknown) {
   const result = parseAgentRunEvent(event);

@@ -1,12 +1,12 @@
 import { trace, TraceFlags } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
-import type { AgentRunEventInput } from '../../../../src/contracts/agent-run-event.ts';
-import { parseAgentRunEvent } from '../../../../src/contracts/parse.ts';
+import type { AgentRunEventInput } from '../../../../src/kit/contracts/agent-run-event.ts';
+import { parseAgentRunEvent } from '../../../../src/kit/contracts/parse.ts';
 import { createSampleRunGenerator, generateSampleRuns, inDegradation, sampleRunContext } from '../../../../producers/sample/index.ts';
-import { collectRunFacts } from '../../../../src/pipeline/run-facts.ts';
-import { buildScorerInput } from '../../../../src/pipeline/scorer-input.ts';
-import { runScorerToOutcome } from '../../../../src/pipeline/scorer-outcome.ts';
-import { createCompletenessScorer } from '../../../../src/scorers/code/completeness/index.ts';
+import { collectRunFacts } from '../../../../src/engine/pipeline/run-facts.ts';
+import { buildScorerInput } from '../../../../src/engine/pipeline/scorer-input.ts';
+import { runScorerToOutcome } from '../../../../src/engine/pipeline/scorer-outcome.ts';
+import { createCompletenessScorer } from '../../../../src/kit/scorers/code/completeness/index.ts';
 import type { SampleRun } from '../../../../producers/sample/index.ts';
 
 /** A clock that advances 250 ms per reading from a fixed start. */

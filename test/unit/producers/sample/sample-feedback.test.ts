@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseFeedbackRecord } from '../../../../src/contracts/parse.ts';
-import { humanLabel } from '../../../../src/agreement/agreement-labels.ts';
+import { parseFeedbackRecord } from '../../../../src/kit/contracts/parse.ts';
+import { humanLabel } from '../../../../src/engine/agreement/agreement-labels.ts';
 import { createSampleFeedback, generateSampleRuns } from '../../../../producers/sample/index.ts';
 
 describe('createSampleFeedback', () => {

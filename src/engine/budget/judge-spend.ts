@@ -1,0 +1,119 @@
+// Judge spend of one service: prices every judge call's reported usage (its `cost` evidence and
+// the cost metric) and enforces the budgets (budget-ledger.ts). Scoring asks it twice: before a
+// scorer runs (`admitRun`: `runs` budgets), and through a per-run gate before each judge call
+// (`runGate`: calls, tokens, cost — reserved with an estimate, settled with the real usage). The
+// gate remembers a refusal, so the pipeline records the pair as `budget_exhausted`, not failed.
+import type { JudgeCost } from '../../kit/contracts/judge-execution.ts';
+import type { JudgeCallGate, LimitDecisionCall, MadeJudgeCall, PlannedJudgeCall } from '../../kit/scorer-services.ts';
+import { BudgetExhaustedError } from './budget-exhausted-error.ts';
+import { createBudgetLedger, isBudgetRefusal } from './budget-ledger.ts';
+import type { BudgetLedger, BudgetRefusal } from './budget-ledger.ts';
+import type { BudgetConfig, PricingConfig } from './budget-schema.ts';
+import { costOf, createPriceTable, judgeUsageCost } from './prices.ts';
+import type { PriceTable } from './prices.ts';
+import { estimateJudgeCall } from './token-estimate.ts';
+
+/** A gate for the judge calls of one (run, scorer), which remembers the budget that refused one. */
+export type RunJudgeGate = JudgeCallGate & { readonly refusal: BudgetRefusal | undefined };
+
+export type JudgeSpend = {
+  readonly prices: PriceTable;
+  readonly ledger: BudgetLedger | undefined;
+  /** Prices calls without budgets: for runs outside any (run, scorer) scope. */
+  readonly gate: JudgeCallGate;
+  /** Before a scorer runs on a run: a refusal when a `runs` budget is exhausted (counted otherwise). */
+  admitRun(scorerId: string, tenant: string | undefined): BudgetRefusal | undefined;
+  runGate(scorerId: string, tenant: string | undefined): RunJudgeGate;
+};
+
+export type JudgeSpendOptions = {
+  pricing: PricingConfig;
+  budgets?: readonly BudgetConfig[];
+  now: () => number;
+  /** Each priced call (the `scorestream.judge.cost` metric). */
+  onCost?: (cost: JudgeCost, modelId: string) => void;
+};
+
+export function createJudgeSpend(options: JudgeSpendOptions): JudgeSpend {
+  const prices = createPriceTable(options.pricing.models, options.pricing.currency);
+  const budgets = options.budgets ?? [];
+  const ledger = budgets.length === 0 ? undefined : createBudgetLedger(budgets, options.now);
+
+  const price = (made: MadeJudgeCall): JudgeCost | undefined => {
+    const cost = judgeUsageCost(prices, made.judgeModelId, made.usage);
+    if (cost !== undefined) options.onCost?.(cost, made.judgeModelId);
+    return cost;
+  };
+
+  const makeGate = (scope: { scorerId: string; tenant: string | undefined } | undefined): RunJudgeGate => {
+    let refusal: BudgetRefusal | undefined;
+    return {
+      get refusal() {
+        return refusal;
+      },
+      before(call: PlannedJudgeCall) {
+        if (ledger === undefined || scope === undefined) return { after: price };
+        const estimate = estimateJudgeCall(call, options.pricing.estimate);
+        const modelPrice = prices.priceOf(call.modelId);
+        const reserved = ledger.reserveJudgeCall(
+          { ...scope, modelId: call.modelId },
+          { calls: 1, tokens: estimate.inputTokens + estimate.outputTokens, cost: modelPrice === undefined ? 0 : costOf(modelPrice, estimate.inputTokens, estimate.outputTokens) },
+        );
+        if (isBudgetRefusal(reserved)) {
+          refusal = reserved;
+          throw new BudgetExhaustedError(reserved);
+        }
+        return {
+          after(made: MadeJudgeCall) {
+            const cost = price(made);
+            const usage = made.usage;
+            const reported = usage?.totalTokens ?? (usage?.inputTokens === undefined && usage?.outputTokens === undefined ? undefined : (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0));
+            // Without reported usage (the call failed before any response) the estimate stays booked.
+            reserved.settle({
+              calls: Math.max(1, made.modelCallCount),
+              tokens: reported ?? estimate.inputTokens + estimate.outputTokens,
+              cost: cost?.amount ?? (modelPrice === undefined ? 0 : costOf(modelPrice, estimate.inputTokens, estimate.outputTokens)),
+            });
+            return cost;
+          },
+        };
+      },
+    };
+  };
+
+  return {
+    prices,
+    ledger,
+    gate: makeGate(undefined),
+    admitRun: (scorerId, tenant) => ledger?.admitRun(scorerId, tenant),
+    runGate: (scorerId, tenant) => makeGate({ scorerId, tenant }),
+  };
+}
+
+/**
+ * Puts a classifier scorer's decision-model calls through a gate, like prompt steps' judge calls:
+ * refused when a budget is exhausted, priced and settled with the usage the decision model
+ * reports (plain token numbers). The prompt is not visible here, so the estimate reserved is the
+ * output expectation alone; the settlement books the real usage.
+ */
+export function gateDecisionCalls(gate: JudgeCallGate, limit: LimitDecisionCall | undefined): LimitDecisionCall {
+  return async (model, call) => {
+    const permit = gate.before({ modelId: model.modelId, provider: model.provider, instructions: '', prompt: '' });
+    try {
+      const result = await (limit === undefined ? call() : limit(model, call));
+      const usage = (result as { usage?: { inputTokens?: unknown; outputTokens?: unknown } } | undefined)?.usage;
+      const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+      const inputTokens = count(usage?.inputTokens);
+      const outputTokens = count(usage?.outputTokens);
+      permit.after({
+        judgeModelId: model.modelId,
+        modelCallCount: 1,
+        ...(inputTokens === undefined && outputTokens === undefined ? {} : { usage: { ...(inputTokens === undefined ? {} : { inputTokens }), ...(outputTokens === undefined ? {} : { outputTokens }) } }),
+      });
+      return result;
+    } catch (error) {
+      permit.after({ judgeModelId: model.modelId, modelCallCount: 1 });
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,72 @@
+// A deferred pair, due again (the retry tiers, docs/delivery.md): the binding decided on the first
+// attempt, found by scorer id and version, is run once more on the stored run event — its
+// eligibility, sampling and `runs` budget are not decided again — and the attempt's outcome is
+// planned like a first attempt's (pairOutcome), with the earlier attempts as its history. Its
+// judge calls go through the budgets like any (priced, counted, refused when a budget is full):
+// a refused retry is not skipped — its budget was decided when it was first admitted — but waits
+// for its next attempt like any transient failure, and only a pair still refused at
+// `retries.maxAgeMs` becomes a `budget_exhausted` decision. A binding no longer configured ends
+// the pair with a `failed` record (`binding_removed`) carrying every attempt. Pure but for the
+// scorer and the clock, like scoreRunEvent. A re-score for feedback that failed transiently
+// (docs/feedback.md, re-scoring) keeps its mark and id through every attempt (markRescore).
+import type { RetryMessage } from '../../kit/contracts/retry-message.ts';
+import { buildScoreRecord } from './build-score-record.ts';
+import { pairOutcome } from './pair-outcome.ts';
+import { markRescore } from './score-rescore.ts';
+import type { PairHistory } from './pair-outcome.ts';
+import type { RunFacts } from './run-facts.ts';
+import { scoreWithBinding, skippedOutcome } from './score-run-event.ts';
+import type { ScoreRunEventOptions } from './score-run-event.ts';
+import type { ScoringOutcome } from './scoring-outcome.ts';
+import { isoTime } from '../../kit/contracts/iso-time.ts';
+
+export async function scoreRetry<Event>(facts: RunFacts, retry: RetryMessage, options: ScoreRunEventOptions<Event>): Promise<ScoringOutcome> {
+  const outcome = await attemptAgain(facts, retry, options);
+  return retry.rescore === undefined ? outcome : markRescore(outcome, retry.rescore);
+}
+
+async function attemptAgain<Event>(facts: RunFacts, retry: RetryMessage, options: ScoreRunEventOptions<Event>): Promise<ScoringOutcome> {
+  const now = options.now ?? Date.now;
+  const history: PairHistory = { firstFailedAt: retry.firstFailedAt, attempts: retry.attempts };
+  const binding = options.bindings.find((candidate) => candidate.scorerId === retry.scorerId && candidate.version === retry.scorerVersion);
+  if (binding === undefined) return pairOutcome(bindingRemoved(facts, retry, now()), facts, history, undefined, now());
+  const eligibility = { eligible: true as const, ...(retry.sampling === undefined ? {} : { sampling: retry.sampling }) };
+  const result = await scoreWithBinding(facts, binding, eligibility, options);
+  if ('schemaVersion' in result) return pairOutcome(result, facts, history, options.retries, now());
+  // A budget refused a judge call: the attempt failed transiently (BudgetExhaustedError can retry).
+  const refused = buildScoreRecord({
+    scorerId: binding.scorerId,
+    scorerVersion: binding.version,
+    facts,
+    outcome: { status: 'failed', error: { name: 'BudgetExhaustedError', code: 'budget_exhausted', message: result.detail ?? 'a judge budget is exhausted', failedStep: 'generateScore', completedSteps: [], retryable: true } },
+    sampling: retry.sampling,
+    scoredAt: isoTime(now()),
+    durationMs: 0,
+  });
+  const outcome = pairOutcome(refused, facts, history, options.retries, now());
+  return outcome.kind === 'deferred' ? outcome : skippedOutcome(facts, binding, result, isoTime(now()));
+}
+
+function bindingRemoved(facts: RunFacts, retry: RetryMessage, nowMs: number) {
+  const last = retry.attempts[retry.attempts.length - 1]!;
+  const version = retry.scorerVersion === undefined ? '' : ` version '${retry.scorerVersion}'`;
+  return buildScoreRecord({
+    scorerId: retry.scorerId,
+    scorerVersion: retry.scorerVersion,
+    facts,
+    outcome: {
+      status: 'failed',
+      error: {
+        name: 'ScorestreamError',
+        code: 'binding_removed',
+        message: `scorer '${retry.scorerId}'${version} is no longer configured, so its pair waiting for a retry cannot be scored; the earlier attempts' errors are under retries`,
+        failedStep: last.error.failedStep,
+        completedSteps: last.error.completedSteps,
+        retryable: false,
+      },
+    },
+    sampling: retry.sampling,
+    scoredAt: isoTime(nowMs),
+    durationMs: 0,
+  });
+}

@@ -1,0 +1,106 @@
+// The mapping on what the real frameworks emit: every fixture of test/fixtures/otlp/ was captured
+// from a framework's own OpenTelemetry instrumentation, run as shipped against the scripted model
+// server (local/agents/capture.ts). Each must give one run, under its agent (or root) span, with
+// the question, the answer, the system prompt and the tool call with its arguments and result —
+// the run contract every scorer reads.
+import { describe, expect, it } from 'vitest';
+import { parseAgentRunEvent } from '../../../../../src/kit/contracts/parse.ts';
+import type { AgentRunEvent } from '../../../../../src/kit/contracts/agent-run-event.ts';
+import { findRuns } from '../../../../../src/engine/otlp/find-runs.ts';
+import type { NestedAgentMode } from '../../../../../src/engine/otlp/find-runs.ts';
+import { runsFromTrace } from '../../../../../src/engine/otlp/run-from-trace.ts';
+import type { AssembledRun } from '../../../../../src/engine/otlp/run-from-trace.ts';
+import { getCombinedSystemPrompt, getUserMessageFromRunInput } from '../../../../../src/kit/utils/run-input.ts';
+import { getAssistantMessageFromRunOutput } from '../../../../../src/kit/utils/run-output.ts';
+import { FRAMEWORK_AGENTS } from '../../../../../local/agents/frameworks.ts';
+import { fixtureManifest, fixtureTraces } from '../../../../helpers/framework-fixtures.ts';
+
+const QUESTION = 'What is the weather in Paris?';
+
+/** What each framework's run must say beyond the common content: its rule, its agent, its ids. */
+const EXPECTED: Record<string, { rule: AssembledRun['rule']; span: string; entity: string; conversationId?: string | RegExp; userId?: string }> = {
+  'openai-agents-python': { rule: 'agent_span', span: 'Agent workflow', entity: 'Weather agent', conversationId: 'session-42', userId: 'user-7' },
+  'openai-agents-js': { rule: 'agent_span', span: 'Agent workflow', entity: 'Weather agent' },
+  'langgraph-openinference-python': { rule: 'agent_span', span: 'LangGraph', entity: 'langgraph-openinference-python', conversationId: 'session-42', userId: 'user-7' },
+  'langchain-js': { rule: 'root_span', span: 'LangGraph', entity: 'langchain-js', conversationId: 'session-42' },
+  'traceloop-python': { rule: 'agent_span', span: 'weather_agent.agent', entity: 'weather_agent', conversationId: 'session-42', userId: 'user-7' },
+  'langgraph-traceloop-python': { rule: 'agent_span', span: 'invoke_agent LangGraph', entity: 'LangGraph', conversationId: 'session-42', userId: 'user-7' },
+  'openai-v2-python': { rule: 'root_span', span: 'answer_question', entity: 'openai-v2-python' },
+  'strands-python': { rule: 'agent_span', span: 'invoke_agent Strands Agents', entity: 'Strands Agents', conversationId: 'session-42', userId: 'user-7' },
+  'pydantic-ai-python': { rule: 'agent_span', span: 'invoke_agent weather_agent', entity: 'weather_agent', conversationId: /^[0-9a-f-]{36}$/ },
+  'mastra-js': { rule: 'agent_span', span: 'invoke_agent Weather Agent', entity: 'weather-agent' },
+};
+
+function parsed(run: AssembledRun): AgentRunEvent {
+  const result = parseAgentRunEvent(run.event);
+  if (!result.success) throw new Error(JSON.stringify(result.problems));
+  return result.data;
+}
+
+const manifest = fixtureManifest();
+
+describe('the real frameworks’ OTLP fixtures', () => {
+  it('cover every framework agent of local/agents/frameworks.ts', () => {
+    expect(manifest.map((entry) => entry.id).sort()).toEqual(FRAMEWORK_AGENTS.map((framework) => framework.id).sort());
+  });
+
+  for (const entry of manifest) {
+    it(`${entry.id} (${entry.conventions}): one run with the question, the answer, the system prompt and the tool call`, () => {
+      const expected = EXPECTED[entry.id]!;
+      const runs = fixtureTraces(entry.id).flatMap((spans) => runsFromTrace(spans));
+      expect(runs, 'runs').toHaveLength(1);
+      const [run] = runs as [AssembledRun];
+      expect(run.rule).toBe(expected.rule);
+      expect(run.agentSpan.name).toBe(expected.span);
+      const event = parsed(run);
+      expect(event.missing).toBeUndefined();
+      expect(event.entity.id).toBe(expected.entity);
+      expect(getUserMessageFromRunInput(event.input)).toBe(QUESTION);
+      expect(getAssistantMessageFromRunOutput(event.output)?.trim()).toBe('It is sunny in Paris, 21°C.');
+      expect(getCombinedSystemPrompt(event.input)).toContain('You are a weather agent.');
+      const calls = event.output.flatMap((message) => message.content.parts).flatMap((part) => (part.type === 'tool-invocation' ? [part.toolInvocation] : []));
+      expect(calls, 'one tool call').toHaveLength(1);
+      expect(calls[0]).toMatchObject({ toolName: expect.stringMatching(/^get_?[wW]eather$/), args: { city: 'Paris' }, state: 'result' });
+      expect(String(calls[0]!.result)).toContain('sunny, 21°C in Paris');
+      expect(event.metadata).toMatchObject({ model: 'scripted-model', serviceName: entry.id, otel: { rule: expected.rule, spanId: run.agentSpan.spanId } });
+      if (expected.conversationId !== undefined) expect(event.metadata?.conversationId).toEqual(typeof expected.conversationId === 'string' ? expected.conversationId : expect.stringMatching(expected.conversationId));
+      if (expected.userId !== undefined) expect(event.metadata?.userId).toBe(expected.userId);
+      // usage counted once per model call (two calls of 42 + 9 tokens), never twice for nested model spans
+      expect(event.usage).toMatchObject({ inputTokens: 84, outputTokens: 18 });
+      expect(event.trace?.traceparent).toBe(`00-${run.agentSpan.traceId}-${run.agentSpan.spanId}-01`);
+    });
+
+    for (const nestedAgents of ['outermost', 'each'] as NestedAgentMode[]) {
+      it(`${entry.id}: every span is in exactly one run, or outside all (nestedAgents ${nestedAgents})`, () => {
+        for (const spans of fixtureTraces(entry.id)) {
+          const found = findRuns(spans, { nestedAgents, rootSpanRuns: true });
+          const placed = [...found.runs.flatMap((run) => [run.span.spanId, ...run.own.map((own) => own.span.spanId)]), ...found.outside.map((outside) => outside.span.spanId)];
+          expect(placed.sort()).toEqual(spans.map((span) => span.spanId).sort());
+          // a span outside every run is never below a run's span
+          const runIds = new Set(found.runs.map((run) => run.span.spanId));
+          for (const { span } of found.outside) expect(runIds.has(span.parentSpanId ?? '')).toBe(false);
+        }
+      });
+    }
+  }
+
+  it('LangGraph traced by OpenLLMetry: the spans under the inner invoke_agent are the run’s, not dropped (nestedAgents outermost)', () => {
+    const [spans] = fixtureTraces('langgraph-traceloop-python').filter((trace) => trace.some((span) => span.name === 'LangGraph.workflow'));
+    const inner = spans!.find((span) => span.name === 'LangGraph.workflow')!;
+    expect(inner.attributes['gen_ai.operation.name']).toBe('invoke_agent');
+    const [run] = findRuns(spans!, { nestedAgents: 'outermost', rootSpanRuns: true }).runs;
+    expect(run!.span.name).toBe('invoke_agent LangGraph');
+    expect(run!.own).toHaveLength(spans!.length - 1);
+    // with 'each' the inner agent is a run of its own, with every span below it
+    const each = findRuns(spans!, { nestedAgents: 'each', rootSpanRuns: true }).runs;
+    expect(each.map((found) => found.span.name)).toEqual(['invoke_agent LangGraph', 'LangGraph.workflow']);
+    expect(each[0]!.own).toHaveLength(0);
+    expect(each[1]!.own).toHaveLength(spans!.length - 2);
+  });
+
+  it('a trace with no agent span is no run when rootSpanRuns is off (LangChain JS marks no span AGENT)', () => {
+    const [spans] = fixtureTraces('langchain-js');
+    expect(runsFromTrace(spans!, { nestedAgents: 'outermost', rootSpanRuns: false })).toEqual([]);
+    expect(runsFromTrace(spans!, { nestedAgents: 'outermost', rootSpanRuns: true })).toHaveLength(1);
+  });
+});
