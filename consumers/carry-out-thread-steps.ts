@@ -12,15 +12,15 @@
 // fails (dead-lettered, or abandoned after the hard stop). Once a changelog publish fails, no later
 // write goes out (the changelog is written in call order or not at all), and their steps fail too.
 import type { ChangelogWrite, ThreadOutcome } from '../src/engine/threads/thread-stage.ts';
-import type { MessageHandle, PerformJob } from './run-source.ts';
+import type { JobOwner, PerformJob } from './run-source.ts';
 
 /** A step of the thread state and the message (or, for a timer's step, the detached output) it belongs to. */
-export type ThreadStepWork = { readonly step: ThreadOutcome; readonly owner: MessageHandle };
+export type ThreadStepWork = { readonly step: ThreadOutcome; readonly owner: JobOwner };
 
-/** The closes of a step, each with its outcome (ThreadOutcome.outcomes follows the close and decision effects in order). */
+/** The closes of a step, each with its work (ThreadOutcome.closes follows the close and decision effects in order). */
 function closesOf(step: ThreadOutcome) {
   const effects = step.effects.filter((effect) => effect.type === 'close' || effect.type === 'decision');
-  return effects.map((effect, index) => ({ effect, outcome: step.outcomes[index]! }));
+  return effects.map((effect, index) => ({ effect, work: step.closes[index]! }));
 }
 
 /** Every close's record of every step, to its step's output; per step, whether all were accepted. */
@@ -28,10 +28,10 @@ function publishRecords(steps: readonly ThreadStepWork[], perform: PerformJob): 
   const latest = new Map<string, Promise<unknown>>();
   const published = steps.map(({ step, owner }) =>
     Promise.all(
-      closesOf(step).map(({ effect, outcome }) => {
+      closesOf(step).map(({ effect, work }) => {
         const key = `${effect.key}\u0000${effect.scorerId}\u0000${effect.scorerVersion ?? ''}`;
         const after = latest.get(key);
-        const emit = () => perform({ kind: 'thread-close', closedBy: effect.closedBy, outcome }, owner);
+        const emit = () => perform({ kind: 'thread-close', closedBy: effect.closedBy, work }, owner);
         const done = after === undefined ? emit() : after.then(() => emit(), () => emit());
         latest.set(key, done);
         return done;
@@ -44,7 +44,7 @@ function publishRecords(steps: readonly ThreadStepWork[], perform: PerformJob): 
 /** The writes of `steps` (those whose records were accepted) in call order, one publish per run of steps sharing an output. */
 async function writeChangelog(steps: readonly ThreadStepWork[], recorded: readonly PromiseSettledResult<void>[], partition: number, perform: PerformJob): Promise<PromiseSettledResult<void>[]> {
   const results: PromiseSettledResult<void>[] = [...recorded];
-  let group: { owner: MessageHandle; writes: ChangelogWrite[]; members: number[] } | undefined;
+  let group: { owner: JobOwner; writes: ChangelogWrite[]; members: number[] } | undefined;
   let failure: { reason: unknown } | undefined;
   const flush = async () => {
     if (group === undefined) return;

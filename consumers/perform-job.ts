@@ -13,8 +13,8 @@
 // With thread scorers bound (docs/threads.md), a run with a thread is re-keyed once all its
 // outcomes are out: its turn, with its run scores, to `{runs}-by-thread` (buildThreadTurn); and
 //   thread-end  an explicit end read beside the runs is forwarded there too;
-//   thread-close  a close of a by-thread partition's thread state (thread-source.ts): its
-//                 outcome's record once its scorer is done;
+//   thread-close  a close of a by-thread partition's thread state (thread-source.ts), as data: its
+//                 version scored here like a run (threadCloseOutcome), or its decision;
 //   thread-state  that partition's changelog writes. The thread source sends a step's writes
 //                 only once its closes' records were accepted (carry-out-thread-steps.ts), so that
 //                 a state saying "scored" never outlives a crash that lost the score.
@@ -32,11 +32,12 @@ import type { ScoringOutcome } from '../src/engine/pipeline/scoring-outcome.ts';
 import { traceWithoutRun } from '../src/engine/pipeline/trace-without-run.ts';
 import type { RunFacts } from '../src/engine/pipeline/run-facts.ts';
 import { buildThreadTurn } from '../src/engine/threads/build-thread-turn.ts';
+import { threadCloseOutcome } from '../src/engine/threads/score-thread-close.ts';
 import { spanTraceContext } from '../otel/run-trace-context.ts';
 import { isScorestreamRun } from './loop-guard.ts';
 import type { MessageContext } from './message-context.ts';
 import type { RecordEmitter } from './emitter/record-emitter.ts';
-import type { MessageHandle, PerformJob, SourceJob } from './run-source.ts';
+import type { JobOwner, PerformJob, SourceJob } from './run-source.ts';
 import { isoTime } from '../src/kit/contracts/iso-time.ts';
 
 /** What a job needs besides itself: the shared context and the one way out. */
@@ -48,8 +49,8 @@ export function createJobRunner(context: MessageContext, emitter: RecordEmitter)
   return (job, owner) => performJob(job, owner, dependencies);
 }
 
-function scoringOptions(owner: MessageHandle, context: MessageContext): Omit<ScoreRunEventOptions<unknown>, 'parentContext'> {
-  const span = owner.trace.span?.isRecording() === true ? owner.trace.span : undefined;
+function scoringOptions(owner: JobOwner, context: MessageContext): Omit<ScoreRunEventOptions<unknown>, 'parentContext'> {
+  const span = owner.trace?.span?.isRecording() === true ? owner.trace.span : undefined;
   return {
     bindings: context.config.scorers,
     links: span === undefined ? undefined : [{ context: span.spanContext() }],
@@ -64,13 +65,13 @@ function scoringOptions(owner: MessageHandle, context: MessageContext): Omit<Sco
 }
 
 /** Each outcome to the emitter as soon as it settles; resolves once all were accepted. */
-function emitEach(outcomes: ReadonlyArray<Promise<ScoringOutcome>>, owner: MessageHandle, eventTime: number, emitter: RecordEmitter): Promise<void> {
+function emitEach(outcomes: ReadonlyArray<Promise<ScoringOutcome>>, owner: JobOwner, eventTime: number, emitter: RecordEmitter): Promise<void> {
   const where = { source: owner.source, eventTime };
   return Promise.all(outcomes.map((outcome) => outcome.then((settled) => emitter.emit(settled, owner.output, where)))).then(() => undefined);
 }
 
 /** Each outcome out as it settles; once all were accepted, the run's turn to its thread's partition (when it has a thread). */
-async function emitAndRekey(outcomes: ReadonlyArray<Promise<ScoringOutcome>>, facts: RunFacts, owner: MessageHandle, { context, emitter }: JobDependencies): Promise<void> {
+async function emitAndRekey(outcomes: ReadonlyArray<Promise<ScoringOutcome>>, facts: RunFacts, owner: JobOwner, { context, emitter }: JobDependencies): Promise<void> {
   const where = { source: owner.source, eventTime: Date.parse(facts.event.timestamp) };
   const settled = await Promise.all(outcomes.map((outcome) => outcome.then(async (done) => (await emitter.emit(done, owner.output, where), done))));
   const records = settled.flatMap((done) => (done.kind === 'record' ? [done.record] : []));
@@ -81,7 +82,7 @@ async function emitAndRekey(outcomes: ReadonlyArray<Promise<ScoringOutcome>>, fa
 }
 
 /** Outcomes known at once (a trace without run): emitted now; a promise only when one has to be awaited. */
-function emitNow(outcomes: readonly ScoringOutcome[], owner: MessageHandle, emitter: RecordEmitter): Promise<void> {
+function emitNow(outcomes: readonly ScoringOutcome[], owner: JobOwner, emitter: RecordEmitter): Promise<void> {
   const where = { source: owner.source, eventTime: Number.NaN };
   const pending: Promise<void>[] = [];
   for (const outcome of outcomes) {
@@ -92,10 +93,10 @@ function emitNow(outcomes: readonly ScoringOutcome[], owner: MessageHandle, emit
 }
 
 /** One job through the core and out through the emitter; resolves once every record of it was accepted by `owner.output`. */
-export function performJob(job: SourceJob, owner: MessageHandle, dependencies: JobDependencies): Promise<void> {
+export function performJob(job: SourceJob, owner: JobOwner, dependencies: JobDependencies): Promise<void> {
   const { context, emitter } = dependencies;
   const { config, stats } = context;
-  const span = owner.trace.span?.isRecording() === true ? owner.trace.span : undefined;
+  const span = owner.trace?.span?.isRecording() === true ? owner.trace.span : undefined;
   switch (job.kind) {
     case 'run': {
       const { event } = job;
@@ -142,7 +143,9 @@ export function performJob(job: SourceJob, owner: MessageHandle, dependencies: J
     }
     case 'thread-close': {
       stats.threads.closesByReason.set(job.closedBy, (stats.threads.closesByReason.get(job.closedBy) ?? 0) + 1);
-      return job.outcome.then((settled) => emitter.emit(settled, owner.output, { source: owner.source, eventTime: Number.NaN }));
+      // Scored like a run (its own span, judges, budgets, evidence), its record out through the emitter.
+      const outcome = threadCloseOutcome(job.work, { tracer: context.tracer, now: context.now, signal: context.hardStop, services: context.services, spend: context.spend, traceSampling: config.traceSampling, bindings: config.threadScorers });
+      return outcome.then((settled) => emitter.emit(settled, owner.output, { source: owner.source, eventTime: Number.NaN }));
     }
     case 'thread-state':
       return emitter.emit({ kind: 'thread-state', writes: job.writes, partition: job.partition }, owner.output, { source: owner.source, eventTime: Number.NaN }) ?? Promise.resolve();
@@ -150,9 +153,9 @@ export function performJob(job: SourceJob, owner: MessageHandle, dependencies: J
 }
 
 /** A re-score request: admitted, its run read back, scored and emitted; or counted (and decided) as refused. */
-async function performRescore(request: RescoreRequest, owner: MessageHandle, { context, emitter }: JobDependencies): Promise<void> {
+async function performRescore(request: RescoreRequest, owner: JobOwner, { context, emitter }: JobDependencies): Promise<void> {
   const { stats, logger } = context;
-  owner.trace.span?.setAttribute('scorestream.run.id', request.runId);
+  owner.trace?.span?.setAttribute('scorestream.run.id', request.runId);
   const admission = admitRescore(request, context.config.scorers);
   if (!admission.admitted) {
     stats.countRescore(admission.refusal);

@@ -14,8 +14,7 @@ import type { SkipReason } from '../src/kit/contracts/decision-record.ts';
 import type { RescoreRequest } from '../src/kit/contracts/rescore-request.ts';
 import type { RetryMessage } from '../src/kit/contracts/retry-message.ts';
 import type { ThreadCloseReason } from '../src/kit/contracts/thread-ref.ts';
-import type { ScoringOutcome } from '../src/engine/pipeline/scoring-outcome.ts';
-import type { ChangelogWrite } from '../src/engine/threads/thread-stage.ts';
+import type { ChangelogWrite, ThreadCloseWork } from '../src/engine/threads/thread-stage.ts';
 import type { ConsumedMessage } from '../kafka/kafka-records.ts';
 import type { RunTraceContext } from '../otel/run-trace-context.ts';
 import type { DeadLetterReason } from './decode-run-message.ts';
@@ -36,16 +35,23 @@ export type SourceJob =
   | { readonly kind: 'no-run'; readonly traceId: string; readonly reason: SkipReason; readonly detail: string; readonly source: Source }
   /** An explicit end of a conversation (ThreadEnded) read beside the runs: forwarded to `{runs}-by-thread` under its thread key. */
   | { readonly kind: 'thread-end'; readonly key: string; readonly json: string }
-  /** A close of a by-thread partition's thread state (thread-source.ts): its score or decision record, once its scorer is done. */
-  | { readonly kind: 'thread-close'; readonly closedBy: ThreadCloseReason; readonly outcome: Promise<ScoringOutcome> }
+  /** A close of a by-thread partition's thread state (thread-source.ts): its version to score, or its decision. */
+  | { readonly kind: 'thread-close'; readonly closedBy: ThreadCloseReason; readonly work: ThreadCloseWork }
   /** Changelog writes of by-thread partition `partition`'s thread state, in order (written only after the records of the steps that made them). */
   | { readonly kind: 'thread-state'; readonly writes: readonly ChangelogWrite[]; readonly partition: number };
 
 /** One consumed message on its way: where it came from, where its records go, its trace context and process span. */
 export type MessageHandle = { readonly source: Source; readonly output: MessageOutput; readonly trace: MessageTrace };
 
+/**
+ * Whose a job's records are: a consumed message's, or — for work no message owns (a thread closed
+ * by its idle timer, restore tombstones) — the claim's detached output after the message before
+ * it, which has no trace context of its own.
+ */
+export type JobOwner = { readonly source: Source; readonly output: MessageOutput; readonly trace?: MessageTrace | undefined };
+
 /** The consumer's way to do a job: resolves once every record of it was accepted by `owner.output`; rejects only on the hard stop. */
-export type PerformJob = (job: SourceJob, owner: MessageHandle) => Promise<void>;
+export type PerformJob = (job: SourceJob, owner: JobOwner) => Promise<void>;
 
 /**
  * The claimed partition, as a source with state sees it: which one (a thread source reads the

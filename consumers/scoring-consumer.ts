@@ -134,7 +134,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     byThread === undefined || threadState === undefined
       ? undefined
       : createThreadSource({
-          context: { config, stats, logger, now, tracer, services: options.services, spend: options.messageContext?.spend, hardStop: hardStop.signal },
+          context: { config, stats, logger, now },
           readChangelog:
             options.readChangelog ??
             ((partition, onRecord) => {

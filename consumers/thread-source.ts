@@ -20,7 +20,6 @@
 //            the timer cleared, waiting messages are abandoned; the next claim restores afresh.
 // The topic is the service's own (`internal`): its records carry the origin header by design.
 import type { Logger } from 'pino';
-import { extractHeaderTraceContext } from '../otel/run-trace-context.ts';
 import type { Source } from '../src/kit/contracts/common.ts';
 import { decodeThreadMessage } from '../src/engine/threads/decode-thread-message.ts';
 import type { ThreadMessage } from '../src/engine/threads/decode-thread-message.ts';
@@ -31,7 +30,7 @@ import { carryOutThreadSteps } from './carry-out-thread-steps.ts';
 import type { ThreadStepWork } from './carry-out-thread-steps.ts';
 import type { MessageContext } from './message-context.ts';
 import { ClaimEndedError } from './run-source.ts';
-import type { ClaimedPartition, Decoding, MessageHandle, PerformJob, RunSource, SourcePartition } from './run-source.ts';
+import type { ClaimedPartition, Decoding, JobOwner, MessageHandle, PerformJob, RunSource, SourcePartition } from './run-source.ts';
 
 type DecodedThreadMessage = Extract<ThreadMessage, { success: true }>;
 
@@ -39,7 +38,7 @@ type DecodedThreadMessage = Extract<ThreadMessage, { success: true }>;
 export type ReadChangelog = (partition: number, onRecord: (record: { key: string; value: string | null }) => void) => Promise<number>;
 
 export type ThreadSourceOptions = {
-  context: Pick<MessageContext, 'config' | 'stats' | 'logger' | 'now' | 'tracer' | 'services' | 'spend' | 'hardStop'>;
+  context: Pick<MessageContext, 'config' | 'stats' | 'logger' | 'now'>;
   readChangelog: ReadChangelog;
   /** Pause before a failed restore is tried again (default 2 s). */
   restoreRetryMs?: number;
@@ -47,7 +46,6 @@ export type ThreadSourceOptions = {
 
 export type ThreadSource = RunSource<DecodedThreadMessage> & { close(): void };
 
-const noTrace = { span: undefined, fromHeaders: extractHeaderTraceContext(undefined) };
 /** setTimeout's longest delay: a deadline further away is re-armed when this one fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -97,13 +95,13 @@ class ThreadPartition implements SourcePartition<DecodedThreadMessage> {
   #lastSource: Source | undefined;
 
   constructor(options: ThreadSourceOptions, perform: PerformJob, claimed: ClaimedPartition, budget: StateBudget, onEnd: () => void) {
-    const { config, tracer, services, spend, hardStop, now, logger, stats } = options.context;
+    const { config, now, logger, stats } = options.context;
     this.#options = options;
     this.#perform = perform;
     this.#claimed = claimed;
     this.#onEnd = onEnd;
     this.#logger = logger;
-    this.#stage = createThreadStage({ bindings: config.threadScorers, threads: config.threads, scoring: { tracer, services, spend, signal: hardStop }, now, budget });
+    this.#stage = createThreadStage({ bindings: config.threadScorers, threads: config.threads, now, budget });
     this.#statsKey = `${claimed.topic}[${claimed.partition}]`;
     stats.threads.byPartition.set(this.#statsKey, () => this.#stage.stats());
     this.#restored = this.#restore();
@@ -167,7 +165,6 @@ class ThreadPartition implements SourcePartition<DecodedThreadMessage> {
       if (settled.status === 'rejected') {
         results.set(entry, settled);
       } else if (this.#ended) {
-        for (const outcome of settled.value.outcomes) outcome.catch(() => undefined); // never published: nobody awaits them
         results.set(entry, { status: 'rejected', reason: new ClaimEndedError('the thread state of its partition was dropped') });
       } else {
         work.push({ entry, owner, step: settled.value });
@@ -186,9 +183,9 @@ class ThreadPartition implements SourcePartition<DecodedThreadMessage> {
   }
 
   /** Work no message owns (restore tombstones, timer closes): the claim's detached output. */
-  #detached(): MessageHandle {
+  #detached(): JobOwner {
     const source = this.#lastSource ?? { topic: this.#claimed.topic, partition: this.#claimed.partition, offset: '0' };
-    return { source, output: this.#claimed.detached(this.#lastSource?.offset), trace: noTrace };
+    return { source, output: this.#claimed.detached(this.#lastSource?.offset) };
   }
 
   async #restore(): Promise<void> {

@@ -15,6 +15,7 @@ import { scoreWithBinding } from '../pipeline/score-run-event.ts';
 import type { ScoreRunEventOptions } from '../pipeline/score-run-event.ts';
 import type { ScoringOutcome } from '../pipeline/scoring-outcome.ts';
 import type { ThreadClose } from './thread-effects.ts';
+import type { ThreadCloseWork } from './thread-stage.ts';
 import { buildThreadDecisionRecord } from './thread-decision-record.ts';
 import { buildThreadScorerInput, threadFacts } from './thread-scorer-input.ts';
 import { bindingKeyOf } from './thread-part.ts';
@@ -96,4 +97,19 @@ export async function scoreThreadClose<Event>(close: ThreadClose, options: Score
   });
   if ('schemaVersion' in result) return { kind: 'record', record: result };
   return { kind: 'skipped', decision: decision({ reason: 'budget_exhausted', detail: result.detail ?? 'a budget refused a judge call', ...(result.budget === undefined ? {} : { budget: result.budget }) }) };
+}
+
+/**
+ * A close's work (ThreadStage's data) as its outcome: a decision at once, or the version scored —
+ * what the job runner does with every thread close (consumers/perform-job.ts). Rejects only on a
+ * bug: a missing binding, a held turn that no longer parses.
+ */
+export function threadCloseOutcome<Event>(work: ThreadCloseWork, options: Omit<ScoreThreadCloseOptions<Event>, 'parseTurn'>): Promise<ScoringOutcome> {
+  if (work.kind === 'decide') return Promise.resolve({ kind: 'skipped', decision: work.decision });
+  const parseTurn = (json: string) => {
+    let turn = work.parsed.get(json);
+    if (turn === undefined) work.parsed.set(json, (turn = parseHeldTurn(json)));
+    return turn;
+  };
+  return scoreThreadClose(work.close, { ...options, parseTurn });
 }

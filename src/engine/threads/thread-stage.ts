@@ -1,21 +1,21 @@
 // The thread stage of one partition of `{runs}-by-thread` (docs/threads.md): the thread state
 // machine, the admission of new threads and the scoring of closes, behind the four calls the
 // transport makes — a turn, an end event, the timer, a changelog record on restore. Each call
-// returns the changelog writes its step made and, as promises, the outcomes of the closes it made.
-// The transport publishes the records first and the writes after them (a write that records a
-// close must not outlive a crash that lost the close's score), in call order; with exactly-once,
-// both and the consumed offset go in one transaction.
+// returns the changelog writes its step made and, as data, the work of the closes it made: a
+// version to score, or a decision. The stage scores nothing itself: the job runner scores each
+// close as it scores a run (consumers/perform-job.ts, threadCloseOutcome). The transport publishes
+// the records first and the writes after them (a write that records a close must not outlive a
+// crash that lost the close's score), in call order; with exactly-once, both and the consumed
+// offset go in one transaction.
 //
 // Calls are applied one after another in the order they were made (a turn may wait for its
 // admission's `when`), so the transport may hand over a partition's messages without awaiting each.
 import type { ResolvedThreadBinding } from '../config/config-types.ts';
+import type { DecisionRecord } from '../../kit/contracts/decision-record.ts';
 import type { ThreadEndedEvent } from '../../kit/contracts/thread-ended.ts';
 import type { ThreadTurn } from '../../kit/contracts/thread-turn.ts';
-import type { ScoringOutcome } from '../pipeline/scoring-outcome.ts';
 import { admitThread } from './admit-thread.ts';
-import { parseHeldTurn, scoreThreadClose } from './score-thread-close.ts';
-import type { ScoreThreadCloseOptions } from './score-thread-close.ts';
-import type { ThreadEffect } from './thread-effects.ts';
+import type { ThreadClose, ThreadEffect } from './thread-effects.ts';
 import { decisionRecordOf } from './thread-decision-record.ts';
 import { threadPoliciesOf } from './thread-part.ts';
 import { ThreadState } from './thread-state.ts';
@@ -26,8 +26,6 @@ import { turnEntryOf } from './turn-entry.ts';
 export type ThreadStageOptions<Event> = {
   bindings: readonly ResolvedThreadBinding<Event>[];
   threads: ThreadsConfig;
-  /** What every close is scored with: tracer, services (judge models, caps), spend, the hard-stop signal. */
-  scoring?: Omit<ScoreThreadCloseOptions<Event>, 'bindings' | 'now'>;
   /** Wall clock in ms (injected in tests). */
   now?: () => number;
   /** The instance's held-turn budget, shared by its partitions' stages (thread-state.ts). */
@@ -37,17 +35,22 @@ export type ThreadStageOptions<Event> = {
 /** A changelog record to produce (thread-changelog.ts for its keys), value null = tombstone. */
 export type ChangelogWrite = { key: string; value: string | null };
 
+/**
+ * A close's work, as data: a version to score with its binding (`parsed` holds the step's held
+ * turns as they are read, so bindings closing the same version read them once), or a decision
+ * record when the binding scores nothing at this close.
+ */
+export type ThreadCloseWork =
+  | { readonly kind: 'score'; readonly close: ThreadClose; readonly parsed: Map<string, ThreadTurn> }
+  | { readonly kind: 'decide'; readonly closedBy: ThreadClose['closedBy']; readonly decision: DecisionRecord };
+
 export type ThreadOutcome = {
   /** What the state machine decided, in order (closes by reason are the stage's metrics). */
   effects: ThreadEffect[];
   /** Publish after `records` were acknowledged, in call order. */
   changelog: ChangelogWrite[];
-  /**
-   * The thread scores and decisions of this step's closes, one per close, each settling as soon
-   * as its scorer is done (record or skipped; never deferred); rejects only on a bug (a missing
-   * binding, a held turn that no longer parses).
-   */
-  outcomes: Promise<ScoringOutcome>[];
+  /** The work of this step's closes, one per close and decision effect, in their order. */
+  closes: ThreadCloseWork[];
 };
 
 export class ThreadStage<Event = unknown> {
@@ -122,22 +125,17 @@ export class ThreadStage<Event = unknown> {
 
   #carryOut(effects: ThreadEffect[]): ThreadOutcome {
     const changelog: ChangelogWrite[] = [];
-    const outcomes: Promise<ScoringOutcome>[] = [];
+    const closes: ThreadCloseWork[] = [];
     const decidedAt = new Date(this.#now()).toISOString();
     // Bindings closing the same version read the same held turns: parsed once for the step, shared (as a run's event is shared by its bindings).
     const parsed = new Map<string, ThreadTurn>();
-    const parseTurn = (json: string) => {
-      let turn = parsed.get(json);
-      if (turn === undefined) parsed.set(json, (turn = parseHeldTurn(json)));
-      return turn;
-    };
     for (const effect of effects) {
       if (effect.type === 'write') changelog.push({ key: effect.key, value: effect.value });
       else if (effect.type === 'delete') changelog.push({ key: effect.key, value: null });
-      else if (effect.type === 'decision') outcomes.push(Promise.resolve({ kind: 'skipped', decision: decisionRecordOf(effect, decidedAt) }));
-      else outcomes.push(scoreThreadClose(effect, { ...this.#options.scoring, bindings: this.#options.bindings, now: this.#now, parseTurn }));
+      else if (effect.type === 'decision') closes.push({ kind: 'decide', closedBy: effect.closedBy, decision: decisionRecordOf(effect, decidedAt) });
+      else closes.push({ kind: 'score', close: effect, parsed });
     }
-    return { effects, changelog, outcomes };
+    return { effects, changelog, closes };
   }
 }
 

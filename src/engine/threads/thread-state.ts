@@ -8,21 +8,27 @@
 //
 // One instance per partition claim: the transport creates it when the partition is assigned,
 // restores it from the changelog, and drops it (clear) at the claim's end, a seek or an abort.
+// Its parts: the deadlines (thread-schedule.ts), the restore (changelog-restore.ts), what it is
+// made with (thread-state-options.ts), the close of a part (thread-close.ts).
 import type { ThreadCloseReason } from '../../kit/contracts/thread-ref.ts';
 import { ScorestreamError } from '../../kit/errors.ts';
-import { DeadlineHeap } from './deadline-heap.ts';
-import type { HeapItem } from './deadline-heap.ts';
+import { noRecords, readRecord, restoreThreads } from './changelog-restore.ts';
+import type { RestoreOutcome, RestoreResult } from './changelog-restore.ts';
 import type { ThreadEffect } from './thread-effects.ts';
-import { parseChangelogKey, parseThreadValue, serializeThread, threadRecordKey, turnRecordKey } from './thread-changelog.ts';
+import { serializeThread, threadRecordKey, turnRecordKey } from './thread-changelog.ts';
 import { closePart } from './thread-close.ts';
 import type { Admission, ThreadPart, ThreadPolicy } from './thread-part.ts';
 import { acceptsTurns, clockDeadlineOf, needsTurn, withPendingTurn } from './thread-part.ts';
+import { ThreadSchedule } from './thread-schedule.ts';
+import { StateBudget } from './thread-state-options.ts';
+import type { ThreadLimits, ThreadStateOptions } from './thread-state-options.ts';
 import { hasPending, insertTurn, releaseTurns } from './thread.ts';
 import type { Thread } from './thread.ts';
-import type { ThreadsConfig } from './threads-schema.ts';
 import type { TurnEntry } from './turn-entry.ts';
 
-export type ThreadLimits = Pick<ThreadsConfig, 'maxThreads' | 'maxStateBytes' | 'maxThreadBytes' | 'stateTtlMs'>;
+// Where their importers have always found them (consumers/thread-source.ts, thread-stage.ts).
+export { StateBudget };
+export type { RestoreOutcome, RestoreResult };
 
 /** An agent.thread.ended event, keyed (threadKeyFor). */
 export type ThreadEnd = { key: string; threadId: string; tenantId?: string; lastRunId?: string };
@@ -37,46 +43,17 @@ export type ThreadStateStats = {
   bytes: number;
 };
 
-export type RestoreOutcome = { restored: true } | { restored: false; problem: string };
-
-/** What finishRestore found: orphan turn records to delete, and thread records it could not trust. */
-export type RestoreResult = { effects: ThreadEffect[]; problems: { key: string; problem: string }[] };
-
-/**
- * The held turns' bytes of every partition state of one service instance: `maxStateBytes` bounds
- * their sum, so an instance's memory does not grow with the number of partitions it owns. Shared
- * by the states (one per claimed by-thread partition); each returns its bytes when cleared.
- */
-export class StateBudget {
-  used = 0;
-  readonly maxBytes: number;
-  constructor(maxBytes: number) {
-    this.maxBytes = maxBytes;
-  }
-}
-
-export type ThreadStateOptions = {
-  policies: readonly ThreadPolicy[];
-  limits: ThreadLimits;
-  /** The instance's budget, shared with its other partitions' states; without one, this state has `limits.maxStateBytes` to itself. */
-  budget?: StateBudget;
-};
-
-type Scheduled = { at: number; stamp: number };
-
 export class ThreadState {
   readonly #policies: readonly ThreadPolicy[];
   readonly #limits: ThreadLimits;
   /** In least-recently-active order: a thread is moved to the end on each turn (Map keeps insertion order). */
   readonly #threads = new Map<string, Thread>();
-  readonly #scheduled = new Map<string, Scheduled>();
-  readonly #heap = new DeadlineHeap();
-  #stamp = 0;
+  readonly #deadlines = new ThreadSchedule();
   /** This partition's share of the budget's bytes. */
   #bytes = 0;
   readonly #budget: StateBudget;
-  /** Changelog records read since the last finishRestore: thread values, and turn texts by arrival. */
-  #restoring = { threads: new Map<string, string | null>(), turns: new Map<string, Map<number, string>>() };
+  /** Changelog records read since the last finishRestore. */
+  #restoring = noRecords();
 
   constructor(options: ThreadStateOptions) {
     this.#policies = options.policies;
@@ -186,21 +163,14 @@ export class ThreadState {
 
   /** When advance must next be called (epoch ms); undefined when no thread is held. */
   nextDeadline(): number | undefined {
-    for (let top = this.#heap.peek(); top !== undefined; top = this.#heap.peek()) {
-      if (this.#isLive(top)) return top.at;
-      this.#heap.pop();
-    }
-    return undefined;
+    return this.#deadlines.next();
   }
 
   /** Closes what the clock closes by `now` (idle, maxAge) and expires threads past the state TTL. */
   advance(now: number): ThreadEffect[] {
     const effects: ThreadEffect[] = [];
-    for (let top = this.#heap.peek(); top !== undefined && top.at <= now; top = this.#heap.peek()) {
-      this.#heap.pop();
-      if (!this.#isLive(top)) continue;
-      this.#scheduled.delete(top.key);
-      const thread = this.#threads.get(top.key)!;
+    for (let key = this.#deadlines.takeDue(now); key !== undefined; key = this.#deadlines.takeDue(now)) {
+      const thread = this.#threads.get(key)!;
       let closed = false;
       for (const part of thread.parts.values()) {
         const deadline = clockDeadlineOf(part, thread.lastActivityAt);
@@ -223,66 +193,34 @@ export class ThreadState {
    * finishRestore. A key this changelog never writes is refused.
    */
   restore(key: string, value: string | null): RestoreOutcome {
-    const parsed = parseChangelogKey(key);
-    if (parsed === undefined) return { restored: false, problem: `${JSON.stringify(key)} is not a thread state key (t:<thread> or u:<arrival>:<thread>)` };
-    if (parsed.kind === 'thread') {
-      this.#restoring.threads.set(parsed.threadKey, value);
-      return { restored: true };
-    }
-    let turns = this.#restoring.turns.get(parsed.threadKey);
-    if (turns === undefined) this.#restoring.turns.set(parsed.threadKey, (turns = new Map()));
-    if (value === null) turns.delete(parsed.arrival);
-    else turns.set(parsed.arrival, value);
-    return { restored: true };
+    return readRecord(this.#restoring, key, value);
   }
 
   /**
-   * Builds the threads of the records read: each replaces the state's thread of its key (a
-   * tombstone removes it), with its parts taking the current config (bindings no longer configured
-   * are dropped, new ones are admitted on the thread's next turn) and its deadlines re-armed from
-   * the stored last activity. Turn records no thread lists are orphans: their tombstones are the
-   * effects. A thread record that cannot be trusted is a problem, and its thread is not restored.
+   * Builds the threads of the records read (restoreThreads): each replaces the state's thread of
+   * its key, its deadlines re-armed from the stored last activity. Orphan turn records' tombstones
+   * are the effects; a thread record that cannot be trusted is a problem, its thread not restored.
    */
   finishRestore(): RestoreResult {
-    const { threads, turns } = this.#restoring;
-    this.#restoring = { threads: new Map(), turns: new Map() };
-    const effects: ThreadEffect[] = [];
-    const problems: RestoreResult['problems'] = [];
-    for (const [threadKey, value] of threads) {
-      const existing = this.#threads.get(threadKey);
-      if (existing !== undefined) this.#remove(existing);
-      if (value === null) continue;
-      const texts = turns.get(threadKey) ?? new Map<number, string>();
-      const parsed = parseThreadValue(value, this.#policies, texts);
-      if (!parsed.success) {
-        problems.push({ key: threadRecordKey(threadKey), problem: parsed.problem });
-        turns.delete(threadKey);
-        continue;
-      }
-      if (parsed.thread.key !== threadKey) {
-        problems.push({ key: threadRecordKey(threadKey), problem: `the record holds thread ${JSON.stringify(parsed.thread.key)}` });
-        turns.delete(threadKey);
-        continue;
-      }
-      const thread = parsed.thread;
-      const held = new Set(thread.turns.map((turn) => turn.arrival));
-      for (const arrival of texts.keys()) if (!held.has(arrival)) effects.push({ type: 'delete', key: turnRecordKey(threadKey, arrival) });
-      turns.delete(threadKey);
-      this.#threads.set(threadKey, thread);
-      this.#addBytes(thread.bytes);
-      // Turns only a binding no longer configured needed are not held again.
-      for (const turn of releaseTurns(thread)) {
-        this.#addBytes(-turn.bytes);
-        effects.push({ type: 'delete', key: turnRecordKey(threadKey, turn.arrival) });
-      }
-      this.#schedule(thread);
-    }
-    // Turn records of threads that have no record (a crash before their thread was first written).
-    for (const [threadKey, texts] of turns) {
-      if (this.#threads.has(threadKey)) continue;
-      for (const arrival of texts.keys()) effects.push({ type: 'delete', key: turnRecordKey(threadKey, arrival) });
-    }
-    return { effects, problems };
+    const records = this.#restoring;
+    this.#restoring = noRecords();
+    return restoreThreads(records, this.#policies, {
+      drop: (threadKey) => {
+        const existing = this.#threads.get(threadKey);
+        if (existing !== undefined) this.#remove(existing);
+      },
+      hold: (thread, effects) => {
+        this.#threads.set(thread.key, thread);
+        this.#addBytes(thread.bytes);
+        // Turns only a binding no longer configured needed are not held again.
+        for (const turn of releaseTurns(thread)) {
+          this.#addBytes(-turn.bytes);
+          effects.push({ type: 'delete', key: turnRecordKey(thread.key, turn.arrival) });
+        }
+        this.#schedule(thread);
+      },
+      holds: (threadKey) => this.#threads.has(threadKey),
+    });
   }
 
   /** The changelog records of a thread as it is now: its thread record, then its held turns'. */
@@ -304,10 +242,9 @@ export class ThreadState {
 
   /** Forgets everything (the claim ended, was sought, or its transaction aborted): restore again from the changelog. */
   clear(): void {
-    this.#restoring = { threads: new Map(), turns: new Map() };
+    this.#restoring = noRecords();
     this.#threads.clear();
-    this.#scheduled.clear();
-    this.#heap.clear();
+    this.#deadlines.clear();
     this.#addBytes(-this.#bytes);
   }
 
@@ -356,7 +293,7 @@ export class ThreadState {
 
   #remove(thread: Thread): void {
     this.#threads.delete(thread.key);
-    this.#scheduled.delete(thread.key);
+    this.#deadlines.delete(thread.key);
     this.#addBytes(-thread.bytes);
   }
 
@@ -367,16 +304,7 @@ export class ThreadState {
       if (deadline !== undefined && deadline.at < at) at = deadline.at;
     }
     if (at === Number.POSITIVE_INFINITY) at = thread.lastActivityAt + this.#limits.stateTtlMs;
-    const current = this.#scheduled.get(thread.key);
-    if (current?.at === at) return;
-    const stamp = ++this.#stamp;
-    this.#scheduled.set(thread.key, { at, stamp });
-    this.#heap.push({ at, key: thread.key, stamp });
-    if (this.#heap.size > 2 * this.#scheduled.size + 1_024) this.#heap.compact((item) => this.#isLive(item));
-  }
-
-  #isLive(item: HeapItem): boolean {
-    return this.#scheduled.get(item.key)?.stamp === item.stamp;
+    this.#deadlines.set(thread.key, at);
   }
 }
 

@@ -6,16 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { carryOutThreadSteps } from '../../../consumers/carry-out-thread-steps.ts';
 import type { ThreadStepWork } from '../../../consumers/carry-out-thread-steps.ts';
 import { untracedMessage } from '../../../consumers/message-trace.ts';
-import type { MessageHandle, PerformJob, SourceJob } from '../../../consumers/run-source.ts';
+import type { JobOwner, PerformJob, SourceJob } from '../../../consumers/run-source.ts';
 import type { MessageOutput } from '../../../consumers/record-sink.ts';
-import type { ScoringOutcome } from '../../../src/engine/pipeline/scoring-outcome.ts';
 import type { ThreadClose } from '../../../src/engine/threads/thread-effects.ts';
 import type { ChangelogWrite, ThreadOutcome } from '../../../src/engine/threads/thread-stage.ts';
 import { consumedMessage } from './message-fixtures.ts';
 
 const sharedOutput: MessageOutput = { publish: async () => undefined };
 
-function handle(offset: number, output: MessageOutput = sharedOutput): MessageHandle {
+function handle(offset: number, output: MessageOutput = sharedOutput): JobOwner {
   return { source: { topic: 'runs-by-thread', partition: 2, offset: String(offset) }, output, trace: untracedMessage(consumedMessage({ value: '{}', offset: String(offset) })) };
 }
 
@@ -23,25 +22,27 @@ function close(threadKey: string, scorerId: string, version = 1): ThreadClose {
   return { type: 'close', key: threadKey, threadId: threadKey.split(':')[1]!, scorerId, closedBy: 'ended', version, versionId: `${threadKey}-v${version}`, scope: 'conversation', turns: [{ runId: 'run-1', json: '{}' }] };
 }
 
-/** A step with the given closes (each outcome a label the fake runner reports) and changelog writes. */
-function step(options: { closes?: ThreadClose[]; writes?: string[]; failing?: number[] } = {}): ThreadOutcome {
+/** A step with the given closes (their work, scored by the fake runner) and changelog writes. */
+function step(options: { closes?: ThreadClose[]; writes?: string[] } = {}): ThreadOutcome {
   const closes = options.closes ?? [];
   return {
     effects: [...closes, ...(options.writes ?? []).map((key) => ({ type: 'write' as const, key, value: 'v' }))],
     changelog: (options.writes ?? []).map((key): ChangelogWrite => ({ key, value: 'v' })),
-    outcomes: closes.map((entry, index) =>
-      options.failing?.includes(index) ? Promise.reject(new Error(`scoring ${entry.versionId} failed`)) : Promise.resolve({ kind: 'record', label: entry.versionId } as unknown as ScoringOutcome),
-    ),
+    closes: closes.map((entry) => ({ kind: 'score' as const, close: entry, parsed: new Map() })),
   };
 }
 
 /** A job runner that logs each job as it starts and as it is accepted; `hold` keeps jobs pending until released. */
-function fakeRunner(options: { holdRecords?: boolean; failStateAt?: number } = {}) {
+function fakeRunner(options: { holdRecords?: boolean; failStateAt?: number; failing?: string[] } = {}) {
   const log: string[] = [];
   const held: Array<() => void> = [];
   let stateJobs = 0;
-  const describe = async (job: SourceJob, owner: MessageHandle) => {
-    if (job.kind === 'thread-close') return `record ${((await job.outcome) as unknown as { label: string }).label} @${owner.source.offset}`;
+  const describe = async (job: SourceJob, owner: JobOwner) => {
+    if (job.kind === 'thread-close') {
+      if (job.work.kind !== 'score') return `decision @${owner.source.offset}`;
+      if (options.failing?.includes(job.work.close.versionId)) throw new Error(`scoring ${job.work.close.versionId} failed`);
+      return `record ${job.work.close.versionId} @${owner.source.offset}`;
+    }
     if (job.kind === 'thread-state') return `changelog ${job.writes.map((write) => write.key).join(',')} @${owner.source.offset}`;
     return job.kind;
   };
@@ -106,10 +107,10 @@ describe('carryOutThreadSteps', () => {
   });
 
   it('writes nothing of a step whose records were not accepted, and fails it alone', async () => {
-    const runner = fakeRunner();
+    const runner = fakeRunner({ failing: ['acme:b-v1'] });
     const steps: ThreadStepWork[] = [
       { step: step({ writes: ['t:acme:a'] }), owner: handle(1) },
-      { step: step({ closes: [close('acme:b', 'turn-count')], writes: ['t:acme:b'], failing: [0] }), owner: handle(2) },
+      { step: step({ closes: [close('acme:b', 'turn-count')], writes: ['t:acme:b'] }), owner: handle(2) },
       { step: step({ writes: ['t:acme:c'] }), owner: handle(3) },
     ];
     const results = await carryOutThreadSteps(steps, 2, runner.perform);

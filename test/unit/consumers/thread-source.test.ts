@@ -3,7 +3,6 @@
 // batch (one changelog publish), each message is done only once its writes were acknowledged,
 // a timer's closes follow the messages before it, and a claim's end abandons what waits. Fakes at
 // the seams: the changelog read, the job runner (holding each job until released) and the claim.
-import { trace } from '@opentelemetry/api';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { untracedMessage } from '../../../consumers/message-trace.ts';
@@ -30,10 +29,9 @@ function harness(options: { idleMs?: number; readChangelog?: ReadChangelog } = {
     topics: { runs: 'agent-runs', results: 'scores', deadLetter: 'dead-letters' },
     scorers: [{ scorer: createTurnCountScorer(), level: 'thread', thread: { idleMs: options.idleMs ?? 3_600_000 } }],
   });
-  const hardStop = new AbortController();
   const stats = new ServiceStats();
   const source = createThreadSource({
-    context: { config, stats, logger: pino({ level: 'silent' }), now: Date.now, tracer: trace.getTracer('unit'), services: undefined, spend: undefined, hardStop: hardStop.signal },
+    context: { config, stats, logger: pino({ level: 'silent' }), now: Date.now },
     readChangelog: options.readChangelog ?? (async () => 0),
   });
   const jobs: Logged[] = [];
@@ -48,7 +46,6 @@ function harness(options: { idleMs?: number; readChangelog?: ReadChangelog } = {
       ...(job.kind === 'thread-close' ? { closedBy: job.closedBy } : {}),
     });
     if (job.kind === 'thread-state') writes.push(...job.writes);
-    if (job.kind === 'thread-close') await job.outcome;
     if (holding) await new Promise<void>((resolve) => waiting.push(resolve));
   };
   const detachedAfter: Array<string | undefined> = [];

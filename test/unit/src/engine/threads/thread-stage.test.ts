@@ -5,6 +5,7 @@ import type { ThreadsConfig } from '../../../../../src/engine/threads/threads-sc
 import { parseDecisionRecord, parseScoreRecord } from '../../../../../src/kit/contracts/parse.ts';
 import { createScorer } from '../../../../../src/kit/scorer/create-scorer.ts';
 import { decodeThreadMessage } from '../../../../../src/engine/threads/decode-thread-message.ts';
+import { threadCloseOutcome } from '../../../../../src/engine/threads/score-thread-close.ts';
 import { createThreadStage } from '../../../../../src/engine/threads/thread-stage.ts';
 import type { ThreadOutcome, ThreadStage } from '../../../../../src/engine/threads/thread-stage.ts';
 import { settleOutcomes } from '../../../../../src/engine/pipeline/scoring-outcome.ts';
@@ -26,9 +27,10 @@ function harness(bindings = threadBindings({ scorer: meanCompleteness })) {
   const clock = { now: t0 };
   const changelog = new Map<string, string | null>();
   const stage = createThreadStage({ bindings, threads, now: () => clock.now });
+  // The job runner's part (consumers/perform-job.ts): each close's work scored, or its decision taken.
   const settle = async (outcome: Promise<ThreadOutcome>) => {
-    const { changelog: writes, outcomes } = await outcome;
-    const { records, decisions } = await settleOutcomes(outcomes);
+    const { changelog: writes, closes } = await outcome;
+    const { records, decisions } = await settleOutcomes(closes.map((work) => threadCloseOutcome(work, { bindings, now: () => clock.now })));
     const scored = { records, decisions };
     for (const write of writes) changelog.set(write.key, write.value);
     return scored;
