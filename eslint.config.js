@@ -15,8 +15,10 @@ import tseslint from 'typescript-eslint';
 
 const layers = ['src', 'otel', 'kafka', 'producers', 'consumers', 'service', 'cli'];
 const above = (layer) => layers.slice(layers.indexOf(layer) + 1);
-const forbid = (folders, why) => ({
-  'no-restricted-imports': ['error', { patterns: folders.map((folder) => ({ group: [`**/${folder}/**`], message: why })) }],
+// kafka/ is the one Kafka edge: no other layer constructs or types itself against a client library.
+const kafkaClients = ['kafkajs', '@platformatic/kafka'].map((name) => ({ name, message: 'only kafka/ (the one Kafka edge, kafka/kafka-edge.ts) imports a Kafka client library (docs/architecture.md)' }));
+const forbid = (folders, why, { clients = true } = {}) => ({
+  'no-restricted-imports': ['error', { patterns: folders.map((folder) => ({ group: [`**/${folder}/**`], message: why })), ...(clients ? { paths: kafkaClients } : {}) }],
 });
 
 export default tseslint.config(
@@ -39,12 +41,23 @@ export default tseslint.config(
   },
   ...layers.slice(0, -1).map((layer) => ({
     files: [`${layer}/**/*.ts`],
-    rules: forbid([...above(layer), 'local', 'dashboard'], `${layer}/ may import only the layers below it (docs/architecture.md): src ← otel ← kafka ← producers ← consumers ← service ← dashboard ← cli`),
+    rules: forbid([...above(layer), 'local', 'dashboard'], `${layer}/ may import only the layers below it (docs/architecture.md): src ← otel ← kafka ← producers ← consumers ← service ← dashboard ← cli`, { clients: layer !== 'kafka' }),
   })),
   {
+    // The producer SDK is the one exception to the edge it documents: its public options take a
+    // kafkajs client and kafkajs settings (docs/ai-sdk.md), in the agent's process, not the service's.
+    files: ['producers/run-publisher.ts'],
+    rules: forbid([...above('producers'), 'local', 'dashboard'], 'producers/ may import only the layers below it (docs/architecture.md)', { clients: false }),
+  },
+  {
+    files: ['cli/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: kafkaClients }] },
+  },
+  {
+    // Flat config replaces a rule's settings per file: the src layer's restrictions are stated again with the kit's.
     files: ['src/kit/**/*.ts'],
     ignores: ['src/kit/contracts/**'],
-    rules: forbid(['engine'], 'src/kit/ (the public scorer kit) may not import src/engine/ (docs/architecture.md): the engine builds on the kit, never the other way'),
+    rules: forbid([...above('src'), 'local', 'dashboard', 'engine'], 'src/kit/ (the public scorer kit) imports only itself and external packages (docs/architecture.md): the engine builds on the kit, never the other way'),
   },
   {
     files: ['src/kit/contracts/**/*.ts'],
@@ -52,7 +65,8 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [{ group: ['../*', '!../contracts/**', '**/engine/**', '**/kit/**'], message: 'src/kit/contracts/ is the leaf every layer reads: it imports only the other contracts and external packages (docs/architecture.md)' }],
+          paths: kafkaClients,
+          patterns: [{ group: ['../*', '!../contracts/**', '**/engine/**', '**/kit/**', ...[...above('src'), 'local', 'dashboard'].map((folder) => `**/${folder}/**`)], message: 'src/kit/contracts/ is the leaf every layer reads: it imports only the other contracts and external packages (docs/architecture.md)' }],
         },
       ],
     },
@@ -69,8 +83,8 @@ export default tseslint.config(
     },
   },
   {
-    // The framework agents' JS apps (local/agents/apps/) run in a Node folder of their own.
-    files: ['local/agents/apps/**/*.mjs'],
+    // The framework agents' JS apps (local/agents/apps/) run in a Node folder of their own; the tests' module hooks (test/fixtures/hooks/) in Node too.
+    files: ['local/agents/apps/**/*.mjs', 'test/fixtures/hooks/**/*.mjs'],
     languageOptions: { sourceType: 'module', globals: { process: 'readonly', console: 'readonly' } },
   },
   {

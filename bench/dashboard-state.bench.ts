@@ -7,7 +7,8 @@
 // records arrive beside them (a pair per 20 records, a third of them disagreeing with a
 // 200-character comment, and a window summary per scorer version every 2 minutes).
 // Usage: node --expose-gc bench/dashboard-state.bench.ts [records]
-import { DashboardState, DEFAULT_LIMITS } from '../dashboard/dashboard-state.ts';
+import { DEFAULT_LIMITS } from '../dashboard/dashboard-limits.ts';
+import { DashboardState } from '../dashboard/dashboard-state.ts';
 import { bucketWidthFor } from '../dashboard/duration.ts';
 import { jaegerLink } from '../dashboard/trace-link.ts';
 import { parseAgreementRecord, parseDecisionRecord, parseScoreRecord } from '../src/kit/contracts/parse.ts';

@@ -69,7 +69,8 @@ const config = resolveConfig({
   ...(supportsRetries ? { retries: { enabled: values.retries !== 'off' } } : {}),
 } as never);
 const logger = pino({ level: process.env.BENCH_LOG_LEVEL ?? 'silent' });
-const kafka = createKafkaClient(config, logger);
+// The bench's own reader of the results, a kafkajs client apart from the service's edge.
+const kafka = createKafkaClient(config.kafka, logger);
 
 async function produceRuns(client: Kafka): Promise<void> {
   const producer = client.producer({ idempotent: true, maxInFlightRequests: 1 });
@@ -87,7 +88,7 @@ const failedCodes = new Map<string, number>();
 const finals = new Map<string, Final>();
 const reader = kafka.consumer({ groupId: `${tag}-reader`, maxWaitTimeInMs: 200 });
 const started = performance.now();
-const service = await startService({ config, logger, kafka, createRunsTopic: true });
+const service = await startService({ config, logger, createRunsTopic: true });
 await reader.connect();
 await reader.subscribe({ topics: [topics.results], fromBeginning: true });
 await reader.run({

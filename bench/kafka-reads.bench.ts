@@ -1,6 +1,6 @@
 // Group-less reads against the throwaway-group readers they replace, in the same run, on the same
 // broker and topics: (1) reading one message back by its position — createMessageFetcher
-// (kafka/fetch-run-message.ts: kafkajs, a consumer group joined and deleted per read) against
+// (bench/kafka-reads/throwaway-group-fetch.ts: kafkajs, a consumer group joined and deleted per read) against
 // fetchAt (kafka/fetch-at.ts: one fetch request) — as p50 / p95 over `--reads` reads each,
 // interleaved; (2) reading a compacted changelog partition of `--records` records (written in
 // transactions of 100, so commit markers lie between them) to its end — readChangelogPartition
@@ -12,8 +12,8 @@
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { createFetchAt } from '../kafka/fetch-at.ts';
-import { createMessageFetcher } from '../kafka/fetch-run-message.ts';
-import { readChangelogPartition } from '../kafka/read-changelog-partition.ts';
+import { createMessageFetcher } from './kafka-reads/throwaway-group-fetch.ts';
+import { readChangelogPartition } from './kafka-reads/throwaway-group-changelog.ts';
 import { readRange } from '../kafka/read-range.ts';
 import { ensureLocalBroker, quietKafka } from '../local/kafka/index.ts';
 import { createTopics, deleteTopicsWithPrefix, produceBacklog } from './pipeline/produce-backlog.ts';

@@ -96,7 +96,7 @@ try {
   for (let round = 1; round <= rounds; round += 1) {
     const groupId = `${prefix}-live-${round}`;
     const started = performance.now();
-    const service = await startService({ config: configFor(groupId), logger, kafka });
+    const service = await startService({ config: configFor(groupId), logger });
     while ((await committed(groupId)) < runCount) await new Promise((resolve) => setTimeout(resolve, 100));
     const liveSeconds = (performance.now() - started) / 1000;
     await service.stop();
@@ -109,7 +109,6 @@ try {
     const replay = await startReplay({
       config: configFor(`${prefix}-live`),
       logger,
-      kafka,
       from: new Date(from.getTime() - round),
       pollIntervalMs: 100,
       onProgress: (progress) => {
@@ -125,7 +124,7 @@ try {
   }
 
   const callsBefore = judge.calls.length;
-  const report = await dryRunReplay({ config: configFor(`${prefix}-live`), logger, kafka, from: new Date(from.getTime() - 1) });
+  const report = await dryRunReplay({ config: configFor(`${prefix}-live`), logger, from: new Date(from.getTime() - 1) });
   if (judge.calls.length !== callsBefore) throw new Error('the dry run called the judge');
 
   // The real figures: the judge evidence of the last replay's records.

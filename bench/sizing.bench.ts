@@ -16,7 +16,6 @@ import { ensureLocalBroker, quietKafka } from '../local/kafka/index.ts';
 import { DEFAULTS } from '../src/engine/config/defaults.ts';
 import { resolveConfig } from '../src/engine/config/resolve-config.ts';
 import type { ScorestreamConfigInput } from '../src/engine/config/config-types.ts';
-import { createKafkaClient } from '../kafka/kafka-client.ts';
 import { startService } from '../service/start-service.ts';
 import type { RunningService } from '../service/start-service.ts';
 import { createEventPool } from './pipeline/bench-events.ts';
@@ -56,7 +55,7 @@ async function serviceOn(count: number, config: Omit<ScorestreamConfigInput, 'ka
     topics: { runs, results: `${prefix}-${scenario}-scores`, deadLetter: `${prefix}-${scenario}-dlq` },
     retries: { enabled: false },
   } as ScorestreamConfigInput);
-  const service = await startService({ config: resolved, logger, kafka: createKafkaClient(resolved, logger), consumer: { fromBeginning: true } });
+  const service = await startService({ config: resolved, logger, consumer: { fromBeginning: true } });
   return { service, produce };
 }
 

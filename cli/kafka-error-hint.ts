@@ -1,15 +1,24 @@
-// What to tell a user whose command failed because Kafka did not answer. kafkajs reports that as
-// a bare "Broker not connected", "Connection timeout" or a retry count, which says neither which
-// setting is wrong nor what to check; the hint does.
+// What to tell a user whose command failed because Kafka did not answer. The clients report that as
+// a bare "Broker not connected", "Connection timeout", "Request timed out" or a retry count (kafkajs
+// chains causes; @platformatic/kafka nests them in an AggregateError's `errors`), which says neither
+// which setting is wrong nor what to check; the hint does.
 
 /** kafkajs error classes that mean "could not reach a broker", matched by name: instanceof fails when two copies of kafkajs are installed. */
 const unreachableErrorNames = new Set(['KafkaJSConnectionError', 'KafkaJSConnectionClosedError', 'KafkaJSRequestTimeoutError', 'KafkaJSBrokerNotFound']);
-const unreachableMessage = /Broker not connected|Connection timeout|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|Request .* timed out/;
+const unreachableMessage = /Broker not connected|Connection timeout|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|Request (.* )?timed out|Connection ready timed out/;
 
+/** The error and what caused it: its `cause` chain and, for an AggregateError, its `errors`, breadth first. */
 function causes(error: unknown): unknown[] {
-  const chain: unknown[] = [];
-  for (let current = error; current !== undefined && current !== null && chain.length < 10; current = (current as { cause?: unknown }).cause) chain.push(current);
-  return chain;
+  const found: unknown[] = [];
+  const pending = [error];
+  while (pending.length > 0 && found.length < 50) {
+    const current = pending.shift();
+    if (current === undefined || current === null) continue;
+    found.push(current);
+    const { cause, errors } = current as { cause?: unknown; errors?: unknown };
+    pending.push(cause, ...(Array.isArray(errors) ? errors : []));
+  }
+  return found;
 }
 
 /** A second line for the error message when `error` (or what caused it) says Kafka could not be reached; else undefined. */

@@ -4,12 +4,12 @@
 // managed cluster. The service's grants include the thread topics (the example config binds thread
 // scorers), which are created here too: the service holds no CREATE. Idempotent: topics that exist are kept, ACLs granted again change nothing.
 // Returns the lines telling the user how to connect — paths and user names, never a password.
-import type { KafkaConfig } from 'kafkajs';
-import { CLIENT_CERTIFICATE_NAME, quietKafka, securityMaterialsFile } from '../local/kafka/index.ts';
+import { ADMIN_USER, CLIENT_CERTIFICATE_NAME, securityMaterialsFile } from '../local/kafka/index.ts';
 import type { SecurityMaterials } from '../local/kafka/index.ts';
-import { roleGrants, toKafkajsAcls } from '../kafka/acl-roles.ts';
+import { roleGrants } from '../kafka/acl-roles.ts';
 import type { AclGrant } from '../kafka/acl-roles.ts';
-import { ensureTopics, topicSpecsOf } from '../kafka/ensure-topics.ts';
+import { topicSpecsOf } from '../kafka/ensure-topics.ts';
+import { createKafkaEdge } from '../kafka/kafka-edge.ts';
 import { topicsSchema } from '../src/engine/config/config-schema.ts';
 import { DEFAULTS, DEMO_DECISIONS_TOPIC } from '../src/engine/config/defaults.ts';
 import { topologyOf } from '../src/engine/topology/topology.ts';
@@ -42,17 +42,17 @@ export function secureRoleGrants(topology: Topology = secureTopology()): Array<{
   ];
 }
 
-export async function setUpSecureRoles(options: { brokers: string[]; mtlsBrokers: string[]; directory: string; materials: SecurityMaterials; admin: Pick<KafkaConfig, 'ssl' | 'sasl'> }): Promise<string[]> {
-  const kafka = quietKafka({ clientId: 'scorestream-secure-setup', brokers: options.brokers, ...options.admin });
+export async function setUpSecureRoles(options: { brokers: string[]; mtlsBrokers: string[]; directory: string; materials: SecurityMaterials }): Promise<string[]> {
+  // As the broker's admin, over SASL_SSL with its CA: the one user that may create topics and grant ACLs.
+  const admin = { ssl: { caFile: options.materials.caCertificate }, sasl: { mechanism: 'scram-sha-512' as const, username: ADMIN_USER, password: options.materials.users[ADMIN_USER] ?? '' } };
+  const edge = createKafkaEdge({ clientId: 'scorestream-secure-setup', brokers: options.brokers, ...admin });
   // Every topic of the table: no role but the secured broker's admin holds CREATE.
   const topology = secureTopology();
-  await ensureTopics(kafka, topicSpecsOf(topology, topology.entries));
-  const admin = kafka.admin();
-  await admin.connect();
   try {
-    await admin.createAcls({ acl: secureRoleGrants(topology).flatMap(({ principal, grants }) => toKafkajsAcls(principal, grants)) as never });
+    await edge.admin.createTopics(topicSpecsOf(topology, topology.entries));
+    for (const { principal, grants } of secureRoleGrants(topology)) await edge.admin.createAcls(principal, grants);
   } finally {
-    await admin.disconnect();
+    await edge.close();
   }
   const { materials } = options;
   return [

@@ -4,19 +4,19 @@
 // `scorestream-origin`, set on everything we publish); after decoding, run events that describe
 // Scorestream's own work (`metadata.source === 'scorestream'`, or the tag `scorestream:judge`).
 // Both are skipped and counted, never dead-lettered (docs/delivery.md, the loop guard).
-import type { IHeaders } from 'kafkajs';
+import type { MessageHeaders } from '../otel/kafka-headers.ts';
 
 /** Set on every record we publish, so our own output is never taken for agent traffic. */
 export const ORIGIN_HEADER = 'scorestream-origin';
 
-/** The headers of every record we publish; shared, as kafkajs only reads headers while encoding. */
-export const originHeaders: IHeaders = Object.freeze({ [ORIGIN_HEADER]: 'scorestream' });
+/** The headers of every record we publish; shared, as the clients only read headers while encoding. */
+export const originHeaders: MessageHeaders = Object.freeze({ [ORIGIN_HEADER]: 'scorestream' });
 
 /** Tag that marks a run event as Scorestream's own work (with or instead of `metadata.source`). */
 export const SCORESTREAM_RUN_TAG = 'scorestream:judge';
 
 /** A record we published ourselves (checked before decoding). */
-export function isOwnOutput(headers: IHeaders | undefined): boolean {
+export function isOwnOutput(headers: MessageHeaders | undefined): boolean {
   return headers !== undefined && headers[ORIGIN_HEADER] !== undefined;
 }
 

@@ -7,7 +7,7 @@ import type { JudgeSpend } from '../src/engine/budget/judge-spend.ts';
 import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
 import type { Replay } from '../src/kit/contracts/common.ts';
 import type { ScorerServices } from '../src/kit/scorer-services.ts';
-import type { FetchMessage } from '../kafka/fetch-run-message.ts';
+import type { FetchMessage } from './read-run-back.ts';
 import type { PublishRetry } from './publish-until-acknowledged.ts';
 import type { ServiceStats } from './service-stats.ts';
 import type { AcknowledgedRecordFields } from './emitter/record-emitter.ts';

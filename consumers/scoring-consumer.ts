@@ -23,7 +23,6 @@
 // the agent run's span.
 import { context as otelContext, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import type { Tracer } from '@opentelemetry/api';
-import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
 import type { ScorerServices } from '../src/kit/scorer-services.ts';
@@ -46,7 +45,7 @@ import { entryOf, subscriptionsOf, topologyOfConfig } from '../src/engine/topolo
 import { createThreadSource } from './thread-source.ts';
 import type { ReadChangelog } from './thread-source.ts';
 import { readChangelogPartition } from '../kafka/read-changelog-partition.ts';
-import { threadRestoreGroupPrefix } from '../kafka/acl-roles.ts';
+import type { KafkaEdge } from '../kafka/kafka-edge.ts';
 import { runEventSource } from './run-event-source.ts';
 import type { RunSource } from './run-source.ts';
 import { RunSlots } from './run-slots.ts';
@@ -56,8 +55,8 @@ import type { AcknowledgedRecordFields } from './emitter/record-emitter.ts';
 export type ScoringConsumerOptions = {
   /** The client library the group consumer runs on (config `kafka.client`). */
   transport: KafkaTransport;
-  /** The kafkajs client the default `readChangelog` reads a by-thread partition's state with. */
-  kafka?: Kafka;
+  /** The Kafka edge the default `readChangelog` reads a by-thread partition's state with (group-less). */
+  edge?: Pick<KafkaEdge, 'readRange'>;
   config: ResolvedConfig;
   /** Where records go and how offsets are committed (default: at-least-once through `publisher`). */
   createSink?: (consumer: GroupConsumer, stats: ServiceStats) => RecordSink;
@@ -91,7 +90,7 @@ export type ScoringConsumerOptions = {
   endOffsets?: ReadonlyMap<number, number>;
   /** The runs topic's source (default: one run event per message; run-source.ts). */
   source?: RunSource;
-  /** How a by-thread partition's state is read back (default: the changelog topic through a throwaway group). */
+  /** How a by-thread partition's state is read back (default: the changelog partition, group-less, through `edge`). */
   readChangelog?: ReadChangelog;
 };
 
@@ -138,8 +137,8 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
           readChangelog:
             options.readChangelog ??
             ((partition, onRecord) => {
-              if (options.kafka === undefined) throw new TypeError('createScoringConsumer needs `kafka` or `readChangelog` to restore thread state');
-              return readChangelogPartition(options.kafka, { topic: threadState, partition, groupPrefix: threadRestoreGroupPrefix(config.groupId), onRecord, logger });
+              if (options.edge === undefined) throw new TypeError('createScoringConsumer needs `edge` or `readChangelog` to restore thread state');
+              return readChangelogPartition(options.edge, { topic: threadState, partition, onRecord });
             }),
         });
   const sourceOfTask: Record<TaskKind, RunSource | undefined> = { runs: input, retry: retrySource, rescore: rescoreSource as RunSource, thread: threadSource as RunSource | undefined };

@@ -1,27 +1,22 @@
 // Feeds the dashboard's AlertFeed from the alerts topic, from its beginning (notices are few, and
-// a monitor's state is its last notice however old), in a throwaway group under the dashboard's
-// prefix. A missing topic (no monitor has run yet) is a warning, not an error: the page then shows
-// no monitors.
-import type { Kafka } from 'kafkajs';
+// a monitor's state is its last notice however old), group-less. A missing topic (no monitor has
+// run yet) is a warning, not an error: the page then shows no monitors.
 import { parseAlertRecord } from '../src/kit/contracts/parse.ts';
-import { DASHBOARD_GROUP_PREFIX } from '../kafka/acl-roles.ts';
+import type { KafkaEdge } from '../kafka/kafka-edge.ts';
 import { startTopicReader } from '../service/monitor/topic-reader.ts';
 import type { TopicReader } from '../service/monitor/topic-reader.ts';
 import type { AlertFeed } from './alert-feed.ts';
 
-export async function startAlertReader(options: { kafka: Kafka; topic: string; feed: AlertFeed; onWarning?: (message: string) => void }): Promise<TopicReader | undefined> {
-  const admin = options.kafka.admin();
-  await admin.connect();
-  const exists = await admin.listTopics().then((topics) => topics.includes(options.topic)).finally(() => admin.disconnect());
+export async function startAlertReader(options: { edge: Pick<KafkaEdge, 'readRange' | 'admin'>; topic: string; feed: AlertFeed; onWarning?: (message: string) => void }): Promise<TopicReader | undefined> {
+  const exists = (await options.edge.admin.listTopics()).includes(options.topic);
   if (!exists) {
     options.onWarning?.(`topic '${options.topic}' does not exist (yet): no monitor has published there; restart the dashboard once \`scorestream monitor\` runs`);
     return undefined;
   }
   return startTopicReader({
-    kafka: options.kafka,
+    edge: options.edge,
     topic: options.topic,
     from: 'beginning',
-    groupPrefix: DASHBOARD_GROUP_PREFIX,
     onMessage: (message) => {
       if (message.value === null) return;
       let value: unknown;

@@ -5,120 +5,30 @@
 // events sent to pages, each with an id (`<epoch>.<sequence>`) so a page that reconnects gets
 // exactly what it missed, or — when the log no longer reaches back that far, or the server
 // restarted (a new epoch) — a fresh snapshot. Every part is bounded (DashboardLimits).
+// The parts around it: its bounds (dashboard-limits.ts), the events and their log
+// (dashboard-event.ts, event-log.ts), the snapshot (dashboard-snapshot.ts).
 import { randomBytes } from 'node:crypto';
 import type { AgreementRecord } from '../src/kit/contracts/agreement-record.ts';
 import type { DecisionRecord } from '../src/kit/contracts/decision-record.ts';
 import type { ScoreRecord } from '../src/kit/contracts/score-record.ts';
-import type { SeriesTally, SkipTally } from './aggregates.ts';
 import { ScoreAggregates, skipSeriesOf } from './aggregates.ts';
-import type { AgreementView, DisagreementSummary, WindowSummary } from './agreement-store.ts';
 import { AgreementStore } from './agreement-store.ts';
 import { BoundedSet } from './bounded-set.ts';
+import type { DashboardEvent, DecisionSummary, UnnumberedEvent } from './dashboard-event.ts';
+import type { DashboardLimits } from './dashboard-limits.ts';
+import type { AgreementsSource, DashboardCounts, Snapshot } from './dashboard-snapshot.ts';
+import { EventLog } from './event-log.ts';
 import { RecordRing } from './record-ring.ts';
-import type { RecordSummary } from './record-summary.ts';
 import { summarize, traceUrlOf } from './record-summary.ts';
 import type { RunEntry } from './run-index.ts';
 import { RunIndex } from './run-index.ts';
 import { SCORE_BIN_EDGES } from './score-bins.ts';
-import type { ThreadSummary } from './thread-store.ts';
 import { ThreadStore } from './thread-store.ts';
 import type { TraceLink } from './trace-link.ts';
-import type { WireBuckets } from './wire-buckets.ts';
 import { encodeBuckets } from './wire-buckets.ts';
-
-export type DashboardLimits = {
-  windowMs: number;
-  bucketMs: number;
-  maxSeriesPerBucket: number;
-  maxRecords: number;
-  maxRecordBytes: number;
-  /** Summaries a page receives in its snapshot. */
-  recentLimit: number;
-  maxRuns: number;
-  maxEntriesPerRun: number;
-  /** Score ids (and decision keys) remembered to count each once. */
-  dedupeCapacity: number;
-  /** Events kept for pages that reconnect. */
-  eventLog: number;
-  /** Agreement window summaries kept (all scorer versions), and disagreeing pairs. */
-  maxAgreementWindows: number;
-  maxDisagreements: number;
-  /** Threads kept for the threads view (the least recently scored goes first), and versions kept per thread. */
-  maxThreads: number;
-  maxThreadVersions: number;
-};
-
-export const DEFAULT_LIMITS: Omit<DashboardLimits, 'windowMs' | 'bucketMs'> = {
-  maxSeriesPerBucket: 200,
-  maxRecords: 2_000,
-  maxRecordBytes: 32 * 1024 * 1024,
-  recentLimit: 1_000,
-  maxRuns: 20_000,
-  maxEntriesPerRun: 64,
-  dedupeCapacity: 100_000,
-  eventLog: 5_000,
-  maxAgreementWindows: 5_000,
-  maxDisagreements: 1_000,
-  maxThreads: 1_000,
-  maxThreadVersions: 16,
-};
-
-export type DecisionSummary = { runId: string; scorer: string; agent: string; tenant: string; reason: string; detail?: string; at: number };
-
-type EventData = {
-  /** `thread`: a thread scorer's record, its thread as it now is (the threads view). */
-  record: { summary: RecordSummary; start: number; tally: SeriesTally; thread?: ThreadSummary };
-  /** `thread`: a thread scorer's decision, its thread as it now is (the threads view). */
-  decision: { decision: DecisionSummary; start: number; tally: SkipTally; thread?: ThreadSummary };
-  /** A window summary, a disagreement (replacing one with its agreementId), or a kept disagreement whose pair now agrees. */
-  agreement: { window: WindowSummary } | { disagreement: DisagreementSummary } | { resolved: string };
-  /** A thread's latest score from the latest-score view, new to the dashboard: its thread as it now is. */
-  thread: { thread: ThreadSummary };
-};
-export type DashboardEvent = { [Type in keyof EventData]: { id: string; type: Type; data: EventData[Type] } }[keyof EventData];
-
-/** Where the feedback view's records come from: no topic configured, a topic that does not exist, or one being read. */
-export type AgreementsSource = { topic?: string; state: 'off' | 'missing' | 'reading' };
-
-export type Snapshot = {
-  epoch: string;
-  lastEventId: string;
-  now: number;
-  windowMs: number;
-  bucketMs: number;
-  binEdges: readonly number[];
-  buckets: WireBuckets;
-  recent: RecordSummary[];
-  traceLinks: boolean;
-  counts: DashboardCounts;
-  agreements: AgreementsSource & AgreementView;
-  /** The threads kept (those scored in the look-back, and those the latest-score view names), most recently scored first. */
-  threads: ThreadSummary[];
-};
-
-export type DashboardCounts = {
-  records: number;
-  decisions: number;
-  duplicates: number;
-  outsideWindow: number;
-  invalid: number;
-  agreements: number;
-  ringRecords: number;
-  ringBytes: number;
-  runs: number;
-  buckets: number;
-  agreementWindows: number;
-  disagreements: number;
-  threads: number;
-  /** Records read from the latest-score view (each thread's latest score per scorer; thread-store.ts). */
-  latestScores: number;
-};
-
-type Listener = (event: DashboardEvent) => void;
 
 export class DashboardState {
   readonly epoch = randomBytes(6).toString('hex');
-  private sequence = 0;
   private readonly aggregates: ScoreAggregates;
   private readonly ring: RecordRing;
   private readonly runs: RunIndex;
@@ -126,8 +36,7 @@ export class DashboardState {
   private readonly agreements: AgreementStore;
   private readonly threads: ThreadStore;
   private agreementsSource: AgreementsSource = { state: 'off' };
-  private readonly log: DashboardEvent[] = [];
-  private readonly listeners = new Set<Listener>();
+  private readonly events: EventLog;
   private readonly tallies = { records: 0, decisions: 0, duplicates: 0, outsideWindow: 0, invalid: 0, agreements: 0, latestScores: 0 };
 
   readonly limits: DashboardLimits;
@@ -142,6 +51,7 @@ export class DashboardState {
     this.seen = new BoundedSet(limits.dedupeCapacity);
     this.agreements = new AgreementStore({ maxWindows: limits.maxAgreementWindows, maxDisagreements: limits.maxDisagreements, windowMs: limits.windowMs });
     this.threads = new ThreadStore({ maxThreads: limits.maxThreads, maxVersions: limits.maxThreadVersions });
+    this.events = new EventLog(this.epoch, limits.eventLog);
   }
 
   /** Told by the reader which agreements topic it reads, if any, and whether it exists. */
@@ -248,7 +158,7 @@ export class DashboardState {
     const now = this.now();
     return {
       epoch: this.epoch,
-      lastEventId: this.eventId(this.sequence),
+      lastEventId: this.events.lastEventId(),
       now,
       windowMs: this.limits.windowMs,
       bucketMs: this.limits.bucketMs,
@@ -268,19 +178,11 @@ export class DashboardState {
 
   /** The events after `lastEventId`, or undefined when only a snapshot can bring the page up to date. */
   eventsAfter(lastEventId: string): DashboardEvent[] | undefined {
-    const match = /^([0-9a-f]+)\.(\d+)$/.exec(lastEventId);
-    if (match === null || match[1] !== this.epoch) return undefined;
-    const after = Number(match[2]);
-    if (after > this.sequence) return undefined;
-    if (after === this.sequence) return [];
-    const first = this.log[0];
-    if (first === undefined || Number(first.id.split('.')[1]) > after + 1) return undefined;
-    return this.log.filter((event) => Number(event.id.split('.')[1]) > after);
+    return this.events.eventsAfter(lastEventId);
   }
 
-  subscribe(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  subscribe(listener: (event: DashboardEvent) => void): () => void {
+    return this.events.subscribe(listener);
   }
 
   recordDetail(scoreId: string): { record: ScoreRecord; traceUrl?: string } | undefined {
@@ -301,18 +203,7 @@ export class DashboardState {
     return traceUrlOf({ trace: ids }, this.options.traceLink);
   }
 
-  private eventId(sequence: number): string {
-    return `${this.epoch}.${sequence}`;
-  }
-
-  private emit(event: { [Type in keyof EventData]: { type: Type; data: EventData[Type] } }[keyof EventData]): DashboardEvent {
-    this.sequence += 1;
-    // A tally is copied: the aggregates keep mutating theirs, and the log must replay what was sent.
-    const data = 'tally' in event.data ? { ...event.data, tally: structuredClone(event.data.tally) } : event.data;
-    const withId = { ...event, id: this.eventId(this.sequence), data } as DashboardEvent;
-    this.log.push(withId);
-    if (this.log.length > this.limits.eventLog) this.log.splice(0, this.log.length - this.limits.eventLog);
-    for (const listener of this.listeners) listener(withId);
-    return withId;
+  private emit(event: UnnumberedEvent): DashboardEvent {
+    return this.events.emit(event);
   }
 }

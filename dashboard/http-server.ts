@@ -8,7 +8,8 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isLoopbackAddress, isLoopbackHostHeader, requestToken, TOKEN_COOKIE, tokenMatches } from './access.ts';
-import type { DashboardEvent, DashboardState } from './dashboard-state.ts';
+import type { DashboardEvent } from './dashboard-event.ts';
+import type { DashboardState } from './dashboard-state.ts';
 import type { AssetRoots } from './static-assets.ts';
 import { resolveAsset } from './static-assets.ts';
 

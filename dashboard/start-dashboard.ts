@@ -1,9 +1,10 @@
 // Starts a dashboard: its state, the Kafka reader feeding it, and the HTTP server showing it.
 // Used by `scorestream dashboard`, by the demo, and by the tests. The server listens before the
 // reader catches up, so the page opens at once and fills in as the look-back is read.
-import type { Kafka } from 'kafkajs';
-import type { DashboardLimits } from './dashboard-state.ts';
-import { DashboardState, DEFAULT_LIMITS } from './dashboard-state.ts';
+import type { KafkaEdge } from '../kafka/kafka-edge.ts';
+import type { DashboardLimits } from './dashboard-limits.ts';
+import { DEFAULT_LIMITS } from './dashboard-limits.ts';
+import { DashboardState } from './dashboard-state.ts';
 import { bucketWidthFor } from './duration.ts';
 import type { DashboardServer } from './http-server.ts';
 import { startDashboardServer } from './http-server.ts';
@@ -15,7 +16,8 @@ import { defaultAssetRoots } from './static-assets.ts';
 import { traceLinkFrom } from './trace-link.ts';
 
 export type DashboardOptions = {
-  kafka: Kafka;
+  /** The process's Kafka edge: its group-less reads and admin. */
+  edge: Pick<KafkaEdge, 'readRange' | 'admin'>;
   resultsTopic: string;
   decisionsTopic?: string | undefined;
   /** The in-stream monitors' notices (docs/alerts.md); none: no monitors on the page. */
@@ -64,9 +66,9 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   let reader: KafkaReader;
   let alertReader: Awaited<ReturnType<typeof startAlertReader>>;
   try {
-    alertReader = options.alertsTopic === undefined ? undefined : await startAlertReader({ kafka: options.kafka, topic: options.alertsTopic, feed: alerts, ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }) });
+    alertReader = options.alertsTopic === undefined ? undefined : await startAlertReader({ edge: options.edge, topic: options.alertsTopic, feed: alerts, ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }) });
     reader = await startKafkaReader({
-      kafka: options.kafka,
+      edge: options.edge,
       resultsTopic: options.resultsTopic,
       decisionsTopic: options.decisionsTopic,
       agreementsTopic: options.agreementsTopic,

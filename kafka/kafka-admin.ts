@@ -18,8 +18,10 @@ import type { LeaderWait } from './while-leaders-settle.ts';
 export type KafkaAdminOptions = {
   /** How long partition leaders not yet known are waited for (default KAFKA_DEFAULTS.topics.leaderWaitMs). */
   leaderWaitMs?: number;
-  /** The client's retries of a failed request (default the library's). */
+  /** The client's retries of a failed request (default the library's; the library retries a connection's handshake as often inside each). */
   retries?: number;
+  /** How long one request may wait for its answer (default the library's 30 s): a tool that must answer soon gives up sooner. */
+  requestTimeoutMs?: number;
 };
 
 export type ClusterDescription = { clusterId: string; controllerId: number; brokers: Array<{ nodeId: number; host: string; port: number }> };
@@ -47,13 +49,20 @@ export type KafkaAdmin = {
   describeGroup(groupId: string): Promise<GroupDescription>;
   /** The group's committed offset per partition of `topic`; undefined where it committed none. */
   committedOffsets(groupId: string, topic: string): Promise<Array<{ partition: number; offset: bigint | undefined }>>;
+  /** Commits these offsets for the group (a replay seeds its group's start so); the group must have no members. */
+  setCommittedOffsets(groupId: string, topic: string, offsets: ReadonlyArray<{ partition: number; offset: bigint }>): Promise<void>;
   /** Grants `principal` (e.g. 'User:svc') the grants, from any host. */
   createAcls(principal: string, grants: readonly AclGrant[]): Promise<void>;
   close(): Promise<void>;
 };
 
 export function createKafkaAdmin(connection: PlatformaticConnection, options: KafkaAdminOptions = {}): KafkaAdmin {
-  const admin = new Admin({ ...connection, retryDelay: KAFKA_DEFAULTS.platformatic.retryDelayMs, ...(options.retries === undefined ? {} : { retries: options.retries }) });
+  const admin = new Admin({
+    ...connection,
+    retryDelay: KAFKA_DEFAULTS.platformatic.retryDelayMs,
+    ...(options.retries === undefined ? {} : { retries: options.retries }),
+    ...(options.requestTimeoutMs === undefined ? {} : { requestTimeout: options.requestTimeoutMs }),
+  });
   const wait = options.leaderWaitMs === undefined ? {} : { timeoutMs: options.leaderWaitMs };
   const settle = <T>(request: () => Promise<T>) => whilePlatformaticLeadersSettle(request, wait);
 
@@ -117,6 +126,10 @@ export function createKafkaAdmin(connection: PlatformaticConnection, options: Ka
         const offset = committed.get(partition);
         return { partition, offset: offset === undefined || offset < 0n ? undefined : offset };
       });
+    },
+    async setCommittedOffsets(groupId, topic, offsets) {
+      if (offsets.length === 0) return;
+      await admin.alterConsumerGroupOffsets({ groupId, topics: [{ name: topic, partitionOffsets: offsets.map(({ partition, offset }) => ({ partition, offset })) }] });
     },
     async createAcls(principal, grants) {
       const creations = toPlatformaticAcls(principal, grants);

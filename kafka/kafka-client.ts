@@ -3,7 +3,8 @@
 import { Kafka, logLevel } from 'kafkajs';
 import type { LogEntry } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
+import pino from 'pino';
+import type { KafkaSettings } from './kafka-edge.ts';
 import { kafkaClientSecurity } from './kafka-security.ts';
 
 // Lines that describe expected behaviour of exactly-once delivery, not problems: its
@@ -15,8 +16,7 @@ const concurrentTransactions = 'The producer attempted to update a transaction w
 const isExpected = (message: string, fields: Record<string, unknown>) =>
   message === idempotentRetriesNotice || fields.error === concurrentTransactions || message.endsWith(concurrentTransactions);
 
-export function createKafkaClient(config: ResolvedConfig, logger: Logger): Kafka {
-  const { kafka } = config;
+export function createKafkaClient(kafka: KafkaSettings, logger: Logger = pino({ level: 'warn' })): Kafka {
   return new Kafka({
     clientId: kafka.clientId,
     brokers: kafka.brokers,

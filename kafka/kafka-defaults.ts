@@ -64,6 +64,12 @@ export const KAFKA_DEFAULTS = Object.freeze({
   preflight: Object.freeze({
     /** The pre-flight's own clients give up soon: a refusal should be reported, not retried. */
     retry: Object.freeze({ retries: 2, initialRetryTime: 200 }),
+    /**
+     * A request's longest wait for its answer, and its retries: a broker that accepts connections and
+     * never answers is reported in about 40 s (retried inside and around the connection's handshake: 2 × 2 × 10 s).
+     */
+    requestTimeoutMs: 10_000,
+    requestRetries: 1,
     tlsProbeTimeoutMs: 5_000,
   }),
   brokerProbe: Object.freeze({
@@ -94,5 +100,7 @@ export const KAFKA_DEFAULTS = Object.freeze({
     maxRetryDelayMs: 5_000,
     /** fetchAt (fetch-at.ts) gives up after this long: the caller reads again later. */
     fetchAtTimeoutMs: 60_000,
+    /** A thread partition's restore (read-changelog-partition.ts) gives up after this long; the thread source tries again. */
+    restoreTimeoutMs: 120_000,
   }),
 });

@@ -6,11 +6,13 @@
 // transactional ids). A refusal becomes a KafkaAccessError naming what to fix (exit 2). WRITE on a
 // topic cannot be checked without writing: a denied publish is reported when it happens.
 import type { ConnectionOptions } from 'node:tls';
-import type { Kafka } from 'kafkajs';
 import { probeTls } from './tls-probe.ts';
 import { KafkaAccessError, kafkaAccessError } from './kafka-access-error.ts';
 import type { AccessContext } from './kafka-access-error.ts';
+import { createKafkaAdmin } from './kafka-admin.ts';
 import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
+import type { PlatformaticConnection } from './platformatic-options.ts';
+import { platformaticTransactionalKafka } from './platformatic-producers.ts';
 
 export type KafkaNeeds = {
   /** The client's TLS options, to check the certificates with one handshake first (tls-probe.ts). */
@@ -27,29 +29,14 @@ export function explainKafkaError(error: unknown, context: AccessContext): unkno
   return kafkaAccessError(error, context) ?? error;
 }
 
-/**
- * kafkajs reports a coordinator lookup the broker refused (FindCoordinator answered
- * GROUP_AUTHORIZATION_FAILED or TRANSACTIONAL_ID_AUTHORIZATION_FAILED) only as "Failed to find group
- * coordinator", the broker's answer dropped. The pre-flight has just seen the cluster answer, so
- * in this step that means the ACL: the error is given the refusal's type back.
- */
-function coordinatorRefused(type: 'GROUP_AUTHORIZATION_FAILED' | 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED'): (error: unknown) => never {
-  return (error) => {
-    if ((error as { name?: unknown }).name === 'KafkaJSGroupCoordinatorNotFound') {
-      throw Object.assign(new Error(`no coordinator found (the broker answered ${type}, or none is available)`, { cause: error }), { name: 'KafkaJSGroupCoordinatorNotFound', type });
-    }
-    throw error;
-  };
-}
-
-export async function kafkaPreflight(kafka: Kafka, needs: KafkaNeeds, context: AccessContext): Promise<void> {
+export async function kafkaPreflight(connection: PlatformaticConnection, needs: KafkaNeeds, context: AccessContext): Promise<void> {
   if (needs.tls !== undefined && context.brokers[0] !== undefined) {
     const refused = await probeTls(context.brokers[0], needs.tls, KAFKA_DEFAULTS.preflight.tlsProbeTimeoutMs);
     if (refused !== undefined) throw explainKafkaError(Object.assign(refused, { broker: context.brokers[0] }), context);
   }
-  const admin = kafka.admin({ retry: { ...KAFKA_DEFAULTS.preflight.retry } });
+  // Its own admin, which gives up soon: a refusal should be reported, not retried.
+  const admin = createKafkaAdmin(connection, { retries: KAFKA_DEFAULTS.preflight.requestRetries, requestTimeoutMs: KAFKA_DEFAULTS.preflight.requestTimeoutMs });
   try {
-    await admin.connect();
     await admin.describeCluster();
     const visible = new Set(await admin.listTopics());
     const missing = (needs.existingTopics ?? []).filter((topic) => !visible.has(topic));
@@ -62,23 +49,25 @@ export async function kafkaPreflight(kafka: Kafka, needs: KafkaNeeds, context: A
         'topic_missing',
       );
     }
-    if (needs.group !== undefined) await admin.describeGroups([needs.group]).catch(coordinatorRefused('GROUP_AUTHORIZATION_FAILED'));
+    if (needs.group !== undefined) await admin.describeGroup(needs.group);
   } catch (error) {
     throw explainKafkaError(error, context);
   } finally {
-    await admin.disconnect().catch(() => undefined);
+    await admin.close().catch(() => undefined);
   }
   if (needs.transactionalIdPrefix !== undefined) {
     // Initialising a producer id under the prefix is the check; it writes no record.
-    const producer = kafka.producer({ transactionalId: `${needs.transactionalIdPrefix}scorestream-preflight`, idempotent: true, maxInFlightRequests: 1, retry: { ...KAFKA_DEFAULTS.preflight.retry } });
+    const transactional = platformaticTransactionalKafka(connection, { groupId: needs.group ?? 'scorestream-preflight' });
+    const producer = transactional.producer(`${needs.transactionalIdPrefix}scorestream-preflight`);
     try {
       await producer.connect();
-      const transaction = await producer.transaction().catch(coordinatorRefused('TRANSACTIONAL_ID_AUTHORIZATION_FAILED'));
+      const transaction = await producer.transaction();
       await transaction.abort();
     } catch (error) {
       throw explainKafkaError(error, context);
     } finally {
       await producer.disconnect().catch(() => undefined);
+      await transactional.close().catch(() => undefined);
     }
   }
 }

@@ -4,8 +4,9 @@
 // plugs in behind kafka/ by producing and taking the same).
 import type { PublishRefusal } from './publish-refusal.ts';
 
-/** Header values as consumed or published: bytes or text, an array when a key repeats. */
-export type MessageHeaders = Record<string, Buffer | string | Array<Buffer | string> | undefined>;
+import type { MessageHeaders } from '../otel/kafka-headers.ts';
+
+export type { MessageHeaders } from '../otel/kafka-headers.ts';
 
 /** One consumed message (kafkajs' KafkaMessage has this shape). */
 export type ConsumedMessage = {

@@ -53,7 +53,7 @@ export function kafkaClientSecurity(settings: KafkaSecuritySettings): ClientSecu
  * same KAFKA_SSL* and KAFKA_SASL_* variables the service reads, checked by the same schemas.
  * Throws a ConfigError (exit 2) for a bad value. Also says who connects, for error messages.
  */
-export function kafkaSecurityFromEnvironment(environment: Record<string, string | undefined>): { security: ClientSecurity; principal: string; aclPrincipal?: string; secrets: string[] } {
+export function kafkaSecurityFromEnvironment(environment: Record<string, string | undefined>): { settings: KafkaSecuritySettings; security: ClientSecurity; principal: string; aclPrincipal?: string; secrets: string[] } {
   const problems: ConfigProblem[] = [];
   const overridden = applyEnvironmentOverrides({ scorers: [] } as ScorestreamConfigInput<unknown>, environment, problems);
   const settings: KafkaSecuritySettings = {};
@@ -70,5 +70,5 @@ export function kafkaSecurityFromEnvironment(environment: Record<string, string 
   }
   if (problems.length > 0) throw new ConfigError(problems, 'the environment');
   const aclPrincipal = aclPrincipalOf(settings);
-  return { security: kafkaClientSecurity(settings), principal: describePrincipal(settings), ...(aclPrincipal === undefined ? {} : { aclPrincipal }), secrets: settingSecrets(settings) };
+  return { settings, security: kafkaClientSecurity(settings), principal: describePrincipal(settings), ...(aclPrincipal === undefined ? {} : { aclPrincipal }), secrets: settingSecrets(settings) };
 }

@@ -3,6 +3,9 @@
 // admin client that reads a group's committed offsets. Thin on purpose: the seam was cut along
 // kafkajs' own shapes.
 import type { Consumer, EachBatchPayload, Kafka, TopicMessages } from 'kafkajs';
+import type { Logger } from 'pino';
+import { createKafkaClient } from './kafka-client.ts';
+import type { KafkaSettings } from './kafka-edge.ts';
 import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
 import type { OutgoingRecord } from './kafka-records.ts';
 import type { GroupConsumer, GroupConsumerOptions, KafkaTransport, RecordProducer, TransactionalKafka, TransactionalKafkaOptions } from './kafka-transport.ts';
@@ -29,6 +32,11 @@ export type KafkajsTransportOptions = {
   /** How long a fetch waits for data when there is none (kafkajs' default 5 s; tests shorten it). */
   fetchMaxWaitMs?: number;
 };
+
+/** The alternative client's transport on a kafkajs client of its own (kafka-edge.ts loads this file only when `kafka.client` is 'kafkajs'). */
+export function createKafkajsTransportFor(settings: KafkaSettings, options: KafkajsTransportOptions & { logger?: Logger } = {}): KafkaTransport {
+  return createKafkajsTransport(createKafkaClient(settings, options.logger), options);
+}
 
 export function createKafkajsTransport(kafka: Kafka, options: KafkajsTransportOptions = {}): KafkaTransport {
   return {

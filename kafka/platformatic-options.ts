@@ -10,7 +10,7 @@ export type PlatformaticConnection = Pick<BaseOptions, 'clientId' | 'bootstrapBr
 const mechanisms: Record<string, SASLMechanismValue> = { plain: 'PLAIN', 'scram-sha-256': 'SCRAM-SHA-256', 'scram-sha-512': 'SCRAM-SHA-512' };
 
 /** Throws a ConfigError, as kafkaClientSecurity does, when a named PEM file cannot be read. */
-export function platformaticConnection(kafka: ResolvedConfig['kafka']): PlatformaticConnection {
+export function platformaticConnection(kafka: Pick<ResolvedConfig['kafka'], 'clientId' | 'brokers' | 'ssl' | 'sasl'>): PlatformaticConnection {
   const { ssl, sasl } = kafkaClientSecurity(kafka);
   const connection: PlatformaticConnection = { clientId: kafka.clientId, bootstrapBrokers: [...kafka.brokers] };
   if (ssl === true) connection.tls = {};

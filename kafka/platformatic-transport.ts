@@ -1,10 +1,9 @@
 // The scoring path's Kafka seam (kafka-transport.ts) on @platformatic/kafka (`kafka.client:
 // 'platformatic'`): its group consumer (platformatic-consumer.ts) and producers
 // (platformatic-producers.ts), connected as the config says (platformatic-options.ts).
-import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
 import type { KafkaTransport } from './kafka-transport.ts';
 import { platformaticGroupConsumer } from './platformatic-consumer.ts';
-import { platformaticConnection } from './platformatic-options.ts';
+import type { PlatformaticConnection } from './platformatic-options.ts';
 import { platformaticRecordProducer, platformaticTransactionalKafka } from './platformatic-producers.ts';
 
 export type PlatformaticTransportOptions = {
@@ -12,8 +11,7 @@ export type PlatformaticTransportOptions = {
   fetchMaxWaitMs?: number;
 };
 
-export function createPlatformaticTransport(kafka: ResolvedConfig['kafka'], options: PlatformaticTransportOptions = {}): KafkaTransport {
-  const connection = platformaticConnection(kafka);
+export function createPlatformaticTransport(connection: PlatformaticConnection, options: PlatformaticTransportOptions = {}): KafkaTransport {
   return {
     client: 'platformatic',
     consumer: (consumerOptions) => platformaticGroupConsumer({ ...consumerOptions, connection, ...(options.fetchMaxWaitMs === undefined ? {} : { fetchMaxWaitMs: options.fetchMaxWaitMs }) }),

@@ -1,4 +1,4 @@
-// The OpenTelemetry carrier over kafkajs headers. Written headers are strings; consumed headers
+// The OpenTelemetry carrier over Kafka record headers. Written headers are strings; consumed headers
 // arrive as Buffers, and as an array when a key repeats. The getter reads both, looks a key up
 // exactly and then case-insensitively, and never throws: a header it cannot read is a header
 // that is not there, so a bad carrier means "no parent", never a failed message.
@@ -7,7 +7,9 @@
 // several headers and the W3C propagators join arrays, so all their values are returned; for
 // every other key (e.g. `traceparent`) the first value wins.
 import type { TextMapGetter, TextMapSetter } from '@opentelemetry/api';
-import type { IHeaders } from 'kafkajs';
+
+/** Kafka record headers as consumed or published: bytes or text, an array when a key repeats (every client library's shape). */
+export type MessageHeaders = Record<string, Buffer | string | Array<Buffer | string> | undefined>;
 
 const LIST_VALUED = new Set(['tracestate', 'baggage']);
 
@@ -15,7 +17,7 @@ function text(value: Buffer | string): string {
   return typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
 }
 
-function lookup(carrier: IHeaders, key: string): IHeaders[string] {
+function lookup(carrier: MessageHeaders, key: string): MessageHeaders[string] {
   if (Object.hasOwn(carrier, key)) return carrier[key];
   const wanted = key.toLowerCase();
   for (const name of Object.keys(carrier)) {
@@ -24,7 +26,7 @@ function lookup(carrier: IHeaders, key: string): IHeaders[string] {
   return undefined;
 }
 
-export const kafkaHeaderGetter: TextMapGetter<IHeaders | undefined | null> = {
+export const kafkaHeaderGetter: TextMapGetter<MessageHeaders | undefined | null> = {
   keys(carrier) {
     try {
       return carrier === undefined || carrier === null ? [] : Object.keys(carrier);
@@ -47,7 +49,7 @@ export const kafkaHeaderGetter: TextMapGetter<IHeaders | undefined | null> = {
   },
 };
 
-export const kafkaHeaderSetter: TextMapSetter<IHeaders> = {
+export const kafkaHeaderSetter: TextMapSetter<MessageHeaders> = {
   set(carrier, key, value) {
     try {
       carrier[key] = value;

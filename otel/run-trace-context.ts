@@ -8,7 +8,7 @@
 import { createTraceState, defaultTextMapGetter, isSpanContextValid, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import type { Context } from '@opentelemetry/api';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
-import type { IHeaders } from 'kafkajs';
+import type { MessageHeaders } from './kafka-headers.ts';
 import type { RunTraceFacts } from '../src/engine/pipeline/run-facts.ts';
 import { kafkaHeaderGetter } from './kafka-headers.ts';
 
@@ -32,7 +32,7 @@ function factsOf(context: Context): RunTraceFacts | undefined {
 }
 
 /** The headers' part alone: what the consumer knows before the body is decoded (its process span's link). */
-export function extractHeaderTraceContext(headers: IHeaders | undefined): RunTraceContext {
+export function extractHeaderTraceContext(headers: MessageHeaders | undefined): RunTraceContext {
   if (headers === undefined) return { context: ROOT_CONTEXT, facts: {} };
   try {
     const context = w3c.extract(ROOT_CONTEXT, headers, kafkaHeaderGetter);

@@ -7,7 +7,7 @@
 import { context as otelContext, defaultTextMapGetter, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import type { Context, TextMapPropagator } from '@opentelemetry/api';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
-import type { IHeaders } from 'kafkajs';
+import type { MessageHeaders } from '../otel/kafka-headers.ts';
 import { kafkaHeaderSetter } from '../otel/kafka-headers.ts';
 
 export const w3cPropagator: TextMapPropagator = new CompositePropagator({
@@ -33,8 +33,8 @@ export function chooseRunContext(run: RunWithTrace, candidates: { fromCaller?: C
 }
 
 /** W3C (and any globally configured) propagation headers for the context. Never throws. */
-export function traceHeaders(context: Context, propagator: TextMapPropagator = w3cPropagator): IHeaders {
-  const headers: IHeaders = {};
+export function traceHeaders(context: Context, propagator: TextMapPropagator = w3cPropagator): MessageHeaders {
+  const headers: MessageHeaders = {};
   try {
     propagation.inject(context, headers, kafkaHeaderSetter);
     propagator.inject(context, headers, kafkaHeaderSetter);

@@ -30,7 +30,6 @@
 // disagreement twice and ask again. A disagreeing thread pair asks for nothing and is counted as
 // refused (rescore-request-for.ts says why).
 import type { Meter } from '@opentelemetry/api';
-import type { Kafka } from 'kafkajs';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import { topicsSchema } from '../src/engine/config/config-schema.ts';
@@ -46,9 +45,8 @@ import type { FeedbackJoinOptions } from '../src/engine/agreement/feedback-join.
 import { createdBy, feedbackDeadLetterTopic, topologyOf } from '../src/engine/topology/topology.ts';
 import type { Topology } from '../src/engine/topology/topology.ts';
 import { registerAgreementMetrics } from '../otel/agreement-metrics.ts';
-import { AGREEMENT_GROUP_PREFIX } from '../kafka/acl-roles.ts';
-import { ensureTopics, topicSpecsOf } from '../kafka/ensure-topics.ts';
-import { createKafkajsTransport } from '../kafka/kafkajs-transport.ts';
+import { topicSpecsOf } from '../kafka/ensure-topics.ts';
+import type { KafkaEdge } from '../kafka/kafka-edge.ts';
 import type { RecordProducer } from '../kafka/kafka-transport.ts';
 import { createAgreementPublishing, readJson } from './agreement-publishing.ts';
 import type { AgreementJoinCounters } from './agreement-publishing.ts';
@@ -74,7 +72,8 @@ export const AGREEMENT_JOIN_DEFAULTS = {
 } as const;
 
 export type AgreementJoinOptions = {
-  kafka: Kafka;
+  /** The process's Kafka edge: its reads, admin and producer. */
+  edge: KafkaEdge;
   feedbackTopic?: string;
   resultsTopic?: string;
   agreementsTopic?: string;
@@ -87,7 +86,7 @@ export type AgreementJoinOptions = {
   redaction?: RedactionSettings;
   /** No record it writes is larger (the deployment's `maxRecordBytes`). */
   maxRecordBytes?: number;
-  /** Where its records go (default: an idempotent producer of `kafka`). */
+  /** Where its records go (default: an idempotent producer of the edge). */
   producer?: RecordProducer;
   /** Its emitter's warnings (a comment cut, a record refused) go here; default: warnings and errors to stderr. */
   logger?: Logger;
@@ -136,9 +135,9 @@ export async function startAgreementJoin(options: AgreementJoinOptions): Promise
   const warn = options.onWarning ?? (() => undefined);
 
   // Missing topics are created as the service creates its outputs (the agreements topic compacted, so a key is one record).
-  await ensureTopics(options.kafka, topicSpecsOf(topology, createdBy(topology, 'agreement')));
+  await options.edge.admin.createTopics(topicSpecsOf(topology, createdBy(topology, 'agreement')));
   const output = await startRoleOutput({
-    producer: options.producer ?? createKafkajsTransport(options.kafka).producer(),
+    producer: options.producer ?? options.edge.producer(),
     topology,
     handling: createDataHandling({ evidence: 'full', redaction: options.redaction ?? redactionSchema.parse({}), scorers: [] }),
     maxRecordBytes: options.maxRecordBytes ?? DEFAULTS.maxRecordBytes,
@@ -155,10 +154,9 @@ export async function startAgreementJoin(options: AgreementJoinOptions): Promise
     const windowMs = ledger.options.windowMs;
     const measuredSince = Math.floor((now() - ledger.options.retentionMs) / windowMs) * windowMs;
     rebuild = await startTopicReader({
-      kafka: options.kafka,
+      edge: options.edge,
       topics: [agreementsTopic],
       sinceMs: measuredSince,
-      groupPrefix: `${AGREEMENT_GROUP_PREFIX}-rebuild`,
       onWarning: warn,
       eachBatch: async (_topic, _partition, messages) => {
         for (const message of messages) {
@@ -180,10 +178,9 @@ export async function startAgreementJoin(options: AgreementJoinOptions): Promise
 
   // 2. What is still pending, then live: feedback and scores from now − ttl.
   const live = await startTopicReader({
-    kafka: options.kafka,
+    edge: options.edge,
     topics: [feedbackTopic, resultsTopic],
     sinceMs: now() - join.options.ttlMs,
-    groupPrefix: AGREEMENT_GROUP_PREFIX,
     onWarning: warn,
     eachBatch: (topic, partition, messages) => publishing.batch(topic, partition, messages),
   }).catch(async (error: unknown) => {

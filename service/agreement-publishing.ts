@@ -10,7 +10,7 @@
 //             agreements topic its request was sent;
 //   windows   the ledger's changed windows, at the rebuild's end and on the flush timer.
 // The next batch of a partition waits for this one's records: the reader is back-pressured by Kafka's acknowledgements.
-import type { KafkaMessage } from 'kafkajs';
+import type { ConsumedMessage } from '../kafka/kafka-records.ts';
 import type { AgreementRecord } from '../src/kit/contracts/agreement-record.ts';
 import { decodeFeedbackRecord, parseScoreRecord } from '../src/kit/contracts/parse.ts';
 import type { AgreementLedger } from '../src/engine/agreement/agreement-ledger.ts';
@@ -58,13 +58,13 @@ export type AgreementPublishingOptions = {
 
 export type AgreementPublishing = {
   /** One batch of one partition of the feedback or the results topic; resolves once its records were acknowledged. */
-  batch(topic: string, partition: number, messages: KafkaMessage[]): Promise<void>;
+  batch(topic: string, partition: number, messages: ConsumedMessage[]): Promise<void>;
   /** The ledger's changed windows, published. */
   windows(): Promise<void>;
 };
 
 /** A message's JSON parsed by `parse`, or undefined when it is a tombstone, not JSON, or not of the shape. */
-export function readJson<T>(message: Pick<KafkaMessage, 'value'>, parse: (value: unknown) => { success: true; data: T } | { success: false }): T | undefined {
+export function readJson<T>(message: Pick<ConsumedMessage, 'value'>, parse: (value: unknown) => { success: true; data: T } | { success: false }): T | undefined {
   if (message.value === null) return undefined;
   try {
     const parsed = parse(JSON.parse(message.value.toString('utf8')));
@@ -112,7 +112,7 @@ export function createAgreementPublishing(options: AgreementPublishingOptions): 
     counters.pairsPublished += records.length;
   };
 
-  const feedbackOf = (topic: string, partition: number, message: KafkaMessage): JoinedPair[] | Promise<void> => {
+  const feedbackOf = (topic: string, partition: number, message: ConsumedMessage): JoinedPair[] | Promise<void> => {
     const decoded = decodeFeedbackRecord(message.value, { maxBytes: options.maxFeedbackBytes });
     if (!decoded.success) {
       counters.deadLettersByCode.set(decoded.code, (counters.deadLettersByCode.get(decoded.code) ?? 0) + 1);

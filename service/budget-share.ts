@@ -3,7 +3,7 @@
 // instance owns / the topic's partitions, so instances that split the partitions split each budget
 // the same way (docs/spend-and-replay.md). The topic's partition count is read at start and
 // again on every assignment, as partitions may have been added.
-import type { Kafka } from 'kafkajs';
+import type { KafkaAdmin } from '../kafka/kafka-admin.ts';
 import type { Logger } from 'pino';
 import type { BudgetLedger } from '../src/engine/budget/budget-ledger.ts';
 
@@ -12,17 +12,8 @@ export type BudgetShareTracker = {
   assigned(assignment: Record<string, number[] | undefined>): void;
 };
 
-export async function trackBudgetShare(kafka: Kafka, ledger: BudgetLedger, topic: string, logger: Logger): Promise<BudgetShareTracker> {
-  const partitionCount = async (): Promise<number> => {
-    const admin = kafka.admin();
-    await admin.connect();
-    try {
-      const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
-      return topics[0]?.partitions.length ?? 0;
-    } finally {
-      await admin.disconnect();
-    }
-  };
+export async function trackBudgetShare(admin: Pick<KafkaAdmin, 'partitionCount'>, ledger: BudgetLedger, topic: string, logger: Logger): Promise<BudgetShareTracker> {
+  const partitionCount = async (): Promise<number> => (await admin.partitionCount(topic)) ?? 0;
   // A runs topic that does not exist yet has no partitions to share; the first assignment reads again.
   let total = await partitionCount().catch((error: unknown) => {
     logger.warn({ err: error, topic }, 'judge budgets: could not read the runs topic’s partition count yet; reading it again at the first assignment');

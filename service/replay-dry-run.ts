@@ -5,9 +5,7 @@
 // prompt step it would, and the estimate is priced with the config's price table. Nothing is
 // published and no offset of the replay's group is committed: the dry run reads in a throwaway
 // group, deleted afterwards.
-import { randomBytes } from 'node:crypto';
 import { trace } from '@opentelemetry/api';
-import type { Kafka } from 'kafkajs';
 import type { LanguageModel } from 'ai';
 import { createEstimatingModel } from '../src/engine/budget/estimating-model.ts';
 import { createJudgeSpend } from '../src/engine/budget/judge-spend.ts';
@@ -20,7 +18,8 @@ import type { ScorerServices } from '../src/kit/scorer-services.ts';
 import { decodeRunMessage } from '../consumers/decode-run-message.ts';
 import { isOwnOutput, isScorestreamRun } from '../consumers/loop-guard.ts';
 import { runTraceContext, untracedMessage } from '../consumers/message-trace.ts';
-import { createKafkaClient } from '../kafka/kafka-client.ts';
+import { createKafkaEdge } from '../kafka/kafka-edge.ts';
+import type { KafkaEdge } from '../kafka/kafka-edge.ts';
 import { replayProgress } from './replay-range.ts';
 import type { ReplayRange } from './replay-range.ts';
 import { replayRequest, resolveRange, selectScorers } from './replay.ts';
@@ -75,12 +74,21 @@ function addJudgeUsage(estimate: ScorerEstimate, judge: JudgeResults | undefined
   }
 }
 
-export async function dryRunReplay(options: ReplayOptions & { kafka?: Kafka }): Promise<DryRunReport> {
-  const { config, logger } = options;
+export async function dryRunReplay(options: ReplayOptions): Promise<DryRunReport> {
+  const { config } = options;
   const bindings = selectScorers(config, options.scorers);
   const request = replayRequest(config, options);
-  const kafka = options.kafka ?? createKafkaClient(config, logger);
-  const { range } = await resolveRange(kafka, config, request, false, logger);
+  const edge = options.edge ?? createKafkaEdge(config.kafka);
+  try {
+    return await dryRun(edge, options, bindings, request);
+  } finally {
+    if (options.edge === undefined) await edge.close();
+  }
+}
+
+async function dryRun(edge: KafkaEdge, options: ReplayOptions, bindings: ReturnType<typeof selectScorers>, request: ReturnType<typeof replayRequest>): Promise<DryRunReport> {
+  const { config, logger } = options;
+  const { range } = await resolveRange(edge, config, request, false, logger);
   const services = estimatingServices(options);
   const tracer = trace.getTracer('scorestream-dry-run'); // no spans are wanted; without an SDK this is a no-op
   const byScorer = new Map(bindings.map((binding) => [binding.scorerId, { eligible: 0, skipped: 0, failed: 0, judgeCalls: 0, inputTokens: 0, outputTokens: 0, cost: 0 }]));
@@ -90,45 +98,26 @@ export async function dryRunReplay(options: ReplayOptions & { kafka?: Kafka }): 
   options.onProgress?.(progress());
   if (progress().finished) return report;
 
-  const groupId = `${range.groupId}.dry-run-${randomBytes(4).toString('hex')}`;
-  const admin = kafka.admin();
-  await admin.connect();
-  const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 500 });
-  try {
-    await admin.setOffsets({ groupId, topic: request.topic, partitions: range.partitions.map(({ partition, start }) => ({ partition, offset: String(start) })) });
-    await consumer.connect();
-    await consumer.subscribe({ topics: [request.topic] });
-    await new Promise<void>((resolve, reject) => {
-      const endOf = new Map(range.partitions.map(({ partition, end }) => [partition, end]));
-      consumer
-        .run({
-          autoCommit: false,
-          eachBatch: async ({ batch, heartbeat }) => {
-            const end = endOf.get(batch.partition) ?? 0;
-            for (const message of batch.messages) {
-              const offset = Number(message.offset);
-              if (offset >= end) {
-                consumer.pause([{ topic: batch.topic, partitions: [batch.partition] }]);
-                break;
-              }
-              if (offset < (reached.get(batch.partition) ?? 0)) continue; // fetched again after a rebalance
-              report.runs += 1;
-              await estimateMessage(message, { topic: batch.topic, partition: batch.partition, offset: message.offset });
-              reached.set(batch.partition, offset + 1);
-            }
-            await heartbeat();
-            const now = progress();
-            options.onProgress?.(now);
-            if (now.finished) resolve();
-          },
-        })
-        .catch(reject);
-    });
-  } finally {
-    await consumer.disconnect();
-    await admin.deleteGroups([groupId]).catch((error: unknown) => logger.warn({ err: error, groupId }, 'dry run: could not delete its throwaway consumer group'));
-    await admin.disconnect();
-  }
+  // The range, read group-less (kafka/read-range.ts): nothing committed, no group to delete.
+  const read = edge.readRange({
+    partitions: range.partitions.filter(({ start, end }) => end > start).map(({ partition }) => ({ topic: request.topic, partition })),
+    from: { offsets: range.partitions.filter(({ start, end }) => end > start).map(({ partition, start }) => ({ topic: request.topic, partition, offset: BigInt(start) })) },
+    until: 'follow',
+    onBatch: async (topic, partition, messages) => {
+      const end = range.partitions.find((candidate) => candidate.partition === partition)?.end ?? 0;
+      for (const message of messages) {
+        const offset = Number(message.offset);
+        if (offset >= end || offset < (reached.get(partition) ?? 0)) continue;
+        report.runs += 1;
+        await estimateMessage(message, { topic, partition, offset: message.offset });
+        reached.set(partition, offset + 1);
+      }
+      const now = progress();
+      options.onProgress?.(now);
+      if (now.finished) void read.stop();
+    },
+  });
+  await read.done;
   return report;
 
   async function estimateMessage(message: ConsumedMessage, source: { topic: string; partition: number; offset: string }): Promise<void> {

@@ -5,8 +5,7 @@
 // end = the first offset at or after `to`, or the high watermark taken at start. The range is
 // resolved once, when the replay first starts, and recorded (replay-state.ts).
 import { createHash } from 'node:crypto';
-import type { Admin } from 'kafkajs';
-import { whileLeadersSettle } from '../kafka/while-leaders-settle.ts';
+import type { KafkaAdmin } from '../kafka/kafka-admin.ts';
 
 /**
  * A time as a replay names it: `spec` identifies it — an absolute time's ISO form, or a duration
@@ -50,13 +49,10 @@ export function replayGroupId(request: ReplayRequest): string {
   return `${request.groupId}.${replayId(request)}`;
 }
 
-export async function resolveReplayRange(admin: Admin, request: ReplayRequest): Promise<ReplayRange> {
-  const starts = await whileLeadersSettle(() => admin.fetchTopicOffsetsByTimestamp(request.topic, request.from.at.getTime()));
+export async function resolveReplayRange(admin: Pick<KafkaAdmin, 'offsetsForTime' | 'partitionOffsets'>, request: ReplayRequest): Promise<ReplayRange> {
+  const starts = await admin.offsetsForTime(request.topic, request.from.at.getTime());
   const to = request.to;
-  const ends =
-    to === undefined
-      ? (await whileLeadersSettle(() => admin.fetchTopicOffsets(request.topic))).map(({ partition, high }) => ({ partition, offset: high }))
-      : await whileLeadersSettle(() => admin.fetchTopicOffsetsByTimestamp(request.topic, to.at.getTime()));
+  const ends = to === undefined ? (await admin.partitionOffsets(request.topic)).map(({ partition, high }) => ({ partition, offset: high })) : await admin.offsetsForTime(request.topic, to.at.getTime());
   const endOf = new Map(ends.map(({ partition, offset }) => [partition, Number(offset)]));
   const partitions = starts
     .map(({ partition, offset }) => {
@@ -72,18 +68,16 @@ export async function resolveReplayRange(admin: Admin, request: ReplayRequest): 
  * committed offset (an earlier run of the same replay) continues from there. The group must have
  * no members (the replay's consumer has not started).
  */
-export async function seedReplayOffsets(admin: Admin, groupId: string, topic: string, range: ReplayRange): Promise<void> {
+export async function seedReplayOffsets(admin: Pick<KafkaAdmin, 'committedOffsets' | 'setCommittedOffsets'>, groupId: string, topic: string, range: ReplayRange): Promise<void> {
   const committed = await committedOffsets(admin, groupId, topic);
   const missing = range.partitions.filter(({ partition }) => committed.get(partition) === undefined);
-  if (missing.length === 0) return;
-  await admin.setOffsets({ groupId, topic, partitions: missing.map(({ partition, start }) => ({ partition, offset: String(start) })) });
+  await admin.setCommittedOffsets(groupId, topic, missing.map(({ partition, start }) => ({ partition, offset: BigInt(start) })));
 }
 
 /** The group's committed offset per partition; absent when it has none. */
-export async function committedOffsets(admin: Admin, groupId: string, topic: string): Promise<Map<number, number>> {
-  const [entry] = await admin.fetchOffsets({ groupId, topics: [topic] });
+export async function committedOffsets(admin: Pick<KafkaAdmin, 'committedOffsets'>, groupId: string, topic: string): Promise<Map<number, number>> {
   const offsets = new Map<number, number>();
-  for (const { partition, offset } of entry?.partitions ?? []) if (Number(offset) >= 0) offsets.set(partition, Number(offset));
+  for (const { partition, offset } of await admin.committedOffsets(groupId, topic)) if (offset !== undefined) offsets.set(partition, Number(offset));
   return offsets;
 }
 

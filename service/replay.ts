@@ -6,12 +6,12 @@
 // replay reads it back and continues from what it committed, over the same offsets. Its records
 // are marked `replay: { id }`. It finishes when the group's committed offset reached the end of
 // every partition's range.
-import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { ConfigError } from '../src/engine/config/config-error.ts';
 import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
 import type { ReplayState } from '../src/kit/contracts/replay-state.ts';
-import { createKafkaClient } from '../kafka/kafka-client.ts';
+import { createKafkaEdge } from '../kafka/kafka-edge.ts';
+import type { KafkaEdge } from '../kafka/kafka-edge.ts';
 import { explainKafkaError, kafkaPreflight } from '../kafka/kafka-preflight.ts';
 import { replayAccess } from './replay-access.ts';
 import { committedOffsets, replayGroupId, replayId, replayProgress, replayTimeOf, resolveReplayRange, seedReplayOffsets } from './replay-range.ts';
@@ -104,21 +104,20 @@ function checkSameRange(state: ReplayState, request: ReplayRequest): void {
  * The first run of a replay resolves its range and records it (replay-state.ts); a later run reads
  * it back. A dry run (`seed` false) uses a recorded range, or resolves one without recording it.
  */
-export async function resolveRange(kafka: Kafka, config: ResolvedConfig, request: ReplayRequest, seed: boolean, logger: Logger): Promise<{ range: ReplayRange; committed: Map<number, number>; recorded: ReplayState | undefined }> {
+export async function resolveRange(edge: KafkaEdge, config: ResolvedConfig, request: ReplayRequest, seed: boolean, logger: Logger): Promise<{ range: ReplayRange; committed: Map<number, number>; recorded: ReplayState | undefined }> {
   const access = replayAccess(config, replayGroupId(request));
-  await kafkaPreflight(kafka, access.needs, access.context);
-  const admin = kafka.admin();
+  await kafkaPreflight(edge.connection, access.needs, access.context);
+  const { admin } = edge;
   try {
     const id = replayId(request);
-    const recorded = await readReplayState(kafka, config.topics.replays, id, replayGroupId(request), logger);
+    const recorded = await readReplayState(edge, config.topics.replays, id, logger);
     if (recorded !== undefined) checkSameRange(recorded, request);
-    await admin.connect();
     let range: ReplayRange;
     if (recorded !== undefined) range = rangeOf(recorded);
     else {
       range = await resolveReplayRange(admin, request);
       if (seed) {
-        await recordReplayState(kafka, config.topics.replays, {
+        await recordReplayState(edge, config.topics.replays, {
           schemaVersion: 1,
           id,
           liveGroupId: request.groupId,
@@ -135,8 +134,6 @@ export async function resolveRange(kafka: Kafka, config: ResolvedConfig, request
     return { range, committed: await committedOffsets(admin, range.groupId, request.topic), recorded };
   } catch (error) {
     throw explainKafkaError(error, access.context);
-  } finally {
-    await admin.disconnect().catch(() => undefined);
   }
 }
 
@@ -144,8 +141,12 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
   const { config, logger } = options;
   const scorers = selectScorers(config, options.scorers);
   const request = replayRequest(config, options);
-  const kafka = options.kafka ?? createKafkaClient(config, logger);
-  const { range, committed, recorded } = await resolveRange(kafka, config, request, true, logger);
+  const edge = options.edge ?? createKafkaEdge(config.kafka);
+  const closeEdge = options.edge === undefined ? () => edge.close() : () => Promise.resolve();
+  const { range, committed, recorded } = await resolveRange(edge, config, request, true, logger).catch(async (error: unknown) => {
+    await closeEdge();
+    throw error;
+  });
   const initial = replayProgress(range, committed);
   options.onProgress?.(initial);
   logger.info(
@@ -154,12 +155,13 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
   );
   if (initial.finished) {
     const outcome = { finished: true, progress: initial, stats: undefined };
+    await closeEdge();
     return { range, outcome: Promise.resolve(outcome), stop: () => Promise.resolve(outcome) };
   }
 
   const service: RunningService = await startService({
     ...options,
-    kafka,
+    edge,
     // No retry topic: the live service owns `{runs}-retry`, and a replay's group reading it would
     // re-score the live service's deferred pairs. A replay's transient failure stays final; a
     // later replay of the same range with a new --from/--to scores it again.
@@ -170,8 +172,7 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
     consumer: { ...options.consumer, endOffsets: new Map(range.partitions.map(({ partition, end }) => [partition, end])) },
   });
 
-  const admin = kafka.admin();
-  await admin.connect();
+  const { admin } = edge;
   let progress = initial;
   let settled: Promise<ReplayOutcome> | undefined;
   let resolveOutcome!: (outcome: ReplayOutcome) => void;
@@ -183,7 +184,7 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
       await service.stop();
       // What the stop committed counts too (a Ctrl-C near the end may have finished the range).
       progress = replayProgress(range, await committedOffsets(admin, range.groupId, request.topic).catch(() => new Map<number, number>()));
-      await admin.disconnect();
+      await closeEdge();
       options.onProgress?.(progress);
       const result = { finished: finished || progress.finished, progress, stats: service.stats };
       logger.info({ replay: range.id, ...progress }, result.finished ? 'replay finished' : 'replay stopped; run the same command again to continue');

@@ -1,5 +1,6 @@
 // The composition root of the scoring service: from a validated config it builds the real
-// parts — Kafka clients (kafkajs for admin work, and the scoring path's transport of `kafka.client`), the record sink of the configured delivery (at-least-once: idempotent
+// parts — the one Kafka edge (kafka/kafka-edge.ts: admin, group-less reads, and the scoring path's
+// transport of `kafka.client`), the record sink of the configured delivery (at-least-once: idempotent
 // producer and batching record publisher; exactly-once: transactional producers per partition),
 // judge models with their concurrency caps, the scoring consumer — and starts them. Everything
 // above this file is testable without Kafka; everything here is wiring. Telemetry: metric
@@ -11,7 +12,6 @@ import { metrics } from '@opentelemetry/api';
 import type { Meter, Tracer } from '@opentelemetry/api';
 import { compiledRunEventDecoding } from '../src/kit/contracts/compiled-run-event.ts';
 import { processMemoryTarget } from './memory-target.ts';
-import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { DEFAULTS } from '../src/engine/config/defaults.ts';
 import { createJudgeSpend, gateDecisionCalls } from '../src/engine/budget/judge-spend.ts';
@@ -28,21 +28,18 @@ import type { OutgoingRecord } from '../kafka/kafka-records.ts';
 import type { PublishRefusal } from '../kafka/publish-refusal.ts';
 import { createRecordPublisher } from '../producers/record-publisher.ts';
 import { trackBudgetShare } from './budget-share.ts';
-import { ensureTopics, topicSpecsOf } from '../kafka/ensure-topics.ts';
+import { topicSpecsOf } from '../kafka/ensure-topics.ts';
 import { createdBy, entryOf, topicsOf, topologyOfConfig } from '../src/engine/topology/topology.ts';
-import { runFetchGroupPrefix } from '../kafka/acl-roles.ts';
-import { createMessageFetcher } from '../kafka/fetch-run-message.ts';
-import { createKafkaClient } from '../kafka/kafka-client.ts';
+import { createKafkaEdge } from '../kafka/kafka-edge.ts';
+import type { KafkaEdge } from '../kafka/kafka-edge.ts';
 import { explainKafkaError, kafkaPreflight } from '../kafka/kafka-preflight.ts';
 import { serviceAccess } from '../kafka/service-access.ts';
 import { createRunSource } from '../consumers/create-run-source.ts';
 import type { OtlpAssemblyStats } from '../consumers/otlp-source.ts';
 import { createScoringConsumer } from '../consumers/scoring-consumer.ts';
-import { createKafkaTransport } from '../kafka/create-kafka-transport.ts';
 import type { KafkaTransport, RecordProducer } from '../kafka/kafka-transport.ts';
 import { createTransactionalSink } from '../consumers/transactional-sink.ts';
 import type { ScoringConsumerOptions } from '../consumers/scoring-consumer.ts';
-import { threadRestoreGroupPrefix } from '../kafka/acl-roles.ts';
 import type { AccessContext } from '../kafka/kafka-access-error.ts';
 import { readChangelogPartition } from '../kafka/read-changelog-partition.ts';
 import { ServiceStats } from '../consumers/service-stats.ts';
@@ -55,8 +52,10 @@ import type { HealthServer } from './health-server.ts';
 export type ServiceOptions = {
   config: ResolvedConfig;
   logger: Logger;
-  /** The kafkajs client of the admin work (pre-flight, topics, probes, changelog and run reads). */
-  kafka?: Kafka;
+  /** The process's Kafka edge (admin, reads, producers); default one of its own, closed with the service. */
+  edge?: KafkaEdge;
+  /** How long the scoring consumer's fetch waits at the broker when there is nothing (tests shorten it; default the client's). */
+  fetchMaxWaitMs?: number;
   /** The scoring path's consumer and producers (default: the client `config.kafka.client` names). */
   transport?: KafkaTransport;
   tracer?: Tracer;
@@ -92,16 +91,15 @@ export type RunningService = {
 
 /**
  * How a by-thread partition's state is read back (kafka/read-changelog-partition.ts), with a refusal
- * of the cluster (no READ on the changelog, no ACL on the restore groups) turned into what to
+ * of the cluster (no READ on the changelog) turned into what to
  * grant: the thread source logs it and tries again, so an ACL granted late lets scoring resume.
  */
-function threadStateReader(kafka: Kafka, config: ResolvedConfig, context: AccessContext, logger: Logger): ScoringConsumerOptions['readChangelog'] {
+function threadStateReader(edge: KafkaEdge, config: ResolvedConfig, context: AccessContext): ScoringConsumerOptions['readChangelog'] {
   const state = entryOf(topologyOfConfig(config), 'thread-state');
   if (state === undefined) return undefined;
-  const groupPrefix = threadRestoreGroupPrefix(config.groupId);
-  const restoring: AccessContext = { ...context, topics: [{ topic: state.name, operations: 'READ (to restore the thread state of a by-thread partition)' }], group: groupPrefix, groupIsPrefix: true };
+  const restoring: AccessContext = { ...context, topics: [{ topic: state.name, operations: 'READ (to restore the thread state of a by-thread partition)' }] };
   return (partition, onRecord) =>
-    readChangelogPartition(kafka, { topic: state.name, partition, groupPrefix, onRecord, logger }).catch((error: unknown) => {
+    readChangelogPartition(edge, { topic: state.name, partition, onRecord }).catch((error: unknown) => {
       throw explainKafkaError(error, restoring);
     });
 }
@@ -109,10 +107,10 @@ function threadStateReader(kafka: Kafka, config: ResolvedConfig, context: Access
 type Health = { state: HealthState; server: HealthServer; close(): Promise<void> };
 
 /** The health endpoints of `config.health`, or nothing when no port is set. */
-async function startHealth(config: ResolvedConfig, kafka: Kafka, logger: Logger): Promise<Health | undefined> {
+async function startHealth(config: ResolvedConfig, edge: KafkaEdge, logger: Logger): Promise<Health | undefined> {
   const { port, host } = config.health;
   if (port === undefined) return undefined;
-  const broker = createBrokerProbe(kafka);
+  const broker = createBrokerProbe(edge.connection);
   const state = createHealthState({ runsTopic: config.topics.runs, probeBroker: broker.probe });
   const server = await startHealthServer({ port, host, state, logger }).catch((error: unknown) => {
     state.close();
@@ -131,94 +129,31 @@ async function startHealth(config: ResolvedConfig, kafka: Kafka, logger: Logger)
 }
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
-  const kafka = options.kafka ?? createKafkaClient(options.config, options.logger);
-  const transport = options.transport ?? createKafkaTransport(options.config, kafka);
-  const health = await startHealth(options.config, kafka, options.logger);
+  const edge = options.edge ?? createKafkaEdge(options.config.kafka);
+  const closeEdge = options.edge === undefined ? () => edge.close() : () => Promise.resolve();
   try {
-    return await startWith({ ...options, kafka, transport }, health);
+    const transport = options.transport ?? (await edge.transport({ client: options.config.kafka.client, ...(options.fetchMaxWaitMs === undefined ? {} : { fetchMaxWaitMs: options.fetchMaxWaitMs }) }));
+    const health = await startHealth(options.config, edge, options.logger);
+    try {
+      return await startWith({ ...options, edge, transport }, health, closeEdge);
+    } catch (error) {
+      await health?.close();
+      throw error;
+    }
   } catch (error) {
-    await health?.close();
+    await closeEdge();
     throw error;
   }
 }
 
-async function startWith(options: ServiceOptions & { kafka: Kafka; transport: KafkaTransport }, health: Health | undefined): Promise<RunningService> {
-  const { config, logger, kafka, transport } = options;
-  // A cluster refusing TLS, SASL or an ACL stops the start here, with what to fix (exit 2).
-  const access = serviceAccess(config, { createRunsTopic: options.createRunsTopic, role: options.replay === undefined ? 'service' : 'replay' });
-  await kafkaPreflight(kafka, access.needs, access.context);
-  // The run event's compiled validator, made (and checked against zod on a probe) before the first
-  // message rather than on it; zod alone when the installed zod or ajv is one the check refuses.
-  const runEventValidation = config.input.format === 'run-event' ? (compiledRunEventDecoding() ? 'compiled' : 'zod') : undefined;
-  // What its role creates when missing (the topology, src/engine/topology/); the runs topic only when asked.
-  const topology = topologyOfConfig(config);
-  const role = options.replay === undefined ? 'service' : 'replay';
-  const creates = [...(options.createRunsTopic ? topicsOf(topology, role).filter((entry) => entry.id === 'runs') : []), ...createdBy(topology, role)];
-  const created = await ensureTopics(kafka, topicSpecsOf(topology, creates)).catch((error: unknown) => {
-    throw explainKafkaError(error, access.context);
-  });
-  if (created.length > 0) logger.info({ topics: created }, 'created missing topics');
+async function startWith(options: ServiceOptions & { edge: KafkaEdge; transport: KafkaTransport }, health: Health | undefined, closeEdge: () => Promise<void>): Promise<RunningService> {
+  const { config, logger, edge, transport } = options;
+  const { access, runEventValidation } = await prepareStart(options);
 
   const stats = new ServiceStats();
-  // A record the broker refused for what it is (kafka/publish-refusal.ts) and what went out instead.
-  const send = {
-    maxRequestBytes: config.maxRecordBytes,
-    maxRequestRecords: KAFKA_DEFAULTS.publish.maxBatchRecords,
-    onRefused: (record: OutgoingRecord, refusal: PublishRefusal, replacement: OutgoingRecord | undefined) => {
-      stats.recordsRefused += 1;
-      if (replacement === undefined) stats.recordsDropped += 1;
-      const what = { topic: record.topic, key: record.key?.slice(0, 200), refusal: refusal.type, bytes: record.value === null ? 0 : typeof record.value === 'string' ? Buffer.byteLength(record.value) : record.value.length };
-      if (replacement === undefined) logger.error(what, `Kafka refused a record (${refusal.type}) and no smaller form of it is left: dropped, so that its partition keeps moving`);
-      else logger.warn(what, `Kafka refused a record (${refusal.type}); writing a smaller form of it instead (lower maxRecordBytes to the topics' max.message.bytes)`);
-    },
-  };
-  // At-least-once publishes through one shared idempotent producer; exactly-once through one
-  // transactional producer per owned partition, made by the sink as partitions are claimed.
-  let producer: RecordProducer | undefined;
-  let sinkOptions: Pick<ScoringConsumerOptions, 'publisher' | 'createSink'>;
-  if (config.delivery === 'exactly-once') {
-    sinkOptions = {
-      createSink: (consumer, stats) =>
-        createTransactionalSink({
-          kafka: transport.transactional({ groupId: config.groupId }),
-          consumer,
-          groupId: config.groupId,
-          stats,
-          logger,
-          pressureThreshold: Math.max(1, Math.floor(config.concurrency.runsInFlight / 2)),
-          send,
-        }),
-    };
-  } else {
-    producer = transport.producer();
-    await producer.connect().catch((error: unknown) => {
-      throw explainKafkaError(error, access.context);
-    });
-    sinkOptions = { publisher: createRecordPublisher(producer, { maxRequestBytes: send.maxRequestBytes, onRefused: send.onRefused }) };
-  }
+  const { producer, sinkOptions } = await recordSink(options, stats, access.context);
   const meter = options.meter ?? metrics.getMeter('scorestream');
-  const judgeMetrics = createJudgeMetrics(meter);
-  // The limiter wraps the measured model, so judge durations exclude time queued for a slot.
-  // Inside each slot a request gets its own timeout; slot waits go to the evidence and a metric.
-  const models = limitJudgeConcurrency(instrumentJudgeModels(config.judge?.models, judgeMetrics), config.concurrency.judgeCallsPerModel, {
-    callTimeoutMs: config.judge?.callTimeoutMs,
-    defaultCallTimeoutMs: DEFAULTS.judgeCallTimeoutMs,
-    onSlotWait: judgeMetrics.recordSlotWait,
-  });
-  // Model objects given directly in a scorer's judge config get the same cap and measurements.
-  const prepareModel = (model: Parameters<typeof judgeMetrics.instrument>[0]) => models.limit(judgeMetrics.instrument(model));
-  // Classifier scorers' decision-model calls share the cap (by provider and model id) and the metrics.
-  const limitCall: LimitDecisionCall = (model, call) => models.run(model, () => judgeMetrics.measureCall(model, call));
-  const spend = createJudgeSpend({
-    pricing: config.pricing,
-    budgets: config.budgets,
-    now: options.consumer?.now ?? Date.now,
-    onCost: (cost, modelId) => judgeMetrics.recordCost(cost.amount, { modelId, currency: cost.unit }),
-  });
-  const budgetShare = spend.ledger === undefined ? undefined : await trackBudgetShare(kafka, spend.ledger, config.topics.runs, logger);
-  // Without budgets, the decision calls are priced here; with budgets, each run's gate wraps limitCall (score-run-event.ts).
-  const limitDecisionCall = spend.ledger === undefined ? gateDecisionCalls(spend.gate, limitCall) : limitCall;
-  const services: ScorerServices = { models, prepareModel, limitDecisionCall, recordInputs: options.recordInputs, functionStepSpans: options.functionStepSpans, judgeCalls: spend.gate };
+  const { models, spend, budgetShare, services } = await judgeServices(options, meter);
   const serviceMetrics = registerServiceMetrics(meter, stats, {
     judged: config.scorers.flatMap((binding) => (binding.pass === undefined ? [] : [{ scorerId: binding.scorerId, version: binding.version, objective: binding.pass.objective }])),
   });
@@ -226,10 +161,9 @@ async function startWith(options: ServiceOptions & { kafka: Kafka; transport: Ka
   registerMemoryMetrics(meter, processMemoryTarget);
   const source = await createRunSource(config);
   // A replay reads no thread (the live service owns them).
-  const readChangelog = options.replay === undefined ? threadStateReader(kafka, config, access.context, logger) : undefined;
+  const readChangelog = options.replay === undefined ? threadStateReader(edge, config, access.context) : undefined;
   const consumer = createScoringConsumer({
     transport,
-    kafka,
     config,
     source,
     ...sinkOptions,
@@ -243,7 +177,7 @@ async function startWith(options: ServiceOptions & { kafka: Kafka; transport: Ka
       spend,
       ...(options.replay === undefined ? {} : { replay: options.replay }),
       // A re-score reads its run event back from the runs topic (docs/feedback.md, re-scoring).
-      ...(options.replay === undefined && entryOf(topologyOfConfig(config), 'rescore')?.task !== undefined ? { fetchRun: createMessageFetcher(kafka, { groupPrefix: runFetchGroupPrefix(config.groupId), logger }) } : {}),
+      ...(options.replay === undefined && entryOf(topologyOfConfig(config), 'rescore')?.task !== undefined ? { fetchRun: edge.fetchAt } : {}),
     },
     ...(readChangelog === undefined ? {} : { readChangelog }),
     ...(budgetShare === undefined && health === undefined
@@ -290,10 +224,108 @@ async function startWith(options: ServiceOptions & { kafka: Kafka; transport: Ka
         const result = await consumer.stop(stopOptions);
         await producer?.disconnect();
         await health?.close();
+        await closeEdge();
         logger.info(result, 'scorestream stopped');
         return result;
       })();
       return stopped;
     },
   };
+}
+
+/**
+ * What comes before any client of the scoring path: the pre-flight (a cluster refusing TLS, SASL or
+ * an ACL stops the start here, with what to fix: exit 2), the run event's validator, and the
+ * topics the role creates when missing.
+ */
+async function prepareStart(options: ServiceOptions & { edge: KafkaEdge }): Promise<{ access: ReturnType<typeof serviceAccess>; runEventValidation: 'compiled' | 'zod' | undefined }> {
+  const { config, logger, edge } = options;
+  const access = serviceAccess(config, { createRunsTopic: options.createRunsTopic, role: options.replay === undefined ? 'service' : 'replay' });
+  await kafkaPreflight(edge.connection, access.needs, access.context);
+  // The run event's compiled validator, made (and checked against zod on a probe) before the first
+  // message rather than on it; zod alone when the installed zod or ajv is one the check refuses.
+  const runEventValidation = config.input.format === 'run-event' ? (compiledRunEventDecoding() ? 'compiled' : 'zod') : undefined;
+  // What its role creates when missing (the topology, src/engine/topology/); the runs topic only when asked.
+  const topology = topologyOfConfig(config);
+  const role = options.replay === undefined ? 'service' : 'replay';
+  const creates = [...(options.createRunsTopic ? topicsOf(topology, role).filter((entry) => entry.id === 'runs') : []), ...createdBy(topology, role)];
+  const created = await edge.admin.createTopics(topicSpecsOf(topology, creates)).catch((error: unknown) => {
+    throw explainKafkaError(error, access.context);
+  });
+  if (created.length > 0) logger.info({ topics: created }, 'created missing topics');
+  return { access, runEventValidation };
+}
+
+/** Where the scoring consumer's records go, as the delivery mode says; the shared producer (at-least-once) is connected here. */
+async function recordSink(
+  options: ServiceOptions & { transport: KafkaTransport },
+  stats: ServiceStats,
+  accessContext: AccessContext,
+): Promise<{ producer: RecordProducer | undefined; sinkOptions: Pick<ScoringConsumerOptions, 'publisher' | 'createSink'> }> {
+  const { config, logger, transport } = options;
+  // A record the broker refused for what it is (kafka/publish-refusal.ts) and what went out instead.
+  const send = {
+    maxRequestBytes: config.maxRecordBytes,
+    maxRequestRecords: KAFKA_DEFAULTS.publish.maxBatchRecords,
+    onRefused: (record: OutgoingRecord, refusal: PublishRefusal, replacement: OutgoingRecord | undefined) => {
+      stats.recordsRefused += 1;
+      if (replacement === undefined) stats.recordsDropped += 1;
+      const what = { topic: record.topic, key: record.key?.slice(0, 200), refusal: refusal.type, bytes: record.value === null ? 0 : typeof record.value === 'string' ? Buffer.byteLength(record.value) : record.value.length };
+      if (replacement === undefined) logger.error(what, `Kafka refused a record (${refusal.type}) and no smaller form of it is left: dropped, so that its partition keeps moving`);
+      else logger.warn(what, `Kafka refused a record (${refusal.type}); writing a smaller form of it instead (lower maxRecordBytes to the topics' max.message.bytes)`);
+    },
+  };
+  // At-least-once publishes through one shared idempotent producer; exactly-once through one
+  // transactional producer per owned partition, made by the sink as partitions are claimed.
+  let producer: RecordProducer | undefined;
+  let sinkOptions: Pick<ScoringConsumerOptions, 'publisher' | 'createSink'>;
+  if (config.delivery === 'exactly-once') {
+    sinkOptions = {
+      createSink: (consumer, stats) =>
+        createTransactionalSink({
+          kafka: transport.transactional({ groupId: config.groupId }),
+          consumer,
+          groupId: config.groupId,
+          stats,
+          logger,
+          pressureThreshold: Math.max(1, Math.floor(config.concurrency.runsInFlight / 2)),
+          send,
+        }),
+    };
+  } else {
+    producer = transport.producer();
+    await producer.connect().catch((error: unknown) => {
+      throw explainKafkaError(error, accessContext);
+    });
+    sinkOptions = { publisher: createRecordPublisher(producer, { maxRequestBytes: send.maxRequestBytes, onRefused: send.onRefused }) };
+  }
+  return { producer, sinkOptions };
+}
+
+/** The judge models behind their caps and measurements, the judge spend (prices, budgets), and the services every scorer gets. */
+async function judgeServices(options: ServiceOptions & { edge: KafkaEdge }, meter: Meter) {
+  const { config, logger, edge } = options;
+  const judgeMetrics = createJudgeMetrics(meter);
+  // The limiter wraps the measured model, so judge durations exclude time queued for a slot.
+  // Inside each slot a request gets its own timeout; slot waits go to the evidence and a metric.
+  const models = limitJudgeConcurrency(instrumentJudgeModels(config.judge?.models, judgeMetrics), config.concurrency.judgeCallsPerModel, {
+    callTimeoutMs: config.judge?.callTimeoutMs,
+    defaultCallTimeoutMs: DEFAULTS.judgeCallTimeoutMs,
+    onSlotWait: judgeMetrics.recordSlotWait,
+  });
+  // Model objects given directly in a scorer's judge config get the same cap and measurements.
+  const prepareModel = (model: Parameters<typeof judgeMetrics.instrument>[0]) => models.limit(judgeMetrics.instrument(model));
+  // Classifier scorers' decision-model calls share the cap (by provider and model id) and the metrics.
+  const limitCall: LimitDecisionCall = (model, call) => models.run(model, () => judgeMetrics.measureCall(model, call));
+  const spend = createJudgeSpend({
+    pricing: config.pricing,
+    budgets: config.budgets,
+    now: options.consumer?.now ?? Date.now,
+    onCost: (cost, modelId) => judgeMetrics.recordCost(cost.amount, { modelId, currency: cost.unit }),
+  });
+  const budgetShare = spend.ledger === undefined ? undefined : await trackBudgetShare(edge.admin, spend.ledger, config.topics.runs, logger);
+  // Without budgets, the decision calls are priced here; with budgets, each run's gate wraps limitCall (score-run-event.ts).
+  const limitDecisionCall = spend.ledger === undefined ? gateDecisionCalls(spend.gate, limitCall) : limitCall;
+  const services: ScorerServices = { models, prepareModel, limitDecisionCall, recordInputs: options.recordInputs, functionStepSpans: options.functionStepSpans, judgeCalls: spend.gate };
+  return { models, spend, budgetShare, services };
 }

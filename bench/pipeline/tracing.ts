@@ -9,7 +9,9 @@
 // only one: every span is created, recorded and ended as shipped, and nothing is queued,
 // serialised or sent — what recording the contract's spans costs before any export.
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
-import { applyBatchSpanDefaults, startTelemetry, watchedOtlpSpanProcessor } from '../../otel/setup.ts';
+import { applyBatchSpanDefaults } from '../../otel/batch-span-defaults.ts';
+import { watchedOtlpSpanProcessor } from '../../otel/otlp-span-processor.ts';
+import { startTelemetry } from '../../otel/setup.ts';
 import { createRedactor } from '../../src/engine/data-handling/create-redactor.ts';
 
 export type TracingTotals = {

@@ -2,7 +2,6 @@
 // Reads the feedback and results topics, publishes agreement records, and runs until Ctrl-C. Run
 // one: a second would publish the same records (harmless on the compacted topic) for nothing.
 import { metrics } from '@opentelemetry/api';
-import { Kafka, logLevel } from 'kafkajs';
 import { topicsSchema } from '../../src/engine/config/config-schema.ts';
 import { DEFAULT_TOPICS } from '../../src/engine/config/defaults.ts';
 import type { RedactionSettings } from '../../src/engine/data-handling/redaction-schema.ts';
@@ -11,6 +10,7 @@ import { DEFAULT_FEEDBACK_TOPIC } from '../../src/kit/contracts/feedback-record.
 import { createLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
 import { startTelemetry } from '../../otel/setup.ts';
 import { parseDuration } from '../../dashboard/duration.ts';
+import { createKafkaEdge } from '../../kafka/kafka-edge.ts';
 import { kafkaSecurityFromEnvironment } from '../../kafka/kafka-security.ts';
 import { AGREEMENT_JOIN_DEFAULTS, startAgreementJoin } from '../../service/agreement-join.ts';
 import type { AgreementJoin } from '../../service/agreement-join.ts';
@@ -48,10 +48,10 @@ export type AgreementCliOptions = {
 
 /** Starts the join from CLI options; the demo uses it too. */
 export async function launchAgreementJoin(options: AgreementCliOptions, onWarning: (message: string) => void): Promise<AgreementJoin> {
-  const { security } = kafkaSecurityFromEnvironment(process.env);
-  const kafka = new Kafka({ clientId: 'scorestream-agreement', brokers: options.brokers, logLevel: logLevel.NOTHING, ...security });
-  return startAgreementJoin({
-    kafka,
+  const { settings } = kafkaSecurityFromEnvironment(process.env);
+  const edge = createKafkaEdge({ clientId: 'scorestream-agreement', brokers: options.brokers, ...settings });
+  const join = await startAgreementJoin({
+    edge,
     feedbackTopic: options.feedbackTopic,
     resultsTopic: options.resultsTopic,
     agreementsTopic: options.agreementsTopic,
@@ -65,7 +65,12 @@ export async function launchAgreementJoin(options: AgreementCliOptions, onWarnin
     logger: createLogger(loggerSettingsFromEnvironment(process.env)),
     meter: metrics.getMeter('scorestream'),
     onWarning,
+  }).catch(async (error: unknown) => {
+    await edge.close();
+    throw error;
   });
+  // The edge is the command's: it closes with the join.
+  return { ...join, stop: () => join.stop().finally(() => edge.close()) };
 }
 
 /** Where the join asks for re-scores: `--rescore-topic`, else SCORESTREAM_TOPIC_RESCORE, else the default; null with `--no-rescore`. */

@@ -2,8 +2,6 @@
 // and decisions topics from a look-back on (and the latest-score view of thread scores whole),
 // serves the page on 127.0.0.1 by default, and runs until Ctrl-C. Any other address needs an
 // access token.
-import { randomUUID } from 'node:crypto';
-import { Kafka, logLevel } from 'kafkajs';
 import { DEFAULT_AGREEMENTS_TOPIC } from '../../src/kit/contracts/agreement-record.ts';
 import { DEFAULT_TOPICS, DEMO_DECISIONS_TOPIC } from '../../src/engine/config/defaults.ts';
 import { threadTopicsFor } from '../../src/engine/topology/thread-topics.ts';
@@ -16,7 +14,7 @@ import { resolveCliBrokers } from '../brokers.ts';
 import { kafkaSecurityFromEnvironment } from '../../kafka/kafka-security.ts';
 import { tlsOptions } from '../../kafka/service-access.ts';
 import { kafkaPreflight } from '../../kafka/kafka-preflight.ts';
-import { DASHBOARD_GROUP_PREFIX } from '../../kafka/acl-roles.ts';
+import { createKafkaEdge } from '../../kafka/kafka-edge.ts';
 import { parseCommandArgs } from '../command-args.ts';
 
 export const DEFAULT_DASHBOARD_PORT = 4680;
@@ -58,14 +56,15 @@ export type DashboardCliOptions = {
 export async function launchDashboard(options: DashboardCliOptions, onWarning: (message: string) => void): Promise<Dashboard> {
   // TLS and SASL from the KAFKA_SSL* / KAFKA_SASL_* variables, as for the service; access checked
   // first, so a refusal exits 2 naming the ACL to grant (docs/security.md, the dashboard's role).
-  const { security, ...who } = kafkaSecurityFromEnvironment(process.env);
-  const kafka = new Kafka({ clientId: 'scorestream-dashboard', brokers: options.brokers, logLevel: logLevel.NOTHING, ...security });
-  const topics = [options.resultsTopic, ...(options.decisionsTopic === undefined ? [] : [options.decisionsTopic])];
-  const optional = [options.agreementsTopic, options.latestScoresTopic].filter((topic): topic is string => topic !== undefined);
-  const access = { brokers: options.brokers, ...who, topics: [...topics, ...optional].map((topic) => ({ topic, operations: 'READ' })), group: DASHBOARD_GROUP_PREFIX, groupIsPrefix: true };
-  await kafkaPreflight(kafka, { tls: tlsOptions(security.ssl), existingTopics: [options.resultsTopic], group: `${DASHBOARD_GROUP_PREFIX}-preflight-${randomUUID()}` }, access);
-  return startDashboard({
-    kafka,
+  const { settings, security, ...who } = kafkaSecurityFromEnvironment(process.env);
+  const edge = createKafkaEdge({ clientId: 'scorestream-dashboard', brokers: options.brokers, ...settings });
+  // What it reads is what the topology gives the dashboard role (src/engine/topology/): read group-less, so no group ACL.
+  const topics = [options.resultsTopic, options.decisionsTopic, options.agreementsTopic, options.latestScoresTopic, options.alertsTopic].filter((topic): topic is string => topic !== undefined);
+  const access = { brokers: options.brokers, ...who, topics: topics.map((topic) => ({ topic, operations: 'READ' })) };
+  const dashboard = await kafkaPreflight(edge.connection, { tls: tlsOptions(security.ssl), existingTopics: [options.resultsTopic] }, access)
+    .then(() =>
+      startDashboard({
+        edge,
     resultsTopic: options.resultsTopic,
     decisionsTopic: options.decisionsTopic,
     alertsTopic: options.alertsTopic,
@@ -76,9 +75,16 @@ export async function launchDashboard(options: DashboardCliOptions, onWarning: (
     host: options.host,
     port: options.port,
     token: options.token,
-    traceUrl: options.traceUrl,
-    onWarning,
-  });
+        traceUrl: options.traceUrl,
+        onWarning,
+      }),
+    )
+    .catch(async (error: unknown) => {
+      await edge.close();
+      throw error;
+    });
+  // The edge is the command's: it closes with the dashboard.
+  return { ...dashboard, close: () => dashboard.close().finally(() => edge.close()) };
 }
 
 /** The demo's dashboard: on the default port when it is free, else on any free one; 6 hours back. */

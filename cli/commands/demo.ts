@@ -1,28 +1,28 @@
 // `scorestream demo`: the main job on its embedded default. Starts (or reuses) the local Kafka
 // broker, creates the topics, runs the service with the bundled example config, feeds it sample
-// agent traffic, and redraws a live view of what it scores. Ctrl-C stops cleanly.
+// agent traffic, and redraws a live view of what it scores. Ctrl-C stops cleanly. The traffic is
+// demo-traffic.ts, the --otlp path demo-otlp-path.ts.
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
+import type { Logger } from 'pino';
 import { ConfigError } from '../../src/engine/config/config-error.ts';
 import { resolveConfig } from '../../src/engine/config/resolve-config.ts';
+import type { ResolvedConfig } from '../../src/engine/config/resolve-config.ts';
 import { loadConfigFile } from '../../service/load-config-file.ts';
 import { startService } from '../../service/start-service.ts';
-import { startTelemetry, traceOptionsFromEnvironment } from '../../otel/setup.ts';
+import { startTelemetry } from '../../otel/setup.ts';
+import { traceOptionsFromEnvironment } from '../../otel/trace-options.ts';
 import { redactLine } from '../../otel/logger.ts';
 import { processRedaction } from '../config-redaction.ts';
-import { createRunPublisher } from '../../producers/run-publisher.ts';
-import { createSampleFeedback, createSampleRunGenerator, sampleRunContext } from '../../producers/sample/index.ts';
+import type { ProcessRedaction } from '../config-redaction.ts';
 import { resolveCliBrokers } from '../brokers.ts';
-import { kafkaClientSecurity } from '../../kafka/kafka-security.ts';
 import { applyJudgeEnvironment, setUpJudgeModels } from '../judge-environment.ts';
+import type { CliJudgeModels } from '../judge-environment.ts';
 import { prepareLocalJudge } from '../local-judge-demo.ts';
 import { startLiveView } from '../live-view.ts';
-import { startOtlpAgentApp } from '../otlp-agent-app.ts';
-import { startSampleTraffic } from '../sample-traffic.ts';
-import { startCollector } from '../../local/collector/index.ts';
 import { parseCommandArgs } from '../command-args.ts';
 import { DEMO_DECISIONS_TOPIC } from '../../src/engine/config/defaults.ts';
 import { entryOf, topologyOfConfig } from '../../src/engine/topology/topology.ts';
@@ -32,6 +32,10 @@ import type { AlertRecord } from '../../src/kit/contracts/alert-record.ts';
 import { startMonitor } from '../../service/monitor/start-monitor.ts';
 import { renderMonitorLines } from '../monitor-lines.ts';
 import { launchAgreementJoin } from './agreement.ts';
+import { OTLP_DEMO_TOPIC, startOtlpPath } from './demo-otlp-path.ts';
+import type { OtlpPath } from './demo-otlp-path.ts';
+import { startDemoTraffic } from './demo-traffic.ts';
+import type { DemoTrafficOptions } from './demo-traffic.ts';
 
 // From the sources (bin/scorestream) the example is the TypeScript file; from the installed package
 // it is its compiled twin in dist/examples/ (Node does not strip types under node_modules).
@@ -56,19 +60,6 @@ const usage = `usage: scorestream demo [--otlp] [--rate R] [--count N] [--config
                   60s) for D (default 90s), and again every 5 minutes, so the config's monitors fire
                   and recover (docs/alerts.md); --degrade-after off: never`;
 
-/** The sample traffic's degradation episodes repeat this often. */
-const DEGRADE_EVERY_MS = 300_000;
-
-/** The Collector kafka exporter's default topic. */
-const OTLP_DEMO_TOPIC = 'otlp_spans';
-
-/** `--otlp`: the Collector (built once with Go) between an instrumented agent app and Kafka. */
-async function startOtlpPath(brokers: string[]) {
-  console.error('[otlp] starting the OpenTelemetry Collector (the first run builds it with Go: a few minutes)');
-  const collector = await startCollector({ brokers, topic: OTLP_DEMO_TOPIC, encoding: 'otlp_proto', partitionTracesById: true, build: { onBuild: (line) => console.error(`[otlp] ${line}`) } });
-  return { collector, app: startOtlpAgentApp({ tracesUrl: collector.tracesUrl }) };
-}
-
 export async function run(argv: string[]): Promise<number> {
   const args = parseCommandArgs(
     {
@@ -89,18 +80,8 @@ export async function run(argv: string[]): Promise<number> {
   );
   if ('exitCode' in args) return args.exitCode;
   const { values } = args;
-  const rate = Number(values.rate ?? '25');
-  const count = values.count === undefined ? Infinity : Number(values.count);
-  if (!(rate > 0) || !(count > 0)) {
-    console.error(`--rate and --count must be positive numbers\n${usage}`);
-    return 2;
-  }
-  const degradeAfterMs = values['degrade-after'] === 'off' ? undefined : parseDuration(values['degrade-after'] ?? '60s');
-  const degradeForMs = parseDuration(values['degrade-for'] ?? '90s');
-  if ((values['degrade-after'] !== 'off' && degradeAfterMs === undefined) || degradeForMs === undefined || degradeForMs === 0) {
-    console.error(`--degrade-after and --degrade-for take durations such as 30s or 2m (--degrade-after also 'off')\n${usage}`);
-    return 2;
-  }
+  const trafficOptions = demoTrafficOptions(values);
+  if (trafficOptions === undefined) return 2;
 
   // Before the broker and the live view: the first run downloads the model with a progress bar.
   const localJudge = values['local-judge'] === true ? await prepareLocalJudge(process.env) : undefined;
@@ -111,34 +92,10 @@ export async function run(argv: string[]): Promise<number> {
   const brokers = await resolveCliBrokers({ brokers: values.brokers, start: true, onProgress: (line) => console.error(`[kafka] ${line}`) });
   const otlp = values.otlp === true ? await startOtlpPath(brokers) : undefined;
   const configFile = values.config ?? exampleConfig;
-  const logDirectory = join(tmpdir(), 'scorestream');
-  mkdirSync(logDirectory, { recursive: true });
-  const logFile = join(logDirectory, 'demo.log');
-  // Redacted like the service's log (docs/data-handling.md): built-ins until the config is read, then its own.
-  const redaction = processRedaction();
-  const logger = pino({ level: process.env.SCORESTREAM_LOG_LEVEL ?? 'info', hooks: { streamWrite: (line) => redactLine(line, redaction.redact) } }, pino.destination({ dest: logFile, sync: false }));
+  const { logFile, redaction, logger } = openDemoLog();
 
-  let config;
-  try {
-    const input = applyJudgeEnvironment(await loadConfigFile(configFile), judge);
-    config = resolveConfig(
-      {
-        ...input,
-        kafka: { ...input.kafka, brokers },
-        groupId: input.groupId ?? (otlp === undefined ? 'scorestream-demo' : 'scorestream-demo-otlp'),
-        topics: { decisions: DEMO_DECISIONS_TOPIC, ...input.topics, ...(otlp === undefined ? {} : { runs: OTLP_DEMO_TOPIC }) },
-        ...(otlp === undefined ? {} : { input: { format: 'otlp' } }),
-      },
-      { environment: { ...process.env, KAFKA_BROKERS: undefined }, source: configFile },
-    );
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      await otlp?.collector.stop();
-      return 2;
-    }
-    throw error;
-  }
+  const config = await loadDemoConfig(configFile, { brokers, judge, otlp });
+  if (config === undefined) return 2;
   redaction.use(config);
   if (judge.defaultModelId === undefined) {
     console.error(
@@ -161,37 +118,7 @@ export async function run(argv: string[]): Promise<number> {
     ...traceOptionsFromEnvironment(process.env),
     consumer: { commitIntervalMs: 500 },
   }).finally(() => clearTimeout(slowStart));
-  const publisher = otlp === undefined ? createRunPublisher({ brokers, topic: config.topics.runs, feedbackTopic: config.topics.feedback, clientId: 'scorestream-demo-traffic', ...kafkaClientSecurity(config.kafka) }) : undefined;
-  const startedAt = Date.now();
-  const seed = startedAt;
-  const generator = createSampleRunGenerator({
-    seed,
-    ...(degradeAfterMs === undefined ? {} : { degradation: { agentId: 'support-agent', startsAt: startedAt + degradeAfterMs, durationMs: degradeForMs, everyMs: DEGRADE_EVERY_MS } }),
-  });
-  if (degradeAfterMs !== undefined) logger.info({ agentId: 'support-agent', startsAt: new Date(startedAt + degradeAfterMs).toISOString(), durationMs: degradeForMs, everyMs: DEGRADE_EVERY_MS }, 'the sample traffic degrades support-agent');
-  // A share of the runs gets a person's thumbs, published right after the runs (before their
-  // scores exist: the join waits for them). Not on the OTLP path, whose runs the Collector names.
-  // The person reacts to the answer as given, so a degraded answer draws worse feedback too.
-  const feedbackFor = createSampleFeedback({ seed });
-  const traffic = startSampleTraffic({
-    rate,
-    count,
-    publish: async (batchSize) => {
-      const samples = Array.from({ length: batchSize }, () => generator.next());
-      if (publisher === undefined) {
-        await Promise.all(samples.map((sample) => otlp!.app.run(sample.event)));
-        return;
-      }
-      const contexts = new Map(samples.map((sample) => [sample.event, sampleRunContext(sample)]));
-      await publisher.publish(
-        samples.map((sample) => sample.event),
-        { contextFor: (run) => contexts.get(run as never) },
-      );
-      const feedback = samples.map(feedbackFor).filter((record) => record !== undefined);
-      if (feedback.length > 0) await publisher.publishFeedback(feedback);
-    },
-    onError: (error) => logger.error({ err: error }, 'publishing sample traffic failed'),
-  });
+  const { publisher, traffic } = startDemoTraffic(trafficOptions, { config, brokers, otlp, logger });
 
   let dashboard: Awaited<ReturnType<typeof startDemoDashboard>> | undefined;
   let monitor: Awaited<ReturnType<typeof startMonitor>> | undefined;
@@ -234,7 +161,69 @@ export async function run(argv: string[]): Promise<number> {
     footer: () => renderMonitorLines(monitor?.statuses() ?? [], notices),
   });
 
-  const code = await new Promise<number>((resolve) => {
+  const code = await untilStopped({ stopEverything, view, crashed: service.crashed, logFile });
+  logger.flush();
+  return code;
+}
+
+/** --rate, --count and the degradation episodes, checked; undefined (the problem printed with the usage) when one is not valid. */
+function demoTrafficOptions(values: { rate?: string | undefined; count?: string | undefined; 'degrade-after'?: string | undefined; 'degrade-for'?: string | undefined }): DemoTrafficOptions | undefined {
+  const rate = Number(values.rate ?? '25');
+  const count = values.count === undefined ? Infinity : Number(values.count);
+  if (!(rate > 0) || !(count > 0)) {
+    console.error(`--rate and --count must be positive numbers\n${usage}`);
+    return undefined;
+  }
+  const degradeAfterMs = values['degrade-after'] === 'off' ? undefined : parseDuration(values['degrade-after'] ?? '60s');
+  const degradeForMs = parseDuration(values['degrade-for'] ?? '90s');
+  if ((values['degrade-after'] !== 'off' && degradeAfterMs === undefined) || degradeForMs === undefined || degradeForMs === 0) {
+    console.error(`--degrade-after and --degrade-for take durations such as 30s or 2m (--degrade-after also 'off')\n${usage}`);
+    return undefined;
+  }
+  return { rate, count, degradeAfterMs, degradeForMs };
+}
+
+/** The demo's log file, out of the terminal's way (the live view owns it). */
+function openDemoLog(): { logFile: string; redaction: ProcessRedaction; logger: Logger } {
+  const logDirectory = join(tmpdir(), 'scorestream');
+  mkdirSync(logDirectory, { recursive: true });
+  const logFile = join(logDirectory, 'demo.log');
+  // Redacted like the service's log (docs/data-handling.md): built-ins until the config is read, then its own.
+  const redaction = processRedaction();
+  const logger = pino({ level: process.env.SCORESTREAM_LOG_LEVEL ?? 'info', hooks: { streamWrite: (line) => redactLine(line, redaction.redact) } }, pino.destination({ dest: logFile, sync: false }));
+  return { logFile, redaction, logger };
+}
+
+/** The config file on the demo's brokers and topics (the OTLP path's topic and input with --otlp); undefined when it is not valid (the problem printed, the Collector stopped). */
+async function loadDemoConfig(configFile: string, { brokers, judge, otlp }: { brokers: string[]; judge: CliJudgeModels; otlp: OtlpPath | undefined }): Promise<ResolvedConfig | undefined> {
+  try {
+    const input = applyJudgeEnvironment(await loadConfigFile(configFile), judge);
+    return resolveConfig(
+      {
+        ...input,
+        kafka: { ...input.kafka, brokers },
+        groupId: input.groupId ?? (otlp === undefined ? 'scorestream-demo' : 'scorestream-demo-otlp'),
+        topics: { decisions: DEMO_DECISIONS_TOPIC, ...input.topics, ...(otlp === undefined ? {} : { runs: OTLP_DEMO_TOPIC }) },
+        ...(otlp === undefined ? {} : { input: { format: 'otlp' } }),
+      },
+      { environment: { ...process.env, KAFKA_BROKERS: undefined }, source: configFile },
+    );
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      await otlp?.collector.stop();
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+/**
+ * Until Ctrl-C (or SIGTERM) has stopped everything, or the consumer crashed: the exit code. A
+ * second Ctrl-C exits at once.
+ */
+function untilStopped({ stopEverything, view, crashed, logFile }: { stopEverything: () => Promise<void>; view: { stop(): void }; crashed: Promise<Error>; logFile: string }): Promise<number> {
+  return new Promise<number>((resolve) => {
     let stopping = false;
     const stop = () => {
       if (stopping) process.exit(130);
@@ -252,13 +241,11 @@ export async function run(argv: string[]): Promise<number> {
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
-    void service.crashed.then((error) => {
+    void crashed.then((error) => {
       if (stopping) return;
       view.stop();
       console.error(`the Kafka consumer crashed: ${error.message} (see ${logFile})`);
       resolve(1);
     });
   });
-  logger.flush();
-  return code;
 }

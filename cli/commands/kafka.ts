@@ -4,7 +4,7 @@
 // scripts can do `BROKERS=$(scorestream kafka start | tail -n1)`.
 // Exit codes: 0 done / running, 1 failure, 2 usage error, 3 (status) not running.
 import { parseArgs } from 'node:util';
-import { adminSecurity, defaultBrokerName, ensureLocalBroker, localBrokerStatus, readSecurityMaterials, stopLocalBroker } from '../../local/kafka/index.ts';
+import { defaultBrokerName, ensureLocalBroker, localBrokerStatus, readSecurityMaterials, stopLocalBroker } from '../../local/kafka/index.ts';
 import { setUpSecureRoles } from '../secure-broker-setup.ts';
 
 const SECURE_BROKER_NAME = 'secure';
@@ -57,7 +57,7 @@ export async function run(argv: string[]): Promise<number> {
       const directory = handle.directory ?? '';
       const materials = await readSecurityMaterials(directory);
       if (materials === undefined) throw new Error(`the secured broker's certificates and users are missing from ${directory}; run \`scorestream kafka stop --secure --purge\` and start it again`);
-      const lines = await setUpSecureRoles({ brokers: handle.brokers, mtlsBrokers: handle.mtlsBrokers ?? [], directory, materials, admin: adminSecurity(materials) });
+      const lines = await setUpSecureRoles({ brokers: handle.brokers, mtlsBrokers: handle.mtlsBrokers ?? [], directory, materials });
       for (const line of lines) progress(line);
     }
     if (handle.mode !== 'env') {

@@ -4,9 +4,7 @@
 // one per line as the Collector's file exporter writes, or one protobuf request) or a spans topic
 // from its beginning to where it ended when the command started, with a throwaway group that
 // commits nothing (the read-only tools' group prefix, like tail).
-import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { Kafka, logLevel } from 'kafkajs';
 import { OTLP_DEFAULTS } from '../../src/engine/config/input-schema.ts';
 import { isScorestreamSpan } from '../../src/engine/otlp/agent-spans.ts';
 import { decodeOtlpTraces } from '../../src/engine/otlp/decode-otlp.ts';
@@ -16,7 +14,7 @@ import { inspectTrace } from '../../src/engine/otlp/inspect-trace.ts';
 import { OTLP_ENCODINGS } from '../../src/engine/otlp/otlp-encodings.ts';
 import type { OtlpEncoding } from '../../src/engine/otlp/otlp-encodings.ts';
 import type { OtlpSpan } from '../../src/engine/otlp/otlp-span.ts';
-import { TAIL_GROUP_PREFIX } from '../../kafka/acl-roles.ts';
+import { createKafkaEdge } from '../../kafka/kafka-edge.ts';
 import { kafkaSecurityFromEnvironment } from '../../kafka/kafka-security.ts';
 import { explainKafkaError, kafkaPreflight } from '../../kafka/kafka-preflight.ts';
 import { tlsOptions } from '../../kafka/service-access.ts';
@@ -127,40 +125,34 @@ function decoded(bytes: Uint8Array, encoding: OtlpEncoding, where: string, probl
 
 async function spansOfTopic(options: { topic: string; brokers: string | undefined; encoding: OtlpEncoding; maxMessages: number }, problems: string[]): Promise<OtlpSpan[]> {
   const brokers = await resolveCliBrokers({ brokers: options.brokers });
-  const { security, ...who } = kafkaSecurityFromEnvironment(process.env);
-  const kafka = new Kafka({ clientId: 'scorestream-otlp-inspect', brokers, logLevel: logLevel.NOTHING, ...security });
-  const groupId = `${TAIL_GROUP_PREFIX}${randomUUID()}`;
-  const access = { brokers, ...who, topics: [{ topic: options.topic, operations: 'READ' as const }], group: TAIL_GROUP_PREFIX, groupIsPrefix: true };
-  await kafkaPreflight(kafka, { tls: tlsOptions(security.ssl), existingTopics: [options.topic], group: groupId }, access);
-  const admin = kafka.admin();
-  await admin.connect();
-  const ends = new Map((await admin.fetchTopicOffsets(options.topic)).map((partition) => [partition.partition, BigInt(partition.high)]));
-  const starts = new Map((await admin.fetchTopicOffsetsByTimestamp(options.topic, 0)).map((partition) => [partition.partition, BigInt(partition.offset)]));
-  await admin.disconnect();
-  const remaining = new Set([...ends].filter(([partition, end]) => end > (starts.get(partition) ?? 0n)).map(([partition]) => partition));
+  const { settings, security, ...who } = kafkaSecurityFromEnvironment(process.env);
+  const edge = createKafkaEdge({ clientId: 'scorestream-otlp-inspect', brokers, ...settings });
+  const access = { brokers, ...who, topics: [{ topic: options.topic, operations: 'READ' as const }] };
   const spans: OtlpSpan[] = [];
-  if (remaining.size === 0) return spans;
   let read = 0;
-  const consumer = kafka.consumer({ groupId });
-  await consumer.connect();
-  await consumer.subscribe({ topic: options.topic, fromBeginning: true });
-  await new Promise<void>((resolve, reject) => {
-    consumer.on(consumer.events.CRASH, ({ payload }) => {
-      if (!payload.restart) reject(explainKafkaError(payload.error, access));
-    });
-    void consumer.run({
-      autoCommit: false,
-      eachMessage: async ({ partition, message }) => {
-        if (!remaining.has(partition) || read >= options.maxMessages) return;
-        read += 1;
-        if (message.value === null) problems.push(`partition ${partition} offset ${message.offset}: a tombstone, skipped`);
-        else spans.push(...decoded(message.value, options.encoding, `partition ${partition} offset ${message.offset}`, problems));
-        if (BigInt(message.offset) + 1n >= ends.get(partition)!) remaining.delete(partition);
-        if (remaining.size === 0 || read >= options.maxMessages) resolve();
+  try {
+    await kafkaPreflight(edge.connection, { tls: tlsOptions(security.ssl), existingTopics: [options.topic] }, access);
+    // From its beginning to the end it had now, group-less; --max-messages stops it early.
+    const range = edge.readRange({
+      topics: [options.topic],
+      from: 'beginning',
+      until: 'end-at-start',
+      onBatch: (_topic, partition, messages) => {
+        for (const message of messages) {
+          if (read >= options.maxMessages) return;
+          read += 1;
+          if (message.value === null) problems.push(`partition ${partition} offset ${message.offset}: a tombstone, skipped`);
+          else spans.push(...decoded(message.value, options.encoding, `partition ${partition} offset ${message.offset}`, problems));
+          if (read >= options.maxMessages) void range.stop();
+        }
       },
     });
-  });
-  await consumer.disconnect();
+    await range.done.catch((error: unknown) => {
+      throw explainKafkaError(error, access);
+    });
+  } finally {
+    await edge.close();
+  }
   if (read >= options.maxMessages) problems.push(`stopped after --max-messages ${options.maxMessages}: later messages of ${options.topic} were not read`);
   return spans;
 }

@@ -7,7 +7,7 @@
 import { access } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Context } from '@opentelemetry/api';
-import { ensureTopics } from '../../kafka/ensure-topics.ts';
+import { createKafkaEdge } from '../../kafka/kafka-edge.ts';
 import { readRunLines } from '../../producers/read-run-lines.ts';
 import { createRunPublisher, DEFAULT_RUNS_TOPIC } from '../../producers/run-publisher.ts';
 import type { RunPublisher } from '../../producers/run-publisher.ts';
@@ -15,7 +15,6 @@ import type { PublishableRun } from '../../producers/run-validation.ts';
 import { createSampleRunGenerator, sampleRunContext } from '../../producers/sample/index.ts';
 import type { Problem } from '../../src/kit/contracts/problems.ts';
 import { formatProblems } from '../../src/kit/contracts/problems.ts';
-import { quietKafka } from '../../local/kafka/index.ts';
 import { resolveCliBrokers } from '../brokers.ts';
 import { kafkaSecurityFromEnvironment } from '../../kafka/kafka-security.ts';
 import { explainKafkaError, kafkaPreflight } from '../../kafka/kafka-preflight.ts';
@@ -195,13 +194,15 @@ export async function run(argv: string[]): Promise<number> {
 
   const brokers = await resolveCliBrokers({ brokers: parsed.brokers, start: true, onProgress: (line) => console.error(`kafka: ${line}`) });
   // TLS and SASL from the KAFKA_SSL* / KAFKA_SASL_* variables, as for the service.
-  const { security, ...who } = kafkaSecurityFromEnvironment(process.env);
+  const { settings, security, ...who } = kafkaSecurityFromEnvironment(process.env);
   const kafkaAccess = { brokers, ...who, topics: [{ topic, operations: 'WRITE (and CREATE while it does not exist)' }] };
-  const kafka = quietKafka({ clientId: 'scorestream-produce', brokers, ...security });
-  await kafkaPreflight(kafka, { tls: tlsOptions(security.ssl) }, kafkaAccess);
-  const created = await ensureTopics(kafka, [{ topic, numPartitions: parsed.partitions }]).catch((error: unknown) => {
-    throw explainKafkaError(error, kafkaAccess);
-  });
+  const edge = createKafkaEdge({ clientId: 'scorestream-produce', brokers, ...settings });
+  const created = await kafkaPreflight(edge.connection, { tls: tlsOptions(security.ssl) }, kafkaAccess)
+    .then(() => edge.admin.createTopics([{ topic, numPartitions: parsed.partitions }]))
+    .catch((error: unknown) => {
+      throw explainKafkaError(error, kafkaAccess);
+    })
+    .finally(() => edge.close());
   if (created.length > 0) console.error(`produce: created topic ${topic} (${parsed.partitions} partitions)`);
   const what = source.kind === 'sample' ? `${source.count} sample runs (seed ${source.seed})` : `runs from ${source.path}`;
   console.error(`produce: publishing ${what} to ${topic} on ${brokers.join(',')}${parsed.rate === undefined ? '' : ` at ${parsed.rate}/s`}`);
@@ -212,7 +213,8 @@ export async function run(argv: string[]): Promise<number> {
   const interrupt = new AbortController();
   const onSignal = () => interrupt.abort();
   process.once('SIGINT', onSignal);
-  const publisher = createRunPublisher({ kafka, topic });
+  // The producer SDK, as an agent runs it (producers/run-publisher.ts), with the same settings.
+  const publisher = createRunPublisher({ brokers, topic, clientId: 'scorestream-produce', ...security });
   let result;
   try {
     result = await publishAll(publisher, batches, parsed.rate, interrupt.signal, source.kind === 'sample' ? source.count : undefined);

@@ -7,7 +7,8 @@
 import { overTargetMessage, processMemoryTarget } from '../../service/memory-target.ts';
 import { startService } from '../../service/start-service.ts';
 import { createLogger, flushLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
-import { startTelemetry, traceOptionsFromEnvironment } from '../../otel/setup.ts';
+import { startTelemetry } from '../../otel/setup.ts';
+import { traceOptionsFromEnvironment } from '../../otel/trace-options.ts';
 import { processRedaction } from '../config-redaction.ts';
 import { loadCliConfig } from '../load-cli-config.ts';
 import { runUntilSignal } from '../run-until-signal.ts';

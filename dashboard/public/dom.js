@@ -1,6 +1,9 @@
 // Building the page's elements. Every string from a record goes in as a text node (or through
 // textContent), never as HTML: no innerHTML anywhere in the page. Links accept only http(s) URLs.
 
+/** The page's element that `selector` finds first (its ids are unique). */
+export const $ = (selector) => document.querySelector(selector);
+
 /** An element with attributes and children; strings become text nodes. */
 export function el(tag, attributes = {}, ...children) {
   const element = document.createElement(tag);

@@ -1,6 +1,8 @@
 // Sample agent traffic for demos, tests and benchmarks.
-export { createSampleRunGenerator, generateSampleRuns, inDegradation, sampleRunContext } from './generate-sample-runs.ts';
-export type { Degradation, SampleRun, SampleRunGenerator, SampleRunGeneratorOptions } from './generate-sample-runs.ts';
+export { inDegradation } from './degradation.ts';
+export type { Degradation } from './degradation.ts';
+export { createSampleRunGenerator, generateSampleRuns, sampleRunContext } from './generate-sample-runs.ts';
+export type { SampleRun, SampleRunGenerator, SampleRunGeneratorOptions } from './generate-sample-runs.ts';
 export { createRandom } from './prng.ts';
 export type { Random } from './prng.ts';
 export { createSampleFeedback } from './sample-feedback.ts';

@@ -7,7 +7,6 @@
 // the longest window back, and evaluates only once that read has caught up.
 import { metrics } from '@opentelemetry/api';
 import type { Meter } from '@opentelemetry/api';
-import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../../src/engine/config/resolve-config.ts';
 import type { AlertRecord } from '../../src/kit/contracts/alert-record.ts';
@@ -19,9 +18,9 @@ import { describeNotice } from '../../src/engine/monitors/webhook-body.ts';
 import { registerMonitorMetrics } from '../../otel/monitor-metrics.ts';
 import { dataHandlingOf } from '../../src/engine/data-handling/data-handling.ts';
 import { createdBy, topologyOfConfig } from '../../src/engine/topology/topology.ts';
-import { ensureTopics, topicSpecsOf } from '../../kafka/ensure-topics.ts';
-import { createKafkaClient } from '../../kafka/kafka-client.ts';
-import { createKafkajsTransport } from '../../kafka/kafkajs-transport.ts';
+import { topicSpecsOf } from '../../kafka/ensure-topics.ts';
+import { createKafkaEdge } from '../../kafka/kafka-edge.ts';
+import type { KafkaEdge } from '../../kafka/kafka-edge.ts';
 import { startRoleOutput } from '../role-output.ts';
 import { startTopicReader } from './topic-reader.ts';
 import type { TopicReader } from './topic-reader.ts';
@@ -31,7 +30,8 @@ import type { WebhookNotifier } from './webhook-notifier.ts';
 export type MonitorOptions = {
   config: ResolvedConfig;
   logger: Logger;
-  kafka?: Kafka;
+  /** The process's Kafka edge; default one of its own, closed with the monitor. */
+  edge?: KafkaEdge;
   meter?: Meter;
   /** Wall clock (tests inject one). */
   now?: () => number;
@@ -50,10 +50,10 @@ export type RunningMonitor = {
 };
 
 /** Every notice on the alerts topic, oldest first per monitor (a monitor's notices share its key, so its partition). */
-async function readNotices(kafka: Kafka, topic: string, logger: Logger): Promise<AlertRecord[]> {
+async function readNotices(edge: KafkaEdge, topic: string, logger: Logger): Promise<AlertRecord[]> {
   const notices: AlertRecord[] = [];
   const reader = await startTopicReader({
-    kafka,
+    edge,
     topic,
     from: 'beginning',
     onMessage: (message) => {
@@ -81,23 +81,24 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     throw new ScorestreamError('the config has no monitors: add monitors: [{ name, scorer, aggregation, window, threshold }] (docs/alerts.md)', { code: 'invalid_config' });
   }
   const now = options.now ?? Date.now;
-  const kafka = options.kafka ?? createKafkaClient(config, logger);
+  const edge = options.edge ?? createKafkaEdge(config.kafka);
+  const closeEdge = options.edge === undefined ? () => edge.close() : () => Promise.resolve();
   const alertsTopic = config.topics.alerts;
   const topology = topologyOfConfig(config);
-  await ensureTopics(kafka, topicSpecsOf(topology, createdBy(topology, 'monitor')));
+  await edge.admin.createTopics(topicSpecsOf(topology, createdBy(topology, 'monitor')));
   const set = createMonitorSet(config.monitors);
   const meter = options.meter ?? metrics.getMeter('scorestream');
   const monitorMetrics = registerMonitorMetrics(meter, () => set.statuses());
-  const restored = await readNotices(kafka, alertsTopic, logger);
+  const restored = await readNotices(edge, alertsTopic, logger);
   set.restore(restored);
 
-  const output = await startRoleOutput({ producer: createKafkajsTransport(kafka).producer(), topology, handling: dataHandlingOf(config), maxRecordBytes: config.maxRecordBytes, deadLetterTopic: config.topics.deadLetter, logger, now });
+  const output = await startRoleOutput({ producer: edge.producer(), topology, handling: dataHandlingOf(config), maxRecordBytes: config.maxRecordBytes, deadLetterTopic: config.topics.deadLetter, logger, now });
   const webhook = config.alerts.webhook === undefined ? undefined : createWebhookNotifier({ webhook: config.alerts.webhook, logger, fetch: options.fetch, onOutcome: (outcome) => monitorMetrics.webhook(outcome) });
 
   const longestWindow = Math.max(...config.monitors.map((monitor) => monitor.window));
   let invalid = 0;
   const results: TopicReader = await startTopicReader({
-    kafka,
+    edge,
     topic: config.topics.results,
     from: now() - longestWindow,
     onMessage: (message) => {
@@ -148,6 +149,7 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
       await evaluating;
       await webhook?.close();
       monitorMetrics.unregister();
+      await closeEdge();
     },
   };
 }

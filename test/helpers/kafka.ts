@@ -7,6 +7,8 @@ import type { ITopicConfig, Kafka } from 'kafkajs';
 import { inject, onTestFinished } from 'vitest';
 import { quietKafka } from '../../local/kafka/index.ts';
 import { createTopicsWithLeaders as createTopicsWithLeadersOn } from '../../kafka/create-topics-with-leaders.ts';
+import { createKafkaEdge } from '../../kafka/kafka-edge.ts';
+import type { KafkaEdge } from '../../kafka/kafka-edge.ts';
 
 /** The integration broker's bootstrap addresses; throws outside the `integration` project. */
 export function testBrokers(): string[] {
@@ -138,4 +140,11 @@ export async function describeGroup(groupId: string): Promise<{ state: string; m
   } finally {
     await admin.disconnect();
   }
+}
+
+/** A Kafka edge (kafka/kafka-edge.ts) on the test broker, closed when the current test finishes. */
+export function testEdge(clientId = 'scorestream-test-edge'): KafkaEdge {
+  const edge = createKafkaEdge({ clientId, brokers: testBrokers() });
+  onTestFinished(() => edge.close());
+  return edge;
 }

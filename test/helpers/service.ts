@@ -1,16 +1,11 @@
 // Runs the scoring service in-process against the test broker, with a test config, and stops it
 // when the test finishes. Also: produce raw messages, and collect parsed records from a topic.
-import type { IHeaders, Kafka } from 'kafkajs';
+import type { IHeaders } from 'kafkajs';
 import { onTestFinished } from 'vitest';
 import pino from 'pino';
-import type { Logger } from 'pino';
 import { resolveConfig } from '../../src/engine/config/resolve-config.ts';
-import type { ResolvedConfig } from '../../src/engine/config/resolve-config.ts';
 import type { ScorestreamConfigInput } from '../../src/engine/config/config-types.ts';
-import { createKafkaClient } from '../../kafka/kafka-client.ts';
 import { DEFAULTS } from '../../src/engine/config/defaults.ts';
-import { createKafkaTransport } from '../../kafka/create-kafka-transport.ts';
-import type { KafkaTransport } from '../../kafka/kafka-transport.ts';
 import type { KafkaClientName } from '../../src/engine/config/config-types.ts';
 import { startService } from '../../service/start-service.ts';
 import type { RunningService, ServiceOptions } from '../../service/start-service.ts';
@@ -95,38 +90,26 @@ export function testKafkaClient(): KafkaClientName {
   return client;
 }
 
-/** The scoring path's transport of a test service: its config's client, fetches waiting at most 100 ms (see testServiceKafka). */
-export function testServiceTransport(config: ResolvedConfig, kafka: Kafka, options: { productionFetchWait?: boolean } = {}): KafkaTransport {
-  return createKafkaTransport(config, kafka, options.productionFetchWait === true || config.kafka.client === 'kafkajs' ? {} : { fetchMaxWaitMs: testFetchWaitMs });
-}
-
 /**
- * The service's own kafkajs client (createKafkaClient), except that its consumers' fetches wait at
- * most 100 ms for data. kafkajs' consumer.disconnect() waits for the fetch in progress, so with the
- * default wait every stop() of an idle test service took 5 s.
+ * How long a test service's consumer waits at the broker for data: 100 ms, so that every stop() of
+ * an idle test service does not wait out the production wait (kafkajs' consumer.disconnect() waits
+ * for the fetch in progress). Pass as `fetchMaxWaitMs` to startService / startReplay.
  */
-export function testServiceKafka(config: ResolvedConfig, logger: Logger): Kafka {
-  const kafka = createKafkaClient(config, logger);
-  const consumer = kafka.consumer.bind(kafka);
-  kafka.consumer = (consumerConfig) => consumer({ maxWaitTimeInMs: testFetchWaitMs, ...consumerConfig });
-  return kafka;
-}
+export const testServiceFetchWait = { fetchMaxWaitMs: testFetchWaitMs } as const;
 
 export async function startTestService(
   input: Omit<ScorestreamConfigInput, 'kafka' | 'groupId' | 'topics'> & { topics: Partial<ServiceTopics> & { runs: string; results: string; deadLetter: string; retry?: string; rescore?: string }; groupId?: string },
-  options: Partial<Omit<ServiceOptions, 'config' | 'kafka'>> & {
-    /** Keep kafkajs' 5 s fetch wait (what the service runs with) instead of testServiceKafka's 100 ms. */
+  options: Partial<Omit<ServiceOptions, 'config' | 'edge'>> & {
+    /** Keep the client's production fetch wait (what the service runs with) instead of testServiceFetchWait's 100 ms. */
     productionFetchWait?: boolean;
   } = {},
 ): Promise<RunningService> {
   const config = resolveConfig({ ...input, kafka: { brokers: testBrokers(), clientId: 'scorestream-test-service', client: testKafkaClient() }, groupId: input.groupId ?? uniqueGroupId('service') });
   const logger = options.logger ?? silentLogger();
-  const kafka = options.productionFetchWait === true ? createKafkaClient(config, logger) : testServiceKafka(config, logger);
   const service = await startService({
     config,
     logger,
-    kafka,
-    transport: testServiceTransport(config, kafka, { productionFetchWait: options.productionFetchWait === true }),
+    ...(options.productionFetchWait === true ? {} : testServiceFetchWait),
     consumer: { commitIntervalMs: 200, publishRetryDelayMs: 50, ...options.consumer },
     ...(options.tracer === undefined ? {} : { tracer: options.tracer }),
     ...(options.recordInputs === undefined ? {} : { recordInputs: options.recordInputs }),

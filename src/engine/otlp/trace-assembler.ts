@@ -18,12 +18,12 @@
 // Finding what is due costs O(1) per trace, not a pass over every open trace per message: the two
 // deadlines are the last arrival plus idleTimeoutMs and the last run-defining span plus
 // gracePeriodMs, so appending a trace to the queue of its kind whenever its deadline moves keeps
-// each queue in deadline order; an entry left behind by a later move, or by a close, is skipped
-// when it reaches the head (DueQueue). Arrays, not a Map re-inserted on each move: a Map's
-// iterator walks over the deleted entries at its front, which made each look at the head cost a
-// pass over the traces closed since the table was last rebuilt. That order takes time that does
-// not go backwards: an earlier `now` than one already seen counts as the latest seen (a clock
-// stepped back delays a close by the step; it never closes a trace early).
+// each queue in deadline order (due-queue.ts). That order takes time that does not go backwards:
+// an earlier `now` than one already seen counts as the latest seen (a clock stepped back delays a
+// close by the step; it never closes a trace early). How a trace's spans are held: open-trace.ts.
+import { DueQueue } from './due-queue.ts';
+import { appendSpan, indexOfSpan } from './open-trace.ts';
+import type { OpenTrace } from './open-trace.ts';
 import type { OtlpSpan } from './otlp-span.ts';
 
 export type TraceAssemblyLimits = {
@@ -58,104 +58,6 @@ export type AddResult<Owner> = {
   /** Traces closed by this add because a cap was reached. */
   overflowed: ClosedTrace<Owner>[];
 };
-
-// A trace is held as compactly as assembly allows (the spans of every message in flight stay
-// here until their traces close, so their size is the garbage collector's work): its spans in one
-// array, their owners only once a second owner contributed, a span-id index only once a scan
-// would cost more than it.
-type OpenTrace<Owner> = {
-  readonly traceId: string;
-  readonly openedAt: number;
-  /** In arrival order, each span id once. */
-  spans: OtlpSpan[];
-  /** The owner of each span, beside `spans`: only once an owner other than `owners[0]` added one. */
-  spanOwners: Owner[] | undefined;
-  /** Span id → its place in `spans`: only once the trace holds INDEXED_FROM spans. */
-  index: Map<string, number> | undefined;
-  readonly owners: Owner[];
-  lastArrivalAt: number;
-  /** When the latest agent or root span arrived; the trace is ready `gracePeriodMs` after. */
-  readyAt: number | undefined;
-  rootArrived: boolean;
-  /** Which queue entry is the trace's current one (the latest move of its deadline); 0 once closed. */
-  dueEntry: number;
-  /** The add that last touched the trace; -1 once closed. */
-  touchedIn: number;
-};
-
-/** Below this many spans a trace finds a span id by a scan of its spans. */
-const INDEXED_FROM = 16;
-
-function indexOfSpan(trace: OpenTrace<unknown>, spanId: string): number {
-  if (trace.index !== undefined) return trace.index.get(spanId) ?? -1;
-  const { spans } = trace;
-  for (let index = 0; index < spans.length; index += 1) if (spans[index]!.spanId === spanId) return index;
-  return -1;
-}
-
-function appendSpan<Owner>(trace: OpenTrace<Owner>, span: OtlpSpan, owner: Owner): void {
-  const { spans } = trace;
-  if (trace.spanOwners !== undefined) trace.spanOwners.push(owner);
-  else if (owner !== trace.owners[0]) {
-    trace.spanOwners = new Array<Owner>(spans.length).fill(trace.owners[0]!);
-    trace.spanOwners.push(owner);
-  }
-  // A push reserves 16 slots more, and most traces hold two or three spans: up to three, an array of the exact size.
-  if (spans.length === 0) trace.spans = [span];
-  else if (spans.length === 1) trace.spans = [spans[0]!, span];
-  else if (spans.length === 2) trace.spans = [spans[0]!, spans[1]!, span];
-  else spans.push(span);
-  if (trace.index !== undefined) trace.index.set(span.spanId, trace.spans.length - 1);
-  else if (trace.spans.length === INDEXED_FROM) trace.index = new Map(trace.spans.map((held, index) => [held.spanId, index]));
-}
-
-/** Traces in the order their deadlines were last moved, the stale entries skipped at the head. */
-class DueQueue<Owner> {
-  // Two arrays side by side rather than an object per entry.
-  private traces: Array<OpenTrace<Owner>> = [];
-  private entries: number[] = [];
-  private head = 0;
-
-  push(trace: OpenTrace<Owner>, entry: number): void {
-    this.traces.push(trace);
-    this.entries.push(entry);
-  }
-
-  /** The trace whose deadline comes first, stale entries dropped on the way. */
-  first(): OpenTrace<Owner> | undefined {
-    const { traces, entries } = this;
-    while (this.head < entries.length && entries[this.head] !== traces[this.head]!.dueEntry) this.head += 1;
-    if (this.head === entries.length) {
-      this.traces = [];
-      this.entries = [];
-      this.head = 0;
-      return undefined;
-    }
-    // Dropped entries are given back once they are half the array (amortised O(1)).
-    if (this.head > 1_024 && this.head * 2 > entries.length) {
-      this.traces = traces.slice(this.head);
-      this.entries = entries.slice(this.head);
-      this.head = 0;
-    }
-    return this.traces[this.head]!;
-  }
-
-  /** Rebuilt without stale entries when they outnumber the live ones (a trace moved many times). */
-  compact(live: number): void {
-    if (this.entries.length - this.head <= 2 * live + 1_024) return;
-    const traces: Array<OpenTrace<Owner>> = [];
-    const entries: number[] = [];
-    for (let index = this.head; index < this.entries.length; index += 1) {
-      const trace = this.traces[index]!;
-      if (trace.dueEntry !== this.entries[index]) continue;
-      traces.push(trace);
-      entries.push(this.entries[index]!);
-    }
-    this.traces = traces;
-    this.entries = entries;
-    this.head = 0;
-  }
-}
 
 export class TraceAssembler<Owner> {
   private readonly open = new Map<string, OpenTrace<Owner>>();

@@ -6,7 +6,7 @@
 import { threadVersionIdFor } from '../../kit/contracts/thread-ids.ts';
 import type { ThreadCloseReason } from '../../kit/contracts/thread-ref.ts';
 import type { ThreadClose, ThreadDecision } from './thread-effects.ts';
-import { refusalOf } from './thread-part.ts';
+import { acceptsTurns, refusalOf } from './thread-part.ts';
 import type { OrderedAnchor, ThreadPart } from './thread-part.ts';
 import type { Thread } from './thread.ts';
 import type { TurnAnchor } from './turn-entry.ts';
@@ -59,4 +59,11 @@ export function closePart(thread: Thread, part: ThreadPart, closedBy: ThreadClos
   delete part.pending;
   part.closedThrough = thread.nextArrival;
   return effect;
+}
+
+/** How many turns the part's next close would hold: what maxTurns bounds (the thread state closes at it). */
+export function turnsOfNextClose(thread: Thread, part: ThreadPart): number {
+  if (part.pending === undefined) return 0;
+  const wholeConversation = part.versions === 0 || part.policy.options.onResume === 'rescore';
+  return acceptsTurns(part) && wholeConversation ? thread.turns.length : part.pending.count;
 }

@@ -9,39 +9,32 @@
 // One instance per partition claim: the transport creates it when the partition is assigned,
 // restores it from the changelog, and drops it (clear) at the claim's end, a seek or an abort.
 // Its parts: the deadlines (thread-schedule.ts), the restore (changelog-restore.ts), what it is
-// made with (thread-state-options.ts), the close of a part (thread-close.ts).
+// made with (thread-state-options.ts), its stats (thread-state-stats.ts), the close of a part
+// (thread-close.ts).
 import type { ThreadCloseReason } from '../../kit/contracts/thread-ref.ts';
 import { ScorestreamError } from '../../kit/errors.ts';
 import { noRecords, readRecord, restoreThreads } from './changelog-restore.ts';
 import type { RestoreOutcome, RestoreResult } from './changelog-restore.ts';
 import type { ThreadEffect } from './thread-effects.ts';
 import { serializeThread, threadRecordKey, turnRecordKey } from './thread-changelog.ts';
-import { closePart } from './thread-close.ts';
+import { closePart, turnsOfNextClose } from './thread-close.ts';
 import type { Admission, ThreadPart, ThreadPolicy } from './thread-part.ts';
-import { acceptsTurns, clockDeadlineOf, needsTurn, withPendingTurn } from './thread-part.ts';
+import { clockDeadlineOf, needsTurn, withPendingTurn } from './thread-part.ts';
 import { ThreadSchedule } from './thread-schedule.ts';
 import { StateBudget } from './thread-state-options.ts';
 import type { ThreadLimits, ThreadStateOptions } from './thread-state-options.ts';
+import { threadStateStats } from './thread-state-stats.ts';
+import type { ThreadStateStats } from './thread-state-stats.ts';
 import { hasPending, insertTurn, releaseTurns } from './thread.ts';
 import type { Thread } from './thread.ts';
 import type { TurnEntry } from './turn-entry.ts';
 
 // Where their importers have always found them (consumers/thread-source.ts, thread-stage.ts).
 export { StateBudget };
-export type { RestoreOutcome, RestoreResult };
+export type { RestoreOutcome, RestoreResult, ThreadStateStats };
 
 /** An agent.thread.ended event, keyed (threadKeyFor). */
 export type ThreadEnd = { key: string; threadId: string; tenantId?: string; lastRunId?: string };
-
-export type ThreadStateStats = {
-  /** Threads held, open or kept for a resume. */
-  threads: number;
-  /** Threads with turns some binding has not closed yet. */
-  openThreads: number;
-  heldTurns: number;
-  /** UTF-8 bytes of the held turns. */
-  bytes: number;
-};
 
 export class ThreadState {
   readonly #policies: readonly ThreadPolicy[];
@@ -117,7 +110,7 @@ export class ThreadState {
       delete thread.ending;
       for (const part of parts) this.#close(thread, part, 'ended', now, effects);
     } else {
-      for (const part of parts) if (this.#turnsOfNextClose(thread, part) >= part.policy.options.maxTurns) this.#close(thread, part, 'max_turns', now, effects);
+      for (const part of parts) if (turnsOfNextClose(thread, part) >= part.policy.options.maxTurns) this.#close(thread, part, 'max_turns', now, effects);
       if (thread.bytes >= this.#limits.maxThreadBytes) {
         for (const part of parts) {
           this.#close(thread, part, 'max_bytes', now, effects);
@@ -231,13 +224,7 @@ export class ThreadState {
   }
 
   stats(): ThreadStateStats {
-    let openThreads = 0;
-    let heldTurns = 0;
-    for (const thread of this.#threads.values()) {
-      if (hasPending(thread)) openThreads += 1;
-      heldTurns += thread.turns.length;
-    }
-    return { threads: this.#threads.size, openThreads, heldTurns, bytes: this.#bytes };
+    return threadStateStats(this.#threads, this.#bytes);
   }
 
   /** Forgets everything (the claim ended, was sought, or its transaction aborted): restore again from the changelog. */
@@ -246,13 +233,6 @@ export class ThreadState {
     this.#threads.clear();
     this.#deadlines.clear();
     this.#addBytes(-this.#bytes);
-  }
-
-  /** How many turns the part's next close would hold: what maxTurns bounds. */
-  #turnsOfNextClose(thread: Thread, part: ThreadPart): number {
-    if (part.pending === undefined) return 0;
-    const wholeConversation = part.versions === 0 || part.policy.options.onResume === 'rescore';
-    return acceptsTurns(part) && wholeConversation ? thread.turns.length : part.pending.count;
   }
 
   #close(thread: Thread, part: ThreadPart, closedBy: ThreadCloseReason, now: number, effects: ThreadEffect[]): void {

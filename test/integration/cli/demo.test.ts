@@ -119,7 +119,7 @@ describe('scorestream demo', () => {
     expect(demo.stderr()).toMatch(/still connecting to Kafka \(creating topics, joining the consumer group\); progress and errors: .*demo\.log/);
     expect(demo.stdout()).not.toContain('Scorestream demo —');
 
-    // kafkajs gives up after its request timeout (30 s); the error then says what to check.
+    // The pre-flight gives up after its requests' timeouts (about 40 s, kafka-defaults.ts); the error then says what to check.
     expect(await demo.exited).toBe(1);
     expect(demo.stderr()).toMatch(/^scorestream: .+\nKafka did not answer.*KAFKA_BROKERS/m);
   }, 120_000);

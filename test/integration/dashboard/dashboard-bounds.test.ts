@@ -4,12 +4,13 @@
 // when none exists.
 import { connect } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { DashboardState, DEFAULT_LIMITS } from '../../../dashboard/dashboard-state.ts';
+import { DEFAULT_LIMITS } from '../../../dashboard/dashboard-limits.ts';
+import { DashboardState } from '../../../dashboard/dashboard-state.ts';
 import { startDashboardServer } from '../../../dashboard/http-server.ts';
 import { startKafkaReader } from '../../../dashboard/kafka-reader.ts';
 import { defaultAssetRoots } from '../../../dashboard/static-assets.ts';
 import { scoreRecord } from '../../helpers/dashboard-records.ts';
-import { testKafka, uniqueName } from '../../helpers/kafka.ts';
+import { uniqueName, testEdge } from '../../helpers/kafka.ts';
 import { publish, useDashboard, useDashboardTopics, useProducer } from './dashboard-helpers.ts';
 
 describe('dashboard bounds and failures', () => {
@@ -57,7 +58,7 @@ describe('dashboard bounds and failures', () => {
   it('refuses to start when none of its topics exist, saying what to do', async () => {
     const state = new DashboardState({ ...DEFAULT_LIMITS, windowMs: 3_600_000, bucketMs: 60_000 });
     await expect(
-      startKafkaReader({ kafka: testKafka('dashboard-missing'), resultsTopic: uniqueName('no-such-results'), decisionsTopic: uniqueName('no-such-decisions'), sinceMs: Date.now() - 60_000, state }),
+      startKafkaReader({ edge: testEdge('dashboard-missing'), resultsTopic: uniqueName('no-such-results'), decisionsTopic: uniqueName('no-such-decisions'), sinceMs: Date.now() - 60_000, state }),
     ).rejects.toThrow(/none of the topics exist .*start the service \(or the demo\) first/);
   });
 });

@@ -5,7 +5,7 @@ import type { TestBrowser } from '../../helpers/browser.ts';
 import { onTestFinished } from 'vitest';
 import type { Dashboard, DashboardOptions } from '../../../dashboard/start-dashboard.ts';
 import { startDashboard } from '../../../dashboard/start-dashboard.ts';
-import { testKafka, useTopic } from '../../helpers/kafka.ts';
+import { testKafka, useTopic, testEdge } from '../../helpers/kafka.ts';
 import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
 import { threadScoreViewKeyFor } from '../../../src/kit/contracts/thread-ids.ts';
 
@@ -47,7 +47,7 @@ export async function publishView(producer: Producer, topic: string, records: Sc
 /** A dashboard on the test topics (closed when the test finishes), caught up with what they hold. */
 export async function useDashboard(topics: DashboardTopics, options: Partial<DashboardOptions> = {}): Promise<Dashboard> {
   const dashboard = await startDashboard({
-    kafka: testKafka('dashboard-test'),
+    edge: testEdge('dashboard-test'),
     resultsTopic: topics.results,
     decisionsTopic: topics.decisions,
     agreementsTopic: topics.agreements,

@@ -13,7 +13,7 @@ import type { ScorestreamConfigInput } from '../../../src/engine/config/config-t
 import { resolveConfig } from '../../../src/engine/config/resolve-config.ts';
 import { createScorer } from '../../../src/kit/scorer/create-scorer.ts';
 import { startMonitor } from '../../../service/monitor/start-monitor.ts';
-import { testBrokers, testKafka, useTopic } from '../../helpers/kafka.ts';
+import { testBrokers, useTopic } from '../../helpers/kafka.ts';
 import { produceRaw, readUntil } from '../../helpers/service.ts';
 import { scoredRecord } from '../../unit/src/kit/contracts/fixtures.ts';
 
@@ -56,7 +56,7 @@ describe('scorestream monitor', () => {
       alerts: { evaluateEvery: '500ms', webhook: { url: webhook.url, maxAttempts: 2 } },
     } as ScorestreamConfigInput);
     const logger = pino({ level: 'silent' });
-    const start = () => startMonitor({ config, logger, kafka: testKafka('scorestream-monitor-test') });
+    const start = () => startMonitor({ config, logger });
 
     // Low scores on every partition; every record sent twice (an at-least-once redelivery).
     const low = scores([0.1, 0.2, 0.3, 0.1, 0.2, 0.3], 1);

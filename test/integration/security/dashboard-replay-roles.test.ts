@@ -7,7 +7,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { DASHBOARD_GROUP_PREFIX } from '../../../kafka/acl-roles.ts';
 import type { DeliveryMode } from '../../../src/engine/config/config-types.ts';
 import type { SecureBrokerHandle } from '../../../local/kafka/secure-broker.ts';
 import { decisionRecord, scoreRecord } from '../../helpers/dashboard-records.ts';
@@ -136,15 +135,16 @@ describe('the dashboard with exactly its ACLs', () => {
     expectNoSecret(dashboard.output.join('\n'), broker);
   });
 
-  it('without READ on its group prefix it exits 2 naming that ACL', { timeout: 60_000 }, async () => {
+  it('needs no group (it reads group-less), and without READ on the results topic it exits 2 naming that ACL', { timeout: 60_000 }, async () => {
     const broker = secureBroker();
     const topics = await useSecureTopics(broker);
     const grants = dashboardGrants(topics);
-    await grantAcls(broker, 'User:dashboard-no-group', grants.filter((grant) => grant.resource !== 'group'));
+    expect(grants.filter((grant) => grant.resource === 'group')).toEqual([]);
+    await grantAcls(broker, 'User:dashboard-no-group', grants.filter((grant) => grant.name !== topics.results));
     const dashboard = runCli(['dashboard', '--port', '0', '--topic', topics.results, '--decisions-topic', topics.decisions], secureEnvironment(broker, 'dashboard-no-group'));
     expect(await dashboard.exited).toBe(2);
     const output = dashboard.output.join('\n');
-    expect(output).toContain(`--allow-principal User:dashboard-no-group --operation Read --group ${DASHBOARD_GROUP_PREFIX} --resource-pattern-type prefixed`);
+    expect(output).toContain(`READ on topic '${topics.results}'`);
     expect(output).not.toContain('Scorestream dashboard: http');
     expectNoSecret(output, broker);
   });
@@ -227,7 +227,7 @@ describe('a replay with exactly its ACLs', () => {
     expect(dryRun.output.join('\n')).toContain(`--group ${groupId}. --resource-pattern-type prefixed`);
   });
 
-  it('--dry-run estimates the range with the same ACLs and removes its throwaway group', { timeout: 90_000 }, async () => {
+  it('--dry-run estimates the range with the same ACLs, group-less: no group of its own', { timeout: 90_000 }, async () => {
     const broker = secureBroker();
     const topics = await useSecureTopics(broker, 2);
     const groupId = uniqueName('replay-dry');

@@ -239,10 +239,11 @@ describe('a missing ACL stops the start with exit 2 and says which', () => {
     expectNoSecret((error as Error).message, broker);
   });
 
-  it('tail without READ on its group prefix', async () => {
+  it('tail without READ on the results topic (it needs no group: it reads group-less)', async () => {
     const broker = secureBroker();
     const topics = await useSecureTopics(broker);
-    await grantAcls(broker, 'User:tail-no-group', tailGrants(topics).filter((grant) => grant.resource !== 'group'));
+    expect(tailGrants(topics).filter((grant) => grant.resource === 'group')).toEqual([]);
+    await grantAcls(broker, 'User:tail-no-group', tailGrants({ ...topics, results: uniqueName('other-results') }));
     const sasl = broker.sasl('tail-no-group');
     const tailing = runCli(['tail', '--topic', topics.results], {
       KAFKA_BROKERS: broker.brokers.join(','),
@@ -252,7 +253,7 @@ describe('a missing ACL stops the start with exit 2 and says which', () => {
       KAFKA_SSL_CA_FILE: broker.materials.caCertificate,
     });
     expect(await tailing.exited).toBe(2);
-    expect(tailing.output.join('\n')).toContain('--group scorestream-tail- --resource-pattern-type prefixed');
+    expect(tailing.output.join('\n')).toContain(`READ on topic '${topics.results}'`);
   });
 });
 
@@ -282,7 +283,7 @@ describe('thread scorers on the secured broker', () => {
   it('score threads (exactly-once) with the topics and ACLs `scorestream kafka start --secure` sets up', async () => {
     const broker = secureBroker();
     // What `kafka start --secure` does once its broker answers: the default topics, each role's ACLs.
-    await setUpSecureRoles({ brokers: broker.brokers, mtlsBrokers: broker.mtlsBrokers, directory: 'unused', materials: broker.materials, admin: broker.adminSecurity });
+    await setUpSecureRoles({ brokers: broker.brokers, mtlsBrokers: broker.mtlsBrokers, directory: 'unused', materials: broker.materials });
     const topics = { ...DEFAULT_TOPICS, decisions: DEMO_DECISIONS_TOPIC };
     const service = spawnSecureService(broker, topics, DEFAULTS.groupId, 'scorestream', { SCORESTREAM_DELIVERY: 'exactly-once', FIXTURE_THREAD_IDLE_MS: '1500' }, threadsConfig);
     await waitForLog(service, /scorestream is consuming/);

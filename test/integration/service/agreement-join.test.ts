@@ -10,7 +10,7 @@ import { parseAgreementRecord, parseDeadLetter } from '../../../src/kit/contract
 import { startAgreementJoin } from '../../../service/agreement-join.ts';
 import type { AgreementJoin } from '../../../service/agreement-join.ts';
 import { scoreRecord } from '../../helpers/dashboard-records.ts';
-import { readMessages, testKafka, useTopic } from '../../helpers/kafka.ts';
+import { readMessages, testKafka, useTopic, testEdge } from '../../helpers/kafka.ts';
 
 const WINDOW_MS = 3_600_000;
 
@@ -67,7 +67,7 @@ describe('the feedback join against Kafka', () => {
   }
 
   async function start(names: Awaited<ReturnType<typeof topics>>) {
-    const join = await startAgreementJoin({ kafka: testKafka('scorestream-test-agreement'), resultsTopic: names.results, feedbackTopic: names.feedback, agreementsTopic: names.agreements, windowMs: WINDOW_MS, ttlMs: 600_000, flushIntervalMs: 100 });
+    const join = await startAgreementJoin({ edge: testEdge('scorestream-test-agreement'), resultsTopic: names.results, feedbackTopic: names.feedback, agreementsTopic: names.agreements, windowMs: WINDOW_MS, ttlMs: 600_000, flushIntervalMs: 100 });
     joins.push(join);
     return join;
   }
@@ -121,7 +121,7 @@ describe('the feedback join against Kafka', () => {
     // A topic that takes 4 KiB at most: a pair with a 40 KB comment is refused as it is (MESSAGE_TOO_LARGE).
     const agreements = await useTopic({ prefix: 'agreements', config: { 'cleanup.policy': 'compact', 'max.message.bytes': '4096' } });
     await useTopic({ name: `${feedback}-dlq` });
-    const join = await startAgreementJoin({ kafka: testKafka('scorestream-test-agreement'), resultsTopic: results, feedbackTopic: feedback, agreementsTopic: agreements, rescoreTopic: null, windowMs: WINDOW_MS, ttlMs: 600_000, flushIntervalMs: 100 });
+    const join = await startAgreementJoin({ edge: testEdge('scorestream-test-agreement'), resultsTopic: results, feedbackTopic: feedback, agreementsTopic: agreements, rescoreTopic: null, windowMs: WINDOW_MS, ttlMs: 600_000, flushIntervalMs: 100 });
     joins.push(join);
     const address = 'reviewer.alice@example.com';
     await produce(results, [scoreMessage('run-mail', 0.9), scoreMessage('run-long', 0.9)]);

@@ -11,7 +11,7 @@ import { answerLengthScorer, judgeScorer } from '../../fixtures/scorers.ts';
 import { mockJudge } from '../../../src/kit/testing/mock-judge.ts';
 import { readAll } from '../../helpers/read-all.ts';
 import { useRestartableBroker } from '../../helpers/restartable-broker.ts';
-import { silentLogger, testKafkaClient, testServiceKafka, testServiceTransport } from '../../helpers/service.ts';
+import { silentLogger, testKafkaClient, testServiceFetchWait } from '../../helpers/service.ts';
 import { expectExactlyOnce, pairCounts } from './delivery-helpers.ts';
 
 describe.skipIf(process.env.KAFKA_BROKERS !== undefined)('exactly-once across a broker restart', () => {
@@ -29,8 +29,7 @@ describe.skipIf(process.env.KAFKA_BROKERS !== undefined)('exactly-once across a 
       scorers: [{ scorer: answerLengthScorer }, { scorer: judgeScorer('slow-judge', mockJudge({ answer: { score: 0.8 }, delayMs: 500 })) }],
     });
     const logger = silentLogger();
-    const serviceKafka = testServiceKafka(config, logger);
-    const service = await startService({ config, logger, kafka: serviceKafka, transport: testServiceTransport(config, serviceKafka), consumer: { commitIntervalMs: 200 } });
+    const service = await startService({ config, logger, ...testServiceFetchWait, consumer: { commitIntervalMs: 200 } });
     onTestFinished(async () => {
       await service.stop({ timeoutMs: 5_000 });
     });

@@ -17,7 +17,7 @@ import type { RunningService } from '../../../service/start-service.ts';
 import { answerLengthScorer } from '../../fixtures/scorers.ts';
 import { createTopicsWithLeaders } from '../../helpers/kafka.ts';
 import { useRestartableBroker } from '../../helpers/restartable-broker.ts';
-import { silentLogger, testServiceKafka } from '../../helpers/service.ts';
+import { silentLogger, testServiceFetchWait } from '../../helpers/service.ts';
 
 const logger = pino({ level: 'silent' });
 
@@ -108,7 +108,7 @@ describe.skipIf(process.env.KAFKA_BROKERS !== undefined)('health endpoints of th
         health: { port, host: '127.0.0.1' },
         scorers: [{ scorer: answerLengthScorer }],
       });
-      const service = await startService({ config, logger, kafka: testServiceKafka(config, logger), consumer: { commitIntervalMs: 200, sessionTimeoutMs: 10_000 } });
+      const service = await startService({ config, logger, ...testServiceFetchWait, consumer: { commitIntervalMs: 200, sessionTimeoutMs: 10_000 } });
       onTestFinished(async () => {
         await service.stop({ timeoutMs: 5_000 });
       });

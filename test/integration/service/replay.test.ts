@@ -15,7 +15,7 @@ import type { ReplayOptions } from '../../../service/replay.ts';
 import { answerLengthScorer, judgeScorer } from '../../fixtures/scorers.ts';
 import { testBrokers, testKafka, uniqueGroupId } from '../../helpers/kafka.ts';
 import { testRun } from '../../helpers/runs.ts';
-import { readRecords, readUntil, silentLogger, testServiceKafka, useServiceTopics } from '../../helpers/service.ts';
+import { readRecords, readUntil, silentLogger, testServiceFetchWait, useServiceTopics } from '../../helpers/service.ts';
 import type { ServiceTopics } from '../../helpers/service.ts';
 
 const base = Date.parse('2026-11-30T10:00:00.000Z');
@@ -48,7 +48,7 @@ function replayConfig(topics: ServiceTopics, input: Pick<ScorestreamConfigInput,
 
 function replayOptions(config: ReturnType<typeof replayConfig>, options: Omit<ReplayOptions, 'config' | 'logger'>): ReplayOptions {
   const logger: Logger = silentLogger();
-  return { config, logger, kafka: testServiceKafka(config, logger), pollIntervalMs: 100, consumer: { commitIntervalMs: 100 }, ...options };
+  return { config, logger, ...testServiceFetchWait, pollIntervalMs: 100, consumer: { commitIntervalMs: 100 }, ...options };
 }
 
 describe('scorestream replay', () => {

@@ -19,7 +19,7 @@ import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
 import { createScorer } from '../../../src/kit/scorer/create-scorer.ts';
 import { startAgreementJoin } from '../../../service/agreement-join.ts';
 import type { AgreementJoin } from '../../../service/agreement-join.ts';
-import { readMessages, testKafka, uniqueGroupId, useTopic } from '../../helpers/kafka.ts';
+import { readMessages, uniqueGroupId, useTopic, testEdge } from '../../helpers/kafka.ts';
 import { readAllKeyed } from '../../helpers/read-all.ts';
 import { testRun } from '../../helpers/runs.ts';
 import { committedTotal, produceRaw, readUntil, startTestService, useServiceTopics } from '../../helpers/service.ts';
@@ -59,7 +59,7 @@ describe('re-scoring on feedback', () => {
         { scorer: plain, version: '1' },
       ],
     });
-    const join = await startAgreementJoin({ kafka: testKafka('scorestream-test-agreement'), resultsTopic: topics.results, feedbackTopic: feedback, agreementsTopic: agreements, rescoreTopic: rescore, windowMs: 3_600_000, ttlMs: 600_000, flushIntervalMs: 100 });
+    const join = await startAgreementJoin({ edge: testEdge('scorestream-test-agreement'), resultsTopic: topics.results, feedbackTopic: feedback, agreementsTopic: agreements, rescoreTopic: rescore, windowMs: 3_600_000, ttlMs: 600_000, flushIntervalMs: 100 });
     joins.push(join);
 
     await produceRaw(topics.runs, [{ key: 'run-1', value: JSON.stringify(testRun({ runId: 'run-1' })) }]);
@@ -159,7 +159,7 @@ describe('re-scoring on feedback', () => {
         { scorer: createScorer({ id: 'plain', description: 'answers well too' }).generateScore(() => 0.9), version: '1' },
       ],
     });
-    const join = await startAgreementJoin({ kafka: testKafka('scorestream-test-agreement'), resultsTopic: topics.results, feedbackTopic: feedback, agreementsTopic: agreements, rescoreTopic: rescore, windowMs: 3_600_000, ttlMs: 600_000, flushIntervalMs: 100 });
+    const join = await startAgreementJoin({ edge: testEdge('scorestream-test-agreement'), resultsTopic: topics.results, feedbackTopic: feedback, agreementsTopic: agreements, rescoreTopic: rescore, windowMs: 3_600_000, ttlMs: 600_000, flushIntervalMs: 100 });
     joins.push(join);
 
     await produceRaw(topics.runs, [{ key: 'eos-run', value: JSON.stringify(testRun({ runId: 'eos-run' })) }]);

@@ -18,7 +18,7 @@ import { threadKeyFor } from '../../../src/kit/contracts/thread-ids.ts';
 import { startAgreementJoin } from '../../../service/agreement-join.ts';
 import type { AgreementJoin } from '../../../service/agreement-join.ts';
 import { threadBindings } from '../../fixtures/thread-bindings.ts';
-import { readMessages, testKafka, useTopic } from '../../helpers/kafka.ts';
+import { readMessages, testKafka, useTopic, testEdge } from '../../helpers/kafka.ts';
 import { produceRaw, startTestService } from '../../helpers/service.ts';
 import { threadScores, turn, useThreadTopics } from './thread-helpers.ts';
 import type { ThreadScore } from './thread-helpers.ts';
@@ -81,7 +81,7 @@ describe('feedback on a thread', () => {
     await useTopic({ name: `${feedback}-dlq` });
     useThreadTopics(runs);
     await startTestService({ topics: { runs, results, deadLetter, decisions }, scorers: threadBindings(1_000) });
-    const joinOptions = { kafka: testKafka('scorestream-test-agreement'), resultsTopic: results, feedbackTopic: feedback, agreementsTopic: agreements, rescoreTopic: rescore, windowMs: 3_600_000, ttlMs: 600_000, flushIntervalMs: 100 };
+    const joinOptions = { edge: testEdge('scorestream-test-agreement'), resultsTopic: results, feedbackTopic: feedback, agreementsTopic: agreements, rescoreTopic: rescore, windowMs: 3_600_000, ttlMs: 600_000, flushIntervalMs: 100 };
     const join = await startAgreementJoin(joinOptions);
     joins.push(join);
     publisher = createRunPublisher({ kafka: testKafka('scorestream-test-publisher'), feedbackTopic: feedback });

@@ -17,6 +17,13 @@ describe('kafkaUnreachableHint', () => {
     expect(kafkaUnreachableHint(retries)).toContain('(broker kafka-1:9092)');
   });
 
+  it("recognises @platformatic/kafka's request timeouts nested in the AggregateErrors of its retries", () => {
+    const timeout = Object.assign(new Error('Request timed out'), { code: 'PLT_KFK_NETWORK' });
+    const retries = new AggregateError([new AggregateError([timeout, timeout], 'listApis failed 2 times.')], 'metadata failed 2 times.');
+    expect(kafkaUnreachableHint(retries)).toMatch(/^Kafka did not answer: check that the brokers/);
+    expect(kafkaUnreachableHint(new AggregateError([new Error('UNKNOWN_TOPIC_OR_PARTITION')], 'metadata failed 1 times.'))).toBeUndefined();
+  });
+
   it('says nothing for errors that are not about reaching Kafka', () => {
     expect(kafkaUnreachableHint(new Error('the config file exports no default'))).toBeUndefined();
     expect(kafkaUnreachableHint('a string')).toBeUndefined();

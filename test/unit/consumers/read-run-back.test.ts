@@ -3,7 +3,7 @@
 // an answer that the message is not there is returned as it is.
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { FetchMessage } from '../../../kafka/fetch-run-message.ts';
+import type { FetchMessage } from '../../../consumers/read-run-back.ts';
 import { readRunBack } from '../../../consumers/read-run-back.ts';
 
 const run = { topic: 'agent-runs', partition: 0, offset: '7' };

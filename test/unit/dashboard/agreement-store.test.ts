@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AgreementStore } from '../../../dashboard/agreement-store.ts';
-import { DashboardState, DEFAULT_LIMITS } from '../../../dashboard/dashboard-state.ts';
+import { DEFAULT_LIMITS } from '../../../dashboard/dashboard-limits.ts';
+import { DashboardState } from '../../../dashboard/dashboard-state.ts';
 import { agreementPair, agreementWindow } from '../../helpers/dashboard-records.ts';
 
 const minute = 60_000;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { DashboardEvent, DashboardLimits } from '../../../dashboard/dashboard-state.ts';
-import { DashboardState, DEFAULT_LIMITS } from '../../../dashboard/dashboard-state.ts';
+import type { DashboardEvent } from '../../../dashboard/dashboard-event.ts';
+import type { DashboardLimits } from '../../../dashboard/dashboard-limits.ts';
+import { DEFAULT_LIMITS } from '../../../dashboard/dashboard-limits.ts';
+import { DashboardState } from '../../../dashboard/dashboard-state.ts';
 import { jaegerLink } from '../../../dashboard/trace-link.ts';
 import { decisionRecord, scoreRecord } from '../../helpers/dashboard-records.ts';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DashboardState, DEFAULT_LIMITS } from '../../../dashboard/dashboard-state.ts';
+import { DEFAULT_LIMITS } from '../../../dashboard/dashboard-limits.ts';
+import { DashboardState } from '../../../dashboard/dashboard-state.ts';
 import { summarize } from '../../../dashboard/record-summary.ts';
 import { scoreRecord } from '../../helpers/dashboard-records.ts';
 

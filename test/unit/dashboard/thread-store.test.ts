@@ -1,7 +1,8 @@
 // The threads view's store: thread scorers' records grouped by thread and version, newest version
 // first, every scorer of a version beside the others, and both bounds (threads, versions a thread).
 import { describe, expect, it } from 'vitest';
-import { DashboardState, DEFAULT_LIMITS } from '../../../dashboard/dashboard-state.ts';
+import { DEFAULT_LIMITS } from '../../../dashboard/dashboard-limits.ts';
+import { DashboardState } from '../../../dashboard/dashboard-state.ts';
 import { ThreadStore } from '../../../dashboard/thread-store.ts';
 import { decisionRecord, scoreRecord, threadDecisionRecord, threadScoreRecord } from '../../helpers/dashboard-records.ts';
 

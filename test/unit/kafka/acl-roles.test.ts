@@ -3,7 +3,7 @@
 // renders for the default names.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { creationGrants, renderKafkaAcls, roleGrants, runFetchGroupPrefix, toKafkajsAcls } from '../../../kafka/acl-roles.ts';
+import { creationGrants, renderKafkaAcls, roleGrants, toKafkajsAcls } from '../../../kafka/acl-roles.ts';
 import type { AclGrant } from '../../../kafka/acl-roles.ts';
 import { transactionalIdFor } from '../../../kafka/transactional-kafka.ts';
 import { secureRoleGrants, secureTopology } from '../../../cli/secure-broker-setup.ts';
@@ -52,9 +52,9 @@ describe('ACLs per role, from the topology', () => {
     expect(transactionalIdFor('scorestream', 'agent-runs', 3).startsWith(exactlyOnce.at(-1)!.name)).toBe(true);
   });
 
-  it('thread scorers add the thread topics and the restore groups; `kafka start --secure` grants them to its service user', () => {
+  it('thread scorers add the thread topics (their state is restored group-less: no group); `kafka start --secure` grants them to its service user', () => {
     const threads = added(roleGrants(topology({ threads: true }), 'service', { groupId: 'scorestream' }), roleGrants(topology(), 'service', { groupId: 'scorestream' }));
-    expect(summary(threads)).toEqual(['Read+Write topic agent-runs-by-thread', 'Read+Write topic agent-runs-thread-state', 'Write topic agent-runs-thread-scores', 'Read+Delete group scorestream.thread-restore-*']);
+    expect(summary(threads)).toEqual(['Read+Write topic agent-runs-by-thread', 'Read+Write topic agent-runs-thread-state', 'Write topic agent-runs-thread-scores']);
     const service = secureRoleGrants().find(({ principal }) => principal === 'User:scorestream')!;
     expect(summary(service.grants)).toEqual(expect.arrayContaining(summary(threads)));
     // A replay reads no thread.
@@ -62,10 +62,9 @@ describe('ACLs per role, from the topology', () => {
     expect(summary(replay.grants).filter((grant) => grant.includes('thread'))).toEqual([]);
   });
 
-  it('re-scores on feedback add READ on the rescore topic and the throwaway run-fetch groups; a replay gets neither', () => {
+  it('re-scores on feedback add READ on the rescore topic (the run is read back group-less); a replay gets neither', () => {
     const rescore = topology({ rescore: true });
-    expect(summary(added(roleGrants(rescore, 'service', { groupId: 'scorestream' }), roleGrants(topology(), 'service', { groupId: 'scorestream' })))).toEqual(['Read topic agent-runs-rescore', 'Read+Delete group scorestream.run-fetch-*']);
-    expect(runFetchGroupPrefix('scorestream')).toBe('scorestream.run-fetch-');
+    expect(summary(added(roleGrants(rescore, 'service', { groupId: 'scorestream' }), roleGrants(topology(), 'service', { groupId: 'scorestream' })))).toEqual(['Read topic agent-runs-rescore']);
     expect(summary(roleGrants(rescore, 'replay', { groupId: 'scorestream' })).filter((grant) => grant.includes('rescore') || grant.includes('run-fetch'))).toEqual([]);
   });
 
@@ -76,7 +75,6 @@ describe('ACLs per role, from the topology', () => {
       'Read topic agent-feedback',
       'Write topic agent-feedback-dlq',
       'Read+Write topic agent-score-agreements',
-      'Read+Delete group scorestream-agreement*',
     ]);
     expect(summary(roleGrants(topology({ rescoreRequests: false }), 'agreement'))).not.toContain('Write topic agent-runs-rescore');
   });
@@ -88,7 +86,6 @@ describe('ACLs per role, from the topology', () => {
       'Read topic agent-runs-thread-scores',
       'Read topic agent-score-agreements',
       'Read topic agent-score-alerts',
-      'Read group scorestream-dashboard*',
     ]);
     expect(summary(roleGrants(topologyOf({ ...settings, topics: { ...names, decisions: undefined } }), 'dashboard'))).not.toContain('Read topic agent-score-decisions');
   });
@@ -99,8 +96,9 @@ describe('ACLs per role, from the topology', () => {
 
   it('producer, tail, monitor, replay and creation', () => {
     expect(summary(roleGrants(topology(), 'producer'))).toEqual(['Write topic agent-runs']);
-    expect(summary(roleGrants(topology(), 'tail'))).toEqual(['Read topic agent-scores', 'Read group scorestream-tail-*']);
-    expect(summary(roleGrants(topology(), 'monitor'))).toEqual(['Read topic agent-scores', 'Read+Write topic agent-score-alerts', 'Read+Delete group scorestream-monitor*']);
+    // Every role but the service and a replay reads group-less: topics only.
+    expect(summary(roleGrants(topology(), 'tail'))).toEqual(['Read topic agent-scores']);
+    expect(summary(roleGrants(topology(), 'monitor'))).toEqual(['Read topic agent-scores', 'Read+Write topic agent-score-alerts']);
     expect(summary(roleGrants(topology(), 'replay', { groupId: 'scorestream', delivery: 'exactly-once' }))).toEqual([
       'Read topic agent-runs',
       'Write topic agent-scores',
@@ -108,7 +106,6 @@ describe('ACLs per role, from the topology', () => {
       'Write topic agent-score-decisions',
       'Read+Write topic agent-runs-replays',
       'Read group scorestream.*',
-      'Delete group scorestream.*',
       'Write+Describe transactional-id scorestream.*',
     ]);
     expect(summary(creationGrants(topology(), 'service'))).toEqual([

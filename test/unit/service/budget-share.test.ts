@@ -1,23 +1,19 @@
-import type { Kafka } from 'kafkajs';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createBudgetLedger } from '../../../src/engine/budget/budget-ledger.ts';
 import { budgetSchema } from '../../../src/engine/budget/budget-schema.ts';
 import { trackBudgetShare } from '../../../service/budget-share.ts';
+import type { KafkaAdmin } from '../../../kafka/kafka-admin.ts';
 
-/** A Kafka client whose admin answers the topic's partition count from `counts`, in order (an Error rejects). */
-function kafkaAnswering(counts: (number | Error)[]): Kafka {
+/** An admin that answers the topic's partition count from `counts`, in order (an Error rejects). */
+function kafkaAnswering(counts: (number | Error)[]): Pick<KafkaAdmin, 'partitionCount'> {
   return {
-    admin: () => ({
-      connect: async () => undefined,
-      disconnect: async () => undefined,
-      fetchTopicMetadata: async () => {
-        const next = counts.shift();
-        if (next === undefined || next instanceof Error) throw next ?? new Error('no more answers');
-        return { topics: [{ name: 'agent-runs', partitions: Array.from({ length: next }, (_, partition) => ({ partitionId: partition })) }] };
-      },
-    }),
-  } as unknown as Kafka;
+    partitionCount: async () => {
+      const next = counts.shift();
+      if (next === undefined || next instanceof Error) throw next ?? new Error('no more answers');
+      return next;
+    },
+  };
 }
 
 const ledger = () => createBudgetLedger([budgetSchema.parse({ name: 'runs', of: 'runs', max: 12, window: 'minute' })], () => 0);

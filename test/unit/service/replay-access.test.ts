@@ -23,7 +23,7 @@ describe('a replay checks the access of the replay role', () => {
     // What the pre-flight names is what the replay role is granted: its topics, no retry tier.
     expect(context.topics?.map((need) => need.topic)).toEqual(granted.filter((grant) => grant.resource === 'topic').map((grant) => grant.name));
     expect(context.topics?.map((need) => need.topic)).toEqual(['agent-runs', 'agent-scores', 'agent-runs-dlq', 'agent-runs-replays']);
-    expect(granted.filter((grant) => grant.resource === 'group').map((grant) => grant.name)).toEqual([context.group, context.group]);
+    expect(granted.filter((grant) => grant.resource === 'group').map((grant) => grant.name)).toEqual([context.group]);
   });
 
   it('exactly-once: checks a transactional id of the replay group, and names the <group>. prefix', () => {

@@ -7,8 +7,9 @@ import { createScorer } from '../../../../../src/kit/scorer/create-scorer.ts';
 import type { ThreadClose, ThreadDecision, ThreadEffect } from '../../../../../src/engine/threads/thread-effects.ts';
 import { threadPoliciesOf } from '../../../../../src/engine/threads/thread-part.ts';
 import type { Admission, ThreadPolicy } from '../../../../../src/engine/threads/thread-part.ts';
-import { createThreadState, StateBudget } from '../../../../../src/engine/threads/thread-state.ts';
-import type { ThreadLimits } from '../../../../../src/engine/threads/thread-state.ts';
+import { createThreadState } from '../../../../../src/engine/threads/thread-state.ts';
+import { StateBudget } from '../../../../../src/engine/threads/thread-state-options.ts';
+import type { ThreadLimits } from '../../../../../src/engine/threads/thread-state-options.ts';
 import { entryOf, threadBindings } from './fixtures.ts';
 
 const minute = 60_000;

@@ -1,3 +1,6 @@
+// The baseline of bench/kafka-reads.bench.ts: how the service did reading one message back by position before the one Kafka
+// edge (kafka/read-range.ts, kafka/fetch-at.ts) — kafkajs, a throwaway consumer group joined and
+// deleted per read — kept here, as it was, so that the bench measures both in the same run.
 // Reads one message back from a topic by its position — a re-score's run event, named by the
 // judged record's `source` (docs/feedback.md, re-scoring). kafkajs cannot fetch without a consumer
 // group, so each read joins a throwaway group of its own (`<prefix><hex>`, deleted afterwards; the
@@ -9,9 +12,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { Source } from '../src/kit/contracts/common.ts';
-import type { ConsumedMessage } from './kafka-records.ts';
-import { whileLeadersSettle } from './while-leaders-settle.ts';
+import type { Source } from '../../src/kit/contracts/common.ts';
+import type { ConsumedMessage } from '../../kafka/kafka-records.ts';
+import { whileLeadersSettle } from '../../kafka/while-leaders-settle.ts';
 
 export type FetchedMessage = { readonly found: true; readonly message: ConsumedMessage } | { readonly found: false; readonly detail: string };
 
