@@ -1,4 +1,4 @@
-// The scoring consumer: a consumer group member (kafka/kafka-transport.ts) on the runs topic (and the retry tiers)
+// The scoring consumer: a consumer group member (kafka/kafka-transport.ts) on the topics its tasks consume (task-routes.ts)
 // that dispatches each message down its source's path (message-path.ts) without waiting for it to
 // finish, so many messages — of several partitions, and within one partition — are scored at
 // once. Three rules keep that safe:
@@ -21,34 +21,26 @@
 // the rescore topic the rescore source (rescore-source.ts). Each message is processed inside its consumer
 // `process {topic}` span (startMessageTrace), which the score spans link to while their parent is
 // the agent run's span.
-import { context as otelContext, ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import { trace } from '@opentelemetry/api';
 import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
 import type { ScorerServices } from '../src/kit/scorer-services.ts';
 import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
-import type { ConsumedMessage } from '../kafka/kafka-records.ts';
-import type { BatchControl, ConsumedBatch, GroupConsumer, KafkaTransport } from '../kafka/kafka-transport.ts';
+import type { GroupConsumer, KafkaTransport } from '../kafka/kafka-transport.ts';
 import type { RecordPublisher } from '../producers/record-publisher.ts';
 import type { MessageContext } from './message-context.ts';
 import { createMessagePath } from './message-path.ts';
-import type { MessageEnd, PathPartition } from './message-path.ts';
-import { startMessageTrace, untracedMessage } from './message-trace.ts';
+import type { PathPartition } from './message-path.ts';
 import { defaultPublishRetry } from './publish-until-acknowledged.ts';
 import { createAtLeastOnceSink } from './record-sink.ts';
-import type { MessageTicket, PartitionClaim, RecordSink } from './record-sink.ts';
+import type { PartitionClaim, RecordSink } from './record-sink.ts';
+import { createBatchDispatch } from './batch-dispatch.ts';
+import { createTaskRoutes } from './task-routes.ts';
 import { createRetryGate } from './retry-gate.ts';
-import { retrySource } from './retry-source.ts';
-import { rescoreSource } from './rescore-source.ts';
-import type { TaskKind } from '../src/engine/topology/topic-entry.ts';
-import { entryOf, subscriptionsOf, topologyOfConfig } from '../src/engine/topology/topology.ts';
-import { createThreadSource } from './thread-source.ts';
 import type { ReadChangelog } from './thread-source.ts';
-import { readChangelogPartition } from '../kafka/read-changelog-partition.ts';
 import type { KafkaEdge } from '../kafka/kafka-edge.ts';
-import { runEventSource } from './run-event-source.ts';
 import type { RunSource } from './run-source.ts';
-import { RunSlots } from './run-slots.ts';
 import { ServiceStats } from './service-stats.ts';
 import type { AcknowledgedRecordFields } from './emitter/record-emitter.ts';
 
@@ -105,49 +97,13 @@ export type ScoringConsumer = {
   readonly crashed: Promise<Error>;
 };
 
-const partitionKey = (topic: string, partition: number) => `${topic}[${partition}]`;
-
 export function createScoringConsumer(options: ScoringConsumerOptions): ScoringConsumer {
   const { transport, config, logger } = options;
   const now = options.now ?? Date.now;
   const stats = options.stats ?? new ServiceStats();
   const tracer = options.tracer ?? trace.getTracer('scorestream');
-  const processSpans = options.processSpans === true;
-  const slots = new RunSlots(config.concurrency.runsInFlight);
-  const input: RunSource = options.source ?? runEventSource;
   const hardStop = new AbortController();
-  // What this member consumes, each topic routed to the task that consumes it (the topology,
-  // src/engine/topology/): the runs, the retry tiers, the by-thread topic with thread scorers, the rescore
-  // topic with `rescoreOn`. A replay consumes the runs only: the live service owns the rest.
-  const topology = topologyOfConfig(config);
-  const subscriptions = subscriptionsOf(topology, options.messageContext?.replay === undefined ? 'service' : 'replay');
-  const topics = subscriptions.map((subscription) => subscription.topic);
-  const byThread = subscriptions.find((subscription) => subscription.task === 'thread')?.topic;
-  const threadState = entryOf(topology, 'thread-state')?.name;
-  // By-thread messages wait for their partition's batch and its acknowledgement: in slots of their
-  // own, so that they never hold the runs' (whose scoring makes the turns they wait for).
-  const threadSlots = byThread === undefined ? undefined : new RunSlots(config.concurrency.runsInFlight);
-  const slotsOf = (topic: string): RunSlots => (topic === byThread && threadSlots !== undefined ? threadSlots : slots);
-  // Its source holds each claimed by-thread partition's thread state (thread-source.ts).
-  const threadSource =
-    byThread === undefined || threadState === undefined
-      ? undefined
-      : createThreadSource({
-          context: { config, stats, logger, now },
-          readChangelog:
-            options.readChangelog ??
-            ((partition, onRecord) => {
-              if (options.edge === undefined) throw new TypeError('createScoringConsumer needs `edge` or `readChangelog` to restore thread state');
-              return readChangelogPartition(options.edge, { topic: threadState, partition, onRecord });
-            }),
-        });
-  const sourceOfTask: Record<TaskKind, RunSource | undefined> = { runs: input, retry: retrySource, rescore: rescoreSource as RunSource, thread: threadSource as RunSource | undefined };
-  const routes = new Map(subscriptions.map(({ topic, task }) => [topic, sourceOfTask[task]]));
-  const sourceOf = (topic: string): RunSource => {
-    const source = routes.get(topic);
-    if (source === undefined) throw new TypeError(`no task consumes '${topic}' (src/engine/topology/topology.ts)`);
-    return source;
-  };
+  const routes = createTaskRoutes({ config, replay: options.messageContext?.replay !== undefined, input: options.source, readChangelog: options.readChangelog, edge: options.edge, context: { stats, logger, now } });
   const consumer: GroupConsumer = transport.consumer({
     groupId: config.groupId,
     sessionTimeoutMs: options.sessionTimeoutMs ?? KAFKA_DEFAULTS.consumer.sessionTimeoutMs,
@@ -162,7 +118,6 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   let assignment = 0;
   let stopping = false;
   let commitTimer: NodeJS.Timeout | undefined;
-  const idleWaiters: Array<() => void> = [];
   let resolveCrash!: (error: Error) => void;
   const crashed = new Promise<Error>((resolve) => (resolveCrash = resolve));
 
@@ -185,7 +140,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   const pathOf = (claim: PartitionClaim): PathPartition => {
     let partition = claimed.get(claim);
     if (partition === undefined) {
-      const opened = path.partition(sourceOf(claim.topic), { topic: claim.topic, partition: claim.partition, detached: (after) => claim.detached(after) });
+      const opened = path.partition(routes.sourceOf(claim.topic), { topic: claim.topic, partition: claim.partition, detached: (after) => claim.detached(after) });
       claimed.set(claim, (partition = opened));
       live.add(opened);
       claim.onEnd(() => {
@@ -200,6 +155,19 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     for (const partition of [...live]) partition.end();
     live.clear();
   });
+  const dispatch = createBatchDispatch({
+    consumer,
+    sink,
+    routes,
+    pathOf,
+    retryGate,
+    stats,
+    runsTopic: config.topics.runs,
+    groupId: config.groupId,
+    endOffsets: options.endOffsets,
+    processSpans: options.processSpans === true ? tracer : undefined,
+    isStopping: () => stopping,
+  });
 
   function createSink(): RecordSink {
     if (options.createSink !== undefined) return options.createSink(consumer, stats);
@@ -207,88 +175,12 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     return createAtLeastOnceSink({ consumer, publisher: options.publisher, stats, logger });
   }
 
-  const settle = (ticket: MessageTicket, outcome: MessageEnd) => {
-    if (outcome === 'finished') ticket.finished();
-    else ticket.abandoned();
-    stats.inFlight -= 1;
-    stats.completed += outcome === 'finished' ? 1 : 0;
-    if (stats.inFlight === 0) while (idleWaiters.length > 0) idleWaiters.shift()!();
-  };
-
-  const processOne = async (topic: string, partition: number, message: ConsumedMessage, ticket: MessageTicket, pathPartition: PathPartition) => {
-    if (!processSpans) {
-      const outcome = await pathPartition.process(message, { source: { topic, partition, offset: message.offset }, output: ticket.output, trace: untracedMessage(message) });
-      settle(ticket, outcome);
-      return;
-    }
-    const messageTrace = startMessageTrace(tracer, message, { topic, partition, groupId: config.groupId });
-    const handle = { source: { topic, partition, offset: message.offset }, output: ticket.output, trace: messageTrace };
-    const outcome = await otelContext.with(trace.setSpan(ROOT_CONTEXT, messageTrace.span), () => pathPartition.process(message, handle));
-    messageTrace.span.end();
-    settle(ticket, outcome);
-  };
-
-  /** Waits for a run slot, pausing the partition meanwhile; false when the claim ended or we are stopping. */
-  const waitForSlot = async (payload: BatchControl, lane: RunSlots, claim: PartitionClaim, key: string): Promise<boolean> => {
-    const resume = payload.pause();
-    stats.pausedPartitions.add(key);
-    try {
-      const held = await lane.acquire({ whileWaiting: payload.heartbeat, cancelled: () => stopping || !claim.active });
-      if (held && (!claim.active || payload.isStale())) {
-        lane.release();
-        return false;
-      }
-      return held;
-    } finally {
-      stats.pausedPartitions.delete(key);
-      resume();
-    }
-  };
-
-  const eachBatch = async (batch: ConsumedBatch, payload: BatchControl) => {
-    const { heartbeat, isRunning, isStale, resolveOffset } = payload;
-    const key = partitionKey(batch.topic, batch.partition);
-    const claim = await sink.claim(batch.topic, batch.partition);
-    const source = sourceOf(batch.topic);
-    const pathPartition = pathOf(claim);
-    const isRetry = source.dueAt !== undefined;
-    const lane = slotsOf(batch.topic);
-    // A retry tier's backlog is pairs waiting for their due time, not lag.
-    const lag = isRetry ? stats.retryWaitingByPartition : stats.lagByPartition;
-    const highWatermark = batch.highWatermark === undefined ? undefined : Number(batch.highWatermark);
-    if (highWatermark !== undefined) lag.set(key, Math.max(0, highWatermark - Number(batch.messages[0]?.offset ?? highWatermark)));
-    const endOffset = batch.topic === config.topics.runs ? options.endOffsets?.get(batch.partition) : undefined;
-    for (const message of batch.messages) {
-      if (stopping || !isRunning() || isStale() || !claim.active) break;
-      if (endOffset !== undefined && Number(message.offset) >= endOffset) {
-        consumer.pause([{ topic: batch.topic, partitions: [batch.partition] }]); // the range ends here
-        break;
-      }
-      if (claim.fromOffset !== undefined && Number(message.offset) < claim.fromOffset) {
-        resolveOffset(message.offset); // committed by the partition's previous owner after we fetched
-        continue;
-      }
-      // Not yet due: the partition pauses until it is, and this message is fetched again then.
-      if (source.dueAt !== undefined && !retryGate.admit(batch.topic, batch.partition, source.dueAt(message), payload.pause)) break;
-      if (!lane.tryAcquire() && !(await waitForSlot(payload, lane, claim, key))) break;
-      const ticket = claim.open(message.offset, () => lane.release());
-      resolveOffset(message.offset);
-      stats.inFlight += 1;
-      if (highWatermark !== undefined) lag.set(key, Math.max(0, highWatermark - Number(message.offset) - 1));
-      void processOne(batch.topic, batch.partition, message, ticket, pathPartition);
-    }
-    await heartbeat().catch((error: unknown) => {
-      if (!stopping) throw error;
-    });
-  };
-
   const endAssignment = (reason: string) => {
     assignment += 1;
     sink.assignmentEnded();
     stats.lagByPartition.clear();
     stats.retryWaitingByPartition.clear();
-    slots.wakeAll();
-    threadSlots?.wakeAll();
+    routes.wakeAll();
     logger.info({ assignment, reason }, 'assignment ended: uncommitted work of the previous assignment is re-scored by its partitions’ owners');
   };
   // Rebalancing: the group is preparing a rebalance and we are about to re-join. Until our
@@ -300,6 +192,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     options.onAssignment?.(memberAssignment);
     // A by-thread partition is claimed on assignment, not on its first batch: its state is restored
     // and its timers run (a thread idle since before the move still closes) with no message arriving.
+    const { byThread } = routes;
     if (byThread !== undefined) {
       const generation = assignment;
       for (const partition of memberAssignment[byThread] ?? []) {
@@ -323,26 +216,22 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     crashed,
     async start() {
       await consumer.run({
-        topics,
+        topics: routes.topics,
         fromBeginning: options.fromBeginning ?? true,
         partitionsConsumedConcurrently: Math.min(KAFKA_DEFAULTS.consumer.partitionsConsumedConcurrently, config.concurrency.runsInFlight),
-        eachBatch,
+        eachBatch: dispatch.eachBatch,
       });
       commitTimer = setInterval(() => void sink.commit(), options.commitIntervalMs ?? KAFKA_DEFAULTS.consumer.commitIntervalMs);
     },
     async stop(stopOptions = {}) {
       const timeoutMs = stopOptions.timeoutMs ?? config.shutdownTimeoutMs;
       stopping = true;
-      slots.wakeAll();
-      threadSlots?.wakeAll();
-      consumer.pause(topics.map((topic) => ({ topic })));
+      routes.wakeAll();
+      consumer.pause(routes.topics.map((topic) => ({ topic })));
       retryGate.close();
       if (stats.inFlight > 0) {
         logger.info({ inFlight: stats.inFlight, timeoutMs }, 'stopping: letting in-flight runs finish');
-        await Promise.race([
-          new Promise<void>((resolve) => idleWaiters.push(resolve)),
-          new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref()),
-        ]);
+        await Promise.race([dispatch.idle(), new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref())]);
       }
       const unfinished = stats.inFlight;
       if (unfinished > 0) {
@@ -350,8 +239,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
         hardStop.abort(new Error('shutdown deadline reached'));
       }
       clearInterval(commitTimer);
-      input.close?.();
-      threadSource?.close();
+      routes.close();
       await sink.close();
       await consumer.disconnect();
       return { unfinished };

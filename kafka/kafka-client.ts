@@ -4,7 +4,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import type { LogEntry } from 'kafkajs';
 import type { Logger } from 'pino';
 import pino from 'pino';
-import type { KafkaSettings } from './kafka-edge.ts';
+import type { KafkaSettings } from './kafka-settings.ts';
 import { kafkaClientSecurity } from './kafka-security.ts';
 
 // Lines that describe expected behaviour of exactly-once delivery, not problems: its

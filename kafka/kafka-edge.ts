@@ -11,7 +11,7 @@
 // Nothing outside kafka/ imports a Kafka client library (the lint says so); a login mechanism, a
 // timing or a retry is implemented here once, for every role.
 import type { KafkaClientName } from '../src/engine/config/config-types.ts';
-import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
+import type { KafkaSettings } from './kafka-settings.ts';
 import { createFetchAt } from './fetch-at.ts';
 import type { MessageReader } from './fetch-at.ts';
 import { createKafkaAdmin } from './kafka-admin.ts';
@@ -25,8 +25,7 @@ import type { PlatformaticTransportOptions } from './platformatic-transport.ts';
 import { readRange } from './read-range.ts';
 import type { RangeRead, ReadRangeOptions } from './read-range.ts';
 
-/** Where and as whom to connect: the config's `kafka` section (or the CLI's environment, as the same settings). */
-export type KafkaSettings = Pick<ResolvedConfig['kafka'], 'clientId' | 'brokers' | 'ssl' | 'sasl'> & { readonly client?: KafkaClientName };
+export type { KafkaSettings } from './kafka-settings.ts';
 
 export type KafkaEdge = {
   readonly connection: PlatformaticConnection;

@@ -5,7 +5,7 @@
 import type { Consumer, EachBatchPayload, Kafka, TopicMessages } from 'kafkajs';
 import type { Logger } from 'pino';
 import { createKafkaClient } from './kafka-client.ts';
-import type { KafkaSettings } from './kafka-edge.ts';
+import type { KafkaSettings } from './kafka-settings.ts';
 import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
 import type { OutgoingRecord } from './kafka-records.ts';
 import type { GroupConsumer, GroupConsumerOptions, KafkaTransport, RecordProducer, TransactionalKafka, TransactionalKafkaOptions } from './kafka-transport.ts';

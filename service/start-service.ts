@@ -13,21 +13,11 @@ import type { Meter, Tracer } from '@opentelemetry/api';
 import { compiledRunEventDecoding } from '../src/kit/contracts/compiled-run-event.ts';
 import { processMemoryTarget } from './memory-target.ts';
 import type { Logger } from 'pino';
-import { DEFAULTS } from '../src/engine/config/defaults.ts';
-import { createJudgeSpend, gateDecisionCalls } from '../src/engine/budget/judge-spend.ts';
 import type { JudgeSpend } from '../src/engine/budget/judge-spend.ts';
 import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
-import { limitJudgeConcurrency } from '../src/engine/pipeline/limit-judge-concurrency.ts';
 import type { LimitedModels } from '../src/engine/pipeline/limit-judge-concurrency.ts';
-import type { LimitDecisionCall, ScorerServices } from '../src/kit/scorer-services.ts';
-import { createJudgeMetrics, instrumentJudgeModels } from '../otel/judge-metrics.ts';
 import { registerMemoryMetrics } from '../otel/memory-metrics.ts';
 import { registerServiceMetrics } from '../otel/service-metrics.ts';
-import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
-import type { OutgoingRecord } from '../kafka/kafka-records.ts';
-import type { PublishRefusal } from '../kafka/publish-refusal.ts';
-import { createRecordPublisher } from '../producers/record-publisher.ts';
-import { trackBudgetShare } from './budget-share.ts';
 import { topicSpecsOf } from '../kafka/ensure-topics.ts';
 import { createdBy, entryOf, topicsOf, topologyOfConfig } from '../src/engine/topology/topology.ts';
 import { createKafkaEdge } from '../kafka/kafka-edge.ts';
@@ -37,17 +27,16 @@ import { serviceAccess } from '../kafka/service-access.ts';
 import { createRunSource } from '../consumers/create-run-source.ts';
 import type { OtlpAssemblyStats } from '../consumers/otlp-source.ts';
 import { createScoringConsumer } from '../consumers/scoring-consumer.ts';
-import type { KafkaTransport, RecordProducer } from '../kafka/kafka-transport.ts';
-import { createTransactionalSink } from '../consumers/transactional-sink.ts';
+import type { KafkaTransport } from '../kafka/kafka-transport.ts';
 import type { ScoringConsumerOptions } from '../consumers/scoring-consumer.ts';
 import type { AccessContext } from '../kafka/kafka-access-error.ts';
 import { readChangelogPartition } from '../kafka/read-changelog-partition.ts';
 import { ServiceStats } from '../consumers/service-stats.ts';
-import { createBrokerProbe } from '../kafka/broker-probe.ts';
-import { createHealthState } from './health-state.ts';
-import type { HealthState } from './health-state.ts';
-import { startHealthServer } from './health-server.ts';
-import type { HealthServer } from './health-server.ts';
+
+import { deliverySink } from './delivery-sink.ts';
+import { judgeServices } from './judge-services.ts';
+import { startHealth } from './start-health.ts';
+import type { Health } from './start-health.ts';
 
 export type ServiceOptions = {
   config: ResolvedConfig;
@@ -104,30 +93,6 @@ function threadStateReader(edge: KafkaEdge, config: ResolvedConfig, context: Acc
     });
 }
 
-type Health = { state: HealthState; server: HealthServer; close(): Promise<void> };
-
-/** The health endpoints of `config.health`, or nothing when no port is set. */
-async function startHealth(config: ResolvedConfig, edge: KafkaEdge, logger: Logger): Promise<Health | undefined> {
-  const { port, host } = config.health;
-  if (port === undefined) return undefined;
-  const broker = createBrokerProbe(edge.connection);
-  const state = createHealthState({ runsTopic: config.topics.runs, probeBroker: broker.probe });
-  const server = await startHealthServer({ port, host, state, logger }).catch((error: unknown) => {
-    state.close();
-    const code = (error as { code?: string }).code ?? (error as Error).message;
-    throw new Error(`cannot listen for health probes on ${host}:${port} (${code}); choose another health.port (SCORESTREAM_HEALTH_PORT)`, { cause: error });
-  });
-  return {
-    state,
-    server,
-    async close() {
-      await server.close();
-      await broker.close();
-      state.close();
-    },
-  };
-}
-
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const edge = options.edge ?? createKafkaEdge(options.config.kafka);
   const closeEdge = options.edge === undefined ? () => edge.close() : () => Promise.resolve();
@@ -151,7 +116,7 @@ async function startWith(options: ServiceOptions & { edge: KafkaEdge; transport:
   const { access, runEventValidation } = await prepareStart(options);
 
   const stats = new ServiceStats();
-  const { producer, sinkOptions } = await recordSink(options, stats, access.context);
+  const { producer, sinkOptions } = await deliverySink(options, stats, access.context);
   const meter = options.meter ?? metrics.getMeter('scorestream');
   const { models, spend, budgetShare, services } = await judgeServices(options, meter);
   const serviceMetrics = registerServiceMetrics(meter, stats, {
@@ -256,76 +221,3 @@ async function prepareStart(options: ServiceOptions & { edge: KafkaEdge }): Prom
   return { access, runEventValidation };
 }
 
-/** Where the scoring consumer's records go, as the delivery mode says; the shared producer (at-least-once) is connected here. */
-async function recordSink(
-  options: ServiceOptions & { transport: KafkaTransport },
-  stats: ServiceStats,
-  accessContext: AccessContext,
-): Promise<{ producer: RecordProducer | undefined; sinkOptions: Pick<ScoringConsumerOptions, 'publisher' | 'createSink'> }> {
-  const { config, logger, transport } = options;
-  // A record the broker refused for what it is (kafka/publish-refusal.ts) and what went out instead.
-  const send = {
-    maxRequestBytes: config.maxRecordBytes,
-    maxRequestRecords: KAFKA_DEFAULTS.publish.maxBatchRecords,
-    onRefused: (record: OutgoingRecord, refusal: PublishRefusal, replacement: OutgoingRecord | undefined) => {
-      stats.recordsRefused += 1;
-      if (replacement === undefined) stats.recordsDropped += 1;
-      const what = { topic: record.topic, key: record.key?.slice(0, 200), refusal: refusal.type, bytes: record.value === null ? 0 : typeof record.value === 'string' ? Buffer.byteLength(record.value) : record.value.length };
-      if (replacement === undefined) logger.error(what, `Kafka refused a record (${refusal.type}) and no smaller form of it is left: dropped, so that its partition keeps moving`);
-      else logger.warn(what, `Kafka refused a record (${refusal.type}); writing a smaller form of it instead (lower maxRecordBytes to the topics' max.message.bytes)`);
-    },
-  };
-  // At-least-once publishes through one shared idempotent producer; exactly-once through one
-  // transactional producer per owned partition, made by the sink as partitions are claimed.
-  let producer: RecordProducer | undefined;
-  let sinkOptions: Pick<ScoringConsumerOptions, 'publisher' | 'createSink'>;
-  if (config.delivery === 'exactly-once') {
-    sinkOptions = {
-      createSink: (consumer, stats) =>
-        createTransactionalSink({
-          kafka: transport.transactional({ groupId: config.groupId }),
-          consumer,
-          groupId: config.groupId,
-          stats,
-          logger,
-          pressureThreshold: Math.max(1, Math.floor(config.concurrency.runsInFlight / 2)),
-          send,
-        }),
-    };
-  } else {
-    producer = transport.producer();
-    await producer.connect().catch((error: unknown) => {
-      throw explainKafkaError(error, accessContext);
-    });
-    sinkOptions = { publisher: createRecordPublisher(producer, { maxRequestBytes: send.maxRequestBytes, onRefused: send.onRefused }) };
-  }
-  return { producer, sinkOptions };
-}
-
-/** The judge models behind their caps and measurements, the judge spend (prices, budgets), and the services every scorer gets. */
-async function judgeServices(options: ServiceOptions & { edge: KafkaEdge }, meter: Meter) {
-  const { config, logger, edge } = options;
-  const judgeMetrics = createJudgeMetrics(meter);
-  // The limiter wraps the measured model, so judge durations exclude time queued for a slot.
-  // Inside each slot a request gets its own timeout; slot waits go to the evidence and a metric.
-  const models = limitJudgeConcurrency(instrumentJudgeModels(config.judge?.models, judgeMetrics), config.concurrency.judgeCallsPerModel, {
-    callTimeoutMs: config.judge?.callTimeoutMs,
-    defaultCallTimeoutMs: DEFAULTS.judgeCallTimeoutMs,
-    onSlotWait: judgeMetrics.recordSlotWait,
-  });
-  // Model objects given directly in a scorer's judge config get the same cap and measurements.
-  const prepareModel = (model: Parameters<typeof judgeMetrics.instrument>[0]) => models.limit(judgeMetrics.instrument(model));
-  // Classifier scorers' decision-model calls share the cap (by provider and model id) and the metrics.
-  const limitCall: LimitDecisionCall = (model, call) => models.run(model, () => judgeMetrics.measureCall(model, call));
-  const spend = createJudgeSpend({
-    pricing: config.pricing,
-    budgets: config.budgets,
-    now: options.consumer?.now ?? Date.now,
-    onCost: (cost, modelId) => judgeMetrics.recordCost(cost.amount, { modelId, currency: cost.unit }),
-  });
-  const budgetShare = spend.ledger === undefined ? undefined : await trackBudgetShare(edge.admin, spend.ledger, config.topics.runs, logger);
-  // Without budgets, the decision calls are priced here; with budgets, each run's gate wraps limitCall (score-run-event.ts).
-  const limitDecisionCall = spend.ledger === undefined ? gateDecisionCalls(spend.gate, limitCall) : limitCall;
-  const services: ScorerServices = { models, prepareModel, limitDecisionCall, recordInputs: options.recordInputs, functionStepSpans: options.functionStepSpans, judgeCalls: spend.gate };
-  return { models, spend, budgetShare, services };
-}

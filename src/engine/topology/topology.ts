@@ -45,9 +45,13 @@ const PAIR_KEY = 'scoreId, placed by runId (a thread record: its own id, placed 
 
 export function topologyOf(settings: TopologySettings): Topology {
   const { topics } = settings;
-  const threads = threadTopicsFor(topics.runs);
-  const rescoreRequests = settings.rescoreRequests ?? true;
-  const entries: TopicEntry[] = [
+  const entries: TopicEntry[] = [...scoringEntries(topics), ...retryTierEntries(settings), ...rescoreEntries(settings), ...(settings.threads ? threadEntries(topics) : []), ...roleEntries(topics)];
+  return { entries, names: topics };
+}
+
+/** The runs, and what the service writes about them: results, dead letters, decisions. */
+function scoringEntries(topics: TopicNames): TopicEntry[] {
+  return [
     {
       id: 'runs',
       name: topics.runs,
@@ -90,8 +94,13 @@ export function topologyOf(settings: TopologySettings): Topology {
             view: 'look-back',
           } satisfies TopicEntry,
         ]),
-    ...retryTiers({ topics, retries: settings.retries }).map(
-      (tier): TopicEntry => ({
+  ];
+}
+
+/** One retry tier per distinct delay, while retries are on (retry-tiers.ts). */
+function retryTierEntries(settings: TopologySettings): TopicEntry[] {
+  return retryTiers({ topics: settings.topics, retries: settings.retries }).map(
+(tier): TopicEntry => ({
         id: 'retry-tier',
         name: tier.topic,
         kind: 'internal',
@@ -102,9 +111,15 @@ export function topologyOf(settings: TopologySettings): Topology {
         task: 'retry',
         delayMs: tier.delayMs,
       }),
-    ),
-    ...(settings.rescore || rescoreRequests
-      ? [
+    );
+}
+
+/** The rescore topic: the service reads it with a binding's `rescoreOn`, the feedback join writes it unless told not to. */
+function rescoreEntries(settings: TopologySettings): TopicEntry[] {
+  const { topics } = settings;
+  const rescoreRequests = settings.rescoreRequests ?? true;
+  if (!settings.rescore && !rescoreRequests) return [];
+  return [
           {
             id: 'rescore',
             name: topics.rescore,
@@ -118,10 +133,13 @@ export function topologyOf(settings: TopologySettings): Topology {
             },
             ...(settings.rescore ? { task: 'rescore' } : {}),
           } satisfies TopicEntry,
-        ]
-      : []),
-    ...(settings.threads
-      ? [
+  ];
+}
+
+/** With a thread scorer bound: the repartitioned turns, their state's changelog and the latest-score view (thread-topics.ts). */
+function threadEntries(topics: TopicNames): TopicEntry[] {
+  const threads = threadTopicsFor(topics.runs);
+  return [
           {
             id: 'by-thread',
             name: threads.byThread,
@@ -151,8 +169,12 @@ export function topologyOf(settings: TopologySettings): Topology {
             access: { service: write('thread scorers: the latest-score view, each thread’s latest score per scorer'), dashboard: read("read each thread's latest scores (the threads view)") },
             view: 'whole',
           } satisfies TopicEntry,
-        ]
-      : []),
+  ];
+}
+
+/** The other roles' own topics: a replay's ranges, the feedback join's, the monitor's notices. */
+function roleEntries(topics: TopicNames): TopicEntry[] {
+  return [
     {
       id: 'replays',
       name: topics.replays,
@@ -193,7 +215,6 @@ export function topologyOf(settings: TopologySettings): Topology {
       view: 'whole',
     },
   ];
-  return { entries, names: topics };
 }
 
 /** The topics `role` reads or writes, in table order. */

@@ -1,0 +1,23 @@
+// The OTLP source's live counters, over every claimed partition (otlp-source.ts): what the service
+// metrics, the 10,000-trace test and the benchmark read.
+import type { SkipReason } from '../../src/kit/contracts/decision-record.ts';
+
+/** Live counters of the assembly, over every claimed partition (also what the 10,000-trace test and the benchmark read). */
+export class OtlpAssemblyStats {
+  spans = 0;
+  /** Spans of Scorestream's own work (judge calls, score spans) left out. */
+  ownSpans = 0;
+  /** Spans of a trace that had closed already: dropped. */
+  lateSpans = 0;
+  runsAssembled = 0;
+  /** Runs assembled without a user message or a final answer (scored, their records flagged missing_content). */
+  runsMissingContent = 0;
+  readonly tracesClosed = { ready: 0, idle: 0, overflow: 0 };
+  readonly tracesWithoutRun = new Map<SkipReason, number>();
+  /** Assemblies dropped because their claim ended (a rebalance, a reset partition). */
+  claimsEnded = 0;
+  peakOpenTraces = 0;
+  peakBufferedSpans = 0;
+  openTraces = 0;
+  bufferedSpans = 0;
+}
