@@ -38,7 +38,7 @@ export const KAFKA_DEFAULTS = Object.freeze({
   }),
   platformatic: Object.freeze({
     /**
-     * Messages queued for delivery in all (platformatic-consumer.ts); past it the fetch stream pauses
+     * Messages queued for delivery in all (platformatic-partition-queues.ts); past it the fetch stream pauses
      * until half drained. Four times runsInFlight's default is enough to keep the slots fed (the
      * stream buffers up to 1,024 more); 4,096 held ~25 MB more under a judge-bound backlog, each
      * message pinning its fetch response, for no throughput (docs/benchmarks.md, 2026-12-03).

@@ -1,43 +1,29 @@
 // The seam's group consumer (kafka-transport.ts) on @platformatic/kafka. Its consumer offers one
 // message stream for all assigned partitions, with no per-partition pause and no seek, and
 // heartbeats by itself; the seam wants kafkajs-like batches per partition. So the messages are
-// queued per partition here and handed over as batches (a partition at a time per handler, at
-// most `partitionsConsumedConcurrently` at once):
-//   - pause: a paused partition's queue is not delivered; the messages after the last resolved
-//     offset stay queued and are delivered again on resume (kafkajs fetches them again);
-//   - memory: past `maxQueuedMessages` queued in all, the stream is paused until half drained;
-//   - seek, a join and a failed stream: the stream is replaced by a new one that starts where
-//     each partition should (a seek's offset, else the first undelivered message, else the
-//     group's commit), opened before the old one closes. Poking a live stream's next fetch
-//     offsets races its fetch in flight, whose answer moves them again, and a stream closed
-//     first would untrack its topics, which re-joins the group;
+// queued per partition and handed over as batches (a partition at a time per handler, at most
+// `partitionsConsumedConcurrently` at once). This file hands the batches over and answers the
+// group's joins and the stream's failures; the parts beside it:
+//   - pause and memory: the queues (platformatic-partition-queues.ts) hold a paused partition's
+//     messages for its resume, and pause the stream past `maxQueuedMessages`;
+//   - seek, a join and a failed stream: the stream is replaced by a new one that starts where each
+//     partition should (platformatic-replaceable-stream.ts);
 //   - a stream refused access (an ACL revoked, a login no longer valid) is not replaced: the
 //     consumer crashes for good, as kafkajs' does, and the service stops with the ACL to grant;
-//   - lag: the library's messages carry no high watermark (kafkajs' batches do), so the assigned
-//     partitions' latest offsets are listed every `highWatermarkRefreshMs` and handed over with
-//     each batch — the lag metric is at most that stale.
-import { Consumer, MessagesStreamFallbackModes, MessagesStreamModes } from '@platformatic/kafka';
-import type { ConsumerOptions, Message, MessagesStream } from '@platformatic/kafka';
+//   - lag: the partitions' latest offsets go with each batch (platformatic-high-watermarks.ts).
+import { Consumer } from '@platformatic/kafka';
+import type { ConsumerOptions, Message } from '@platformatic/kafka';
 import { isKafkaAccessRefusal } from './kafka-access-error.ts';
 import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
-import type { ConsumedMessage } from './kafka-records.ts';
 import type { BatchControl, GroupConsumer, GroupConsumerOptions, GroupConsumerRun, PartitionOffset } from './kafka-transport.ts';
+import { HighWatermarks } from './platformatic-high-watermarks.ts';
 import type { PlatformaticConnection } from './platformatic-options.ts';
-import { toConsumedMessage } from './platformatic-records.ts';
+import { PartitionQueues } from './platformatic-partition-queues.ts';
+import type { PartitionQueue } from './platformatic-partition-queues.ts';
+import { ReplaceableStream } from './platformatic-replaceable-stream.ts';
+import type { StreamSink } from './platformatic-replaceable-stream.ts';
 
-type Queue = {
-  readonly topic: string;
-  readonly partition: number;
-  messages: ConsumedMessage[];
-  /** The offset after the last message queued (what the next message must not be below). */
-  next: bigint | undefined;
-  paused: number;
-  busy: boolean;
-  /** Bumped by every seek, join and stream replacement: a batch of an older generation is stale. */
-  generation: number;
-};
-
-/** What of the library's Consumer this file uses (tests hand a fake in). */
+/** What of the library's Consumer this consumer uses (tests hand a fake in). */
 export type PlatformaticConsumerLike = Pick<Consumer<Buffer, Buffer, Buffer, Buffer>, 'assignments' | 'consume' | 'commit' | 'listCommittedOffsets' | 'listOffsets' | 'close' | 'on'>;
 
 export type PlatformaticConsumerOptions = GroupConsumerOptions & {
@@ -48,11 +34,7 @@ export type PlatformaticConsumerOptions = GroupConsumerOptions & {
   createConsumer?: (options: ConsumerOptions<Buffer, Buffer, Buffer, Buffer>) => PlatformaticConsumerLike;
 };
 
-const keyOf = (topic: string, partition: number) => `${topic}:${partition}`;
-
 export function platformaticGroupConsumer(options: PlatformaticConsumerOptions): GroupConsumer {
-  const { events } = options;
-  const maxQueued = options.maxQueuedMessages ?? KAFKA_DEFAULTS.platformatic.maxQueuedMessages;
   const consumer = (options.createConsumer ?? ((consumerOptions) => new Consumer(consumerOptions)))({
     ...options.connection,
     groupId: options.groupId,
@@ -64,225 +46,72 @@ export function platformaticGroupConsumer(options: PlatformaticConsumerOptions):
     retryDelay: KAFKA_DEFAULTS.platformatic.retryDelayMs,
     autocommit: false,
   });
-  const queues = new Map<string, Queue>();
-  const pausedTopics = new Set<string>();
-  let run: GroupConsumerRun | undefined;
-  let stream: MessagesStream<Buffer, Buffer, Buffer, Buffer> | undefined;
-  let generation = 0;
-  let queued = 0;
-  let handling = 0;
-  let running = false;
-  let streamPaused = false;
-  let replacing: Promise<void> | undefined;
-  let replaceAgain: boolean | undefined;
-  let failures = 0;
-  const seeks = new Map<string, bigint>();
-  const highWatermarks = new Map<string, bigint>();
-  let watermarkTimer: NodeJS.Timeout | undefined;
+  return new PlatformaticGroupConsumer(consumer, options);
+}
 
-  /** The assigned partitions' latest offsets, for the lag; a failed listing keeps the last ones (the next try comes with the timer). */
-  const refreshHighWatermarks = async () => {
-    const topics = [...new Set((consumer.assignments ?? []).map((assignment) => assignment.topic))];
-    if (!running || topics.length === 0) return;
-    try {
-      const latest = await consumer.listOffsets({ topics });
-      for (const [topic, offsets] of latest) offsets.forEach((offset, partition) => highWatermarks.set(keyOf(topic, partition), offset));
-    } catch {
-      // Lag is a metric: a broker that does not answer now is the stream's to report, not this.
-    }
-  };
-  const watchHighWatermarks = () => {
-    clearInterval(watermarkTimer);
-    void refreshHighWatermarks();
-    watermarkTimer = setInterval(() => void refreshHighWatermarks(), KAFKA_DEFAULTS.platformatic.highWatermarkRefreshMs);
-    watermarkTimer.unref();
-  };
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
-  const queueOf = (topic: string, partition: number): Queue => {
-    const key = keyOf(topic, partition);
-    let queue = queues.get(key);
-    if (queue === undefined) queues.set(key, (queue = { topic, partition, messages: [], next: undefined, paused: 0, busy: false, generation }));
-    return queue;
-  };
+class PlatformaticGroupConsumer implements GroupConsumer, StreamSink {
+  readonly #consumer: PlatformaticConsumerLike;
+  readonly #options: PlatformaticConsumerOptions;
+  readonly #queues: PartitionQueues;
+  readonly #stream: ReplaceableStream;
+  readonly #highWatermarks: HighWatermarks;
+  #run: GroupConsumerRun | undefined;
+  #running = false;
+  /** Batches being handled now. */
+  #handling = 0;
+  /** Stream failures in a row. */
+  #failures = 0;
+  #scheduled = false;
 
-  const drop = (queue: Queue, count: number) => {
-    queue.messages.splice(0, count);
-    queued -= count;
-    if (streamPaused && queued <= maxQueued / 2) {
-      streamPaused = false;
-      stream?.resume();
-    }
-  };
-
-  const enqueue = (message: Message<Buffer, Buffer, Buffer, Buffer>) => {
-    const queue = queueOf(message.topic, message.partition);
-    if (queue.next !== undefined && message.offset < queue.next) return; // read again by an overlapping fetch
-    queue.messages.push(toConsumedMessage(message));
-    queue.next = message.offset + 1n;
-    queued += 1;
-    if (queued >= maxQueued && !streamPaused) {
-      streamPaused = true;
-      stream?.pause();
-    }
-    scheduleSoon();
-  };
-
-  // After the messages of one fetch answer were all queued (the stream emits them in one go): one batch, not one per message.
-  let scheduled = false;
-  const scheduleSoon = () => {
-    if (scheduled) return;
-    scheduled = true;
-    queueMicrotask(() => {
-      scheduled = false;
-      schedule();
-    });
-  };
-
-  function schedule() {
-    if (run === undefined || !running) return;
-    for (const queue of queues.values()) {
-      if (handling >= run.partitionsConsumedConcurrently) return;
-      if (queue.busy || queue.paused > 0 || pausedTopics.has(queue.topic) || queue.messages.length === 0) continue;
-      void handle(queue, run);
-    }
+  constructor(consumer: PlatformaticConsumerLike, options: PlatformaticConsumerOptions) {
+    this.#consumer = consumer;
+    this.#options = options;
+    this.#queues = new PartitionQueues(options.maxQueuedMessages ?? KAFKA_DEFAULTS.platformatic.maxQueuedMessages, { pause: () => this.#stream.pause(), resume: () => this.#stream.resume() });
+    this.#stream = new ReplaceableStream({ consumer, settings: options, queues: this.#queues, sink: this });
+    this.#highWatermarks = new HighWatermarks(consumer, () => this.#running);
+    consumer.on('consumer:group:rebalance', () => options.events.rebalancing?.());
+    consumer.on('consumer:group:join', () => this.#joined());
   }
 
-  async function handle(queue: Queue, current: GroupConsumerRun) {
-    queue.busy = true;
-    handling += 1;
-    const batchGeneration = queue.generation;
-    const stale = () => queue.generation !== batchGeneration;
-    const messages = queue.messages.slice();
-    const control: BatchControl = {
-      pause() {
-        queue.paused += 1;
-        let resumed = false;
-        return () => {
-          if (resumed) return;
-          resumed = true;
-          queue.paused -= 1;
-          schedule();
-        };
-      },
-      // The client heartbeats on its own timer, whatever the handlers do.
-      heartbeat: async () => undefined,
-      isRunning: () => running,
-      isStale: stale,
-      resolveOffset(offset) {
-        if (stale()) return;
-        const resolved = BigInt(offset);
-        let count = 0;
-        while (count < queue.messages.length && BigInt(queue.messages[count]!.offset) <= resolved) count += 1;
-        drop(queue, count);
-      },
-    };
-    try {
-      await current.eachBatch({ topic: queue.topic, partition: queue.partition, messages, highWatermark: highWatermarks.get(keyOf(queue.topic, queue.partition))?.toString() }, control);
-    } catch (error) {
-      // As kafkajs does with a throwing eachBatch: the unresolved messages are delivered again.
-      events.crashed?.(error instanceof Error ? error : new Error(String(error)), true);
-    } finally {
-      queue.busy = false;
-      handling -= 1;
-      setImmediate(schedule);
-    }
+  async run(run: GroupConsumerRun): Promise<void> {
+    this.#run = run;
+    this.#running = true;
+    await this.#stream.start(run);
+    this.#highWatermarks.watch();
   }
 
-  /** The next stream's start per assigned partition: a seek, else the first undelivered message, else the group's commit. */
-  const startOffsets = (keepPositions: boolean) => {
-    const offsets: Array<{ topic: string; partition: number; offset: bigint }> = [];
-    for (const assignment of consumer.assignments ?? []) {
-      for (const partition of assignment.partitions) {
-        const key = keyOf(assignment.topic, partition);
-        const queue = queues.get(key);
-        const sought = seeks.get(key);
-        const head = queue?.messages[0];
-        const offset = sought ?? (keepPositions ? (head === undefined ? queue?.next : BigInt(head.offset)) : undefined);
-        if (offset !== undefined) offsets.push({ topic: assignment.topic, partition, offset });
-      }
-    }
-    return offsets;
-  };
+  pause(topics: ReadonlyArray<{ topic: string; partitions?: number[] }>): void {
+    this.#queues.pause(topics);
+    if (this.#run !== undefined && this.#queues.allPaused(this.#run.topics)) this.#stream.pause();
+  }
 
-  /**
-   * Replaces the stream. `keepPositions` (a seek): every partition goes on where it was, and the
-   * sought ones start at their offset; otherwise (a join, a failed stream) every partition starts
-   * again from the group's commit, as kafkajs does after a re-join.
-   */
-  const replaceStream = (keepPositions: boolean): Promise<void> => {
-    if (replacing !== undefined) {
-      // Once more when this one is done; a join wins over a seek (the commit is where every partition starts then).
-      replaceAgain = replaceAgain === undefined ? keepPositions : replaceAgain && keepPositions;
-      return replacing;
-    }
-    let keep = keepPositions;
-    replacing = (async () => {
-      for (;;) {
-        const offsets = startOffsets(keep);
-        seeks.clear();
-        generation += 1;
-        for (const queue of queues.values()) {
-          queue.generation = generation;
-          queued -= queue.messages.length;
-          queue.messages = [];
-          queue.next = undefined;
-        }
-        const old = stream;
-        stream = undefined;
-        old?.removeAllListeners('data');
-        await openStream(offsets, keep);
-        // Opened before the old one closes: the topics stay tracked, so the group is not re-joined.
-        await old?.close().catch(() => undefined);
-        if (replaceAgain === undefined || !running) break;
-        keep = replaceAgain;
-        replaceAgain = undefined;
-      }
-    })().finally(() => {
-      replacing = undefined;
-      replaceAgain = undefined;
-    });
-    return replacing;
-  };
+  seek(position: PartitionOffset): void {
+    // Stopped or crashed for good: dropped, as kafkajs drops it (a run starts from the group's commits).
+    if (!this.#running) return;
+    void this.#stream.seek(position.topic, position.partition, BigInt(position.offset)).catch(this.#replaceFailed);
+  }
 
-  async function openStream(offsets: Array<{ topic: string; partition: number; offset: bigint }>, manual: boolean) {
-    const current = run!;
-    const fallbackMode = current.fromBeginning ? MessagesStreamFallbackModes.EARLIEST : MessagesStreamFallbackModes.LATEST;
-    // Manual mode starts the partitions given at their offset and the others at the earliest (or
-    // latest) offset, so a partition with no position of ours is given the group's commit.
-    let starts = offsets;
-    if (manual) {
-      const known = new Set(offsets.map(({ topic, partition }) => keyOf(topic, partition)));
-      const missing = (consumer.assignments ?? []).map((assignment) => ({ topic: assignment.topic, partitions: assignment.partitions.filter((partition) => !known.has(keyOf(assignment.topic, partition))) })).filter((assignment) => assignment.partitions.length > 0);
-      if (missing.length > 0) {
-        const committed = await consumer.listCommittedOffsets({ topics: missing });
-        starts = [...offsets];
-        for (const { topic, partitions } of missing) {
-          const byPartition = committed.get(topic) ?? [];
-          for (const partition of partitions) {
-            const offset = byPartition[partition];
-            if (offset !== undefined && offset >= 0n) starts.push({ topic, partition, offset });
-          }
-        }
-      }
-    }
-    const next = await consumer.consume({
-      topics: [...current.topics],
-      autocommit: false,
-      mode: manual ? MessagesStreamModes.MANUAL : MessagesStreamModes.COMMITTED,
-      fallbackMode,
-      ...(manual ? { offsets: starts } : {}),
-      sessionTimeout: options.sessionTimeoutMs,
-      heartbeatInterval: options.heartbeatIntervalMs,
-    });
-    stream = next;
-    streamPaused = false;
-    if (pausedTopics.size > 0 && current.topics.every((topic) => pausedTopics.has(topic))) next.pause();
-    next.on('data', (message) => {
-      if (stream === next) enqueue(message);
-    });
-    next.on('error', (error: Error) => {
-      if (stream === next) void streamFailed(error);
-    });
+  async commitOffsets(offsets: readonly PartitionOffset[]): Promise<void> {
+    // leaderEpoch -1: no epoch check (kafkajs sends none either).
+    await this.#consumer.commit({ offsets: offsets.map(({ topic, partition, offset }) => ({ topic, partition, offset: BigInt(offset), leaderEpoch: -1 })) });
+  }
+
+  async disconnect(): Promise<void> {
+    this.#running = false;
+    this.#highWatermarks.stop();
+    await this.#stream.close();
+    await this.#consumer.close(true);
+  }
+
+  isRunning(): boolean {
+    return this.#running;
+  }
+
+  /** A message of the current stream. */
+  enqueue(message: Message<Buffer, Buffer, Buffer, Buffer>): void {
+    if (this.#queues.push(message)) this.#scheduleSoon();
   }
 
   /**
@@ -291,72 +120,102 @@ export function platformaticGroupConsumer(options: PlatformaticConsumerOptions):
    * good. A refusal must not be retried: the replacement's consume() succeeds (the group still
    * lets it join) and its first fetch is refused again, so it would be replaced for ever.
    */
-  async function streamFailed(error: Error) {
-    if (!running) return;
-    failures += 1;
-    const restarting = failures <= options.retries && !isKafkaAccessRefusal(error);
+  async streamFailed(error: Error): Promise<void> {
+    if (!this.#running) return;
+    this.#failures += 1;
+    const restarting = this.#failures <= this.#options.retries && !isKafkaAccessRefusal(error);
     // Stopped, as a crashed kafkajs consumer is: no batch is handed over, no join or seek opens a stream again.
-    if (!restarting) running = false;
-    events.crashed?.(error, restarting);
+    if (!restarting) this.#running = false;
+    this.#options.events.crashed?.(error, restarting);
     if (!restarting) return;
-    stream = undefined;
-    await new Promise((resolve) => setTimeout(resolve, Math.min(KAFKA_DEFAULTS.platformatic.retryDelayMs * 2 ** (failures - 1), KAFKA_DEFAULTS.platformatic.maxRestartDelayMs)));
-    if (!running) return;
+    this.#stream.forget();
+    await new Promise((resolve) => setTimeout(resolve, Math.min(KAFKA_DEFAULTS.platformatic.retryDelayMs * 2 ** (this.#failures - 1), KAFKA_DEFAULTS.platformatic.maxRestartDelayMs)));
+    if (!this.#running) return;
     // Read again from the group's commit: the claims of the consumed partitions end with this "join".
-    await replaceStream(false).then(
+    await this.#stream.replace(false).then(
       () => {
-        failures = 0;
-        events.joined?.(assignmentOf());
+        this.#failures = 0;
+        this.#options.events.joined?.(this.#assignment());
       },
-      (replaceError: unknown) => void streamFailed(replaceError instanceof Error ? replaceError : new Error(String(replaceError))),
+      (replaceError: unknown) => void this.streamFailed(asError(replaceError)),
     );
   }
 
-  const assignmentOf = (): Record<string, number[]> => Object.fromEntries((consumer.assignments ?? []).map((assignment) => [assignment.topic, [...assignment.partitions]]));
+  readonly #replaceFailed = (error: unknown) => void this.streamFailed(asError(error));
 
-  consumer.on('consumer:group:rebalance', () => events.rebalancing?.());
-  consumer.on('consumer:group:join', () => {
-    if (!running) return; // stopped, or crashed for good: the service is stopping
+  #joined(): void {
+    if (!this.#running) return; // stopped, or crashed for good: the service is stopping
     // Every partition reads again from the group's commit (the sinks dropped what was not committed).
-    generation += 1;
-    for (const queue of queues.values()) queue.generation = generation;
-    // Before the first stream exists (the join inside the first consume()) there is nothing to replace.
-    if (stream !== undefined || replacing !== undefined) void replaceStream(false).catch((error: unknown) => void streamFailed(error instanceof Error ? error : new Error(String(error))));
-    void refreshHighWatermarks();
-    events.joined?.(assignmentOf());
-  });
+    this.#queues.outdate();
+    if (this.#stream.opened) void this.#stream.replace(false).catch(this.#replaceFailed);
+    void this.#highWatermarks.refresh();
+    this.#options.events.joined?.(this.#assignment());
+  }
 
-  return {
-    async run(runOptions) {
-      run = runOptions;
-      running = true;
-      await openStream([], false);
-      watchHighWatermarks();
-    },
-    pause(topics) {
-      for (const { topic, partitions } of topics) {
-        if (partitions === undefined) pausedTopics.add(topic);
-        else for (const partition of partitions) queueOf(topic, partition).paused += 1;
-      }
-      if (run !== undefined && run.topics.every((topic) => pausedTopics.has(topic))) stream?.pause();
-    },
-    seek(position: PartitionOffset) {
-      // Stopped or crashed for good: dropped, as kafkajs drops it (a run starts from the group's commits).
-      if (!running) return;
-      seeks.set(keyOf(position.topic, position.partition), BigInt(position.offset));
-      void replaceStream(true).catch((error: unknown) => void streamFailed(error instanceof Error ? error : new Error(String(error))));
-    },
-    async commitOffsets(offsets) {
-      // leaderEpoch -1: no epoch check (kafkajs sends none either).
-      await consumer.commit({ offsets: offsets.map(({ topic, partition, offset }) => ({ topic, partition, offset: BigInt(offset), leaderEpoch: -1 })) });
-    },
-    async disconnect() {
-      running = false;
-      clearInterval(watermarkTimer);
-      await replacing?.catch(() => undefined);
-      await stream?.close().catch(() => undefined);
-      stream = undefined;
-      await consumer.close(true);
-    },
+  #assignment(): Record<string, number[]> {
+    return Object.fromEntries((this.#consumer.assignments ?? []).map((assignment) => [assignment.topic, [...assignment.partitions]]));
+  }
+
+  // After the messages of one fetch answer were all queued (the stream emits them in one go): one batch, not one per message.
+  #scheduleSoon(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    queueMicrotask(this.#scheduleQueued);
+  }
+
+  readonly #scheduleQueued = () => {
+    this.#scheduled = false;
+    this.#schedule();
   };
+
+  readonly #schedule = () => {
+    const run = this.#run;
+    if (run === undefined || !this.#running) return;
+    for (const queue of this.#queues.values()) {
+      if (this.#handling >= run.partitionsConsumedConcurrently) return;
+      if (this.#queues.deliverable(queue)) void this.#handle(queue, run);
+    }
+  };
+
+  async #handle(queue: PartitionQueue, run: GroupConsumerRun): Promise<void> {
+    queue.busy = true;
+    this.#handling += 1;
+    const control = this.#controlOf(queue);
+    const messages = queue.messages.slice();
+    try {
+      await run.eachBatch({ topic: queue.topic, partition: queue.partition, messages, highWatermark: this.#highWatermarks.of(queue.topic, queue.partition) }, control);
+    } catch (error) {
+      // As kafkajs does with a throwing eachBatch: the unresolved messages are delivered again.
+      this.#options.events.crashed?.(asError(error), true);
+    } finally {
+      queue.busy = false;
+      this.#handling -= 1;
+      setImmediate(this.#schedule);
+    }
+  }
+
+  /** What the handler of `queue`'s batch may do; the batch is stale once the queue's generation moved on. */
+  #controlOf(queue: PartitionQueue): BatchControl {
+    const generation = queue.generation;
+    const stale = () => queue.generation !== generation;
+    return {
+      pause: () => {
+        queue.paused += 1;
+        let resumed = false;
+        return () => {
+          if (resumed) return;
+          resumed = true;
+          queue.paused -= 1;
+          this.#schedule();
+        };
+      },
+      // The client heartbeats on its own timer, whatever the handlers do.
+      heartbeat: async () => undefined,
+      isRunning: () => this.#running,
+      isStale: stale,
+      resolveOffset: (offset) => {
+        if (!stale()) this.#queues.resolve(queue, BigInt(offset));
+      },
+    };
+  }
 }
