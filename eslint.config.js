@@ -54,6 +54,19 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: kafkaClients }] },
   },
   {
+    // The engine's core stays typed from a scorer's run result to the record it publishes: a record
+    // or judge evidence is built as a typed literal, never cast, and outcomes are told apart by
+    // their discriminant, not by sniffing for a record's field.
+    files: ['src/engine/**/*.ts', 'consumers/**/*.ts', 'service/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "TSAsExpression > TSTypeReference[typeName.name=/^(ScoreRecord|JudgeResults)$/]", message: 'build the record as a typed literal (src/engine/pipeline/build-score-record.ts) instead of casting to it' },
+        { selector: "BinaryExpression[operator='in'][left.value='schemaVersion']", message: "tell outcomes apart by their `kind` (BindingResult, ScoringOutcome), not by a record's field" },
+      ],
+    },
+  },
+  {
     // Flat config replaces a rule's settings per file: the src layer's restrictions are stated again with the kit's.
     files: ['src/kit/**/*.ts'],
     ignores: ['src/kit/contracts/**'],

@@ -44,5 +44,5 @@ export function applyEvidence(record: ScoreRecord, level: EvidenceLevel): ScoreR
     ...(level === 'no-content' && judge !== undefined ? { judge: judgeWithoutContent(judge) } : {}),
     ...(retries === undefined ? {} : { retries: { ...retries, attempts: retries.attempts.map((attempt) => attemptAt(attempt, level)) } }),
     evidence: level,
-  } as ScoreRecord;
+  };
 }

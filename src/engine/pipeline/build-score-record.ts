@@ -1,9 +1,10 @@
 // Turns a scorer outcome into the ScoreRecord published on the results topic (docs/contracts.md, the score record).
 // Pure: the caller brings the clock readings and the span ids.
 import type { RecordTrace, Sampling } from '../../kit/contracts/common.ts';
-import type { JudgeResults } from '../../kit/contracts/judge-execution.ts';
 import { scoreIdFor } from '../../kit/contracts/score-id.ts';
+import { SCORE_RECORD_SCHEMA_VERSION } from '../../kit/contracts/score-record.ts';
 import type { ScoreRecord } from '../../kit/contracts/score-record.ts';
+import type { ScorerRunResultSnapshot } from '../../kit/scorer/types.ts';
 import { verdictFor } from '../../kit/verdict/pass-criterion.ts';
 import type { PassCriterion } from '../../kit/verdict/pass-criterion.ts';
 import { threadScoreIdFor } from '../../kit/contracts/thread-ids.ts';
@@ -27,80 +28,87 @@ export type ScoreRecordContext = {
   thread?: ThreadVersion;
 };
 
+/** What a record reads of a run's result: a scored or not-scorable result, or a failed run's snapshot (or nothing). */
+type RunEvidence = Pick<
+  ScorerRunResultSnapshot,
+  'reason' | 'preprocessStepResult' | 'analyzeStepResult' | 'preprocessPrompt' | 'analyzePrompt' | 'generateScorePrompt' | 'generateReasonPrompt' | 'judge'
+>;
+
 /** The steps' raw results a record carries: those the run produced. */
-function stepsOf(result: ScorerOutcomeResult): Record<string, unknown> {
-  const steps: Record<string, unknown> = {};
-  if (result.preprocessStepResult !== undefined) steps.preprocess = result.preprocessStepResult;
-  if (result.analyzeStepResult !== undefined) steps.analyze = result.analyzeStepResult;
-  return steps;
+function stepsOf(result: RunEvidence): ScoreRecord['steps'] {
+  return {
+    ...(result.preprocessStepResult === undefined ? {} : { preprocess: result.preprocessStepResult }),
+    ...(result.analyzeStepResult === undefined ? {} : { analyze: result.analyzeStepResult }),
+  };
 }
 
 /** The judge prompts a record carries: those of its prompt steps. */
-function promptsOf(result: ScorerOutcomeResult): Record<string, unknown> {
-  const prompts: Record<string, unknown> = {};
-  if (result.preprocessPrompt !== undefined) prompts.preprocess = result.preprocessPrompt;
-  if (result.analyzePrompt !== undefined) prompts.analyze = result.analyzePrompt;
-  if (result.generateScorePrompt !== undefined) prompts.generateScore = result.generateScorePrompt;
-  if (result.generateReasonPrompt !== undefined) prompts.generateReason = result.generateReasonPrompt;
-  return prompts;
+function promptsOf(result: RunEvidence): ScoreRecord['prompts'] {
+  return {
+    ...(result.preprocessPrompt === undefined ? {} : { preprocess: result.preprocessPrompt }),
+    ...(result.analyzePrompt === undefined ? {} : { analyze: result.analyzePrompt }),
+    ...(result.generateScorePrompt === undefined ? {} : { generateScore: result.generateScorePrompt }),
+    ...(result.generateReasonPrompt === undefined ? {} : { generateReason: result.generateReasonPrompt }),
+  };
 }
-
-/** What a record reads of a run's result (a failed run's snapshot is the same shape, or empty). */
-type ScorerOutcomeResult = Record<string, unknown>;
 
 function hasKeys(value: object): boolean {
   for (const _ in value) return true;
   return false;
 }
 
-/**
- * One object, built in the contract's field order (the order its JSON shows), with each optional
- * field set only when it has a value: a record per scorer per run, so no intermediate objects or
- * copies of them. The contract's schema checks the result in the tests.
- */
-export function buildScoreRecord(context: ScoreRecordContext): ScoreRecord {
-  const { facts, outcome } = context;
+/** The fields every record has, whatever its status, in the contract's field order (the order its JSON shows). */
+function commonFields(context: ScoreRecordContext, result: RunEvidence) {
+  const { facts, thread } = context;
   const event = facts.event;
-  const result = outcome.status === 'failed' ? (outcome.snapshot ?? {}) : outcome.result;
-  const judge = result.judge as JudgeResults | undefined;
-  const record: Record<string, unknown> = {
-    schemaVersion: 1,
+  const judge = result.judge;
+  return {
+    schemaVersion: SCORE_RECORD_SCHEMA_VERSION,
     scoreId:
-      context.thread === undefined
+      thread === undefined
         ? scoreIdFor({ runId: event.runId, scorerId: context.scorerId, scorerVersion: context.scorerVersion })
-        : threadScoreIdFor({ threadKey: context.thread.key, scorerId: context.scorerId, scorerVersion: context.scorerVersion, versionId: context.thread.versionId }),
+        : threadScoreIdFor({ threadKey: thread.key, scorerId: context.scorerId, scorerVersion: context.scorerVersion, versionId: thread.versionId }),
     runId: event.runId,
     scorerId: context.scorerId,
-  };
-  if (context.scorerName !== undefined) record.scorerName = context.scorerName;
-  if (context.scorerVersion !== undefined) record.scorerVersion = context.scorerVersion;
-  record.entity = event.entity;
-  if (event.metadata !== undefined) record.metadata = event.metadata;
-  if (event.missing !== undefined) record.missing = event.missing;
-  record.steps = stepsOf(result);
-  record.prompts = promptsOf(result);
-  if (judge !== undefined && hasKeys(judge)) record.judge = judge;
-  if (context.trace !== undefined) record.trace = context.trace;
-  record.source = facts.source;
-  if (context.sampling !== undefined) record.sampling = context.sampling;
-  record.scoredAt = context.scoredAt;
-  record.durationMs = context.durationMs;
-  if (context.thread !== undefined) record.thread = context.thread;
-  record.status = outcome.status;
+    ...(context.scorerName === undefined ? {} : { scorerName: context.scorerName }),
+    ...(context.scorerVersion === undefined ? {} : { scorerVersion: context.scorerVersion }),
+    entity: event.entity,
+    ...(event.metadata === undefined ? {} : { metadata: event.metadata }),
+    ...(event.missing === undefined ? {} : { missing: event.missing }),
+    steps: stepsOf(result),
+    prompts: promptsOf(result),
+    ...(judge !== undefined && hasKeys(judge) ? { judge } : {}),
+    ...(context.trace === undefined ? {} : { trace: context.trace }),
+    source: facts.source,
+    ...(context.sampling === undefined ? {} : { sampling: context.sampling }),
+    scoredAt: context.scoredAt,
+    durationMs: context.durationMs,
+    ...(thread === undefined ? {} : { thread }),
+  } satisfies Omit<ScoreRecord, 'status'>;
+}
+
+/**
+ * The record of one outcome, a typed literal per status: the compiler checks each against the
+ * contract's own type, and the contract's schema checks the result in the tests. Optional fields
+ * are present only when they have a value.
+ */
+export function buildScoreRecord(context: ScoreRecordContext): ScoreRecord {
+  const { outcome } = context;
   switch (outcome.status) {
     case 'scored': {
-      record.score = outcome.score;
+      const result = outcome.result;
       const verdict = context.pass === undefined ? undefined : verdictFor(context.pass, outcome.score, result.analyzeStepResult);
-      if (verdict !== undefined) record.verdict = verdict;
-      if (result.reason !== undefined) record.reason = result.reason;
-      break;
+      return {
+        ...commonFields(context, result),
+        status: 'scored',
+        score: outcome.score,
+        ...(verdict === undefined ? {} : { verdict }),
+        ...(result.reason === undefined ? {} : { reason: result.reason }),
+      };
     }
     case 'not_scorable':
-      record.notScorable = outcome.notScorable;
-      break;
+      return { ...commonFields(context, outcome.result), status: 'not_scorable', notScorable: outcome.notScorable };
     case 'failed':
-      record.error = outcome.error;
-      break;
+      return { ...commonFields(context, outcome.snapshot ?? {}), status: 'failed', error: outcome.error };
   }
-  return record as ScoreRecord;
 }

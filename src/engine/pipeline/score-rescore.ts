@@ -64,7 +64,7 @@ export async function scoreRescore<Event>(facts: RunFacts, request: RescoreReque
   const refusal = options.spend?.admitRun(binding.scorerId, facts.event.metadata?.tenantId);
   if (refusal !== undefined) return markRescore(skippedOutcome(facts, binding, budgetSkip(refusal), decidedAt()), request.rescore);
   const result = await scoreWithBinding(facts, binding, { eligible: true }, options);
-  const outcome = 'schemaVersion' in result ? pairOutcome(result, facts, noHistory, options.retries, now()) : skippedOutcome(facts, binding, result, decidedAt());
+  const outcome = result.kind === 'scored' ? pairOutcome(result.record, facts, noHistory, options.retries, now()) : skippedOutcome(facts, binding, result.skip, decidedAt());
   return markRescore(outcome, request.rescore);
 }
 

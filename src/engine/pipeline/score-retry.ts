@@ -32,19 +32,19 @@ async function attemptAgain<Event>(facts: RunFacts, retry: RetryMessage, options
   if (binding === undefined) return pairOutcome(bindingRemoved(facts, retry, now()), facts, history, undefined, now());
   const eligibility = { eligible: true as const, ...(retry.sampling === undefined ? {} : { sampling: retry.sampling }) };
   const result = await scoreWithBinding(facts, binding, eligibility, options);
-  if ('schemaVersion' in result) return pairOutcome(result, facts, history, options.retries, now());
+  if (result.kind === 'scored') return pairOutcome(result.record, facts, history, options.retries, now());
   // A budget refused a judge call: the attempt failed transiently (BudgetExhaustedError can retry).
   const refused = buildScoreRecord({
     scorerId: binding.scorerId,
     scorerVersion: binding.version,
     facts,
-    outcome: { status: 'failed', error: { name: 'BudgetExhaustedError', code: 'budget_exhausted', message: result.detail ?? 'a judge budget is exhausted', failedStep: 'generateScore', completedSteps: [], retryable: true } },
+    outcome: { status: 'failed', error: { name: 'BudgetExhaustedError', code: 'budget_exhausted', message: result.skip.detail ?? 'a judge budget is exhausted', failedStep: 'generateScore', completedSteps: [], retryable: true } },
     sampling: retry.sampling,
     scoredAt: isoTime(now()),
     durationMs: 0,
   });
   const outcome = pairOutcome(refused, facts, history, options.retries, now());
-  return outcome.kind === 'deferred' ? outcome : skippedOutcome(facts, binding, result, isoTime(now()));
+  return outcome.kind === 'deferred' ? outcome : skippedOutcome(facts, binding, result.skip, isoTime(now()));
 }
 
 function bindingRemoved(facts: RunFacts, retry: RetryMessage, nowMs: number) {

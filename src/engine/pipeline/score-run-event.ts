@@ -10,7 +10,6 @@ import type { BudgetRefusal } from '../budget/budget-ledger.ts';
 import { gateDecisionCalls } from '../budget/judge-spend.ts';
 import type { JudgeSpend } from '../budget/judge-spend.ts';
 import type { RecordTrace } from '../../kit/contracts/common.ts';
-import type { JudgeResults } from '../../kit/contracts/judge-execution.ts';
 import type { ScoreRecord } from '../../kit/contracts/score-record.ts';
 import type { ThreadVersion } from '../../kit/contracts/thread-ref.ts';
 import type { TraceSamplingPolicy } from '../config/config-types.ts';
@@ -64,6 +63,9 @@ export type ScoreRunEventOptions<Event> = {
 /** Why a binding was not scored: what its eligibility said, or the budget that refused it. */
 export type Skip = Pick<Extract<Eligibility, { eligible: false }>, 'reason' | 'detail' | 'sampling'> & { budget?: BudgetRefusal };
 
+/** An eligible binding, run: its score record, or the budget skip when a budget refused one of its judge calls. */
+export type BindingResult = { kind: 'scored'; record: ScoreRecord } | { kind: 'budget_skipped'; skip: Skip };
+
 const defaultTracer = () => trace.getTracer('scorestream');
 const internalSpan = { kind: SpanKind.INTERNAL };
 
@@ -105,8 +107,8 @@ export function skippedOutcome(facts: RunFacts, binding: Pick<ResolvedBinding<un
 /** Judge models and token totals over every prompt step; never prompts or answers. Undefined: no judge was called. */
 function judgeAttributes(outcome: ScorerOutcome): Attributes | undefined {
   const result = outcome.status === 'failed' ? outcome.snapshot : outcome.result;
-  const judge = result?.judge as JudgeResults | undefined;
-  if (judge === undefined || judge === null || typeof judge !== 'object') return undefined;
+  const judge = result?.judge;
+  if (judge === undefined) return undefined;
   const models = new Set<string>();
   let calls = 0;
   let inputTokens = 0;
@@ -164,7 +166,7 @@ function scorerContext(parent: Context, span: Span): Context {
  * when a budget refused one of its judge calls (`spend`; the gate's refusal). Also the retry of a
  * deferred pair (src/engine/pipeline/score-retry.ts), which turns such a skip into another deferral.
  */
-export async function scoreWithBinding<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event>): Promise<ScoreRecord | Skip> {
+export async function scoreWithBinding<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event>): Promise<BindingResult> {
   const now = options.now ?? Date.now;
   const tracer = options.tracer ?? defaultTracer();
   const parent = options.parentContext ?? ROOT_CONTEXT;
@@ -198,13 +200,13 @@ export async function scoreWithBinding<Event>(facts: RunFacts, binding: Resolved
   if (gate?.refusal !== undefined && outcome.status === 'failed') {
     span.setAttribute('scorestream.skip.reason', 'budget_exhausted');
     span.end();
-    return budgetSkip(gate.refusal);
+    return { kind: 'budget_skipped', skip: budgetSkip(gate.refusal) };
   }
   // Read before end(): an ended span reports isRecording() false, and its id would be lost.
   const traceFields = recordTrace(facts, span);
   endSpan(span, outcome, binding.scorerId, options.services?.recordInputs === true);
   const scorerName = binding.scorer.name;
-  return buildScoreRecord({
+  const record = buildScoreRecord({
     scorerId: binding.scorerId,
     scorerName: scorerName === binding.scorerId ? undefined : scorerName,
     scorerVersion: binding.version,
@@ -217,6 +219,7 @@ export async function scoreWithBinding<Event>(facts: RunFacts, binding: Resolved
     durationMs: Math.max(0, Math.round(finished - started)),
     thread: options.thread?.version,
   });
+  return { kind: 'scored', record };
 }
 
 /** One promise per binding, in binding order; each settles with that binding's outcome as soon as it is done, and never rejects. */
@@ -229,7 +232,7 @@ export function scoreRunEvent<Event>(facts: RunFacts, options: ScoreRunEventOpti
     const refusal = options.spend?.admitRun(binding.scorerId, facts.event.metadata?.tenantId);
     if (refusal !== undefined) return skippedOutcome(facts, binding, budgetSkip(refusal), decidedAt());
     const result = await scoreWithBinding(facts, binding, eligibility, options);
-    if (!('schemaVersion' in result)) return skippedOutcome(facts, binding, result, decidedAt());
-    return pairOutcome(result, facts, noHistory, options.retries, now());
+    if (result.kind === 'budget_skipped') return skippedOutcome(facts, binding, result.skip, decidedAt());
+    return pairOutcome(result.record, facts, noHistory, options.retries, now());
   });
 }

@@ -8,7 +8,10 @@ import { isPipelineStage } from '../../kit/contracts/scorer-steps.ts';
 import type { PipelineStage } from '../../kit/contracts/scorer-steps.ts';
 import type { ScorerLike } from '../config/config-types.ts';
 import type { ScorerServices } from '../../kit/scorer-services.ts';
-import type { ScorerRunOptions } from '../../kit/scorer/types.ts';
+import type { AnyScorerRunResult, ScorerRunOptions, ScorerRunResultSnapshot } from '../../kit/scorer/types.ts';
+
+type ScoredRunResult = Extract<AnyScorerRunResult, { score: number }>;
+type NotScorableRunResult = Exclude<AnyScorerRunResult, ScoredRunResult>;
 import { runNowKey } from '../../kit/scorer/run-scorer.ts';
 import { deadlineCohortFor } from './deadline-cohorts.ts';
 import type { DeadlineMembership } from './deadline-cohorts.ts';
@@ -17,13 +20,14 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
+/** A scorer run's outcome, typed from the kit's run result (ScorerRunResult) through to the score record. */
 export type ScorerOutcome =
-  | { status: 'scored'; score: number; result: Record<string, unknown> }
-  | { status: 'not_scorable'; notScorable: NotScorableOutcome; result: Record<string, unknown> }
+  | { status: 'scored'; score: number; result: ScoredRunResult }
+  | { status: 'not_scorable'; notScorable: NotScorableOutcome; result: NotScorableRunResult }
   | {
       status: 'failed';
       error: { name: string; message: string; code?: string; failedStep: PipelineStage; completedSteps: PipelineStage[]; retryable: boolean };
-      snapshot?: Record<string, unknown>;
+      snapshot?: ScorerRunResultSnapshot;
     };
 
 export type ScorerOutcomeOptions = {
@@ -88,7 +92,8 @@ export function failedOutcome(error: unknown, currentStep: PipelineStage | undef
       ? []
       : startedSteps.slice(0, -1);
   const failedStep = isStepFailure ? stageOr(runError.failedStep, 'prepareRun') : (currentStep ?? 'prepareRun');
-  const snapshot = isStepFailure && typeof runError.result === 'object' && runError.result !== null ? (runError.result as Record<string, unknown>) : undefined;
+  // A ScorerRunError's snapshot (src/kit/scorer/run-result.ts): the fields its completed steps set.
+  const snapshot = isStepFailure && typeof runError.result === 'object' && runError.result !== null ? (runError.result as ScorerRunResultSnapshot) : undefined;
   return {
     status: 'failed',
     // ScorerRunError's own canRetry only recognises provider errors; a root cause that says
@@ -98,20 +103,29 @@ export function failedOutcome(error: unknown, currentStep: PipelineStage | undef
   };
 }
 
-function successOutcome(result: Record<string, unknown>): ScorerOutcome {
-  const notScorable = result.notScorable as { step?: unknown; reason?: unknown } | undefined;
-  if (notScorable !== undefined && !('score' in result)) {
+/**
+ * A run's resolved value as an outcome. A scorer of this library resolves with a ScorerRunResult;
+ * any other `ScorerLike` is held to the same shape here, where its value enters the engine: an
+ * object, with a finite `score` unless it says `notScorable`.
+ */
+function successOutcome(value: unknown): ScorerOutcome {
+  if (typeof value !== 'object' || value === null) {
+    return failedOutcome(new ScorestreamError(`scorer returned ${value === null ? 'null' : typeof value}, not a run result; run() must resolve with an object holding the score`, { code: 'invalid_score' }), 'generateScore');
+  }
+  const result = value as AnyScorerRunResult;
+  if (result.notScorable !== undefined && !('score' in result)) {
+    const notScorable: { step?: unknown; reason?: unknown } = result.notScorable;
     return {
       status: 'not_scorable',
       notScorable: { step: stageOr(notScorable.step, 'preprocess'), ...(typeof notScorable.reason === 'string' ? { reason: notScorable.reason } : {}) },
-      result,
+      result: result as NotScorableRunResult,
     };
   }
-  const score = result.score;
+  const score: unknown = result.score;
   if (typeof score !== 'number' || !Number.isFinite(score)) {
     return failedOutcome(new ScorestreamError(`scorer returned a non-finite score (${String(score)}); scores must be finite numbers`, { code: 'invalid_score' }), 'generateScore');
   }
-  return { status: 'scored', score, result };
+  return { status: 'scored', score, result: result as ScoredRunResult };
 }
 
 export async function runScorerToOutcome(scorer: ScorerLike, input: Record<string, unknown>, options: ScorerOutcomeOptions): Promise<ScorerOutcome> {
@@ -140,9 +154,9 @@ export async function runScorerToOutcome(scorer: ScorerLike, input: Record<strin
     // way, with no promise to race against the deadline); any other through its run().
     const runNow = (scorer as { [runNowKey]?: (input: Record<string, unknown>, options: ScorerRunOptions) => unknown })[runNowKey];
     const running = typeof runNow === 'function' ? runNow.call(scorer, input, runOptions) : scorer.run(input, runOptions);
-    if (!isThenable(running)) return successOutcome(running as Record<string, unknown>);
+    if (!isThenable(running)) return successOutcome(running);
     membership = cohort.join();
-    return successOutcome((await Promise.race([running, membership.abandoned])) as Record<string, unknown>);
+    return successOutcome(await Promise.race([running, membership.abandoned]));
   } catch (error) {
     const outcome = failedOutcome(error, currentStep, startedSteps);
     // Stopped by its own deadline, the run fails however the step reports the abort (an

@@ -95,8 +95,9 @@ export async function scoreThreadClose<Event>(close: ThreadClose, options: Score
     ...threadTraceContext(turns),
     thread: { input: buildThreadScorerInput(version, turns), version },
   });
-  if ('schemaVersion' in result) return { kind: 'record', record: result };
-  return { kind: 'skipped', decision: decision({ reason: 'budget_exhausted', detail: result.detail ?? 'a budget refused a judge call', ...(result.budget === undefined ? {} : { budget: result.budget }) }) };
+  if (result.kind === 'scored') return { kind: 'record', record: result.record };
+  const { skip } = result;
+  return { kind: 'skipped', decision: decision({ reason: 'budget_exhausted', detail: skip.detail ?? 'a budget refused a judge call', ...(skip.budget === undefined ? {} : { budget: skip.budget }) }) };
 }
 
 /**

@@ -196,6 +196,9 @@ export type ScorerRunResult<TInput = AnyValue, TOutput = AnyValue, TResults = St
   | ScoredRunResult<TInput, TOutput, TResults>
   | NotScorableRunResult<TInput, TOutput, TResults>;
 
+/** Any scorer's run result, as a caller that runs scorers of every kind (the engine) reads it: step results unknown. */
+export type AnyScorerRunResult = ScorerRunResult<AnyValue, AnyValue, { preprocessStepResult: unknown; analyzeStepResult: unknown; generateReasonStepResult: unknown }>;
+
 /** The partial result carried by a ScorerRunError: only defined fields; `score` only if generateScore completed. */
 export type ScorerRunResultSnapshot = PreparedScorerRun & {
   score?: number;

@@ -9,6 +9,7 @@ import { mockJudge } from '../../../src/kit/testing/mock-judge.ts';
 import { testRun } from '../../helpers/runs.ts';
 import { readMessages } from '../../helpers/kafka.ts';
 import { produceRaw, readRecords, startTestService, useServiceTopics } from '../../helpers/service.ts';
+import { handMadeRun } from '../../helpers/hand-made-scorer.ts';
 
 describe('failing scorers', () => {
   it('turns a hung judge call and a hung scorer into failed records and keeps consuming', async () => {
@@ -51,7 +52,7 @@ describe('unexpected processing errors', () => {
       get name(): string {
         throw new Error('name getter exploded');
       },
-      run: async () => ({ score: 1 }),
+      run: handMadeRun(async () => ({ score: 1 })),
     };
     const service = await startTestService({ topics, scorers: [{ scorer: brokenScorer }, { scorer: answerLengthScorer }] });
     const deadLetters = await readRecords<{ error: { code: string; message: string }; source: { offset: string } }>(topics.deadLetter, 2);

@@ -9,7 +9,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ORIGIN_HEADER } from '../../../consumers/loop-guard.ts';
 import { startMessageTrace } from '../../../consumers/message-trace.ts';
 import type { MessageTrace } from '../../../consumers/message-trace.ts';
-import type { ScorerLike } from '../../../src/engine/config/config-types.ts';
 import { scoreIdFor } from '../../../src/kit/contracts/score-id.ts';
 import type { ConsumedMessage } from '../../../kafka/kafka-records.ts';
 import { createScorer } from '../../../src/kit/scorer/create-scorer.ts';
@@ -17,6 +16,7 @@ import { traceFor } from '../../helpers/runs.ts';
 import { deferred } from '../src/engine/pipeline/fixtures.ts';
 import { consumedMessage, fakeOutput, fixedScorer, messageContext, processRunEvent, recordedPacing, runMessage, source, valueOf } from './message-fixtures.ts';
 import type { TestContextOptions } from './message-fixtures.ts';
+import { handMadeScorer } from '../../helpers/hand-made-scorer.ts';
 
 const exporter = new InMemorySpanExporter();
 const tracer = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] }).getTracer('unit');
@@ -54,7 +54,7 @@ describe('message path: the loop guard', () => {
 describe('message path: a message that does not decode', () => {
   it('is dead-lettered with its key and the origin header, until acknowledged, and no scorer runs', async () => {
     const runs: unknown[] = [];
-    const spy: ScorerLike = { id: 'spy', run: async (input) => (runs.push(input), { score: 1 }) };
+    const spy = handMadeScorer('spy', async (input) => (runs.push(input), { score: 1 }));
     const { publishRetry, delays } = recordedPacing();
     const message = consumedMessage({ key: 'bad-1', value: '{"runId": ' });
     const { context } = messageContext({ scorers: [{ scorer: spy }], publishRetry });
@@ -95,7 +95,7 @@ describe('message path: a run', () => {
 
   it("publishes a fast scorer's record while a slow one still runs, and resolves only when every record was acknowledged", async () => {
     const gate = deferred<unknown>();
-    const slow: ScorerLike = { id: 'slow', run: () => gate.promise };
+    const slow = handMadeScorer('slow', () => gate.promise);
     const message = runMessage({ runId: 'run-2' });
     const { context } = messageContext({ scorers: [{ scorer: slow }, { scorer: fixedScorer }] });
     const output = fakeOutput();
@@ -165,7 +165,7 @@ describe('message path: a run', () => {
 
   it("hands every scorer run the service's services, with the run's own abort signal", async () => {
     const seen: Array<Record<string, unknown>> = [];
-    const spy: ScorerLike = { id: 'spy', run: async (_input, options = {}) => (seen.push(options), { score: 1 }) };
+    const spy = handMadeScorer('spy', async (_input, options = {}) => (seen.push(options), { score: 1 }));
     const services = { models: { languageModel: () => undefined as never }, recordInputs: true };
     await process(runMessage({ runId: 'run-6' }), { scorers: [{ scorer: spy }], services });
     expect(seen[0]).toMatchObject(services);

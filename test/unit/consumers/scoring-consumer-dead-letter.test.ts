@@ -14,13 +14,14 @@ import { resolveConfig } from '../../../src/engine/config/resolve-config.ts';
 import type { OutgoingRecord } from '../../../kafka/kafka-records.ts';
 import type { RecordPublisher } from '../../../producers/record-publisher.ts';
 import { runMessage, valueOf } from './message-fixtures.ts';
+import { handMadeRun } from '../../helpers/hand-made-scorer.ts';
 
 const brokenScorer = {
   id: 'broken-object',
   get name(): string {
     throw new Error('name getter exploded');
   },
-  run: async () => ({ score: 1 }),
+  run: handMadeRun(async () => ({ score: 1 })),
 };
 
 function setup(options: { publishFails?: boolean } = {}) {

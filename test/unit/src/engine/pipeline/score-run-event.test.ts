@@ -14,6 +14,7 @@ import { notScorable } from '../../../../../src/kit/scorer/not-scorable.ts';
 import { createCompletenessScorer } from '../../../../../src/kit/scorers/code/completeness/index.ts';
 import { traceFor } from '../../../../helpers/runs.ts';
 import { bindings, deferred, runFacts, source } from './fixtures.ts';
+import { handMadeScorer } from '../../../../helpers/hand-made-scorer.ts';
 
 /** A run's records and decisions once every binding is done (the transport takes them one by one as they finish). */
 const scoreRunEvent = (...args: Parameters<typeof outcomesOf>) => settleOutcomes(outcomesOf(...args));
@@ -190,13 +191,10 @@ describe('scoreRunEvent', () => {
 
   it('hands each scorer the live-scoring input: agent run id, flattened request context, target anchors', async () => {
     const seen: Record<string, unknown>[] = [];
-    const spy: ScorerLike = {
-      id: 'spy',
-      run: async (input) => {
-        seen.push(input);
-        return { score: 1 };
-      },
-    };
+    const spy = handMadeScorer('spy', async (input) => {
+      seen.push(input);
+      return { score: 1 };
+    });
     const agent = agentContext('run-6');
     await scoreRunEvent(runFacts({ runId: 'run-6', trace: true, requestContext: { user: { tier: 'gold' } } }), { bindings: bindings({ scorer: spy }), parentContext: agent.context, tracer });
     expect(seen[0]).toMatchObject({
@@ -222,13 +220,11 @@ describe('scoreRunEvent', () => {
   it('runs the eligible scorers concurrently', async () => {
     const gates = [deferred<unknown>(), deferred<unknown>()];
     const started: string[] = [];
-    const gated = (id: string, gate: (typeof gates)[number]): ScorerLike => ({
-      id,
-      run: () => {
+    const gated = (id: string, gate: (typeof gates)[number]): ScorerLike =>
+      handMadeScorer(id, () => {
         started.push(id);
         return gate.promise;
-      },
-    });
+      });
     const scoring = scoreRunEvent(runFacts({ runId: 'run-1' }), { bindings: bindings({ scorer: gated('first', gates[0]!) }, { scorer: gated('second', gates[1]!) }), tracer });
     await new Promise((resolve) => setImmediate(resolve));
     expect(started).toEqual(['first', 'second']);

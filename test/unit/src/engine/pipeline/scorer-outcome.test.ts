@@ -11,6 +11,7 @@ import { createScorer } from '../../../../../src/kit/scorer/create-scorer.ts';
 import { notScorable } from '../../../../../src/kit/scorer/not-scorable.ts';
 import { mockJudge } from '../../../../../src/kit/testing/mock-judge.ts';
 import { deferred } from './fixtures.ts';
+import { handMadeScorer } from '../../../../helpers/hand-made-scorer.ts';
 
 const input = { runId: 'run-1', input: { inputMessages: [] }, output: [] };
 const options = { timeoutMs: 1000 };
@@ -19,13 +20,10 @@ const options = { timeoutMs: 1000 };
 function manualScorer(id = 'manual') {
   const calls: Array<{ input: Record<string, unknown>; options: Record<string, unknown> }> = [];
   const result = deferred<unknown>();
-  const scorer: ScorerLike = {
-    id,
-    run(runInput, runOptions = {}) {
-      calls.push({ input: runInput, options: runOptions });
-      return result.promise;
-    },
-  };
+  const scorer: ScorerLike = handMadeScorer(id, (runInput, runOptions = {}) => {
+    calls.push({ input: runInput, options: runOptions });
+    return result.promise;
+  });
   return { scorer, calls, ...result, signal: () => calls[0]?.options.abortSignal as AbortSignal };
 }
 
