@@ -22,7 +22,7 @@ export type AccessContext = {
   /** Topics involved and what the client needs on them, for ACL messages. */
   topics?: ReadonlyArray<{ topic: string; operations: string }>;
   group?: string;
-  /** The group is one of many sharing this prefix (tail's throwaway groups): the ACL is prefixed. */
+  /** The group is one of many sharing this prefix (a replay's groups, named after the live group): the ACL is prefixed. */
   groupIsPrefix?: boolean;
   transactionalIdPrefix?: string;
 };

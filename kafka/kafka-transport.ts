@@ -1,9 +1,11 @@
 // The scoring path's Kafka seam: a group consumer that hands over batches per partition, an
 // idempotent record producer and transactional producers, in the project's own terms
 // (kafka-records.ts), so that the scoring consumer, the sinks and the publisher depend on these
-// types and not on one client library's. kafkajs-transport.ts implements it; a second client
-// plugs in beside it. Admin work, topic creation, pre-flight, replay, the dashboard and the CLI
-// use kafkajs directly.
+// types and not on one client library's. platformatic-transport.ts implements it on the shipped
+// client; kafkajs-transport.ts on kafkajs, the documented alternative, loaded only when
+// `kafka.client` names it. Admin work, topic creation, the pre-flight and every group-less read
+// (replay ranges, restores, re-score reads, the dashboard, tail, the monitor) go through the same
+// edge on the shipped client (kafka-edge.ts).
 import type { KafkaClientName } from '../src/engine/config/config-types.ts';
 import type { ConsumedMessage, OutgoingRecord } from './kafka-records.ts';
 

@@ -3,8 +3,8 @@
 // calls, tokens and cost — without calling any judge. Each judge model is replaced by an
 // estimating stand-in with its identity (src/engine/budget/estimating-model.ts), so a scorer runs every
 // prompt step it would, and the estimate is priced with the config's price table. Nothing is
-// published and no offset of the replay's group is committed: the dry run reads in a throwaway
-// group, deleted afterwards.
+// published and no offset is committed: the dry run reads its range group-less, with no group of
+// its own to join, grant or delete.
 import { trace } from '@opentelemetry/api';
 import type { LanguageModel } from 'ai';
 import { createEstimatingModel } from '../src/engine/budget/estimating-model.ts';

@@ -2,8 +2,8 @@
 // scoring anything — per trace, the runs it becomes, the rule that found each, what each carries
 // and what was not mapped (docs/otlp.md, "Seeing why"). Reads a file (OTLP/JSON, one request or
 // one per line as the Collector's file exporter writes, or one protobuf request) or a spans topic
-// from its beginning to where it ended when the command started, with a throwaway group that
-// commits nothing (the read-only tools' group prefix, like tail).
+// from its beginning to where it ended when the command started, group-less (kafka/read-range.ts):
+// no group to join, grant or delete, nothing committed.
 import { readFile } from 'node:fs/promises';
 import { OTLP_DEFAULTS } from '../../src/engine/config/input-schema.ts';
 import { isScorestreamSpan } from '../../src/engine/otlp/agent-spans.ts';

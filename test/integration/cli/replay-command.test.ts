@@ -112,7 +112,7 @@ describe('scorestream replay (the command)', () => {
     expect(await second.exited, second.stderr()).toBe(0);
     expect(second.stdout()).toMatch(/finished at 10\/10 runs \(nothing left to do\)/);
     // The same replay id. Read from the result line: a warning logged on the way (a retried offset
-    // read, a throwaway group the broker would not delete yet) may come before it.
+    // read, a group the broker is still rebalancing) may come before it.
     const replayId = (stdout: string) => /^([^:\s]+): finished/m.exec(stdout)?.[1];
     expect(replayId(first.stdout()), first.stdout()).toMatch(/^replay-/);
     expect(replayId(second.stdout()), second.stdout()).toBe(replayId(first.stdout()));

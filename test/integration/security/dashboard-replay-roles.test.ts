@@ -1,9 +1,10 @@
 // The dashboard and replay roles against a secured broker of this file's own (TLS with a private
 // CA, SCRAM users, the StandardAuthorizer denying whatever no ACL allows), each as the real CLI in
 // a child process holding exactly its ACLs from kafka/acl-roles.ts (docs/security.md): the
-// dashboard serves the score records over its HTTP API, and without READ on its group prefix it
-// exits 2 naming that ACL; a replay scores the runs of its range, and its dry run estimates them
-// and removes its throwaway consumer group. No password in any output.
+// dashboard serves the score records over its HTTP API, group-less, and without READ on the results
+// topic it exits 2 naming that ACL; a replay scores the runs of its range, without READ on its
+// group prefix it exits 2 naming that ACL, and its dry run estimates the range group-less. No
+// password in any output.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';

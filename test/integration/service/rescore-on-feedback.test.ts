@@ -85,7 +85,7 @@ describe('re-scoring on feedback', () => {
       source: original.source, // the run event it read back is the one first scored
     });
     expect(optedRuns).toBe(2);
-    console.info(`[rescore] feedback sent → re-score record scored in ${Date.parse(rescored[0]!.scoredAt) - sentAt} ms (the join's request, the run read back through a throwaway group, the scorer)`);
+    console.info(`[rescore] feedback sent → re-score record scored in ${Date.parse(rescored[0]!.scoredAt) - sentAt} ms (the join's request, the run read back by its position (fetchAt), the scorer)`);
 
     // The same feedback again (a double click): the join knows the pairs, so nothing is asked or scored again.
     await produceRaw(feedback, [{ key: 'run-1', value: JSON.stringify(thumbsDown('run-1')) }]);
