@@ -13,7 +13,8 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { ConsumedMessage } from '../kafka/kafka-records.ts';
 import { isOwnOutput } from './loop-guard.ts';
-import type { DeadLetterReason } from './decode-run-message.ts';
+import { deadLetterReasonOf } from './dead-letter-reason.ts';
+import type { DeadLetterReason } from './dead-letter-reason.ts';
 import type { MessageContext } from './message-context.ts';
 import { createJobRunner } from './perform-job.ts';
 import { createRecordEmitter } from './emitter/record-emitter.ts';
@@ -79,10 +80,10 @@ async function prologue<Decoded>(message: ConsumedMessage, handle: MessageHandle
   }
   const decoded = source.decode(message.value);
   if (!decoded.success) {
-    await deadLetter(message, handle, decoded.reason, dependencies);
+    await deadLetter(message, handle, deadLetterReasonOf(decoded), dependencies);
     return;
   }
-  await partition.take(decoded.decoded, handle);
+  await partition.take(decoded.data, handle);
 }
 
 async function deadLetter(message: ConsumedMessage, handle: MessageHandle, reason: DeadLetterReason, { context, emitter }: PathDependencies): Promise<void> {

@@ -24,6 +24,7 @@ import type { OtlpInputConfig } from '../src/engine/config/input-schema.ts';
 import type { SkipReason } from '../src/kit/contracts/decision-record.ts';
 import { isScorestreamSpan } from '../src/engine/otlp/agent-spans.ts';
 import { decodeOtlpTraces } from '../src/engine/otlp/decode-otlp.ts';
+import { decodeFailure } from '../src/kit/contracts/decode-record.ts';
 import { OtlpAssemblyStats } from './otlp/otlp-assembly-stats.ts';
 import { createOtlpPartition } from './otlp/otlp-partition.ts';
 import type { AssemblyEntry, DecodedSpans, OtlpAssembly } from './otlp/otlp-partition.ts';
@@ -101,11 +102,11 @@ export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
     name: 'otlp',
     stats,
     decode(value) {
-      if (value === null) return { success: false, reason: { code: 'invalid_otlp', message: 'the message has no value (a tombstone)' } };
+      if (value === null) return decodeFailure('invalid_otlp', 'the message has no value (a tombstone)');
       const decoded = decodeOtlpTraces(value, config.encoding);
-      if (!decoded.success) return { success: false, reason: { code: decoded.code, message: decoded.message } };
-      const spans = decoded.spans.filter((span) => !isScorestreamSpan(span));
-      return { success: true, decoded: { spans, ownSpans: decoded.spans.length - spans.length } };
+      if (!decoded.success) return decoded;
+      const spans = decoded.data.filter((span) => !isScorestreamSpan(span));
+      return { success: true, data: { spans, ownSpans: decoded.data.length - spans.length } };
     },
     claim: (perform) => createOtlpPartition(assembly, perform),
   };

@@ -11,11 +11,11 @@ import type { OutgoingRecord } from '../producers/record-publisher.ts';
 import type { MessageOutput } from './record-sink.ts';
 import type { ServiceStats } from './service-stats.ts';
 import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
+import { retryUntilDone } from '../src/kit/backoff.ts';
+import type { Backoff } from '../src/kit/backoff.ts';
 
-export type PublishRetry = {
-  /** The pause after the first failure; doubled after each further one, up to `maxDelayMs`. */
-  firstDelayMs: number;
-  maxDelayMs: number;
+/** The backoff of a publish (src/kit/backoff.ts): the first pause, doubled after each further failure up to `maxDelayMs`. */
+export type PublishRetry = Backoff & {
   /** Waits out one pause (tests pass one that returns at once). */
   wait: (delayMs: number) => Promise<void>;
 };
@@ -35,17 +35,13 @@ export type PublishContext = {
 
 export async function publishUntilAcknowledged(output: MessageOutput, records: OutgoingRecord[], source: Source, context: PublishContext): Promise<void> {
   const { publishRetry } = context;
-  let delayMs = publishRetry.firstDelayMs;
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await output.publish(records);
-      return;
-    } catch (error) {
+  await retryUntilDone(() => output.publish(records), {
+    backoff: publishRetry,
+    wait: publishRetry.wait,
+    onFailure: (error, attempt) => {
       if (context.hardStop.aborted) throw error;
       context.stats.publishRetries += 1;
       context.logger.warn({ err: error, attempt, source }, 'publishing records failed; retrying (the offset is not committed until they are acknowledged)');
-      await publishRetry.wait(delayMs);
-      delayMs = Math.min(delayMs * 2, publishRetry.maxDelayMs);
-    }
-  }
+    },
+  });
 }

@@ -7,6 +7,7 @@
 // message is not there (`found: false`) is an answer, not a failure: the caller decides it.
 import type { Source } from '../src/kit/contracts/common.ts';
 import type { FetchAtResult, MessagePosition } from '../kafka/fetch-at.ts';
+import { retryUntilDone } from '../src/kit/backoff.ts';
 import type { PublishContext } from './publish-until-acknowledged.ts';
 
 /** Reads one message back by its position (the edge's fetchAt). */
@@ -14,15 +15,12 @@ export type FetchMessage = (position: MessagePosition) => Promise<FetchAtResult>
 
 export async function readRunBack(fetchRun: FetchMessage, run: Source, owner: Source, context: Omit<PublishContext, 'stats'>): Promise<FetchAtResult> {
   const { publishRetry } = context;
-  let delayMs = publishRetry.firstDelayMs;
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await fetchRun(run);
-    } catch (error) {
+  return retryUntilDone(() => fetchRun(run), {
+    backoff: publishRetry,
+    wait: publishRetry.wait,
+    onFailure: (error, attempt) => {
       if (context.hardStop.aborted) throw error;
       context.logger.warn({ err: error, attempt, source: owner, run }, "reading a re-score's run event back failed; retrying (the request's offset is not committed until it is done)");
-      await publishRetry.wait(delayMs);
-      delayMs = Math.min(delayMs * 2, publishRetry.maxDelayMs);
-    }
-  }
+    },
+  });
 }

@@ -1,10 +1,12 @@
 // The cap on runs in flight. A message takes a slot before it is dispatched and gives it back
 // when all its records are acknowledged; while no slot is free the caller waits (and keeps
 // its group membership alive through `whileWaiting`, e.g. kafkajs' heartbeat()).
+import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 
 export type SlotWaitOptions = {
   /** Called about every `intervalMs` while waiting; its rejection aborts the wait (e.g. a rebalance). */
   whileWaiting?: () => Promise<void>;
+  /** Default KAFKA_DEFAULTS.consumer.slotWaitHeartbeatMs. */
   intervalMs?: number;
   /** Resolves false instead of waiting on once this returns true (shutdown). */
   cancelled?: () => boolean;
@@ -38,7 +40,7 @@ export class RunSlots {
   async acquire(options: SlotWaitOptions = {}): Promise<boolean> {
     if (options.cancelled?.()) return false;
     if (this.tryAcquire()) return true;
-    const intervalMs = options.intervalMs ?? 1000;
+    const intervalMs = options.intervalMs ?? KAFKA_DEFAULTS.consumer.slotWaitHeartbeatMs;
     for (;;) {
       const freed = await new Promise<boolean>((resolve) => {
         const wake = () => {

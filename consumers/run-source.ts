@@ -17,11 +17,13 @@ import type { ThreadCloseReason } from '../src/kit/contracts/thread-ref.ts';
 import type { ChangelogWrite, ThreadCloseWork } from '../src/engine/threads/thread-stage.ts';
 import type { ConsumedMessage } from '../kafka/kafka-records.ts';
 import type { RunTraceContext } from '../otel/run-trace-context.ts';
-import type { DeadLetterReason } from './decode-run-message.ts';
+import type { Decoded } from '../src/kit/contracts/decode-record.ts';
+import type { DeadLetterCode } from '../src/kit/contracts/dead-letter.ts';
 import type { MessageTrace } from './message-trace.ts';
 import type { MessageOutput } from './record-sink.ts';
 
-export type Decoding<Decoded> = { success: true; decoded: Decoded } | { success: false; reason: DeadLetterReason };
+/** A task's decoder's answer: the one Decoded<T> of every input, its failure codes a dead letter's. */
+export type Decoding<T> = Decoded<T, DeadLetterCode>;
 
 /** What a source asks the consumer to do for a message. */
 export type SourceJob =

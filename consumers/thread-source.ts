@@ -4,7 +4,8 @@
 //   restore  before the partition's first message is applied, the state is read back from the
 //            partition of `{runs}-thread-state` with the same number (kafka/read-changelog-partition.ts),
 //            to the end it had; orphan turn records found are tombstoned. A failed read is tried
-//            again (the claim's messages wait, holding their run slots) until the claim ends;
+//            again with backoff (KAFKA_DEFAULTS.groupLessReads.restoreRetry; the claim's messages
+//            wait, holding their run slots) until the claim ends;
 //   messages each turn or end event is one step of the state; its closes are scored at once;
 //   timer    one timer at the state's next deadline (idle, maxAge, a postponed re-score, state TTL)
 //            on the injected clock; what it closes belongs to no message, so it goes out through the
@@ -20,6 +21,8 @@
 //            the timer cleared, waiting messages are abandoned; the next claim restores afresh.
 // The topic is the service's own (`internal`): its records carry the origin header by design.
 import type { Logger } from 'pino';
+import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
+import { retryUntilDone } from '../src/kit/backoff.ts';
 import type { Source } from '../src/kit/contracts/common.ts';
 import { decodeThreadMessage } from '../src/engine/threads/decode-thread-message.ts';
 import type { ThreadMessage } from '../src/engine/threads/decode-thread-message.ts';
@@ -32,7 +35,7 @@ import type { MessageContext } from './message-context.ts';
 import { ClaimEndedError } from './run-source.ts';
 import type { ClaimedPartition, Decoding, JobOwner, MessageHandle, PerformJob, RunSource, SourcePartition } from './run-source.ts';
 
-type DecodedThreadMessage = Extract<ThreadMessage, { success: true }>;
+type DecodedThreadMessage = ThreadMessage;
 
 /** Reads changelog partition `partition` to its end, record by record; resolves with how many were read. */
 export type ReadChangelog = (partition: number, onRecord: (record: { key: string; value: string | null }) => void) => Promise<number>;
@@ -40,7 +43,7 @@ export type ReadChangelog = (partition: number, onRecord: (record: { key: string
 export type ThreadSourceOptions = {
   context: Pick<MessageContext, 'config' | 'stats' | 'logger' | 'now'>;
   readChangelog: ReadChangelog;
-  /** Pause before a failed restore is tried again (default 2 s). */
+  /** The first pause before a failed restore is tried again (default KAFKA_DEFAULTS.groupLessReads.restoreRetry's 2 s), doubled after each further failure. */
   restoreRetryMs?: number;
 };
 
@@ -56,11 +59,7 @@ export function createThreadSource(options: ThreadSourceOptions): ThreadSource {
   return {
     name: 'thread',
     internal: true,
-    decode(value): Decoding<DecodedThreadMessage> {
-      const decoded = decodeThreadMessage(value);
-      if (decoded.success) return { success: true, decoded };
-      return { success: false, reason: { code: decoded.code, message: decoded.message, ...(decoded.problems.length === 0 ? {} : { problems: decoded.problems }) } };
-    },
+    decode: (value): Decoding<DecodedThreadMessage> => decodeThreadMessage(value),
     claim(perform, claimed) {
       if (claimed === undefined) throw new TypeError('the thread source needs its claimed partition (topic, partition, detached output)');
       const partition = new ThreadPartition(options, perform, claimed, budget, () => live.delete(partition));
@@ -91,6 +90,8 @@ class ThreadPartition implements SourcePartition<DecodedThreadMessage> {
   #timerPending = false;
   #timer: NodeJS.Timeout | undefined;
   #ended = false;
+  /** Tries the restore took so far (logged when it succeeds). */
+  #restoreAttempts = 1;
   /** The last message whose step was applied: detached work follows it. */
   #lastSource: Source | undefined;
 
@@ -189,35 +190,42 @@ class ThreadPartition implements SourcePartition<DecodedThreadMessage> {
   }
 
   async #restore(): Promise<void> {
-    const { stats, logger } = this.#options.context;
+    const { logger } = this.#options.context;
     const { partition } = this.#claimed;
     const startedAt = this.#options.context.now();
-    for (let attempt = 1; ; attempt += 1) {
-      if (this.#ended) throw new ClaimEndedError('the thread state of its partition was dropped before it was restored');
-      const problems: string[] = [];
-      try {
-        const read = await this.#options.readChangelog(partition, ({ key, value }) => {
-          const outcome = this.#stage.restore(key, value);
-          if (!outcome.restored) problems.push(outcome.problem);
-        });
-        if (this.#ended) throw new ClaimEndedError('the thread state of its partition was dropped while it was restored');
-        const restored = this.#stage.restored();
-        for (const problem of [...problems, ...restored.problems.map((entry) => `${entry.key}: ${entry.problem}`)]) logger.warn({ partition, problem }, 'a thread state record could not be restored; its thread starts afresh');
-        const durationMs = Math.max(0, this.#options.context.now() - startedAt);
-        stats.threads.restores += 1;
-        stats.threads.restoredRecords += read;
-        stats.threads.restoreMs += durationMs;
-        stats.threads.lastRestoreMs = durationMs;
-        logger.info({ partition, records: read, durationMs, attempts: attempt, ...this.#stage.stats() }, 'restored the thread state of a by-thread partition');
-        if (restored.changelog.length > 0) await this.#perform({ kind: 'thread-state', writes: restored.changelog, partition }, this.#detached());
-        return;
-      } catch (error) {
+    const { restoreRetry } = KAFKA_DEFAULTS.groupLessReads;
+    await retryUntilDone(() => this.#restoreOnce(startedAt), {
+      backoff: this.#options.restoreRetryMs === undefined ? restoreRetry : { ...restoreRetry, firstDelayMs: this.#options.restoreRetryMs },
+      wait: (delayMs) => new Promise((resolve) => setTimeout(resolve, delayMs).unref()),
+      onFailure: (error, attempt) => {
         if (this.#ended || error instanceof ClaimEndedError) throw new ClaimEndedError('the thread state of its partition was dropped before it was restored');
         this.#stage.clear();
+        this.#restoreAttempts = attempt + 1;
         logger.warn({ err: error, partition, attempt }, 'restoring the thread state failed; trying again (the partition’s messages wait)');
-        await new Promise((resolve) => setTimeout(resolve, this.#options.restoreRetryMs ?? 2_000).unref());
-      }
-    }
+      },
+    });
+  }
+
+  /** One try at restoring the partition's state from its changelog partition. */
+  async #restoreOnce(startedAt: number): Promise<void> {
+    const { stats, logger } = this.#options.context;
+    const { partition } = this.#claimed;
+    if (this.#ended) throw new ClaimEndedError('the thread state of its partition was dropped before it was restored');
+    const problems: string[] = [];
+    const read = await this.#options.readChangelog(partition, ({ key, value }) => {
+      const outcome = this.#stage.restore(key, value);
+      if (!outcome.restored) problems.push(outcome.problem);
+    });
+    if (this.#ended) throw new ClaimEndedError('the thread state of its partition was dropped while it was restored');
+    const restored = this.#stage.restored();
+    for (const problem of [...problems, ...restored.problems.map((entry) => `${entry.key}: ${entry.problem}`)]) logger.warn({ partition, problem }, 'a thread state record could not be restored; its thread starts afresh');
+    const durationMs = Math.max(0, this.#options.context.now() - startedAt);
+    stats.threads.restores += 1;
+    stats.threads.restoredRecords += read;
+    stats.threads.restoreMs += durationMs;
+    stats.threads.lastRestoreMs = durationMs;
+    logger.info({ partition, records: read, durationMs, attempts: this.#restoreAttempts, ...this.#stage.stats() }, 'restored the thread state of a by-thread partition');
+    if (restored.changelog.length > 0) await this.#perform({ kind: 'thread-state', writes: restored.changelog, partition }, this.#detached());
   }
 
   #rearm(): void {

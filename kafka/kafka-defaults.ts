@@ -7,6 +7,8 @@ export const KAFKA_DEFAULTS = Object.freeze({
     /** A member that sends no heartbeat for this long is evicted; the consumer heartbeats while it waits for run slots. */
     sessionTimeoutMs: 30_000,
     heartbeatIntervalMs: 3_000,
+    /** How often a message waiting for a run slot heartbeats (consumers/run-slots.ts): well inside heartbeatIntervalMs. */
+    slotWaitHeartbeatMs: 1_000,
     /** kafkajs' retries of a failed fetch or join before the consumer crashes (and restarts). */
     retries: 10,
     /** Fetch at least this per partition, and always one message of maxMessageBytes. */
@@ -60,6 +62,8 @@ export const KAFKA_DEFAULTS = Object.freeze({
     /** How long a created topic (or a restarted broker) may take to show a leader for every partition. */
     leaderWaitMs: 30_000,
     leaderPollMs: 100,
+    /** The pauses between tries of a request while leaders settle (src/kit/backoff.ts): short first, a new topic's leaders take ms. */
+    leaderRetry: Object.freeze({ firstDelayMs: 50, maxDelayMs: 1_000 }),
   }),
   preflight: Object.freeze({
     /** The pre-flight's own clients give up soon: a refusal should be reported, not retried. */
@@ -102,5 +106,7 @@ export const KAFKA_DEFAULTS = Object.freeze({
     fetchAtTimeoutMs: 60_000,
     /** A thread partition's restore (read-changelog-partition.ts) gives up after this long; the thread source tries again. */
     restoreTimeoutMs: 120_000,
+    /** The thread source's pause before it tries a failed restore again (consumers/thread-source.ts), doubled after each further failure. */
+    restoreRetry: Object.freeze({ firstDelayMs: 2_000, maxDelayMs: 30_000 }),
   }),
 });

@@ -13,6 +13,7 @@
 //   - lag: the partitions' latest offsets go with each batch (platformatic-high-watermarks.ts).
 import { Consumer } from '@platformatic/kafka';
 import type { ConsumerOptions, Message } from '@platformatic/kafka';
+import { backoffDelayMs } from '../src/kit/backoff.ts';
 import { isKafkaAccessRefusal } from './kafka-access-error.ts';
 import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
 import type { BatchControl, GroupConsumer, GroupConsumerOptions, GroupConsumerRun, PartitionOffset } from './kafka-transport.ts';
@@ -129,7 +130,8 @@ class PlatformaticGroupConsumer implements GroupConsumer, StreamSink {
     this.#options.events.crashed?.(error, restarting);
     if (!restarting) return;
     this.#stream.forget();
-    await new Promise((resolve) => setTimeout(resolve, Math.min(KAFKA_DEFAULTS.platformatic.retryDelayMs * 2 ** (this.#failures - 1), KAFKA_DEFAULTS.platformatic.maxRestartDelayMs)));
+    const { retryDelayMs, maxRestartDelayMs } = KAFKA_DEFAULTS.platformatic;
+    await new Promise((resolve) => setTimeout(resolve, backoffDelayMs({ firstDelayMs: retryDelayMs, maxDelayMs: maxRestartDelayMs }, this.#failures)));
     if (!this.#running) return;
     // Read again from the group's commit: the claims of the consumed partitions end with this "join".
     await this.#stream.replace(false).then(

@@ -5,6 +5,7 @@
 // incident that called for it, is while-leaders-settle.ts; here the library's `canRetry` decides
 // (platformatic-errors.ts), so an ACL refusal or an unknown topic is thrown at once.
 import { setTimeout as delay } from 'node:timers/promises';
+import { retryUntilDone } from '../src/kit/backoff.ts';
 import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
 import { isRetriablePlatformaticError } from './platformatic-errors.ts';
 import type { LeaderWait } from './while-leaders-settle.ts';
@@ -15,12 +16,11 @@ export async function whilePlatformaticLeadersSettle<T>(request: () => Promise<T
   const now = wait.now ?? Date.now;
   const sleep = wait.sleep ?? delay;
   const deadline = now() + timeoutMs;
-  for (let pause = 50; ; pause = Math.min(pause * 2, 1_000)) {
-    try {
-      return await request();
-    } catch (error) {
+  return retryUntilDone(request, {
+    backoff: KAFKA_DEFAULTS.topics.leaderRetry,
+    wait: sleep,
+    onFailure: (error, _failures, pause) => {
       if (!isRetriablePlatformaticError(error) || now() + pause > deadline) throw error;
-      await sleep(pause);
-    }
-  }
+    },
+  });
 }

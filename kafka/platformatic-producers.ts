@@ -4,6 +4,7 @@
 // kafkajs (transactional-kafka.ts), so that instances on either client fence each other.
 import { Consumer, Producer, ProduceAcks } from '@platformatic/kafka';
 import type { Message } from '@platformatic/kafka';
+import { backoffDelayMs } from '../src/kit/backoff.ts';
 import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
 import type { OutgoingRecord } from './kafka-records.ts';
 import type { ProducerTransaction, RecordProducer, TransactionalKafka, TransactionalKafkaOptions } from './kafka-transport.ts';
@@ -26,7 +27,8 @@ export function platformaticRecordProducer(connection: PlatformaticConnection): 
 /** kafkajs' schedule (kafka-defaults.ts): a short first pause (CONCURRENT_TRANSACTIONS clears in ms), doubling up to the maximum. */
 const transactionRetryDelay = (_client: unknown, _operation: string, attempt: number): number => {
   const { initialRetryTime, maxRetryTime } = KAFKA_DEFAULTS.transactions.retry;
-  return Math.min(initialRetryTime * 2 ** attempt, maxRetryTime);
+  // initialRetryTime × 2^attempt, capped: the backoff counts failures from 1.
+  return backoffDelayMs({ firstDelayMs: initialRetryTime, maxDelayMs: maxRetryTime }, attempt + 1);
 };
 
 export function platformaticTransactionalKafka(connection: PlatformaticConnection, options: TransactionalKafkaOptions): TransactionalKafka {

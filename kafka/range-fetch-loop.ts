@@ -5,6 +5,7 @@
 // holds the partitions it touched back, and they are fetched again once fresh metadata names
 // their leaders, after a pause that doubles while failures go on; the read gives up only on an
 // error that retrying cannot mend (range-fetch-failures.ts sorts them).
+import { backoffDelayMs } from '../src/kit/backoff.ts';
 import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
 import { KafkaReadError } from './kafka-read-error.ts';
 import type { ConsumedMessage } from './kafka-records.ts';
@@ -82,7 +83,7 @@ export function startFetchLoop(options: FetchLoopOptions): FetchLoop {
     failures += 1;
     if (failures === 1) options.warn(`reading ${where} failed (${describePlatformaticError(error)}); retrying until Kafka answers`);
     if (recovery !== undefined || stopped) return;
-    const pause = Math.min(timings.retryDelayMs * 2 ** Math.min(failures - 1, 16), timings.maxRetryDelayMs);
+    const pause = backoffDelayMs({ firstDelayMs: timings.retryDelayMs, maxDelayMs: timings.maxRetryDelayMs }, failures);
     recovery = setTimeout(() => {
       recovery = undefined;
       refreshLeaders().then(

@@ -5,6 +5,7 @@
 // fetchTopicOffsetsByTimestamp). Seen when the demo started its dashboard on topics the service
 // had created a moment before, on a busy 2-core CI broker.
 import { setTimeout as delay } from 'node:timers/promises';
+import { retryUntilDone } from '../src/kit/backoff.ts';
 import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
 
 /** How long to wait for leaders, and the clock to wait by (injected in tests). */
@@ -31,12 +32,11 @@ export async function whileLeadersSettle<T>(request: () => Promise<T>, wait: Lea
   const now = wait.now ?? Date.now;
   const sleep = wait.sleep ?? delay;
   const deadline = now() + timeoutMs;
-  for (let pause = 50; ; pause = Math.min(pause * 2, 1_000)) {
-    try {
-      return await request();
-    } catch (error) {
+  return retryUntilDone(request, {
+    backoff: KAFKA_DEFAULTS.topics.leaderRetry,
+    wait: sleep,
+    onFailure: (error, _failures, pause) => {
       if (!isLeaderNotYetKnown(error) || now() + pause > deadline) throw error;
-      await sleep(pause);
-    }
-  }
+    },
+  });
 }

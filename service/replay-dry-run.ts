@@ -15,7 +15,7 @@ import { scoreRunEvent } from '../src/engine/pipeline/score-run-event.ts';
 import { settleOutcomes } from '../src/engine/pipeline/scoring-outcome.ts';
 import type { ConsumedMessage } from '../kafka/kafka-records.ts';
 import type { ScorerServices } from '../src/kit/scorer-services.ts';
-import { decodeRunMessage } from '../consumers/decode-run-message.ts';
+import { decodeAgentRunEvent } from '../src/kit/contracts/parse.ts';
 import { isOwnOutput, isScorestreamRun } from '../consumers/loop-guard.ts';
 import { runTraceContext, untracedMessage } from '../consumers/message-trace.ts';
 import { createKafkaEdge } from '../kafka/kafka-edge.ts';
@@ -122,7 +122,7 @@ async function dryRun(edge: KafkaEdge, options: ReplayOptions, bindings: ReturnT
 
   async function estimateMessage(message: ConsumedMessage, source: { topic: string; partition: number; offset: string }): Promise<void> {
     if (isOwnOutput(message.headers) || (message.value?.length ?? 0) > config.maxMessageBytes) return;
-    const decoded = decodeRunMessage(message.value);
+    const decoded = decodeAgentRunEvent(message.value);
     if (!decoded.success || isScorestreamRun(decoded.data.metadata)) return;
     const runTrace = runTraceContext(untracedMessage(message), decoded.data);
     const scoring = await settleOutcomes(scoreRunEvent(collectRunFacts(decoded.data, source, runTrace.facts), { bindings, tracer, services, traceSampling: config.traceSampling }));

@@ -50,7 +50,7 @@ function spansOf(body: Buffer, check: boolean): number {
     const walked = countOtlpProtoSpans(body);
     if (!check) return walked;
     const decoded = decodeOtlpTraces(body, 'otlp_proto');
-    return decoded.success && decoded.spans.length === walked ? walked : 0;
+    return decoded.success && decoded.data.length === walked ? walked : 0;
   } catch {
     return 0;
   }

@@ -45,12 +45,12 @@ export async function requiredRecords(value: Buffer | null, traceparent: string 
     const started = Date.now();
     const result = await scorer.run(input);
     const finished = Date.now();
-    // The bench's scorers are code scorers of this library: they score every run.
-    if (result.score === undefined) throw new Error(`${scorer.id} did not score a sample run`);
+    // A run a scorer cannot score (a sample run without the part it needs) gets its not_scorable record, as in the service.
+    const outcome = result.notScorable === undefined ? { status: 'scored' as const, score: result.score, result } : { status: 'not_scorable' as const, notScorable: result.notScorable, result };
     const record = buildScoreRecord({
       scorerId: scorer.id,
       facts,
-      outcome: { status: 'scored', score: result.score, result },
+      outcome,
       ...(trace.traceId === undefined ? {} : { trace: { traceId: trace.traceId, ...(trace.spanId === undefined ? {} : { parentSpanId: trace.spanId }) } }),
       scoredAt: isoTime(finished),
       durationMs: finished - started,

@@ -118,7 +118,7 @@ export function spansOfFile(bytes: Buffer, name: string, problems: string[]): Ot
 
 function decoded(bytes: Uint8Array, encoding: OtlpEncoding, where: string, problems: string[]): OtlpSpan[] {
   const result = decodeOtlpTraces(bytes, encoding);
-  if (result.success) return result.spans;
+  if (result.success) return result.data;
   problems.push(`${where}: ${result.code}: ${result.message}`);
   return [];
 }

@@ -6,7 +6,7 @@
 import { fitDeadLetter } from '../../src/kit/contracts/build-dead-letter.ts';
 import type { RawHeaders } from '../../src/kit/contracts/build-dead-letter.ts';
 import type { ConsumedMessage, OutgoingRecord } from '../../kafka/kafka-records.ts';
-import type { DeadLetterReason } from '../decode-run-message.ts';
+import type { DeadLetterReason } from '../dead-letter-reason.ts';
 import { originHeaders } from '../loop-guard.ts';
 import { publishUntilAcknowledged } from '../publish-until-acknowledged.ts';
 import type { MessageOutput } from '../record-sink.ts';

@@ -8,7 +8,7 @@ import type { RescoreRequest } from '../../src/kit/contracts/rescore-request.ts'
 import type { ScoringOutcome } from '../../src/engine/pipeline/scoring-outcome.ts';
 import type { ChangelogWrite } from '../../src/engine/threads/thread-stage.ts';
 import type { ConsumedMessage } from '../../kafka/kafka-records.ts';
-import type { DeadLetterReason } from '../decode-run-message.ts';
+import type { DeadLetterReason } from '../dead-letter-reason.ts';
 
 export type Emission =
   /** The core's answer about a pair (results, with its latest-score view and flag; decisions; a retry tier). */

@@ -15,7 +15,7 @@
 // Nothing else publishes: a new kind of outgoing record is a new case of Emission and of `emit`.
 import type { Source } from '../../src/kit/contracts/common.ts';
 import type { ConsumedMessage } from '../../kafka/kafka-records.ts';
-import type { DeadLetterReason } from '../decode-run-message.ts';
+import type { DeadLetterReason } from '../dead-letter-reason.ts';
 import type { MessageOutput } from '../record-sink.ts';
 import { emitDeadLetter } from './dead-letters.ts';
 import type { Emission, Where } from './emission.ts';

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { AlertRecord } from '../../src/kit/contracts/alert-record.ts';
 import type { WebhookConfig } from '../../src/engine/monitors/alerts-schema.ts';
 import { webhookBody } from '../../src/engine/monitors/webhook-body.ts';
+import { backoffDelayMs } from '../../src/kit/backoff.ts';
 
 export type WebhookOutcome = 'delivered' | 'failed' | 'dropped';
 
@@ -32,6 +33,8 @@ export type WebhookNotifier = {
 };
 
 const RETRYABLE_STATUSES = new Set([408, 425, 429]);
+/** The pause after a webhook's first failure without Retry-After; doubled after each further one. */
+const FIRST_DELAY_MS = 1_000;
 const MAX_DELAY_MS = 30_000;
 
 /** Retry-After in seconds or as an HTTP date; undefined when absent or unreadable. */
@@ -95,7 +98,8 @@ export function createWebhookNotifier(options: WebhookNotifierOptions): WebhookN
         logger.warn({ monitor: notice.monitor.name, kind: notice.kind, webhook: target, attempts: attempt }, `the alert webhook ${why}; gave up after ${attempt} attempts`);
         return settle('failed', notice);
       }
-      const pause = Math.min(MAX_DELAY_MS, delayMs ?? 1000 * 2 ** (attempt - 1));
+      // The webhook's own Retry-After if it sent one, else the backoff; never past MAX_DELAY_MS.
+      const pause = Math.min(MAX_DELAY_MS, delayMs ?? backoffDelayMs({ firstDelayMs: FIRST_DELAY_MS, maxDelayMs: MAX_DELAY_MS }, attempt));
       try {
         await wait(pause, stopping.signal);
       } catch {

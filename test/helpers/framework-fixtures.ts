@@ -26,7 +26,7 @@ export function fixtureSpans(id: string): OtlpSpan[] {
   return fixtureRequests(id).flatMap((request) => {
     const decoded = decodeOtlpTraces(request, 'otlp_json');
     if (!decoded.success) throw new Error(`${id}: ${decoded.message}`);
-    return decoded.spans;
+    return decoded.data;
   });
 }
 

@@ -13,6 +13,8 @@ import { spansOfProto } from './read-otlp-proto.ts';
 import { nanosToMs as fixed64NanosToMs, NO_ATTRIBUTES, NO_EVENTS, quotedSpanName, setAttribute, spanStatus } from './span-parts.ts';
 
 import type { OtlpEncoding } from './otlp-encodings.ts';
+import { decodeFailure } from '../../kit/contracts/decode-record.ts';
+import type { Decoded } from '../../kit/contracts/decode-record.ts';
 
 export type { OtlpEncoding } from './otlp-encodings.ts';
 
@@ -59,15 +61,16 @@ type MessageType = {
 const requestType = (otlpRoot as unknown as { opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: MessageType } } } } } })
   .opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 
-export type DecodedOtlp = { success: true; spans: OtlpSpan[] } | { success: false; code: 'invalid_otlp'; message: string };
+/** One message's spans, or why they could not be read (the one Decoded<T>; its code the OTLP input's dead letter's). */
+export type DecodedOtlp = Decoded<OtlpSpan[], 'invalid_otlp'>;
 
 /** Bytes of one message in `encoding` → its spans, or why they could not be read. */
 export function decodeOtlpTraces(bytes: Uint8Array, encoding: OtlpEncoding): DecodedOtlp {
   if (encoding === 'otlp_proto') {
     try {
-      return { success: true, spans: spansOfProto(bytes) };
+      return { success: true, data: spansOfProto(bytes) };
     } catch (error) {
-      return { success: false, code: 'invalid_otlp', message: `not an OTLP ExportTraceServiceRequest in ${encoding}: ${error instanceof Error ? error.message : String(error)} (check the Collector's kafka exporter \`encoding\` against input.encoding)` };
+      return decodeFailure('invalid_otlp', `not an OTLP ExportTraceServiceRequest in ${encoding}: ${error instanceof Error ? error.message : String(error)} (check the Collector's kafka exporter \`encoding\` against input.encoding)`);
     }
   }
   let request: ExportTraceServiceRequestMessage;
@@ -75,12 +78,12 @@ export function decodeOtlpTraces(bytes: Uint8Array, encoding: OtlpEncoding): Dec
     request = requestType.fromObject(hexIdsToBytes(parseJsonObject(bytes)));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { success: false, code: 'invalid_otlp', message: `not an OTLP ExportTraceServiceRequest in ${encoding}: ${reason} (check the Collector's kafka exporter \`encoding\` against input.encoding)` };
+    return decodeFailure('invalid_otlp', `not an OTLP ExportTraceServiceRequest in ${encoding}: ${reason} (check the Collector's kafka exporter \`encoding\` against input.encoding)`);
   }
   try {
-    return { success: true, spans: spansOf(request) };
+    return { success: true, data: spansOf(request) };
   } catch (error) {
-    return { success: false, code: 'invalid_otlp', message: `an OTLP span could not be read: ${error instanceof Error ? error.message : String(error)}` };
+    return decodeFailure('invalid_otlp', `an OTLP span could not be read: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -61,16 +61,16 @@ export function restoreThreads(records: RestoringRecords, policies: readonly Thr
     const texts = turns.get(threadKey) ?? new Map<number, string>();
     const parsed = parseThreadValue(value, policies, texts);
     if (!parsed.success) {
-      problems.push({ key: threadRecordKey(threadKey), problem: parsed.problem });
+      problems.push({ key: threadRecordKey(threadKey), problem: parsed.message });
       turns.delete(threadKey);
       continue;
     }
-    if (parsed.thread.key !== threadKey) {
-      problems.push({ key: threadRecordKey(threadKey), problem: `the record holds thread ${JSON.stringify(parsed.thread.key)}` });
+    if (parsed.data.key !== threadKey) {
+      problems.push({ key: threadRecordKey(threadKey), problem: `the record holds thread ${JSON.stringify(parsed.data.key)}` });
       turns.delete(threadKey);
       continue;
     }
-    const thread = parsed.thread;
+    const thread = parsed.data;
     const held = new Set(thread.turns.map((turn) => turn.arrival));
     for (const arrival of texts.keys()) if (!held.has(arrival)) effects.push({ type: 'delete', key: turnRecordKey(threadKey, arrival) });
     turns.delete(threadKey);

@@ -13,6 +13,8 @@
 import { z } from 'zod';
 import { entitySchema, samplingSchema, sourceSchema } from '../../kit/contracts/common.ts';
 import { SKIP_REASONS } from '../../kit/contracts/decision-record.ts';
+import { decodeFailure } from '../../kit/contracts/decode-record.ts';
+import type { Decoded } from '../../kit/contracts/decode-record.ts';
 import { formatProblems, problemsFromIssues } from '../../kit/contracts/problems.ts';
 import { turnTraceSchema } from '../../kit/contracts/thread-turn.ts';
 import { bindingKeyOf } from './thread-part.ts';
@@ -94,26 +96,28 @@ export function serializeThread(thread: Thread): string {
   return JSON.stringify(value);
 }
 
-export type ParsedThreadValue = { success: true; thread: Thread } | { success: false; problem: string };
 
 /**
  * A thread record back to a thread, its held turns' texts taken from `turnTexts` (by arrival). Its
  * parts take the current config's policies; parts of bindings no longer configured are dropped.
  */
-export function parseThreadValue(value: string, policies: readonly ThreadPolicy[], turnTexts: ReadonlyMap<number, string>): ParsedThreadValue {
+export function parseThreadValue(value: string, policies: readonly ThreadPolicy[], turnTexts: ReadonlyMap<number, string>): Decoded<Thread> {
   let json: unknown;
   try {
     json = JSON.parse(value);
   } catch (error) {
-    return { success: false, problem: `the thread state is not JSON: ${(error as Error).message}` };
+    return decodeFailure('invalid_json', `the thread state is not JSON: ${(error as Error).message}`);
   }
   const parsed = threadValueSchema.safeParse(json);
-  if (!parsed.success) return { success: false, problem: `the thread state breaks its schema:\n${formatProblems(problemsFromIssues(parsed.error.issues))}` };
+  if (!parsed.success) {
+    const problems = problemsFromIssues(parsed.error.issues);
+    return decodeFailure('schema_violation', `the thread state breaks its schema:\n${formatProblems(problems)}`, problems);
+  }
   const stored = parsed.data;
   const turns: HeldTurn[] = [];
   for (const turn of stored.held) {
     const text = turnTexts.get(turn.arrival);
-    if (text === undefined) return { success: false, problem: `the thread holds turn ${turn.arrival} (run ${turn.runId}) but the changelog has no record ${turnRecordKey(stored.key, turn.arrival)}` };
+    if (text === undefined) return decodeFailure('schema_violation', `the thread holds turn ${turn.arrival} (run ${turn.runId}) but the changelog has no record ${turnRecordKey(stored.key, turn.arrival)}`);
     turns.push({ ...turn, json: text });
   }
   const byBinding = new Map(policies.map((policy) => [policy.binding, policy]));
@@ -135,5 +139,5 @@ export function parseThreadValue(value: string, policies: readonly ThreadPolicy[
     ...(stored.ending === undefined ? {} : { ending: stored.ending }),
     parts,
   };
-  return { success: true, thread };
+  return { success: true, data: thread };
 }

@@ -5,6 +5,7 @@
 // the provider's own error (its statusCode and isRetryable) and a clock tests can control.
 
 import { APICallError } from '@ai-sdk/provider';
+import { backoffDelayMs } from '../backoff.ts';
 
 /** Waits `delayMs`; rejects with the signal's reason when it aborts first. */
 export type Sleep = (delayMs: number, abortSignal?: AbortSignal) => Promise<void>;
@@ -31,7 +32,7 @@ const maxHeaderDelayMs = 60_000;
 
 export async function callWithRetries<T>(call: () => PromiseLike<T>, options: RetryOptions): Promise<T> {
   const { maxRetries, abortSignal, initialDelayMs = 2000, backoffFactor = 2, sleep = sleepFor, now = Date.now } = options;
-  let delayMs = initialDelayMs;
+  const backoff = { firstDelayMs: initialDelayMs, maxDelayMs: Number.POSITIVE_INFINITY, factor: backoffFactor };
   for (let retries = 0; ; retries++) {
     throwIfAborted(abortSignal);
     options.onAttempt?.();
@@ -41,8 +42,7 @@ export async function callWithRetries<T>(call: () => PromiseLike<T>, options: Re
       // A call cut short by our own signal reports the signal's reason, whatever the provider threw.
       throwIfAborted(abortSignal);
       if (retries >= maxRetries || !isRetryableProviderError(error)) throw error;
-      await sleep(retryDelayMs(error, delayMs, now()), abortSignal);
-      delayMs *= backoffFactor;
+      await sleep(retryDelayMs(error, backoffDelayMs(backoff, retries + 1), now()), abortSignal);
     }
   }
 }

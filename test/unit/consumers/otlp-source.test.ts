@@ -65,7 +65,7 @@ function recordedClaim(value: Buffer, onStart: (count: number, partition: Source
   const decoded = input.decode(value);
   if (!decoded.success) throw new Error('the fixture did not decode');
   const message = consumedMessage({ value });
-  const take = () => partition.take(decoded.decoded, { source, output: fakeOutput().output, trace: untracedMessage(message) });
+  const take = () => partition.take(decoded.data, { source, output: fakeOutput().output, trace: untracedMessage(message) });
   return { input, started, groups, take, partition };
 }
 

@@ -61,10 +61,10 @@ function harness(options: { idleMs?: number; readChangelog?: ReadChangelog } = {
     const { turn, json } = turnOf({ runId, threadId, timestamp: new Date(Date.parse('2026-11-29T12:00:00.000Z') + offset * 1_000).toISOString() });
     const decoded = source.decode(Buffer.from(json));
     if (!decoded.success) throw new Error('the test turn does not decode');
-    expect(decoded.decoded).toMatchObject({ kind: 'turn', turn: { run: { runId: turn.run.runId } } });
+    expect(decoded.data).toMatchObject({ kind: 'turn', turn: { run: { runId: turn.run.runId } } });
     const message: MessageHandle = { source: { topic, partition: 0, offset: String(offset) }, output, trace: untracedMessage(consumedMessage({ value: json, offset: String(offset) })) };
     const settled = { done: false, error: undefined as unknown };
-    const taking = partition.take(decoded.decoded, message).then(
+    const taking = partition.take(decoded.data, message).then(
       () => void (settled.done = true),
       (error: unknown) => void ((settled.done = true), (settled.error = error)),
     );

@@ -265,7 +265,7 @@ describe('watchedOtlpSpanProcessor', () => {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const decoded = decodeOtlpTraces(Buffer.concat(chunks), 'otlp_proto');
-        if (decoded.success) spans += decoded.spans.length;
+        if (decoded.success) spans += decoded.data.length;
         response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
       });
     });

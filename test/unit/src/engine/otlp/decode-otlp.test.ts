@@ -14,7 +14,7 @@ beforeEach(() => recorder.reset());
 function decoded(bytes: Buffer, encoding: 'otlp_proto' | 'otlp_json'): OtlpSpan[] {
   const result = decodeOtlpTraces(bytes, encoding);
   if (!result.success) throw new Error(result.message);
-  return result.spans;
+  return result.data;
 }
 
 describe('decodeOtlpTraces', () => {

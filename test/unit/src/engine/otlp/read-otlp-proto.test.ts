@@ -32,7 +32,7 @@ function expectSameAsGenerated(bytes: Uint8Array): DecodedOtlp {
     expect(read).toMatchObject({ code: 'invalid_otlp' });
     return read;
   }
-  expect(read).toEqual({ success: true, spans: reference });
+  expect(read).toEqual({ success: true, data: reference });
   return read;
 }
 
@@ -55,7 +55,7 @@ describe('the otlp_proto reader', () => {
       const proto = requestType.encode(requestType.fromObject(protobufObject(request))).finish();
       const read = expectSameAsGenerated(proto);
       expect(read.success).toBe(true);
-      if (read.success) spans += read.spans.length;
+      if (read.success) spans += read.data.length;
     }
     expect(spans).toBeGreaterThan(0);
   });
@@ -65,7 +65,7 @@ describe('the otlp_proto reader', () => {
     let spans = 0;
     for (const message of traffic.messages) {
       const read = expectSameAsGenerated(message.value);
-      if (read.success) spans += read.spans.length;
+      if (read.success) spans += read.data.length;
     }
     // Each plain trace holds two spans, each agent run three.
     expect(spans).toBe(traffic.traces * 2 + traffic.agents.length);
@@ -105,14 +105,14 @@ describe('the otlp_proto reader', () => {
     writer.ldelim();
     const bytes = writer.finish();
     const read = expectSameAsGenerated(bytes);
-    expect(read).toMatchObject({ success: true, spans: [{ name: 'invoke_agent', resource: { 'service.name': 'svc' }, scope: 'ai' }] });
+    expect(read).toMatchObject({ success: true, data: [{ name: 'invoke_agent', resource: { 'service.name': 'svc' }, scope: 'ai' }] });
   });
 
   it('keeps an attribute named __proto__ as an attribute, not as the prototype of the span’s attributes', () => {
     const bytes = requestWithAttribute({ key: '__proto__', value: { kvlistValue: { values: [{ key: 'gen_ai.operation.name', value: { stringValue: 'invoke_agent' } }] } } });
     const read = expectSameAsGenerated(bytes);
     {
-      const [span] = read.success ? read.spans : [];
+      const [span] = read.success ? read.data : [];
       expect(Object.getPrototypeOf(span!.attributes)).toBe(Object.prototype);
       expect(span!.attributes['gen_ai.operation.name']).toBeUndefined();
       expect(Object.keys(span!.attributes)).toEqual(['__proto__']);
@@ -131,7 +131,7 @@ describe('the otlp_proto reader', () => {
     const scopeSpans = protobuf.Writer.create().uint32((2 << 3) | 2).bytes(span).finish();
     const resourceSpans = protobuf.Writer.create().uint32((2 << 3) | 2).bytes(scopeSpans).finish();
     const read = expectSameAsGenerated(protobuf.Writer.create().uint32((1 << 3) | 2).bytes(resourceSpans).finish());
-    expect(read).toMatchObject({ success: true, spans: [{ attributes: { k: true } }] });
+    expect(read).toMatchObject({ success: true, data: [{ attributes: { k: true } }] });
   });
 
   it('refuses an attribute value nested deeper than protobuf’s recursion limit, saying so', () => {

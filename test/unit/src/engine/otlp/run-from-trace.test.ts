@@ -21,7 +21,7 @@ beforeEach(() => recorder.reset());
 function recordedSpans(): OtlpSpan[] {
   const result = decodeOtlpTraces(encodeSpans(recorder.spans(), 'otlp_proto'), 'otlp_proto');
   if (!result.success) throw new Error(result.message);
-  return result.spans;
+  return result.data;
 }
 
 function event(value: unknown): AgentRunEvent {

@@ -50,7 +50,7 @@ describe('span times through both decoders', () => {
       const decoded = decodeOtlpTraces(encodeSpans(recorder.spans(), encoding), encoding);
       expect(decoded.success).toBe(true);
       if (!decoded.success) return;
-      const byName = new Map(decoded.spans.map((span) => [span.name, span]));
+      const byName = new Map(decoded.data.map((span) => [span.name, span]));
       ends.forEach((end, index) => {
         const span = byName.get(`turn ${index}`)!;
         expect(span.startTimeMs).toBe(start + index);

@@ -8,12 +8,12 @@ describe('decodeThreadMessage', () => {
   it('decodes a turn, keeping its text, and keys it by its thread', () => {
     const { json } = turnOf({ runId: 'run-1' });
     const decoded = decodeThreadMessage(Buffer.from(json));
-    expect(decoded).toMatchObject({ success: true, kind: 'turn', key: 'acme:t-1', json });
-    if (decoded.success && decoded.kind === 'turn') expect(decoded.turn.run.runId).toBe('run-1');
+    expect(decoded).toMatchObject({ success: true, data: { kind: 'turn', key: 'acme:t-1', json } });
+    if (decoded.success && decoded.data.kind === 'turn') expect(decoded.data.turn.run.runId).toBe('run-1');
   });
 
   it('decodes an end event and keys it like its thread', () => {
-    expect(decodeThreadMessage(JSON.stringify(ended))).toMatchObject({ success: true, kind: 'ended', key: 'acme:t-1', end: { lastRunId: 'run-9' } });
+    expect(decodeThreadMessage(JSON.stringify(ended))).toMatchObject({ success: true, data: { kind: 'ended', key: 'acme:t-1', end: { lastRunId: 'run-9' } } });
   });
 
   it('says why a message is neither: no value, too large, not UTF-8, not JSON, another type, another version, a broken contract', () => {

@@ -41,7 +41,7 @@ describe('threadIdentityOf', () => {
     recordMastraRun(recorder.tracer, { conversationId: 'thread-7' });
     const decoded = decodeOtlpTraces(encodeSpans(recorder.spans(), 'otlp_proto'), 'otlp_proto');
     if (!decoded.success) throw new Error(decoded.message);
-    const parsed = parseAgentRunEvent(runsFromTrace(decoded.spans)[0]!.event);
+    const parsed = parseAgentRunEvent(runsFromTrace(decoded.data)[0]!.event);
     if (!parsed.success) throw new Error('the assembled run is invalid');
     expect(threadIdentityOf(parsed.data)).toEqual({ key: 'acme:thread-7', threadId: 'thread-7', tenantId: 'acme', from: 'messages' });
   });

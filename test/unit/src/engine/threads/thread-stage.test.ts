@@ -39,8 +39,8 @@ function harness(bindings = threadBindings({ scorer: meanCompleteness })) {
   const send = (options: ConversationRunOptions & { completeness?: number }) => {
     const { json } = turnOf(options, { records: [runScore(options.runId, 'completeness', options.completeness ?? 1)], decisions: [] });
     const decoded = decodeThreadMessage(Buffer.from(json));
-    if (!decoded.success || decoded.kind !== 'turn') throw new Error('not a turn');
-    return settle(stage.turn(decoded.turn, decoded.json));
+    if (!decoded.success || decoded.data.kind !== 'turn') throw new Error('not a turn');
+    return settle(stage.turn(decoded.data.turn, decoded.data.json));
   };
   const tick = (at: number) => {
     clock.now = at;
