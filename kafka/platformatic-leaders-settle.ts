@@ -4,23 +4,11 @@
 // ListOffsets), and the client gives up after its own few retries. The kafkajs twin, and the
 // incident that called for it, is while-leaders-settle.ts; here the library's `canRetry` decides
 // (platformatic-errors.ts), so an ACL refusal or an unknown topic is thrown at once.
-import { setTimeout as delay } from 'node:timers/promises';
-import { retryUntilDone } from '../src/kit/backoff.ts';
-import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
 import { isRetriablePlatformaticError } from './platformatic-errors.ts';
+import { retryWhileLeadersSettle } from './while-leaders-settle.ts';
 import type { LeaderWait } from './while-leaders-settle.ts';
 
 /** Runs `request` until it succeeds, retrying retriable errors for up to `timeoutMs` (default 30 s); any other error at once. */
-export async function whilePlatformaticLeadersSettle<T>(request: () => Promise<T>, wait: LeaderWait = {}): Promise<T> {
-  const timeoutMs = wait.timeoutMs ?? KAFKA_DEFAULTS.topics.leaderWaitMs;
-  const now = wait.now ?? Date.now;
-  const sleep = wait.sleep ?? delay;
-  const deadline = now() + timeoutMs;
-  return retryUntilDone(request, {
-    backoff: KAFKA_DEFAULTS.topics.leaderRetry,
-    wait: sleep,
-    onFailure: (error, _failures, pause) => {
-      if (!isRetriablePlatformaticError(error) || now() + pause > deadline) throw error;
-    },
-  });
+export function whilePlatformaticLeadersSettle<T>(request: () => Promise<T>, wait: LeaderWait = {}): Promise<T> {
+  return retryWhileLeadersSettle(request, isRetriablePlatformaticError, wait);
 }

@@ -27,7 +27,16 @@ export function isLeaderNotYetKnown(error: unknown): boolean {
 }
 
 /** Runs `request` until it succeeds, retrying leader errors for up to `timeoutMs` (default 30 s); any other error at once. */
-export async function whileLeadersSettle<T>(request: () => Promise<T>, wait: LeaderWait = {}): Promise<T> {
+export function whileLeadersSettle<T>(request: () => Promise<T>, wait: LeaderWait = {}): Promise<T> {
+  return retryWhileLeadersSettle(request, isLeaderNotYetKnown, wait);
+}
+
+/**
+ * Runs `request` until it succeeds, retrying the errors `isSettling` recognises — each client's
+ * own "no leader yet" — for up to `timeoutMs` (default 30 s), pausing by KAFKA_DEFAULTS.topics.leaderRetry;
+ * any other error, or one past the deadline, is thrown at once.
+ */
+export function retryWhileLeadersSettle<T>(request: () => Promise<T>, isSettling: (error: unknown) => boolean, wait: LeaderWait = {}): Promise<T> {
   const timeoutMs = wait.timeoutMs ?? KAFKA_DEFAULTS.topics.leaderWaitMs;
   const now = wait.now ?? Date.now;
   const sleep = wait.sleep ?? delay;
@@ -36,7 +45,7 @@ export async function whileLeadersSettle<T>(request: () => Promise<T>, wait: Lea
     backoff: KAFKA_DEFAULTS.topics.leaderRetry,
     wait: sleep,
     onFailure: (error, _failures, pause) => {
-      if (!isLeaderNotYetKnown(error) || now() + pause > deadline) throw error;
+      if (!isSettling(error) || now() + pause > deadline) throw error;
     },
   });
 }
