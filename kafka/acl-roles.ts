@@ -80,11 +80,37 @@ export function renderKafkaAcls(principal: string, grants: readonly AclGrant[]):
   });
 }
 
+/** A client's codes for the parts of an ACL entry (kafkajs: the protocol's numbers; @platformatic/kafka: its enums of them). */
+export type AclCodes<Resource, Pattern, Operation, Permission> = {
+  readonly resource: Readonly<Record<AclGrant['resource'], Resource>>;
+  readonly pattern: Readonly<Record<AclGrant['pattern'], Pattern>>;
+  readonly operation: Readonly<Record<AclOperation, Operation>>;
+  readonly allow: Permission;
+};
+
+/** One ALLOW entry per operation of each grant, for `principal` (e.g. 'User:svc') from any host, in a client's codes. */
+export function aclEntriesOf<Resource, Pattern, Operation, Permission>(principal: string, grants: readonly AclGrant[], codes: AclCodes<Resource, Pattern, Operation, Permission>) {
+  return grants.flatMap((grant) =>
+    grant.operations.map((operation) => ({
+      resourceType: codes.resource[grant.resource],
+      // Kafka names the one cluster resource so.
+      resourceName: grant.resource === 'cluster' ? 'kafka-cluster' : grant.name,
+      resourcePatternType: codes.pattern[grant.pattern],
+      principal,
+      host: '*',
+      operation: codes.operation[operation],
+      permissionType: codes.allow,
+    })),
+  );
+}
+
 // kafkajs' ACL enums (ResourceType, PatternType, Operation, PermissionType), by their protocol values.
-const resourceTypes: Record<AclGrant['resource'], number> = { topic: 2, group: 3, cluster: 4, 'transactional-id': 5 };
-const patternTypes: Record<AclGrant['pattern'], number> = { literal: 3, prefixed: 4 };
-const operationCodes: Record<AclOperation, number> = { Read: 3, Write: 4, Create: 5, Delete: 6, Describe: 8 };
-const ALLOW = 3;
+const kafkajsCodes: AclCodes<number, number, number, number> = {
+  resource: { topic: 2, group: 3, cluster: 4, 'transactional-id': 5 },
+  pattern: { literal: 3, prefixed: 4 },
+  operation: { Read: 3, Write: 4, Create: 5, Delete: 6, Describe: 8 },
+  allow: 3,
+};
 
 export type KafkajsAcl = {
   resourceType: number;
@@ -98,15 +124,5 @@ export type KafkajsAcl = {
 
 /** The same grants as the entries of kafkajs' `admin.createAcls({ acl })`. */
 export function toKafkajsAcls(principal: string, grants: readonly AclGrant[]): KafkajsAcl[] {
-  return grants.flatMap((grant) =>
-    grant.operations.map((operation) => ({
-      resourceType: resourceTypes[grant.resource],
-      resourceName: grant.resource === 'cluster' ? 'kafka-cluster' : grant.name,
-      resourcePatternType: patternTypes[grant.pattern],
-      principal,
-      host: '*',
-      operation: operationCodes[operation],
-      permissionType: ALLOW,
-    })),
-  );
+  return aclEntriesOf(principal, grants, kafkajsCodes);
 }
