@@ -1,8 +1,8 @@
 // One TLS handshake with the first broker, before any Kafka client connects: a certificate Node
 // cannot verify (unknown CA, hostname mismatch, expired) or a client certificate the broker
-// refuses is deterministic, yet kafkajs retries it as a connection error for ten seconds and
-// more. The handshake says so at once, with Node's error code for kafkaAccessError to name.
-// Anything else (refused, unreachable, timed out) is left to kafkajs and its reachability hint.
+// refuses is deterministic, yet the Kafka clients retry it as a connection error for ten seconds
+// and more. The handshake says so at once, with Node's error code for kafkaAccessError to name.
+// Anything else (refused, unreachable, timed out) is left to the client and its reachability hint.
 import { connect } from 'node:tls';
 import type { ConnectionOptions } from 'node:tls';
 import { isIP } from 'node:net';
@@ -13,7 +13,7 @@ export function probeTls(broker: string, ssl: ConnectionOptions, timeoutMs: numb
   const host = broker.slice(0, separator);
   const port = Number(broker.slice(separator + 1));
   return new Promise((resolve) => {
-    // As kafkajs connects: SNI with the host name unless it is an address, the given options last.
+    // As the clients connect: SNI with the host name unless it is an address, the given options last.
     const socket = connect({ host, port, ...(isIP(host) === 0 ? { servername: host } : {}), ...ssl });
     const done = (result: NodeJS.ErrnoException | undefined) => {
       clearTimeout(timer);
