@@ -40,19 +40,20 @@ export const KAFKA_DEFAULTS = Object.freeze({
   }),
   platformatic: Object.freeze({
     /**
-     * Messages queued for delivery in all (platformatic-partition-queues.ts); past it the fetch stream pauses
-     * until half drained. Four times runsInFlight's default is enough to keep the slots fed (the
-     * stream buffers up to 1,024 more); 4,096 held ~25 MB more under a judge-bound backlog, each
-     * message pinning its fetch response, for no throughput (docs/benchmarks.md, 2026-12-03).
+     * How long the group consumer's fetch waits at the broker when none of its partitions has
+     * anything: what a partition resumed (a retry now due, a slot free) may wait for the fetch of
+     * the idle ones to return (Kafka's own consumer waits 500 ms too).
      */
-    maxQueuedMessages: 1_024,
-    /** How long a fetch waits for data when there is none (as kafkajs' default). */
-    fetchMaxWaitMs: 5_000,
-    /** The client's pause between retries of a failed request, and the first pause before a failed stream is replaced (doubling). */
+    fetchMaxWaitMs: 500,
+    /**
+     * The wait instead while a partition of the same broker is with its handler: it is fetched
+     * again only after that fetch returns, so a hot partition beside idle ones is not held back by
+     * a long wait on theirs (range-fetch-loop.ts).
+     */
+    busyFetchMaxWaitMs: 20,
+    /** The client's pause between retries of a failed request, and the first pause before a failed consumer restarts (doubling). */
     retryDelayMs: 250,
     maxRestartDelayMs: 5_000,
-    /** How often the consumer lists its partitions' latest offsets for the lag (the library's messages carry none). */
-    highWatermarkRefreshMs: 5_000,
     /** The record producer's retries of a failed request before its records fail (publish-until-acknowledged.ts retries them). */
     publishRetries: 5,
   }),

@@ -29,11 +29,25 @@ export type PartitionRead = {
   fetching: boolean;
   /** It reached `target` (and, when the read ends there, it is finished). */
   reachedTarget: boolean;
+  /** Bumped by every move of `next` from outside (rewindRead): an answer to a fetch sent before it is dropped. */
+  epoch: number;
   readonly filter: AbortedTransactionFilter;
 };
 
 export function newPartitionRead(topic: string, partition: number, start: bigint, target: bigint): PartitionRead {
-  return { topic, partition, next: start, target, end: target, fetchAlone: false, delivering: false, fetching: false, reachedTarget: start >= target, filter: createAbortedTransactionFilter() };
+  return { topic, partition, next: start, target, end: target, fetchAlone: false, delivering: false, fetching: false, reachedTarget: start >= target, epoch: 0, filter: createAbortedTransactionFilter() };
+}
+
+/**
+ * Moves the read to `offset` from outside the fetch loop (a seek, or messages its handler left
+ * unresolved): the next fetch starts there, an answer to a fetch already sent is dropped, and the
+ * aborted transactions noted so far are forgotten (the next fetch lists those ahead of `offset`).
+ */
+export function rewindRead(read: PartitionRead, offset: bigint): void {
+  read.next = offset;
+  read.epoch += 1;
+  read.fetchAlone = false;
+  read.filter.reset();
 }
 
 export type FetchedPartitionOptions = {

@@ -1,97 +1,109 @@
-// The seam's group consumer (kafka-transport.ts) on @platformatic/kafka. Its consumer offers one
-// message stream for all assigned partitions, with no per-partition pause and no seek, and
-// heartbeats by itself; the seam wants kafkajs-like batches per partition. So the messages are
-// queued per partition and handed over as batches (a partition at a time per handler, at most
-// `partitionsConsumedConcurrently` at once). This file hands the batches over and answers the
-// group's joins and the stream's failures; the parts beside it:
-//   - pause and memory: the queues (platformatic-partition-queues.ts) hold a paused partition's
-//     messages for its resume, and pause the stream past `maxQueuedMessages`;
-//   - seek, a join and a failed stream: the stream is replaced by a new one that starts where each
-//     partition should (platformatic-replaceable-stream.ts);
-//   - a stream refused access (an ACL revoked, a login no longer valid) is not replaced: the
-//     consumer crashes for good, as kafkajs' does, and the service stops with the ACL to grant;
-//   - lag: the partitions' latest offsets go with each batch (platformatic-high-watermarks.ts).
-import { Consumer } from '@platformatic/kafka';
-import type { ConsumerOptions, Message } from '@platformatic/kafka';
+// The seam's group consumer (kafka-transport.ts) on @platformatic/kafka, built as Kafka's own
+// consumer is: the library's Consumer keeps the group membership (join, heartbeats, the
+// assignment, commits), and the assigned partitions are fetched by the project's fetch loop
+// (range-fetch-loop.ts), which fetches a partition only when its handler is done with the last
+// batch and it is not paused — per-partition back-pressure, no messages held beyond one fetch per
+// partition, and pause, resume and seek are positions of the partition's read, not a stream to
+// replace. What happens when:
+//   - a join (the first, or after a rebalance): every assigned partition reads from the group's
+//     commit (where none, from its start or its end, as `fromBeginning` says); batches handed over
+//     before are stale;
+//   - a batch handler returns with messages unresolved (a pause, a retry not yet due, a stop):
+//     the partition reads again from the first of them;
+//   - a fetch fails for a passing reason (a leader moving, a broker restarting): the loop retries;
+//     for any other reason, or when the group cannot be re-joined, the consumer restarts from the
+//     group's commits, up to `retries` times in a row; a refusal (an ACL revoked, a login no
+//     longer valid) crashes it for good at once, and the service stops with the ACL to grant.
+import { Consumer, FetchIsolationLevels, ListOffsetTimestamps } from '@platformatic/kafka';
 import { backoffDelayMs } from '../src/kit/backoff.ts';
+import { CallLimiter } from '../src/kit/call-limiter.ts';
 import { isKafkaAccessRefusal } from './kafka-access-error.ts';
 import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
 import type { BatchControl, GroupConsumer, GroupConsumerOptions, GroupConsumerRun, PartitionOffset } from './kafka-transport.ts';
-import { HighWatermarks } from './platformatic-high-watermarks.ts';
+import { newPartitionRead, rewindRead } from './partition-read.ts';
+import type { PartitionRead } from './partition-read.ts';
 import type { PlatformaticConnection } from './platformatic-options.ts';
-import { PartitionQueues } from './platformatic-partition-queues.ts';
-import type { PartitionQueue } from './platformatic-partition-queues.ts';
-import { ReplaceableStream } from './platformatic-replaceable-stream.ts';
-import type { StreamSink } from './platformatic-replaceable-stream.ts';
-
-/** What of the library's Consumer this consumer uses (tests hand a fake in). */
-export type PlatformaticConsumerLike = Pick<Consumer<Buffer, Buffer, Buffer, Buffer>, 'assignments' | 'consume' | 'commit' | 'listCommittedOffsets' | 'listOffsets' | 'close' | 'on'>;
+import { startFetchLoop } from './range-fetch-loop.ts';
+import type { FetchLoop } from './range-fetch-loop.ts';
+import type { ConsumedMessage } from './kafka-records.ts';
 
 export type PlatformaticConsumerOptions = GroupConsumerOptions & {
   connection: PlatformaticConnection;
+  /** How long a fetch waits at the broker when none of its partitions has anything (tests shorten it). */
   fetchMaxWaitMs?: number;
-  maxQueuedMessages?: number;
-  /** The library's consumer (default: a new @platformatic/kafka Consumer). */
-  createConsumer?: (options: ConsumerOptions<Buffer, Buffer, Buffer, Buffer>) => PlatformaticConsumerLike;
 };
 
+type LibraryConsumer = Consumer<Buffer, Buffer, Buffer, Buffer>;
+
 export function platformaticGroupConsumer(options: PlatformaticConsumerOptions): GroupConsumer {
-  const consumer = (options.createConsumer ?? ((consumerOptions) => new Consumer(consumerOptions)))({
+  const consumer: LibraryConsumer = new Consumer({
     ...options.connection,
     groupId: options.groupId,
     sessionTimeout: options.sessionTimeoutMs,
     heartbeatInterval: options.heartbeatIntervalMs,
-    maxBytesPerPartition: options.maxBytesPerPartition,
-    maxWaitTime: options.fetchMaxWaitMs ?? KAFKA_DEFAULTS.platformatic.fetchMaxWaitMs,
     retries: options.retries,
     retryDelay: KAFKA_DEFAULTS.platformatic.retryDelayMs,
     autocommit: false,
+    isolationLevel: FetchIsolationLevels.READ_COMMITTED,
   });
   return new PlatformaticGroupConsumer(consumer, options);
 }
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+const keyOf = (topic: string, partition: number) => `${topic}:${partition}`;
 
-class PlatformaticGroupConsumer implements GroupConsumer, StreamSink {
-  readonly #consumer: PlatformaticConsumerLike;
+/** This member's partitions while it holds an assignment, and the loop fetching them. */
+type Assignment = { readonly reads: ReadonlyMap<string, PartitionRead>; readonly loop: FetchLoop };
+
+class PlatformaticGroupConsumer implements GroupConsumer {
+  readonly #consumer: LibraryConsumer;
   readonly #options: PlatformaticConsumerOptions;
-  readonly #queues: PartitionQueues;
-  readonly #stream: ReplaceableStream;
-  readonly #highWatermarks: HighWatermarks;
   #run: GroupConsumerRun | undefined;
+  #limit: CallLimiter | undefined;
   #running = false;
-  /** Batches being handled now. */
-  #handling = 0;
-  /** Stream failures in a row. */
+  #assignment: Assignment | undefined;
+  /** Bumped by every rebalance, join and stop: a batch handed over before is stale, a join computed before is dropped. */
+  #generation = 0;
+  /** Failures in a row without a join since. */
   #failures = 0;
-  #scheduled = false;
+  readonly #pausedTopics = new Set<string>();
+  readonly #pausedPartitions = new Set<string>();
+  /** Pauses of a batch's handler (BatchControl.pause) not resumed yet, by partition. */
+  readonly #holds = new Map<string, number>();
 
-  constructor(consumer: PlatformaticConsumerLike, options: PlatformaticConsumerOptions) {
+  constructor(consumer: LibraryConsumer, options: PlatformaticConsumerOptions) {
     this.#consumer = consumer;
     this.#options = options;
-    this.#queues = new PartitionQueues(options.maxQueuedMessages ?? KAFKA_DEFAULTS.platformatic.maxQueuedMessages, { pause: () => this.#stream.pause(), resume: () => this.#stream.resume() });
-    this.#stream = new ReplaceableStream({ consumer, settings: options, queues: this.#queues, sink: this });
-    this.#highWatermarks = new HighWatermarks(consumer, () => this.#running);
-    consumer.on('consumer:group:rebalance', () => options.events.rebalancing?.());
-    consumer.on('consumer:group:join', () => this.#joined());
+    consumer.on('consumer:group:rebalance', () => {
+      this.#endAssignment();
+      options.events.rebalancing?.();
+    });
+    consumer.on('consumer:group:join', () => void this.#joined());
+    // A re-join that failed: the library sends no more heartbeats.
+    consumer.on('error', (error: Error) => this.#failed(error, () => this.#consumer.joinGroup({}).then(() => undefined)));
   }
 
   async run(run: GroupConsumerRun): Promise<void> {
     this.#run = run;
+    this.#limit = new CallLimiter(run.partitionsConsumedConcurrently);
     this.#running = true;
-    await this.#stream.start(run);
-    this.#highWatermarks.watch();
+    this.#consumer.topics.trackAll(...run.topics);
+    await this.#consumer.joinGroup({});
   }
 
   pause(topics: ReadonlyArray<{ topic: string; partitions?: number[] }>): void {
-    this.#queues.pause(topics);
-    if (this.#run !== undefined && this.#queues.allPaused(this.#run.topics)) this.#stream.pause();
+    for (const { topic, partitions } of topics) {
+      if (partitions === undefined) this.#pausedTopics.add(topic);
+      else for (const partition of partitions) this.#pausedPartitions.add(keyOf(topic, partition));
+    }
   }
 
   seek(position: PartitionOffset): void {
-    // Stopped or crashed for good: dropped, as kafkajs drops it (a run starts from the group's commits).
-    if (!this.#running) return;
-    void this.#stream.seek(position.topic, position.partition, BigInt(position.offset)).catch(this.#replaceFailed);
+    // Not running, or between a rebalance and the next join: the join reads from the group's commits.
+    const read = this.#assignment?.reads.get(keyOf(position.topic, position.partition));
+    if (!this.#running || read === undefined) return;
+    rewindRead(read, BigInt(position.offset));
+    this.#assignment?.loop.wake();
   }
 
   async commitOffsets(offsets: readonly PartitionOffset[]): Promise<void> {
@@ -101,123 +113,151 @@ class PlatformaticGroupConsumer implements GroupConsumer, StreamSink {
 
   async disconnect(): Promise<void> {
     this.#running = false;
-    this.#highWatermarks.stop();
-    await this.#stream.close();
+    this.#endAssignment();
     await this.#consumer.close(true);
   }
 
-  isRunning(): boolean {
-    return this.#running;
+  /** Stops fetching the partitions of the assignment that ends; their batches under way become stale. */
+  #endAssignment(): void {
+    this.#generation += 1;
+    // Not awaited: a handler may wait for the sink's claim to end, which follows this.
+    void this.#assignment?.loop.stop();
+    this.#assignment = undefined;
   }
 
-  /** A message of the current stream. */
-  enqueue(message: Message<Buffer, Buffer, Buffer, Buffer>): void {
-    if (this.#queues.push(message)) this.#scheduleSoon();
-  }
-
-  /**
-   * A stream that failed (a broker gone for longer than the client's retries) is replaced; after
-   * `retries` failures in a row, or at once when Kafka refused access, the consumer crashed for
-   * good. A refusal must not be retried: the replacement's consume() succeeds (the group still
-   * lets it join) and its first fetch is refused again, so it would be replaced for ever.
-   */
-  async streamFailed(error: Error): Promise<void> {
-    if (!this.#running) return;
-    this.#failures += 1;
-    const restarting = this.#failures <= this.#options.retries && !isKafkaAccessRefusal(error);
-    // Stopped, as a crashed kafkajs consumer is: no batch is handed over, no join or seek opens a stream again.
-    if (!restarting) this.#running = false;
-    this.#options.events.crashed?.(error, restarting);
-    if (!restarting) return;
-    this.#stream.forget();
-    const { retryDelayMs, maxRestartDelayMs } = KAFKA_DEFAULTS.platformatic;
-    await new Promise((resolve) => setTimeout(resolve, backoffDelayMs({ firstDelayMs: retryDelayMs, maxDelayMs: maxRestartDelayMs }, this.#failures)));
-    if (!this.#running) return;
-    // Read again from the group's commit: the claims of the consumed partitions end with this "join".
-    await this.#stream.replace(false).then(
-      () => {
-        this.#failures = 0;
-        this.#options.events.joined?.(this.#assignment());
-      },
-      (replaceError: unknown) => void this.streamFailed(asError(replaceError)),
-    );
-  }
-
-  readonly #replaceFailed = (error: unknown) => void this.streamFailed(asError(error));
-
-  #joined(): void {
+  async #joined(): Promise<void> {
     if (!this.#running) return; // stopped, or crashed for good: the service is stopping
-    // Every partition reads again from the group's commit (the sinks dropped what was not committed).
-    this.#queues.outdate();
-    if (this.#stream.opened) void this.#stream.replace(false).catch(this.#replaceFailed);
-    void this.#highWatermarks.refresh();
-    this.#options.events.joined?.(this.#assignment());
-  }
-
-  #assignment(): Record<string, number[]> {
-    return Object.fromEntries((this.#consumer.assignments ?? []).map((assignment) => [assignment.topic, [...assignment.partitions]]));
-  }
-
-  // After the messages of one fetch answer were all queued (the stream emits them in one go): one batch, not one per message.
-  #scheduleSoon(): void {
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    queueMicrotask(this.#scheduleQueued);
-  }
-
-  readonly #scheduleQueued = () => {
-    this.#scheduled = false;
-    this.#schedule();
-  };
-
-  readonly #schedule = () => {
-    const run = this.#run;
-    if (run === undefined || !this.#running) return;
-    for (const queue of this.#queues.values()) {
-      if (this.#handling >= run.partitionsConsumedConcurrently) return;
-      if (this.#queues.deliverable(queue)) void this.#handle(queue, run);
-    }
-  };
-
-  async #handle(queue: PartitionQueue, run: GroupConsumerRun): Promise<void> {
-    queue.busy = true;
-    this.#handling += 1;
-    const control = this.#controlOf(queue);
-    const messages = queue.messages.slice();
+    this.#endAssignment();
+    const generation = this.#generation;
+    const assigned = Object.fromEntries((this.#consumer.assignments ?? []).map(({ topic, partitions }) => [topic, [...partitions]]));
+    let reads: Map<string, PartitionRead>;
     try {
-      await run.eachBatch({ topic: queue.topic, partition: queue.partition, messages, highWatermark: this.#highWatermarks.of(queue.topic, queue.partition) }, control);
+      reads = await this.#readsFrom(assigned);
     } catch (error) {
-      // As kafkajs does with a throwing eachBatch: the unresolved messages are delivered again.
-      this.#options.events.crashed?.(asError(error), true);
-    } finally {
-      queue.busy = false;
-      this.#handling -= 1;
-      setImmediate(this.#schedule);
+      if (generation === this.#generation) this.#failed(asError(error), () => this.#joined());
+      return;
     }
+    if (generation !== this.#generation || !this.#running) return;
+    this.#failures = 0;
+    this.#options.events.joined?.(assigned);
+    this.#assignment = { reads, loop: this.#startLoop([...reads.values()], generation) };
   }
 
-  /** What the handler of `queue`'s batch may do; the batch is stale once the queue's generation moved on. */
-  #controlOf(queue: PartitionQueue): BatchControl {
-    const generation = queue.generation;
-    const stale = () => queue.generation !== generation;
+  /** Each assigned partition from the group's commit; where there is none, from its start or its end as the run says. */
+  async #readsFrom(assigned: Record<string, number[]>): Promise<Map<string, PartitionRead>> {
+    const reads = new Map<string, PartitionRead>();
+    const topics = Object.keys(assigned);
+    if (topics.length === 0) return reads;
+    const timestamp = this.#run?.fromBeginning === false ? ListOffsetTimestamps.LATEST : ListOffsetTimestamps.EARLIEST;
+    const [committed, fallback] = await Promise.all([
+      this.#consumer.listCommittedOffsets({ topics: topics.map((topic) => ({ topic, partitions: assigned[topic]! })) }),
+      this.#consumer.listOffsets({ topics, partitions: { ...assigned }, timestamp }),
+    ]);
+    for (const [topic, partitions] of Object.entries(assigned)) {
+      for (const partition of partitions) {
+        const commit = committed.get(topic)?.[partition];
+        const start = commit !== undefined && commit >= 0n ? commit : fallback.get(topic)?.[partition];
+        if (start === undefined) throw new Error(`Kafka listed no offsets for ${topic}[${partition}]; check that the partition exists`);
+        reads.set(keyOf(topic, partition), newPartitionRead(topic, partition, start, start));
+      }
+    }
+    return reads;
+  }
+
+  #startLoop(reads: PartitionRead[], generation: number): FetchLoop {
+    const maxWaitMs = this.#options.fetchMaxWaitMs ?? KAFKA_DEFAULTS.platformatic.fetchMaxWaitMs;
+    return startFetchLoop({
+      consumer: this.#consumer,
+      reads,
+      isolation: 'read_committed',
+      endAtTarget: false,
+      maxBytesPerPartition: this.#options.maxBytesPerPartition,
+      maxWaitMs,
+      busyMaxWaitMs: Math.min(maxWaitMs, KAFKA_DEFAULTS.platformatic.busyFetchMaxWaitMs),
+      isHeld: (read) => this.#isHeld(read),
+      deliver: (read, messages) => this.#deliver(read, messages, generation),
+      reachedTarget: () => undefined,
+      // The loop retries a passing failure by itself; the service's log says when it recovered (a join).
+      warn: () => undefined,
+      fail: (error) => {
+        if (generation === this.#generation) this.#failed(error, () => this.#joined());
+      },
+    });
+  }
+
+  #isHeld(read: PartitionRead): boolean {
+    const key = keyOf(read.topic, read.partition);
+    return this.#pausedTopics.has(read.topic) || this.#pausedPartitions.has(key) || (this.#holds.get(key) ?? 0) > 0;
+  }
+
+  /** One batch to the run's handler, at most partitionsConsumedConcurrently at once; what it left unresolved is fetched again. */
+  async #deliver(read: PartitionRead, messages: ConsumedMessage[], generation: number): Promise<void> {
+    const run = this.#run;
+    const limit = this.#limit;
+    if (run === undefined || limit === undefined) return;
+    // The position the batch was fetched at: a seek since makes it stale.
+    const epoch = read.epoch;
+    let resolved: bigint | undefined;
+    await limit.run(async () => {
+      if (!this.#running || generation !== this.#generation || read.epoch !== epoch) return;
+      const control = this.#controlOf(read, generation, epoch, (offset) => (resolved = offset));
+      try {
+        await run.eachBatch({ topic: read.topic, partition: read.partition, messages, highWatermark: read.end.toString() }, control);
+      } catch (error) {
+        // As kafkajs does with a throwing eachBatch: the unresolved messages are delivered again.
+        this.#options.events.crashed?.(asError(error), true);
+      }
+    });
+    const next = resolved === undefined ? BigInt(messages[0]!.offset) : resolved + 1n;
+    if (read.epoch === epoch && next < read.next) rewindRead(read, next);
+  }
+
+  #controlOf(read: PartitionRead, generation: number, epoch: number, resolve: (offset: bigint) => void): BatchControl {
+    const key = keyOf(read.topic, read.partition);
+    const stale = () => generation !== this.#generation || read.epoch !== epoch;
     return {
       pause: () => {
-        queue.paused += 1;
+        this.#holds.set(key, (this.#holds.get(key) ?? 0) + 1);
         let resumed = false;
         return () => {
           if (resumed) return;
           resumed = true;
-          queue.paused -= 1;
-          this.#schedule();
+          const holds = (this.#holds.get(key) ?? 1) - 1;
+          if (holds > 0) this.#holds.set(key, holds);
+          else this.#holds.delete(key);
+          this.#assignment?.loop.wake();
         };
       },
-      // The client heartbeats on its own timer, whatever the handlers do.
+      // The library heartbeats on its own timer, whatever the handlers do.
       heartbeat: async () => undefined,
       isRunning: () => this.#running,
       isStale: stale,
       resolveOffset: (offset) => {
-        if (!stale()) this.#queues.resolve(queue, BigInt(offset));
+        if (!stale()) resolve(BigInt(offset));
       },
     };
+  }
+
+  /**
+   * The group could not be re-joined, or the assignment could not be read: `recover` is tried
+   * again after a pause that doubles; after `retries` failures in a row, or at once when Kafka
+   * refused access, the consumer crashed for good. A refusal is not retried: the group may still
+   * let the member join, and the first fetch is refused again.
+   */
+  #failed(error: Error, recover: () => Promise<void>): void {
+    if (!this.#running) return;
+    this.#failures += 1;
+    const restarting = this.#failures <= this.#options.retries && !isKafkaAccessRefusal(error);
+    if (!restarting) {
+      this.#running = false;
+      this.#endAssignment();
+    }
+    this.#options.events.crashed?.(error, restarting);
+    if (!restarting) return;
+    const { retryDelayMs, maxRestartDelayMs } = KAFKA_DEFAULTS.platformatic;
+    const delay = backoffDelayMs({ firstDelayMs: retryDelayMs, maxDelayMs: maxRestartDelayMs }, this.#failures);
+    setTimeout(() => {
+      if (this.#running) recover().catch((recoverError: unknown) => this.#failed(asError(recoverError), recover));
+    }, delay).unref();
   }
 }

@@ -1,6 +1,7 @@
-// The fetching half of a group-less read (read-range.ts): the partitions are grouped by their
-// leader, one fetch is in flight per broker, and a partition whose messages are with the handler
-// is left out of the next fetch until the handler is done — back-pressure, and at most one
+// The fetching half of a group-less read (read-range.ts) and of the group consumer
+// (platformatic-consumer.ts): the partitions are grouped by their leader, one fetch is in flight
+// per broker, and a partition whose messages are with the handler (or that its owner holds, a
+// pause) is left out of the next fetch until the handler is done — back-pressure, and at most one
 // fetch's records held per partition. A retriable failure (a leader moving, a broker restarting)
 // holds the partitions it touched back, and they are fetched again once fresh metadata names
 // their leaders, after a pause that doubles while failures go on; the read gives up only on an
@@ -24,7 +25,16 @@ export type FetchLoopOptions = {
   /** Each partition ends where it stood at start (else the read follows it live). */
   readonly endAtTarget: boolean;
   readonly maxBytesPerPartition: number;
+  /** How long a fetch waits at the broker when none of its partitions has anything. */
   readonly maxWaitMs: number;
+  /**
+   * The wait instead when a partition of the same broker is left out because its handler holds
+   * it: that partition is fetched only after this fetch returns, so a long wait on idle partitions
+   * would hold a busy one back (default maxWaitMs).
+   */
+  readonly busyMaxWaitMs?: number;
+  /** A partition this says is held (paused) is not fetched; wake() once it is not. */
+  readonly isHeld?: (read: PartitionRead) => boolean;
   /** Hands a partition's messages to the handler; the partition is fetched again once this settles. */
   readonly deliver: (read: PartitionRead, messages: ConsumedMessage[]) => Promise<void>;
   /** The partition reached where it stood at start, its messages up to there delivered. */
@@ -35,6 +45,8 @@ export type FetchLoopOptions = {
 };
 
 export type FetchLoop = {
+  /** Fetches what may be fetched now (after a held partition was let go, or a read was rewound). */
+  wake(): void;
   /** No fetch or delivery is started after this; resolves once the deliveries under way settled. */
   stop(): Promise<void>;
 };
@@ -43,150 +55,183 @@ const partitionName = (read: PartitionRead) => `${read.topic}[${read.partition}]
 const namesOf = (reads: readonly PartitionRead[]) => reads.map(partitionName).join(', ');
 
 export function startFetchLoop(options: FetchLoopOptions): FetchLoop {
-  const { consumer, reads } = options;
-  const leaders = new Map<PartitionRead, PartitionLeader>();
-  const busyNodes = new Set<number>();
-  /** Held back after a retriable failure until fresh metadata names their leaders. */
-  const waiting = new Set<PartitionRead>(reads);
-  const deliveries = new Set<Promise<void>>();
-  const timings = KAFKA_DEFAULTS.groupLessReads;
-  let failures = 0;
-  let recovery: NodeJS.Timeout | undefined;
-  let stopped = false;
-  const topics = [...new Set(reads.map((read) => read.topic))];
+  const loop = new PartitionFetchLoop(options);
+  loop.start();
+  return { wake: () => loop.pump(), stop: () => loop.stop() };
+}
 
-  const fail = (error: Error) => {
-    if (stopped) return;
-    stopped = true;
-    clearTimeout(recovery);
-    options.fail(error);
+class PartitionFetchLoop {
+  readonly #options: FetchLoopOptions;
+  readonly #leaders = new Map<PartitionRead, PartitionLeader>();
+  readonly #busyNodes = new Set<number>();
+  /** Held back after a retriable failure until fresh metadata names their leaders. */
+  readonly #waiting: Set<PartitionRead>;
+  readonly #deliveries = new Set<Promise<void>>();
+  readonly #topics: string[];
+  #failures = 0;
+  #recovery: NodeJS.Timeout | undefined;
+  #stopped = false;
+
+  constructor(options: FetchLoopOptions) {
+    this.#options = options;
+    this.#waiting = new Set(options.reads);
+    this.#topics = [...new Set(options.reads.map((read) => read.topic))];
+  }
+
+  start(): void {
+    this.#refreshLeaders().then(this.pump, (error: unknown) => {
+      if (isRetriablePlatformaticError(error)) this.#retryLater([], error, `the metadata of ${this.#topics.join(', ')}`);
+      else this.#fail(new KafkaReadError(`could not read ${this.#topics.join(', ')}: ${describePlatformaticError(error)}; check that the topics exist`, { cause: error }));
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#recovery);
+    await Promise.allSettled([...this.#deliveries]);
+  }
+
+  readonly pump = (): void => {
+    if (this.#stopped) return;
+    const { endAtTarget, isHeld } = this.#options;
+    const byNode = new Map<number, PartitionRead[]>();
+    for (const read of this.#options.reads) {
+      if (read.delivering || read.fetching || this.#waiting.has(read) || (endAtTarget && read.reachedTarget) || isHeld?.(read) === true) continue;
+      const node = this.#leaders.get(read)?.node ?? -1;
+      if (node < 0) {
+        this.#retryLater([read], new Error('no leader known'), partitionName(read));
+        continue;
+      }
+      if (this.#busyNodes.has(node)) continue;
+      byNode.set(node, [...(byNode.get(node) ?? []), read]);
+    }
+    for (const [node, candidates] of byNode) {
+      const alone = candidates.find((read) => read.fetchAlone);
+      void this.#fetchFrom(node, alone === undefined ? candidates : [alone]);
+    }
   };
 
-  const noteProgress = (read: PartitionRead) => {
+  readonly #fail = (error: Error) => {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    clearTimeout(this.#recovery);
+    this.#options.fail(error);
+  };
+
+  readonly #noteProgress = (read: PartitionRead) => {
     if (read.reachedTarget || read.next < read.target) return;
     read.reachedTarget = true;
-    options.reachedTarget(read);
+    this.#options.reachedTarget(read);
   };
 
-  const refreshLeaders = async () => {
-    const metadata = await consumer.metadata({ topics, forceUpdate: true });
-    for (const read of reads) {
+  async #refreshLeaders(): Promise<void> {
+    const metadata = await this.#options.consumer.metadata({ topics: this.#topics, forceUpdate: true });
+    for (const read of this.#options.reads) {
       const topic = metadata.topics.get(read.topic);
-      leaders.set(read, { node: topic?.partitions[read.partition]?.leader ?? -1, topicId: topic?.id ?? '' });
+      this.#leaders.set(read, { node: topic?.partitions[read.partition]?.leader ?? -1, topicId: topic?.id ?? '' });
     }
-    for (const read of [...waiting]) if ((leaders.get(read)?.node ?? -1) >= 0) waiting.delete(read);
-  };
+    for (const read of [...this.#waiting]) if ((this.#leaders.get(read)?.node ?? -1) >= 0) this.#waiting.delete(read);
+  }
 
   // One recovery at a time: a pause, fresh metadata, and the held partitions go again.
-  const retryLater = (held: readonly PartitionRead[], error: unknown, where: string) => {
-    for (const read of held) waiting.add(read);
-    failures += 1;
-    if (failures === 1) options.warn(`reading ${where} failed (${describePlatformaticError(error)}); retrying until Kafka answers`);
-    if (recovery !== undefined || stopped) return;
-    const pause = backoffDelayMs({ firstDelayMs: timings.retryDelayMs, maxDelayMs: timings.maxRetryDelayMs }, failures);
-    recovery = setTimeout(() => {
-      recovery = undefined;
-      refreshLeaders().then(
-        () => (waiting.size > 0 ? retryLater([], new Error('no leader known yet'), namesOf([...waiting])) : pump()),
+  readonly #retryLater = (held: readonly PartitionRead[], error: unknown, where: string) => {
+    for (const read of held) this.#waiting.add(read);
+    this.#failures += 1;
+    if (this.#failures === 1) this.#options.warn(`reading ${where} failed (${describePlatformaticError(error)}); retrying until Kafka answers`);
+    if (this.#recovery !== undefined || this.#stopped) return;
+    const timings = KAFKA_DEFAULTS.groupLessReads;
+    const pause = backoffDelayMs({ firstDelayMs: timings.retryDelayMs, maxDelayMs: timings.maxRetryDelayMs }, this.#failures);
+    this.#recovery = setTimeout(() => {
+      this.#recovery = undefined;
+      this.#refreshLeaders().then(
+        () => (this.#waiting.size > 0 ? this.#retryLater([], new Error('no leader known yet'), namesOf([...this.#waiting])) : this.pump()),
         (refreshError: unknown) => {
-          if (isRetriablePlatformaticError(refreshError)) retryLater([], refreshError, `the metadata of ${topics.join(', ')}`);
-          else fail(new KafkaReadError(`could not read ${topics.join(', ')}: ${describePlatformaticError(refreshError)}; check that the topics exist and that this client may read them`, { cause: refreshError }));
+          if (isRetriablePlatformaticError(refreshError)) this.#retryLater([], refreshError, `the metadata of ${this.#topics.join(', ')}`);
+          else this.#fail(new KafkaReadError(`could not read ${this.#topics.join(', ')}: ${describePlatformaticError(refreshError)}; check that the topics exist and that this client may read them`, { cause: refreshError }));
         },
       );
     }, pause);
   };
 
-  const handOver = (read: PartitionRead, messages: ConsumedMessage[]) => {
+  #handOver(read: PartitionRead, messages: ConsumedMessage[]): void {
     read.delivering = true;
-    const delivery = options.deliver(read, messages).then(
+    const delivery = this.#options.deliver(read, messages).then(
       () => {
         read.delivering = false;
         // Stopped meanwhile: the handler may not have seen these messages, so they count for nothing.
-        if (stopped) return;
-        noteProgress(read);
-        pump();
+        if (this.#stopped) return;
+        this.#noteProgress(read);
+        this.pump();
       },
       (error: unknown) => {
         read.delivering = false;
         const first = messages[0]?.offset;
         const last = messages.at(-1)?.offset;
-        fail(new KafkaReadError(`the handler of ${partitionName(read)} failed on offsets ${first}–${last}: ${error instanceof Error ? error.message : String(error)}`, { topic: read.topic, partition: read.partition, cause: error }));
+        this.#fail(new KafkaReadError(`the handler of ${partitionName(read)} failed on offsets ${first}–${last}: ${error instanceof Error ? error.message : String(error)}`, { topic: read.topic, partition: read.partition, cause: error }));
       },
     );
-    deliveries.add(delivery);
-    void delivery.finally(() => deliveries.delete(delivery));
-  };
+    this.#deliveries.add(delivery);
+    void delivery.finally(() => this.#deliveries.delete(delivery));
+  }
 
-  const take = (group: readonly PartitionRead[], response: FetchResponse) => {
+  /**
+   * Applies the answer to each partition of the request whose position did not move meanwhile (a
+   * rewound one is fetched again) and that was not held meanwhile (a paused one is fetched again
+   * from the same offset once let go).
+   */
+  #take(group: readonly PartitionRead[], epochs: readonly number[], response: FetchResponse): void {
     const answers = new Map(response.responses.flatMap((topic) => topic.partitions.map((answer) => [`${topic.topicId}:${answer.partitionIndex}`, answer] as const)));
-    for (const read of group) {
-      const answer = answers.get(`${leaders.get(read)?.topicId}:${read.partition}`);
-      const messages = takeFetchedPartition(read, answer, { committed: options.isolation === 'read_committed', fetchedAlone: group.length === 1, before: options.endAtTarget ? read.target : undefined });
-      if (messages.length > 0) handOver(read, messages);
-      else noteProgress(read);
-    }
-  };
+    const { isolation, endAtTarget, isHeld } = this.#options;
+    group.forEach((read, index) => {
+      if (read.epoch !== epochs[index] || isHeld?.(read) === true) return;
+      const answer = answers.get(`${this.#leaders.get(read)?.topicId}:${read.partition}`);
+      const messages = takeFetchedPartition(read, answer, { committed: isolation === 'read_committed', fetchedAlone: group.length === 1, before: endAtTarget ? read.target : undefined });
+      if (messages.length > 0) this.#handOver(read, messages);
+      else this.#noteProgress(read);
+    });
+  }
 
-  const fetchFrom = async (node: number, group: readonly PartitionRead[]) => {
-    busyNodes.add(node);
+  /** The broker's wait for data: short while a partition of this broker is with its handler (it waits for this fetch to return). */
+  #maxWaitFor(node: number): number {
+    const { maxWaitMs, busyMaxWaitMs } = this.#options;
+    if (busyMaxWaitMs === undefined) return maxWaitMs;
+    const busy = this.#options.reads.some((read) => read.delivering && this.#leaders.get(read)?.node === node);
+    return busy ? busyMaxWaitMs : maxWaitMs;
+  }
+
+  async #fetchFrom(node: number, group: readonly PartitionRead[]): Promise<void> {
+    const { consumer, maxBytesPerPartition, isolation } = this.#options;
+    this.#busyNodes.add(node);
     for (const read of group) read.fetching = true;
+    const epochs = group.map((read) => read.epoch);
     try {
       const response = await consumer.fetch({
         node,
-        topics: requestOf(group, leaders, options.maxBytesPerPartition),
-        maxWaitTime: options.maxWaitMs,
+        topics: requestOf(group, this.#leaders, maxBytesPerPartition),
+        maxWaitTime: this.#maxWaitFor(node),
         minBytes: 1,
-        maxBytes: options.maxBytesPerPartition * group.length,
-        isolationLevel: isolationLevelOf(options.isolation),
+        maxBytes: maxBytesPerPartition * group.length,
+        isolationLevel: isolationLevelOf(isolation),
       });
-      if (stopped) return;
-      failures = 0;
-      take(group, response);
+      if (this.#stopped) return;
+      this.#failures = 0;
+      this.#take(group, epochs, response);
     } catch (error) {
-      if (!stopped) {
-        await handleFetchFailure({ consumer, leaders, warn: options.warn, retryLater, fail, noteProgress }, node, group, error).catch((listError: unknown) => {
-          if (isRetriablePlatformaticError(listError)) retryLater(group, listError, namesOf(group));
-          else fail(new KafkaReadError(`could not find where ${namesOf(group)} now start: ${describePlatformaticError(listError)}`, { cause: listError }));
-        });
-      }
+      if (!this.#stopped) await this.#fetchFailed(node, group, error);
     } finally {
-      busyNodes.delete(node);
+      this.#busyNodes.delete(node);
       for (const read of group) read.fetching = false;
-      pump();
+      this.pump();
     }
-  };
+  }
 
-  const pump = () => {
-    if (stopped) return;
-    const byNode = new Map<number, PartitionRead[]>();
-    for (const read of reads) {
-      if (read.delivering || read.fetching || waiting.has(read) || (options.endAtTarget && read.reachedTarget)) continue;
-      const node = leaders.get(read)?.node ?? -1;
-      if (node < 0) {
-        retryLater([read], new Error('no leader known'), partitionName(read));
-        continue;
-      }
-      if (busyNodes.has(node)) continue;
-      byNode.set(node, [...(byNode.get(node) ?? []), read]);
-    }
-    for (const [node, candidates] of byNode) {
-      const alone = candidates.find((read) => read.fetchAlone);
-      void fetchFrom(node, alone === undefined ? candidates : [alone]);
-    }
-  };
-
-  refreshLeaders().then(pump, (error: unknown) => {
-    if (isRetriablePlatformaticError(error)) retryLater([], error, `the metadata of ${topics.join(', ')}`);
-    else fail(new KafkaReadError(`could not read ${topics.join(', ')}: ${describePlatformaticError(error)}; check that the topics exist`, { cause: error }));
-  });
-
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(recovery);
-      await Promise.allSettled([...deliveries]);
-    },
-  };
+  async #fetchFailed(node: number, group: readonly PartitionRead[], error: unknown): Promise<void> {
+    const context = { consumer: this.#options.consumer, leaders: this.#leaders, warn: this.#options.warn, retryLater: this.#retryLater, fail: this.#fail, noteProgress: this.#noteProgress };
+    await handleFetchFailure(context, node, group, error).catch((listError: unknown) => {
+      if (isRetriablePlatformaticError(listError)) this.#retryLater(group, listError, namesOf(group));
+      else this.#fail(new KafkaReadError(`could not find where ${namesOf(group)} now start: ${describePlatformaticError(listError)}`, { cause: listError }));
+    });
+  }
 }
 
 /** The fetch request of `group`: each partition from its next offset. */

@@ -165,9 +165,7 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
     // No retry topic: the live service owns `{runs}-retry`, and a replay's group reading it would
     // re-score the live service's deferred pairs. A replay's transient failure stays final; a
     // later replay of the same range with a new --from/--to scores it again.
-    // And kafkajs whatever `kafka.client` says: a replay pauses each partition at its range's end,
-    // which the platformatic transport can only emulate by holding fetched messages (docs/configuration.md).
-    config: { ...config, kafka: { ...config.kafka, client: 'kafkajs' }, groupId: range.groupId, scorers, retries: { ...config.retries, enabled: false } },
+    config: { ...config, groupId: range.groupId, scorers, retries: { ...config.retries, enabled: false } },
     replay: { id: range.id },
     consumer: { ...options.consumer, endOffsets: new Map(range.partitions.map(({ partition, end }) => [partition, end])) },
   });

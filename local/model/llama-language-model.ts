@@ -17,7 +17,7 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
-import { CallLimiter } from '../../src/engine/pipeline/limit-judge-concurrency.ts';
+import { CallLimiter } from '../../src/kit/call-limiter.ts';
 import type { Llama, LlamaChatHistoryItem, LlamaContext, LlamaContextSequence, LlamaGrammar, LlamaModel, LlamaRuntime, LlamaStopReason } from './llama-api.ts';
 import { defaultGrammarBounds, toGrammarSchema } from './grammar-schema.ts';
 import type { GrammarBounds } from './grammar-schema.ts';

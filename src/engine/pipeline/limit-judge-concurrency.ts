@@ -12,46 +12,9 @@ import type { LanguageModel } from 'ai';
 import { generateWithTimeout } from '../../kit/judge/request-timeout.ts';
 import { reportSlotWait, scopeScorerTimeoutMs } from '../../kit/judge/slot-wait.ts';
 import type { JudgeModelResolver } from '../../kit/judge/types.ts';
+import { CallLimiter } from '../../kit/call-limiter.ts';
 
 type ModelObject = Exclude<LanguageModel, string>;
-
-/** A counting semaphore with a FIFO queue. */
-export class CallLimiter {
-  readonly limit: number;
-  private active = 0;
-  private readonly queue: Array<() => void> = [];
-
-  constructor(limit: number) {
-    this.limit = limit;
-  }
-
-  get activeCalls(): number {
-    return this.active;
-  }
-
-  get queuedCalls(): number {
-    return this.queue.length;
-  }
-
-  /** `onWaited` hears how long the call waited for its slot (0 when one was free). */
-  async run<T>(call: () => PromiseLike<T>, onWaited?: (waitedMs: number) => void): Promise<T> {
-    if (this.active >= this.limit) {
-      const queuedAt = performance.now();
-      await new Promise<void>((resolve) => this.queue.push(resolve));
-      onWaited?.(performance.now() - queuedAt);
-    } else {
-      this.active += 1;
-      onWaited?.(0);
-    }
-    try {
-      return await call();
-    } finally {
-      const next = this.queue.shift();
-      if (next === undefined) this.active -= 1;
-      else next(); // hand the slot straight over
-    }
-  }
-}
 
 export type LimitedModels = JudgeModelResolver & {
   /** Wraps a model object (one given directly in a scorer's judge config) with its id's cap. */

@@ -4,7 +4,8 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { generateText } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { CallLimiter, limitJudgeConcurrency } from '../../../../../src/engine/pipeline/limit-judge-concurrency.ts';
+import { CallLimiter } from '../../../../../src/kit/call-limiter.ts';
+import { limitJudgeConcurrency } from '../../../../../src/engine/pipeline/limit-judge-concurrency.ts';
 import { JudgeTimeoutError } from '../../../../../src/kit/judge/judge-errors.ts';
 import { slotWaitScope } from '../../../../../src/kit/judge/slot-wait.ts';
 import type { SlotWaitTally } from '../../../../../src/kit/judge/slot-wait.ts';
