@@ -68,7 +68,11 @@ class PlatformaticGroupConsumer implements GroupConsumer {
   #failures = 0;
   readonly #pausedTopics = new Set<string>();
   readonly #pausedPartitions = new Set<string>();
-  /** Pauses of a batch's handler (BatchControl.pause) not resumed yet, by partition. */
+  /**
+   * Pauses of a batch's handler (BatchControl.pause) not resumed yet, by partition, in this
+   * assignment: a join starts without any (a handler of the assignment before may never resume
+   * its own, as the retry gate replaces a partition's timer when a new batch comes).
+   */
   readonly #holds = new Map<string, number>();
 
   constructor(consumer: LibraryConsumer, options: PlatformaticConsumerOptions) {
@@ -120,6 +124,7 @@ class PlatformaticGroupConsumer implements GroupConsumer {
   /** Stops fetching the partitions of the assignment that ends; their batches under way become stale. */
   #endAssignment(): void {
     this.#generation += 1;
+    this.#holds.clear();
     // Not awaited: a handler may wait for the sink's claim to end, which follows this.
     void this.#assignment?.loop.stop();
     this.#assignment = undefined;
@@ -220,7 +225,7 @@ class PlatformaticGroupConsumer implements GroupConsumer {
         this.#holds.set(key, (this.#holds.get(key) ?? 0) + 1);
         let resumed = false;
         return () => {
-          if (resumed) return;
+          if (resumed || generation !== this.#generation) return;
           resumed = true;
           const holds = (this.#holds.get(key) ?? 1) - 1;
           if (holds > 0) this.#holds.set(key, holds);

@@ -192,6 +192,28 @@ describe('platformatic group consumer', () => {
     }
   });
 
+  it('drops the pauses of the assignment before on a join: a partition held by a handler that never resumes is read again after a rebalance', async () => {
+    const topic = await useTopic({ prefix: 'consumer-hold-rebalance' });
+    const other = await useTopic({ prefix: 'consumer-hold-other' });
+    await produce(topic, [{ value: 'held' }]);
+    const groupId = uniqueGroupId('consumer-hold-rebalance');
+    const seen: Seen[] = [];
+    let joins = 0;
+    await member('holder', groupId, topic, seen, {
+      events: { joined: () => (joins += 1) },
+      // Takes nothing and pauses its partition without ever resuming it.
+      handle: async (_batch, control) => void control.pause(),
+    });
+    await eventually('the first batch', () => seen.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(seen).toHaveLength(1);
+    // A member of the same group reading another topic: a rebalance, after which the partition is the holder's again.
+    await member('other', groupId, other, []);
+    await eventually('the re-join', () => joins >= 2);
+    await eventually('the held message read again', () => seen.length >= 2);
+    expect(seen[1]!.values).toEqual(['held']);
+  });
+
   it('no longer fetches a topic paused for good, and stops delivering on disconnect', async () => {
     const topic = await useTopic({ prefix: 'consumer-stop', partitions: 2 });
     const seen: Seen[] = [];

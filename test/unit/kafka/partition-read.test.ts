@@ -5,7 +5,7 @@ import { IS_CONTROL, IS_TRANSACTIONAL } from '@platformatic/kafka';
 import type { KafkaRecord } from '@platformatic/kafka';
 import { describe, expect, it } from 'vitest';
 import type { FetchResponsePartition } from '../../../kafka/group-less-consumer.ts';
-import { newPartitionRead, takeFetchedPartition } from '../../../kafka/partition-read.ts';
+import { newPartitionRead, rewindRead, takeFetchedPartition } from '../../../kafka/partition-read.ts';
 
 const record = (offsetDelta: number, value: string): KafkaRecord => ({ length: 0, attributes: 0, timestampDelta: BigInt(offsetDelta), offsetDelta, key: null, value: Buffer.from(value), headers: [] });
 
@@ -77,5 +77,20 @@ describe('takeFetchedPartition', () => {
     expect(read.next).toBe(10n);
     expect(read.fetchAlone).toBe(false);
     expect(read.reachedTarget).toBe(true);
+  });
+});
+
+describe('rewindRead', () => {
+  it('moves the next fetch to the offset, marks the fetches sent before as out of date and forgets the aborted transactions noted', () => {
+    const read = newPartitionRead('t', 0, 0n, 10n);
+    // An aborted transaction listed with the first fetch, its marker not in it yet.
+    expect(takeFetchedPartition(read, answer([batch(0n, ['aborted'], IS_TRANSACTIONAL)], 3n, [{ producerId: 5n, firstOffset: 0n }]), committed)).toEqual([]);
+    read.fetchAlone = true;
+    rewindRead(read, 0n);
+    expect(read).toMatchObject({ next: 0n, epoch: 1, fetchAlone: false });
+    // Fetched again without the listing (a later fetch from 0 lists it again when it applies): delivered as read.
+    expect(values(takeFetchedPartition(read, answer([batch(0n, ['a'], IS_TRANSACTIONAL)], 3n), committed))).toEqual(['0:a']);
+    rewindRead(read, 0n);
+    expect(read.epoch).toBe(2);
   });
 });
