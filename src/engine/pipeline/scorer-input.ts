@@ -19,6 +19,7 @@ export function buildScorerInput(facts: RunFacts): Record<string, unknown> {
   };
   if (event.groundTruth !== undefined) input.groundTruth = event.groundTruth;
   if (event.expectedTrajectory !== undefined) input.expectedTrajectory = event.expectedTrajectory;
+  if (event.tools !== undefined) input.tools = event.tools;
   // What the run lacks (an OTLP run without a user message or an answer): scorers say so in their notScorable.
   if (event.missing !== undefined) input.missing = event.missing;
   if (trace.traceId !== undefined) input.targetTraceId = trace.traceId;

@@ -112,6 +112,7 @@ export function buildThreadTurn(facts: RunFacts, scoring: RunScoring, options: B
     ['systemMessages', () => run.input.systemMessages.length > 0, () => ({ ...run, input: { ...run.input, systemMessages: [] } })],
     ['groundTruth', () => run.groundTruth !== undefined, () => withoutKey(run, 'groundTruth')],
     ['expectedTrajectory', () => run.expectedTrajectory !== undefined, () => withoutKey(run, 'expectedTrajectory')],
+    ['tools', () => run.tools !== undefined, () => withoutKey(run, 'tools')],
     ['requestContext', () => Object.keys(run.requestContext).length > 0, () => ({ ...run, requestContext: {} })],
     ['metadata', () => run.metadata !== undefined && Object.keys(run.metadata).some((key) => !KNOWN_METADATA.has(key)), () => ({ ...run, metadata: knownMetadata(run.metadata!) })],
   ];
@@ -137,7 +138,7 @@ export function buildThreadTurn(facts: RunFacts, scoring: RunScoring, options: B
   return { key: identity.key, json: measured.json, bytes: measured.bytes, shed };
 }
 
-function withoutKey<K extends 'groundTruth' | 'expectedTrajectory'>(run: SlimRun, key: K): SlimRun {
+function withoutKey<K extends 'groundTruth' | 'expectedTrajectory' | 'tools'>(run: SlimRun, key: K): SlimRun {
   const { [key]: _removed, ...rest } = run;
   return rest as SlimRun;
 }

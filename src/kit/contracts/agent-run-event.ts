@@ -51,6 +51,19 @@ export const RUN_PARTS = ['question', 'answer'] as const;
 export const missingPartSchema = z.object({ part: z.enum(RUN_PARTS), reason: z.string().min(1) }).meta({ id: 'MissingPart' });
 export type MissingPart = z.infer<typeof missingPartSchema>;
 
+/**
+ * A tool the agent was offered for this run, as the model saw it: its name, what it is for, and
+ * the JSON Schema of its arguments. Producers copy what they passed to the model (AI SDK `tools`,
+ * OpenTelemetry `gen_ai.tool.definitions`, OpenInference `llm.tools`); unknown keys are kept.
+ */
+export const toolDefinitionSchema = z.looseObject({
+  name: z.string().min(1),
+  description: z.string().optional(),
+  /** JSON Schema (draft 2020-12 or 07) of the tool's arguments. */
+  parameters: jsonObjectSchema.optional(),
+}).meta({ id: 'ToolDefinition' });
+export type ToolDefinition = z.output<typeof toolDefinitionSchema>;
+
 export const agentRunEventSchema = z.object({
   schemaVersion: z.literal(AGENT_RUN_EVENT_SCHEMA_VERSION),
   type: z.literal(AGENT_RUN_EVENT_TYPE),
@@ -64,6 +77,11 @@ export const agentRunEventSchema = z.object({
   requestContext: jsonObjectSchema.default({}),
   groundTruth: z.unknown().optional(),
   expectedTrajectory: z.unknown().optional(),
+  /**
+   * The tools the agent was offered (absent: not known; `[]`: none offered). Scorers that check
+   * calls against them say not_scorable when absent.
+   */
+  tools: z.array(toolDefinitionSchema).optional(),
   metadata: runMetadataSchema.optional(),
   usage: runUsageSchema.optional(),
   durationMs: z.number().nonnegative().optional(),

@@ -32,7 +32,7 @@ export type RunScoreSummary = z.infer<typeof runScoreSummarySchema>;
  * What the turn budget removed from the run, in the order it is removed (buildThreadTurn):
  * always the recalled history (the thread holds the earlier turns themselves) and the tagged
  * system messages; then, only while the turn is over budget, the system prompts, the ground truth
- * and expected trajectory, the request context, the free-form metadata (tenant, environment and
+ * and expected trajectory, the tools offered, the request context, the free-form metadata (tenant, environment and
  * tags stay), long texts and tool values (cut, with a marker), and at last every message.
  */
 export const THREAD_TURN_SHED = [
@@ -41,6 +41,7 @@ export const THREAD_TURN_SHED = [
   'systemMessages',
   'groundTruth',
   'expectedTrajectory',
+  'tools',
   'requestContext',
   'metadata',
   'messageText',

@@ -8,6 +8,7 @@ import type {
   JudgeResults,
   StepJudgeConfig,
 } from '../judge/types.ts';
+import type { ToolDefinition } from '../contracts/agent-run-event.ts';
 import type { NotScorableOutcome } from '../contracts/score-record.ts';
 import type { StepName } from '../contracts/scorer-steps.ts';
 import type { ScorerServices } from '../scorer-services.ts';
@@ -37,6 +38,8 @@ export type ScorerRunFields<TInput = AnyValue, TOutput = AnyValue> = {
   output: TOutput;
   groundTruth?: unknown;
   expectedTrajectory?: TrajectoryExpectation;
+  /** The tools the agent was offered (the run event's `tools`); absent when the producer did not say. */
+  tools?: ToolDefinition[];
   requestContext?: Record<string, unknown> | RequestContextLike;
   requestContextKeys?: string[];
   scoreSource?: 'live' | 'trace' | 'experiment';
