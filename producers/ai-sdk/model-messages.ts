@@ -6,17 +6,20 @@
 import type { ModelMessage, SystemModelMessage } from 'ai';
 import type { AgentRunInput } from '../../src/kit/contracts/agent-run-event.ts';
 import type { DbMessageInput } from '../../src/kit/contracts/messages.ts';
+import type { AiSdkTools } from './tool-definitions.ts';
 
 type CoreSystemMessageInput = AgentRunInput['systemMessages'][number];
 type PartInput = DbMessageInput['content']['parts'][number];
 
-/** The prompt options of generateText / streamText / an agent's generate and stream. */
+/** The prompt options (and tools) of generateText / streamText / an agent's generate and stream. */
 export type AiSdkCall = {
   instructions?: string | SystemModelMessage | SystemModelMessage[] | undefined;
   /** The deprecated name of `instructions`. */
   system?: string | SystemModelMessage | SystemModelMessage[] | undefined;
   prompt?: string | ModelMessage[] | undefined;
   messages?: ModelMessage[] | undefined;
+  /** The tools offered: they become the run's `tools` (name, description, input schema as JSON Schema). */
+  tools?: AiSdkTools | undefined;
 };
 
 export type ConvertedInput = Pick<AgentRunInput, 'systemMessages'> & { inputMessages: DbMessageInput[]; rememberedMessages: DbMessageInput[] };

@@ -8,6 +8,7 @@ import type { Entity, RunMetadata } from '../../src/kit/contracts/common.ts';
 import { convertCallInput } from './model-messages.ts';
 import type { AiSdkCall } from './model-messages.ts';
 import { convertSteps } from './step-output.ts';
+import { toolDefinitionsOf } from './tool-definitions.ts';
 import type { AiSdkStep } from './step-output.ts';
 
 /** `LanguageModelUsage` from 'ai', as far as the contract carries it. */
@@ -111,6 +112,7 @@ export function aiSdkRunEvent(call: AiSdkCall, result: AiSdkResult, options: AiS
     ...(durationMs === undefined ? {} : { durationMs }),
     ...(options.groundTruth === undefined ? {} : { groundTruth: options.groundTruth }),
     ...(options.expectedTrajectory === undefined ? {} : { expectedTrajectory: options.expectedTrajectory }),
+    ...(call.tools === undefined ? {} : { tools: toolDefinitionsOf(call.tools) }),
     ...(options.error === undefined ? {} : { error: options.error }),
     ...(options.trace === undefined ? {} : { trace: options.trace }),
   };

@@ -7,6 +7,7 @@
 //   - the system prompt: the run span's, the inner agents', the first model call's, else the
 //     system messages among the input;
 //   - tool calls from the tool spans, merged with the output messages' calls (run-tools.ts);
+//   - the tools the agent was offered, from any of the run's own spans that lists them (run-tool-definitions.ts);
 //   - model, usage, agent id and name, conversation (session, thread) and user ids, resource
 //     attributes as metadata (run-metadata.ts); the run's trace context is its span's, so score
 //     spans become its children.
@@ -22,6 +23,7 @@ import type { OtlpSpan } from './otlp-span.ts';
 import type { UniformMessage, UniformToolCall, UniformToolResult } from './read-messages.ts';
 import { conversationFacts, entityOf, errorOf, metadataOf, modelFacts, runUsage } from './run-metadata.ts';
 import { completeToolCalls, toolOfSpan } from './run-tools.ts';
+import { offeredToolsOfRun } from './run-tool-definitions.ts';
 import { inputMessagesOf, outputMessagesOf, systemTextsOf } from './span-content.ts';
 import type { FoundMessages } from './span-content.ts';
 import { isoTime } from '../../kit/contracts/iso-time.ts';
@@ -62,7 +64,8 @@ export function assembleRun(run: FoundRun): AssembledRun {
   const span = run.span;
   const agents = [span, ...run.own.filter((entry) => entry.role === 'agent').map((entry) => entry.span)];
   const modelCalls = run.own.filter((entry) => entry.role === 'model').map((entry) => entry.span);
-  const tools = run.own.filter((entry) => entry.role === 'tool').map((entry) => toolOfSpan(entry.span)).filter((tool) => tool !== undefined);
+  const toolSpans = run.own.filter((entry) => entry.role === 'tool').map((entry) => entry.span);
+  const tools = toolSpans.map(toolOfSpan).filter((tool) => tool !== undefined);
 
   const input = firstFound(agents, inputMessagesOf) ?? firstFound(modelCalls, inputMessagesOf);
   const output = firstFound(agents, outputMessagesOf) ?? modelOutput(modelCalls);
@@ -93,6 +96,7 @@ export function assembleRun(run: FoundRun): AssembledRun {
   const usage = runUsage(span, modelCalls);
   const model = modelFacts(span, modelCalls);
   const error = span.status.code === 2 ? errorOf(span) : undefined;
+  const offeredTools = offeredToolsOfRun([...agents, ...modelCalls], toolSpans);
 
   const event: AgentRunEventInput = {
     schemaVersion: AGENT_RUN_EVENT_SCHEMA_VERSION,
@@ -108,6 +112,7 @@ export function assembleRun(run: FoundRun): AssembledRun {
     },
     output: outputMessages,
     requestContext: {},
+    ...(offeredTools === undefined ? {} : { tools: offeredTools }),
     metadata: metadataOf(span, { ...facts, ...model, rule: run.rule }),
     ...(usage === undefined ? {} : { usage }),
     durationMs: Math.max(0, span.endTimeMs - span.startTimeMs),

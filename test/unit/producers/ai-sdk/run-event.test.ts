@@ -75,6 +75,19 @@ describe('aiSdkRunEvent', () => {
     expect(scored.score).toBe(0.5);
   });
 
+  it('the tools offered: each name, description and input schema as the JSON Schema the model was sent', async () => {
+    const call = { prompt: 'Refund order 42', tools };
+    const result = await generateText({ model: scriptedModel(toolLoop), stopWhen: stepCountIs(4), ...call });
+    const event = parsed(aiSdkRunEvent(call, result, { agentId: 'support' }));
+    const orderSchema = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'], additionalProperties: false };
+    expect(event.tools).toEqual([
+      { name: 'lookupOrder', description: 'find an order', parameters: orderSchema },
+      { name: 'refund', description: 'refund an order', parameters: orderSchema },
+    ]);
+    // Without the tools in the call the run does not know them: absent, not an empty list.
+    expect(parsed(aiSdkRunEvent({ prompt: 'Refund order 42' }, result, { agentId: 'support' })).tools).toBeUndefined();
+  });
+
   it('a conversation: history is remembered, the trailing user messages are the input, tool messages fold into the calls', async () => {
     const call = {
       system: 'Be brief.',

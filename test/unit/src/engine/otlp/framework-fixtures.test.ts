@@ -18,17 +18,24 @@ import { fixtureManifest, fixtureTraces } from '../../../../helpers/framework-fi
 const QUESTION = 'What is the weather in Paris?';
 
 /** What each framework's run must say beyond the common content: its rule, its agent, its ids. */
-const EXPECTED: Record<string, { rule: AssembledRun['rule']; span: string; entity: string; conversationId?: string | RegExp; userId?: string }> = {
+/**
+ * What each framework's spans say of the tools offered: `schema` a definition with the arguments'
+ * JSON Schema, `name` the name and description only (Mastra lists bare names; its tool span
+ * describes the tool), `none` no list at all (openai-v2 records no tool definitions).
+ */
+type Offered = 'schema' | 'name' | 'none';
+
+const EXPECTED: Record<string, { rule: AssembledRun['rule']; span: string; entity: string; conversationId?: string | RegExp; userId?: string; offered?: Offered }> = {
   'openai-agents-python': { rule: 'agent_span', span: 'Agent workflow', entity: 'Weather agent', conversationId: 'session-42', userId: 'user-7' },
   'openai-agents-js': { rule: 'agent_span', span: 'Agent workflow', entity: 'Weather agent' },
   'langgraph-openinference-python': { rule: 'agent_span', span: 'LangGraph', entity: 'langgraph-openinference-python', conversationId: 'session-42', userId: 'user-7' },
   'langchain-js': { rule: 'root_span', span: 'LangGraph', entity: 'langchain-js', conversationId: 'session-42' },
   'traceloop-python': { rule: 'agent_span', span: 'weather_agent.agent', entity: 'weather_agent', conversationId: 'session-42', userId: 'user-7' },
   'langgraph-traceloop-python': { rule: 'agent_span', span: 'invoke_agent LangGraph', entity: 'LangGraph', conversationId: 'session-42', userId: 'user-7' },
-  'openai-v2-python': { rule: 'root_span', span: 'answer_question', entity: 'openai-v2-python' },
+  'openai-v2-python': { rule: 'root_span', span: 'answer_question', entity: 'openai-v2-python', offered: 'none' },
   'strands-python': { rule: 'agent_span', span: 'invoke_agent Strands Agents', entity: 'Strands Agents', conversationId: 'session-42', userId: 'user-7' },
   'pydantic-ai-python': { rule: 'agent_span', span: 'invoke_agent weather_agent', entity: 'weather_agent', conversationId: /^[0-9a-f-]{36}$/ },
-  'mastra-js': { rule: 'agent_span', span: 'invoke_agent Weather Agent', entity: 'weather-agent' },
+  'mastra-js': { rule: 'agent_span', span: 'invoke_agent Weather Agent', entity: 'weather-agent', offered: 'name' },
 };
 
 function parsed(run: AssembledRun): AgentRunEvent {
@@ -68,6 +75,20 @@ describe('the real frameworks’ OTLP fixtures', () => {
       // usage counted once per model call (two calls of 42 + 9 tokens), never twice for nested model spans
       expect(event.usage).toMatchObject({ inputTokens: 84, outputTokens: 18 });
       expect(event.trace?.traceparent).toBe(`00-${run.agentSpan.traceId}-${run.agentSpan.spanId}-01`);
+    });
+
+    it(`${entry.id}: the tools offered, as its spans list them`, () => {
+      const offered = EXPECTED[entry.id]!.offered ?? 'schema';
+      const [run] = fixtureTraces(entry.id).flatMap((spans) => runsFromTrace(spans)) as [AssembledRun];
+      const { tools } = parsed(run);
+      if (offered === 'none') {
+        expect(tools, 'no list: not known, never an empty list').toBeUndefined();
+        return;
+      }
+      expect(tools).toHaveLength(1);
+      expect(tools![0]).toMatchObject({ name: expect.stringMatching(/^get_?[wW]eather$/), description: 'Get the current weather in a city.' });
+      if (offered === 'schema') expect(tools![0]!.parameters).toMatchObject({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] });
+      else expect(tools![0]!.parameters).toBeUndefined();
     });
 
     for (const nestedAgents of ['outermost', 'each'] as NestedAgentMode[]) {

@@ -20,12 +20,12 @@ export function assistantMessage(text: string, tools: ToolInvocation[] = [], id 
 
 export function toolCall(
   toolName: string,
-  options: { id?: string; result?: unknown; state?: ToolInvocation['state']; errorText?: string; isError?: boolean } = {},
+  options: { id?: string; args?: unknown; result?: unknown; state?: ToolInvocation['state']; errorText?: string; isError?: boolean; step?: number } = {},
 ): ToolInvocation {
   const invocation = createToolInvocation({
     toolCallId: options.id ?? `call-${toolName}`,
     toolName,
-    args: {},
+    args: options.args ?? {},
     result: options.result ?? { ok: true },
     state: options.state ?? 'result',
   });
@@ -33,6 +33,7 @@ export function toolCall(
     ...invocation,
     ...(options.errorText === undefined ? {} : { errorText: options.errorText }),
     ...(options.isError === undefined ? {} : { isError: options.isError }),
+    ...(options.step === undefined ? {} : { step: options.step }),
   };
 }
 
