@@ -54,6 +54,7 @@ function formatRun(inspected: InspectedRun): string[] {
     `    answer        ${quoted(getAssistantMessageFromRunOutput(event.output))}${from(run.sources.output)}`,
     `    system        ${quoted(getCombinedSystemPrompt(event.input))}${from(run.sources.system)}`,
     ...continued('tool calls', tools),
+    `    tools offered ${event.tools === undefined ? 'not known (no span lists them)' : event.tools.length === 0 ? 'none' : event.tools.map((tool) => `${tool.name}${tool.parameters === undefined ? ' (no schema)' : ''}`).join(', ')}`,
     `    model         ${typeof metadata.model === 'string' ? metadata.model : '-'}${typeof metadata.provider === 'string' ? ` (${metadata.provider})` : ''}, usage ${usage}`,
     `    conversation  ${typeof metadata.conversationId === 'string' ? metadata.conversationId : '-'}, user ${typeof metadata.userId === 'string' ? metadata.userId : '-'}`,
     ...continued('missing', (event.missing ?? []).map((entry) => `${entry.part}: ${entry.reason}`)),

@@ -18,6 +18,12 @@ import {
   createToolCallAccuracyScorer,
   createTurnCountScorer,
   createToolErrorRateScorer,
+  createRepeatedToolCallsScorer,
+  createStepBudgetScorer,
+  createToolArgumentValidityScorer,
+  createToolErrorRecoveryScorer,
+  createTrajectoryMatchScorer,
+  createUnofferedToolCallsScorer,
   createToxicityScorer,
 } from 'scorestream';
 import type { ScorerBindingInput } from 'scorestream';
@@ -30,12 +36,33 @@ const judgeSampleRate = Number(process.env.SCORESTREAM_JUDGE_SAMPLE_RATE ?? '1')
 const judgeSampling = (rate: number) => ({ type: 'ratio' as const, rate: rate * judgeSampleRate });
 const threadIdleMs = Number(process.env.SCORESTREAM_EXAMPLE_THREAD_IDLE_MS ?? '20000');
 
+// The tools each kind of request should call, in order (the sample agents' tasks).
+const expectedToolsByIntent = {
+  'order-status': ['lookupOrder'],
+  'refund-request': ['lookupOrder', 'refundOrder'],
+  'failing-test': ['runTests', 'readFile', 'applyPatch'],
+};
+
 // `pass` says what passing means: each scored record then carries its verdict, and the
 // scorestream_verdicts_total metric gives exact pass rates (docs/alerts.md).
 const codeScorers: ScorerBindingInput[] = [
   // Every run: cheap, deterministic checks.
   { scorer: createCompletenessScorer(), pass: { atLeast: 0.5 } },
   { scorer: createToolErrorRateScorer(), pass: { atLeast: 0.5, objective: 0.9 } },
+  // The trajectory, without a judge (docs/scorers.md, trajectory scorers): calls to tools the
+  // agent was not offered, arguments its tools' schemas refuse, loops, what it did after a tool
+  // failed, and its step budget. The sample traffic holds each of these failures.
+  { scorer: createUnofferedToolCallsScorer(), pass: { atLeast: 1 } },
+  { scorer: createToolArgumentValidityScorer(), pass: { atLeast: 1 } },
+  { scorer: createRepeatedToolCallsScorer(), pass: { atLeast: 0.75 } },
+  { scorer: createToolErrorRecoveryScorer(), pass: { atLeast: 0.5 } },
+  { scorer: createStepBudgetScorer({ maxToolCalls: 4, maxTotalTokens: 4_000, maxDurationMs: 12_000 }), pass: { atLeast: 0.5 } },
+  // Picked by the router's intent in the request context; other requests are not checked.
+  {
+    scorer: createTrajectoryMatchScorer({ expected: expectedToolsByIntent }),
+    filter: { op: 'in', value: { path: 'requestContext.intent' }, set: Object.keys(expectedToolsByIntent) },
+    pass: { atLeast: 1 },
+  },
   // Half of the traffic, decided by the trace id: the same runs at every replica and retry.
   // A person's thumbs-down on a run it passed scores that run again, marked with the feedback
   // (docs/feedback.md, re-scoring; `scorestream agreement` asks, the service decides).

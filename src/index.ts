@@ -167,6 +167,18 @@ export { createToolCallAccuracyScorer, toolCallAccuracyScorerId } from './kit/sc
 export type { ToolCallAccuracyOptions } from './kit/scorers/code/tool-call-accuracy/index.ts';
 export { createToolErrorRateScorer, toolErrorRateScorerId } from './kit/scorers/code/tool-error-rate/index.ts';
 export type { FailedToolCall } from './kit/scorers/code/tool-error-rate/index.ts';
+export { createToolArgumentValidityScorer, toolArgumentValidityScorerId } from './kit/scorers/code/tool-argument-validity/index.ts';
+export type { InvalidToolCall, ToolArgumentValidityOptions, UncheckedToolCall, UncheckedWhy } from './kit/scorers/code/tool-argument-validity/index.ts';
+export { createUnofferedToolCallsScorer, unofferedToolCallsScorerId } from './kit/scorers/code/unoffered-tool-calls/index.ts';
+export type { UnofferedToolCall } from './kit/scorers/code/unoffered-tool-calls/index.ts';
+export { createRepeatedToolCallsScorer, repeatedToolCallsScorerId } from './kit/scorers/code/repeated-tool-calls/index.ts';
+export type { RepeatedCallGroup, RepeatedToolCallsOptions, ToolCallCycle } from './kit/scorers/code/repeated-tool-calls/index.ts';
+export { createToolErrorRecoveryScorer, failureAdmissionPatterns, toolErrorRecoveryScorerId } from './kit/scorers/code/tool-error-recovery/index.ts';
+export type { RecoveryOutcome, ToolFailure } from './kit/scorers/code/tool-error-recovery/index.ts';
+export { createStepBudgetScorer, stepBudgetScorerId } from './kit/scorers/code/step-budget/index.ts';
+export type { BudgetCheck, BudgetMeasure, StepBudgetMeasures, StepBudgetOptions, StepBudgetResult } from './kit/scorers/code/step-budget/index.ts';
+export { createTrajectoryMatchScorer, trajectoryMatchScorerId } from './kit/scorers/code/trajectory-match/index.ts';
+export type { ExpectedStep, MissingStep, TrajectoryMatchOptions, TrajectoryMatchResult, TrajectoryMode, UnexpectedStep } from './kit/scorers/code/trajectory-match/index.ts';
 export { answerRelevancyScorerId, createAnswerRelevancyScorer } from './kit/scorers/llm/answer-relevancy/index.ts';
 export type { AnswerRelevancyOptions } from './kit/scorers/llm/answer-relevancy/index.ts';
 export { biasScorerId, createBiasScorer } from './kit/scorers/llm/bias/index.ts';
@@ -202,7 +214,7 @@ export {
   AGENT_RUN_EVENT_TYPE,
   agentRunEventSchema,
 } from './kit/contracts/agent-run-event.ts';
-export type { AgentRunEvent, AgentRunEventInput, AgentRunInput, RunTrace, RunUsage } from './kit/contracts/agent-run-event.ts';
+export type { AgentRunEvent, AgentRunEventInput, AgentRunInput, RunTrace, RunUsage, ToolDefinition } from './kit/contracts/agent-run-event.ts';
 export type { DbMessageInput } from './kit/contracts/messages.ts';
 export { SCORE_RECORD_SCHEMA_VERSION, SCORE_STATUSES, scoreRecordSchema, VERDICTS } from './kit/contracts/score-record.ts';
 export type {

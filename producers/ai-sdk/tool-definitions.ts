@@ -7,8 +7,11 @@ import { asSchema } from 'ai';
 import type { FlexibleSchema } from 'ai';
 import type { ToolDefinition } from '../../src/kit/contracts/agent-run-event.ts';
 
-/** What the adapter reads of each tool of a `ToolSet` (structural, so any tool type fits). */
-export type AiSdkTools = Readonly<Record<string, { readonly description?: string | undefined; readonly inputSchema?: unknown }>>;
+/**
+ * What the adapter reads of each tool of a `ToolSet` (structural, so any tool type fits). A
+ * description given as a function of the call's context is left out: the context is not here.
+ */
+export type AiSdkTools = Readonly<Record<string, { readonly description?: unknown; readonly inputSchema?: unknown }>>;
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';

@@ -1,11 +1,16 @@
 // Builds the Mastra-shaped messages of one sample run (wire form: ISO dates): the remembered
 // conversation, the user's turn, and the assistant's response with tool calls that succeed,
-// report an error, throw, or go to the wrong tool.
+// report an error, throw, go to the wrong tool — or fail the way trajectories fail: a call to a
+// tool the agent was not offered, the same call made again and again, arguments the tool's schema
+// refuses.
 import type { DbMessageInput } from '../../src/kit/contracts/messages.ts';
 import type { Random } from './prng.ts';
 import type { Scenario, ToolStep } from './scenario-types.ts';
 
-export type ToolOutcome = 'ok' | 'reported_error' | 'thrown_error' | 'wrong_tool' | 'no_tools';
+export type ToolOutcome = 'ok' | 'reported_error' | 'thrown_error' | 'wrong_tool' | 'no_tools' | 'unoffered_tool' | 'repeated_call' | 'bad_arguments';
+
+/** How many times a looping agent makes the same call. */
+const LOOP_LENGTH = 4;
 export type AnswerQuality = 'complete' | 'mostly' | 'partial' | 'offTopic' | 'empty';
 
 type Part = DbMessageInput['content']['parts'][number];
@@ -28,14 +33,40 @@ function invocation(random: Random, step: ToolStep, index: number, failure: 'rep
   return { ...base, state: 'result', result: step.result };
 }
 
+/** A name the model made up for a tool it was offered (snake_case for camelCase): the commonest unoffered call. */
+function madeUpName(toolName: string): string {
+  return toolName.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+/** The call's arguments without the first one, as a model that forgot it sends them. */
+function withoutFirstArgument(args: Record<string, unknown>): Record<string, unknown> {
+  const [, ...rest] = Object.entries(args);
+  return Object.fromEntries(rest);
+}
+
 /** The tool calls the agent made, and whether one of them failed. */
 export function toolCalls(random: Random, scenario: Scenario, outcome: ToolOutcome): { invocations: Invocation[]; failed: boolean } {
   if (outcome === 'no_tools') return { invocations: [], failed: false };
   const steps = [...scenario.tools];
   const target = random.int(0, steps.length - 1);
   if (outcome === 'wrong_tool') steps[target] = scenario.wrongTool;
-  const failure = outcome === 'reported_error' ? 'reported' : outcome === 'thrown_error' ? 'thrown' : undefined;
+  if (outcome === 'unoffered_tool') {
+    // The framework refuses a call to a tool it does not have, as the AI SDK's NoSuchToolError does.
+    const name = madeUpName(steps[target]!.toolName);
+    steps[target] = { ...steps[target]!, toolName: name, failure: `Model tried to call unavailable tool '${name}'.` };
+  }
+  if (outcome === 'bad_arguments') {
+    const args = withoutFirstArgument(steps[target]!.args);
+    steps[target] = { ...steps[target]!, args, failure: `Invalid input for tool ${steps[target]!.toolName}: missing required argument '${Object.keys(steps[target]!.args)[0]}'.` };
+  }
+  const failure = outcome === 'reported_error' ? 'reported' : outcome === 'thrown_error' || outcome === 'unoffered_tool' || outcome === 'bad_arguments' ? 'thrown' : undefined;
   const invocations = steps.map((step, index) => invocation(random, step, index, index === target ? failure : undefined));
+  if (outcome === 'repeated_call') {
+    // A loop: the agent makes the same successful call again, each in a step of its own.
+    const repeated = invocations[target]!;
+    const again = Array.from({ length: LOOP_LENGTH - 1 }, (_, turn) => ({ ...repeated, toolCallId: `call_${random.hex(16)}`, step: steps.length + turn }));
+    invocations.splice(target + 1, 0, ...again);
+  }
   return { invocations, failed: failure !== undefined };
 }
 

@@ -9,6 +9,7 @@ import { supportAgent } from './agents-support.ts';
 import type { AnswerQuality } from './build-messages.ts';
 import { answerText, responseMessages, textMessage, toolCalls } from './build-messages.ts';
 import { newConversation } from './conversations.ts';
+import { offeredTools } from './offered-tools.ts';
 import type { Conversation } from './conversations.ts';
 import { inDegradation } from './degradation.ts';
 import type { Degradation } from './degradation.ts';
@@ -68,11 +69,14 @@ export function buildRun(random: Random, finishedAt: Date, degradation: Degradat
     output: runError !== undefined && text === '' && random.chance(0.5) ? [] : output,
     requestContext: {
       tenantId: tenant.id,
+      // What the app's router decided the user wants: trajectory-match picks its expected steps by it.
+      intent: scenario.id,
       tier: tenant.tier,
       locale,
       channel: random.weighted([['web', 6], ['mobile', 3], ['api', 2]] as const),
       user: { id: userId, plan: random.pick(plansByTier[tenant.tier]) },
     },
+    tools: offeredTools(agent),
     metadata: metadata(random, agent, scenario, tenant),
     usage: {
       inputTokens,

@@ -1,15 +1,18 @@
 // The mix of the sample traffic (weights, relative to each other): how often tools succeed or fail
-// and how good the answers are, as usual and for a degraded agent (degradation.ts), and the errors
+// (and how often the trajectory goes wrong: unoffered tools, loops, bad arguments) and how good the answers are, as usual and for a degraded agent (degradation.ts), and the errors
 // a run may end with. Tuned so code scorers see a spread of scores: most answers complete, some
 // partial or off topic, some tools failing.
 import type { AnswerQuality, ToolOutcome } from './build-messages.ts';
 
 export const toolOutcomes: ReadonlyArray<readonly [ToolOutcome, number]> = [
-  ['ok', 60],
+  ['ok', 52],
   ['reported_error', 12],
   ['thrown_error', 10],
   ['wrong_tool', 10],
   ['no_tools', 8],
+  ['unoffered_tool', 3],
+  ['repeated_call', 3],
+  ['bad_arguments', 2],
 ];
 
 export const qualities: ReadonlyArray<readonly [AnswerQuality, number]> = [
@@ -22,11 +25,14 @@ export const qualities: ReadonlyArray<readonly [AnswerQuality, number]> = [
 
 /** A degraded agent (Degradation): answers mostly off topic or empty, tools failing more often. */
 export const degradedToolOutcomes: ReadonlyArray<readonly [ToolOutcome, number]> = [
-  ['ok', 30],
-  ['reported_error', 25],
-  ['thrown_error', 25],
-  ['wrong_tool', 15],
+  ['ok', 24],
+  ['reported_error', 22],
+  ['thrown_error', 22],
+  ['wrong_tool', 12],
   ['no_tools', 5],
+  ['unoffered_tool', 5],
+  ['repeated_call', 6],
+  ['bad_arguments', 4],
 ];
 export const degradedQualities: ReadonlyArray<readonly [AnswerQuality, number]> = [
   ['complete', 4],

@@ -20,6 +20,9 @@ export function buildScorerInput(facts: RunFacts): Record<string, unknown> {
   if (event.groundTruth !== undefined) input.groundTruth = event.groundTruth;
   if (event.expectedTrajectory !== undefined) input.expectedTrajectory = event.expectedTrajectory;
   if (event.tools !== undefined) input.tools = event.tools;
+  // Budget scorers (step-budget) read these; absent when the producer did not measure them.
+  if (event.usage !== undefined) input.usage = event.usage;
+  if (event.durationMs !== undefined) input.durationMs = event.durationMs;
   // What the run lacks (an OTLP run without a user message or an answer): scorers say so in their notScorable.
   if (event.missing !== undefined) input.missing = event.missing;
   if (trace.traceId !== undefined) input.targetTraceId = trace.traceId;

@@ -11,4 +11,8 @@ export type Trajectory = {
   rawWorkflowResult?: unknown;
 };
 
-export type TrajectoryExpectation = Record<string, unknown>;
+/**
+ * What a run expects of the agent's trajectory: Mastra's object form, or the list of steps the
+ * trajectory scorers read (each a tool name or `{ toolName, args? }`; docs/scorers.md).
+ */
+export type TrajectoryExpectation = Record<string, unknown> | readonly unknown[];

@@ -8,7 +8,7 @@ import type {
   JudgeResults,
   StepJudgeConfig,
 } from '../judge/types.ts';
-import type { ToolDefinition } from '../contracts/agent-run-event.ts';
+import type { RunUsage, ToolDefinition } from '../contracts/agent-run-event.ts';
 import type { NotScorableOutcome } from '../contracts/score-record.ts';
 import type { StepName } from '../contracts/scorer-steps.ts';
 import type { ScorerServices } from '../scorer-services.ts';
@@ -40,6 +40,10 @@ export type ScorerRunFields<TInput = AnyValue, TOutput = AnyValue> = {
   expectedTrajectory?: TrajectoryExpectation;
   /** The tools the agent was offered (the run event's `tools`); absent when the producer did not say. */
   tools?: ToolDefinition[];
+  /** Token counts the producer reported for the run (the run event's `usage`); absent when not reported. */
+  usage?: RunUsage;
+  /** Wall-clock length of the run in milliseconds (the run event's `durationMs`); absent when not reported. */
+  durationMs?: number;
   requestContext?: Record<string, unknown> | RequestContextLike;
   requestContextKeys?: string[];
   scoreSource?: 'live' | 'trace' | 'experiment';

@@ -11,6 +11,12 @@ import { createKeywordCoverageScorer, keywordCoverageScorerId } from './code/key
 import { createTextualDifferenceScorer, textualDifferenceScorerId } from './code/textual-difference/index.ts';
 import { createToolCallAccuracyScorer, toolCallAccuracyScorerId } from './code/tool-call-accuracy/index.ts';
 import { createToolErrorRateScorer, toolErrorRateScorerId } from './code/tool-error-rate/index.ts';
+import { createToolArgumentValidityScorer, toolArgumentValidityScorerId } from './code/tool-argument-validity/index.ts';
+import { createUnofferedToolCallsScorer, unofferedToolCallsScorerId } from './code/unoffered-tool-calls/index.ts';
+import { createRepeatedToolCallsScorer, repeatedToolCallsScorerId } from './code/repeated-tool-calls/index.ts';
+import { createToolErrorRecoveryScorer, toolErrorRecoveryScorerId } from './code/tool-error-recovery/index.ts';
+import { createStepBudgetScorer, stepBudgetScorerId } from './code/step-budget/index.ts';
+import { createTrajectoryMatchScorer, trajectoryMatchScorerId } from './code/trajectory-match/index.ts';
 import { createRunScoreMeanScorer, createRunScoreMinScorer, runScoreMeanScorerId, runScoreMinScorerId } from './code/run-score-stats/index.ts';
 import { createThreadToolErrorRateScorer, threadToolErrorRateScorerId } from './code/thread-tool-error-rate/index.ts';
 import { createTurnCountScorer, turnCountScorerId } from './code/turn-count/index.ts';
@@ -41,7 +47,8 @@ export type BuiltInCodeScorerEntry = EntryBase & {
   kind: 'code';
   /**
    * The factory, called with no arguments for a scorer with default options. Undefined for a
-   * scorer that cannot work without options (tool-call-accuracy needs the expected tools).
+   * scorer that cannot work without options (tool-call-accuracy needs the expected tools,
+   * step-budget its limits).
    */
   createDefault: (() => BuiltInScorer) | undefined;
   factory: (...args: never[]) => BuiltInScorer;
@@ -73,6 +80,54 @@ export const builtInScorers = [
     better: 'higher',
     createDefault: () => createToolErrorRateScorer(),
     factory: createToolErrorRateScorer,
+  },
+  {
+    id: toolArgumentValidityScorerId,
+    kind: 'code',
+    level: 'run',
+    better: 'higher',
+    createDefault: () => createToolArgumentValidityScorer(),
+    factory: createToolArgumentValidityScorer,
+  },
+  {
+    id: unofferedToolCallsScorerId,
+    kind: 'code',
+    level: 'run',
+    better: 'higher',
+    createDefault: () => createUnofferedToolCallsScorer(),
+    factory: createUnofferedToolCallsScorer,
+  },
+  {
+    id: repeatedToolCallsScorerId,
+    kind: 'code',
+    level: 'run',
+    better: 'higher',
+    createDefault: () => createRepeatedToolCallsScorer(),
+    factory: createRepeatedToolCallsScorer,
+  },
+  {
+    id: toolErrorRecoveryScorerId,
+    kind: 'code',
+    level: 'run',
+    better: 'higher',
+    createDefault: () => createToolErrorRecoveryScorer(),
+    factory: createToolErrorRecoveryScorer,
+  },
+  {
+    id: stepBudgetScorerId,
+    kind: 'code',
+    level: 'run',
+    better: 'higher',
+    createDefault: undefined,
+    factory: createStepBudgetScorer,
+  },
+  {
+    id: trajectoryMatchScorerId,
+    kind: 'code',
+    level: 'run',
+    better: 'higher',
+    createDefault: () => createTrajectoryMatchScorer(),
+    factory: createTrajectoryMatchScorer,
   },
   {
     id: completenessScorerId,

@@ -54,6 +54,12 @@ describe('scorestream demo', () => {
     expect(dashboardUrl).toBeDefined();
     const snapshot = (await (await fetch(`${dashboardUrl}api/snapshot`)).json()) as { windowMs: number };
     expect(snapshot.windowMs).toBe(6 * 3_600_000);
+    // The trajectory scorers score the sample traffic's unoffered tools, loops and bad arguments,
+    // in the live view and on the dashboard.
+    const trajectoryScorers = ['unoffered-tool-calls', 'tool-argument-validity', 'repeated-tool-calls', 'tool-error-recovery', 'step-budget'];
+    await demo.waitFor('trajectory scores in the live view', () => trajectoryScorers.every((id) => new RegExp(`^${id} +\\d\\.\\d{3} +[1-9]`, 'm').test(demo.stdout())), 60_000);
+    let dashboardText = '';
+    await demo.waitFor('trajectory scores on the dashboard', () => trajectoryScorers.every((id) => dashboardText.includes(`"${id}"`)), 60_000, async () => (dashboardText = await (await fetch(`${dashboardUrl}api/snapshot`)).text()));
     // The sample traffic carries thumbs; the demo's feedback join turns them into agreement
     // windows the dashboard's feedback view reads, disagreements among them.
     type Agreements = { state: string; windows: { n: number; agreements: number }[]; disagreements: unknown[] };

@@ -27,6 +27,16 @@ export function numberOption(
   return value;
 }
 
+/** An optional whole-number option of at least 1 (a count or a size), or its default. */
+export function wholeNumberOption(scorerId: string, name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
+    throw invalidScorerOptions(scorerId, `option "${name}" must be a whole number >= 1; got ${shown}. Leave it out for the default (${fallback}).`);
+  }
+  return value;
+}
+
 /** `scale` multiplies a 0..1 score; it must be a positive finite number (default 1). */
 export function scaleOption(scorerId: string, scale: number | undefined): number {
   return numberOption(scorerId, 'scale', scale, 1, { min: 0, exclusiveMin: true });

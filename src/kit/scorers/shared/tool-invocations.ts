@@ -13,7 +13,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
-export function listToolCalls(output: unknown): ToolCallRecord[] {
+// A run's output is read by every tool scorer bound to it (the trajectory scorers are six): the
+// calls are listed once per output array. Runs are not changed once decoded, so the list holds.
+const listedCalls = new WeakMap<object, readonly ToolCallRecord[]>();
+
+export function listToolCalls(output: unknown): readonly ToolCallRecord[] {
+  if (typeof output !== 'object' || output === null) return [];
+  let calls = listedCalls.get(output);
+  if (calls === undefined) listedCalls.set(output, (calls = Object.freeze(listCalls(output))));
+  return calls;
+}
+
+function listCalls(output: unknown): ToolCallRecord[] {
   const { toolCallInfos } = extractToolCalls(output);
   if (toolCallInfos.length === 0 || !Array.isArray(output)) return [];
   // Several calls usually share a message: merge each message's invocations once.
@@ -40,4 +51,21 @@ export function isFailedToolCall(call: ToolCallRecord): boolean {
 /** A call that returned a usable result: state 'result' and not flagged as an error. */
 export function isSuccessfulToolResult(call: ToolCallRecord): boolean {
   return call.invocation.state === 'result' && call.invocation.isError !== true;
+}
+
+/**
+ * A call's arguments as the tool receives them. Producers often carry the model's raw JSON text
+ * (OTLP spans, some frameworks' messages): a JSON string is parsed. Absent or an empty string is
+ * `{}`, as the AI SDK reads them for a tool without parameters. A string that is not JSON is
+ * `notJson`: the tool could not have parsed it either.
+ */
+export function toolArgumentsOf(args: unknown): { args: unknown } | { notJson: string } {
+  if (args === undefined || args === null) return { args: {} };
+  if (typeof args !== 'string') return { args };
+  if (args.trim() === '') return { args: {} };
+  try {
+    return { args: JSON.parse(args) as unknown };
+  } catch {
+    return { notJson: args };
+  }
 }

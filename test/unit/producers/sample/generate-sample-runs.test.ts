@@ -8,6 +8,9 @@ import { buildScorerInput } from '../../../../src/engine/pipeline/scorer-input.t
 import { runScorerToOutcome } from '../../../../src/engine/pipeline/scorer-outcome.ts';
 import { createCompletenessScorer } from '../../../../src/kit/scorers/code/completeness/index.ts';
 import type { SampleRun } from '../../../../producers/sample/index.ts';
+import { createToolArgumentValidityScorer } from '../../../../src/kit/scorers/code/tool-argument-validity/index.ts';
+import { createUnofferedToolCallsScorer } from '../../../../src/kit/scorers/code/unoffered-tool-calls/index.ts';
+import { createRepeatedToolCallsScorer } from '../../../../src/kit/scorers/code/repeated-tool-calls/index.ts';
 
 /** A clock that advances 250 ms per reading from a fixed start. */
 function steppingClock(start = Date.parse('2025-03-01T10:00:00.000Z')) {
@@ -87,6 +90,33 @@ describe('generateSampleRuns', { timeout: 60_000 }, () => {
     expect(share((event) => invocations(event).some((call) => call.state === 'output-error'))).toBeGreaterThan(0.05);
     expect(share((event) => invocations(event).length === 0)).toBeGreaterThan(0.05);
     expect(share((event) => invocations(event).some((call) => call.toolName === 'createTicket'))).toBeGreaterThan(0);
+  });
+
+  it('fails in trajectories too: unoffered tools, loops and bad arguments, each seen by its scorer and only where it was put', async () => {
+    const validity = createToolArgumentValidityScorer();
+    const unoffered = createUnofferedToolCallsScorer();
+    const repeated = createRepeatedToolCallsScorer();
+    const below = { validity: 0, unoffered: 0, repeated: 0 };
+    for (const event of events) {
+      expect(event.tools?.length, 'every sample run says what its agent was offered').toBeGreaterThan(0);
+      const parsed = parseAgentRunEvent(JSON.parse(JSON.stringify(event)));
+      if (!parsed.success) throw new Error('invalid sample run');
+      const run = { runId: parsed.data.runId, input: parsed.data.input, output: parsed.data.output, tools: parsed.data.tools };
+      const [checked, offered, loops] = await Promise.all([validity.run(run), unoffered.run(run), repeated.run(run)]);
+      if (checked.score !== undefined && checked.score < 1) {
+        below.validity += 1;
+        // Only the forgotten first argument is refused: the offered schemas accept every right call.
+        for (const call of (checked.preprocessStepResult as { invalidCalls: { problems: string[] }[] }).invalidCalls) {
+          expect(call.problems.join('; ')).toMatch(/must have required property/);
+        }
+      }
+      if (offered.score !== undefined && offered.score < 1) below.unoffered += 1;
+      if (loops.score !== undefined && loops.score < 1) below.repeated += 1;
+    }
+    for (const [scorer, count] of Object.entries(below)) {
+      expect(count / events.length, scorer).toBeGreaterThan(0.005);
+      expect(count / events.length, scorer).toBeLessThan(0.08);
+    }
   });
 
   it('includes failed runs, usage and durations', () => {

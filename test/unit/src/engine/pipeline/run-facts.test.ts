@@ -64,9 +64,16 @@ describe('buildScorerInput', () => {
     });
   });
 
+  it('passes the run’s usage and durationMs on, for budget scorers', () => {
+    const event = { ...runEvent({ runId: 'run-5' }), usage: { inputTokens: 900, outputTokens: 304, totalTokens: 1204 }, durationMs: 0 };
+    const input = buildScorerInput(collectRunFacts(event, source, trace));
+    expect(input.usage).toEqual({ inputTokens: 900, outputTokens: 304, totalTokens: 1204 });
+    expect(input.durationMs).toBe(0);
+  });
+
   it('leaves out the anchors and extras a run does not have', () => {
     const { metadata: _metadata, ...bare } = runEvent({ runId: 'run-4' });
     const input = buildScorerInput(collectRunFacts(bare, source, {}));
-    for (const key of ['groundTruth', 'expectedTrajectory', 'targetTraceId', 'targetSpanId', 'targetMetadata', 'threadId', 'resourceId']) expect(input).not.toHaveProperty(key);
+    for (const key of ['groundTruth', 'expectedTrajectory', 'usage', 'durationMs', 'targetTraceId', 'targetSpanId', 'targetMetadata', 'threadId', 'resourceId']) expect(input).not.toHaveProperty(key);
   });
 });

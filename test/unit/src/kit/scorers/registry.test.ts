@@ -4,9 +4,11 @@ import { builtInScorers, createDefaultBuiltInScorers } from '../../../../../src/
 import { agentTurn, assistantMessage } from './agent-runs.ts';
 import { mockJudge } from '../../../../../src/kit/testing/mock-judge.ts';
 
-const codeIds = ['tool-call-accuracy', 'tool-error-rate', 'completeness', 'keyword-coverage', 'textual-difference', 'content-similarity'];
+const codeIds = ['tool-call-accuracy', 'tool-error-rate', 'tool-argument-validity', 'unoffered-tool-calls', 'repeated-tool-calls', 'tool-error-recovery', 'step-budget', 'trajectory-match', 'completeness', 'keyword-coverage', 'textual-difference', 'content-similarity'];
 const llmIds = ['answer-relevancy', 'faithfulness', 'hallucination', 'toxicity', 'bias'];
 const threadCodeIds = ['turn-count', 'thread-tool-error-rate', 'run-score-mean', 'run-score-min'];
+/** The run code scorers that work with default options. */
+const defaultCodeIds = codeIds.filter((id) => id !== 'tool-call-accuracy' && id !== 'step-budget');
 const threadLlmIds = ['conversation-resolution', 'user-frustration', 'knowledge-retention'];
 
 describe('builtInScorers', () => {
@@ -37,20 +39,20 @@ describe('builtInScorers', () => {
     }
   });
 
-  it('has no default for the scorers that need options: tool-call-accuracy (the expected tools), run-score-mean and -min (the run scorer)', () => {
-    expect(builtInScorers.filter((entry) => entry.createDefault === undefined).map((entry) => entry.id)).toEqual(['tool-call-accuracy', 'run-score-mean', 'run-score-min']);
+  it('has no default for the scorers that need options: tool-call-accuracy (the expected tools), step-budget (its limits), run-score-mean and -min (the run scorer)', () => {
+    expect(builtInScorers.filter((entry) => entry.createDefault === undefined).map((entry) => entry.id)).toEqual(['tool-call-accuracy', 'step-budget', 'run-score-mean', 'run-score-min']);
   });
 });
 
 describe('createDefaultBuiltInScorers', () => {
   it('gives the code scorers that need no options when there is no judge', () => {
-    expect(createDefaultBuiltInScorers().map((scorer) => scorer.id)).toEqual(codeIds.slice(1));
+    expect(createDefaultBuiltInScorers().map((scorer) => scorer.id)).toEqual(defaultCodeIds);
   });
 
   it('adds every LLM scorer around the given judge', async () => {
     const model = mockJudge({ answers: [{ statements: [{ statement: 'Paris.', verdict: 'yes', reason: 'Answers it.' }] }, 'Relevant.'] });
     const scorers = createDefaultBuiltInScorers({ judge: { model, modelSettings: { temperature: 0 } } });
-    expect(scorers.map((scorer) => scorer.id)).toEqual([...codeIds.slice(1), ...llmIds]);
+    expect(scorers.map((scorer) => scorer.id)).toEqual([...defaultCodeIds, ...llmIds]);
     const relevancy = scorers.find((scorer) => scorer.id === 'answer-relevancy')!;
     expect(relevancy.judge?.modelSettings).toEqual({ temperature: 0 });
     const result = await relevancy.run(agentTurn('Capital of France?', [assistantMessage('Paris.')]));
