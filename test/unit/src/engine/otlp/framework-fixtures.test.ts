@@ -14,6 +14,12 @@ import { getCombinedSystemPrompt, getUserMessageFromRunInput } from '../../../..
 import { getAssistantMessageFromRunOutput } from '../../../../../src/kit/utils/run-output.ts';
 import { FRAMEWORK_AGENTS } from '../../../../../local/agents/frameworks.ts';
 import { fixtureManifest, fixtureTraces } from '../../../../helpers/framework-fixtures.ts';
+import { createToolArgumentValidityScorer } from '../../../../../src/kit/scorers/code/tool-argument-validity/index.ts';
+import { createUnofferedToolCallsScorer } from '../../../../../src/kit/scorers/code/unoffered-tool-calls/index.ts';
+import { createRepeatedToolCallsScorer } from '../../../../../src/kit/scorers/code/repeated-tool-calls/index.ts';
+import { createToolErrorRecoveryScorer } from '../../../../../src/kit/scorers/code/tool-error-recovery/index.ts';
+import { createStepBudgetScorer } from '../../../../../src/kit/scorers/code/step-budget/index.ts';
+import { createTrajectoryMatchScorer } from '../../../../../src/kit/scorers/code/trajectory-match/index.ts';
 
 const QUESTION = 'What is the weather in Paris?';
 
@@ -75,6 +81,30 @@ describe('the real frameworks’ OTLP fixtures', () => {
       // usage counted once per model call (two calls of 42 + 9 tokens), never twice for nested model spans
       expect(event.usage).toMatchObject({ inputTokens: 84, outputTokens: 18 });
       expect(event.trace?.traceparent).toBe(`00-${run.agentSpan.traceId}-${run.agentSpan.spanId}-01`);
+    });
+
+    it(`${entry.id}: the trajectory scorers on its run, each with the value its spans allow`, async () => {
+      const offered = EXPECTED[entry.id]!.offered ?? 'schema';
+      const [run] = fixtureTraces(entry.id).flatMap((spans) => runsFromTrace(spans)) as [AssembledRun];
+      const event = parsed(run);
+      const toolName = event.output.flatMap((message) => message.content.parts).flatMap((part) => (part.type === 'tool-invocation' ? [part.toolInvocation.toolName] : []))[0]!;
+      const input = { runId: event.runId, input: event.input, output: event.output, ...(event.tools === undefined ? {} : { tools: event.tools }), ...(event.usage === undefined ? {} : { usage: event.usage }), expectedTrajectory: [{ toolName, args: { city: 'Paris' } }] };
+      const outcome = async (scorer: { run: (run: never) => Promise<unknown> }) => {
+        const result = (await scorer.run(input as never)) as { score?: number; notScorable?: { reason: string } };
+        return result.notScorable === undefined ? result.score : `not_scorable: ${result.notScorable.reason}`;
+      };
+      // One call, with valid arguments, to the one tool offered, answered: every check passes, and
+      // a check that needs what the spans did not send says so instead of guessing.
+      expect(await outcome(createToolArgumentValidityScorer())).toEqual(
+        offered === 'schema' ? 1 : offered === 'name' ? expect.stringMatching(/^not_scorable: No tool call could be checked/) : expect.stringMatching(/^not_scorable: The run does not say which tools/),
+      );
+      expect(await outcome(createUnofferedToolCallsScorer())).toEqual(offered === 'none' ? expect.stringMatching(/^not_scorable: The run does not say which tools/) : 1);
+      expect(await outcome(createRepeatedToolCallsScorer())).toBe(1);
+      expect(await outcome(createToolErrorRecoveryScorer())).toBe('not_scorable: No tool call failed; nothing to recover from.');
+      // Usage 84 + 18 tokens, one tool call: within these limits.
+      expect(await outcome(createStepBudgetScorer({ maxToolCalls: 3, maxTotalTokens: 1_000 }))).toBe(1);
+      // The arguments compared too: the spans' JSON text is read as the object it encodes.
+      expect(await outcome(createTrajectoryMatchScorer({ mode: 'exact', compareArgs: true }))).toBe(1);
     });
 
     it(`${entry.id}: the tools offered, as its spans list them`, () => {
