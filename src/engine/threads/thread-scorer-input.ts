@@ -5,7 +5,8 @@
 // answer; extractToolCalls: every tool call of the thread), plus `turns`, each turn as the run a
 // run scorer would have received with its run scores, and `thread`, which version this is. The
 // other fields are the last turn's: its run id, request context, entity and trace (the score span's
-// parent).
+// parent) — but the tools offered, the usage and the duration are the conversation's
+// (thread-trajectory.ts), so the trajectory scorers bound at thread level score the conversation.
 import type { AgentRunEvent } from '../../kit/contracts/agent-run-event.ts';
 import type { CoreSystemMessage } from '../../kit/contracts/messages.ts';
 import type { ThreadTurn } from '../../kit/contracts/thread-turn.ts';
@@ -15,6 +16,7 @@ import type { RunFacts } from '../pipeline/run-facts.ts';
 import { buildScorerInput } from '../pipeline/scorer-input.ts';
 import type { ThreadScorerRun, ThreadTurnRun } from '../../kit/scorer/thread-run.ts';
 import type { ScorerRunInputForAgent } from '../../kit/utils/message-types.ts';
+import { conversationTrajectoryFacts } from './thread-trajectory.ts';
 
 /** The facts of a thread version: its last turn's, with the thread key as the sampling key. */
 export function threadFacts(turns: readonly ThreadTurn[]): RunFacts {
@@ -52,8 +54,10 @@ export function buildThreadScorerInput(version: ThreadVersion, turns: readonly T
     systemMessages: systemMessagesOf(runs),
     taggedSystemMessages: {},
   };
+  const { tools: _lastTools, usage: _lastUsage, durationMs: _lastDuration, ...lastTurn } = buildScorerInput(threadFacts(turns));
   return {
-    ...buildScorerInput(threadFacts(turns)),
+    ...lastTurn,
+    ...conversationTrajectoryFacts(runs),
     runId: turns.at(-1)!.run.runId,
     input,
     output: runs.flatMap((run) => run.output),

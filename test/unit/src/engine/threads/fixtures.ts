@@ -29,6 +29,8 @@ export type ConversationRunOptions = {
   metadata?: Record<string, unknown>;
   requestContext?: Record<string, unknown>;
   rememberedMessages?: number;
+  /** Run event fields beside the conversation: the tools offered, usage, duration. */
+  event?: Pick<AgentRunEventInput, 'tools' | 'usage' | 'durationMs'>;
 };
 
 export function conversationRunInput(options: ConversationRunOptions): AgentRunEventInput {
@@ -57,6 +59,7 @@ export function conversationRunInput(options: ConversationRunOptions): AgentRunE
     output: [message(`${options.runId}-out`, 'assistant', options.answer ?? `Answer of ${options.runId}`, tools)],
     requestContext: { tier: 'gold', ...options.requestContext },
     metadata: { ...(options.tenantId === undefined ? {} : { tenantId: options.tenantId }), environment: 'test', ...options.metadata },
+    ...options.event,
   } as AgentRunEventInput;
 }
 

@@ -7,6 +7,9 @@ import { getUserMessageFromRunInput, getSystemMessagesFromRunInput, extractInput
 import { getAssistantMessageFromRunOutput } from '../../../../../src/kit/utils/run-output.ts';
 import { traceFor } from '../../../../helpers/runs.ts';
 import { runScore, turnOf } from './fixtures.ts';
+import { createToolErrorRecoveryScorer } from '../../../../../src/kit/scorers/code/tool-error-recovery/index.ts';
+import { createStepBudgetScorer } from '../../../../../src/kit/scorers/code/step-budget/index.ts';
+import { createUnofferedToolCallsScorer } from '../../../../../src/kit/scorers/code/unoffered-tool-calls/index.ts';
 
 const version = { id: 't-1', key: 'acme:t-1', turns: 2, firstRunId: 'run-1', lastRunId: 'run-2', closedBy: 'idle' as const, version: 1, versionId: 'v-1', scope: 'conversation' as const };
 const turns = [
@@ -43,6 +46,41 @@ describe('buildThreadScorerInput', () => {
     expect(facts.samplingKey).toBe('acme:t-1');
     expect(facts.predicateContext.threadId).toBe('t-1');
     expect(facts.source).toEqual({ topic: 'agent-runs', partition: 1, offset: '11' });
+  });
+});
+
+describe('the conversation for the trajectory scorers', () => {
+  const lookupOrder = { name: 'lookupOrder', description: 'Find an order.' };
+  const refund = { name: 'refund' };
+  const conversation = (second: { tools?: { name: string }[]; usage?: { inputTokens: number; outputTokens?: number }; durationMs?: number }) => [
+    turnOf({ runId: 'run-1', tools: [{ toolName: 'lookupOrder', state: 'output-error', errorText: 'timeout' }], offset: 10, event: { tools: [lookupOrder], usage: { inputTokens: 400, outputTokens: 50 }, durationMs: 3_000 } }).turn,
+    turnOf({ runId: 'run-2', tools: [{ toolName: 'lookupOrder' }, { toolName: 'refund' }], offset: 11, event: second }).turn,
+  ];
+
+  it("offers the union of the turns' tools, sums their usage and working time", () => {
+    const input = buildThreadScorerInput(version, conversation({ tools: [lookupOrder, refund], usage: { inputTokens: 600, outputTokens: 70 }, durationMs: 4_500 }));
+    expect(input.tools).toEqual([lookupOrder, refund]);
+    expect(input.usage).toEqual({ inputTokens: 1_000, outputTokens: 120 });
+    expect(input.durationMs).toBe(7_500);
+  });
+
+  it('does not know what any turn did not say: no tools, no usage count, no duration from one turn alone', () => {
+    const input = buildThreadScorerInput(version, conversation({ usage: { inputTokens: 600 } }));
+    expect(input.tools).toBeUndefined();
+    expect(input.usage).toEqual({ inputTokens: 1_000 });
+    expect(input.durationMs).toBeUndefined();
+  });
+
+  it('lets the trajectory scorers bound at thread level score the conversation: recovery in a later turn, the budget of all turns', async () => {
+    const input = buildThreadScorerInput(version, conversation({ tools: [lookupOrder, refund], usage: { inputTokens: 600, outputTokens: 70 }, durationMs: 4_500 }));
+    const recovery = await createToolErrorRecoveryScorer().run(input);
+    // The lookup that timed out in the first turn succeeded in the second.
+    expect(recovery.score).toBe(1);
+    const budget = await createStepBudgetScorer({ maxTotalTokens: 1_000, maxDurationMs: 10_000 }).run(input);
+    // 1,120 tokens over the two turns against 1,000: over, though each turn alone was within.
+    expect(budget.score).toBeCloseTo(0.88, 10);
+    // refund was offered in the second turn only, and called there.
+    expect((await createUnofferedToolCallsScorer().run(input)).score).toBe(1);
   });
 });
 
