@@ -189,6 +189,10 @@ export { createHallucinationScorer, hallucinationScorerId } from './kit/scorers/
 export type { HallucinationOptions } from './kit/scorers/llm/hallucination/index.ts';
 export { createToxicityScorer, toxicityScorerId } from './kit/scorers/llm/toxicity/index.ts';
 export type { ToxicityOptions } from './kit/scorers/llm/toxicity/index.ts';
+export { createTaskCompletionScorer, taskCompletionScorerId } from './kit/scorers/llm/task-completion/index.ts';
+export type { TaskCompletionOptions } from './kit/scorers/llm/task-completion/index.ts';
+export { createToolSelectionScorer, toolSelectionScorerId } from './kit/scorers/llm/tool-selection/index.ts';
+export type { ToolSelectionOptions } from './kit/scorers/llm/tool-selection/index.ts';
 export type { LlmScorerConfig } from './kit/scorers/shared/llm-scorer-config.ts';
 // Built-in thread scorers (docs/threads.md): bind them with level: 'thread'.
 export { createTurnCountScorer, turnCountScorerId } from './kit/scorers/code/turn-count/index.ts';

@@ -22,6 +22,8 @@ import { createThreadToolErrorRateScorer, threadToolErrorRateScorerId } from './
 import { createTurnCountScorer, turnCountScorerId } from './code/turn-count/index.ts';
 import { answerRelevancyScorerId, createAnswerRelevancyScorer } from './llm/answer-relevancy/index.ts';
 import { biasScorerId, createBiasScorer } from './llm/bias/index.ts';
+import { createTaskCompletionScorer, taskCompletionScorerId } from './llm/task-completion/index.ts';
+import { createToolSelectionScorer, toolSelectionScorerId } from './llm/tool-selection/index.ts';
 import { createFaithfulnessScorer, faithfulnessScorerId } from './llm/faithfulness/index.ts';
 import { createHallucinationScorer, hallucinationScorerId } from './llm/hallucination/index.ts';
 import { createToxicityScorer, toxicityScorerId } from './llm/toxicity/index.ts';
@@ -200,6 +202,22 @@ export const builtInScorers = [
     better: 'lower',
     createDefault: (judge) => createBiasScorer(judge),
     factory: createBiasScorer,
+  },
+  {
+    id: taskCompletionScorerId,
+    kind: 'llm',
+    level: 'run',
+    better: 'higher',
+    createDefault: (judge) => createTaskCompletionScorer(judge),
+    factory: createTaskCompletionScorer,
+  },
+  {
+    id: toolSelectionScorerId,
+    kind: 'llm',
+    level: 'run',
+    better: 'higher',
+    createDefault: (judge) => createToolSelectionScorer(judge),
+    factory: createToolSelectionScorer,
   },
   {
     id: turnCountScorerId,

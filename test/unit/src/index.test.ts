@@ -62,6 +62,10 @@ const publicRuntimeNames = [
   'toxicityScorerId',
   // Built-in trajectory scorers (no judge)
   'createRepeatedToolCallsScorer',
+  'createTaskCompletionScorer',
+  'createToolSelectionScorer',
+  'taskCompletionScorerId',
+  'toolSelectionScorerId',
   'createStepBudgetScorer',
   'createToolArgumentValidityScorer',
   'createToolErrorRecoveryScorer',

@@ -5,7 +5,7 @@ import { agentTurn, assistantMessage } from './agent-runs.ts';
 import { mockJudge } from '../../../../../src/kit/testing/mock-judge.ts';
 
 const codeIds = ['tool-call-accuracy', 'tool-error-rate', 'tool-argument-validity', 'unoffered-tool-calls', 'repeated-tool-calls', 'tool-error-recovery', 'step-budget', 'trajectory-match', 'completeness', 'keyword-coverage', 'textual-difference', 'content-similarity'];
-const llmIds = ['answer-relevancy', 'faithfulness', 'hallucination', 'toxicity', 'bias'];
+const llmIds = ['answer-relevancy', 'faithfulness', 'hallucination', 'toxicity', 'bias', 'task-completion', 'tool-selection'];
 const threadCodeIds = ['turn-count', 'thread-tool-error-rate', 'run-score-mean', 'run-score-min'];
 /** The run code scorers that work with default options. */
 const defaultCodeIds = codeIds.filter((id) => id !== 'tool-call-accuracy' && id !== 'step-budget');
