@@ -1,6 +1,7 @@
 // What every part of the per-message path (the message path, the job runner, the emitter) shares
 // across messages: built once by the scoring consumer, never copied per message. What differs per
 // message — the message, its source, its output and its trace — is passed alongside.
+import type { EvaluationLogSink } from '../otel/evaluation-logs.ts';
 import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { JudgeSpend } from '../src/engine/budget/judge-spend.ts';
@@ -34,4 +35,6 @@ export type MessageContext = {
   fetchRun?: FetchMessage;
   /** Called per acknowledged score record with its event-to-result latency, when it has one (metrics: otel/service-metrics.ts). */
   observeRecord?: (record: AcknowledgedRecordFields, latencyMs: number | undefined) => void;
+  /** Set when the logs signal is on: each acknowledged score record also leaves as an evaluation log record (otel/evaluation-logs.ts). */
+  evaluations?: EvaluationLogSink;
 };

@@ -10,7 +10,9 @@
 //     recording prompts and answers only with SCORESTREAM_TRACE_RECORD_INPUTS=true;
 //   - the SDK's own diagnostics go to the service's JSON log instead of bare console lines, at
 //     OTEL_LOG_LEVEL or else `warn`;
-//   - no OTel log pipeline: logs are pino JSON lines on stdout, correlated by trace_id/span_id;
+//   - no OTel log pipeline for the service's own logs: they are pino JSON lines on stdout,
+//     correlated by trace_id/span_id; the logs signal is started only when OTEL_LOGS_EXPORTER names
+//     an exporter, and carries the evaluation log records (evaluation-logs.ts) and nothing else;
 //   - every span of the process is redacted by the deployment's redactor (redacting-tracer.ts,
 //     docs/data-handling.md) before any exporter sees it.
 //   - the OTLP span exporter (OTEL_TRACES_EXPORTER unset or `otlp`) watched (receiver-watch.ts): a
@@ -23,6 +25,7 @@
 import { diag } from '@opentelemetry/api';
 import type { IMetricReader } from '@opentelemetry/sdk-metrics';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
+import type { LogRecordProcessor } from '@opentelemetry/sdk-logs';
 import type { Logger } from 'pino';
 import { applyBatchSpanDefaults } from './batch-span-defaults.ts';
 import { diagLevelName, diagLevels, diagToPino } from './diag-logger.ts';
@@ -43,6 +46,8 @@ export type StartTelemetryOptions = {
   spanProcessors?: SpanProcessor[];
   /** Replace the readers named by OTEL_METRICS_EXPORTER (tests pass in-memory ones). */
   metricReaders?: IMetricReader[];
+  /** Replace the exporters named by OTEL_LOGS_EXPORTER (tests pass in-memory ones): evaluation log records. */
+  logRecordProcessors?: LogRecordProcessor[];
   /** Allow prompts and answers on AI SDK spans; default from SCORESTREAM_TRACE_RECORD_INPUTS. */
   recordInputs?: boolean;
   /** Upper bound on flushing at shutdown, so an unreachable collector cannot hold the exit (default 10 s). */
@@ -58,11 +63,13 @@ export type StartTelemetryOptions = {
 export type Telemetry = {
   readonly tracing: boolean;
   readonly metrics: boolean;
+  /** The logs signal is on: score records also leave as evaluation log records. */
+  readonly logs: boolean;
   /** Flushes pending spans and metrics, then stops the SDK. Never rejects. */
   shutdown(): Promise<void>;
 };
 
-const noTelemetry: Telemetry = { tracing: false, metrics: false, shutdown: async () => undefined };
+const noTelemetry: Telemetry = { tracing: false, metrics: false, logs: false, shutdown: async () => undefined };
 
 /**
  * Starts the SDK when the environment asks for any telemetry; otherwise returns at once without
@@ -73,8 +80,9 @@ export async function startTelemetry(environment: Environment, options: StartTel
   const plan = telemetryPlan(environment);
   const tracing = options.spanProcessors === undefined ? plan.tracing : options.spanProcessors.length > 0;
   const metrics = options.metricReaders === undefined ? plan.metrics : options.metricReaders.length > 0;
-  if (isTrue(environment.OTEL_SDK_DISABLED) || (!plan.configFile && !tracing && !metrics)) {
-    options.logger?.info({ tracing: false, metrics: false }, 'OpenTelemetry is off (OTEL_SDK_DISABLED or every exporter is none); the SDK was not loaded');
+  const logs = options.logRecordProcessors === undefined ? plan.logs : options.logRecordProcessors.length > 0;
+  if (isTrue(environment.OTEL_SDK_DISABLED) || (!plan.configFile && !tracing && !metrics && !logs)) {
+    options.logger?.info({ tracing: false, metrics: false, logs: false }, 'OpenTelemetry is off (OTEL_SDK_DISABLED or every exporter is none); the SDK was not loaded');
     return noTelemetry;
   }
 
@@ -90,7 +98,8 @@ export async function startTelemetry(environment: Environment, options: StartTel
         [SCORESTREAM_ORIGIN_ATTRIBUTE]: 'scorestream',
       }),
     ),
-    logRecordProcessors: [],
+    // Given, or built by sdk-node from OTEL_LOGS_EXPORTER when that names an exporter; else none.
+    ...(options.logRecordProcessors !== undefined ? { logRecordProcessors: options.logRecordProcessors } : logs ? {} : { logRecordProcessors: [] }),
     // Problems found while building the SDK go to stderr; from then on to the JSON log (below).
     logLevel: diagLevelName(environment),
     ...(spanProcessors === undefined ? {} : { spanProcessors }),
@@ -106,11 +115,13 @@ export async function startTelemetry(environment: Environment, options: StartTel
     {
       tracing,
       metrics,
+      logs,
       ...(plan.configFile
         ? { configFile: environment.OTEL_CONFIG_FILE }
         : {
             tracesExporter: options.spanProcessors === undefined ? (environment.OTEL_TRACES_EXPORTER ?? 'otlp') : 'custom',
             metricsExporter: options.metricReaders === undefined ? (environment.OTEL_METRICS_EXPORTER ?? 'otlp') : 'custom',
+            ...(logs ? { logsExporter: options.logRecordProcessors === undefined ? environment.OTEL_LOGS_EXPORTER : 'custom' } : {}),
           }),
     },
     'OpenTelemetry started',
@@ -120,6 +131,7 @@ export async function startTelemetry(environment: Environment, options: StartTel
   return {
     tracing,
     metrics,
+    logs,
     shutdown() {
       stopped ??= (async () => {
         unregisterJudge();

@@ -9,6 +9,7 @@
 // spans record prompts only with `recordInputs`. With `health.port` set, the health endpoints
 // (health-server.ts) listen from before the pre-flight until after the stop.
 import { metrics } from '@opentelemetry/api';
+import type { EvaluationLogSink } from '../otel/evaluation-logs.ts';
 import type { Meter, Tracer } from '@opentelemetry/api';
 import { compiledRunEventDecoding } from '../src/kit/contracts/compiled-run-event.ts';
 import { processMemoryTarget } from './memory-target.ts';
@@ -62,6 +63,8 @@ export type ServiceOptions = {
   consumer?: Pick<ScoringConsumerOptions, 'commitIntervalMs' | 'sessionTimeoutMs' | 'publishRetryDelayMs' | 'fromBeginning' | 'now' | 'endOffsets'>;
   /** Set by a replay (service/replay.ts): its records are marked with it. */
   replay?: { id: string };
+  /** Each acknowledged score record also as an evaluation log record (otel/evaluation-logs.ts); the CLI sets it when the logs signal is on. */
+  evaluationLogs?: EvaluationLogSink;
 };
 
 export type RunningService = {
@@ -140,6 +143,7 @@ async function startWith(options: ServiceOptions & { edge: KafkaEdge; transport:
     ...(options.processSpans === true ? { processSpans: true } : {}),
     messageContext: {
       spend,
+      ...(options.evaluationLogs === undefined ? {} : { evaluations: options.evaluationLogs }),
       ...(options.replay === undefined ? {} : { replay: options.replay }),
       // A re-score reads its run event back from the runs topic (docs/feedback.md, re-scoring).
       ...(options.replay === undefined && entryOf(topologyOfConfig(config), 'rescore')?.task !== undefined ? { fetchRun: edge.fetchAt } : {}),

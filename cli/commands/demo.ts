@@ -15,6 +15,7 @@ import { loadConfigFile } from '../../service/load-config-file.ts';
 import { startService } from '../../service/start-service.ts';
 import { startTelemetry } from '../../otel/setup.ts';
 import { traceOptionsFromEnvironment } from '../../otel/trace-options.ts';
+import { evaluationLogOptions } from '../../otel/evaluation-logs.ts';
 import { redactLine } from '../../otel/logger.ts';
 import { processRedaction } from '../config-redaction.ts';
 import type { ProcessRedaction } from '../config-redaction.ts';
@@ -106,7 +107,7 @@ export async function run(argv: string[]): Promise<number> {
 
   // Telemetry only when asked for: by default the SDK would export to localhost:4318, which a
   // first-run demo machine does not have. OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_*_EXPORTER turn it on.
-  const telemetryRequested = Object.keys(process.env).some((name) => /^OTEL_(EXPORTER_OTLP_.*ENDPOINT|TRACES_EXPORTER|METRICS_EXPORTER|CONFIG_FILE)$/.test(name));
+  const telemetryRequested = Object.keys(process.env).some((name) => /^OTEL_(EXPORTER_OTLP_.*ENDPOINT|TRACES_EXPORTER|METRICS_EXPORTER|LOGS_EXPORTER|CONFIG_FILE)$/.test(name));
   const telemetry = await startTelemetry(telemetryRequested ? process.env : { ...process.env, OTEL_SDK_DISABLED: 'true' }, { logger, redact: redaction.redact });
   // Topics, the producer and the group join usually take a second; a broker that is still
   // recovering its logs can hold them up for longer, and a silent terminal says nothing of why.
@@ -116,6 +117,7 @@ export async function run(argv: string[]): Promise<number> {
     logger,
     createRunsTopic: true,
     ...traceOptionsFromEnvironment(process.env),
+    ...evaluationLogOptions(telemetry),
     consumer: { commitIntervalMs: 500 },
   }).finally(() => clearTimeout(slowStart));
   const { publisher, traffic } = startDemoTraffic(trafficOptions, { config, brokers, otlp, logger });

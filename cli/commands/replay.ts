@@ -14,6 +14,7 @@ import type { ReplayTime } from '../../service/replay-range.ts';
 import { createLogger, flushLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
 import { startTelemetry } from '../../otel/setup.ts';
 import { traceOptionsFromEnvironment } from '../../otel/trace-options.ts';
+import { evaluationLogOptions } from '../../otel/evaluation-logs.ts';
 import { parseCommandArgs } from '../command-args.ts';
 import { processRedaction } from '../config-redaction.ts';
 import { loadCliConfig } from '../load-cli-config.ts';
@@ -95,7 +96,7 @@ export async function run(argv: string[]): Promise<number> {
         console.log(formatDryRunReport(report));
         return 0;
       }
-      const replay = await startReplay({ ...replayOptions, ...traceOptionsFromEnvironment(process.env) });
+      const replay = await startReplay({ ...replayOptions, ...traceOptionsFromEnvironment(process.env), ...evaluationLogOptions(telemetry) });
       const onSignal = () => {
         process.stderr.write('\nstopping: finishing in-flight runs; run the same command again to continue\n');
         void replay.stop();

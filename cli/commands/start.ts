@@ -9,6 +9,7 @@ import { startService } from '../../service/start-service.ts';
 import { createLogger, flushLogger, loggerSettingsFromEnvironment } from '../../otel/logger.ts';
 import { startTelemetry } from '../../otel/setup.ts';
 import { traceOptionsFromEnvironment } from '../../otel/trace-options.ts';
+import { evaluationLogOptions } from '../../otel/evaluation-logs.ts';
 import { processRedaction } from '../config-redaction.ts';
 import { loadCliConfig } from '../load-cli-config.ts';
 import { runUntilSignal } from '../run-until-signal.ts';
@@ -38,7 +39,7 @@ export async function run(argv: string[]): Promise<number> {
     redaction.use(config);
     // TLS, SASL or an ACL refused (or a PEM file unreadable) rejects here; cli/main.ts prints what
     // to fix and exits 2.
-    const service = await startService({ config, logger, ...traceOptionsFromEnvironment(process.env) });
+    const service = await startService({ config, logger, ...traceOptionsFromEnvironment(process.env), ...evaluationLogOptions(telemetry) });
     return await runUntilSignal(service, logger);
   } finally {
     stopMemoryNotice?.();

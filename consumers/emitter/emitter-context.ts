@@ -14,6 +14,7 @@ import type { PublishRetry } from '../publish-until-acknowledged.ts';
 import type { ServiceStats } from '../service-stats.ts';
 import type { ScoreRecord } from '../../src/kit/contracts/score-record.ts';
 import type { ObservedRecordFields } from '../../otel/service-metrics.ts';
+import type { EvaluationLogSink } from '../../otel/evaluation-logs.ts';
 
 /**
  * What of a score record is read once it was acknowledged — its tally, its metrics' labels and
@@ -43,6 +44,8 @@ export type EmitterContext = {
   readonly replay?: Replay | undefined;
   /** Per acknowledged score record, with its event-to-result latency when it has one (metrics). */
   readonly observeRecord?: ((record: AcknowledgedRecordFields, latencyMs: number | undefined) => void) | undefined;
+  /** Set when the logs signal is on: each acknowledged score record leaves as an evaluation log record too. */
+  readonly evaluations?: EvaluationLogSink | undefined;
 };
 
 /** The scoring service's part of its message context that the emitter reads. */
@@ -55,6 +58,7 @@ export type ServiceEmitterSettings = {
   readonly publishRetry: PublishRetry;
   readonly replay?: Replay | undefined;
   readonly observeRecord?: EmitterContext['observeRecord'];
+  readonly evaluations?: EmitterContext['evaluations'];
 };
 
 /** The scoring service's emitter context, from its resolved config. */
@@ -72,5 +76,6 @@ export function emitterContextOf(settings: ServiceEmitterSettings): EmitterConte
     publishRetry: settings.publishRetry,
     replay: settings.replay,
     observeRecord: settings.observeRecord,
+    evaluations: settings.evaluations,
   };
 }

@@ -21,6 +21,8 @@ import type { RetryMessage } from '../../src/kit/contracts/retry-message.ts';
 import type { ScoreRecord } from '../../src/kit/contracts/score-record.ts';
 import { threadScoreViewKeyFor } from '../../src/kit/contracts/thread-ids.ts';
 import { missingContentFlag } from '../../src/engine/pipeline/missing-content-flag.ts';
+import { evaluationLogOf } from '../../src/engine/pipeline/evaluation-event.ts';
+import type { EvaluationLog } from '../../src/engine/pipeline/evaluation-event.ts';
 import type { ScoringOutcome } from '../../src/engine/pipeline/scoring-outcome.ts';
 import { entryOf, retryTierOf } from '../../src/engine/topology/topology.ts';
 import type { OutgoingRecord } from '../../kafka/kafka-records.ts';
@@ -107,10 +109,12 @@ export function createScoreRecordEmitter(context: EmitterContext): ScoreRecordEm
     return fit;
   };
 
-  const publishScore = async (output: MessageOutput, records: OutgoingRecord[], where: Where, acknowledged: AcknowledgedRecordFields, retriesExhausted: boolean): Promise<void> => {
+  const publishScore = async (output: MessageOutput, records: OutgoingRecord[], where: Where, acknowledged: AcknowledgedRecordFields, retriesExhausted: boolean, evaluation: EvaluationLog | undefined): Promise<void> => {
     await publishUntilAcknowledged(output, records, where.source, context);
     if (retriesExhausted) stats.retriesExhausted += 1;
     stats.countRecord(acknowledged);
+    // Once the record is on Kafka, as the metrics count it: an evaluation is never shown for a record a broker refused.
+    if (evaluation !== undefined) context.evaluations?.emit(evaluation);
     // A re-score's run event is the judged record's, read back on feedback: its age is no latency of the pipeline.
     const latencyMs = Number.isFinite(where.eventTime) && acknowledged.rescore === undefined ? context.now() - where.eventTime : undefined;
     if (latencyMs !== undefined) stats.recordLatency(latencyMs);
@@ -128,7 +132,9 @@ export function createScoreRecordEmitter(context: EmitterContext): ScoreRecordEm
     const flag = scoreRecord.missing === undefined || decisionsTopic === undefined ? undefined : missingContentFlag(scoreRecord, isoTime(context.now()));
     if (flag !== undefined && decisionsTopic !== undefined) records.push(decisionOutgoing(mark(flag), decisionsTopic));
     const retriesExhausted = scoreRecord.status === 'failed' && scoreRecord.error.retryable && scoreRecord.retries !== undefined;
-    return publishScore(output, records, where, acknowledgedFieldsOf(fit.record), retriesExhausted);
+    // From the record as written: its reason under its evidence level, redacted, fitted to the topic.
+    const evaluation = context.evaluations === undefined ? undefined : evaluationLogOf(fit.record);
+    return publishScore(output, records, where, acknowledgedFieldsOf(fit.record), retriesExhausted, evaluation);
   };
 
   const retryOutgoing = (retry: RetryMessage, delayMs: number, final: ScoreRecord): OutgoingRecord | undefined => {

@@ -172,11 +172,51 @@ describe('OTLP export configured from OTEL_* variables', () => {
       return names.has('scorestream.records') && names.has('scorestream.event_to_result.duration') ? names : undefined;
     });
     expect(metricNames).toContain('scorestream.runs.consumed');
+    // The logs signal is off unless OTEL_LOGS_EXPORTER names an exporter.
+    expect(receiver.received.some((request) => request.path === '/v1/logs')).toBe(false);
 
     service.child.kill('SIGTERM');
     expect(await service.exited).toEqual({ code: 0, signal: null });
     // Diagnostics (if any) went into the JSON log: every line the service wrote parses.
     for (const line of service.output) expect(() => JSON.parse(line), line).not.toThrow();
+  });
+
+  it('sends every score as an evaluation log record on the agent span with OTEL_LOGS_EXPORTER=otlp', async () => {
+    const receiver = await startReceiver();
+    const { service, runId, records } = await runServiceAgainst(receiver.endpoint, {
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_LOGS_EXPORTER: 'otlp',
+      OTEL_TRACES_EXPORTER: 'none',
+      OTEL_METRICS_EXPORTER: 'none',
+      OTEL_BLRP_SCHEDULE_DELAY: '200',
+    });
+    expect(JSON.parse(await waitForLog(service, /OpenTelemetry started/))).toMatchObject({ tracing: false, metrics: false, logs: true, logsExporter: 'otlp' });
+    const { traceId, spanId } = traceFor(runId);
+    type JsonLogRecord = { eventName?: string; traceId?: string; spanId?: string; timeUnixNano?: string | number; attributes?: JsonAttribute[] };
+    type JsonLogs = { resourceLogs: Array<{ resource?: { attributes?: JsonAttribute[] }; scopeLogs: Array<{ logRecords: JsonLogRecord[] }> }> };
+    const logRecords = await waitFor('two evaluation log records on /v1/logs', () => {
+      const all = receiver.received
+        .filter((request) => request.path === '/v1/logs')
+        .flatMap((request) => (JSON.parse(request.body.toString('utf8')) as JsonLogs).resourceLogs)
+        .flatMap((resource) => resource.scopeLogs.flatMap((scope) => scope.logRecords));
+      return all.length >= 2 ? all : undefined;
+    });
+    expect(logRecords).toHaveLength(2);
+    for (const record of records) {
+      const log = logRecords.find((candidate) => attribute(candidate.attributes, 'scorestream.score_id') === record.scoreId);
+      expect(log, record.scorerId).toBeDefined();
+      expect(log!.eventName).toBe('gen_ai.evaluation.result');
+      // On the agent run's span, which the run's traceparent named: the score sits on the agent's trace.
+      expect(hexId(log!.traceId!)).toBe(traceId);
+      expect(hexId(log!.spanId!)).toBe(spanId);
+      expect(attribute(log!.attributes, 'gen_ai.evaluation.name')).toBe(record.scorerId);
+      expect(attribute(log!.attributes, 'scorestream.run_id')).toBe(runId);
+      expect(attribute(log!.attributes, 'scorestream.status')).toBe(record.status);
+      if (record.status === 'scored') expect(attribute(log!.attributes, 'gen_ai.evaluation.score.value')).toBe(record.score);
+      expect(BigInt(log!.timeUnixNano!)).toBe(BigInt(Date.parse(record.scoredAt)) * 1_000_000n);
+    }
+    service.child.kill('SIGTERM');
+    expect((await service.exited).code).toBe(0);
   });
 
   it('sends protobuf by default (http/protobuf), carrying the span name and the run trace id; prompts with SCORESTREAM_TRACE_RECORD_INPUTS', async () => {

@@ -53,7 +53,7 @@ function sink(): { stream: Writable; lines: Array<Record<string, unknown>> } {
 
 describe('telemetryPlan', () => {
   it('turns traces and metrics on by default (OTLP, as sdk-node does)', () => {
-    expect(telemetryPlan({})).toEqual({ enabled: true, tracing: true, metrics: true, configFile: false });
+    expect(telemetryPlan({})).toEqual({ enabled: true, tracing: true, metrics: true, logs: false, configFile: false });
   });
 
   it.each([
@@ -64,7 +64,14 @@ describe('telemetryPlan', () => {
     [{ OTEL_TRACES_EXPORTER: 'otlp,none', OTEL_METRICS_EXPORTER: 'none' }, false, false],
     [{ OTEL_TRACES_EXPORTER: ' , ', OTEL_METRICS_EXPORTER: 'prometheus' }, true, true],
   ])('reads the exporter lists %j', (environment, tracing, metricsOn) => {
-    expect(telemetryPlan(environment)).toEqual({ enabled: tracing || metricsOn, tracing, metrics: metricsOn, configFile: false });
+    expect(telemetryPlan(environment)).toEqual({ enabled: tracing || metricsOn, tracing, metrics: metricsOn, logs: false, configFile: false });
+  });
+
+  it('turns the logs signal on only when OTEL_LOGS_EXPORTER names an exporter (a collector without a logs pipeline refuses them)', () => {
+    expect(telemetryPlan({ OTEL_LOGS_EXPORTER: 'otlp' })).toMatchObject({ logs: true });
+    expect(telemetryPlan({ OTEL_LOGS_EXPORTER: 'otlp', OTEL_TRACES_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none' })).toMatchObject({ enabled: true, tracing: false, metrics: false, logs: true });
+    expect(telemetryPlan({ OTEL_LOGS_EXPORTER: 'none' }).logs).toBe(false);
+    expect(telemetryPlan({ OTEL_LOGS_EXPORTER: ' ' }).logs).toBe(false);
   });
 
   it('is off entirely with OTEL_SDK_DISABLED=true, whatever the exporters say', () => {
