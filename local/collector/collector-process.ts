@@ -1,7 +1,9 @@
 // Runs the project's Collector (build-collector.ts) as a child process with a generated config:
 // an OTLP/HTTP receiver on a free loopback port, the batch processor, and the Kafka exporter
-// writing traces to `topic` in `encoding`, keyed by trace id when `partitionTracesById`. What
-// tests and `scorestream demo --otlp` put between an instrumented agent and Scorestream.
+// writing traces to `topic` in `encoding`, keyed by trace id when `partitionTracesById`; with
+// `logs`, a logs pipeline too (OTLP in, the Kafka exporter out to its topic). What tests and
+// `scorestream demo --otlp` put between an instrumented agent and Scorestream, and what tests put
+// between the service's evaluation log records and a reader.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -20,6 +22,8 @@ export type CollectorOptions = {
   encoding: 'otlp_proto' | 'otlp_json';
   /** The exporter's partition_traces_by_id: one message per trace, keyed by the hex trace id. */
   partitionTracesById?: boolean;
+  /** A logs pipeline as well: OTLP log records to this topic (evaluation log records, docs/observability.md). */
+  logs?: { topic: string; encoding: 'otlp_proto' | 'otlp_json' };
   /** The batch processor's timeout (default 200 ms: tests want spans on Kafka quickly). */
   batchTimeoutMs?: number;
   build?: EnsureCollectorOptions;
@@ -28,6 +32,8 @@ export type CollectorOptions = {
 export type RunningCollector = {
   /** The OTLP/HTTP traces endpoint, e.g. http://127.0.0.1:4318/v1/traces. */
   readonly tracesUrl: string;
+  /** The OTLP/HTTP base URL (OTEL_EXPORTER_OTLP_ENDPOINT), e.g. http://127.0.0.1:4318. */
+  readonly endpoint: string;
   readonly pid: number;
   /** What the Collector wrote to stderr so far (its log). */
   log(): string;
@@ -51,6 +57,7 @@ export function collectorConfig(options: CollectorOptions & { httpPort: number }
     '    traces:',
     `      topic: ${JSON.stringify(options.topic)}`,
     `      encoding: ${options.encoding}`,
+    ...(options.logs === undefined ? [] : ['    logs:', `      topic: ${JSON.stringify(options.logs.topic)}`, `      encoding: ${options.logs.encoding}`]),
     `    partition_traces_by_id: ${options.partitionTracesById === true}`,
     'service:',
     '  telemetry:',
@@ -63,6 +70,7 @@ export function collectorConfig(options: CollectorOptions & { httpPort: number }
     '      receivers: [otlp]',
     '      processors: [batch]',
     '      exporters: [kafka]',
+    ...(options.logs === undefined ? [] : ['    logs:', '      receivers: [otlp]', '      processors: [batch]', '      exporters: [kafka]']),
     '',
   ].join('\n');
 }
@@ -97,7 +105,7 @@ export async function startCollector(options: CollectorOptions): Promise<Running
     }
     await sleep(100);
   }
-  return { tracesUrl: `http://127.0.0.1:${httpPort}/v1/traces`, pid: child.pid!, log: () => log, stop };
+  return { tracesUrl: `http://127.0.0.1:${httpPort}/v1/traces`, endpoint: `http://127.0.0.1:${httpPort}`, pid: child.pid!, log: () => log, stop };
 }
 
 function listening(port: number): Promise<boolean> {

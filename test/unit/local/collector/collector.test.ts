@@ -16,6 +16,13 @@ describe('collectorConfig', () => {
     expect(yaml).toContain('timeout: 50ms');
     expect(yaml).toContain('exporters: [kafka]');
     expect(collectorConfig({ brokers: ['k:1'], topic: 't', encoding: 'otlp_proto', httpPort: 1 })).toContain('partition_traces_by_id: false');
+    expect(yaml).not.toContain('logs:\n      receivers');
+  });
+
+  it('adds a logs pipeline to its own topic when asked (evaluation log records)', () => {
+    const yaml = collectorConfig({ brokers: ['k:1'], topic: 'otlp_spans', encoding: 'otlp_proto', httpPort: 1, logs: { topic: 'evaluations', encoding: 'otlp_json' } });
+    expect(yaml).toMatch(/ {4}logs:\n {6}topic: "evaluations"\n {6}encoding: otlp_json/);
+    expect(yaml).toMatch(/ {4}logs:\n {6}receivers: \[otlp\]\n {6}processors: \[batch\]\n {6}exporters: \[kafka\]/);
   });
 });
 
