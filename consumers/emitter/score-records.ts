@@ -109,12 +109,21 @@ export function createScoreRecordEmitter(context: EmitterContext): ScoreRecordEm
     return fit;
   };
 
+  /** Telemetry never fails scoring: a log record the SDK would not take is said, and the record stands. */
+  const emitEvaluation = (evaluation: EvaluationLog) => {
+    try {
+      context.evaluations?.emit(evaluation);
+    } catch (error) {
+      logger.warn({ err: error, scoreId: evaluation.attributes['scorestream.score_id'] }, 'an evaluation log record could not be emitted; the score record is on Kafka');
+    }
+  };
+
   const publishScore = async (output: MessageOutput, records: OutgoingRecord[], where: Where, acknowledged: AcknowledgedRecordFields, retriesExhausted: boolean, evaluation: EvaluationLog | undefined): Promise<void> => {
     await publishUntilAcknowledged(output, records, where.source, context);
     if (retriesExhausted) stats.retriesExhausted += 1;
     stats.countRecord(acknowledged);
     // Once the record is on Kafka, as the metrics count it: an evaluation is never shown for a record a broker refused.
-    if (evaluation !== undefined) context.evaluations?.emit(evaluation);
+    if (evaluation !== undefined) emitEvaluation(evaluation);
     // A re-score's run event is the judged record's, read back on feedback: its age is no latency of the pipeline.
     const latencyMs = Number.isFinite(where.eventTime) && acknowledged.rescore === undefined ? context.now() - where.eventTime : undefined;
     if (latencyMs !== undefined) stats.recordLatency(latencyMs);

@@ -10,6 +10,11 @@ import { scoreIdFor } from '../../kit/contracts/score-id.ts';
 
 export const EVALUATION_EVENT = 'gen_ai.evaluation.result';
 
+/** A pair not scored, as an evaluation's explanation: the step where it stopped, and why when said. */
+function whereAndWhy(step: string, why: string | undefined): string {
+  return why === undefined || why === '' ? step : `${step}: ${why}`;
+}
+
 /** The event's attributes for an outcome (undefined: nothing to report). */
 export function evaluationAttributes(scorerId: string, outcome: ScorerOutcome, withExplanation: boolean): Attributes {
   const attributes: Attributes = { 'gen_ai.evaluation.name': scorerId };
@@ -22,7 +27,7 @@ export function evaluationAttributes(scorerId: string, outcome: ScorerOutcome, w
   } else {
     // Not scored: the label says why, the explanation (a reason of our own making, not run content) how.
     attributes['gen_ai.evaluation.score.label'] = outcome.status;
-    attributes['gen_ai.evaluation.explanation'] = outcome.status === 'failed' ? `${outcome.error.failedStep}: ${outcome.error.message}` : `${outcome.notScorable.step}: ${outcome.notScorable.reason}`;
+    attributes['gen_ai.evaluation.explanation'] = outcome.status === 'failed' ? whereAndWhy(outcome.error.failedStep, outcome.error.message) : whereAndWhy(outcome.notScorable.step, outcome.notScorable.reason);
   }
   return attributes;
 }
@@ -56,8 +61,7 @@ export function evaluationLogOf(record: ScoreRecord): EvaluationLog {
   } else {
     // Not scored is an evaluation too: the label says why, the explanation (our own words, not run content) how.
     attributes['gen_ai.evaluation.score.label'] = record.status;
-    attributes['gen_ai.evaluation.explanation'] =
-      record.status === 'failed' ? `${record.error.failedStep}: ${record.error.message}` : `${record.notScorable.step}${record.notScorable.reason === undefined ? '' : `: ${record.notScorable.reason}`}`;
+    attributes['gen_ai.evaluation.explanation'] = record.status === 'failed' ? whereAndWhy(record.error.failedStep, record.error.message) : whereAndWhy(record.notScorable.step, record.notScorable.reason);
   }
   attributes['scorestream.score_id'] = record.scoreId;
   attributes['scorestream.run_id'] = record.runId;

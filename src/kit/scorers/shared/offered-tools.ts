@@ -5,8 +5,9 @@ import type { ToolDefinition } from '../../contracts/agent-run-event.ts';
 
 function isToolDefinition(value: unknown): value is ToolDefinition {
   if (typeof value !== 'object' || value === null) return false;
-  const { name, parameters } = value as { name?: unknown; parameters?: unknown };
+  const { name, description, parameters } = value as { name?: unknown; description?: unknown; parameters?: unknown };
   if (typeof name !== 'string' || name === '') return false;
+  if (description !== undefined && typeof description !== 'string') return false;
   return parameters === undefined || (typeof parameters === 'object' && parameters !== null && !Array.isArray(parameters));
 }
 

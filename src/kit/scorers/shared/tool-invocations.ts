@@ -14,13 +14,34 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 // A run's output is read by every tool scorer bound to it (the trajectory scorers are six): the
-// calls are listed once per output array. Runs are not changed once decoded, so the list holds.
-const listedCalls = new WeakMap<object, readonly ToolCallRecord[]>();
+// calls are listed once per output array. A scorer's own code may still change the output before
+// another reads it (a prepareRun editing messages in place), so the list is kept with the output's
+// shape — its messages, their part and legacy tool lists and those lists' lengths — and listed
+// again when that changed. The records point at the invocation objects themselves, so an
+// invocation changed in place is seen through them.
+const listedCalls = new WeakMap<object, { shape: unknown[]; calls: readonly ToolCallRecord[] }>();
+
+function shapeOf(output: unknown): unknown[] {
+  if (!Array.isArray(output)) return [];
+  const shape: unknown[] = [output.length];
+  for (const message of output) {
+    const content = isRecord(message) ? message.content : undefined;
+    const parts = isRecord(content) ? content.parts : undefined;
+    const legacy = isRecord(content) ? content.toolInvocations : undefined;
+    shape.push(message, content, parts, Array.isArray(parts) ? parts.length : -1, legacy, Array.isArray(legacy) ? legacy.length : -1);
+  }
+  return shape;
+}
+
+const sameShape = (first: readonly unknown[], second: readonly unknown[]) => first.length === second.length && first.every((value, index) => value === second[index]);
 
 export function listToolCalls(output: unknown): readonly ToolCallRecord[] {
   if (typeof output !== 'object' || output === null) return [];
-  let calls = listedCalls.get(output);
-  if (calls === undefined) listedCalls.set(output, (calls = Object.freeze(listCalls(output))));
+  const shape = shapeOf(output);
+  const listed = listedCalls.get(output);
+  if (listed !== undefined && sameShape(listed.shape, shape)) return listed.calls;
+  const calls = Object.freeze(listCalls(output));
+  listedCalls.set(output, { shape, calls });
   return calls;
 }
 

@@ -35,7 +35,6 @@ const maxCycleLength = 10;
 // The reason names this many groups and cycles, then says how many more there were.
 const maxNamedInReason = 3;
 
-
 /** Sorts object keys at every depth, so `{ a, b }` and `{ b, a }` serialise alike. */
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
@@ -48,13 +47,23 @@ function sortKeys(value: unknown): unknown {
   );
 }
 
-/** The arguments as compact canonical JSON; arguments sent as a JSON string are parsed first, other strings compared as they are. */
+let uncomparable = 0;
+
+/**
+ * The arguments as compact canonical JSON; arguments sent as a JSON string are parsed first, other
+ * strings compared as they are. Arguments nested too deep to walk (a hostile or broken producer)
+ * get a key of their own: unlike any other call, rather than a failed scorer.
+ */
 export function canonicalArgs(args: unknown): string {
   const decoded = toolArgumentsOf(args);
-  return JSON.stringify(sortKeys('args' in decoded ? decoded.args : decoded.notJson)) ?? 'null';
+  try {
+    return JSON.stringify(sortKeys('args' in decoded ? decoded.args : decoded.notJson)) ?? 'null';
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    uncomparable += 1;
+    return `\u0000uncomparable ${uncomparable}`;
+  }
 }
-
-
 
 function callKey(call: ToolCallRecord): string {
   return `${call.toolName}\u0000${canonicalArgs(call.invocation.args)}`;

@@ -101,8 +101,10 @@ function countModelCalls(output: unknown[]): Pick<StepBudgetResult, 'modelCallsC
 /** `totalTokens` when reported; else input + output, but only when both are, so a half count never passes for a whole. */
 function totalTokensOf(usage: PreparedScorerRun['usage']): number | undefined {
   if (!isRecord(usage)) return undefined;
-  if (typeof usage.totalTokens === 'number') return usage.totalTokens;
-  if (typeof usage.inputTokens === 'number' && typeof usage.outputTokens === 'number') return usage.inputTokens + usage.outputTokens;
+  // A count that is not a finite number (a producer's NaN) is no count.
+  const count = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+  if (count(usage.totalTokens)) return usage.totalTokens;
+  if (count(usage.inputTokens) && count(usage.outputTokens)) return usage.inputTokens + usage.outputTokens;
   return undefined;
 }
 

@@ -44,17 +44,28 @@ export function admitsFailure(answer: string | undefined): boolean {
   return answer !== undefined && failureAdmissionPatterns.some((pattern) => pattern.test(answer));
 }
 
-
-
-/** A later success of the same tool wins over one of another tool: the agent got what it asked for. */
-function recoveryOf(calls: readonly ToolCallRecord[], failedIndex: number): ToolFailure {
-  const failed = calls[failedIndex]!;
-  const later = calls.slice(failedIndex + 1).filter(isSuccessfulToolResult);
-  const base = { toolName: failed.toolName, toolCallId: failed.toolCallId };
-  if (later.some((call) => call.toolName === failed.toolName)) return { ...base, outcome: 'retried', recoveredBy: failed.toolName };
-  const alternative = later[0];
-  if (alternative !== undefined) return { ...base, outcome: 'alternative', recoveredBy: alternative.toolName };
-  return { ...base, outcome: 'gave_up' };
+/**
+ * Each failed call's outcome, in one pass from the last call back (a run of thousands of failed
+ * calls stays linear): a later success of the same tool wins over one of another tool — the agent
+ * got what it asked for — and "another tool" is the first later success.
+ */
+function recoveriesOf(calls: readonly ToolCallRecord[]): ToolFailure[] {
+  const succeedsLater = new Set<string>();
+  let firstLaterSuccess: string | undefined;
+  const failures: ToolFailure[] = [];
+  for (let index = calls.length - 1; index >= 0; index -= 1) {
+    const call = calls[index]!;
+    if (isFailedToolCall(call)) {
+      const base = { toolName: call.toolName, toolCallId: call.toolCallId };
+      if (succeedsLater.has(call.toolName)) failures.push({ ...base, outcome: 'retried', recoveredBy: call.toolName });
+      else if (firstLaterSuccess !== undefined) failures.push({ ...base, outcome: 'alternative', recoveredBy: firstLaterSuccess });
+      else failures.push({ ...base, outcome: 'gave_up' });
+    } else if (isSuccessfulToolResult(call)) {
+      succeedsLater.add(call.toolName);
+      firstLaterSuccess = call.toolName;
+    }
+  }
+  return failures.reverse();
 }
 
 /** Distinct entries in first-seen order, a repeated one marked "×n", at most `maxNamedInReason`. */
@@ -94,10 +105,7 @@ export function createToolErrorRecoveryScorer() {
     .preprocess(({ run }) => {
       const calls = listToolCalls(run.output);
       if (calls.length === 0) return notScorable('The agent called no tools.');
-      const failures: ToolFailure[] = [];
-      calls.forEach((call, index) => {
-        if (isFailedToolCall(call)) failures.push(recoveryOf(calls, index));
-      });
+      const failures = recoveriesOf(calls);
       if (failures.length === 0) return notScorable('No tool call failed; nothing to recover from.');
       // Only a failure left unrecovered needs owning up to; otherwise the answer is not read.
       const gaveUp = failures.some((failure) => failure.outcome === 'gave_up');

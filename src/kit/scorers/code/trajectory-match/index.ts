@@ -9,7 +9,7 @@ import { invalidScorerOptions } from '../../shared/invalid-options.ts';
 import { listToolCalls } from '../../shared/tool-invocations.ts';
 import { parseExpectedSteps, requestContextValue } from './expected-steps.ts';
 import type { ExpectedStep, NormalizedStep } from './expected-steps.ts';
-import { pairAnyOrder, pairInOrder, parsedArgs, stepMatches } from './match-steps.ts';
+import { pairAnyOrder, pairAnyOrderByName, pairInOrder, parsedArgs, stepMatches } from './match-steps.ts';
 import type { ActualStep } from './match-steps.ts';
 import { printableWithin } from '../../shared/reason-text.ts';
 
@@ -139,7 +139,12 @@ export function createTrajectoryMatchScorer(options: TrajectoryMatchOptions = {}
         return notScorable(`The trajectories are too long to compare: ${expectedSteps.length} expected steps × ${actual.length} tool calls exceeds ${maxComparedCells.toLocaleString('en-US')}.`);
       }
       const matches = (e: number, a: number) => stepMatches(expectedSteps[e]!, actual[a]!, compareArgs);
-      const pairing = (mode === 'any_order' ? pairAnyOrder : pairInOrder)(expectedSteps.length, actual.length, matches);
+      const pairing =
+        mode !== 'any_order'
+          ? pairInOrder(expectedSteps.length, actual.length, matches)
+          : compareArgs
+            ? pairAnyOrder(expectedSteps.length, actual.length, matches)
+            : pairAnyOrderByName(expectedSteps.map((step) => step.toolName), actual.map((step) => step.toolName));
       const matched = pairing.expectedMatched.filter(Boolean).length;
       const allExpectedFound = matched === expectedSteps.length;
       const matchHolds = mode === 'exact' ? allExpectedFound && actual.length === expectedSteps.length : allExpectedFound;

@@ -68,6 +68,30 @@ export function pairInOrder(expectedCount: number, actualCount: number, matches:
 }
 
 /**
+ * The largest multiset pairing when steps match by tool name alone: each expected step takes the
+ * first call of its name not taken yet — linear, where the general pairing below is not.
+ */
+export function pairAnyOrderByName(expectedNames: readonly string[], actualNames: readonly string[]): StepPairing {
+  const callsByName = new Map<string, number[]>();
+  actualNames.forEach((name, index) => {
+    const calls = callsByName.get(name);
+    if (calls === undefined) callsByName.set(name, [index]);
+    else calls.push(index);
+  });
+  const takenByName = new Map<string, number>();
+  const actualMatched = new Array<boolean>(actualNames.length).fill(false);
+  const expectedMatched = expectedNames.map((name) => {
+    const taken = takenByName.get(name) ?? 0;
+    const index = callsByName.get(name)?.[taken];
+    if (index === undefined) return false;
+    takenByName.set(name, taken + 1);
+    actualMatched[index] = true;
+    return true;
+  });
+  return { expectedMatched, actualMatched };
+}
+
+/**
  * The largest multiset pairing. With args compared, one call may satisfy several expected steps
  * (`search` and `search {q: 'a'}`), so a greedy first-fit can miss pairs; augmenting paths
  * (Kuhn's algorithm) find the maximum.

@@ -64,6 +64,15 @@ describe('createStepBudgetScorer', () => {
     expect(result.preprocessStepResult!.measures.totalTokens).toBe(6000);
   });
 
+  it('takes a count that is not a finite number for no count: input + output, else unmeasured', async () => {
+    const fallback = await createStepBudgetScorer({ maxTotalTokens: 4000 }).run({ ...runWithSteps(1), usage: { inputTokens: 1000, outputTokens: 500, totalTokens: Number.NaN } });
+    expect(fallback.score).toBe(1);
+    expect(fallback.preprocessStepResult!.measures.totalTokens).toBe(1500);
+    const none = await createStepBudgetScorer({ maxTotalTokens: 4000, maxToolCalls: 3 }).run({ ...runWithSteps(1), usage: { totalTokens: Number.POSITIVE_INFINITY } });
+    expect(none.score).toBe(1);
+    expect(none.preprocessStepResult!.unmeasured).toEqual(['totalTokens']);
+  });
+
   it('reports a limit the run cannot be measured against as unmeasured and scores the rest', async () => {
     const run = { ...runWithSteps(2), usage: { inputTokens: 500 } };
     const result = await createStepBudgetScorer({ maxModelCalls: 8, maxTotalTokens: 4000, maxDurationMs: 1000 }).run(run);

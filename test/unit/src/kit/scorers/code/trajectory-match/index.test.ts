@@ -217,3 +217,24 @@ describe('createTrajectoryMatchScorer', () => {
     );
   });
 });
+
+describe('any-order pairing by name', () => {
+  it('pairs as many steps as the general pairing does, on random trajectories', async () => {
+    const { pairAnyOrder, pairAnyOrderByName } = await import('../../../../../../../src/kit/scorers/code/trajectory-match/match-steps.ts');
+    let seed = 7;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
+    for (let round = 0; round < 200; round += 1) {
+      const names = (count: number) => Array.from({ length: count }, () => ['a', 'b', 'c', 'd'][next() % 4]!);
+      const expected = names(next() % 8);
+      const actual = names(next() % 8);
+      const general = pairAnyOrder(expected.length, actual.length, (e, a) => expected[e] === actual[a]);
+      const byName = pairAnyOrderByName(expected, actual);
+      const count = (flags: boolean[]) => flags.filter(Boolean).length;
+      expect(count(byName.expectedMatched)).toBe(count(general.expectedMatched));
+      expect(count(byName.actualMatched)).toBe(count(general.actualMatched));
+      byName.actualMatched.forEach((matched, index) => {
+        if (matched) expect(expected).toContain(actual[index]);
+      });
+    }
+  });
+});
