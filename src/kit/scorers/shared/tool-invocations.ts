@@ -3,6 +3,9 @@
 // message's merged tool list, where its `invocationIndex` points.
 import { extractToolCalls, mergeToolInvocations } from '../../utils/tool-calls.ts';
 
+/** What a scorer of tool calls says of a run that made none. */
+export const NO_TOOL_CALLS_REASON = 'The agent called no tools.';
+
 export type ToolCallRecord = {
   toolName: string;
   toolCallId: string;

@@ -6,9 +6,10 @@
 import { createScorer } from '../../../scorer/create-scorer.ts';
 import { notScorable } from '../../../scorer/not-scorable.ts';
 import { wholeNumberOption } from '../../shared/invalid-options.ts';
-import { isFailedToolCall, listToolCalls, toolArgumentsOf } from '../../shared/tool-invocations.ts';
+import { isFailedToolCall, listToolCalls, NO_TOOL_CALLS_REASON, toolArgumentsOf } from '../../shared/tool-invocations.ts';
 import type { ToolCallRecord } from '../../shared/tool-invocations.ts';
 import { printable, shorten } from '../../shared/reason-text.ts';
+import { canonicalJson, TooDeepToCompare } from '../../shared/canonical-json.ts';
 
 export const repeatedToolCallsScorerId = 'repeated-tool-calls';
 
@@ -35,18 +36,9 @@ const maxCycleLength = 10;
 // The reason names this many groups and cycles, then says how many more there were.
 const maxNamedInReason = 3;
 
-/** Sorts object keys at every depth, so `{ a, b }` and `{ b, a }` serialise alike. */
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (typeof value !== 'object' || value === null) return value;
-  const record = value as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.keys(record)
-      .sort()
-      .map((key) => [key, sortKeys(record[key])]),
-  );
-}
 
+// Deeper than any real tool's arguments; past it a call is compared with nothing.
+const maxArgsDepth = 1_000;
 let uncomparable = 0;
 
 /**
@@ -57,9 +49,9 @@ let uncomparable = 0;
 export function canonicalArgs(args: unknown): string {
   const decoded = toolArgumentsOf(args);
   try {
-    return JSON.stringify(sortKeys('args' in decoded ? decoded.args : decoded.notJson)) ?? 'null';
+    return canonicalJson('args' in decoded ? decoded.args : decoded.notJson, maxArgsDepth);
   } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
+    if (!(error instanceof TooDeepToCompare)) throw error;
     uncomparable += 1;
     return `\u0000uncomparable ${uncomparable}`;
   }
@@ -152,7 +144,7 @@ export function createRepeatedToolCallsScorer(options: RepeatedToolCallsOptions 
   })
     .preprocess(({ run }) => {
       const calls = listToolCalls(run.output);
-      if (calls.length === 0) return notScorable('The agent called no tools.');
+      if (calls.length === 0) return notScorable(NO_TOOL_CALLS_REASON);
       const keys = calls.map(callKey);
       const identical = findIdenticalCalls(calls, keys, maxIdenticalCalls);
       const looped = findCycles(calls, keys, maxCycleRepeats);

@@ -7,6 +7,7 @@ import { notScorable } from '../../../scorer/not-scorable.ts';
 import type { PreparedScorerRun } from '../../../scorer/types.ts';
 import { invalidScorerOptions, numberOption } from '../../shared/invalid-options.ts';
 import { listToolCalls } from '../../shared/tool-invocations.ts';
+import { isRecord } from '../../../utils/message-text.ts';
 
 export const stepBudgetScorerId = 'step-budget';
 
@@ -76,9 +77,6 @@ export function budgetSubScore(value: number, limit: number, tolerance: number):
   return Math.max(0, 1 - (value - limit) / (limit * tolerance));
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
 
 /**
  * Mastra opens every model step with a `step-start` part, so those count the model calls. A

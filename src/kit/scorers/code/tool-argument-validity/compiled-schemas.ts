@@ -10,6 +10,7 @@ import { Ajv } from 'ajv/dist/ajv.js';
 import type { Options, ValidateFunction } from 'ajv/dist/ajv.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { printableWithin } from '../../shared/reason-text.ts';
+import { canonicalJson, TooDeepToCompare } from '../../shared/canonical-json.ts';
 
 // Real tool schemas are a few kilobytes; a bigger one costs a compile (generated code grows with it)
 // and cache memory for every distinct copy a hostile producer sends.
@@ -44,27 +45,14 @@ function dialectOf(schema: Record<string, unknown>): Dialect {
   throw new UnusableSchema(`unsupported $schema ${printableWithin(JSON.stringify(uri) ?? '', 80)} (supported: draft-07, 2020-12)`);
 }
 
-/** JSON with object keys sorted, so equal schemas written in another key order share a cache entry. */
-function canonicalJson(value: unknown, depth = 0): string {
-  if (depth > maxSchemaDepth) throw new UnusableSchema(`nested deeper than ${maxSchemaDepth} levels`);
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null, depth + 1)).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.keys(value)
-      .sort()
-      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key], depth + 1)}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
-/**
- * Compiled validators by schema, least recently used dropped first. Each ajv instance also keeps
- * what it compiled, so a dropped schema is removed from it too.
- */
 type CacheEntry = { compiled: CompiledSchema; dialect: Dialect; schema: object };
 
-/** `compiledFor(parameters)`: the validator of a schema, compiled on first sight; at most `maxSize` kept. */
+/**
+ * `compiledFor(parameters)`: the validator of a schema, compiled on first sight; at most `maxSize`
+ * kept, the least recently used dropped first. Each ajv instance also keeps what it compiled, so a
+ * dropped schema is removed from it too.
+ */
 export function createSchemaCache(maxSize: number): (parameters: Record<string, unknown>) => CompiledSchema {
   const entries = new Map<string, CacheEntry>();
   const instances = new Map<Dialect, Ajv | Ajv2020>();
@@ -122,9 +110,9 @@ export function createSchemaCache(maxSize: number): (parameters: Record<string, 
     let dialect: Dialect;
     try {
       dialect = dialectOf(parameters);
-      canonical = canonicalJson(parameters);
+      canonical = canonicalJson(parameters, maxSchemaDepth);
     } catch (error) {
-      if (error instanceof UnusableSchema) return { unusable: error.message };
+      if (error instanceof UnusableSchema || error instanceof TooDeepToCompare) return { unusable: error.message };
       throw error;
     }
     if (canonical.length > maxSchemaLength) return { unusable: `larger than ${maxSchemaLength} characters` };

@@ -7,10 +7,10 @@
 // which also says how ajv is kept from trusting them).
 import type { ErrorObject } from 'ajv/dist/ajv.js';
 import { createScorer } from '../../../scorer/create-scorer.ts';
-import { notScorable } from '../../../scorer/not-scorable.ts';
+import { isNotScorable, notScorable } from '../../../scorer/not-scorable.ts';
 import { wholeNumberOption } from '../../shared/invalid-options.ts';
-import { NO_OFFERED_TOOLS_REASON, offeredToolsOf } from '../../shared/offered-tools.ts';
-import { listToolCalls, toolArgumentsOf } from '../../shared/tool-invocations.ts';
+import { offeredToolsAndCalls } from '../../shared/offered-tools.ts';
+import { toolArgumentsOf } from '../../shared/tool-invocations.ts';
 import type { ToolCallRecord } from '../../shared/tool-invocations.ts';
 import { nameSome, printable, printableWithin } from '../../shared/reason-text.ts';
 import { createSchemaCache } from './compiled-schemas.ts';
@@ -75,10 +75,9 @@ export function createToolArgumentValidityScorer(options: ToolArgumentValidityOp
     type: 'agent',
   })
     .preprocess(({ run }) => {
-      const offered = offeredToolsOf(run);
-      if (offered === undefined) return notScorable(NO_OFFERED_TOOLS_REASON);
-      const calls = listToolCalls(run.output);
-      if (calls.length === 0) return notScorable('The agent called no tools.');
+      const start = offeredToolsAndCalls(run);
+      if (isNotScorable(start)) return start;
+      const { offered, calls } = start;
 
       // A name offered twice is checked against its first definition.
       const definitions = new Map<string, Record<string, unknown> | undefined>();

@@ -3,7 +3,7 @@
 // failure (`isError`). A turn without tool calls has nothing to rate.
 import { createScorer } from '../../../scorer/create-scorer.ts';
 import { notScorable } from '../../../scorer/not-scorable.ts';
-import { isFailedToolCall, listToolCalls } from '../../shared/tool-invocations.ts';
+import { isFailedToolCall, listToolCalls, NO_TOOL_CALLS_REASON } from '../../shared/tool-invocations.ts';
 import type { ToolCallRecord } from '../../shared/tool-invocations.ts';
 
 export const toolErrorRateScorerId = 'tool-error-rate';
@@ -34,7 +34,7 @@ export function createToolErrorRateScorer() {
   })
     .preprocess(({ run }) => {
       const calls = listToolCalls(run.output);
-      if (calls.length === 0) return notScorable('The agent called no tools.');
+      if (calls.length === 0) return notScorable(NO_TOOL_CALLS_REASON);
       const failedCalls: FailedToolCall[] = calls.filter(isFailedToolCall).map((call) => {
         const error = errorTextOf(call);
         return { toolName: call.toolName, toolCallId: call.toolCallId, ...(error === undefined ? {} : { error }) };

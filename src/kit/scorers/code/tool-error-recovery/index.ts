@@ -5,7 +5,7 @@
 import { createScorer } from '../../../scorer/create-scorer.ts';
 import { notScorable } from '../../../scorer/not-scorable.ts';
 import { getAnswerText } from '../../shared/run-text.ts';
-import { isFailedToolCall, isSuccessfulToolResult, listToolCalls } from '../../shared/tool-invocations.ts';
+import { isFailedToolCall, isSuccessfulToolResult, listToolCalls, NO_TOOL_CALLS_REASON } from '../../shared/tool-invocations.ts';
 import type { ToolCallRecord } from '../../shared/tool-invocations.ts';
 import { printable } from '../../shared/reason-text.ts';
 
@@ -104,7 +104,7 @@ export function createToolErrorRecoveryScorer() {
   })
     .preprocess(({ run }) => {
       const calls = listToolCalls(run.output);
-      if (calls.length === 0) return notScorable('The agent called no tools.');
+      if (calls.length === 0) return notScorable(NO_TOOL_CALLS_REASON);
       const failures = recoveriesOf(calls);
       if (failures.length === 0) return notScorable('No tool call failed; nothing to recover from.');
       // Only a failure left unrecovered needs owning up to; otherwise the answer is not read.

@@ -3,9 +3,8 @@
 // hallucinated tool name (or a prompt-injected one); frameworks usually refuse it, so it shows up
 // as a wasted step rather than as an error, and this scorer is where it is counted.
 import { createScorer } from '../../../scorer/create-scorer.ts';
-import { notScorable } from '../../../scorer/not-scorable.ts';
-import { NO_OFFERED_TOOLS_REASON, offeredToolsOf } from '../../shared/offered-tools.ts';
-import { listToolCalls } from '../../shared/tool-invocations.ts';
+import { isNotScorable } from '../../../scorer/not-scorable.ts';
+import { offeredToolsAndCalls } from '../../shared/offered-tools.ts';
 import { nameSome, printable } from '../../shared/reason-text.ts';
 
 export const unofferedToolCallsScorerId = 'unoffered-tool-calls';
@@ -33,10 +32,9 @@ export function createUnofferedToolCallsScorer() {
     type: 'agent',
   })
     .preprocess(({ run }) => {
-      const offered = offeredToolsOf(run);
-      if (offered === undefined) return notScorable(NO_OFFERED_TOOLS_REASON);
-      const calls = listToolCalls(run.output);
-      if (calls.length === 0) return notScorable('The agent called no tools.');
+      const start = offeredToolsAndCalls(run);
+      if (isNotScorable(start)) return start;
+      const { offered, calls } = start;
       const offeredToolNames = [...new Set(offered.map((tool) => tool.name))];
       const offeredNames = new Set(offeredToolNames);
       const unofferedCalls: UnofferedToolCall[] = calls

@@ -16,6 +16,7 @@ import { cutForJudge, judgedToolCalls, maxRunTextChars } from '../../shared/tool
 import type { JudgedToolCall } from '../../shared/tool-calls-text.ts';
 import { scaleScore, weightedShare } from '../../shared/verdict-score.ts';
 import { createToolSelectionAnalyzePrompt, createToolSelectionReasonPrompt, offeredToolForJudge, toolSelectionInstructions } from './prompts.ts';
+import { NO_TOOL_CALLS_REASON } from '../../shared/tool-invocations.ts';
 
 export const toolSelectionScorerId = 'tool-selection';
 
@@ -98,7 +99,7 @@ export function createToolSelectionScorer(config: LlmScorerConfig<ToolSelectionO
       const offered = offeredToolsOf(run);
       if (offered === undefined) return notScorable(NO_OFFERED_TOOLS_REASON);
       const toolCalls = judgedToolCalls(run.output);
-      if (toolCalls.totalCalls === 0) return notScorable('The agent called no tools.');
+      if (toolCalls.totalCalls === 0) return notScorable(NO_TOOL_CALLS_REASON);
       const question = getQuestionText(run.input);
       if (question === undefined) return partAbsent(run, 'question', 'The run input has no user message to judge the tool choices against.');
       return {
