@@ -30,6 +30,7 @@ import type { RetryMessage } from '../../../../src/kit/contracts/retry-message.t
 import type { FailedScoreRecord, ScoreRecord } from '../../../../src/kit/contracts/score-record.ts';
 import { consumedMessage, fakeOutput, fixedScorer, messageContext, messageTimestamp, recordedPacing, source, valueOf } from '../message-fixtures.ts';
 import type { TestContextOptions } from '../message-fixtures.ts';
+import type { EvaluationLog } from '../../../../src/engine/pipeline/evaluation-event.ts';
 
 const record = {
   schemaVersion: 1,
@@ -55,6 +56,38 @@ function emitter(options: TestContextOptions = {}) {
   const { context, latencies, observed, hardStop } = messageContext({ now, ...options });
   return { emitter: createRecordEmitter(context), context, latencies, observed, hardStop, output: fakeOutput() };
 }
+
+describe('record emitter: evaluation log records', () => {
+  const redaction = redactionSchema.parse({});
+  it('hands each score record, once acknowledged, to the evaluation sink as written: redacted, on the agent span', async () => {
+    const { context } = messageContext({ now });
+    const emitted: EvaluationLog[] = [];
+    const emit = createRecordEmitter({ ...context, config: { ...context.config, redaction }, evaluations: { emit: (log) => emitted.push(log) } });
+    const output = fakeOutput();
+    output.hold();
+    const traced = { ...record, reason: 'mailed jane.doe@example.com', trace: { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', parentSpanId: '00f067aa0ba902b7' } } as ScoreRecord;
+    const publishing = emit.emit({ kind: 'record', record: traced }, output.output, where);
+    await Promise.resolve();
+    expect(emitted, 'nothing before the broker took the record').toEqual([]);
+    output.release();
+    await publishing;
+    expect(emitted).toHaveLength(1);
+    expect(emitted[0]).toMatchObject({ eventName: 'gen_ai.evaluation.result', trace: { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' } });
+    expect(emitted[0]!.attributes['gen_ai.evaluation.explanation']).toBe(valueOf(output.records()[0]).reason);
+    expect(String(emitted[0]!.attributes['gen_ai.evaluation.explanation'])).not.toContain('jane.doe@example.com');
+  });
+
+  it('never fails a publish when the sink throws: the record is on Kafka and counted', async () => {
+    const { context } = messageContext({ now });
+    const emit = createRecordEmitter({ ...context, evaluations: { emit: () => {
+      throw new Error('log pipeline broken');
+    } } });
+    const output = fakeOutput();
+    await expect(emit.emit({ kind: 'record', record }, output.output, where)).resolves.toBeUndefined();
+    expect(output.accepted).toHaveLength(1);
+    expect(context.stats.byScorer.get('tone')).toMatchObject({ scored: 1 });
+  });
+});
 
 describe('record emitter: score records', () => {
   it('publishes the record to the results topic, keyed by its scoreId and partitioned by run id, with the origin header', async () => {
