@@ -12,6 +12,7 @@ import type { FetchMessage } from './read-run-back.ts';
 import type { PublishRetry } from './publish-until-acknowledged.ts';
 import type { ServiceStats } from './service-stats.ts';
 import type { AcknowledgedRecordFields } from './emitter/record-emitter.ts';
+import type { CodeScoresTelemetry } from '../src/engine/pipeline/score-run-event.ts';
 
 export type MessageContext = {
   config: ResolvedConfig;
@@ -37,4 +38,6 @@ export type MessageContext = {
   observeRecord?: (record: AcknowledgedRecordFields, latencyMs: number | undefined) => void;
   /** Set when the logs signal is on: each acknowledged score record also leaves as an evaluation log record (otel/evaluation-logs.ts). */
   evaluations?: EvaluationLogSink;
+  /** Where code scorers' scores show on the trace: the run's shared span (default) or only their log records. */
+  codeScores?: CodeScoresTelemetry;
 };

@@ -61,6 +61,7 @@ function scoringOptions(owner: JobOwner, context: MessageContext): Omit<ScoreRun
     spend: context.spend,
     traceSampling: context.config.traceSampling,
     ...(context.config.retries.enabled ? { retries: context.config.retries } : {}),
+    ...(context.codeScores === undefined ? {} : { codeScores: context.codeScores }),
   };
 }
 
@@ -144,7 +145,7 @@ export function performJob(job: SourceJob, owner: JobOwner, dependencies: JobDep
     case 'thread-close': {
       stats.threads.closesByReason.set(job.closedBy, (stats.threads.closesByReason.get(job.closedBy) ?? 0) + 1);
       // Scored like a run (its own span, judges, budgets, evidence), its record out through the emitter.
-      const outcome = threadCloseOutcome(job.work, { tracer: context.tracer, now: context.now, signal: context.hardStop, services: context.services, spend: context.spend, traceSampling: config.traceSampling, bindings: config.threadScorers });
+      const outcome = threadCloseOutcome(job.work, { tracer: context.tracer, now: context.now, signal: context.hardStop, services: context.services, spend: context.spend, traceSampling: config.traceSampling, bindings: config.threadScorers, ...(context.codeScores === undefined ? {} : { codeScores: context.codeScores }) });
       return outcome.then((settled) => emitter.emit(settled, owner.output, { source: owner.source, eventTime: Number.NaN }));
     }
     case 'thread-state':

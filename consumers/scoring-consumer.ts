@@ -74,7 +74,7 @@ export type ScoringConsumerOptions = {
   /** On every join of the group: the partitions this member now owns, by topic (judge budget shares). */
   onAssignment?: (assignment: Record<string, number[] | undefined>) => void;
   /** What the per-message path shares besides the above (judge spend, replay marking). */
-  messageContext?: Pick<MessageContext, 'spend' | 'replay' | 'fetchRun' | 'evaluations'>;
+  messageContext?: Pick<MessageContext, 'spend' | 'replay' | 'fetchRun' | 'evaluations' | 'codeScores'>;
   /**
    * Per partition of the runs topic, the offset to stop before (a replay's end): messages from it
    * on are not dispatched, and the partition is paused once reached.

@@ -10,6 +10,7 @@
 // (health-server.ts) listen from before the pre-flight until after the stop.
 import { metrics } from '@opentelemetry/api';
 import type { EvaluationLogSink } from '../otel/evaluation-logs.ts';
+import type { CodeScoresTelemetry } from '../src/engine/pipeline/score-run-event.ts';
 import type { Meter, Tracer } from '@opentelemetry/api';
 import { compiledRunEventDecoding } from '../src/kit/contracts/compiled-run-event.ts';
 import { processMemoryTarget } from './memory-target.ts';
@@ -65,6 +66,8 @@ export type ServiceOptions = {
   replay?: { id: string };
   /** Each acknowledged score record also as an evaluation log record (otel/evaluation-logs.ts); the CLI sets it when the logs signal is on. */
   evaluationLogs?: EvaluationLogSink;
+  /** Where code scorers' scores show on the trace (SCORESTREAM_EVALUATION_LOGS; src/engine/pipeline/score-run-event.ts). */
+  codeScores?: CodeScoresTelemetry;
 };
 
 export type RunningService = {
@@ -144,6 +147,7 @@ async function startWith(options: ServiceOptions & { edge: KafkaEdge; transport:
     messageContext: {
       spend,
       ...(options.evaluationLogs === undefined ? {} : { evaluations: options.evaluationLogs }),
+      ...(options.codeScores === undefined ? {} : { codeScores: options.codeScores }),
       ...(options.replay === undefined ? {} : { replay: options.replay }),
       // A re-score reads its run event back from the runs topic (docs/feedback.md, re-scoring).
       ...(options.replay === undefined && entryOf(topologyOfConfig(config), 'rescore')?.task !== undefined ? { fetchRun: edge.fetchAt } : {}),

@@ -117,7 +117,7 @@ export async function run(argv: string[]): Promise<number> {
     logger,
     createRunsTopic: true,
     ...traceOptionsFromEnvironment(process.env),
-    ...evaluationLogOptions(telemetry),
+    ...evaluationLogOptions(telemetry, process.env),
     consumer: { commitIntervalMs: 500 },
   }).finally(() => clearTimeout(slowStart));
   const { publisher, traffic } = startDemoTraffic(trafficOptions, { config, brokers, otlp, logger });

@@ -96,7 +96,7 @@ export async function run(argv: string[]): Promise<number> {
         console.log(formatDryRunReport(report));
         return 0;
       }
-      const replay = await startReplay({ ...replayOptions, ...traceOptionsFromEnvironment(process.env), ...evaluationLogOptions(telemetry) });
+      const replay = await startReplay({ ...replayOptions, ...traceOptionsFromEnvironment(process.env), ...evaluationLogOptions(telemetry, process.env) });
       const onSignal = () => {
         process.stderr.write('\nstopping: finishing in-flight runs; run the same command again to continue\n');
         void replay.stop();

@@ -39,7 +39,7 @@ export async function run(argv: string[]): Promise<number> {
     redaction.use(config);
     // TLS, SASL or an ACL refused (or a PEM file unreadable) rejects here; cli/main.ts prints what
     // to fix and exits 2.
-    const service = await startService({ config, logger, ...traceOptionsFromEnvironment(process.env), ...evaluationLogOptions(telemetry) });
+    const service = await startService({ config, logger, ...traceOptionsFromEnvironment(process.env), ...evaluationLogOptions(telemetry, process.env) });
     return await runUntilSignal(service, logger);
   } finally {
     stopMemoryNotice?.();

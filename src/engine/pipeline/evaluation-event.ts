@@ -32,8 +32,10 @@ export function evaluationAttributes(scorerId: string, outcome: ScorerOutcome, w
   return attributes;
 }
 
-export function addEvaluationEvent(span: Span, scorerId: string, outcome: ScorerOutcome, withExplanation: boolean): void {
-  span.addEvent(EVALUATION_EVENT, evaluationAttributes(scorerId, outcome, withExplanation));
+/** The evaluation as a span event; `provenance` names the score where several share one span (run-scores-span.ts). */
+export function addEvaluationEvent(span: Span, scorerId: string, outcome: ScorerOutcome, withExplanation: boolean, provenance?: Attributes, time?: number): void {
+  const attributes = evaluationAttributes(scorerId, outcome, withExplanation);
+  span.addEvent(EVALUATION_EVENT, provenance === undefined ? attributes : { ...attributes, ...provenance }, time);
 }
 
 /**

@@ -1,9 +1,12 @@
 // Event → outcomes: for one validated run event, decides every scorer binding's eligibility, runs
-// the eligible scorers concurrently, each inside its own `score {scorerId}` span whose parent is
-// the agent run's span, and returns one promise per binding that settles with its outcome as soon
-// as that binding is done (src/engine/pipeline/scoring-outcome.ts): a record, a skip with its decision,
-// or a deferral to the retry tiers. Transport-free: the consumer publishes what comes back, and
-// nothing here calls back up.
+// the eligible scorers concurrently and returns one promise per binding that settles with its
+// outcome as soon as that binding is done (src/engine/pipeline/scoring-outcome.ts): a record, a skip
+// with its decision, or a deferral to the retry tiers. Transport-free: the consumer publishes what
+// comes back, and nothing here calls back up.
+// The span contract (docs/observability.md): a scorer whose run starts a span — a judge call, a
+// prompt step, its own tracing — gets its `score {scorerId}` span under the agent run's span, the
+// parent of those; the scores of the others (code scorers) share the run's one `score run` span
+// (run-scores-span.ts), or leave only as evaluation log records when so configured.
 import { context as otelContext, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Attributes, Context, Link, Span, Tracer } from '@opentelemetry/api';
 import type { BudgetRefusal } from '../budget/budget-ledger.ts';
@@ -20,6 +23,8 @@ import { buildDecisionRecord } from './build-decision-record.ts';
 import { buildScoreRecord } from './build-score-record.ts';
 import { decideEligibility } from './decide-eligibility.ts';
 import { addEvaluationEvent } from './evaluation-event.ts';
+import { RunScoresSpan } from './run-scores-span.ts';
+import { DeferredSpan } from '../../kit/scorer/deferred-span.ts';
 import type { Eligibility } from './decide-eligibility.ts';
 import { noHistory, pairOutcome } from './pair-outcome.ts';
 import type { RetryPolicy } from './retry-plan.ts';
@@ -58,7 +63,15 @@ export type ScoreRunEventOptions<Event> = {
   thread?: { input: Record<string, unknown>; version: ThreadVersion };
   /** Whether a run whose propagated trace is not sampled is scored (`ignore`, default) or skipped (`follow`). */
   traceSampling?: TraceSamplingPolicy;
+  /**
+   * Where the score of a scorer that started no span of its own shows on the trace: on the run's
+   * shared `score run` span (`run-span`, the default), or only as its evaluation log record
+   * (`log-records`: SCORESTREAM_EVALUATION_LOGS=instead-of-spans; its record has no `trace.spanId`).
+   */
+  codeScores?: CodeScoresTelemetry;
 };
+
+export type CodeScoresTelemetry = 'run-span' | 'log-records';
 
 /** Why a binding was not scored: what its eligibility said, or the budget that refused it. */
 export type Skip = Pick<Extract<Eligibility, { eligible: false }>, 'reason' | 'detail' | 'sampling'> & { budget?: BudgetRefusal };
@@ -67,7 +80,6 @@ export type Skip = Pick<Extract<Eligibility, { eligible: false }>, 'reason' | 'd
 export type BindingResult = { kind: 'scored'; record: ScoreRecord } | { kind: 'budget_skipped'; skip: Skip };
 
 const defaultTracer = () => trace.getTracer('scorestream');
-const internalSpan = { kind: SpanKind.INTERNAL };
 
 function recordTrace(facts: RunFacts, span: Span | undefined): RecordTrace | undefined {
   const spanContext = span?.spanContext();
@@ -150,61 +162,82 @@ function endSpan(span: Span, outcome: ScorerOutcome, scorerId: string, withExpla
   span.end();
 }
 
-/**
- * The context a scorer runs in: its score span's. Without a tracing SDK the span is the no-op
- * tracer's stand-in for the parent's span context itself, and the parent context already says all
- * it would: no context is copied for it per binding. (A sampled-out span of an SDK has its own
- * span context, which judge spans must see, and gets its context.)
- */
-function scorerContext(parent: Context, span: Span): Context {
-  if (!span.isRecording() && span.spanContext() === trace.getSpanContext(parent)) return parent;
-  return trace.setSpan(parent, span);
+/** What a scorer's own span carries from its start (attributes, so samplers see them too). */
+function scoreSpanAttributes(facts: RunFacts, binding: Pick<ResolvedBinding<unknown>, 'scorerId' | 'version'>, eligibility: Extract<Eligibility, { eligible: true }>, thread: ThreadVersion | undefined): Attributes {
+  const attributes: Attributes = { 'scorestream.scorer.id': binding.scorerId, 'scorestream.run.id': facts.event.runId };
+  if (binding.version !== undefined) attributes['scorestream.scorer.version'] = binding.version;
+  if (thread !== undefined) {
+    attributes['scorestream.thread.id'] = thread.id;
+    attributes['scorestream.thread.version'] = thread.version;
+    attributes['scorestream.thread.turns'] = thread.turns;
+  }
+  if (eligibility.sampling !== undefined) {
+    attributes['scorestream.sampling.bucket'] = eligibility.sampling.bucket;
+    attributes['scorestream.sampling.rate'] = eligibility.sampling.rate;
+  }
+  return attributes;
+}
+
+/** The run's shared span for the scores of scorers that started none (run-scores-span.ts). */
+export function runScoresSpan<Event>(facts: RunFacts, options: ScoreRunEventOptions<Event>, bindings: number): RunScoresSpan {
+  const tracer = options.tracer ?? defaultTracer();
+  const thread = options.thread?.version;
+  return new RunScoresSpan((startMs) => {
+    const attributes: Attributes = { 'scorestream.run.id': facts.event.runId };
+    if (thread !== undefined) {
+      attributes['scorestream.thread.id'] = thread.id;
+      attributes['scorestream.thread.version'] = thread.version;
+      attributes['scorestream.thread.turns'] = thread.turns;
+    }
+    const spanOptions = { kind: SpanKind.INTERNAL, attributes, startTime: startMs, ...(options.links === undefined ? {} : { links: options.links }) };
+    return tracer.startSpan(thread === undefined ? 'score run' : 'score thread', spanOptions, options.parentContext ?? ROOT_CONTEXT);
+  }, bindings);
 }
 
 /**
- * One eligible binding scored in its own `score {scorerId}` span: its record, or the budget skip
- * when a budget refused one of its judge calls (`spend`; the gate's refusal). Also the retry of a
- * deferred pair (src/engine/pipeline/score-retry.ts), which turns such a skip into another deferral.
+ * One eligible binding scored: its record, or the budget skip when a budget refused one of its
+ * judge calls (`spend`; the gate's refusal). The scorer runs under a deferred `score {scorerId}`
+ * span that starts only if something in its run needs it (a judge call, a prompt step, its own
+ * spans or logs); otherwise its score goes on `shared`, the run's `score run` span, or (option
+ * `codeScores: 'log-records'`) on no span. Also the retry of a deferred pair
+ * (src/engine/pipeline/score-retry.ts), a re-score and a thread close, each a run of one binding.
  */
-export async function scoreWithBinding<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event>): Promise<BindingResult> {
+export async function scoreWithBinding<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event>, shared?: RunScoresSpan): Promise<BindingResult> {
+  const runShared = shared ?? runScoresSpan(facts, options, 1);
+  try {
+    return await scoreInDeferredSpan(facts, binding, eligibility, options, runShared);
+  } finally {
+    if (shared === undefined) runShared.settle();
+  }
+}
+
+async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event>, shared: RunScoresSpan): Promise<BindingResult> {
   const now = options.now ?? Date.now;
+  const started = now();
   const tracer = options.tracer ?? defaultTracer();
   const parent = options.parentContext ?? ROOT_CONTEXT;
-  const span = tracer.startSpan(`score ${binding.scorerId}`, options.links === undefined ? internalSpan : { kind: SpanKind.INTERNAL, links: options.links }, parent);
-  // Attributes only for a span that records: with tracing off this runs for every scorer of every
-  // event, and the objects would be garbage at once. (Samplers therefore see no attributes.)
-  if (span.isRecording()) {
-    span.setAttribute('scorestream.scorer.id', binding.scorerId);
-    if (binding.version !== undefined) span.setAttribute('scorestream.scorer.version', binding.version);
-    span.setAttribute('scorestream.run.id', facts.event.runId);
-    if (options.thread !== undefined) {
-      span.setAttribute('scorestream.thread.id', options.thread.version.id);
-      span.setAttribute('scorestream.thread.version', options.thread.version.version);
-      span.setAttribute('scorestream.thread.turns', options.thread.version.turns);
-    }
-    if (eligibility.sampling !== undefined) {
-      span.setAttribute('scorestream.sampling.bucket', eligibility.sampling.bucket);
-      span.setAttribute('scorestream.sampling.rate', eligibility.sampling.rate);
-    }
-  }
-  const started = now();
+  const span = new DeferredSpan(() => {
+    const spanOptions = { kind: SpanKind.INTERNAL, attributes: scoreSpanAttributes(facts, binding, eligibility, options.thread?.version), startTime: started, ...(options.links === undefined ? {} : { links: options.links }) };
+    return tracer.startSpan(`score ${binding.scorerId}`, spanOptions, parent);
+  }, trace.getSpanContext(parent));
   const input = options.thread?.input ?? buildScorerInput(facts);
   const gate = options.spend?.ledger === undefined ? undefined : options.spend.runGate(binding.scorerId, facts.event.metadata?.tenantId);
   // Classifier scorers' decision-model calls go through the run's gate too (the service's cap inside).
   const services = gate === undefined ? options.services : { ...options.services, judgeCalls: gate, limitDecisionCall: gateDecisionCalls(gate, options.services?.limitDecisionCall) };
-  const outcome = await otelContext.with(scorerContext(parent, span), () =>
-    runScorerToOutcome(binding.scorer, input, { timeoutMs: binding.timeoutMs, signal: options.signal, services }),
-  );
+  const outcome = await otelContext.with(trace.setSpan(parent, span), () => runScorerToOutcome(binding.scorer, input, { timeoutMs: binding.timeoutMs, signal: options.signal, services }));
   const finished = now();
+  const own = span.started;
   // A judge call refused by a budget: the pair is skipped for budget (a replay can score it later), not failed.
   if (gate?.refusal !== undefined && outcome.status === 'failed') {
-    span.setAttribute('scorestream.skip.reason', 'budget_exhausted');
-    span.end();
+    if (own?.isRecording() === true) own.setAttribute('scorestream.skip.reason', 'budget_exhausted');
+    own?.end();
     return { kind: 'budget_skipped', skip: budgetSkip(gate.refusal) };
   }
+  const withExplanation = options.services?.recordInputs === true;
+  const onShared = own === undefined && options.codeScores !== 'log-records';
   // Read before end(): an ended span reports isRecording() false, and its id would be lost.
-  const traceFields = recordTrace(facts, span);
-  endSpan(span, outcome, binding.scorerId, options.services?.recordInputs === true);
+  const traceFields = recordTrace(facts, own ?? (onShared ? shared.span(started) : undefined));
+  if (own !== undefined) endSpan(own, outcome, binding.scorerId, withExplanation);
   const scorerName = binding.scorer.name;
   const record = buildScoreRecord({
     scorerId: binding.scorerId,
@@ -219,6 +252,7 @@ export async function scoreWithBinding<Event>(facts: RunFacts, binding: Resolved
     durationMs: Math.max(0, Math.round(finished - started)),
     thread: options.thread?.version,
   });
+  if (onShared) shared.add({ scorerId: binding.scorerId, scorerVersion: binding.version, scoreId: record.scoreId, outcome, finishedMs: finished, withExplanation, sampling: eligibility.sampling });
   return { kind: 'scored', record };
 }
 
@@ -226,13 +260,21 @@ export async function scoreWithBinding<Event>(facts: RunFacts, binding: Resolved
 export function scoreRunEvent<Event>(facts: RunFacts, options: ScoreRunEventOptions<Event>): Promise<ScoringOutcome>[] {
   const now = options.now ?? Date.now;
   const decidedAt = () => isoTime(now());
-  return options.bindings.map(async (binding) => {
+  const shared = runScoresSpan(facts, options, options.bindings.length);
+  const outcomeOf = async (binding: ResolvedBinding<Event>): Promise<ScoringOutcome> => {
     const eligibility = await decideEligibility(binding, facts, options.traceSampling);
     if (!eligibility.eligible) return skippedOutcome(facts, binding, eligibility, decidedAt());
     const refusal = options.spend?.admitRun(binding.scorerId, facts.event.metadata?.tenantId);
     if (refusal !== undefined) return skippedOutcome(facts, binding, budgetSkip(refusal), decidedAt());
-    const result = await scoreWithBinding(facts, binding, eligibility, options);
+    const result = await scoreWithBinding(facts, binding, eligibility, options, shared);
     if (result.kind === 'budget_skipped') return skippedOutcome(facts, binding, result.skip, decidedAt());
     return pairOutcome(result.record, facts, noHistory, options.retries, now());
+  };
+  return options.bindings.map(async (binding) => {
+    try {
+      return await outcomeOf(binding);
+    } finally {
+      shared.settle();
+    }
   });
 }

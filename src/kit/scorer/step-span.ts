@@ -4,6 +4,7 @@
 import { context, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Span, Tracer } from '@opentelemetry/api';
 import type { StepName } from '../contracts/scorer-steps.ts';
+import { DeferredSpan } from './deferred-span.ts';
 
 /**
  * Looked up on every run, not cached at load: the API's proxy tracer keeps the first SDK tracer it
@@ -43,8 +44,10 @@ export function markFailed(span: Span, error: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message });
 }
 
-/** Trace id of the active span, when there is a valid one. */
+/** Trace id of the active span, when there is a valid one; a deferred score span is not started for it. */
 export function activeTraceId(): string | undefined {
-  const spanContext = trace.getActiveSpan()?.spanContext();
+  const active = trace.getActiveSpan();
+  if (active instanceof DeferredSpan) return active.knownTraceId();
+  const spanContext = active?.spanContext();
   return spanContext !== undefined && trace.isSpanContextValid(spanContext) ? spanContext.traceId : undefined;
 }

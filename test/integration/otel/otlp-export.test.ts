@@ -127,7 +127,7 @@ describe('OTLP export configured from OTEL_* variables', () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     await produce(1);
-    await waitFor('score spans at the receiver', () => receiver.received.find((request) => request.path === '/v1/traces' && request.body.includes('score answer-length')));
+    await waitFor('score spans at the receiver', () => receiver.received.find((request) => request.path === '/v1/traces' && request.body.includes('score run')));
     expect(service.output.filter((line) => line.includes('no OTLP receiver takes spans'))).toHaveLength(1);
     service.child.kill('SIGTERM');
     expect((await service.exited).code).toBe(0);
@@ -144,9 +144,9 @@ describe('OTLP export configured from OTEL_* variables', () => {
         .filter((request) => request.path === '/v1/traces')
         .flatMap((request) => (JSON.parse(request.body.toString('utf8')) as JsonTraces).resourceSpans)
         .flatMap((resourceSpans) => resourceSpans.scopeSpans.flatMap((scope) => scope.spans.map((span) => ({ span, resource: resourceSpans.resource }))));
-      return all.some(({ span }) => span.name === 'score slow-judge') && all.some(({ span }) => span.name === 'score answer-length') ? all : undefined;
+      return all.some(({ span }) => span.name === 'score slow-judge') && all.some(({ span }) => span.name === 'score run') ? all : undefined;
     });
-    const scoreSpan = spans.find(({ span }) => span.name === 'score answer-length')!;
+    const scoreSpan = spans.find(({ span }) => span.name === 'score run')!;
     expect(hexId(scoreSpan.span.traceId)).toBe(traceId);
     expect(hexId(scoreSpan.span.parentSpanId!)).toBe(spanId);
     expect(attribute(scoreSpan.span.attributes, 'scorestream.run.id')).toBe(runId);
@@ -219,12 +219,50 @@ describe('OTLP export configured from OTEL_* variables', () => {
     expect((await service.exited).code).toBe(0);
   });
 
+  it('with SCORESTREAM_EVALUATION_LOGS=instead-of-spans shows the code scorer only as its log record: no `score run` span, no span id on its record; the judge keeps its span', async () => {
+    const receiver = await startReceiver();
+    const { service, runId, records } = await runServiceAgainst(receiver.endpoint, {
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_LOGS_EXPORTER: 'otlp',
+      OTEL_BLRP_SCHEDULE_DELAY: '200',
+      SCORESTREAM_EVALUATION_LOGS: 'instead-of-spans',
+    });
+    const { traceId, spanId } = traceFor(runId);
+    const spanNames = await waitFor('the judge score span on /v1/traces', () => {
+      const names = receiver.received
+        .filter((request) => request.path === '/v1/traces')
+        .flatMap((request) => (JSON.parse(request.body.toString('utf8')) as JsonTraces).resourceSpans)
+        .flatMap((resourceSpans) => resourceSpans.scopeSpans.flatMap((scope) => scope.spans.map((span) => span.name)));
+      return names.includes('score slow-judge') ? names : undefined;
+    });
+    expect(spanNames.filter((name) => name === 'score run' || name === 'score answer-length')).toEqual([]);
+    expect(records.find((record) => record.scorerId === 'answer-length')!.trace).toEqual({ traceId, parentSpanId: spanId });
+    expect(records.find((record) => record.scorerId === 'slow-judge')!.trace?.spanId).toEqual(expect.any(String));
+    const lengthLog = await waitFor('the code scorer\'s log record', () =>
+      receiver.received
+        .filter((request) => request.path === '/v1/logs')
+        .flatMap((request) => (JSON.parse(request.body.toString('utf8')) as { resourceLogs: Array<{ scopeLogs: Array<{ logRecords: Array<{ spanId?: string; attributes?: JsonAttribute[] }> }> }> }).resourceLogs)
+        .flatMap((resource) => resource.scopeLogs.flatMap((scope) => scope.logRecords))
+        .find((log) => attribute(log.attributes, 'gen_ai.evaluation.name') === 'answer-length'),
+    );
+    expect(hexId(lengthLog.spanId!)).toBe(spanId);
+    service.child.kill('SIGTERM');
+    expect((await service.exited).code).toBe(0);
+  });
+
+  it('refuses to start with SCORESTREAM_EVALUATION_LOGS=instead-of-spans and no logs signal, saying what to set (exit 2)', async () => {
+    const topics = await useServiceTopics();
+    const service = spawnService({ topics, groupId: uniqueGroupId('otlp-refused'), env: { OTEL_TRACES_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none', SCORESTREAM_EVALUATION_LOGS: 'instead-of-spans' } });
+    expect((await service.exited).code).toBe(2);
+    expect([...service.output, ...service.errorOutput].join('\n')).toMatch(/SCORESTREAM_EVALUATION_LOGS: instead-of-spans asks for evaluation log records, but the logs signal is off: set OTEL_LOGS_EXPORTER=otlp/);
+  });
+
   it('sends protobuf by default (http/protobuf), carrying the span name and the run trace id; prompts with SCORESTREAM_TRACE_RECORD_INPUTS', async () => {
     const receiver = await startReceiver();
     const { service, runId } = await runServiceAgainst(receiver.endpoint, { SCORESTREAM_TRACE_RECORD_INPUTS: 'true' });
     const traceIdBytes = Buffer.from(traceFor(runId).traceId, 'hex');
     const request = await waitFor('a protobuf export with the score span', () =>
-      receiver.received.find((candidate) => candidate.path === '/v1/traces' && candidate.body.includes('score answer-length') && candidate.body.includes(traceIdBytes)),
+      receiver.received.find((candidate) => candidate.path === '/v1/traces' && candidate.body.includes('score run') && candidate.body.includes(traceIdBytes)),
     );
     expect(request.headers['content-type']).toBe('application/x-protobuf');
     await waitFor('the judge prompt on a span', () => receiver.received.find((candidate) => candidate.path === '/v1/traces' && candidate.body.includes('Rate this answer from 0 to 1')));

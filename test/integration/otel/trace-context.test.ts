@@ -1,6 +1,6 @@
 // Trace context end to end on a real broker, with the real SDK set-up and an in-memory exporter:
-// an agent run published inside a span is scored inside that span's trace (score → step → judge
-// spans), a message without (or with garbage) trace context is scored under a root span, a
+// an agent run published inside a span is scored inside that span's trace (the judge scorer's score
+// → step → judge spans; the code scorers' scores as events on the run's one `score run` span), a message without (or with garbage) trace context is scored under a root span, a
 // declined trace is scored without spans (traceSampling 'ignore', the default) or skipped
 // ('follow'), logs written inside a scorer carry the run's trace id, and the
 // service skips its own output and Scorestream's own run events.
@@ -67,18 +67,22 @@ describe('trace context through the service', () => {
     });
     expect(processSpan!.attributes['messaging.consumer.group.name']).toEqual(expect.any(String));
 
-    // Score spans: children of the agent span, linked to the process span.
+    // Score spans — the judge's own, and the run's shared one for its code scorer — children of the agent span, linked to the process span.
+    expect(scoreSpansOf(spans, 'traced-1').map((span) => span.name).sort()).toEqual(['score judge', 'score run']);
     for (const scoreSpan of scoreSpansOf(spans, 'traced-1')) {
       expect(scoreSpan.spanContext().traceId).toBe(agent.traceId);
       expect(parentSpanId(scoreSpan)).toBe(agent.spanId);
       expect(scoreSpan.links.map((link) => link.context.spanId)).toEqual([processSpan!.spanContext().spanId]);
-      const record = records.find((candidate) => `score ${candidate.scorerId}` === scoreSpan.name)!;
+      const record = records.find((candidate) => candidate.trace?.spanId === scoreSpan.spanContext().spanId)!;
       expect(record.trace).toEqual({ traceId: agent.traceId, parentSpanId: agent.spanId, spanId: scoreSpan.spanContext().spanId });
-      expect(scoreSpan.attributes).toMatchObject({ 'scorestream.run.id': 'traced-1', 'scorestream.status': 'scored', 'scorestream.score': record.status === 'scored' ? record.score : -1 });
+      const evaluation = scoreSpan.events.find((event) => event.name === 'gen_ai.evaluation.result')!;
+      expect(evaluation.attributes).toMatchObject({ 'gen_ai.evaluation.name': record.scorerId, 'gen_ai.evaluation.score.value': record.status === 'scored' ? record.score : -1 });
+      expect(scoreSpan.attributes['scorestream.run.id']).toBe('traced-1');
     }
 
-    const lengthSpan = spans.find((span) => span.name === 'score answer-length')!;
-    // Function steps have no spans of their own by default (SCORESTREAM_TRACE_FUNCTION_STEPS).
+    // The code scorer's score is an evaluation event on the run's `score run` span; function steps have no spans by default (SCORESTREAM_TRACE_FUNCTION_STEPS).
+    const lengthSpan = spans.find((span) => span.name === 'score run' && span.attributes['scorestream.run.id'] === 'traced-1')!;
+    expect(lengthSpan.attributes['scorestream.scorer.ids']).toEqual(['answer-length']);
     expect(childrenOf(spans, lengthSpan)).toEqual([]);
 
     const judgeScore = spans.find((span) => span.name === 'score judge')!;
@@ -115,7 +119,7 @@ describe('trace context through the service', () => {
     for (const scoreSpan of scoreSpansOf(spans, 'no-process-span')) {
       expect(parentSpanId(scoreSpan)).toBe(agent.spanId);
       expect(scoreSpan.links).toEqual([]);
-      const record = records.find((candidate) => `score ${candidate.scorerId}` === scoreSpan.name)!;
+      const record = records.find((candidate) => candidate.trace?.spanId === scoreSpan.spanContext().spanId)!;
       expect(record.trace).toEqual({ traceId: agent.traceId, parentSpanId: agent.spanId, spanId: scoreSpan.spanContext().spanId });
     }
     const judgeScore = spans.find((span) => span.name === 'score judge' && span.attributes['scorestream.run.id'] === 'no-process-span')!;

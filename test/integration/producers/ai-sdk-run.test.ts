@@ -43,7 +43,8 @@ describe('an AI SDK app publishing its runs', () => {
     await publisher.close();
 
     const records = await readRecords<ScoreRecord>(topics.results, 2);
-    const spans = await waitForSpans(capture, (all) => all.filter((span) => span.name.startsWith('score ') && span.attributes['scorestream.run.id'] === 'ai-sdk-run-1').length === 2);
+    // Two code scorers: their scores are events on the run's one `score run` span.
+    const spans = await waitForSpans(capture, (all) => all.some((span) => span.name === 'score run' && span.attributes['scorestream.run.id'] === 'ai-sdk-run-1'));
     const roots = spans.filter((span) => span.name.startsWith('invoke_agent'));
     expect(roots).toHaveLength(1);
     const root = roots[0]!.spanContext();
@@ -55,7 +56,10 @@ describe('an AI SDK app publishing its runs', () => {
     }
     const toolErrors = records.find((record) => record.scorerId === 'tool-error-rate')!;
     expect(toolErrors).toMatchObject({ status: 'scored', score: 0.5 });
-    for (const scoreSpan of spans.filter((span) => span.name.startsWith('score ') && span.attributes['scorestream.run.id'] === 'ai-sdk-run-1')) {
+    const scoreSpans = spans.filter((span) => span.name.startsWith('score ') && span.attributes['scorestream.run.id'] === 'ai-sdk-run-1');
+    expect(scoreSpans.map((span) => span.name)).toEqual(['score run']);
+    expect(scoreSpans[0]!.events.map((event) => event.attributes?.['gen_ai.evaluation.name']).sort()).toEqual(['completeness', 'tool-error-rate']);
+    for (const scoreSpan of scoreSpans) {
       expect(scoreSpan.spanContext().traceId).toBe(root.traceId);
       expect(parentSpanId(scoreSpan)).toBe(root.spanId);
     }

@@ -115,7 +115,7 @@ describe('message path: a run', () => {
   it("scores inside the run's trace (from the headers) and links every score span to the process span", async () => {
     const agent = traceFor('run-3');
     const { output, processSpan } = await process(runMessage({ runId: 'run-3', headers: { traceparent: agent.traceparent } }));
-    const score = exporter.getFinishedSpans().find((span) => span.name === 'score fixed')!;
+    const score = exporter.getFinishedSpans().find((span) => span.name === 'score run')!;
     expect(score.parentSpanContext?.spanId).toBe(agent.spanId);
     expect(score.spanContext().traceId).toBe(agent.traceId);
     expect(score.links.map((link) => link.context.spanId)).toEqual([processSpan!.spanContext().spanId]);
@@ -126,7 +126,7 @@ describe('message path: a run', () => {
   it("falls back to the event's trace field, and links the process span to it", async () => {
     const agent = traceFor('run-4');
     const { output, processSpan } = await process(runMessage({ runId: 'run-4', event: { trace: { traceparent: agent.traceparent } } }));
-    const score = exporter.getFinishedSpans().find((span) => span.name === 'score fixed')!;
+    const score = exporter.getFinishedSpans().find((span) => span.name === 'score run')!;
     expect(score.parentSpanContext?.spanId).toBe(agent.spanId);
     expect(processSpan!.links.map((link) => link.context.spanId)).toEqual([agent.spanId]);
     expect(valueOf(output.records()[0]).trace).toMatchObject({ traceId: agent.traceId, parentSpanId: agent.spanId });

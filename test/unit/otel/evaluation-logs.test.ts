@@ -55,4 +55,30 @@ describe('evaluation log records', () => {
     // The sink itself writes to whatever provider is global: none here, so nothing is kept.
     expect(() => evaluationLogSink()?.emit(log)).not.toThrow();
   });
+
+  it('are set by SCORESTREAM_EVALUATION_LOGS: beside the spans by default, instead of code scorers\' spans, or off', () => {
+    const on = { logs: true };
+    const off = { logs: false };
+    expect(evaluationLogOptions(on, {})).toEqual({ evaluationLogs: expect.any(Object) });
+    expect(evaluationLogOptions(on, { SCORESTREAM_EVALUATION_LOGS: 'beside-spans' })).toEqual({ evaluationLogs: expect.any(Object) });
+    expect(evaluationLogOptions(on, { SCORESTREAM_EVALUATION_LOGS: ' Instead-Of-Spans ' })).toEqual({ evaluationLogs: expect.any(Object), codeScores: 'log-records' });
+    expect(evaluationLogOptions(on, { SCORESTREAM_EVALUATION_LOGS: 'off' })).toEqual({});
+    expect(evaluationLogOptions(off, { SCORESTREAM_EVALUATION_LOGS: 'off' })).toEqual({});
+    // A dry run starts no telemetry: nothing to decide.
+    expect(evaluationLogOptions(undefined, { SCORESTREAM_EVALUATION_LOGS: 'instead-of-spans' })).toEqual({});
+  });
+
+  it('refuse a mode they cannot honour, saying what to set: log records without a logs signal, or a mode that does not exist', () => {
+    const refusal = (environment: Record<string, string>, telemetry = { logs: false }) => {
+      try {
+        evaluationLogOptions(telemetry, environment);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(refusal({ SCORESTREAM_EVALUATION_LOGS: 'instead-of-spans' })).toMatch(/SCORESTREAM_EVALUATION_LOGS: instead-of-spans asks for evaluation log records, but the logs signal is off: set OTEL_LOGS_EXPORTER=otlp/);
+    expect(refusal({ SCORESTREAM_EVALUATION_LOGS: 'beside-spans' })).toMatch(/the logs signal is off/);
+    expect(refusal({ SCORESTREAM_EVALUATION_LOGS: 'spans' }, { logs: true })).toMatch(/'spans' is not a mode; use one of off, beside-spans, instead-of-spans/);
+  });
 });

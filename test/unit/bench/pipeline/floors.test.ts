@@ -12,9 +12,10 @@ describe('measureFloors', () => {
       expect(Number.isFinite(seconds) && seconds >= 0).toBe(true);
     }
     expect(result.recordsPerEvent).toBe(3);
-    // Per event: 3 score spans; no process span (the consumer's default), and the code scorers' function steps have none.
+    // Per event: one `score run` span holding the three code scorers' evaluations (the span contract);
+    // no process span (the consumer's default), and the code scorers' function steps have none.
     expect(result.spans.events).toBe(5);
-    expect(result.spans.perEvent).toBe(3);
+    expect(result.spans.perEvent).toBe(1);
     expect(result.spans.bytesPerSpan).toBeGreaterThan(50);
   });
 });

@@ -1,9 +1,12 @@
-// scoreRunEvent: one record per eligible binding, one decision per skipped one, each score
-// inside a `score {scorerId}` span whose parent is the agent run's propagated span. Spans are
-// captured with an in-memory exporter on a tracer passed in (no global registration).
-import { ROOT_CONTEXT, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
+// scoreRunEvent: one record per eligible binding, one decision per skipped one. The span contract:
+// a scorer whose run starts a span (a prompt step, its own) has its `score {scorerId}` span under the
+// agent run's propagated span; the others (code scorers) share the run's one `score run` span, each
+// an evaluation event on it, or — codeScores 'log-records' — no span. Spans are captured with an
+// in-memory exporter on a tracer passed in (no global registration).
+import { context, ROOT_CONTEXT, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ScorerLike } from '../../../../../src/engine/config/config-types.ts';
 import { parseDecisionRecord, parseScoreRecord } from '../../../../../src/kit/contracts/parse.ts';
 import { samplingBucket } from '../../../../../src/engine/eligibility/sampling.ts';
@@ -26,6 +29,13 @@ const tracer = provider.getTracer('scorestream-test');
 afterEach(() => {
   exporter.reset();
 });
+// The scorer's context is active in its steps (what the service's SDK set-up registers).
+beforeAll(() => {
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+});
+afterAll(() => {
+  context.disable();
+});
 
 const scored = createScorer({ id: 'answer-quality', name: 'Answer quality', description: 'd' }).generateScore(() => 0.75);
 const sameName = createScorer({ id: 'tone', description: 'd' }).generateScore(() => 0.5);
@@ -37,6 +47,26 @@ const throwing = createScorer({ id: 'always-throws', description: 'd' })
     throw new Error('the analyzer exploded');
   })
   .generateScore(() => 0);
+/** Touching the active span is a use of it: the scorer's own `score {scorerId}` span starts. */
+const touchSpan = () => trace.getActiveSpan()!.setAttribute('app.checked', true);
+const tracedThrowing = createScorer({ id: 'always-throws', description: 'd' })
+  .analyze(() => {
+    touchSpan();
+    throw new Error('the analyzer exploded');
+  })
+  .generateScore(() => 0);
+const tracedRefusing = createScorer({ id: 'refund-only', description: 'd' })
+  .preprocess(() => {
+    touchSpan();
+    return notScorable('not a refund');
+  })
+  .generateScore(() => 1);
+const tracedScored = createScorer({ id: 'traced', description: 'd' })
+  .preprocess(() => {
+    touchSpan();
+    return {};
+  })
+  .generateScore(() => 0.25);
 
 /** The agent run's propagated context, as runTraceContext (consumers/message-trace.ts) hands it over. */
 function agentContext(runId: string) {
@@ -57,17 +87,15 @@ describe('scoreRunEvent', () => {
     expect(decisions).toEqual([]);
     expect(records).toHaveLength(1);
     const [span] = exporter.getFinishedSpans();
-    expect(span!.name).toBe('score answer-quality');
+    // A code scorer starts no span: its score is an evaluation event on the run's shared span.
+    expect(span!.name).toBe('score run');
     expect(span!.spanContext().traceId).toBe(agent.traceId);
     expect(span!.parentSpanContext?.spanId).toBe(agent.spanId);
     expect(span!.parentSpanContext?.traceId).toBe(agent.traceId);
-    expect(span!.attributes).toMatchObject({
-      'scorestream.scorer.id': 'answer-quality',
-      'scorestream.scorer.version': '2',
-      'scorestream.run.id': 'run-1',
-      'scorestream.status': 'scored',
-      'scorestream.score': 0.75,
-    });
+    expect(span!.attributes).toEqual({ 'scorestream.run.id': 'run-1', 'scorestream.scorer.ids': ['answer-quality'] });
+    expect(span!.events.map((event) => [event.name, event.attributes])).toEqual([
+      ['gen_ai.evaluation.result', { 'gen_ai.evaluation.name': 'answer-quality', 'gen_ai.evaluation.score.value': 0.75, 'scorestream.score_id': records[0]!.scoreId, 'scorestream.scorer.version': '2' }],
+    ]);
     expect(span!.status.code).toBe(SpanStatusCode.UNSET);
     expect(records[0]!.trace).toEqual({ traceId: agent.traceId, parentSpanId: agent.spanId, spanId: span!.spanContext().spanId });
     expect(records[0]).toMatchObject({ status: 'scored', score: 0.75, scorerName: 'Answer quality', scorerVersion: '2', source });
@@ -98,8 +126,9 @@ describe('scoreRunEvent', () => {
 
   it('marks the span of a failed scorer as ERROR with the exception, and still publishes a failed record', async () => {
     const agent = agentContext('run-4');
-    const { records } = await scoreRunEvent(runFacts({ runId: 'run-4', trace: true }), { bindings: bindings({ scorer: throwing }), parentContext: agent.context, tracer });
+    const { records } = await scoreRunEvent(runFacts({ runId: 'run-4', trace: true }), { bindings: bindings({ scorer: tracedThrowing }), parentContext: agent.context, tracer });
     const [span] = exporter.getFinishedSpans();
+    expect(span!.name).toBe('score always-throws');
     expect(span!.status).toEqual({ code: SpanStatusCode.ERROR, message: 'the analyzer exploded' });
     expect(span!.attributes).toMatchObject({ 'scorestream.status': 'failed', 'scorestream.failed_step': 'analyze' });
     expect(span!.events.find((event) => event.name === 'exception')?.attributes).toMatchObject({ 'exception.message': 'the analyzer exploded' });
@@ -108,8 +137,21 @@ describe('scoreRunEvent', () => {
     expect(parseScoreRecord(records[0]).success).toBe(true);
   });
 
+  it('marks the shared span ERROR naming the failed code scorer, beside the others\' evaluations', async () => {
+    const agent = agentContext('run-4b');
+    const { records } = await scoreRunEvent(runFacts({ runId: 'run-4b', trace: true }), { bindings: bindings({ scorer: scored }, { scorer: throwing }), parentContext: agent.context, tracer });
+    const [span] = exporter.getFinishedSpans();
+    expect(exporter.getFinishedSpans()).toHaveLength(1);
+    expect(span!.name).toBe('score run');
+    expect(span!.status).toEqual({ code: SpanStatusCode.ERROR, message: 'always-throws failed in analyze: the analyzer exploded' });
+    expect(span!.events.find((event) => event.name === 'exception')?.attributes).toMatchObject({ 'exception.message': 'always-throws failed in analyze: the analyzer exploded' });
+    expect(span!.attributes['scorestream.scorer.ids']).toEqual(expect.arrayContaining(['answer-quality', 'always-throws']));
+    // Both records name the shared span.
+    for (const record of records) expect(record.trace).toEqual({ traceId: agent.traceId, parentSpanId: agent.spanId, spanId: span!.spanContext().spanId });
+  });
+
   it('ends the span of a not-scorable run without an error', async () => {
-    const { records } = await scoreRunEvent(runFacts({ runId: 'run-5' }), { bindings: bindings({ scorer: refusing }), tracer });
+    const { records } = await scoreRunEvent(runFacts({ runId: 'run-5' }), { bindings: bindings({ scorer: tracedRefusing }), tracer });
     const [span] = exporter.getFinishedSpans();
     expect(span!.status.code).toBe(SpanStatusCode.UNSET);
     expect(span!.attributes).toMatchObject({ 'scorestream.status': 'not_scorable', 'scorestream.not_scorable.step': 'preprocess' });
@@ -121,13 +163,21 @@ describe('scoreRunEvent', () => {
       .generateScore(() => 0.9)
       .generateReason(() => 'says please');
     await scoreRunEvent(runFacts({ runId: 'run-eval' }), { bindings: bindings({ scorer: reasoned }, { scorer: refusing }, { scorer: throwing }), tracer });
-    const eventOf = (scorerId: string) => exporter.getFinishedSpans().find((span) => span.name === `score ${scorerId}`)!.events.find((event) => event.name === 'gen_ai.evaluation.result')?.attributes;
-    expect(eventOf('polite')).toEqual({ 'gen_ai.evaluation.name': 'polite', 'gen_ai.evaluation.score.value': 0.9 });
-    expect(eventOf('refund-only')).toEqual({ 'gen_ai.evaluation.name': 'refund-only', 'gen_ai.evaluation.score.label': 'not_scorable', 'gen_ai.evaluation.explanation': 'preprocess: not a refund' });
+    const eventOf = (scorerId: string) =>
+      exporter
+        .getFinishedSpans()
+        .flatMap((span) => span.events)
+        .find((event) => event.name === 'gen_ai.evaluation.result' && event.attributes?.['gen_ai.evaluation.name'] === scorerId)?.attributes;
+    const scoreId = expect.any(String);
+    expect(eventOf('polite')).toEqual({ 'gen_ai.evaluation.name': 'polite', 'gen_ai.evaluation.score.value': 0.9, 'scorestream.score_id': scoreId });
+    expect(eventOf('refund-only')).toEqual({ 'gen_ai.evaluation.name': 'refund-only', 'gen_ai.evaluation.score.label': 'not_scorable', 'gen_ai.evaluation.explanation': 'preprocess: not a refund', 'scorestream.score_id': scoreId });
     expect(eventOf('always-throws')).toMatchObject({ 'gen_ai.evaluation.score.label': 'failed', 'gen_ai.evaluation.explanation': 'analyze: the analyzer exploded' });
     exporter.reset();
-    await scoreRunEvent(runFacts({ runId: 'run-eval-2' }), { bindings: bindings({ scorer: reasoned }), tracer, services: { recordInputs: true } });
-    expect(eventOf('polite')).toEqual({ 'gen_ai.evaluation.name': 'polite', 'gen_ai.evaluation.score.value': 0.9, 'gen_ai.evaluation.explanation': 'says please' });
+    await scoreRunEvent(runFacts({ runId: 'run-eval-2' }), { bindings: bindings({ scorer: reasoned }, { scorer: tracedScored }), tracer, services: { recordInputs: true } });
+    expect(eventOf('polite')).toEqual({ 'gen_ai.evaluation.name': 'polite', 'gen_ai.evaluation.score.value': 0.9, 'gen_ai.evaluation.explanation': 'says please', 'scorestream.score_id': scoreId });
+    // A scorer with its own span carries its event there.
+    const own = exporter.getFinishedSpans().find((span) => span.name === 'score traced')!;
+    expect(own.events.map((event) => event.attributes)).toEqual([{ 'gen_ai.evaluation.name': 'traced', 'gen_ai.evaluation.score.value': 0.25 }]);
   });
 
   it('returns a record per eligible binding and a valid decision per skipped one', async () => {
@@ -161,13 +211,16 @@ describe('scoreRunEvent', () => {
       { schemaVersion: 1, runId: 'run-2', scorerId: 'always-throws', scorerVersion: '9', ...run, decision: 'skipped', reason: 'when', trace: { traceId: agent.traceId, parentSpanId: agent.spanId }, source, decidedAt: '2026-11-29T12:00:05.000Z' },
     ]);
     for (const decision of decisions) expect(parseDecisionRecord(decision).success).toBe(true);
-    expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual(['score answer-quality']);
+    expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual(['score run']);
   });
 
   it('records the sampling decision on the span and the record of a sampled-in run', async () => {
     const { records } = await scoreRunEvent(runFacts({ runId: 'run-3' }), { bindings: bindings({ scorer: scored, sampling: { type: 'ratio', rate: 0.5 } }), tracer });
     const bucket = samplingBucket('run-3');
     expect(records[0]!.sampling).toEqual({ rate: 0.5, bucket });
+    expect(exporter.getFinishedSpans()[0]!.events[0]!.attributes).toMatchObject({ 'scorestream.sampling.rate': 0.5, 'scorestream.sampling.bucket': bucket });
+    exporter.reset();
+    await scoreRunEvent(runFacts({ runId: 'run-3' }), { bindings: bindings({ scorer: tracedScored, sampling: { type: 'ratio', rate: 0.5 } }), tracer });
     expect(exporter.getFinishedSpans()[0]!.attributes).toMatchObject({ 'scorestream.sampling.rate': 0.5, 'scorestream.sampling.bucket': bucket });
   });
 

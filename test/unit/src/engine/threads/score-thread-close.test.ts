@@ -87,11 +87,13 @@ describe('scoreThreadClose', () => {
 
   it("puts the score span under the last turn's agent span and links every turn's agent span", async () => {
     const { records } = await scored(closeOf('turn-counter'), { bindings: threadBindings({ scorer: turnCounter }), tracer });
-    const [span] = exporter.getFinishedSpans().filter((candidate) => candidate.name === 'score turn-counter');
+    // A code scorer's thread score is an evaluation on the conversation's `score thread` span.
+    const [span] = exporter.getFinishedSpans().filter((candidate) => candidate.name === 'score thread');
+    expect(span!.events.map((event) => event.attributes?.['gen_ai.evaluation.name'])).toEqual(['turn-counter']);
     expect(span!.spanContext().traceId).toBe(traceFor('run-3').traceId);
     expect(span!.parentSpanContext?.spanId).toBe(traceFor('run-3').spanId);
     expect(span!.links.map((link) => [link.context.traceId, link.context.spanId])).toEqual(['run-1', 'run-2', 'run-3'].map((runId) => [traceFor(runId).traceId, traceFor(runId).spanId]));
-    expect(span!.attributes).toMatchObject({ 'scorestream.thread.id': 't-1', 'scorestream.thread.version': 2, 'scorestream.thread.turns': 3, 'scorestream.run.id': 'run-3', 'scorestream.status': 'scored' });
+    expect(span!.attributes).toMatchObject({ 'scorestream.thread.id': 't-1', 'scorestream.thread.version': 2, 'scorestream.thread.turns': 3, 'scorestream.run.id': 'run-3', 'scorestream.scorer.ids': ['turn-counter'] });
     expect(records[0]!.trace).toEqual({ traceId: traceFor('run-3').traceId, parentSpanId: traceFor('run-3').spanId, spanId: span!.spanContext().spanId });
   });
 

@@ -1,0 +1,75 @@
+// The one span a run's code scorers share (docs/observability.md, the span contract). A scorer
+// whose run started no span of its own — it called no judge and traced nothing — puts its
+// evaluation here, as a `gen_ai.evaluation.result` event, instead of opening a span for a few
+// microseconds of work: one `score run` span per run (`score thread` for a conversation), a child
+// of the agent's span, opened by the first such scorer (from the time it started) and ended when
+// the run's last binding is done, at the time the last of them finished. Spans cost the same whatever they hold, so three
+// code scorers cost one span, not three.
+import { SpanStatusCode } from '@opentelemetry/api';
+import type { Attributes, Span } from '@opentelemetry/api';
+import type { ScorerOutcome } from './scorer-outcome.ts';
+import { addEvaluationEvent } from './evaluation-event.ts';
+
+export type SharedEvaluation = {
+  scorerId: string;
+  scorerVersion?: string | undefined;
+  scoreId: string;
+  outcome: ScorerOutcome;
+  finishedMs: number;
+  withExplanation: boolean;
+  /** The binding's sampling decision, when it has a sampling rule. */
+  sampling?: { rate: number; bucket: number } | undefined;
+};
+
+export class RunScoresSpan {
+  readonly #open: (startMs: number) => Span;
+  #span: Span | undefined;
+  #pending: number;
+  #lastFinishedMs = 0;
+  readonly #scorerIds: string[] = [];
+  #firstFailure: string | undefined;
+
+  /** `open` starts the span (under the agent's span, at the given time); `bindings` is how many will settle. */
+  constructor(open: (startMs: number) => Span, bindings: number) {
+    this.#open = open;
+    this.#pending = bindings;
+  }
+
+  /** The shared span, opened on first use as of `startMs` (when that scorer started): its id goes into the records of the scores it holds. */
+  span(startMs: number): Span {
+    this.#span ??= this.#open(startMs);
+    return this.#span;
+  }
+
+  /** One code scorer's outcome, as an evaluation event (and, when it failed, an exception) on the span. */
+  add(evaluation: SharedEvaluation): void {
+    const { scorerId, outcome, finishedMs } = evaluation;
+    const span = this.span(finishedMs);
+    this.#scorerIds.push(scorerId);
+    this.#lastFinishedMs = Math.max(this.#lastFinishedMs, finishedMs);
+    if (!span.isRecording()) return;
+    const provenance: Attributes = { 'scorestream.score_id': evaluation.scoreId };
+    if (evaluation.scorerVersion !== undefined) provenance['scorestream.scorer.version'] = evaluation.scorerVersion;
+    if (evaluation.sampling !== undefined) {
+      provenance['scorestream.sampling.rate'] = evaluation.sampling.rate;
+      provenance['scorestream.sampling.bucket'] = evaluation.sampling.bucket;
+    }
+    addEvaluationEvent(span, scorerId, outcome, evaluation.withExplanation, provenance, finishedMs);
+    if (outcome.status === 'failed') {
+      span.recordException({ name: outcome.error.name, message: `${scorerId} failed in ${outcome.error.failedStep}: ${outcome.error.message}` }, finishedMs);
+      this.#firstFailure ??= `${scorerId} failed in ${outcome.error.failedStep}: ${outcome.error.message}`;
+    }
+  }
+
+  /** One binding of the run is done, whatever became of it; the span ends with the last. */
+  settle(): void {
+    this.#pending -= 1;
+    if (this.#pending > 0 || this.#span === undefined) return;
+    const span = this.#span;
+    if (span.isRecording()) {
+      span.setAttribute('scorestream.scorer.ids', this.#scorerIds);
+      if (this.#firstFailure !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: this.#firstFailure });
+    }
+    span.end(this.#lastFinishedMs);
+  }
+}
