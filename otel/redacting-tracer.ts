@@ -14,7 +14,17 @@ export type TextRedactor = (text: string) => string;
  * (docs/data-handling.md): an OTLP run id is hex, and about one in ten holds a digit run that
  * passes the card-number pattern's Luhn check.
  */
-const ID_ATTRIBUTES = new Set(['scorestream.run.id', 'scorestream.scorer.id', 'scorestream.scorer.version', 'scorestream.thread.id', 'scorestream.classifier.id', 'scorestream.judge.model_id']);
+const ID_ATTRIBUTES = new Set([
+  'scorestream.run.id',
+  'scorestream.scorer.id',
+  'scorestream.scorer.version',
+  'scorestream.thread.id',
+  'scorestream.classifier.id',
+  'scorestream.judge.model_id',
+  // An evaluation event's: the scorer id under the GenAI name, and the record's hex score id.
+  'gen_ai.evaluation.name',
+  'scorestream.score_id',
+]);
 
 function redactAttributeValue(key: string, value: AttributeValue | undefined, redact: TextRedactor): AttributeValue | undefined {
   if (typeof value === 'string') return ID_ATTRIBUTES.has(key) ? value : redact(value);

@@ -115,6 +115,8 @@ export async function startTestService(
     ...(options.recordInputs === undefined ? {} : { recordInputs: options.recordInputs }),
     ...(options.functionStepSpans === undefined ? {} : { functionStepSpans: options.functionStepSpans }),
     ...(options.processSpans === undefined ? {} : { processSpans: options.processSpans }),
+    ...(options.evaluationLogs === undefined ? {} : { evaluationLogs: options.evaluationLogs }),
+    ...(options.codeScores === undefined ? {} : { codeScores: options.codeScores }),
   });
   onTestFinished(async () => {
     await service.stop({ timeoutMs: 5_000 });

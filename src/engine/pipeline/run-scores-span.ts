@@ -26,7 +26,6 @@ export class RunScoresSpan {
   #span: Span | undefined;
   #pending: number;
   #lastFinishedMs = 0;
-  readonly #scorerIds: string[] = [];
   #firstFailure: string | undefined;
 
   /** `open` starts the span (under the agent's span, at the given time); `bindings` is how many will settle. */
@@ -45,7 +44,6 @@ export class RunScoresSpan {
   add(evaluation: SharedEvaluation): void {
     const { scorerId, outcome, finishedMs } = evaluation;
     const span = this.span(finishedMs);
-    this.#scorerIds.push(scorerId);
     this.#lastFinishedMs = Math.max(this.#lastFinishedMs, finishedMs);
     if (!span.isRecording()) return;
     const provenance: Attributes = { 'scorestream.score_id': evaluation.scoreId };
@@ -66,10 +64,8 @@ export class RunScoresSpan {
     this.#pending -= 1;
     if (this.#pending > 0 || this.#span === undefined) return;
     const span = this.#span;
-    if (span.isRecording()) {
-      span.setAttribute('scorestream.scorer.ids', this.#scorerIds);
-      if (this.#firstFailure !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: this.#firstFailure });
-    }
+    // The scorers it holds are its events' names: no list of them as well, to serialise per run.
+    if (this.#firstFailure !== undefined && span.isRecording()) span.setStatus({ code: SpanStatusCode.ERROR, message: this.#firstFailure });
     span.end(this.#lastFinishedMs);
   }
 }

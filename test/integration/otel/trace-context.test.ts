@@ -82,7 +82,7 @@ describe('trace context through the service', () => {
 
     // The code scorer's score is an evaluation event on the run's `score run` span; function steps have no spans by default (SCORESTREAM_TRACE_FUNCTION_STEPS).
     const lengthSpan = spans.find((span) => span.name === 'score run' && span.attributes['scorestream.run.id'] === 'traced-1')!;
-    expect(lengthSpan.attributes['scorestream.scorer.ids']).toEqual(['answer-length']);
+    expect(lengthSpan.events.map((event) => event.attributes?.['gen_ai.evaluation.name'])).toEqual(['answer-length']);
     expect(childrenOf(spans, lengthSpan)).toEqual([]);
 
     const judgeScore = spans.find((span) => span.name === 'score judge')!;

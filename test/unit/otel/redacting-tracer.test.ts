@@ -44,8 +44,11 @@ describe('redactingTracerProvider', () => {
     const span = tracer.startSpan('score completeness', { attributes: { 'scorestream.run.id': runId } });
     span.setAttribute('scorestream.thread.id', `chat-${runId}`);
     span.setAttributes({ 'scorestream.scorer.id': 'card-4111111111111111', 'scorestream.note': runId });
+    // An evaluation event names its scorer and its record's score id: ids too; its explanation is content.
+    span.addEvent('gen_ai.evaluation.result', { 'gen_ai.evaluation.name': 'card-4111111111111111', 'scorestream.score_id': '4111111111111111-a', 'gen_ai.evaluation.explanation': `for ${address}` });
     span.end();
     const [exported] = exporter.getFinishedSpans();
+    expect(exported!.events[0]!.attributes).toEqual({ 'gen_ai.evaluation.name': 'card-4111111111111111', 'scorestream.score_id': '4111111111111111-a', 'gen_ai.evaluation.explanation': 'for [redacted:email]' });
     expect(exported!.attributes).toEqual({
       'scorestream.run.id': runId,
       'scorestream.thread.id': `chat-${runId}`,

@@ -93,7 +93,7 @@ describe('scoreThreadClose', () => {
     expect(span!.spanContext().traceId).toBe(traceFor('run-3').traceId);
     expect(span!.parentSpanContext?.spanId).toBe(traceFor('run-3').spanId);
     expect(span!.links.map((link) => [link.context.traceId, link.context.spanId])).toEqual(['run-1', 'run-2', 'run-3'].map((runId) => [traceFor(runId).traceId, traceFor(runId).spanId]));
-    expect(span!.attributes).toMatchObject({ 'scorestream.thread.id': 't-1', 'scorestream.thread.version': 2, 'scorestream.thread.turns': 3, 'scorestream.run.id': 'run-3', 'scorestream.scorer.ids': ['turn-counter'] });
+    expect(span!.attributes).toMatchObject({ 'scorestream.thread.id': 't-1', 'scorestream.thread.version': 2, 'scorestream.thread.turns': 3, 'scorestream.run.id': 'run-3' });
     expect(records[0]!.trace).toEqual({ traceId: traceFor('run-3').traceId, parentSpanId: traceFor('run-3').spanId, spanId: span!.spanContext().spanId });
   });
 
