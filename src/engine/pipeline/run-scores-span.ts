@@ -15,6 +15,7 @@ export type SharedEvaluation = {
   scorerVersion?: string | undefined;
   scoreId: string;
   outcome: ScorerOutcome;
+  /** When the scorer finished, on the span's clock. */
   finishedMs: number;
   withExplanation: boolean;
   /** The binding's sampling decision, when it has a sampling rule. */

@@ -178,6 +178,11 @@ function scoreSpanAttributes(facts: RunFacts, binding: Pick<ResolvedBinding<unkn
   return attributes;
 }
 
+/** Epoch milliseconds as the OpenTelemetry SDK reads its clock (time origin + monotonic time), so a span given a start time by us and ended by the SDK never ends before it starts. */
+function spanClock(): number {
+  return performance.timeOrigin + performance.now();
+}
+
 /** The run's shared span for the scores of scorers that started none (run-scores-span.ts). */
 export function runScoresSpan<Event>(facts: RunFacts, options: ScoreRunEventOptions<Event>, bindings: number): RunScoresSpan {
   const tracer = options.tracer ?? defaultTracer();
@@ -214,10 +219,12 @@ export async function scoreWithBinding<Event>(facts: RunFacts, binding: Resolved
 async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event>, shared: RunScoresSpan): Promise<BindingResult> {
   const now = options.now ?? Date.now;
   const started = now();
+  // Span times on the SDK's own clock (its spans end on it): the injected clock is the records'.
+  const spanStarted = spanClock();
   const tracer = options.tracer ?? defaultTracer();
   const parent = options.parentContext ?? ROOT_CONTEXT;
   const span = new DeferredSpan(() => {
-    const spanOptions = { kind: SpanKind.INTERNAL, attributes: scoreSpanAttributes(facts, binding, eligibility, options.thread?.version), startTime: started, ...(options.links === undefined ? {} : { links: options.links }) };
+    const spanOptions = { kind: SpanKind.INTERNAL, attributes: scoreSpanAttributes(facts, binding, eligibility, options.thread?.version), startTime: spanStarted, ...(options.links === undefined ? {} : { links: options.links }) };
     return tracer.startSpan(`score ${binding.scorerId}`, spanOptions, parent);
   }, trace.getSpanContext(parent));
   const input = options.thread?.input ?? buildScorerInput(facts);
@@ -236,7 +243,7 @@ async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBind
   const withExplanation = options.services?.recordInputs === true;
   const onShared = own === undefined && options.codeScores !== 'log-records';
   // Read before end(): an ended span reports isRecording() false, and its id would be lost.
-  const traceFields = recordTrace(facts, own ?? (onShared ? shared.span(started) : undefined));
+  const traceFields = recordTrace(facts, own ?? (onShared ? shared.span(spanStarted) : undefined));
   if (own !== undefined) endSpan(own, outcome, binding.scorerId, withExplanation);
   const scorerName = binding.scorer.name;
   const record = buildScoreRecord({
@@ -252,7 +259,7 @@ async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBind
     durationMs: Math.max(0, Math.round(finished - started)),
     thread: options.thread?.version,
   });
-  if (onShared) shared.add({ scorerId: binding.scorerId, scorerVersion: binding.version, scoreId: record.scoreId, outcome, finishedMs: finished, withExplanation, sampling: eligibility.sampling });
+  if (onShared) shared.add({ scorerId: binding.scorerId, scorerVersion: binding.version, scoreId: record.scoreId, outcome, finishedMs: spanClock(), withExplanation, sampling: eligibility.sampling });
   return { kind: 'scored', record };
 }
 
