@@ -162,15 +162,22 @@ function endSpan(span: Span, outcome: ScorerOutcome, scorerId: string, withExpla
   span.end();
 }
 
-/** What a scorer's own span carries from its start (attributes, so samplers see them too). */
-function scoreSpanAttributes(facts: RunFacts, binding: Pick<ResolvedBinding<unknown>, 'scorerId' | 'version'>, eligibility: Extract<Eligibility, { eligible: true }>, thread: ThreadVersion | undefined): Attributes {
-  const attributes: Attributes = { 'scorestream.scorer.id': binding.scorerId, 'scorestream.run.id': facts.event.runId };
-  if (binding.version !== undefined) attributes['scorestream.scorer.version'] = binding.version;
+/** What every score span says of the run it scores: the run id, and a thread score's conversation. */
+function runAttributes(facts: RunFacts, thread: ThreadVersion | undefined): Attributes {
+  const attributes: Attributes = { 'scorestream.run.id': facts.event.runId };
   if (thread !== undefined) {
     attributes['scorestream.thread.id'] = thread.id;
     attributes['scorestream.thread.version'] = thread.version;
     attributes['scorestream.thread.turns'] = thread.turns;
   }
+  return attributes;
+}
+
+/** What a scorer's own span carries from its start (attributes, so samplers see them too). */
+function scoreSpanAttributes(facts: RunFacts, binding: Pick<ResolvedBinding<unknown>, 'scorerId' | 'version'>, eligibility: Extract<Eligibility, { eligible: true }>, thread: ThreadVersion | undefined): Attributes {
+  const attributes = runAttributes(facts, thread);
+  attributes['scorestream.scorer.id'] = binding.scorerId;
+  if (binding.version !== undefined) attributes['scorestream.scorer.version'] = binding.version;
   if (eligibility.sampling !== undefined) {
     attributes['scorestream.sampling.bucket'] = eligibility.sampling.bucket;
     attributes['scorestream.sampling.rate'] = eligibility.sampling.rate;
@@ -188,13 +195,7 @@ export function runScoresSpan<Event>(facts: RunFacts, options: ScoreRunEventOpti
   const tracer = options.tracer ?? defaultTracer();
   const thread = options.thread?.version;
   return new RunScoresSpan((startMs) => {
-    const attributes: Attributes = { 'scorestream.run.id': facts.event.runId };
-    if (thread !== undefined) {
-      attributes['scorestream.thread.id'] = thread.id;
-      attributes['scorestream.thread.version'] = thread.version;
-      attributes['scorestream.thread.turns'] = thread.turns;
-    }
-    const spanOptions = { kind: SpanKind.INTERNAL, attributes, startTime: startMs, ...(options.links === undefined ? {} : { links: options.links }) };
+    const spanOptions = { kind: SpanKind.INTERNAL, attributes: runAttributes(facts, thread), startTime: startMs, ...(options.links === undefined ? {} : { links: options.links }) };
     return tracer.startSpan(thread === undefined ? 'score run' : 'score thread', spanOptions, options.parentContext ?? ROOT_CONTEXT);
   }, bindings);
 }
