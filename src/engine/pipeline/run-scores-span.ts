@@ -3,8 +3,8 @@
 // evaluation here, as a `gen_ai.evaluation.result` event, instead of opening a span for a few
 // microseconds of work: one `score run` span per run (`score thread` for a conversation), a child
 // of the agent's span, opened by the first such scorer (from the time it started) and ended when
-// the run's last binding is done, at the time the last of them finished. Spans cost the same whatever they hold, so three
-// code scorers cost one span, not three.
+// the run's last binding is done, at the time the last of them finished. A span costs about the
+// same whatever it holds, so three code scorers cost one span, not three.
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { Attributes, Span } from '@opentelemetry/api';
 import type { ScorerOutcome } from './scorer-outcome.ts';
@@ -55,8 +55,9 @@ export class RunScoresSpan {
     }
     addEvaluationEvent(span, scorerId, outcome, evaluation.withExplanation, provenance, finishedMs);
     if (outcome.status === 'failed') {
-      span.recordException({ name: outcome.error.name, message: `${scorerId} failed in ${outcome.error.failedStep}: ${outcome.error.message}` }, finishedMs);
-      this.#firstFailure ??= `${scorerId} failed in ${outcome.error.failedStep}: ${outcome.error.message}`;
+      const message = `${scorerId} failed in ${outcome.error.failedStep}: ${outcome.error.message}`;
+      span.recordException({ name: outcome.error.name, message }, finishedMs);
+      this.#firstFailure ??= message;
     }
   }
 
@@ -67,6 +68,7 @@ export class RunScoresSpan {
     const span = this.#span;
     // The scorers it holds are its events' names: no list of them as well, to serialise per run.
     if (this.#firstFailure !== undefined && span.isRecording()) span.setStatus({ code: SpanStatusCode.ERROR, message: this.#firstFailure });
-    span.end(this.#lastFinishedMs);
+    // No score was added (a record that could not be built): the SDK's own end time.
+    span.end(this.#lastFinishedMs > 0 ? this.#lastFinishedMs : undefined);
   }
 }
