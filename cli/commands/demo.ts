@@ -109,6 +109,13 @@ export async function run(argv: string[]): Promise<number> {
   // first-run demo machine does not have. OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_*_EXPORTER turn it on.
   const telemetryRequested = Object.keys(process.env).some((name) => /^OTEL_(EXPORTER_OTLP_.*ENDPOINT|TRACES_EXPORTER|METRICS_EXPORTER|LOGS_EXPORTER|CONFIG_FILE)$/.test(name));
   const telemetry = await startTelemetry(telemetryRequested ? process.env : { ...process.env, OTEL_SDK_DISABLED: 'true' }, { logger, redact: redaction.redact });
+  // Decided before anything waits on Kafka: a setting it cannot honour stops the demo at once, its telemetry shut down.
+  const evaluationOptions = await Promise.resolve()
+    .then(() => evaluationLogOptions(telemetry, process.env))
+    .catch(async (error: unknown) => {
+      await telemetry.shutdown();
+      throw error;
+    });
   // Topics, the producer and the group join usually take a second; a broker that is still
   // recovering its logs can hold them up for longer, and a silent terminal says nothing of why.
   const slowStart = setTimeout(() => console.error(`[demo] still connecting to Kafka (creating topics, joining the consumer group); progress and errors: ${logFile}`), 5_000);
@@ -117,7 +124,7 @@ export async function run(argv: string[]): Promise<number> {
     logger,
     createRunsTopic: true,
     ...traceOptionsFromEnvironment(process.env),
-    ...evaluationLogOptions(telemetry, process.env),
+    ...evaluationOptions,
     consumer: { commitIntervalMs: 500 },
   }).finally(() => clearTimeout(slowStart));
   const { publisher, traffic } = startDemoTraffic(trafficOptions, { config, brokers, otlp, logger });

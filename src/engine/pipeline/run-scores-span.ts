@@ -2,7 +2,7 @@
 // whose run started no span of its own — it called no judge and traced nothing — puts its
 // evaluation here, as a `gen_ai.evaluation.result` event, instead of opening a span for a few
 // microseconds of work: one `score run` span per run (`score thread` for a conversation), a child
-// of the agent's span, opened by the first such scorer (from the time it started) and ended when
+// of the agent's span, opened by the first such scorer to finish (from the time it started) and ended when
 // the run's last binding is done, at the time the last of them finished. A span costs about the
 // same whatever it holds, so three code scorers cost one span, not three.
 import { SpanStatusCode } from '@opentelemetry/api';
@@ -35,8 +35,8 @@ export class RunScoresSpan {
     this.#pending = bindings;
   }
 
-  /** The shared span, opened on first use as of `startMs` (when that scorer started): its id goes into the records of the scores it holds. */
-  span(startMs: number): Span {
+  /** Opens the shared span as of `startMs` (when that scorer started) on the first call, and returns it on every call: its id goes into the records of the scores it holds. */
+  open(startMs: number): Span {
     this.#span ??= this.#open(startMs);
     return this.#span;
   }
@@ -44,7 +44,7 @@ export class RunScoresSpan {
   /** One code scorer's outcome, as an evaluation event (and, when it failed, an exception) on the span. */
   add(evaluation: SharedEvaluation): void {
     const { scorerId, outcome, finishedMs } = evaluation;
-    const span = this.span(finishedMs);
+    const span = this.open(finishedMs);
     this.#lastFinishedMs = Math.max(this.#lastFinishedMs, finishedMs);
     if (!span.isRecording()) return;
     const provenance: Attributes = { 'scorestream.score_id': evaluation.scoreId };
@@ -63,6 +63,7 @@ export class RunScoresSpan {
 
   /** One binding of the run is done, whatever became of it; the span ends with the last. */
   settle(): void {
+    if (this.#pending <= 0) return;
     this.#pending -= 1;
     if (this.#pending > 0 || this.#span === undefined) return;
     const span = this.#span;

@@ -185,13 +185,11 @@ function scoreSpanAttributes(facts: RunFacts, binding: Pick<ResolvedBinding<unkn
   return attributes;
 }
 
-/** Epoch milliseconds as the OpenTelemetry SDK reads its clock (time origin + monotonic time), so a span given a start time by us and ended by the SDK never ends before it starts. */
-function spanClock(): number {
-  return performance.timeOrigin + performance.now();
-}
+/** Epoch milliseconds as the OpenTelemetry SDK reads them (Date.now: its spans given a start time end on it too); the injected clock is the records'. */
+const spanClock = Date.now;
 
 /** The run's shared span for the scores of scorers that started none (run-scores-span.ts). */
-export function runScoresSpan<Event>(facts: RunFacts, options: ScoreRunEventOptions<Event>, bindings: number): RunScoresSpan {
+export function runScoresSpanFor<Event>(facts: RunFacts, options: ScoreRunEventOptions<Event>, bindings: number): RunScoresSpan {
   const tracer = options.tracer ?? defaultTracer();
   const thread = options.thread?.version;
   return new RunScoresSpan((startMs) => {
@@ -209,7 +207,7 @@ export function runScoresSpan<Event>(facts: RunFacts, options: ScoreRunEventOpti
  * (src/engine/pipeline/score-retry.ts), a re-score and a thread close, each a run of one binding.
  */
 export async function scoreWithBinding<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event>, shared?: RunScoresSpan): Promise<BindingResult> {
-  const runShared = shared ?? runScoresSpan(facts, options, 1);
+  const runShared = shared ?? runScoresSpanFor(facts, options, 1);
   try {
     return await scoreInDeferredSpan(facts, binding, eligibility, options, runShared);
   } finally {
@@ -220,7 +218,7 @@ export async function scoreWithBinding<Event>(facts: RunFacts, binding: Resolved
 async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event>, shared: RunScoresSpan): Promise<BindingResult> {
   const now = options.now ?? Date.now;
   const started = now();
-  // Span times on the SDK's own clock (its spans end on it): the injected clock is the records'.
+  // Span times on the SDK's own clock: the injected clock is the records'.
   const spanStarted = spanClock();
   const tracer = options.tracer ?? defaultTracer();
   const parent = options.parentContext ?? ROOT_CONTEXT;
@@ -234,6 +232,7 @@ async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBind
   const services = gate === undefined ? options.services : { ...options.services, judgeCalls: gate, limitDecisionCall: gateDecisionCalls(gate, options.services?.limitDecisionCall) };
   const outcome = await otelContext.with(trace.setSpan(parent, span), () => runScorerToOutcome(binding.scorer, input, { timeoutMs: binding.timeoutMs, signal: options.signal, services }));
   const finished = now();
+  span.seal();
   const own = span.started;
   // A judge call refused by a budget: the pair is skipped for budget (a replay can score it later), not failed.
   if (gate?.refusal !== undefined && outcome.status === 'failed') {
@@ -244,7 +243,7 @@ async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBind
   const withExplanation = options.services?.recordInputs === true;
   const onShared = own === undefined && options.codeScores !== 'log-records';
   // Read before end(): an ended span reports isRecording() false, and its id would be lost.
-  const traceFields = recordTrace(facts, own ?? (onShared ? shared.span(spanStarted) : undefined));
+  const traceFields = recordTrace(facts, own ?? (onShared ? shared.open(spanStarted) : undefined));
   if (own !== undefined) endSpan(own, outcome, binding.scorerId, withExplanation);
   const scorerName = binding.scorer.name;
   const record = buildScoreRecord({
@@ -268,7 +267,7 @@ async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBind
 export function scoreRunEvent<Event>(facts: RunFacts, options: ScoreRunEventOptions<Event>): Promise<ScoringOutcome>[] {
   const now = options.now ?? Date.now;
   const decidedAt = () => isoTime(now());
-  const shared = runScoresSpan(facts, options, options.bindings.length);
+  const shared = runScoresSpanFor(facts, options, options.bindings.length);
   const outcomeOf = async (binding: ResolvedBinding<Event>): Promise<ScoringOutcome> => {
     const eligibility = await decideEligibility(binding, facts, options.traceSampling);
     if (!eligibility.eligible) return skippedOutcome(facts, binding, eligibility, decidedAt());

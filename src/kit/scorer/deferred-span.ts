@@ -4,18 +4,30 @@
 // judge call starting under it, a log line asking for the active span, the scorer's own code. A
 // scorer that touches none of that (a code scorer) never starts one, and tracing pays for no span
 // it did not need (docs/observability.md, the span contract).
-import { trace } from '@opentelemetry/api';
+import { INVALID_SPAN_CONTEXT, trace } from '@opentelemetry/api';
 import type { Attributes, AttributeValue, Exception, Link, Span, SpanContext, SpanStatus, TimeInput } from '@opentelemetry/api';
 
 export class DeferredSpan implements Span {
   #span: Span | undefined;
+  #sealed = false;
   readonly #start: () => Span;
+  readonly #parent: SpanContext | undefined;
   readonly #parentTraceId: string | undefined;
 
   /** `start` opens the real span; `parent` is the span context it will be a child of, if any. */
   constructor(start: () => Span, parent: SpanContext | undefined) {
     this.#start = start;
+    this.#parent = parent;
     this.#parentTraceId = parent !== undefined && trace.isSpanContextValid(parent) ? parent.traceId : undefined;
+  }
+
+  /**
+   * The scorer's run is over: a span not started by now never starts. Work it left behind (an
+   * abandoned run past its deadline, a timer) that uses it later gets a non-recording stand-in for
+   * the parent instead — its spans go under the agent's span — rather than a span nobody would end.
+   */
+  seal(): void {
+    this.#sealed = true;
   }
 
   /** The real span, once something needed it; undefined while nothing did. */
@@ -35,7 +47,9 @@ export class DeferredSpan implements Span {
   }
 
   #real(): Span {
-    this.#span ??= this.#start();
+    if (this.#span !== undefined) return this.#span;
+    if (this.#sealed) return trace.wrapSpanContext(this.#parent ?? INVALID_SPAN_CONTEXT);
+    this.#span = this.#start();
     return this.#span;
   }
 

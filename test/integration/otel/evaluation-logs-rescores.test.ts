@@ -104,8 +104,8 @@ describe('evaluation log records written after the agent span ended', () => {
     const topics = await useServiceTopics(1);
     const [rescore, feedback, agreements] = await Promise.all([useTopic({ prefix: 'rescore' }), useTopic({ prefix: 'feedback' }), useTopic({ prefix: 'agreements', config: { 'cleanup.policy': 'compact' } })]);
     await useTopic({ name: `${feedback}-dlq` });
-    const judged = createScorer({ id: 'judged', description: 'passes every answer' }).generateScore(() => 0.9);
-    await startTestService({ topics: { ...topics, rescore }, retries: { enabled: false }, scorers: [{ scorer: judged, version: '1', rescoreOn: ['thumbs-down'] }] }, options);
+    const passing = createScorer({ id: 'passing', description: 'passes every answer' }).generateScore(() => 0.9);
+    await startTestService({ topics: { ...topics, rescore }, retries: { enabled: false }, scorers: [{ scorer: passing, version: '1', rescoreOn: ['thumbs-down'] }] }, options);
     const join = await startAgreementJoin({ edge: testEdge('scorestream-test-agreement'), resultsTopic: topics.results, feedbackTopic: feedback, agreementsTopic: agreements, rescoreTopic: rescore, windowMs: 3_600_000, ttlMs: 600_000, flushIntervalMs: 100 });
     onTestFinished(() => join.stop());
 

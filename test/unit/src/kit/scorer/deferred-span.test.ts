@@ -50,4 +50,28 @@ describe('DeferredSpan', () => {
     const traceId = span.spanContext().traceId;
     expect(span.knownTraceId()).toBe(traceId);
   });
+
+  it('once sealed never starts: a late use gets a non-recording stand-in for the parent, so late spans go under the agent span', () => {
+    exporter.reset();
+    const { start, span } = deferred();
+    span.seal();
+    expect(span.isRecording()).toBe(false);
+    expect(span.spanContext()).toMatchObject({ traceId: parent.traceId, spanId: parent.spanId });
+    span.setAttribute('late', true);
+    span.end();
+    expect(start).not.toHaveBeenCalled();
+    expect(span.started).toBeUndefined();
+    expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+
+  it('once started, sealing changes nothing: the real span is still the one used and ended', () => {
+    exporter.reset();
+    const { start, span } = deferred();
+    const real = span.spanContext();
+    span.seal();
+    expect(span.spanContext()).toBe(real);
+    span.end();
+    expect(start).toHaveBeenCalledTimes(1);
+    expect(exporter.getFinishedSpans()).toHaveLength(1);
+  });
 });
