@@ -7,8 +7,8 @@
 // prompt step, its own tracing — gets its `score {scorerId}` span under the agent run's span, the
 // parent of those; the scores of the others (code scorers) share the run's one `score run` span
 // (run-scores-span.ts), or leave only as evaluation log records when so configured.
-import { context as otelContext, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { Attributes, Context, Link, Span, Tracer } from '@opentelemetry/api';
+import { context as otelContext, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import type { Context, Link, Span, Tracer } from '@opentelemetry/api';
 import type { BudgetRefusal } from '../budget/budget-ledger.ts';
 import { gateDecisionCalls } from '../budget/judge-spend.ts';
 import type { JudgeSpend } from '../budget/judge-spend.ts';
@@ -22,8 +22,9 @@ import { describeRefusal } from '../budget/budget-exhausted-error.ts';
 import { buildDecisionRecord } from './build-decision-record.ts';
 import { buildScoreRecord } from './build-score-record.ts';
 import { decideEligibility } from './decide-eligibility.ts';
-import { addEvaluationEvent } from './evaluation-event.ts';
-import { RunScoresSpan } from './run-scores-span.ts';
+import type { RunScoresSpan } from './run-scores-span.ts';
+import { endSpan, runScoresSpanFor, scoreSpanAttributes, scoreSpansRecord, spanClock } from './score-spans.ts';
+import type { ScoreSpanPlace } from './score-spans.ts';
 import { DeferredSpan } from '../../kit/scorer/deferred-span.ts';
 import type { Eligibility } from './decide-eligibility.ts';
 import { noHistory, pairOutcome } from './pair-outcome.ts';
@@ -31,7 +32,6 @@ import type { RetryPolicy } from './retry-plan.ts';
 import type { RunFacts } from './run-facts.ts';
 import { buildScorerInput } from './scorer-input.ts';
 import { runScorerToOutcome } from './scorer-outcome.ts';
-import type { ScorerOutcome } from './scorer-outcome.ts';
 import type { ScoringOutcome } from './scoring-outcome.ts';
 import { isoTime } from '../../kit/contracts/iso-time.ts';
 
@@ -116,88 +116,6 @@ export function skippedOutcome(facts: RunFacts, binding: Pick<ResolvedBinding<un
   return { kind: 'skipped', decision };
 }
 
-/** Judge models and token totals over every prompt step; never prompts or answers. Undefined: no judge was called. */
-function judgeAttributes(outcome: ScorerOutcome): Attributes | undefined {
-  const result = outcome.status === 'failed' ? outcome.snapshot : outcome.result;
-  const judge = result?.judge;
-  if (judge === undefined) return undefined;
-  const models = new Set<string>();
-  let calls = 0;
-  let inputTokens = 0;
-  let outputTokens = 0;
-  for (const step of Object.values(judge)) {
-    for (const execution of step?.executions ?? []) {
-      models.add(execution.judgeModelId);
-      calls += execution.modelCallCount;
-      inputTokens += execution.usage?.inputTokens ?? 0;
-      outputTokens += execution.usage?.outputTokens ?? 0;
-    }
-  }
-  if (models.size === 0) return undefined;
-  return {
-    'scorestream.judge.model_id': [...models].join(','),
-    'scorestream.judge.calls': calls,
-    'scorestream.judge.input_tokens': inputTokens,
-    'scorestream.judge.output_tokens': outputTokens,
-  };
-}
-
-function endSpan(span: Span, outcome: ScorerOutcome, scorerId: string, withExplanation: boolean): void {
-  if (!span.isRecording()) {
-    span.end();
-    return;
-  }
-  span.setAttribute('scorestream.status', outcome.status);
-  // A code scorer calls no judge: no empty attribute object to build, redact and walk per span.
-  const judge = judgeAttributes(outcome);
-  if (judge !== undefined) span.setAttributes(judge);
-  if (outcome.status === 'scored') span.setAttribute('scorestream.score', outcome.score);
-  if (outcome.status === 'not_scorable') span.setAttribute('scorestream.not_scorable.step', outcome.notScorable.step);
-  if (outcome.status === 'failed') {
-    span.setAttribute('scorestream.failed_step', outcome.error.failedStep);
-    span.recordException({ name: outcome.error.name, message: outcome.error.message, ...(outcome.error.code === undefined ? {} : { code: outcome.error.code }) });
-    span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error.message });
-  }
-  addEvaluationEvent(span, scorerId, outcome, withExplanation);
-  span.end();
-}
-
-/** What every score span says of the run it scores: the run id, and a thread score's conversation. */
-function runAttributes(facts: RunFacts, thread: ThreadVersion | undefined): Attributes {
-  const attributes: Attributes = { 'scorestream.run.id': facts.event.runId };
-  if (thread !== undefined) {
-    attributes['scorestream.thread.id'] = thread.id;
-    attributes['scorestream.thread.version'] = thread.version;
-    attributes['scorestream.thread.turns'] = thread.turns;
-  }
-  return attributes;
-}
-
-/** What a scorer's own span carries from its start (attributes, so samplers see them too). */
-function scoreSpanAttributes(facts: RunFacts, binding: Pick<ResolvedBinding<unknown>, 'scorerId' | 'version'>, eligibility: Extract<Eligibility, { eligible: true }>, thread: ThreadVersion | undefined): Attributes {
-  const attributes = runAttributes(facts, thread);
-  attributes['scorestream.scorer.id'] = binding.scorerId;
-  if (binding.version !== undefined) attributes['scorestream.scorer.version'] = binding.version;
-  if (eligibility.sampling !== undefined) {
-    attributes['scorestream.sampling.bucket'] = eligibility.sampling.bucket;
-    attributes['scorestream.sampling.rate'] = eligibility.sampling.rate;
-  }
-  return attributes;
-}
-
-/** Epoch milliseconds as the OpenTelemetry SDK reads them (Date.now: its spans given a start time end on it too); the injected clock is the records'. */
-const spanClock = Date.now;
-
-/** The run's shared span for the scores of scorers that started none (run-scores-span.ts). */
-export function runScoresSpanFor<Event>(facts: RunFacts, options: ScoreRunEventOptions<Event>, bindings: number): RunScoresSpan {
-  const tracer = options.tracer ?? defaultTracer();
-  const thread = options.thread?.version;
-  return new RunScoresSpan((startMs) => {
-    const spanOptions = { kind: SpanKind.INTERNAL, attributes: runAttributes(facts, thread), startTime: startMs, ...(options.links === undefined ? {} : { links: options.links }) };
-    return tracer.startSpan(thread === undefined ? 'score run' : 'score thread', spanOptions, options.parentContext ?? ROOT_CONTEXT);
-  }, bindings);
-}
-
 /**
  * One eligible binding scored: its record, or the budget skip when a budget refused one of its
  * judge calls (`spend`; the gate's refusal). The scorer runs under a deferred `score {scorerId}`
@@ -207,33 +125,42 @@ export function runScoresSpanFor<Event>(facts: RunFacts, options: ScoreRunEventO
  * (src/engine/pipeline/score-retry.ts), a re-score and a thread close, each a run of one binding.
  */
 export async function scoreWithBinding<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event>, shared?: RunScoresSpan): Promise<BindingResult> {
-  const runShared = shared ?? runScoresSpanFor(facts, options, 1);
+  // A binding scored on its own (a retry, a re-score, a thread close) has a shared span of its own.
+  const own = shared === undefined && scoreSpansRecord(options.tracer) ? runScoresSpanFor(facts, spanPlace(options), 1) : undefined;
   try {
-    return await scoreInDeferredSpan(facts, binding, eligibility, options, runShared);
+    return await scoreInDeferredSpan(facts, binding, eligibility, options, shared ?? own);
   } finally {
-    if (shared === undefined) runShared.settle();
+    own?.settle();
   }
 }
 
-async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event>, shared: RunScoresSpan): Promise<BindingResult> {
+function spanPlace<Event>(options: ScoreRunEventOptions<Event>): ScoreSpanPlace {
+  return { tracer: options.tracer ?? defaultTracer(), parent: options.parentContext ?? ROOT_CONTEXT, links: options.links, thread: options.thread?.version };
+}
+
+/** `shared` undefined: no tracer records (no SDK), and no span of any kind is built for the binding. */
+async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event>, shared: RunScoresSpan | undefined): Promise<BindingResult> {
   const now = options.now ?? Date.now;
   const started = now();
   // Span times on the SDK's own clock: the injected clock is the records'.
   const spanStarted = spanClock();
-  const tracer = options.tracer ?? defaultTracer();
-  const parent = options.parentContext ?? ROOT_CONTEXT;
-  const span = new DeferredSpan(() => {
-    const spanOptions = { kind: SpanKind.INTERNAL, attributes: scoreSpanAttributes(facts, binding, eligibility, options.thread?.version), startTime: spanStarted, ...(options.links === undefined ? {} : { links: options.links }) };
-    return tracer.startSpan(`score ${binding.scorerId}`, spanOptions, parent);
-  }, trace.getSpanContext(parent));
+  const place = spanPlace(options);
+  const span =
+    shared === undefined
+      ? undefined
+      : new DeferredSpan(() => {
+          const spanOptions = { kind: SpanKind.INTERNAL, attributes: scoreSpanAttributes(facts, binding, eligibility, place.thread), startTime: spanStarted, ...(place.links === undefined ? {} : { links: place.links }) };
+          return place.tracer.startSpan(`score ${binding.scorerId}`, spanOptions, place.parent);
+        }, trace.getSpanContext(place.parent));
   const input = options.thread?.input ?? buildScorerInput(facts);
   const gate = options.spend?.ledger === undefined ? undefined : options.spend.runGate(binding.scorerId, facts.event.metadata?.tenantId);
   // Classifier scorers' decision-model calls go through the run's gate too (the service's cap inside).
   const services = gate === undefined ? options.services : { ...options.services, judgeCalls: gate, limitDecisionCall: gateDecisionCalls(gate, options.services?.limitDecisionCall) };
-  const outcome = await otelContext.with(trace.setSpan(parent, span), () => runScorerToOutcome(binding.scorer, input, { timeoutMs: binding.timeoutMs, signal: options.signal, services }));
+  const scorerContext = span === undefined ? place.parent : trace.setSpan(place.parent, span);
+  const outcome = await otelContext.with(scorerContext, () => runScorerToOutcome(binding.scorer, input, { timeoutMs: binding.timeoutMs, signal: options.signal, services }));
   const finished = now();
-  span.seal();
-  const own = span.started;
+  span?.seal();
+  const own = span?.started;
   // A judge call refused by a budget: the pair is skipped for budget (a replay can score it later), not failed.
   if (gate?.refusal !== undefined && outcome.status === 'failed') {
     if (own?.isRecording() === true) own.setAttribute('scorestream.skip.reason', 'budget_exhausted');
@@ -241,9 +168,9 @@ async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBind
     return { kind: 'budget_skipped', skip: budgetSkip(gate.refusal) };
   }
   const withExplanation = options.services?.recordInputs === true;
-  const onShared = own === undefined && options.codeScores !== 'log-records';
+  const onShared = own === undefined && options.codeScores !== 'log-records' ? shared : undefined;
   // Read before end(): an ended span reports isRecording() false, and its id would be lost.
-  const traceFields = recordTrace(facts, own ?? (onShared ? shared.open(spanStarted) : undefined));
+  const traceFields = recordTrace(facts, own ?? onShared?.open(spanStarted));
   if (own !== undefined) endSpan(own, outcome, binding.scorerId, withExplanation);
   const scorerName = binding.scorer.name;
   const record = buildScoreRecord({
@@ -259,7 +186,7 @@ async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBind
     durationMs: Math.max(0, Math.round(finished - started)),
     thread: options.thread?.version,
   });
-  if (onShared) shared.add({ scorerId: binding.scorerId, scorerVersion: binding.version, scoreId: record.scoreId, outcome, finishedMs: spanClock(), withExplanation, sampling: eligibility.sampling });
+  onShared?.add({ scorerId: binding.scorerId, scorerVersion: binding.version, scoreId: record.scoreId, outcome, finishedMs: spanClock(), withExplanation, sampling: eligibility.sampling });
   return { kind: 'scored', record };
 }
 
@@ -267,21 +194,18 @@ async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBind
 export function scoreRunEvent<Event>(facts: RunFacts, options: ScoreRunEventOptions<Event>): Promise<ScoringOutcome>[] {
   const now = options.now ?? Date.now;
   const decidedAt = () => isoTime(now());
-  const shared = runScoresSpanFor(facts, options, options.bindings.length);
-  const outcomeOf = async (binding: ResolvedBinding<Event>): Promise<ScoringOutcome> => {
-    const eligibility = await decideEligibility(binding, facts, options.traceSampling);
-    if (!eligibility.eligible) return skippedOutcome(facts, binding, eligibility, decidedAt());
-    const refusal = options.spend?.admitRun(binding.scorerId, facts.event.metadata?.tenantId);
-    if (refusal !== undefined) return skippedOutcome(facts, binding, budgetSkip(refusal), decidedAt());
-    const result = await scoreWithBinding(facts, binding, eligibility, options, shared);
-    if (result.kind === 'budget_skipped') return skippedOutcome(facts, binding, result.skip, decidedAt());
-    return pairOutcome(result.record, facts, noHistory, options.retries, now());
-  };
-  return options.bindings.map(async (binding) => {
+  const shared = scoreSpansRecord(options.tracer) ? runScoresSpanFor(facts, spanPlace(options), options.bindings.length) : undefined;
+  return options.bindings.map(async (binding): Promise<ScoringOutcome> => {
     try {
-      return await outcomeOf(binding);
+      const eligibility = await decideEligibility(binding, facts, options.traceSampling);
+      if (!eligibility.eligible) return skippedOutcome(facts, binding, eligibility, decidedAt());
+      const refusal = options.spend?.admitRun(binding.scorerId, facts.event.metadata?.tenantId);
+      if (refusal !== undefined) return skippedOutcome(facts, binding, budgetSkip(refusal), decidedAt());
+      const result = await scoreInDeferredSpan(facts, binding, eligibility, options, shared);
+      if (result.kind === 'budget_skipped') return skippedOutcome(facts, binding, result.skip, decidedAt());
+      return pairOutcome(result.record, facts, noHistory, options.retries, now());
     } finally {
-      shared.settle();
+      shared?.settle();
     }
   });
 }
