@@ -138,25 +138,27 @@ function spanPlace<Event>(options: ScoreRunEventOptions<Event>): ScoreSpanPlace 
   return { tracer: options.tracer ?? defaultTracer(), parent: options.parentContext ?? ROOT_CONTEXT, links: options.links, thread: options.thread?.version };
 }
 
+/** The scorer's own `score {scorerId}` span, started only if its run needs one (DeferredSpan). */
+function deferredScoreSpan(facts: RunFacts, binding: Pick<ResolvedBinding<unknown>, 'scorerId' | 'version'>, eligibility: Extract<Eligibility, { eligible: true }>, place: ScoreSpanPlace, startTime: number): DeferredSpan {
+  return new DeferredSpan(() => {
+    const spanOptions = { kind: SpanKind.INTERNAL, attributes: scoreSpanAttributes(facts, binding, eligibility, place.thread), startTime, ...(place.links === undefined ? {} : { links: place.links }) };
+    return place.tracer.startSpan(`score ${binding.scorerId}`, spanOptions, place.parent);
+  }, trace.getSpanContext(place.parent));
+}
+
 /** `shared` undefined: no tracer records (no SDK), and no span of any kind is built for the binding. */
 async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event>, shared: RunScoresSpan | undefined): Promise<BindingResult> {
   const now = options.now ?? Date.now;
   const started = now();
   // Span times on the SDK's own clock: the injected clock is the records'.
   const spanStarted = spanClock();
-  const place = spanPlace(options);
-  const span =
-    shared === undefined
-      ? undefined
-      : new DeferredSpan(() => {
-          const spanOptions = { kind: SpanKind.INTERNAL, attributes: scoreSpanAttributes(facts, binding, eligibility, place.thread), startTime: spanStarted, ...(place.links === undefined ? {} : { links: place.links }) };
-          return place.tracer.startSpan(`score ${binding.scorerId}`, spanOptions, place.parent);
-        }, trace.getSpanContext(place.parent));
+  const parent = options.parentContext ?? ROOT_CONTEXT;
+  const span = shared === undefined ? undefined : deferredScoreSpan(facts, binding, eligibility, spanPlace(options), spanStarted);
   const input = options.thread?.input ?? buildScorerInput(facts);
   const gate = options.spend?.ledger === undefined ? undefined : options.spend.runGate(binding.scorerId, facts.event.metadata?.tenantId);
   // Classifier scorers' decision-model calls go through the run's gate too (the service's cap inside).
   const services = gate === undefined ? options.services : { ...options.services, judgeCalls: gate, limitDecisionCall: gateDecisionCalls(gate, options.services?.limitDecisionCall) };
-  const scorerContext = span === undefined ? place.parent : trace.setSpan(place.parent, span);
+  const scorerContext = span === undefined ? parent : trace.setSpan(parent, span);
   const outcome = await otelContext.with(scorerContext, () => runScorerToOutcome(binding.scorer, input, { timeoutMs: binding.timeoutMs, signal: options.signal, services }));
   const finished = now();
   span?.seal();

@@ -78,6 +78,17 @@ async function runServiceAgainst(endpoint: string, env: Record<string, string>) 
   return { service, runId, records };
 }
 
+type JsonLogRecord = { eventName?: string; traceId?: string; spanId?: string; timeUnixNano?: string | number; attributes?: JsonAttribute[] };
+type JsonLogs = { resourceLogs: Array<{ resource?: { attributes?: JsonAttribute[] }; scopeLogs: Array<{ logRecords: JsonLogRecord[] }> }> };
+
+/** Every log record the receiver took on /v1/logs (OTLP/JSON). */
+function logRecordsAt(receiver: { received: Array<{ path: string; body: Buffer }> }): JsonLogRecord[] {
+  return receiver.received
+    .filter((request) => request.path === '/v1/logs')
+    .flatMap((request) => (JSON.parse(request.body.toString('utf8')) as JsonLogs).resourceLogs)
+    .flatMap((resource) => resource.scopeLogs.flatMap((scope) => scope.logRecords));
+}
+
 /** A port nothing listens on (for now). */
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -192,13 +203,8 @@ describe('OTLP export configured from OTEL_* variables', () => {
     });
     expect(JSON.parse(await waitForLog(service, /OpenTelemetry started/))).toMatchObject({ tracing: false, metrics: false, logs: true, logsExporter: 'otlp' });
     const { traceId, spanId } = traceFor(runId);
-    type JsonLogRecord = { eventName?: string; traceId?: string; spanId?: string; timeUnixNano?: string | number; attributes?: JsonAttribute[] };
-    type JsonLogs = { resourceLogs: Array<{ resource?: { attributes?: JsonAttribute[] }; scopeLogs: Array<{ logRecords: JsonLogRecord[] }> }> };
     const logRecords = await waitFor('two evaluation log records on /v1/logs', () => {
-      const all = receiver.received
-        .filter((request) => request.path === '/v1/logs')
-        .flatMap((request) => (JSON.parse(request.body.toString('utf8')) as JsonLogs).resourceLogs)
-        .flatMap((resource) => resource.scopeLogs.flatMap((scope) => scope.logRecords));
+      const all = logRecordsAt(receiver);
       return all.length >= 2 ? all : undefined;
     });
     expect(logRecords).toHaveLength(2);
@@ -238,13 +244,7 @@ describe('OTLP export configured from OTEL_* variables', () => {
     expect(spanNames.filter((name) => name === 'score run' || name === 'score answer-length')).toEqual([]);
     expect(records.find((record) => record.scorerId === 'answer-length')!.trace).toEqual({ traceId, parentSpanId: spanId });
     expect(records.find((record) => record.scorerId === 'slow-judge')!.trace?.spanId).toEqual(expect.any(String));
-    const lengthLog = await waitFor('the code scorer\'s log record', () =>
-      receiver.received
-        .filter((request) => request.path === '/v1/logs')
-        .flatMap((request) => (JSON.parse(request.body.toString('utf8')) as { resourceLogs: Array<{ scopeLogs: Array<{ logRecords: Array<{ spanId?: string; attributes?: JsonAttribute[] }> }> }> }).resourceLogs)
-        .flatMap((resource) => resource.scopeLogs.flatMap((scope) => scope.logRecords))
-        .find((log) => attribute(log.attributes, 'gen_ai.evaluation.name') === 'answer-length'),
-    );
+    const lengthLog = await waitFor('the code scorer\'s log record', () => logRecordsAt(receiver).find((log) => attribute(log.attributes, 'gen_ai.evaluation.name') === 'answer-length'));
     expect(hexId(lengthLog.spanId!)).toBe(spanId);
     service.child.kill('SIGTERM');
     expect((await service.exited).code).toBe(0);
