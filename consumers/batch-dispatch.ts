@@ -14,6 +14,7 @@ import type { Tracer } from '@opentelemetry/api';
 import type { ConsumedMessage } from '../kafka/kafka-records.ts';
 import type { BatchControl, ConsumedBatch, GroupConsumer } from '../kafka/kafka-transport.ts';
 import type { MessageEnd, PathPartition } from './message-path.ts';
+import type { Arrival } from './run-source.ts';
 import { startMessageTrace, untracedMessage } from './message-trace.ts';
 import type { MessageTicket, PartitionClaim, RecordSink } from './record-sink.ts';
 import type { RetryGate } from './retry-gate.ts';
@@ -35,6 +36,8 @@ export type BatchDispatchOptions = {
   endOffsets?: ReadonlyMap<number, number> | undefined;
   /** A `process {topic}` span per message, on this tracer; none without one. */
   processSpans?: Tracer | undefined;
+  /** The records' clock: each message's arrival (fetched, holding a slot) is read on it. */
+  now(): number;
   isStopping(): boolean;
 };
 
@@ -58,15 +61,15 @@ export function createBatchDispatch(options: BatchDispatchOptions): BatchDispatc
     if (stats.inFlight === 0) while (idleWaiters.length > 0) idleWaiters.shift()!();
   };
 
-  const processOne = async (topic: string, partition: number, message: ConsumedMessage, ticket: MessageTicket, pathPartition: PathPartition) => {
+  const processOne = async (topic: string, partition: number, message: ConsumedMessage, ticket: MessageTicket, pathPartition: PathPartition, arrival: Arrival) => {
     const tracer = options.processSpans;
     if (tracer === undefined) {
-      const outcome = await pathPartition.process(message, { source: { topic, partition, offset: message.offset }, output: ticket.output, trace: untracedMessage(message) });
+      const outcome = await pathPartition.process(message, { source: { topic, partition, offset: message.offset }, output: ticket.output, trace: untracedMessage(message), arrival });
       settle(ticket, outcome);
       return;
     }
     const messageTrace = startMessageTrace(tracer, message, { topic, partition, groupId: options.groupId });
-    const handle = { source: { topic, partition, offset: message.offset }, output: ticket.output, trace: messageTrace };
+    const handle = { source: { topic, partition, offset: message.offset }, output: ticket.output, trace: messageTrace, arrival };
     const outcome = await otelContext.with(trace.setSpan(ROOT_CONTEXT, messageTrace.span), () => pathPartition.process(message, handle));
     messageTrace.span.end();
     settle(ticket, outcome);
@@ -91,6 +94,8 @@ export function createBatchDispatch(options: BatchDispatchOptions): BatchDispatc
 
   const eachBatch = async (batch: ConsumedBatch, control: BatchControl) => {
     const { heartbeat, isRunning, isStale, resolveOffset } = control;
+    // The partition is fetched only once its previous batch was handled: the batch arrives now.
+    const fetchedAt = options.now();
     const key = partitionKey(batch.topic, batch.partition);
     const claim = await options.sink.claim(batch.topic, batch.partition);
     const source = routes.sourceOf(batch.topic);
@@ -118,7 +123,7 @@ export function createBatchDispatch(options: BatchDispatchOptions): BatchDispatc
       resolveOffset(message.offset);
       stats.inFlight += 1;
       if (highWatermark !== undefined) lag.set(key, Math.max(0, highWatermark - Number(message.offset) - 1));
-      void processOne(batch.topic, batch.partition, message, ticket, pathPartition);
+      void processOne(batch.topic, batch.partition, message, ticket, pathPartition, { fetchedAt, slotAt: options.now() });
     }
     await heartbeat().catch((error: unknown) => {
       if (!options.isStopping()) throw error;

@@ -35,7 +35,7 @@ export type MessageContext = {
   /** Reads a run event back from the runs topic by its position, for a re-score (docs/feedback.md); without it every re-score is `run_unavailable`. */
   fetchRun?: FetchMessage;
   /** Called per acknowledged score record with its event-to-result latency, when it has one (metrics: otel/service-metrics.ts). */
-  observeRecord?: (record: AcknowledgedRecordFields, latencyMs: number | undefined) => void;
+  observeRecord?: (record: AcknowledgedRecordFields, latencyMs: number | undefined, produceMs?: number) => void;
   /** Set when the logs signal is on: each acknowledged score record also leaves as an evaluation log record (otel/evaluation-logs.ts). */
   evaluations?: EvaluationLogSink;
   /** Where code scorers' scores show on the trace: the run's shared span (default) or only their log records. */

@@ -39,6 +39,8 @@ import type { MessageContext } from './message-context.ts';
 import type { RecordEmitter } from './emitter/record-emitter.ts';
 import type { JobOwner, PerformJob, SourceJob } from './run-source.ts';
 import { isoTime } from '../src/kit/contracts/iso-time.ts';
+import { retryLatencyBefore, runArrivalLatency } from '../src/engine/pipeline/arrival-latency.ts';
+import type { RunArrival } from '../src/engine/pipeline/arrival-latency.ts';
 
 /** What a job needs besides itself: the shared context and the one way out. */
 export type JobDependencies = { readonly context: MessageContext; readonly emitter: RecordEmitter };
@@ -63,6 +65,12 @@ function scoringOptions(owner: JobOwner, context: MessageContext): Omit<ScoreRun
     ...(context.config.retries.enabled ? { retries: context.config.retries } : {}),
     ...(context.codeScores === undefined ? {} : { codeScores: context.codeScores }),
   };
+}
+
+/** A run's readings on its way in: its own message's, or — assembled from several (an OTLP trace) — the first one's and when it was complete. */
+function runArrivalOf(timestamp: string, job: Extract<SourceJob, { kind: 'run' }>, owner: JobOwner): RunArrival {
+  const first = job.assembled === undefined ? owner.arrival : job.assembled.first;
+  return { eventTimeMs: Date.parse(timestamp), fetchedAt: first?.fetchedAt, slotAt: first?.slotAt, assembledAt: job.assembled?.at };
 }
 
 /** Each outcome to the emitter as soon as it settles; resolves once all were accepted. */
@@ -111,7 +119,8 @@ export function performJob(job: SourceJob, owner: JobOwner, dependencies: JobDep
       // Counted whatever the policy (docs/observability.md, trace sampling): how much of the traffic a trace backend misses.
       if (job.trace.facts.sampled === false) stats.unsampledTraces += 1;
       const facts = collectRunFacts(event, job.source, job.trace.facts);
-      const outcomes = scoreRunEvent(facts, { ...scoringOptions(owner, context), parentContext: job.trace.context });
+      const latencyBefore = runArrivalLatency(runArrivalOf(event.timestamp, job, owner));
+      const outcomes = scoreRunEvent(facts, { ...scoringOptions(owner, context), parentContext: job.trace.context, latencyBefore });
       // A replay re-scores runs; their threads are the live service's.
       if (config.threadScorers.length > 0 && context.replay === undefined) return emitAndRekey(outcomes, facts, owner, dependencies);
       return emitEach(outcomes, owner, Date.parse(event.timestamp), emitter);
@@ -121,7 +130,8 @@ export function performJob(job: SourceJob, owner: JobOwner, dependencies: JobDep
       stats.retriesAttempted += 1;
       span?.setAttribute('scorestream.run.id', retry.runId);
       // No links: the retry's score span is a child of the run's span, beside the first attempt's.
-      const outcome = scoreRetry(collectRunFacts(retry.event, retry.source, retry.trace), retry, { ...scoringOptions(owner, context), links: undefined, parentContext: spanTraceContext(retry.trace).context });
+      const latencyBefore = retryLatencyBefore(retry, owner.arrival?.slotAt);
+      const outcome = scoreRetry(collectRunFacts(retry.event, retry.source, retry.trace), retry, { ...scoringOptions(owner, context), links: undefined, parentContext: spanTraceContext(retry.trace).context, latencyBefore });
       return emitEach([outcome], owner, Date.parse(retry.event.timestamp), emitter);
     }
     case 'rescore':

@@ -25,10 +25,20 @@ import type { MessageOutput } from './record-sink.ts';
 /** A task's decoder's answer: the one Decoded<T> of every input, its failure codes a dead letter's. */
 export type Decoding<T> = Decoded<T, DeadLetterCode>;
 
+/**
+ * When a consumed message reached the service, epoch ms on the records' clock: its batch fetched,
+ * then a run slot held. A job's first latency stages (src/engine/pipeline/arrival-latency.ts).
+ */
+export type Arrival = { readonly fetchedAt: number; readonly slotAt: number };
+
 /** What a source asks the consumer to do for a message. */
 export type SourceJob =
-  /** Score a run with every binding; `trace` is the run's context, `source` where its event came from. */
-  | { readonly kind: 'run'; readonly event: AgentRunEvent; readonly trace: RunTraceContext; readonly source: Source }
+  /**
+   * Score a run with every binding; `trace` is the run's context, `source` where its event came
+   * from; `assembled` for a run put together from several messages (an OTLP trace): the first
+   * one's arrival and when the run was complete, else the owner's arrival is the run's.
+   */
+  | { readonly kind: 'run'; readonly event: AgentRunEvent; readonly trace: RunTraceContext; readonly source: Source; readonly assembled?: { readonly first: Arrival | undefined; readonly at: number } }
   /** Score a deferred pair again, its binding decided the first time. */
   | { readonly kind: 'retry'; readonly retry: RetryMessage }
   /** Score a pair again for a feedback that disagrees with it (the feedback join's request), its run event read back from the runs topic. */
@@ -43,14 +53,14 @@ export type SourceJob =
   | { readonly kind: 'thread-state'; readonly writes: readonly ChangelogWrite[]; readonly partition: number };
 
 /** One consumed message on its way: where it came from, where its records go, its trace context and process span. */
-export type MessageHandle = { readonly source: Source; readonly output: MessageOutput; readonly trace: MessageTrace };
+export type MessageHandle = { readonly source: Source; readonly output: MessageOutput; readonly trace: MessageTrace; readonly arrival?: Arrival | undefined };
 
 /**
  * Whose a job's records are: a consumed message's, or — for work no message owns (a thread closed
  * by its idle timer, restore tombstones) — the claim's detached output after the message before
  * it, which has no trace context of its own.
  */
-export type JobOwner = { readonly source: Source; readonly output: MessageOutput; readonly trace?: MessageTrace | undefined };
+export type JobOwner = { readonly source: Source; readonly output: MessageOutput; readonly trace?: MessageTrace | undefined; readonly arrival?: Arrival | undefined };
 
 /** The consumer's way to do a job: resolves once every record of it was accepted by `owner.output`; rejects only on the hard stop. */
 export type PerformJob = (job: SourceJob, owner: JobOwner) => Promise<void>;

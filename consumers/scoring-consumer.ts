@@ -70,7 +70,7 @@ export type ScoringConsumerOptions = {
   /** The first pause before a failed publish is retried (default KAFKA_DEFAULTS.publish.firstRetryDelayMs; it doubles up to maxRetryDelayMs). */
   publishRetryDelayMs?: number;
   /** Per acknowledged score record, with its event-to-result latency when it has one (fed to the metrics). */
-  observeRecord?: (record: AcknowledgedRecordFields, latencyMs: number | undefined) => void;
+  observeRecord?: (record: AcknowledgedRecordFields, latencyMs: number | undefined, produceMs?: number) => void;
   /** On every join of the group: the partitions this member now owns, by topic (judge budget shares). */
   onAssignment?: (assignment: Record<string, number[] | undefined>) => void;
   /** What the per-message path shares besides the above (judge spend, replay marking). */
@@ -166,6 +166,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     groupId: config.groupId,
     endOffsets: options.endOffsets,
     processSpans: options.processSpans === true ? tracer : undefined,
+    now,
     isStopping: () => stopping,
   });
 

@@ -6,6 +6,8 @@
 // where a re-score on feedback is told apart from a first score (docs/feedback.md, re-scoring).
 // Instruments come from a Meter; with `metrics.getMeter()` and no SDK they are no-ops.
 import type { BatchObservableCallback, Histogram, Meter, Observable } from '@opentelemetry/api';
+import { latencyStages } from '../src/kit/contracts/record-latency.ts';
+import type { RecordLatency } from '../src/kit/contracts/record-latency.ts';
 import { recordLabels } from './record-labels.ts';
 import { registerRescoreMetric } from './rescore-metric.ts';
 import type { RescoreRecordFields } from './rescore-metric.ts';
@@ -56,6 +58,8 @@ export type ObservedRecordFields = ScoredRecordFields &
     rescore?: RescoreRecordFields['rescore'] | undefined;
     /** Present on a thread scorer's record (docs/threads.md). */
     thread?: object | undefined;
+    /** Where the record's time went before it was handed to its output (src/kit/contracts/record-latency.ts). */
+    latency?: RecordLatency | undefined;
   };
 
 export type ServiceMetrics = {
@@ -63,9 +67,10 @@ export type ServiceMetrics = {
    * One score record acknowledged, with the time from its run event's timestamp (none when there
    * is no run event to time from: a thread close). A re-score goes to `scorestream.rescore.records`
    * only; a first score to the latency histogram, and — a run's — to the score histogram
-   * (score-metric.ts) and the verdict counter (verdict-metric.ts).
+   * (score-metric.ts) and the verdict counter (verdict-metric.ts); a first score's latency stages
+   * and its produce (`produceMs`: handed to its output → accepted) to the stage histogram.
    */
-  observeRecord(record: ObservedRecordFields, latencyMs: number | undefined): void;
+  observeRecord(record: ObservedRecordFields, latencyMs: number | undefined, produceMs?: number): void;
   /** Stops observing (the service stopped); the histogram stays usable but unobserved gauges vanish. */
   unregister(): void;
 };
@@ -122,6 +127,15 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters, 
     unit: 's',
     advice: { explicitBucketBoundaries: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300] },
   });
+  const stages: Histogram = meter.createHistogram('scorestream.record.stage.duration', {
+    description: "Where a score record's time went, per stage (kafka, runSlot, assembly, threadWait, retryWait, scoring, judge, produce): the stages of one record sum to its event-to-result time",
+    unit: 's',
+    advice: { explicitBucketBoundaries: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 3600] },
+  });
+  const recordStages = (record: ObservedRecordFields & { scorerId: string }, produceMs: number | undefined) => {
+    if (record.latency !== undefined) for (const [stage, ms] of latencyStages(record.latency)) stages.record(ms / 1000, { 'scorestream.latency.stage': stage, 'scorestream.scorer.id': record.scorerId });
+    if (produceMs !== undefined) stages.record(Math.max(0, produceMs) / 1000, { 'scorestream.latency.stage': 'produce', 'scorestream.scorer.id': record.scorerId });
+  };
 
   // The SDK keeps exporting the last value of an attribute set that is no longer observed, so a
   // partition this instance lost in a rebalance is reported as 0 rather than with a stale lag
@@ -187,7 +201,7 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters, 
   meter.addBatchObservableCallback(observe, observables);
 
   return {
-    observeRecord(record, latencyMs) {
+    observeRecord(record, latencyMs, produceMs) {
       // A re-score is not one more score: only disputed runs get one, so counted with the first
       // scores it would count its run twice and pull the pass rates the rules and SLOs read
       // towards the disputed runs. Nor is its run event's age a latency of the pipeline.
@@ -196,6 +210,7 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters, 
         return;
       }
       if (latencyMs !== undefined) latency.record(Math.max(0, latencyMs) / 1000, { 'scorestream.scorer.id': record.scorerId, 'scorestream.status': record.status });
+      recordStages(record, produceMs);
       // A thread score is about a conversation, not a run, and a scorer may be bound at both
       // levels under one id and version: the per-run score and verdict series stay runs' only.
       if (record.thread !== undefined) return;

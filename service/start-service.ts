@@ -141,7 +141,7 @@ async function startWith(options: ServiceOptions & { edge: KafkaEdge; transport:
     logger,
     services,
     stats,
-    observeRecord: (record, latencyMs) => serviceMetrics.observeRecord(record, latencyMs),
+    observeRecord: (record, latencyMs, produceMs) => serviceMetrics.observeRecord(record, latencyMs, produceMs),
     tracer: options.tracer,
     ...(options.processSpans === true ? { processSpans: true } : {}),
     messageContext: {

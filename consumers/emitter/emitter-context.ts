@@ -20,7 +20,7 @@ import type { EvaluationLogSink } from '../../otel/evaluation-logs.ts';
  * What of a score record is read once it was acknowledged — its tally, its metrics' labels and
  * values — apart from the record, so that the record need not outlive its hand-over.
  */
-export type AcknowledgedRecordFields = ObservedRecordFields & { readonly scorerId: string; readonly status: ScoreRecord['status']; readonly score?: number | undefined; readonly rescore?: ScoreRecord['rescore'] };
+export type AcknowledgedRecordFields = ObservedRecordFields & { readonly scorerId: string; readonly status: ScoreRecord['status']; readonly score?: number | undefined; readonly rescore?: ScoreRecord['rescore']; readonly scoredAtMs: number };
 
 /** The counters the emitter keeps: the service's own (a side role keeps a ServiceStats of its own for them). */
 export type EmitterStats = Pick<
@@ -43,7 +43,7 @@ export type EmitterContext = {
   /** Set by a replay: every score and decision record is marked with it. */
   readonly replay?: Replay | undefined;
   /** Per acknowledged score record, with its event-to-result latency when it has one (metrics). */
-  readonly observeRecord?: ((record: AcknowledgedRecordFields, latencyMs: number | undefined) => void) | undefined;
+  readonly observeRecord?: ((record: AcknowledgedRecordFields, latencyMs: number | undefined, produceMs?: number) => void) | undefined;
   /** Set when the logs signal is on: each acknowledged score record leaves as an evaluation log record too. */
   readonly evaluations?: EvaluationLogSink | undefined;
 };

@@ -120,6 +120,10 @@ export function createScoreRecordEmitter(context: EmitterContext): ScoreRecordEm
 
   const publishScore = async (output: MessageOutput, records: OutgoingRecord[], where: Where, acknowledged: AcknowledgedRecordFields, retriesExhausted: boolean, evaluation: EvaluationLog | undefined): Promise<void> => {
     await publishUntilAcknowledged(output, records, where.source, context);
+    // The produce stage: from the scorer's end (the record's scoredAt, on the same clock) until
+    // accepted — data handling, sizing, the send, the broker's acknowledgement (exactly-once: held
+    // for the partition's transaction).
+    const produceMs = context.now() - acknowledged.scoredAtMs;
     if (retriesExhausted) stats.retriesExhausted += 1;
     stats.countRecord(acknowledged);
     // Once the record is on Kafka, as the metrics count it: an evaluation is never shown for a record a broker refused.
@@ -127,7 +131,7 @@ export function createScoreRecordEmitter(context: EmitterContext): ScoreRecordEm
     // A re-score's run event is the judged record's, read back on feedback: its age is no latency of the pipeline.
     const latencyMs = Number.isFinite(where.eventTime) && acknowledged.rescore === undefined ? context.now() - where.eventTime : undefined;
     if (latencyMs !== undefined) stats.recordLatency(latencyMs);
-    context.observeRecord?.(acknowledged, latencyMs);
+    context.observeRecord?.(acknowledged, latencyMs, produceMs);
   };
 
   /** A score record's records (its result, its view, its flag) out; what is counted once they are accepted is taken first (acknowledgedFieldsOf). */
@@ -196,6 +200,8 @@ function acknowledgedFieldsOf(record: ScoreRecord): AcknowledgedRecordFields {
     thread: record.thread,
     entity: { id: record.entity.id },
     metadata: record.metadata?.tenantId === undefined ? undefined : { tenantId: record.metadata.tenantId },
+    latency: record.latency,
+    scoredAtMs: Date.parse(record.scoredAt),
   };
 }
 

@@ -164,7 +164,9 @@ export function createOtlpPartition(assembly: OtlpAssembly, perform: PerformJob)
     // Scored all the same (code scorers may not need the part); each record carries `missing` and goes with its flag (the emitter).
     if (parsed.data.missing !== undefined) stats.runsMissingContent += 1;
     // The run's trace is the agent span's own: its score spans become the agent span's children.
-    return perform({ kind: 'run', event: parsed.data, trace: spanTraceContext(run.agentSpan), source: owner.source }, owner);
+    // Its time began when the trace's first spans arrived, and its assembly ends now (the grace, the pacer's turn).
+    const assembled = { first: trace.owners[0]!.message.arrival, at: now() };
+    return perform({ kind: 'run', event: parsed.data, trace: spanTraceContext(run.agentSpan), source: owner.source, assembled }, owner);
   };
 
   return {

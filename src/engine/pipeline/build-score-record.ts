@@ -4,6 +4,9 @@ import type { RecordTrace, Sampling } from '../../kit/contracts/common.ts';
 import { scoreIdFor } from '../../kit/contracts/score-id.ts';
 import { SCORE_RECORD_SCHEMA_VERSION } from '../../kit/contracts/score-record.ts';
 import type { ScoreRecord } from '../../kit/contracts/score-record.ts';
+import type { JudgeResults } from '../../kit/contracts/judge-execution.ts';
+import { sumLatency } from '../../kit/contracts/record-latency.ts';
+import type { RecordLatency } from '../../kit/contracts/record-latency.ts';
 import type { ScorerRunResultSnapshot } from '../../kit/scorer/types.ts';
 import { verdictFor } from '../../kit/verdict/pass-criterion.ts';
 import type { PassCriterion } from '../../kit/verdict/pass-criterion.ts';
@@ -26,6 +29,8 @@ export type ScoreRecordContext = {
   durationMs: number;
   /** A thread scorer's close (src/engine/threads/): the record gets the thread block and a thread score id. */
   thread?: ThreadVersion;
+  /** Where the pair's time went before this attempt's scorer ran (the transport's stages, a retry's earlier attempts); the record adds its own scoring and judge time. */
+  latencyBefore?: Partial<RecordLatency>;
 };
 
 /** What a record reads of a run's result: a scored or not-scorable result, or a failed run's snapshot (or nothing). */
@@ -50,6 +55,22 @@ function promptsOf(result: RunEvidence): ScoreRecord['prompts'] {
     ...(result.generateScorePrompt === undefined ? {} : { generateScore: result.generateScorePrompt }),
     ...(result.generateReasonPrompt === undefined ? {} : { generateReason: result.generateReasonPrompt }),
   };
+}
+
+/** The judge calls' time: each prompt step's whole time, summed. */
+function judgeTimeMs(judge: JudgeResults | undefined): number {
+  let total = 0;
+  if (judge === undefined) return total;
+  for (const step of Object.values(judge)) for (const execution of step?.executions ?? []) total += execution.durationMs;
+  return total;
+}
+
+/** This attempt's scorer run split into its judge calls and the rest, added to what came before. */
+function latencyOf(context: ScoreRecordContext, judge: JudgeResults | undefined): RecordLatency {
+  const judgeMs = judgeTimeMs(judge);
+  const own = { scoringMs: Math.max(0, Math.round(context.durationMs - judgeMs)), ...(judgeMs > 0 ? { judgeMs } : {}) };
+  const summed = sumLatency(context.latencyBefore, own);
+  return { ...summed, scoringMs: summed.scoringMs ?? own.scoringMs };
 }
 
 function hasKeys(value: object): boolean {
@@ -83,6 +104,7 @@ function commonFields(context: ScoreRecordContext, result: RunEvidence) {
     ...(context.sampling === undefined ? {} : { sampling: context.sampling }),
     scoredAt: context.scoredAt,
     durationMs: context.durationMs,
+    latency: latencyOf(context, judge),
     ...(thread === undefined ? {} : { thread }),
   } satisfies Omit<ScoreRecord, 'status'>;
 }

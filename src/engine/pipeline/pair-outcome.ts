@@ -48,6 +48,7 @@ export function pairOutcome(record: ScoreRecord, facts: RunFacts, history: PairH
     ...(record.sampling === undefined ? {} : { sampling: record.sampling }),
     attempts: [...history.attempts, attemptOf(record)],
     event: facts.event,
+    ...(record.latency === undefined ? {} : { latency: record.latency }),
   };
   const decision = buildDecisionRecord(
     { runId: record.runId, event: facts.event, scorerId: record.scorerId, scorerVersion: record.scorerVersion, trace: record.trace, source: record.source },

@@ -49,6 +49,8 @@ export function closePart(thread: Thread, part: ThreadPart, closedBy: ThreadClos
       ...(supersedes === undefined ? {} : { supersedes }),
       scope: segment ? 'segment' : 'conversation',
       turns: turns.map((turn) => ({ runId: turn.runId, json: turn.json })),
+      lastJoinedAt: thread.lastActivityAt,
+      closedAt: now,
     };
     part.versions += 1;
     part.lastVersionId = versionId;

@@ -23,6 +23,9 @@ export type ThreadClose = ThreadIdentityFields &
     /** The thread's sampling decision for this binding, taken on its first turn. */
     sampling?: Sampling;
     turns: { runId: string; json: string }[];
+    /** When the thread's latest turn joined the state, and when it closed, on the state's clock: the thread score's latency stages (arrival-latency.ts). */
+    lastJoinedAt: number;
+    closedAt: number;
   };
 
 /** A close at which the binding scores nothing: its admission said no, or the re-score is refused. */

@@ -10,6 +10,7 @@ import { agentRunEventSchema } from './agent-run-event.ts';
 import { idSchema, isoTimestampSchema, samplingSchema, sourceSchema, spanIdSchema, traceIdSchema } from './common.ts';
 import { rescoreMarkSchema } from './rescore-request.ts';
 import { retryAttemptSchema } from './score-record.ts';
+import { recordLatencySchema } from './record-latency.ts';
 
 export const RETRY_MESSAGE_SCHEMA_VERSION = 1;
 
@@ -35,6 +36,8 @@ export const retryMessageSchema = z.object({
   /** Every failed attempt so far, oldest first. */
   attempts: z.array(retryAttemptSchema).min(1),
   event: agentRunEventSchema,
+  /** Where the pair's time went up to its last failed attempt's end (the retry's record adds its wait and its own attempt). */
+  latency: recordLatencySchema.optional(),
   /** A re-score for feedback that failed transiently (docs/feedback.md, re-scoring): kept on its retry and its record. */
   rescore: rescoreMarkSchema.optional(),
 });

@@ -19,7 +19,7 @@ function handle(offset: number, output: MessageOutput = sharedOutput): JobOwner 
 }
 
 function close(threadKey: string, scorerId: string, version = 1): ThreadClose {
-  return { type: 'close', key: threadKey, threadId: threadKey.split(':')[1]!, scorerId, closedBy: 'ended', version, versionId: `${threadKey}-v${version}`, scope: 'conversation', turns: [{ runId: 'run-1', json: '{}' }] };
+  return { type: 'close', key: threadKey, threadId: threadKey.split(':')[1]!, scorerId, closedBy: 'ended', version, versionId: `${threadKey}-v${version}`, scope: 'conversation', turns: [{ runId: 'run-1', json: '{}' }], lastJoinedAt: 0, closedAt: 0 };
 }
 
 /** A step with the given closes (their work, scored by the fake runner) and changelog writes. */

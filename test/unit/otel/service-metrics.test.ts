@@ -182,6 +182,24 @@ describe('registerServiceMetrics', () => {
     expect(histogramTotals(collected, 'scorestream.event_to_result.duration', { 'scorestream.scorer.id': 'judge' })).toEqual({ count: 1, sum: 0 });
   });
 
+  it("records each record's latency stages and its produce in seconds by stage and scorer; a re-score's none", async () => {
+    const { metrics, collect } = setup(new ServiceStats());
+    metrics.observeRecord({ scorerId: 'answer-length', status: 'scored', score: 1, latency: { kafkaMs: 200, runSlotMs: 50, scoringMs: 4 } }, 300, 46);
+    metrics.observeRecord({ scorerId: 'answer-length', status: 'scored', score: 1, latency: { kafkaMs: 800, scoringMs: 6 } }, 900, 94);
+    metrics.observeRecord({ scorerId: 'relevancy', status: 'failed', latency: { retryWaitMs: 30_000, scoringMs: 10, judgeMs: 2_000 } }, 33_000, 990);
+    metrics.observeRecord({ scorerId: 'relevancy', status: 'scored', score: 0.2, rescore: { reason: 'thumbs-down' }, latency: { scoringMs: 10, judgeMs: 9_000 } }, undefined, 5);
+    const collected = await collect();
+    const stage = (name: string, scorerId: string) => histogramTotals(collected, 'scorestream.record.stage.duration', { 'scorestream.latency.stage': name, 'scorestream.scorer.id': scorerId });
+    expect(stage('kafka', 'answer-length')).toEqual({ count: 2, sum: expect.closeTo(1, 9) });
+    expect(stage('runSlot', 'answer-length')).toEqual({ count: 1, sum: expect.closeTo(0.05, 9) });
+    expect(stage('scoring', 'answer-length')).toEqual({ count: 2, sum: expect.closeTo(0.01, 9) });
+    expect(stage('produce', 'answer-length')).toEqual({ count: 2, sum: expect.closeTo(0.14, 9) });
+    expect(stage('assembly', 'answer-length')).toEqual({ count: 0, sum: expect.closeTo(0, 9) });
+    expect(stage('retryWait', 'relevancy')).toEqual({ count: 1, sum: expect.closeTo(30, 9) });
+    // The re-score's judge time is not a stage of the first scores' way.
+    expect(stage('judge', 'relevancy')).toEqual({ count: 1, sum: expect.closeTo(2, 9) });
+  });
+
   it('records scores by scorer and agent, never a not_scorable or failed record', async () => {
     const { metrics, collect } = setup(new ServiceStats());
     metrics.observeRecord({ scorerId: 'answer-length', status: 'scored', score: 0.25, entity: { id: 'support-agent' } }, 10);

@@ -68,6 +68,7 @@ describe('buildScoreRecord', () => {
       sampling: { rate: 0.5, bucket: 0.25 },
       scoredAt: '2026-11-29T12:00:01.250Z',
       durationMs: 37,
+      latency: { scoringMs: 37 },
     });
   });
 
@@ -87,7 +88,7 @@ describe('buildScoreRecord', () => {
     const scorer = createScorer({ id: 'answer-quality', description: 'd' }).generateScore(() => 0);
     const outcome = await runScorerToOutcome(scorer, buildScorerInput(bare), { timeoutMs: 1000 });
     const record = validRecord({ scorerId: 'answer-quality', facts: { ...bare, event: eventWithoutMetadata }, outcome, scoredAt: '2026-11-29T12:00:01.250Z', durationMs: 0 });
-    expect(Object.keys(record).sort()).toEqual(['durationMs', 'entity', 'prompts', 'runId', 'schemaVersion', 'score', 'scoreId', 'scoredAt', 'scorerId', 'source', 'status', 'steps'].sort());
+    expect(Object.keys(record).sort()).toEqual(['durationMs', 'entity', 'latency', 'prompts', 'runId', 'schemaVersion', 'score', 'scoreId', 'scoredAt', 'scorerId', 'source', 'status', 'steps'].sort());
     expect(record).toMatchObject({ status: 'scored', score: 0 });
   });
 
@@ -174,6 +175,20 @@ describe('buildScoreRecord', () => {
     expect(record).toMatchObject({ status: 'scored', score: 0.7, prompts: { generateScore: 'Rate run run-7 from 0 to 1' } });
     const execution = record.judge?.generateScore?.executions[0];
     expect(execution).toMatchObject({ status: 'success', judgeModelId: 'mock-judge' });
+  });
+
+  it("splits the scorer's time into its judge calls and the rest, added to the stages before it", async () => {
+    const model = mockJudge({ answer: { score: 0.7 } });
+    const scorer = createScorer({ id: 'answer-quality', description: 'd', judge: { model, instructions: 'Grade.' } }).generateScore({ description: 'Score', createPrompt: () => 'Rate it' });
+    const outcome = await outcomeOf(scorer);
+    if (outcome.status !== 'scored') throw new Error(`expected a score, got ${outcome.status}`);
+    // The prompt step's whole time, as its judge evidence says it.
+    outcome.result.judge!.generateScore!.executions[0]!.durationMs = 420;
+    const record = validRecord(context(outcome, { durationMs: 460, latencyBefore: { kafkaMs: 12, runSlotMs: 3 } }));
+    expect(record.latency).toEqual({ kafkaMs: 12, runSlotMs: 3, scoringMs: 40, judgeMs: 420 });
+    // A retry's earlier attempts add up with this one's, stage by stage.
+    const retried = validRecord(context(outcome, { durationMs: 460, latencyBefore: { kafkaMs: 12, scoringMs: 5, judgeMs: 1_000, retryWaitMs: 30_000 } }));
+    expect(retried.latency).toEqual({ kafkaMs: 12, retryWaitMs: 30_000, scoringMs: 45, judgeMs: 1_420 });
   });
 
   it('keeps the judge evidence of a failed judge call in a failed record', async () => {

@@ -45,6 +45,9 @@ function closeOf(scorerId: string, extra: Partial<ThreadClose> = {}): ThreadClos
     scope: 'conversation',
     sampling: { rate: 0.5, bucket: 0.25 },
     turns: turns.map(({ turn, json }) => ({ runId: turn.run.runId, json })),
+    // The last turn (2026-11-29T12:00:00Z) joined the state 1.5 s after its event; the thread closed 30 s later.
+    lastJoinedAt: Date.parse('2026-11-29T12:00:01.500Z'),
+    closedAt: Date.parse('2026-11-29T12:00:31.500Z'),
     ...extra,
   };
 }
@@ -73,6 +76,13 @@ describe('scoreThreadClose', () => {
     });
     expect(record!.scoreId).toBe(threadScoreIdFor({ threadKey: 'acme:t-1', scorerId: 'turn-counter', scorerVersion: '3', versionId: threadVersionIdFor('acme:t-1', ['run-1', 'run-2', 'run-3']) }));
     expect(record!.thread!.runIds).toEqual(['run-1', 'run-2', 'run-3']);
+  });
+
+  it("says where the thread score's time went: its last turn's way to the state (kafka), the thread's idle wait, the scorer's own run", async () => {
+    const { records } = await scored(closeOf('turn-counter'), { bindings: threadBindings({ scorer: turnCounter }), tracer });
+    const latency = records[0]!.latency!;
+    expect(latency).toEqual({ kafkaMs: 1_500, threadWaitMs: 30_000, scoringMs: expect.any(Number) });
+    expect(latency.scoringMs).toBe(records[0]!.durationMs);
   });
 
   it('names at most the last THREAD_RUN_IDS_KEPT turns of a long thread in its record, and says how many there were', async () => {

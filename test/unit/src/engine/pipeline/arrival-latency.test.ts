@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { retryLatencyBefore, runArrivalLatency, threadArrivalLatency } from '../../../../../src/engine/pipeline/arrival-latency.ts';
+import { latencyStages, recordLatencySchema, sumLatency } from '../../../../../src/kit/contracts/record-latency.ts';
+
+const at = (iso: string) => Date.parse(iso);
+
+describe('runArrivalLatency', () => {
+  it("splits a run's way in at each reading: event → fetched (kafka) → slot held (runSlot)", () => {
+    expect(runArrivalLatency({ eventTimeMs: at('2026-12-07T10:00:00.000Z'), fetchedAt: at('2026-12-07T10:00:00.120Z'), slotAt: at('2026-12-07T10:00:00.125Z') })).toEqual({ kafkaMs: 120, runSlotMs: 5 });
+  });
+
+  it("an OTLP run: from its trace's first spans holding a slot to the trace complete is its assembly", () => {
+    const latency = runArrivalLatency({ eventTimeMs: 1_000, fetchedAt: 1_400, slotAt: 1_450, assembledAt: 6_450 });
+    expect(latency).toEqual({ kafkaMs: 400, runSlotMs: 50, assemblyMs: 5_000 });
+  });
+
+  it('reads a producer clock ahead of ours as 0, never negative, and leaves out a stage whose readings are unknown', () => {
+    expect(runArrivalLatency({ eventTimeMs: 2_000, fetchedAt: 1_900, slotAt: 1_901 })).toEqual({ kafkaMs: 0, runSlotMs: 1 });
+    expect(runArrivalLatency({ eventTimeMs: Number.NaN, fetchedAt: 1_900, slotAt: 1_901 })).toEqual({ runSlotMs: 1 });
+    expect(runArrivalLatency({ eventTimeMs: 1_000 })).toEqual({});
+  });
+});
+
+describe('retryLatencyBefore', () => {
+  it("adds the wait since the last failed attempt to what the retry message carried", () => {
+    const carried = { kafkaMs: 80, runSlotMs: 2, scoringMs: 3, judgeMs: 1_200 };
+    const attempts = [{ failedAt: '2026-12-07T10:00:01.000Z' }, { failedAt: '2026-12-07T10:00:31.000Z' }];
+    const latency = retryLatencyBefore({ latency: carried, attempts: attempts as never }, at('2026-12-07T10:01:31.250Z'));
+    expect(latency).toEqual({ ...carried, retryWaitMs: 60_250 });
+  });
+
+  it('without a carried latency (a retry message written before it existed) has only the wait', () => {
+    expect(retryLatencyBefore({ attempts: [{ failedAt: '2026-12-07T10:00:01.000Z' }] as never }, at('2026-12-07T10:00:02.000Z'))).toEqual({ retryWaitMs: 1_000 });
+  });
+});
+
+describe('threadArrivalLatency', () => {
+  it("splits a thread score's way in at its last turn joining the state", () => {
+    expect(threadArrivalLatency(1_000, 1_700, 31_700)).toEqual({ kafkaMs: 700, threadWaitMs: 30_000 });
+  });
+});
+
+describe('the record latency contract', () => {
+  it('adds stage by stage and lists the stages in the order time passes through them', () => {
+    const summed = sumLatency({ kafkaMs: 5, retryWaitMs: 10, scoringMs: 1 }, { runSlotMs: 2, retryWaitMs: 20, scoringMs: 4, judgeMs: 7 });
+    expect(summed).toEqual({ kafkaMs: 5, runSlotMs: 2, retryWaitMs: 30, scoringMs: 5, judgeMs: 7 });
+    expect(latencyStages({ scoringMs: 5, ...summed })).toEqual([['kafka', 5], ['runSlot', 2], ['retryWait', 30], ['scoring', 5], ['judge', 7]]);
+  });
+
+  it('refuses fractions and negatives: whole milliseconds only', () => {
+    expect(recordLatencySchema.safeParse({ scoringMs: 1.5 }).success).toBe(false);
+    expect(recordLatencySchema.safeParse({ scoringMs: 1, kafkaMs: -1 }).success).toBe(false);
+    expect(recordLatencySchema.safeParse({ kafkaMs: 1 }).success).toBe(false);
+  });
+});
