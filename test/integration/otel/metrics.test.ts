@@ -33,8 +33,9 @@ describe('service metrics', () => {
   it('count what the service published, skipped and dead-lettered', async () => {
     const topics = await useServiceTopics();
     const traced = ['m-1', 'm-2', 'm-3'];
+    const events = new Map(traced.map((runId) => [runId, testRun({ runId })]));
     await produceRaw(topics.runs, [
-      ...traced.map((runId) => ({ key: runId, value: JSON.stringify(testRun({ runId })), headers: { traceparent: traceFor(runId).traceparent } })),
+      ...traced.map((runId) => ({ key: runId, value: JSON.stringify(events.get(runId)), headers: { traceparent: traceFor(runId).traceparent } })),
       { key: 'm-declined', value: JSON.stringify(testRun({ runId: 'm-declined' })), headers: { traceparent: traceFor('m-declined', false).traceparent } },
       { key: 'm-bad', value: '{"runId": ' },
       { key: 'm-echo', value: JSON.stringify(testRun({ runId: 'm-echo' })), headers: { 'scorestream-origin': 'scorestream' } },
@@ -69,6 +70,26 @@ describe('service metrics', () => {
     expect(latency.count).toBe(records.length);
     expect(latency.sum).toBeGreaterThan(0);
     expect(histogramTotals(metrics, 'scorestream.event_to_result.duration', { 'scorestream.scorer.id': 'always-throws', 'scorestream.status': 'failed' }).count).toBe(3);
+
+    // Where each record's time went: every record has its way in and its scorer's run, a judge's
+    // record its judge calls; the stages it carries sum to its event → scoredAt time (what is not
+    // timed — decoding, eligibility — is well under a few ms here).
+    for (const record of records) {
+      const latency = record.latency!;
+      expect(Object.keys(latency).sort(), record.scorerId).toEqual(record.scorerId === 'judge-by-id' ? ['judgeMs', 'kafkaMs', 'runSlotMs', 'scoringMs'] : ['kafkaMs', 'runSlotMs', 'scoringMs']);
+      const sinceEvent = Date.parse(record.scoredAt) - Date.parse(events.get(record.runId)!.timestamp);
+      const staged = Object.values(latency).reduce((sum, ms) => sum + ms, 0);
+      expect(staged, record.scorerId).toBeLessThanOrEqual(sinceEvent + 3);
+      expect(staged, record.scorerId).toBeGreaterThanOrEqual(sinceEvent - 100);
+    }
+    expect(records.find((record) => record.scorerId === 'judge-by-id')!.latency!.judgeMs).toBeGreaterThanOrEqual(5);
+    // The stage histogram: each record's stages and its produce, summing to the event-to-result time.
+    const stage = (name: string) => histogramTotals(metrics, 'scorestream.record.stage.duration', { 'scorestream.latency.stage': name });
+    for (const name of ['kafka', 'runSlot', 'scoring', 'produce']) expect(stage(name).count, name).toBe(records.length);
+    expect(stage('judge').count).toBe(3);
+    const stagedSeconds = ['kafka', 'runSlot', 'scoring', 'judge', 'produce'].reduce((sum, name) => sum + stage(name).sum, 0);
+    expect(stagedSeconds / latency.sum).toBeGreaterThan(0.97);
+    expect(stagedSeconds / latency.sum).toBeLessThan(1.01);
 
     // Scores per scorer and agent: exactly the scored records, with their values.
     for (const scorerId of ['answer-length', 'judge-by-id']) {

@@ -85,6 +85,11 @@ describe('OTLP input delivery', () => {
     const records = await readUntil<ScoreRecord>(topics.results, (all) => all.length >= traffic.agents.length);
     await expect.poll(() => committedTotal(groupId, topics.runs), { timeout: 30_000 }).toBe(traffic.messages.length);
     expect(records.length).toBeGreaterThanOrEqual(traffic.agents.length);
+    // An OTLP run's time: to its trace's first spans fetched, their slot, then the assembly — at least the grace after its agent span.
+    for (const record of records) {
+      expect(Object.keys(record.latency!).sort()).toEqual(['assemblyMs', 'kafkaMs', 'runSlotMs', 'scoringMs']);
+      expect(record.latency!.assemblyMs).toBeGreaterThanOrEqual(199);
+    }
     // Everything committed so far, read to the end with the abort markers applied: once each.
     const all = await readAll<ScoreRecord>(topics.results, { isolation: 'read_committed' });
     expect(all).toHaveLength(traffic.agents.length);

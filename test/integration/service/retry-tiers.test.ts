@@ -21,6 +21,29 @@ function lateness(record: ScoreRecord): number[] {
   return attempts.map((attempt, index) => starts[index]! - (Date.parse(attempt.failedAt) + delaysMs[Math.min(index + 1, delaysMs.length) - 1]!));
 }
 
+/** The judge calls' time in one attempt's evidence. */
+function judgeTime(judge: ScoreRecord['judge']): number {
+  return Object.values(judge ?? {}).reduce((sum, step) => sum + (step?.executions ?? []).reduce((inStep, execution) => inStep + execution.durationMs, 0), 0);
+}
+
+/**
+ * A retried record's latency (docs/observability.md, where each score's time went): its wait on
+ * the tiers is at least the delays it was given and at most each attempt's start after the last
+ * failure; its judge time is every attempt's; its way in is the first attempt's.
+ */
+function expectRetryLatency(record: ScoreRecord): void {
+  const attempts = record.retries!.attempts;
+  const latency = record.latency!;
+  const starts = [...attempts.slice(1).map((attempt) => Date.parse(attempt.failedAt) - attempt.durationMs), Date.parse(record.scoredAt) - record.durationMs];
+  const waitedAtMost = attempts.reduce((sum, attempt, index) => sum + starts[index]! - Date.parse(attempt.failedAt), 0);
+  const delaysGiven = attempts.reduce((sum, _attempt, index) => sum + delaysMs[Math.min(index, delaysMs.length - 1)]!, 0);
+  expect(latency.retryWaitMs, record.runId).toBeGreaterThanOrEqual(delaysGiven - attempts.length);
+  expect(latency.retryWaitMs, record.runId).toBeLessThanOrEqual(waitedAtMost + attempts.length);
+  expect(latency.judgeMs, record.runId).toBe(judgeTime(record.judge) + attempts.reduce((sum, attempt) => sum + judgeTime(attempt.judge), 0));
+  expect(latency.kafkaMs, record.runId).toBeGreaterThanOrEqual(0);
+  expect(latency.runSlotMs, record.runId).toBeGreaterThanOrEqual(0);
+}
+
 describe('retry tiers', () => {
   it('in a sustained judge outage under steady traffic, no pair waits past its own due time by more than a small bound', { timeout: 150_000 }, async () => {
     const server = await startFaultJudgeServer('503');
@@ -58,5 +81,6 @@ describe('retry tiers', () => {
     expect(retried.length - twice.length).toBeGreaterThan(0); // and others on the 2 s tier behind them
     expect(records.filter((record) => record.status !== 'scored')).toEqual([]);
     for (const value of late) expect(value).toBeLessThan(boundMs);
+    for (const record of retried) expectRetryLatency(record);
   });
 });

@@ -41,6 +41,12 @@ describe('thread scorers on Kafka-native session state', () => {
     const turnCounts = new Map(scores.filter((score) => score.scorerId === 'turn-count').map((score) => [score.thread.id, score]));
     expect(turnCounts.get('t-a')).toMatchObject({ status: 'scored', score: 3, thread: { key: 'acme:t-a', turns: 3, firstRunId: 't-a-run-1', lastRunId: 't-a-run-3', closedBy: 'idle', version: 1, scope: 'conversation' } });
     expect(turnCounts.get('t-b')).toMatchObject({ status: 'scored', score: 2, thread: { turns: 2, version: 1 } });
+    // Where a thread score's time went: its last turn's way to the thread state, then the idle gap (1.5 s) until the close.
+    for (const score of scores) {
+      expect(Object.keys(score.latency!).sort(), score.scorerId).toEqual(['kafkaMs', 'scoringMs', 'threadWaitMs']);
+      expect(score.latency!.threadWaitMs).toBeGreaterThanOrEqual(1_500);
+      expect(score.latency!.threadWaitMs).toBeLessThan(1_500 + 10_000);
+    }
     // The thread score's trace is the last turn's: a child of its agent span.
     expect(turnCounts.get('t-a')!.trace).toMatchObject({ traceId: traceFor('t-a-run-3').traceId, parentSpanId: traceFor('t-a-run-3').spanId });
     // The mean of the turns' own answer-length scores: the run scores travelled with the turns.
