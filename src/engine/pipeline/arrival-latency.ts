@@ -25,10 +25,22 @@ function present(stages: Record<string, number | undefined>): ArrivalLatency {
   return kept;
 }
 
-/** event → fetched (kafka) → slot held (runSlot) → complete (assembly, an OTLP run). */
+/** The later of two readings, either unknown. */
+const later = (a: number | undefined, b: number | undefined) => (a === undefined || !Number.isFinite(a) ? b : b === undefined ? a : Math.max(a, b));
+
+/**
+ * event → fetched (kafka) → slot held (runSlot) → complete (assembly, an OTLP run). Each stage
+ * starts where the one before ended, never before the event: an OTLP trace's first spans may
+ * arrive before its agent span ends (the run's timestamp), and a producer's clock may run ahead of
+ * ours; the time before the run existed is no stage of it, so the stages sum to the time since it.
+ */
 export function runArrivalLatency(arrival: RunArrival): ArrivalLatency {
-  const { eventTimeMs, fetchedAt, slotAt, assembledAt } = arrival;
-  return present({ kafkaMs: elapsedMs(eventTimeMs, fetchedAt), runSlotMs: elapsedMs(fetchedAt, slotAt), assemblyMs: elapsedMs(slotAt, assembledAt) });
+  const { eventTimeMs } = arrival;
+  const fetchedAt = later(eventTimeMs, arrival.fetchedAt);
+  const slotAt = later(fetchedAt, arrival.slotAt);
+  const assembledAt = later(slotAt, arrival.assembledAt);
+  const read = (raw: number | undefined, clamped: number | undefined) => (raw === undefined ? undefined : clamped);
+  return present({ kafkaMs: elapsedMs(eventTimeMs, read(arrival.fetchedAt, fetchedAt)), runSlotMs: elapsedMs(fetchedAt, read(arrival.slotAt, slotAt)), assemblyMs: elapsedMs(slotAt, read(arrival.assembledAt, assembledAt)) });
 }
 
 /**
@@ -43,5 +55,5 @@ export function retryLatencyBefore(retry: Pick<RetryMessage, 'latency' | 'attemp
 
 /** A thread score: its last turn's event → that turn joined the thread state (kafka) → the thread closed (threadWait). */
 export function threadArrivalLatency(lastTurnEventMs: number, joinedAt: number | undefined, closedAt: number | undefined): ArrivalLatency {
-  return present({ kafkaMs: elapsedMs(lastTurnEventMs, joinedAt), threadWaitMs: elapsedMs(joinedAt, closedAt) });
+  return present({ kafkaMs: elapsedMs(lastTurnEventMs, joinedAt), threadWaitMs: elapsedMs(joinedAt === undefined ? undefined : later(lastTurnEventMs, joinedAt), closedAt) });
 }

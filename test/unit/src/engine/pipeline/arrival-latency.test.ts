@@ -14,8 +14,13 @@ describe('runArrivalLatency', () => {
     expect(latency).toEqual({ kafkaMs: 400, runSlotMs: 50, assemblyMs: 5_000 });
   });
 
-  it('reads a producer clock ahead of ours as 0, never negative, and leaves out a stage whose readings are unknown', () => {
-    expect(runArrivalLatency({ eventTimeMs: 2_000, fetchedAt: 1_900, slotAt: 1_901 })).toEqual({ kafkaMs: 0, runSlotMs: 1 });
+  it("starts no stage before the event: an OTLP trace's first spans fetched before its agent span ended, a producer clock ahead of ours", () => {
+    // Spans fetched at 1,000 and holding a slot at 1,010; the agent span ended at 3,000; the trace complete at 3,500.
+    expect(runArrivalLatency({ eventTimeMs: 3_000, fetchedAt: 1_000, slotAt: 1_010, assembledAt: 3_500 })).toEqual({ kafkaMs: 0, runSlotMs: 0, assemblyMs: 500 });
+    expect(runArrivalLatency({ eventTimeMs: 2_000, fetchedAt: 1_900, slotAt: 2_001 })).toEqual({ kafkaMs: 0, runSlotMs: 1 });
+  });
+
+  it('leaves out a stage whose readings are unknown', () => {
     expect(runArrivalLatency({ eventTimeMs: Number.NaN, fetchedAt: 1_900, slotAt: 1_901 })).toEqual({ runSlotMs: 1 });
     expect(runArrivalLatency({ eventTimeMs: 1_000 })).toEqual({});
   });
