@@ -28,7 +28,7 @@ import { createCodeScorers } from './pipeline/bench-scorers.ts';
 import type { ChildBase } from './pipeline/child-protocol.ts';
 import { runRounds } from './pipeline/interleaved-rounds.ts';
 import { runJudgeBacklog } from './pipeline/judge-scenario.ts';
-import { measureLatency } from './pipeline/latency-scenario.ts';
+import { measureJudgedLatency, measureLatency } from './pipeline/latency-scenario.ts';
 import { describeMachine } from './pipeline/machine-info.ts';
 import { runNaiveConsumer } from './pipeline/naive-consumer.ts';
 import { nodeFlag, ownHeapGrowthFlag } from './pipeline/node-flags.ts';
@@ -50,14 +50,14 @@ const sink = await startOtlpSink();
 const kafka = quietKafka({ clientId: 'scorestream-bench', brokers: broker.brokers });
 const prefix = `bench-${Date.now().toString(36)}`;
 try {
-  const topics = { runs: `${prefix}-runs`, backlog: `${prefix}-backlog`, latency: `${prefix}-latency`, naive: `${prefix}-b-out` };
+  const topics = { runs: `${prefix}-runs`, backlog: `${prefix}-backlog`, latency: `${prefix}-latency`, latencyJudged: `${prefix}-latency-judged`, naive: `${prefix}-b-out` };
   const passthroughOutputs = Array.from({ length: sizes.rounds }, (_, round) => `${prefix}-a${round}-out`);
   const platformaticOutputs = Array.from({ length: sizes.rounds }, (_, round) => `${prefix}-ap${round}-out`);
   const fanOutOutputs = Array.from({ length: sizes.rounds }, (_, round) => `${prefix}-a3${round}-out`);
   const requiredWorkOutputs = Array.from({ length: sizes.rounds }, (_, round) => `${prefix}-m${round}-out`);
   await createTopics(
     kafka,
-    [topics.runs, topics.backlog, topics.latency, topics.naive, ...passthroughOutputs, ...platformaticOutputs, ...fanOutOutputs, ...requiredWorkOutputs].map((topic) => ({ topic, partitions: sizes.partitions })),
+    [topics.runs, topics.backlog, topics.latency, topics.latencyJudged, topics.naive, ...passthroughOutputs, ...platformaticOutputs, ...fanOutOutputs, ...requiredWorkOutputs].map((topic) => ({ topic, partitions: sizes.partitions })),
   );
 
   const pool = createEventPool(sizes.poolEvents);
@@ -100,6 +100,7 @@ try {
 
   const latency = await measureLatency(context, rounds.code);
   const { judge, judgeFlagged } = await runJudgeBacklog(context);
+  const judgedLatency = await measureJudgedLatency(context, judge);
 
   const report: BenchReport = {
     machine: describeMachine(broker),
@@ -122,6 +123,7 @@ try {
     tracedRecordedOnly: rounds.tracedRecordedOnly,
     tracedOwnHeapGrowth: { flag: ownHeapGrowthFlag, runs: rounds.tracedOwnHeapGrowth },
     latency,
+    judgedLatency,
     judge,
     judgeFlagged,
     seconds: (performance.now() - startedAt) / 1000,

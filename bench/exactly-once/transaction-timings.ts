@@ -2,7 +2,7 @@
 // how many records each carried, and the p50/p99 of two times — the whole transaction (begun to
 // committed: what a held record waits once its transaction starts) and EndTxn alone (the commit
 // request, where the coordinator writes its markers).
-import { percentile } from '../pipeline/latency-service.ts';
+import { percentile } from '../pipeline/latency-stages.ts';
 
 export type TransactionTiming = {
   /** From the producer's beginTransaction to the commit's answer. */

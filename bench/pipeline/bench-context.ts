@@ -25,7 +25,7 @@ export type BenchContext = {
   pool: EventPool;
   /** Every topic and group of this run starts with it (`bench-<time>`), so that an existing broker can be cleaned up after. */
   prefix: string;
-  topics: { runs: string; backlog: string; latency: string; naive: string };
+  topics: { runs: string; backlog: string; latency: string; latencyJudged: string; naive: string };
   /** Each round's own output topics of (a), (a-p), (a3) and (m). */
   outputs: { passthrough: string[]; platformatic: string[]; fanOut: string[]; requiredWork: string[] };
   timeoutMs: number;

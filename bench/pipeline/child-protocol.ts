@@ -11,12 +11,14 @@ import type { OtlpAloneResult } from './otlp-alone.ts';
 import type { PipelineAloneResult } from './pipeline-alone.ts';
 import type { ServiceThroughput } from './scorestream-run.ts';
 import type { TracingTotals } from './tracing.ts';
+import type { LatencyBreakdown } from './latency-stages.ts';
 
 export type ChildBase = { brokers: string[]; brokerPid?: number | undefined; runsTopic: string; outputPrefix: string; groupId: string; timeoutMs: number; /** The scoring path's client (`kafka.client`; default kafkajs). */ kafkaClient?: KafkaClientName };
 
 export type ChildSpec =
   | (ChildBase & { kind: 'code'; scorers: 'text' | 'no-op'; tracing: 'off' | 'on' | 'with-function-step-spans' | 'recorded-only'; otlpUrl?: string; warmUpEvents: number; targetEvents: number })
-  | (ChildBase & { kind: 'latency' })
+  /** The latency run: the three code scorers, or — `judge` — one judge scorer whose mock judge answers after `delayMs`, C = `callsPerModel`. */
+  | (ChildBase & { kind: 'latency'; judge?: { delayMs: number; callsPerModel: number; runsInFlight: number } })
   // (m): the required work by hand on the shipped client (required-work.ts), into `outputTopic`.
   | (ChildBase & { kind: 'required-work'; outputTopic: string; warmUpEvents: number; targetEvents: number })
   // No broker: the child regenerates the same seeded pool of `poolEvents` runs.
@@ -40,6 +42,8 @@ export type LatencyResult = {
   behindAtEnd: number;
   /** Cores busy over the window: the child's JavaScript thread, and the broker (undefined when not known). */
   cores: { mainThread: number; broker: number | undefined };
+  /** Where the window's records' time went, stage by stage, against their end-to-end time. */
+  stages: LatencyBreakdown;
 };
 
 export type JudgeBacklogResult = {

@@ -1,17 +1,15 @@
-// Child side of the latency run: the service with the three code scorers on a topic the parent
-// fills at a paced rate. Every record's event-to-result latency (the event's own `timestamp` to
-// the record's acknowledgement by Kafka, as the service measures it for stats.latenciesMs) is
-// kept, not only the last 4,096 the stats ring holds, for events stamped after `measure-from`.
+// Child side of the latency runs: the service — with the three code scorers, or one judge scorer
+// — on a topic the parent fills at a paced rate. Every record's event-to-result latency (the
+// event's own `timestamp` to the record's acknowledgement by Kafka, as the service measures it for
+// stats.latenciesMs) is kept, not only the last 4,096 the stats ring holds, for events stamped
+// after `measure-from`; and beside it the record's latency stages (latency-stages.ts).
 import type { RunningService } from '../../service/start-service.ts';
 import type { LatencyCommand, LatencyResult } from './child-protocol.ts';
 import { coresUsed, sampleCpu } from './cpu-usage.ts';
 import type { CpuSample } from './cpu-usage.ts';
 import { waitFor } from './measurement.ts';
-
-export function percentile(sorted: ArrayLike<number>, fraction: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))]!;
-}
+import { createStageCollector, percentile } from './latency-stages.ts';
+import type { AcknowledgedRecordFields } from '../../consumers/emitter/record-emitter.ts';
 
 export type LatencyCollector = {
   handle(command: LatencyCommand): void;
@@ -32,12 +30,26 @@ export function collectLatencies(service: RunningService, timeoutMs: number, bro
   const lagSampler = setInterval(() => {
     if (Date.now() >= measureFrom) maxBehind = Math.max(maxBehind, behind());
   }, 100);
+  const stages = createStageCollector();
+  const originalCount = service.stats.countRecord.bind(service.stats);
   const original = service.stats.recordLatency.bind(service.stats);
-  // The service hands each acknowledged record's latency to its stats; listening there measures
-  // exactly what the service reports, at no extra cost to it.
+  // The service counts each acknowledged record, then hands its latency to its stats, in one
+  // synchronous step (score-records.ts, publishScore): listening there measures exactly what the
+  // service reports, at no extra cost to it. The record's fields are read at the count, its
+  // produce (scoredAt → acknowledged, on the same clock) then too.
+  let counted: { fields: AcknowledgedRecordFields; produceMs: number } | undefined;
+  service.stats.countRecord = (fields) => {
+    originalCount(fields);
+    const acknowledged = fields as AcknowledgedRecordFields;
+    counted = { fields: acknowledged, produceMs: Date.now() - acknowledged.scoredAtMs };
+  };
   service.stats.recordLatency = (ms: number) => {
     original(ms);
-    if (Date.now() - ms >= measureFrom) latencies.push(ms);
+    if (Date.now() - ms >= measureFrom) {
+      latencies.push(ms);
+      if (counted !== undefined) stages.add(counted.fields.latency, counted.produceMs, ms);
+    }
+    counted = undefined;
   };
   let finish!: (produced: number) => void;
   const produced = new Promise<number>((resolve) => (finish = resolve));
@@ -56,6 +68,7 @@ export function collectLatencies(service: RunningService, timeoutMs: number, bro
         behindAtStart,
         behindAtEnd,
         cores: windowCores,
+        stages: stages.result(),
       },
     };
   });

@@ -3,6 +3,7 @@
 // its ratio and ✓/✗. Pure: data in, lines out.
 import type { BenchSizes } from './bench-options.ts';
 import type { JudgeBacklogResult, LatencyResult } from './child-protocol.ts';
+import { breakdownLine, latencyTargetLines } from './latency-stages.ts';
 import type { Throughput } from './measurement.ts';
 import type { FloorsResult } from './floors.ts';
 import type { OtlpAloneResult } from './otlp-alone.ts';
@@ -45,6 +46,8 @@ export type BenchReport = {
   /** (c+tracing) with V8's own heap growth instead of the service's (service/heap-growth.ts). */
   tracedOwnHeapGrowth: { flag: string; runs: TracedRun[] };
   latency: { eventsPerSecond: number; result: LatencyResult };
+  /** The latency run with one judge scorer, at half of (d). */
+  judgedLatency: { eventsPerSecond: number; result: LatencyResult };
   judge: JudgeBacklogResult;
   /** The same run with a Node option given to the child. */
   judgeFlagged: { flag: string; result: JudgeBacklogResult };
@@ -93,11 +96,11 @@ export function latencyVerdict({ eventsPerSecond, result }: BenchReport['latency
   return 'kept up';
 }
 
-function latencyLine(latency: BenchReport['latency'], sizes: BenchSizes): string {
+function latencyLine(label: string, latency: BenchReport['latency'], sizes: BenchSizes): string {
   const { result } = latency;
   const cores = `its main thread ${result.cores.mainThread.toFixed(2)} of a core${result.cores.broker === undefined ? '' : `, the broker ${result.cores.broker.toFixed(2)}`}`;
   return (
-    `latency (c) at ${integer(latency.eventsPerSecond)} events/s (half of (c)), ${integer(result.samples)} records over ${sizes.latencySeconds} s: p50 ${result.p50Ms.toFixed(0)} ms, p99 ${result.p99Ms.toFixed(0)} ms, max ${result.maxMs.toFixed(0)} ms (event timestamp → record acknowledged by Kafka); ` +
+    `latency ${label} at ${integer(latency.eventsPerSecond)} events/s (half of ${label}), ${integer(result.samples)} records over ${sizes.latencySeconds} s: p50 ${result.p50Ms.toFixed(0)} ms, p99 ${result.p99Ms.toFixed(0)} ms, max ${result.maxMs.toFixed(0)} ms (event timestamp → record acknowledged by Kafka); ` +
     `${latencyVerdict(latency)} — ${integer(result.behindAtStart)} events waiting or in flight when the window opened, ${integer(result.behindAtEnd)} when its last event was produced, at most ${integer(result.maxBehind)}; ${cores}`
   );
 }
@@ -197,7 +200,10 @@ export function formatReport(report: BenchReport): string[] {
     `| (d) Scorestream, 1 judge scorer (mock, ${sizes.judgeDelayMs} ms), C = ${sizes.judgeCallsPerModel}, ${sizes.runsInFlight} runs in flight, ${integer(sizes.backlogEvents)}-event backlog | ${integer(report.judge.eventsPerSecond)} | over ${report.judge.seconds.toFixed(0)} s | — | — | — | — | — | ${report.judge.peakRssMb.toFixed(0)} MB |`,
     `| (d) with ${report.judgeFlagged.flag} (what-if) | ${integer(report.judgeFlagged.result.eventsPerSecond)} | over ${report.judgeFlagged.result.seconds.toFixed(0)} s | — | — | — | — | — | ${report.judgeFlagged.result.peakRssMb.toFixed(0)} MB |`,
     '',
-    latencyLine(report.latency, sizes),
+    latencyLine('(c)', report.latency, sizes),
+    breakdownLine('(c)', report.latency.result.stages),
+    latencyLine('(d)', report.judgedLatency, sizes),
+    breakdownLine('(d)', report.judgedLatency.result.stages),
     `tracing: ${spansPerEvent.toFixed(1)} spans per event, ${(exportedShare * 100).toFixed(1)}% exported (${integer(exportedSpans)} spans, ${(exportedBytes / 2 ** 20).toFixed(0)} MiB of OTLP protobuf to a sink in the parent process); with function step spans ${spansPerEventWithFunctionSteps.toFixed(1)} spans per event, costing ${(100 * (1 - withFunctionSteps / c)).toFixed(1)}% of (c)`,
     ...[
       ['as shipped (scripts/node-flags)', report.judge],
@@ -214,6 +220,7 @@ export function formatReport(report: BenchReport): string[] {
     `  ${mark(otlpPaired >= 0.7)} (o) ≥ 0.7 × (p), the OTLP input against run events without Kafka, passes alternated in one child: ${ratio(otlpPaired)} (each round's; ${integer(otlp)} against ${integer(otlpPairedRunEvents)} runs/s; against the (p) row, measured apart: ${ratio(otlp / perMessage)})`,
     `  ${mark(codePeakRss <= 400 && tracedPeakRss <= 400)} peak RSS ≤ 400 MB scoring at full rate, the highest round: (c) ${codePeakRss.toFixed(0)} MB, (c+tracing) ${tracedPeakRss.toFixed(0)} MB (with ${report.tracedOwnHeapGrowth.flag}, V8's own heap growth: ${ownGrowthPeakRss.toFixed(0)} MB, at ${signedPercent(ownGrowth / traced - 1)} events/s)`,
     `  clients: (c) runs on @platformatic/kafka, the shipped default; (a-p)/(a) = ${ratio(rate(report.platformaticPassthrough) / a)}, (c-k) on kafkajs /(a) = ${ratio(rate(report.codeKafkajs) / a)}, (c)/(c-k) = ${ratio(c / rate(report.codeKafkajs))}`,
+    ...latencyTargetLines(report.latency, report.judgedLatency, mark),
     ...floorLines,
     '',
     `benchmark took ${report.seconds.toFixed(0)} s${sizes.quick ? ' (--quick: small sizes, not for docs/benchmarks.md)' : ''}`,

@@ -5,7 +5,7 @@ import { applyHeapGrowth } from '../../service/heap-growth.ts';
 import { applyMemoryTarget } from '../../service/memory-target.ts';
 import type { ChildMessage, ChildResult, ChildSpec, LatencyCommand } from './child-protocol.ts';
 import { createEventPool } from './bench-events.ts';
-import { createCodeScorers, createNoOpScorers } from './bench-scorers.ts';
+import { createCodeScorers, createNoOpScorers, createSlowJudge } from './bench-scorers.ts';
 import { runJudgeBacklog } from './judge-backlog.ts';
 import { collectLatencies } from './latency-service.ts';
 import { measurePipelineAlone } from './pipeline-alone.ts';
@@ -32,7 +32,9 @@ async function runCode(spec: Extract<ChildSpec, { kind: 'code' }>): Promise<Chil
 }
 
 async function runLatency(spec: Extract<ChildSpec, { kind: 'latency' }>): Promise<ChildResult> {
-  const service = await startBenchService({ ...spec, scorers: createCodeScorers() });
+  const judge = spec.judge === undefined ? undefined : createSlowJudge(spec.judge.delayMs);
+  const scorers = judge === undefined ? { scorers: createCodeScorers() } : { scorers: [judge.scorer], models: judge.models, judgeCallsPerModel: spec.judge!.callsPerModel, runsInFlight: spec.judge!.runsInFlight };
+  const service = await startBenchService({ ...spec, ...scorers });
   try {
     const collector = collectLatencies(service, spec.timeoutMs, spec.brokerPid);
     process.on('message', (command: LatencyCommand) => collector.handle(command));

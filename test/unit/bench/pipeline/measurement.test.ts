@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { coresUsed } from '../../../../bench/pipeline/cpu-usage.ts';
-import { percentile } from '../../../../bench/pipeline/latency-service.ts';
+import { percentile } from '../../../../bench/pipeline/latency-stages.ts';
 import { measureRate, waitFor } from '../../../../bench/pipeline/measurement.ts';
 
 describe('measureRate', () => {

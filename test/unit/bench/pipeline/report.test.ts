@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { createStageCollector } from '../../../../bench/pipeline/latency-stages.ts';
+import type { LatencyBreakdown } from '../../../../bench/pipeline/latency-stages.ts';
+import type { RecordLatency } from '../../../../src/kit/contracts/record-latency.ts';
 import { parseBenchOptions } from '../../../../bench/pipeline/bench-options.ts';
 import type { JudgeBacklogResult } from '../../../../bench/pipeline/child-protocol.ts';
 import { formatReport, latencyVerdict, median } from '../../../../bench/pipeline/report.ts';
@@ -55,13 +58,29 @@ function report(overrides: Partial<BenchReport> = {}): BenchReport {
     tracedWithFunctionSteps: [traced(7_500)],
     tracedRecordedOnly: [traced(7_600)],
     tracedOwnHeapGrowth: { flag: '--heap-growing-percent=0', runs: [traced(7_700)] },
-    latency: { eventsPerSecond: 4_000, result: { samples: 100, p50Ms: 10, p99Ms: 50, maxMs: 60, maxBehind: 20, behindAtStart: 12, behindAtEnd: 8, cores: { mainThread: 0.41, broker: 0.12 } } },
+    latency: { eventsPerSecond: 4_000, result: { samples: 100, p50Ms: 10, p99Ms: 50, maxMs: 60, maxBehind: 20, behindAtStart: 12, behindAtEnd: 8, cores: { mainThread: 0.41, broker: 0.12 }, stages: codeStages } },
+    judgedLatency: { eventsPerSecond: 150, result: { samples: 1_500, p50Ms: 230, p99Ms: 400, maxMs: 450, maxBehind: 40, behindAtStart: 12, behindAtEnd: 8, cores: { mainThread: 0.2, broker: 0.05 }, stages: judgedStages } },
     judge: judge(300, 250),
     judgeFlagged: { flag: '--flag', result: judge(300, 200) },
     seconds: 60,
     ...overrides,
   };
 }
+
+/** Stages of a latency window, from per-record figures: (latency, produce, end-to-end). */
+function stagesOf(records: Array<[RecordLatency, number, number]>): LatencyBreakdown {
+  const collector = createStageCollector();
+  for (const [latency, produceMs, endToEndMs] of records) collector.add(latency, produceMs, endToEndMs);
+  return collector.result();
+}
+const codeStages = stagesOf([
+  [{ kafkaMs: 6, runSlotMs: 1, scoringMs: 1 }, 2, 10],
+  [{ kafkaMs: 30, runSlotMs: 5, scoringMs: 2 }, 13, 50],
+]);
+const judgedStages = stagesOf([
+  [{ kafkaMs: 10, runSlotMs: 1, scoringMs: 1, judgeMs: 210 }, 8, 230],
+  [{ kafkaMs: 40, runSlotMs: 30, scoringMs: 2, judgeMs: 300 }, 28, 400],
+]);
 
 const targets = (lines: string[]) => lines.filter((line) => line.startsWith('  ✓') || line.startsWith('  ✗'));
 
@@ -75,7 +94,7 @@ describe('median', () => {
 describe('latencyVerdict', () => {
   const latency = (behindAtStart: number, behindAtEnd: number): BenchReport['latency'] => ({
     eventsPerSecond: 2_000,
-    result: { samples: 20_000, p50Ms: 20, p99Ms: 80, maxMs: 120, maxBehind: Math.max(behindAtStart, behindAtEnd), behindAtStart, behindAtEnd, cores: { mainThread: 0.5, broker: undefined } },
+    result: { samples: 20_000, p50Ms: 20, p99Ms: 80, maxMs: 120, maxBehind: Math.max(behindAtStart, behindAtEnd), behindAtStart, behindAtEnd, cores: { mainThread: 0.5, broker: undefined }, stages: codeStages },
   });
 
   it('says the service kept up when under half a second of events waited at both ends', () => {
@@ -96,11 +115,30 @@ describe('latencyVerdict', () => {
 describe('formatReport', () => {
   it('marks every target met when the numbers meet them', () => {
     const lines = targets(formatReport(report()));
-    expect(lines).toHaveLength(8);
+    expect(lines).toHaveLength(11);
     for (const line of lines) expect(line.startsWith('  ✓')).toBe(true);
     expect(lines[0]).toContain('0.80×');
     expect(lines[1]).toContain('16.00×');
     expect(lines[2]).toContain('12.5%');
+  });
+
+  it('checks the published latency targets and shows where the time went, stage by stage', () => {
+    const lines = formatReport(report());
+    expect(lines.find((line) => line.startsWith('  stages (c)'))).toContain('kafka 6/30 ms (60.0%), runSlot 1/5 ms (10.0%), scoring 1/2 ms (5.0%), produce 2/13 ms (25.0%); their sum 100.0% of the end-to-end time');
+    expect(lines.find((line) => line.startsWith('  stages (d)'))).toContain('judge 210/300 ms (81.0%)');
+    const latencyTargets = targets(lines).slice(8);
+    expect(latencyTargets[0]).toBe('  ✓ code scorers: event → record p99 ≤ 2000 ms at half of (c) (4000 events/s): 50 ms');
+    expect(latencyTargets[1]).toBe('  ✓ a judge scorer: event → record p99 ≤ its judge stage\'s p99 + 5 s at half of (d) (150 events/s): 400 ms ≤ 300 + 5000 ms');
+    expect(latencyTargets[2]).toBe('  ✓ the records\' latency stages sum to their end-to-end time within 5%: 100.0% (c), 100.0% (d)');
+  });
+
+  it('marks the latency targets missed: a slow p99, stages that leave time untimed', () => {
+    const untimed = stagesOf([[{ kafkaMs: 5, scoringMs: 1 }, 1, 10]]);
+    const slow = report({ latency: { ...report().latency, result: { ...report().latency.result, p99Ms: 2_500, stages: untimed } } });
+    const latencyTargets = targets(formatReport(slow)).slice(8);
+    expect(latencyTargets[0]).toMatch(/^ {2}✗ code scorers.*: 2500 ms$/);
+    expect(latencyTargets[2]).toMatch(/^ {2}✗ .*: 70\.0% \(c\), 100\.0% \(d\)$/);
+    expect(formatReport(slow).find((line) => line.startsWith('  stages (c)'))).toContain('untimed per record: p50 3 ms, p99 3 ms');
   });
 
   it('says on the latency line whether the service kept up, with the backlog at both ends of the window', () => {
@@ -155,7 +193,7 @@ describe('formatReport', () => {
         }),
       ),
     );
-    expect(lines.map((line) => line.slice(0, 3))).toEqual(['  ✗', '  ✗', '  ✗', '  ✗', '  ✗', '  ✗', '  ✗', '  ✗']);
+    expect(lines.slice(0, 8).map((line) => line.slice(0, 3))).toEqual(['  ✗', '  ✗', '  ✗', '  ✗', '  ✗', '  ✗', '  ✗', '  ✗']);
     expect(lines[0]).toContain('0.40×');
     expect(lines[2]).toContain('25.0%');
     expect(lines[4]).toContain('400 MB as shipped (scripts/node-flags); 200 MB with --flag');
