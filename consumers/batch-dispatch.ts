@@ -94,7 +94,8 @@ export function createBatchDispatch(options: BatchDispatchOptions): BatchDispatc
 
   const eachBatch = async (batch: ConsumedBatch, control: BatchControl) => {
     const { heartbeat, isRunning, isStale, resolveOffset } = control;
-    // The partition is fetched only once its previous batch was handled: the batch arrives now.
+    // The batch is handed to the service now (the partition is fetched again only once this handler
+    // is done); a fetched batch waiting for a worker of a concurrent-partitions pool waits before this.
     const fetchedAt = options.now();
     const key = partitionKey(batch.topic, batch.partition);
     const claim = await options.sink.claim(batch.topic, batch.partition);

@@ -11,7 +11,7 @@ import type { ScorerServices } from '../src/kit/scorer-services.ts';
 import type { FetchMessage } from './read-run-back.ts';
 import type { PublishRetry } from './publish-until-acknowledged.ts';
 import type { ServiceStats } from './service-stats.ts';
-import type { AcknowledgedRecordFields } from './emitter/record-emitter.ts';
+import type { ObserveRecord } from './emitter/emitter-context.ts';
 import type { CodeScoresTelemetry } from '../src/engine/pipeline/score-run-event.ts';
 
 export type MessageContext = {
@@ -35,7 +35,7 @@ export type MessageContext = {
   /** Reads a run event back from the runs topic by its position, for a re-score (docs/feedback.md); without it every re-score is `run_unavailable`. */
   fetchRun?: FetchMessage;
   /** Called per acknowledged score record with its event-to-result latency, when it has one (metrics: otel/service-metrics.ts). */
-  observeRecord?: (record: AcknowledgedRecordFields, latencyMs: number | undefined, produceMs?: number) => void;
+  observeRecord?: ObserveRecord;
   /** Set when the logs signal is on: each acknowledged score record also leaves as an evaluation log record (otel/evaluation-logs.ts). */
   evaluations?: EvaluationLogSink;
   /** Where code scorers' scores show on the trace: the run's shared span (default) or only their log records. */

@@ -39,7 +39,7 @@ import type { MessageContext } from './message-context.ts';
 import type { RecordEmitter } from './emitter/record-emitter.ts';
 import type { JobOwner, PerformJob, SourceJob } from './run-source.ts';
 import { isoTime } from '../src/kit/contracts/iso-time.ts';
-import { retryLatencyBefore, runArrivalLatency } from '../src/engine/pipeline/arrival-latency.ts';
+import { retryWayIn, runWayIn, untimedWayIn } from '../src/engine/pipeline/arrival-latency.ts';
 import type { RunArrival } from '../src/engine/pipeline/arrival-latency.ts';
 
 /** What a job needs besides itself: the shared context and the one way out. */
@@ -67,10 +67,14 @@ function scoringOptions(owner: JobOwner, context: MessageContext): Omit<ScoreRun
   };
 }
 
-/** A run's readings on its way in: its own message's, or — assembled from several (an OTLP trace) — the first one's and when it was complete. */
-function runArrivalOf(timestamp: string, job: Extract<SourceJob, { kind: 'run' }>, owner: JobOwner): RunArrival {
+/**
+ * A run's readings on its way in, on the context's clock: its own message's, or — assembled from
+ * several (an OTLP trace) — the first one's, the assembly ending now. (A replay's are not read:
+ * its events are old by design, and their age is no latency of the pipeline.)
+ */
+function runArrivalOf(timestamp: string, job: Extract<SourceJob, { kind: 'run' }>, owner: JobOwner, context: MessageContext): RunArrival {
   const first = job.assembled === undefined ? owner.arrival : job.assembled.first;
-  return { eventTimeMs: Date.parse(timestamp), fetchedAt: first?.fetchedAt, slotAt: first?.slotAt, assembledAt: job.assembled?.at };
+  return { eventTimeMs: Date.parse(timestamp), fetchedAt: first?.fetchedAt, slotAt: first?.slotAt, assembledAt: job.assembled === undefined ? undefined : context.now() };
 }
 
 /** Each outcome to the emitter as soon as it settles; resolves once all were accepted. */
@@ -119,8 +123,8 @@ export function performJob(job: SourceJob, owner: JobOwner, dependencies: JobDep
       // Counted whatever the policy (docs/observability.md, trace sampling): how much of the traffic a trace backend misses.
       if (job.trace.facts.sampled === false) stats.unsampledTraces += 1;
       const facts = collectRunFacts(event, job.source, job.trace.facts);
-      const latencyBefore = runArrivalLatency(runArrivalOf(event.timestamp, job, owner));
-      const outcomes = scoreRunEvent(facts, { ...scoringOptions(owner, context), parentContext: job.trace.context, latencyBefore });
+      const wayIn = context.replay === undefined ? runWayIn(runArrivalOf(event.timestamp, job, owner, context)) : untimedWayIn(owner.arrival?.slotAt);
+      const outcomes = scoreRunEvent(facts, { ...scoringOptions(owner, context), parentContext: job.trace.context, wayIn });
       // A replay re-scores runs; their threads are the live service's.
       if (config.threadScorers.length > 0 && context.replay === undefined) return emitAndRekey(outcomes, facts, owner, dependencies);
       return emitEach(outcomes, owner, Date.parse(event.timestamp), emitter);
@@ -130,8 +134,8 @@ export function performJob(job: SourceJob, owner: JobOwner, dependencies: JobDep
       stats.retriesAttempted += 1;
       span?.setAttribute('scorestream.run.id', retry.runId);
       // No links: the retry's score span is a child of the run's span, beside the first attempt's.
-      const latencyBefore = retryLatencyBefore(retry, owner.arrival?.slotAt);
-      const outcome = scoreRetry(collectRunFacts(retry.event, retry.source, retry.trace), retry, { ...scoringOptions(owner, context), links: undefined, parentContext: spanTraceContext(retry.trace).context, latencyBefore });
+      const wayIn = retryWayIn(retry, owner.arrival?.slotAt);
+      const outcome = scoreRetry(collectRunFacts(retry.event, retry.source, retry.trace), retry, { ...scoringOptions(owner, context), links: undefined, parentContext: spanTraceContext(retry.trace).context, wayIn });
       return emitEach([outcome], owner, Date.parse(retry.event.timestamp), emitter);
     }
     case 'rescore':
@@ -189,6 +193,7 @@ async function performRescore(request: RescoreRequest, owner: JobOwner, { contex
   stats.countRescore('admitted');
   const trace = runTraceContext(untracedMessage(fetched.message), decoded.data);
   const facts = collectRunFacts(decoded.data, request.source, trace.facts);
-  const outcome = scoreRescore(facts, request, admission.binding, { ...scoringOptions(owner, context), parentContext: trace.context });
+  // Its run event is read back, old by design: only its wait to start (the read included) is timed.
+  const outcome = scoreRescore(facts, request, admission.binding, { ...scoringOptions(owner, context), parentContext: trace.context, wayIn: untimedWayIn(owner.arrival?.slotAt) });
   await emitEach([outcome], owner, Number.NaN, emitter);
 }

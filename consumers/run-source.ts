@@ -36,9 +36,9 @@ export type SourceJob =
   /**
    * Score a run with every binding; `trace` is the run's context, `source` where its event came
    * from; `assembled` for a run put together from several messages (an OTLP trace): the first
-   * one's arrival and when the run was complete, else the owner's arrival is the run's.
+   * one's arrival (its assembly ends as the job starts), else the owner's arrival is the run's.
    */
-  | { readonly kind: 'run'; readonly event: AgentRunEvent; readonly trace: RunTraceContext; readonly source: Source; readonly assembled?: { readonly first: Arrival | undefined; readonly at: number } }
+  | { readonly kind: 'run'; readonly event: AgentRunEvent; readonly trace: RunTraceContext; readonly source: Source; readonly assembled?: { readonly first: Arrival | undefined } }
   /** Score a deferred pair again, its binding decided the first time. */
   | { readonly kind: 'retry'; readonly retry: RetryMessage }
   /** Score a pair again for a feedback that disagrees with it (the feedback join's request), its run event read back from the runs topic. */

@@ -42,7 +42,7 @@ import type { ReadChangelog } from './thread-source.ts';
 import type { KafkaEdge } from '../kafka/kafka-edge.ts';
 import type { RunSource } from './run-source.ts';
 import { ServiceStats } from './service-stats.ts';
-import type { AcknowledgedRecordFields } from './emitter/record-emitter.ts';
+import type { ObserveRecord } from './emitter/emitter-context.ts';
 
 export type ScoringConsumerOptions = {
   /** The client library the group consumer runs on (config `kafka.client`). */
@@ -70,7 +70,7 @@ export type ScoringConsumerOptions = {
   /** The first pause before a failed publish is retried (default KAFKA_DEFAULTS.publish.firstRetryDelayMs; it doubles up to maxRetryDelayMs). */
   publishRetryDelayMs?: number;
   /** Per acknowledged score record, with its event-to-result latency when it has one (fed to the metrics). */
-  observeRecord?: (record: AcknowledgedRecordFields, latencyMs: number | undefined, produceMs?: number) => void;
+  observeRecord?: ObserveRecord;
   /** On every join of the group: the partitions this member now owns, by topic (judge budget shares). */
   onAssignment?: (assignment: Record<string, number[] | undefined>) => void;
   /** What the per-message path shares besides the above (judge spend, replay marking). */

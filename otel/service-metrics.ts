@@ -5,9 +5,9 @@
 // verdicts, re-scores) are fed once per acknowledged record, through `observeRecord`, which is
 // where a re-score on feedback is told apart from a first score (docs/feedback.md, re-scoring).
 // Instruments come from a Meter; with `metrics.getMeter()` and no SDK they are no-ops.
-import type { BatchObservableCallback, Histogram, Meter, Observable } from '@opentelemetry/api';
+import type { Attributes, BatchObservableCallback, Histogram, Meter, Observable } from '@opentelemetry/api';
 import { latencyStages } from '../src/kit/contracts/record-latency.ts';
-import type { RecordLatency } from '../src/kit/contracts/record-latency.ts';
+import type { LatencyStage, RecordLatency } from '../src/kit/contracts/record-latency.ts';
 import { recordLabels } from './record-labels.ts';
 import { registerRescoreMetric } from './rescore-metric.ts';
 import type { RescoreRecordFields } from './rescore-metric.ts';
@@ -128,13 +128,21 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters, 
     advice: { explicitBucketBoundaries: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300] },
   });
   const stages: Histogram = meter.createHistogram('scorestream.record.stage.duration', {
-    description: "Where a score record's time went, per stage (kafka, runSlot, assembly, threadWait, retryWait, scoring, judge, produce): the stages of one record sum to its event-to-result time",
+    description: "Where a score record's time went, per stage (kafka, runSlot, assembly, threadWait, retryWait, dispatch, scoring, judge, produce): one record's stages sum to its event-to-result time, give or take rounding",
     unit: 's',
     advice: { explicitBucketBoundaries: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 3600] },
   });
+  // Up to eight observations a record: their attribute sets made once per (stage, scorer).
+  const stageAttributes = new Map<string, Attributes>();
+  const attributesOf = (stage: LatencyStage, scorerId: string) => {
+    const key = `${stage}\u0000${scorerId}`;
+    let attributes = stageAttributes.get(key);
+    if (attributes === undefined) stageAttributes.set(key, (attributes = { 'scorestream.latency.stage': stage, 'scorestream.scorer.id': scorerId }));
+    return attributes;
+  };
   const recordStages = (record: ObservedRecordFields & { scorerId: string }, produceMs: number | undefined) => {
-    if (record.latency !== undefined) for (const [stage, ms] of latencyStages(record.latency)) stages.record(ms / 1000, { 'scorestream.latency.stage': stage, 'scorestream.scorer.id': record.scorerId });
-    if (produceMs !== undefined) stages.record(Math.max(0, produceMs) / 1000, { 'scorestream.latency.stage': 'produce', 'scorestream.scorer.id': record.scorerId });
+    if (record.latency !== undefined) for (const [stage, ms] of latencyStages(record.latency)) stages.record(ms / 1000, attributesOf(stage, record.scorerId));
+    if (produceMs !== undefined) stages.record(Math.max(0, produceMs) / 1000, attributesOf('produce', record.scorerId));
   };
 
   // The SDK keeps exporting the last value of an attribute set that is no longer observed, so a

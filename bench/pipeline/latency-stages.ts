@@ -1,8 +1,8 @@
 // Where the latency runs' time went (docs/observability.md, "Where each score's time went"): each
 // acknowledged record's stages as the service reports them — the record's `latency` block and its
 // produce — beside its event-to-result time, measured apart (the event's timestamp to the
-// acknowledgement). The stages are timed on their own, so their sum falling short of the
-// end-to-end time is work no stage times; the target is within 5%.
+// acknowledgement). Each stage ends where the next begins, so a sum away from the end-to-end time
+// is a path that dropped or doubled a stage; the target is within 5%.
 import { LATENCY_STAGES, latencyStages } from '../../src/kit/contracts/record-latency.ts';
 import type { LatencyStage, RecordLatency } from '../../src/kit/contracts/record-latency.ts';
 
@@ -14,7 +14,7 @@ export type LatencyBreakdown = {
   /** Over every record: the stages' sum, and the event-to-result time. */
   stagedMs: number;
   endToEndMs: number;
-  /** Per record, end-to-end less the stages' sum: what no stage timed (rounding makes it ±1 ms a stage). */
+  /** Per record, end-to-end less the stages' sum: what no stage timed (rounding makes it ±0.5 ms a stage). */
   untimedP50Ms: number;
   untimedP99Ms: number;
 };

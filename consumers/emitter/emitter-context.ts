@@ -22,6 +22,12 @@ import type { EvaluationLogSink } from '../../otel/evaluation-logs.ts';
  */
 export type AcknowledgedRecordFields = ObservedRecordFields & { readonly scorerId: string; readonly status: ScoreRecord['status']; readonly score?: number | undefined; readonly rescore?: ScoreRecord['rescore']; readonly scoredAtMs: number };
 
+/**
+ * Told of each acknowledged score record: its event-to-result time (none when it has no one run
+ * event to time from: a thread close, a re-score) and its produce, the scorer's end to accepted.
+ */
+export type ObserveRecord = (record: AcknowledgedRecordFields, latencyMs: number | undefined, produceMs: number) => void;
+
 /** The counters the emitter keeps: the service's own (a side role keeps a ServiceStats of its own for them). */
 export type EmitterStats = Pick<
   ServiceStats,
@@ -43,7 +49,7 @@ export type EmitterContext = {
   /** Set by a replay: every score and decision record is marked with it. */
   readonly replay?: Replay | undefined;
   /** Per acknowledged score record, with its event-to-result latency when it has one (metrics). */
-  readonly observeRecord?: ((record: AcknowledgedRecordFields, latencyMs: number | undefined, produceMs?: number) => void) | undefined;
+  readonly observeRecord?: ObserveRecord | undefined;
   /** Set when the logs signal is on: each acknowledged score record leaves as an evaluation log record too. */
   readonly evaluations?: EvaluationLogSink | undefined;
 };

@@ -164,9 +164,8 @@ export function createOtlpPartition(assembly: OtlpAssembly, perform: PerformJob)
     // Scored all the same (code scorers may not need the part); each record carries `missing` and goes with its flag (the emitter).
     if (parsed.data.missing !== undefined) stats.runsMissingContent += 1;
     // The run's trace is the agent span's own: its score spans become the agent span's children.
-    // Its time began when the trace's first spans arrived, and its assembly ends now (the grace, the pacer's turn).
-    const assembled = { first: trace.owners[0]!.message.arrival, at: now() };
-    return perform({ kind: 'run', event: parsed.data, trace: spanTraceContext(run.agentSpan), source: owner.source, assembled }, owner);
+    // Its time began when the trace's first spans arrived; its assembly (the grace, the pacer's turn) ends as the job starts.
+    return perform({ kind: 'run', event: parsed.data, trace: spanTraceContext(run.agentSpan), source: owner.source, assembled: { first: trace.owners[0]!.message.arrival } }, owner);
   };
 
   return {

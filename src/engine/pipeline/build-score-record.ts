@@ -6,7 +6,7 @@ import { SCORE_RECORD_SCHEMA_VERSION } from '../../kit/contracts/score-record.ts
 import type { ScoreRecord } from '../../kit/contracts/score-record.ts';
 import type { JudgeResults } from '../../kit/contracts/judge-execution.ts';
 import { sumLatency } from '../../kit/contracts/record-latency.ts';
-import type { RecordLatency } from '../../kit/contracts/record-latency.ts';
+import type { LatencyBefore, RecordLatency } from '../../kit/contracts/record-latency.ts';
 import type { ScorerRunResultSnapshot } from '../../kit/scorer/types.ts';
 import { verdictFor } from '../../kit/verdict/pass-criterion.ts';
 import type { PassCriterion } from '../../kit/verdict/pass-criterion.ts';
@@ -30,7 +30,7 @@ export type ScoreRecordContext = {
   /** A thread scorer's close (src/engine/threads/): the record gets the thread block and a thread score id. */
   thread?: ThreadVersion;
   /** Where the pair's time went before this attempt's scorer ran (the transport's stages, a retry's earlier attempts); the record adds its own scoring and judge time. */
-  latencyBefore?: Partial<RecordLatency>;
+  latencyBefore?: LatencyBefore | undefined;
 };
 
 /** What a record reads of a run's result: a scored or not-scorable result, or a failed run's snapshot (or nothing). */

@@ -19,6 +19,7 @@ import { scoreWithBinding, skippedOutcome } from './score-run-event.ts';
 import type { ScoreRunEventOptions } from './score-run-event.ts';
 import type { ScoringOutcome } from './scoring-outcome.ts';
 import { isoTime } from '../../kit/contracts/iso-time.ts';
+import type { LatencyBefore } from '../../kit/contracts/record-latency.ts';
 
 export async function scoreRetry<Event>(facts: RunFacts, retry: RetryMessage, options: ScoreRunEventOptions<Event>): Promise<ScoringOutcome> {
   const outcome = await attemptAgain(facts, retry, options);
@@ -29,7 +30,7 @@ async function attemptAgain<Event>(facts: RunFacts, retry: RetryMessage, options
   const now = options.now ?? Date.now;
   const history: PairHistory = { firstFailedAt: retry.firstFailedAt, attempts: retry.attempts };
   const binding = options.bindings.find((candidate) => candidate.scorerId === retry.scorerId && candidate.version === retry.scorerVersion);
-  if (binding === undefined) return pairOutcome(bindingRemoved(facts, retry, now(), options.latencyBefore), facts, history, undefined, now());
+  if (binding === undefined) return pairOutcome(bindingRemoved(facts, retry, now(), options.wayIn?.stages), facts, history, undefined, now());
   const eligibility = { eligible: true as const, ...(retry.sampling === undefined ? {} : { sampling: retry.sampling }) };
   const result = await scoreWithBinding(facts, binding, eligibility, options);
   if (result.kind === 'scored') return pairOutcome(result.record, facts, history, options.retries, now());
@@ -42,13 +43,13 @@ async function attemptAgain<Event>(facts: RunFacts, retry: RetryMessage, options
     sampling: retry.sampling,
     scoredAt: isoTime(now()),
     durationMs: 0,
-    latencyBefore: options.latencyBefore,
+    latencyBefore: options.wayIn?.stages,
   });
   const outcome = pairOutcome(refused, facts, history, options.retries, now());
   return outcome.kind === 'deferred' ? outcome : skippedOutcome(facts, binding, result.skip, isoTime(now()));
 }
 
-function bindingRemoved(facts: RunFacts, retry: RetryMessage, nowMs: number, latencyBefore: ScoreRunEventOptions<unknown>['latencyBefore']) {
+function bindingRemoved(facts: RunFacts, retry: RetryMessage, nowMs: number, latencyBefore: LatencyBefore | undefined) {
   const last = retry.attempts[retry.attempts.length - 1]!;
   const version = retry.scorerVersion === undefined ? '' : ` version '${retry.scorerVersion}'`;
   return buildScoreRecord({

@@ -13,7 +13,8 @@ import type { BudgetRefusal } from '../budget/budget-ledger.ts';
 import { gateDecisionCalls } from '../budget/judge-spend.ts';
 import type { JudgeSpend } from '../budget/judge-spend.ts';
 import type { RecordTrace } from '../../kit/contracts/common.ts';
-import type { RecordLatency } from '../../kit/contracts/record-latency.ts';
+import { latencyBeforeScoring } from './arrival-latency.ts';
+import type { WayIn } from './arrival-latency.ts';
 import type { ScoreRecord } from '../../kit/contracts/score-record.ts';
 import type { ThreadVersion } from '../../kit/contracts/thread-ref.ts';
 import type { TraceSamplingPolicy } from '../config/config-types.ts';
@@ -70,8 +71,8 @@ export type ScoreRunEventOptions<Event> = {
    * (`log-records`: SCORESTREAM_EVALUATION_LOGS=instead-of-spans; its record has no `trace.spanId`).
    */
   codeScores?: CodeScoresTelemetry;
-  /** Where the run's time went before its scorers ran, as the transport measured it (consumers/job-latency.ts); each record adds its scorer's own. */
-  latencyBefore?: Partial<RecordLatency>;
+  /** The run's way in, as the transport measured it (arrival-latency.ts); each record adds its scorer's wait to start, and its own run. */
+  wayIn?: WayIn;
 };
 
 export type CodeScoresTelemetry = 'run-span' | 'log-records';
@@ -190,7 +191,7 @@ async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBind
     scoredAt: isoTime(finished),
     durationMs: Math.max(0, Math.round(finished - started)),
     thread: options.thread?.version,
-    latencyBefore: options.latencyBefore,
+    latencyBefore: latencyBeforeScoring(options.wayIn, started),
   });
   onShared?.add({ scorerId: binding.scorerId, scorerVersion: binding.version, scoreId: record.scoreId, outcome, finishedMs: spanClock(), withExplanation, sampling: eligibility.sampling });
   return { kind: 'scored', record };

@@ -19,7 +19,7 @@ import type { ThreadCloseWork } from './thread-stage.ts';
 import { buildThreadDecisionRecord } from './thread-decision-record.ts';
 import { buildThreadScorerInput, threadFacts } from './thread-scorer-input.ts';
 import { bindingKeyOf } from './thread-part.ts';
-import { threadArrivalLatency } from '../pipeline/arrival-latency.ts';
+import { threadWayIn } from '../pipeline/arrival-latency.ts';
 
 export type ScoreThreadCloseOptions<Event> = Omit<ScoreRunEventOptions<Event>, 'bindings' | 'parentContext' | 'links' | 'retries' | 'thread'> & {
   bindings: readonly ResolvedThreadBinding<Event>[];
@@ -95,7 +95,7 @@ export async function scoreThreadClose<Event>(close: ThreadClose, options: Score
     ...options,
     ...threadTraceContext(turns),
     thread: { input: buildThreadScorerInput(version, turns), version },
-    latencyBefore: threadArrivalLatency(Date.parse(last.run.timestamp), close.lastJoinedAt, close.closedAt),
+    wayIn: threadWayIn(Date.parse(last.run.timestamp), close.lastJoinedAt, close.closedAt),
   });
   if (result.kind === 'scored') return { kind: 'record', record: result.record };
   const { skip } = result;

@@ -189,6 +189,7 @@ function identityOf(record: ScoreRecord, withMetadata: boolean): Omit<FailedScor
     ...(record.replay === undefined ? {} : { replay: record.replay }),
     scoredAt: record.scoredAt,
     durationMs: record.durationMs,
+    ...(record.latency === undefined ? {} : { latency: record.latency }),
   };
 }
 

@@ -1,13 +1,14 @@
 // Where a score record's time went (docs/observability.md, "Where each score's time went"): the
 // stages from its run event's timestamp to the record handed to its output, in whole
-// milliseconds. Each stage is timed on its own, not derived from the others, so a gap between
-// their sum and the end-to-end latency is untimed work the benchmark would show (bench:pipeline).
+// milliseconds. Each is read at the points the pair passes, so one ends where the next begins and
+// their sum is the end-to-end latency, give or take rounding; a path that dropped or doubled a
+// stage would show in the benchmark's sum (bench:pipeline).
 // The last stage — the produce, until Kafka acknowledged the record — cannot be in the record it
 // times: it is in the `scorestream.record.stage.duration` histogram only.
 import { z } from 'zod';
 
 /** The stages a record carries, in the order its time passes through them. */
-export const RECORD_LATENCY_STAGES = ['kafka', 'runSlot', 'assembly', 'threadWait', 'retryWait', 'scoring', 'judge'] as const;
+export const RECORD_LATENCY_STAGES = ['kafka', 'runSlot', 'assembly', 'threadWait', 'retryWait', 'dispatch', 'scoring', 'judge'] as const;
 export type RecordLatencyStage = (typeof RECORD_LATENCY_STAGES)[number];
 /** The histogram's stages: the record's, and the produce. */
 export const LATENCY_STAGES = [...RECORD_LATENCY_STAGES, 'produce'] as const;
@@ -18,7 +19,7 @@ const milliseconds = z.number().int().nonnegative();
 export const recordLatencySchema = z.object({
   /** The run event's timestamp → the service fetched it (a thread score: its last turn's timestamp → that turn joined the thread state); the producer's and the broker's time, and any backlog. */
   kafkaMs: milliseconds.optional(),
-  /** Fetched → a run slot held (`maxRunsInFlight`, the by-thread topic's own slots): the service's queue. */
+  /** Fetched → a run slot held (`concurrency.runsInFlight`; the by-thread topic has its own): the service's queue. */
   runSlotMs: milliseconds.optional(),
   /** An OTLP run: its trace's first spans held a slot → the trace was complete enough to score (the grace, the turn pacer). */
   assemblyMs: milliseconds.optional(),
@@ -26,6 +27,8 @@ export const recordLatencySchema = z.object({
   threadWaitMs: milliseconds.optional(),
   /** A retried pair: each failed attempt's end → the next attempt held its slot, summed (the retry tiers' delays). */
   retryWaitMs: milliseconds.optional(),
+  /** The way in's end (a slot held, a trace assembled, a thread closed) → the scorer started, every attempt: decoding, eligibility, and the event loop's queue behind the other work in flight (a busy instance's CPU). */
+  dispatchMs: milliseconds.optional(),
   /** The scorer's own run, every attempt, less its judge calls. */
   scoringMs: milliseconds,
   /** The scorer's judge calls, every attempt, each prompt step's whole time (per call: `judge.{step}.durationMs`, of which `queuedMs` waited for a judge slot). */
@@ -34,7 +37,9 @@ export const recordLatencySchema = z.object({
 export type RecordLatency = z.infer<typeof recordLatencySchema>;
 
 /** The stages before scoring, as the transport measured them (the record adds its own scoring and judge time). */
-export type ArrivalLatency = Omit<RecordLatency, 'scoringMs' | 'judgeMs'>;
+export type ArrivalLatency = Omit<RecordLatency, 'dispatchMs' | 'scoringMs' | 'judgeMs'>;
+/** What came before an attempt's scorer ran: the way in, and a retry's earlier attempts (their scoring and judge time too). */
+export type LatencyBefore = Partial<RecordLatency>;
 
 const keyOf = (stage: RecordLatencyStage) => `${stage}Ms` as const;
 
@@ -49,9 +54,9 @@ export function latencyStages(latency: RecordLatency): Array<[RecordLatencyStage
 }
 
 /** Two latencies added stage by stage (the stages before scoring and the scorer's own; an earlier attempt's and this one's); a stage neither has stays absent. */
-export function sumLatency(earlier: Partial<RecordLatency> | undefined, later: Partial<RecordLatency>): Partial<RecordLatency> {
+export function sumLatency(earlier: LatencyBefore | undefined, later: LatencyBefore): LatencyBefore {
   if (earlier === undefined) return later;
-  const sum: Partial<RecordLatency> = {};
+  const sum: LatencyBefore = {};
   for (const stage of RECORD_LATENCY_STAGES) {
     const key = keyOf(stage);
     const a = earlier[key];

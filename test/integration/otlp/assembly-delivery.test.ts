@@ -87,7 +87,7 @@ describe('OTLP input delivery', () => {
     expect(records.length).toBeGreaterThanOrEqual(traffic.agents.length);
     // An OTLP run's time: to its trace's first spans fetched, their slot, then the assembly — at least the grace after its agent span.
     for (const record of records) {
-      expect(Object.keys(record.latency!).sort()).toEqual(['assemblyMs', 'kafkaMs', 'runSlotMs', 'scoringMs']);
+      expect(Object.keys(record.latency!).sort()).toEqual(['assemblyMs', 'dispatchMs', 'kafkaMs', 'runSlotMs', 'scoringMs']);
       expect(record.latency!.assemblyMs).toBeGreaterThanOrEqual(199);
     }
     // Everything committed so far, read to the end with the abort markers applied: once each.

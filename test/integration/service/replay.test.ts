@@ -67,6 +67,8 @@ describe('scorestream replay', () => {
     for (const record of records) {
       expect(record.replay).toEqual({ id: first.range.id });
       expect(record.scoreId).toBe(scoreIdFor({ runId: record.runId, scorerId: 'answer-length' }));
+      // A replayed event's age is no latency of the pipeline: only the wait to start and the scorer are timed.
+      expect(Object.keys(record.latency!).filter((stage) => stage !== 'judgeMs').sort()).toEqual(['dispatchMs', 'scoringMs']);
     }
 
     const again = await startReplay(replayOptions(config, range));

@@ -74,6 +74,8 @@ describe('re-scoring on feedback', () => {
     const original = records.find((record) => record.scorerId === 'opted' && record.rescore === undefined)!;
     const rescored = records.filter((record) => record.rescore !== undefined);
     expect(rescored).toHaveLength(1);
+    // Its run event is read back, old by design: its wait to start (the read included) and its scorer are timed, no way in.
+    expect(Object.keys(rescored[0]!.latency!).filter((stage) => stage !== 'judgeMs').sort()).toEqual(['dispatchMs', 'scoringMs']);
     expect(rescored[0]).toMatchObject({
       status: 'scored',
       score: 0.9,

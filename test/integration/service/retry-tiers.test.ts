@@ -42,6 +42,8 @@ function expectRetryLatency(record: ScoreRecord): void {
   expect(latency.judgeMs, record.runId).toBe(judgeTime(record.judge) + attempts.reduce((sum, attempt) => sum + judgeTime(attempt.judge), 0));
   expect(latency.kafkaMs, record.runId).toBeGreaterThanOrEqual(0);
   expect(latency.runSlotMs, record.runId).toBeGreaterThanOrEqual(0);
+  // Every attempt waited to start after its slot: the first's, carried, and this one's.
+  expect(latency.dispatchMs, record.runId).toBeGreaterThanOrEqual(0);
 }
 
 describe('retry tiers', () => {

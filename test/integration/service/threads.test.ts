@@ -43,7 +43,7 @@ describe('thread scorers on Kafka-native session state', () => {
     expect(turnCounts.get('t-b')).toMatchObject({ status: 'scored', score: 2, thread: { turns: 2, version: 1 } });
     // Where a thread score's time went: its last turn's way to the thread state, then the idle gap (1.5 s) until the close.
     for (const score of scores) {
-      expect(Object.keys(score.latency!).sort(), score.scorerId).toEqual(['kafkaMs', 'scoringMs', 'threadWaitMs']);
+      expect(Object.keys(score.latency!).sort(), score.scorerId).toEqual(['dispatchMs', 'kafkaMs', 'scoringMs', 'threadWaitMs']);
       expect(score.latency!.threadWaitMs).toBeGreaterThanOrEqual(1_500);
       expect(score.latency!.threadWaitMs).toBeLessThan(1_500 + 10_000);
     }

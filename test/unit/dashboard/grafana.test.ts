@@ -27,7 +27,7 @@ async function exportedSeries(): Promise<string> {
   stats.pausedPartitions.add('runs[0]');
   stats.lagByPartition.set('runs[0]', 1);
   const metrics = registerServiceMetrics(meter, stats);
-  metrics.observeRecord({ scorerId: 's', status: 'scored', score: 0.5, entity: { id: 'a' } }, 100);
+  metrics.observeRecord({ scorerId: 's', status: 'scored', score: 0.5, entity: { id: 'a' }, latency: { kafkaMs: 60, runSlotMs: 5, scoringMs: 2 } }, 100, 33);
   stats.countRescore('admitted');
   metrics.observeRecord({ scorerId: 's', status: 'scored', score: 0.1, verdict: 'fail', entity: { id: 'a' }, rescore: { reason: 'thumbs-down' } }, undefined);
   const judge = createJudgeMetrics(meter);
@@ -45,7 +45,7 @@ describe('Grafana dashboard', () => {
     const names = new Set(exprs.flatMap((expr) => [...expr.matchAll(/\b(scorestream_[a-z_]+)\b/g)].map((match) => match[1]!)));
     const labels = new Set(exprs.flatMap((expr) => [...expr.matchAll(/\b(?:by \(|, )([a-z_]+)(?=[,)])|([a-z_]+)(?:=~?"|!=)/g)].map((match) => match[1] ?? match[2]!)));
     for (const name of names) {
-      if (name.startsWith('scorestream_') && /_(id|status|reason|verdict|outcome)$/.test(name) && !exported.includes(`\n${name}`)) {
+      if (name.startsWith('scorestream_') && /_(id|status|reason|verdict|outcome|stage)$/.test(name) && !exported.includes(`\n${name}`)) {
         expect(exported, `label ${name}`).toContain(`${name}=`);
         continue;
       }

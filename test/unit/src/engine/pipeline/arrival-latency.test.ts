@@ -1,47 +1,61 @@
 import { describe, expect, it } from 'vitest';
-import { retryLatencyBefore, runArrivalLatency, threadArrivalLatency } from '../../../../../src/engine/pipeline/arrival-latency.ts';
+import { latencyBeforeScoring, retryWayIn, runWayIn, threadWayIn, untimedWayIn } from '../../../../../src/engine/pipeline/arrival-latency.ts';
 import { latencyStages, recordLatencySchema, sumLatency } from '../../../../../src/kit/contracts/record-latency.ts';
 
 const at = (iso: string) => Date.parse(iso);
 
-describe('runArrivalLatency', () => {
+describe('runWayIn', () => {
   it("splits a run's way in at each reading: event → fetched (kafka) → slot held (runSlot)", () => {
-    expect(runArrivalLatency({ eventTimeMs: at('2026-12-07T10:00:00.000Z'), fetchedAt: at('2026-12-07T10:00:00.120Z'), slotAt: at('2026-12-07T10:00:00.125Z') })).toEqual({ kafkaMs: 120, runSlotMs: 5 });
+    expect(runWayIn({ eventTimeMs: at('2026-12-07T10:00:00.000Z'), fetchedAt: at('2026-12-07T10:00:00.120Z'), slotAt: at('2026-12-07T10:00:00.125Z') }).stages).toEqual({ kafkaMs: 120, runSlotMs: 5 });
   });
 
   it("an OTLP run: from its trace's first spans holding a slot to the trace complete is its assembly", () => {
-    const latency = runArrivalLatency({ eventTimeMs: 1_000, fetchedAt: 1_400, slotAt: 1_450, assembledAt: 6_450 });
-    expect(latency).toEqual({ kafkaMs: 400, runSlotMs: 50, assemblyMs: 5_000 });
+    const wayIn = runWayIn({ eventTimeMs: 1_000, fetchedAt: 1_400, slotAt: 1_450, assembledAt: 6_450 });
+    expect(wayIn).toEqual({ stages: { kafkaMs: 400, runSlotMs: 50, assemblyMs: 5_000 }, endedAt: 6_450 });
   });
 
   it("starts no stage before the event: an OTLP trace's first spans fetched before its agent span ended, a producer clock ahead of ours", () => {
     // Spans fetched at 1,000 and holding a slot at 1,010; the agent span ended at 3,000; the trace complete at 3,500.
-    expect(runArrivalLatency({ eventTimeMs: 3_000, fetchedAt: 1_000, slotAt: 1_010, assembledAt: 3_500 })).toEqual({ kafkaMs: 0, runSlotMs: 0, assemblyMs: 500 });
-    expect(runArrivalLatency({ eventTimeMs: 2_000, fetchedAt: 1_900, slotAt: 2_001 })).toEqual({ kafkaMs: 0, runSlotMs: 1 });
+    expect(runWayIn({ eventTimeMs: 3_000, fetchedAt: 1_000, slotAt: 1_010, assembledAt: 3_500 }).stages).toEqual({ kafkaMs: 0, runSlotMs: 0, assemblyMs: 500 });
+    expect(runWayIn({ eventTimeMs: 2_000, fetchedAt: 1_900, slotAt: 2_001 }).stages).toEqual({ kafkaMs: 0, runSlotMs: 1 });
   });
 
   it('leaves out a stage whose readings are unknown', () => {
-    expect(runArrivalLatency({ eventTimeMs: Number.NaN, fetchedAt: 1_900, slotAt: 1_901 })).toEqual({ runSlotMs: 1 });
-    expect(runArrivalLatency({ eventTimeMs: 1_000 })).toEqual({});
+    expect(runWayIn({ eventTimeMs: Number.NaN, fetchedAt: 1_900, slotAt: 1_901 }).stages).toEqual({ runSlotMs: 1 });
+    expect(runWayIn({ eventTimeMs: 1_000 }).stages).toEqual({});
   });
 });
 
-describe('retryLatencyBefore', () => {
+describe('retryWayIn', () => {
   it("adds the wait since the last failed attempt to what the retry message carried", () => {
     const carried = { kafkaMs: 80, runSlotMs: 2, scoringMs: 3, judgeMs: 1_200 };
     const attempts = [{ failedAt: '2026-12-07T10:00:01.000Z' }, { failedAt: '2026-12-07T10:00:31.000Z' }];
-    const latency = retryLatencyBefore({ latency: carried, attempts: attempts as never }, at('2026-12-07T10:01:31.250Z'));
-    expect(latency).toEqual({ ...carried, retryWaitMs: 60_250 });
+    const wayIn = retryWayIn({ latency: carried, attempts: attempts as never }, at('2026-12-07T10:01:31.250Z'));
+    expect(wayIn).toEqual({ stages: { ...carried, retryWaitMs: 60_250 }, endedAt: at('2026-12-07T10:01:31.250Z') });
   });
 
   it('without a carried latency (a retry message written before it existed) has only the wait', () => {
-    expect(retryLatencyBefore({ attempts: [{ failedAt: '2026-12-07T10:00:01.000Z' }] as never }, at('2026-12-07T10:00:02.000Z'))).toEqual({ retryWaitMs: 1_000 });
+    expect(retryWayIn({ attempts: [{ failedAt: '2026-12-07T10:00:01.000Z' }] as never }, at('2026-12-07T10:00:02.000Z')).stages).toEqual({ retryWaitMs: 1_000 });
   });
 });
 
-describe('threadArrivalLatency', () => {
+describe('threadWayIn', () => {
   it("splits a thread score's way in at its last turn joining the state", () => {
-    expect(threadArrivalLatency(1_000, 1_700, 31_700)).toEqual({ kafkaMs: 700, threadWaitMs: 30_000 });
+    expect(threadWayIn(1_000, 1_700, 31_700)).toEqual({ stages: { kafkaMs: 700, threadWaitMs: 30_000 }, endedAt: 31_700 });
+  });
+});
+
+describe('latencyBeforeScoring', () => {
+  it("adds the scorer's wait to start, timed from the way in's end, to its stages", () => {
+    const wayIn = runWayIn({ eventTimeMs: 1_000, fetchedAt: 1_100, slotAt: 1_104 });
+    expect(wayIn.endedAt).toBe(1_104);
+    expect(latencyBeforeScoring(wayIn, 1_130)).toEqual({ kafkaMs: 100, runSlotMs: 4, dispatchMs: 26 });
+  });
+
+  it("times only the wait to start where the way in is not timed (a re-score's run read back, a replay), and nothing without readings", () => {
+    expect(latencyBeforeScoring(untimedWayIn(5_000), 5_040)).toEqual({ dispatchMs: 40 });
+    expect(latencyBeforeScoring(untimedWayIn(undefined), 5_040)).toEqual({});
+    expect(latencyBeforeScoring(undefined, 5_040)).toBeUndefined();
   });
 });
 
