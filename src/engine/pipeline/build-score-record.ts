@@ -68,7 +68,9 @@ function judgeTimeMs(judge: JudgeResults | undefined): number {
 /** This attempt's scorer run split into its judge calls and the rest, added to what came before. */
 function latencyOf(context: ScoreRecordContext, judge: JudgeResults | undefined): RecordLatency {
   const judgeMs = judgeTimeMs(judge);
-  const own = { scoringMs: Math.max(0, Math.round(context.durationMs - judgeMs)), ...(judgeMs > 0 ? { judgeMs } : {}) };
+  const scoringMs = Math.max(0, Math.round(context.durationMs - judgeMs));
+  const own: RecordLatency = judgeMs > 0 ? { scoringMs, judgeMs } : { scoringMs };
+  if (context.latencyBefore === undefined) return own;
   const summed = sumLatency(context.latencyBefore, own);
   return { ...summed, scoringMs: summed.scoringMs ?? own.scoringMs };
 }
