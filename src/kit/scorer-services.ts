@@ -22,7 +22,7 @@ export type MadeJudgeCall = { judgeModelId: string; usage?: JudgeUsage; modelCal
  * refuse the call (a budget is exhausted, src/engine/budget/), and `after` settles it with the real usage
  * and returns its cost for the step's judge evidence.
  */
-export type JudgeCallGate = { before(call: PlannedJudgeCall): { after(made: MadeJudgeCall): JudgeCost | undefined } };
+export type JudgeCallGate = { before(call: PlannedJudgeCall): { after(made: MadeJudgeCall): JudgeCost | 'unpriced' | undefined } };
 
 export type ScorerServices = {
   /** Resolves string judge model ids, e.g. `createProviderRegistry(...)`; falls back to the application default. */

@@ -83,18 +83,24 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
-function completion(model: string, content: string) {
+/** What an answer reports as its usage, in OpenAI's shape (`prompt_tokens_details.cached_tokens` for prompt-cache reads). */
+export type OpenAIUsage = { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details?: { cached_tokens: number }; completion_tokens_details?: { reasoning_tokens: number } };
+
+const defaultUsage: OpenAIUsage = { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 };
+
+function completion(model: string, content: string, usage: OpenAIUsage) {
   return {
     id: `chatcmpl-${Math.random().toString(36).slice(2)}`,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model,
     choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
+    usage,
   };
 }
 
-export async function startFaultJudgeServer(initial: FaultMode | FaultPlan = 'ok'): Promise<FaultJudgeServer> {
+export async function startFaultJudgeServer(initial: FaultMode | FaultPlan = 'ok', options: { usage?: OpenAIUsage } = {}): Promise<FaultJudgeServer> {
+  const usage = options.usage ?? defaultUsage;
   let plan: FaultPlan = typeof initial === 'function' ? initial : () => initial;
   let requests = 0;
   const counts: Record<FaultMode, number> = { ok: 0, '429': 0, '500': 0, '503': 0, hang: 0 };
@@ -124,7 +130,7 @@ export async function startFaultJudgeServer(initial: FaultMode | FaultPlan = 'ok
       }
       const format = body.response_format;
       const content = format?.type === 'json_schema' ? JSON.stringify(instanceOf(format.json_schema?.schema)) : format?.type === 'json_object' ? '{}' : 'The answer addresses the question.';
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(body.model ?? 'judge', content)));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(body.model ?? 'judge', content, usage)));
     })().catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: String(error) } }));
     });

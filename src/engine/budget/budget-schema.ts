@@ -45,7 +45,7 @@ export const pricingSchema = z
     /** The unit of every price and of cost budgets. */
     currency: z.string().min(1).default(DEFAULT_CURRENCY),
     /** Per model id, laid over the pre-filled table (src/engine/budget/prices.ts). */
-    models: z.record(z.string().min(1), z.strictObject({ inputPerMillion: price, outputPerMillion: price })).default({}),
+    models: z.record(z.string().min(1), z.strictObject({ inputPerMillion: price, outputPerMillion: price, cachedInputPerMillion: price.optional(), cacheWritePerMillion: price.optional() })).default({}),
     /** How a judge call is estimated before it is made (budgets, dry runs). */
     estimate: z
       .strictObject({

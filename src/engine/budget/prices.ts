@@ -1,23 +1,33 @@
-// Judge cost: the price table (per model id, input and output price per million tokens) and the
-// cost of a judge call's reported usage. The pre-filled figures are the providers' public list
-// prices for standard (non-batch, non-cached) text tokens, in USD, as published on the OpenAI,
-// Anthropic and Google pricing pages in 2025 and recalled from them — not re-checked against the
-// live pages on the day this table was written. Prices change: set `pricing.models` in the config
-// to override any entry or add your own (a self-hosted model can be priced at 0).
+// Judge cost: the price table (per model id, prices per million tokens: input, output, and input
+// read from or written to the provider's prompt cache) and the cost of a judge call's reported
+// usage. The pre-filled figures are the providers' public list prices for standard (non-batch)
+// text tokens, in USD, as published on the OpenAI, Anthropic and Google pricing pages in 2025 and
+// recalled from them — not re-checked against the live pages on the day this table was written:
+// OpenAI's cached input at a half (GPT-4o family) or a quarter (GPT-4.1 family) of the input
+// price; Anthropic's cache reads at a tenth and its 5-minute cache writes at 1.25 times; Gemini's
+// context-cache reads at a quarter. Prices change: set `pricing.models` in the config to override
+// any entry or add your own (a self-hosted model can be priced at 0).
 import type { JudgeUsage } from '../../kit/contracts/judge-execution.ts';
 
-export type ModelPrice = { inputPerMillion: number; outputPerMillion: number };
+export type ModelPrice = {
+  inputPerMillion: number;
+  outputPerMillion: number;
+  /** Input tokens the provider read from its prompt cache; absent: priced as input, so a cost is never under-counted. */
+  cachedInputPerMillion?: number | undefined;
+  /** Input tokens written to the prompt cache (Anthropic's cache creation); absent: priced as input. */
+  cacheWritePerMillion?: number | undefined;
+};
 
 export const DEFAULT_MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
-  'gpt-4o': { inputPerMillion: 2.5, outputPerMillion: 10 },
-  'gpt-4o-mini': { inputPerMillion: 0.15, outputPerMillion: 0.6 },
-  'gpt-4.1': { inputPerMillion: 2, outputPerMillion: 8 },
-  'gpt-4.1-mini': { inputPerMillion: 0.4, outputPerMillion: 1.6 },
-  'gpt-4.1-nano': { inputPerMillion: 0.1, outputPerMillion: 0.4 },
-  'claude-3-5-haiku': { inputPerMillion: 0.8, outputPerMillion: 4 },
-  'claude-3-5-sonnet': { inputPerMillion: 3, outputPerMillion: 15 },
-  'claude-sonnet-4': { inputPerMillion: 3, outputPerMillion: 15 },
-  'gemini-2.0-flash': { inputPerMillion: 0.1, outputPerMillion: 0.4 },
+  'gpt-4o': { inputPerMillion: 2.5, outputPerMillion: 10, cachedInputPerMillion: 1.25 },
+  'gpt-4o-mini': { inputPerMillion: 0.15, outputPerMillion: 0.6, cachedInputPerMillion: 0.075 },
+  'gpt-4.1': { inputPerMillion: 2, outputPerMillion: 8, cachedInputPerMillion: 0.5 },
+  'gpt-4.1-mini': { inputPerMillion: 0.4, outputPerMillion: 1.6, cachedInputPerMillion: 0.1 },
+  'gpt-4.1-nano': { inputPerMillion: 0.1, outputPerMillion: 0.4, cachedInputPerMillion: 0.025 },
+  'claude-3-5-haiku': { inputPerMillion: 0.8, outputPerMillion: 4, cachedInputPerMillion: 0.08, cacheWritePerMillion: 1 },
+  'claude-3-5-sonnet': { inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3, cacheWritePerMillion: 3.75 },
+  'claude-sonnet-4': { inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3, cacheWritePerMillion: 3.75 },
+  'gemini-2.0-flash': { inputPerMillion: 0.1, outputPerMillion: 0.4, cachedInputPerMillion: 0.025 },
 };
 
 export const DEFAULT_CURRENCY = 'USD';
@@ -60,10 +70,26 @@ export function costOf(price: ModelPrice, inputTokens: number, outputTokens: num
   return Math.round((inputTokens * price.inputPerMillion + outputTokens * price.outputPerMillion) * 1000) / 1e9;
 }
 
-/** The cost of a judge execution's reported usage; undefined when the model has no price or no usage was reported. */
-export function judgeUsageCost(table: PriceTable, modelId: string, usage: JudgeUsage | undefined): { amount: number; unit: string; source: 'price-table' } | undefined {
+/**
+ * The cost of reported usage at `price`, rounded to 1e-9 of the currency unit. `inputTokens` is
+ * every input token, as the AI SDK reports it (OpenAI's `prompt_tokens`, Anthropic's input, cache
+ * reads and writes together); of those, `cachedInputTokens` go at the cache-read price and
+ * `cacheCreationInputTokens` at the cache-write price. Output includes reasoning tokens, priced
+ * as output.
+ */
+export function usageCostOf(price: ModelPrice, usage: JudgeUsage): number {
+  const input = usage.inputTokens ?? 0;
+  const cached = Math.min(usage.cachedInputTokens ?? 0, input);
+  const written = Math.min(usage.cacheCreationInputTokens ?? 0, input - cached);
+  const fresh = input - cached - written;
+  const perMillion = fresh * price.inputPerMillion + cached * (price.cachedInputPerMillion ?? price.inputPerMillion) + written * (price.cacheWritePerMillion ?? price.inputPerMillion) + (usage.outputTokens ?? 0) * price.outputPerMillion;
+  return Math.round(perMillion * 1000) / 1e9;
+}
+
+/** A judge execution's reported usage, priced: its cost, `unpriced` when the table has no price for its model, or undefined when no usage was reported. */
+export function judgeUsageCost(table: PriceTable, modelId: string, usage: JudgeUsage | undefined): { amount: number; unit: string; source: 'price-table' } | 'unpriced' | undefined {
   if (usage === undefined || (usage.inputTokens === undefined && usage.outputTokens === undefined)) return undefined;
   const price = table.priceOf(modelId);
-  if (price === undefined) return undefined;
-  return { amount: costOf(price, usage.inputTokens ?? 0, usage.outputTokens ?? 0), unit: table.currency, source: 'price-table' };
+  if (price === undefined) return 'unpriced';
+  return { amount: usageCostOf(price, usage), unit: table.currency, source: 'price-table' };
 }

@@ -31,6 +31,8 @@ const judgeExecutionBase = {
    * slow provider.
    */
   queuedMs: z.number().int().nonnegative().optional(),
+  /** The price table has no price for this model: its usage is here, its cost is in no record, metric or budget (add it to `pricing.models`). */
+  unpriced: z.literal(true).optional(),
   finishReason: z.string().optional(),
   warnings: z.array(z.unknown()).optional(),
   /** Safe response identity; never headers or bodies. */

@@ -61,7 +61,8 @@ export async function runPromptStep(
     recordInputs,
   });
   const cost = permit?.after(outcome.record);
-  if (cost !== undefined) outcome.record.cost = cost;
+  if (cost === 'unpriced') outcome.record.unpriced = true;
+  else if (cost !== undefined) outcome.record.cost = cost;
   const durationMs = () => Math.round(environment.now() - startedAt);
   if (outcome.status === 'failed') {
     record(state, step, span, { prompt, durationMs: durationMs(), ...outcome.record });
