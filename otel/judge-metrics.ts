@@ -21,8 +21,6 @@ export type JudgeMetrics = {
   measureCall<T>(model: { provider: string; modelId: string }, call: () => PromiseLike<T>): Promise<T>;
   /** One call's wait for a judge slot (the per-model cap), 0 when a slot was free. */
   recordSlotWait(model: { provider: string; modelId: string }, waitedMs: number): void;
-  /** Adds a judge execution's cost (priced from its usage, src/engine/budget/prices.ts) to `scorestream.judge.cost`. */
-  recordCost(amount: number, attributes: { modelId: string; currency: string }): void;
 };
 
 type Instruments = { calls: Counter; errors: Counter; tokens: Counter; duration: Histogram; slotWait: Histogram };
@@ -112,7 +110,6 @@ function middleware(instruments: Instruments, model: ModelObject, now: () => num
 
 export function createJudgeMetrics(meter: Meter, now: () => number = performance.now.bind(performance)): JudgeMetrics {
   const instruments = createInstruments(meter);
-  const cost = meter.createCounter('scorestream.judge.cost', { description: "Cost of judge calls: their reported usage priced with the config's price table, by model and currency" });
   const wrapped = new WeakMap<object, ModelObject>();
   return {
     instrument(model) {
@@ -124,9 +121,6 @@ export function createJudgeMetrics(meter: Meter, now: () => number = performance
     },
     recordSlotWait(model, waitedMs) {
       instruments.slotWait.record(waitedMs / 1000, { 'gen_ai.request.model': model.modelId, 'gen_ai.provider.name': model.provider });
-    },
-    recordCost(amount, attributes) {
-      if (amount > 0) cost.add(amount, { 'gen_ai.request.model': attributes.modelId, 'scorestream.currency': attributes.currency });
     },
     measureCall(model, call) {
       const { measure, countUsage } = measurer(instruments, model, now);

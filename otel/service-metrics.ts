@@ -9,6 +9,7 @@ import type { Attributes, BatchObservableCallback, Histogram, Meter, Observable 
 import { latencyStages } from '../src/kit/contracts/record-latency.ts';
 import type { LatencyStage, RecordLatency } from '../src/kit/contracts/record-latency.ts';
 import { recordLabels } from './record-labels.ts';
+import type { RecordLabels } from './record-labels.ts';
 import { registerRescoreMetric } from './rescore-metric.ts';
 import type { RescoreRecordFields } from './rescore-metric.ts';
 import type { ScoredRecordFields } from './score-metric.ts';
@@ -86,6 +87,8 @@ function partitionAttributes(key: string): Record<string, string | number> {
 export type ServiceMetricsOptions = {
   /** The bindings that declare `pass`: their records are counted by verdict. */
   judged?: readonly JudgedBinding[];
+  /** The labeller of agents and tenants, shared with the judge spend metrics (judge-spend-metrics.ts); default a labeller of their own. */
+  labels?: RecordLabels;
 };
 
 export function registerServiceMetrics(meter: Meter, counters: ServiceCounters, options: ServiceMetricsOptions = {}): ServiceMetrics {
@@ -201,7 +204,7 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters, 
     if (threads.restores > 0) result.observe(lastRestore, threads.lastRestoreMs / 1000);
     result.observe(threadsRekeyed, threads.rekeyed);
   };
-  const labels = recordLabels();
+  const labels = options.labels ?? recordLabels();
   const scores = registerScoreMetric(meter, labels);
   const verdicts = registerVerdictMetric(meter, options.judged ?? [], labels);
   const rescored = registerRescoreMetric(meter, labels);

@@ -8,6 +8,9 @@ import { DEFAULTS } from '../src/engine/config/defaults.ts';
 import { limitJudgeConcurrency } from '../src/engine/pipeline/limit-judge-concurrency.ts';
 import type { LimitDecisionCall, ScorerServices } from '../src/kit/scorer-services.ts';
 import { createJudgeMetrics, instrumentJudgeModels } from '../otel/judge-metrics.ts';
+import { createJudgeSpendMetrics } from '../otel/judge-spend-metrics.ts';
+import { recordLabels } from '../otel/record-labels.ts';
+import type { RecordLabels } from '../otel/record-labels.ts';
 import type { KafkaEdge } from '../kafka/kafka-edge.ts';
 import { trackBudgetShare } from './budget-share.ts';
 import type { Logger } from 'pino';
@@ -21,12 +24,15 @@ export type JudgeServicesOptions = {
   recordInputs?: boolean | undefined;
   functionStepSpans?: boolean | undefined;
   consumer?: { now?: (() => number) | undefined } | undefined;
+  /** The record metrics' labeller, so that a tenant has one label in the spend and the score metrics. */
+  labels?: RecordLabels | undefined;
 };
 
 /** The judge models behind their caps and measurements, the judge spend (prices, budgets), and the services every scorer gets. */
 export async function judgeServices(options: JudgeServicesOptions, meter: Meter) {
   const { config, logger, edge } = options;
   const judgeMetrics = createJudgeMetrics(meter);
+  const spendMetrics = createJudgeSpendMetrics(meter, options.labels ?? recordLabels());
   // The limiter wraps the measured model, so judge durations exclude time queued for a slot.
   // Inside each slot a request gets its own timeout; slot waits go to the evidence and a metric.
   const models = limitJudgeConcurrency(instrumentJudgeModels(config.judge?.models, judgeMetrics), config.concurrency.judgeCallsPerModel, {
@@ -38,11 +44,18 @@ export async function judgeServices(options: JudgeServicesOptions, meter: Meter)
   const prepareModel = (model: Parameters<typeof judgeMetrics.instrument>[0]) => models.limit(judgeMetrics.instrument(model));
   // Classifier scorers' decision-model calls share the cap (by provider and model id) and the metrics.
   const limitCall: LimitDecisionCall = (model, call) => models.run(model, () => judgeMetrics.measureCall(model, call));
+  // Said once per model: a model without a price is a config gap, not an event per call.
+  const warnedUnpriced = new Set<string>();
   const spend = createJudgeSpend({
     pricing: config.pricing,
     budgets: config.budgets,
     now: options.consumer?.now ?? Date.now,
-    onCost: (cost, modelId) => judgeMetrics.recordCost(cost.amount, { modelId, currency: cost.unit }),
+    onCall: (call, scope) => {
+      spendMetrics.recordCall(call, scope);
+      if (call.cost !== 'unpriced' || warnedUnpriced.has(call.modelId)) return;
+      warnedUnpriced.add(call.modelId);
+      logger.warn({ modelId: call.modelId.slice(0, 200) }, `judge model '${call.modelId.slice(0, 200)}' has no price in the price table: its calls' usage is recorded but their cost is counted nowhere (no record, metric or cost budget); add it to pricing.models in the config`);
+    },
   });
   const budgetShare = spend.ledger === undefined ? undefined : await trackBudgetShare(edge.admin, spend.ledger, config.topics.runs, logger);
   // Without budgets, the decision calls are priced here; with budgets, each run's gate wraps limitCall (score-run-event.ts).

@@ -19,6 +19,7 @@ import type { JudgeSpend } from '../src/engine/budget/judge-spend.ts';
 import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
 import type { LimitedModels } from '../src/engine/pipeline/limit-judge-concurrency.ts';
 import { registerMemoryMetrics } from '../otel/memory-metrics.ts';
+import { recordLabels } from '../otel/record-labels.ts';
 import { registerServiceMetrics } from '../otel/service-metrics.ts';
 import { topicSpecsOf } from '../kafka/ensure-topics.ts';
 import { createdBy, entryOf, topicsOf, topologyOfConfig } from '../src/engine/topology/topology.ts';
@@ -124,8 +125,11 @@ async function startWith(options: ServiceOptions & { edge: KafkaEdge; transport:
   const stats = new ServiceStats();
   const { producer, sinkOptions } = await deliverySink(options, stats, access.context);
   const meter = options.meter ?? metrics.getMeter('scorestream');
-  const { models, spend, budgetShare, services } = await judgeServices(options, meter);
+  // One labeller of agents and tenants for the record and the judge spend metrics: a tenant has one label in both.
+  const labels = recordLabels();
+  const { models, spend, budgetShare, services } = await judgeServices({ ...options, labels }, meter);
   const serviceMetrics = registerServiceMetrics(meter, stats, {
+    labels,
     judged: config.scorers.flatMap((binding) => (binding.pass === undefined ? [] : [{ scorerId: binding.scorerId, version: binding.version, objective: binding.pass.objective }])),
   });
   // The resident set and the memory target the command line started (none when embedded without one).

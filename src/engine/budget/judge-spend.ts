@@ -16,6 +16,9 @@ import { estimateJudgeCall } from './token-estimate.ts';
 /** A gate for the judge calls of one (run, scorer), which remembers the budget that refused one. */
 export type RunJudgeGate = JudgeCallGate & { readonly refusal: BudgetRefusal | undefined };
 
+/** Whose judge calls a gate passes: a binding's, on a run of a tenant. What the spend metrics are labelled by. */
+export type JudgeSpendScope = { readonly scorerId: string; readonly scorerVersion?: string | undefined; readonly tenant: string | undefined };
+
 export type JudgeSpend = {
   readonly prices: PriceTable;
   readonly ledger: BudgetLedger | undefined;
@@ -23,15 +26,16 @@ export type JudgeSpend = {
   readonly gate: JudgeCallGate;
   /** Before a scorer runs on a run: a refusal when a `runs` budget is exhausted (counted otherwise). */
   admitRun(scorerId: string, tenant: string | undefined): BudgetRefusal | undefined;
-  runGate(scorerId: string, tenant: string | undefined): RunJudgeGate;
+  /** The gate of one (run, binding): its calls priced and counted under its scope, and held to the budgets. */
+  runGate(scope: JudgeSpendScope): RunJudgeGate;
 };
 
 export type JudgeSpendOptions = {
   pricing: PricingConfig;
   budgets?: readonly BudgetConfig[];
   now: () => number;
-  /** Each priced call (the `scorestream.judge.cost` metric). */
-  onCost?: (cost: JudgeCost, modelId: string) => void;
+  /** Each call's reported usage, priced (`cost`), or `unpriced` when the table has no price for its model — its usage kept, its cost not guessed; `scope` undefined outside a (run, binding). */
+  onCall?: (call: { modelId: string; usage: MadeJudgeCall['usage']; cost: JudgeCost | 'unpriced' }, scope: JudgeSpendScope | undefined) => void;
 };
 
 export function createJudgeSpend(options: JudgeSpendOptions): JudgeSpend {
@@ -39,24 +43,25 @@ export function createJudgeSpend(options: JudgeSpendOptions): JudgeSpend {
   const budgets = options.budgets ?? [];
   const ledger = budgets.length === 0 ? undefined : createBudgetLedger(budgets, options.now);
 
-  const price = (made: MadeJudgeCall): JudgeCost | undefined => {
+  const price = (made: MadeJudgeCall, scope: JudgeSpendScope | undefined): JudgeCost | 'unpriced' | undefined => {
     const cost = judgeUsageCost(prices, made.judgeModelId, made.usage);
-    if (cost !== undefined) options.onCost?.(cost, made.judgeModelId);
+    if (cost !== undefined) options.onCall?.({ modelId: made.judgeModelId, usage: made.usage, cost }, scope);
     return cost;
   };
 
-  const makeGate = (scope: { scorerId: string; tenant: string | undefined } | undefined): RunJudgeGate => {
+  const makeGate = (scope: JudgeSpendScope | undefined): RunJudgeGate => {
+    const after = (made: MadeJudgeCall) => price(made, scope);
     let refusal: BudgetRefusal | undefined;
     return {
       get refusal() {
         return refusal;
       },
       before(call: PlannedJudgeCall) {
-        if (ledger === undefined || scope === undefined) return { after: price };
+        if (ledger === undefined || scope === undefined) return { after };
         const estimate = estimateJudgeCall(call, options.pricing.estimate);
         const modelPrice = prices.priceOf(call.modelId);
         const reserved = ledger.reserveJudgeCall(
-          { ...scope, modelId: call.modelId },
+          { scorerId: scope.scorerId, tenant: scope.tenant, modelId: call.modelId },
           { calls: 1, tokens: estimate.inputTokens + estimate.outputTokens, cost: modelPrice === undefined ? 0 : costOf(modelPrice, estimate.inputTokens, estimate.outputTokens) },
         );
         if (isBudgetRefusal(reserved)) {
@@ -65,14 +70,14 @@ export function createJudgeSpend(options: JudgeSpendOptions): JudgeSpend {
         }
         return {
           after(made: MadeJudgeCall) {
-            const cost = price(made);
+            const cost = after(made);
             const usage = made.usage;
             const reported = usage?.totalTokens ?? (usage?.inputTokens === undefined && usage?.outputTokens === undefined ? undefined : (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0));
             // Without reported usage (the call failed before any response) the estimate stays booked.
             reserved.settle({
               calls: Math.max(1, made.modelCallCount),
               tokens: reported ?? estimate.inputTokens + estimate.outputTokens,
-              cost: cost?.amount ?? (modelPrice === undefined ? 0 : costOf(modelPrice, estimate.inputTokens, estimate.outputTokens)),
+              cost: typeof cost === 'object' ? cost.amount : modelPrice === undefined ? 0 : costOf(modelPrice, estimate.inputTokens, estimate.outputTokens),
             });
             return cost;
           },
@@ -86,7 +91,7 @@ export function createJudgeSpend(options: JudgeSpendOptions): JudgeSpend {
     ledger,
     gate: makeGate(undefined),
     admitRun: (scorerId, tenant) => ledger?.admitRun(scorerId, tenant),
-    runGate: (scorerId, tenant) => makeGate({ scorerId, tenant }),
+    runGate: (scope) => makeGate(scope),
   };
 }
 

@@ -159,7 +159,8 @@ async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBind
   const parent = options.parentContext ?? ROOT_CONTEXT;
   const span = shared === undefined ? undefined : deferredScoreSpan(facts, binding, eligibility, spanPlace(options), spanStarted);
   const input = options.thread?.input ?? buildScorerInput(facts);
-  const gate = options.spend?.ledger === undefined ? undefined : options.spend.runGate(binding.scorerId, facts.event.metadata?.tenantId);
+  // Every binding's judge calls are priced and counted under its scope (the spend metrics), and held to the budgets.
+  const gate = options.spend?.runGate({ scorerId: binding.scorerId, scorerVersion: binding.version, tenant: facts.event.metadata?.tenantId });
   // Classifier scorers' decision-model calls go through the run's gate too (the service's cap inside).
   const services = gate === undefined ? options.services : { ...options.services, judgeCalls: gate, limitDecisionCall: gateDecisionCalls(gate, options.services?.limitDecisionCall) };
   const scorerContext = span === undefined ? parent : trace.setSpan(parent, span);

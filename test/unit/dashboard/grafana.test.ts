@@ -8,6 +8,8 @@ import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
 import { ServiceStats } from '../../../consumers/service-stats.ts';
 import { createJudgeMetrics } from '../../../otel/judge-metrics.ts';
+import { createJudgeSpendMetrics } from '../../../otel/judge-spend-metrics.ts';
+import { recordLabels } from '../../../otel/record-labels.ts';
 import { registerServiceMetrics } from '../../../otel/service-metrics.ts';
 import { mockJudge } from '../../../src/kit/testing/mock-judge.ts';
 import { CollectingMetricReader } from '../../helpers/spans.ts';
@@ -31,6 +33,9 @@ async function exportedSeries(): Promise<string> {
   stats.countRescore('admitted');
   metrics.observeRecord({ scorerId: 's', status: 'scored', score: 0.1, verdict: 'fail', entity: { id: 'a' }, rescore: { reason: 'thumbs-down' } }, undefined);
   const judge = createJudgeMetrics(meter);
+  const spend = createJudgeSpendMetrics(meter, recordLabels());
+  spend.recordCall({ modelId: 'm', usage: { inputTokens: 3, outputTokens: 2 }, cost: { amount: 0.01, unit: 'USD', source: 'price-table' } }, { scorerId: 's', scorerVersion: '1', tenant: 't' });
+  spend.recordCall({ modelId: 'house', usage: undefined, cost: 'unpriced' }, { scorerId: 's', tenant: 't' });
   await generateText({ model: judge.instrument(mockJudge({ modelId: 'm', answer: { score: 0.5 }, usage: { inputTokens: 3, outputTokens: 2 } })), prompt: 'rate it' });
   await judge.measureCall({ provider: 'p', modelId: 'm' }, async () => Promise.reject(new Error('x'))).catch(() => undefined);
   const { resourceMetrics } = await reader.collect();
@@ -45,7 +50,7 @@ describe('Grafana dashboard', () => {
     const names = new Set(exprs.flatMap((expr) => [...expr.matchAll(/\b(scorestream_[a-z_]+)\b/g)].map((match) => match[1]!)));
     const labels = new Set(exprs.flatMap((expr) => [...expr.matchAll(/\b(?:by \(|, )([a-z_]+)(?=[,)])|([a-z_]+)(?:=~?"|!=)/g)].map((match) => match[1] ?? match[2]!)));
     for (const name of names) {
-      if (name.startsWith('scorestream_') && /_(id|status|reason|verdict|outcome|stage)$/.test(name) && !exported.includes(`\n${name}`)) {
+      if (name.startsWith('scorestream_') && /_(id|status|reason|verdict|outcome|stage|version|currency)$/.test(name) && !exported.includes(`\n${name}`)) {
         expect(exported, `label ${name}`).toContain(`${name}=`);
         continue;
       }

@@ -30,13 +30,25 @@ const pricing = pricingSchema.parse({ models: { 'mock-judge': { inputPerMillion:
 describe('judge spend in scoreRunEvent', () => {
   it('puts the priced usage on each judge execution: 1,000 in and 200 out at 2 / 10 per million = 0.004', async () => {
     const judge = mockJudge({ answer: { good: true }, usage: { inputTokens: 1000, outputTokens: 200 } });
-    const costs: number[] = [];
-    const spend = createJudgeSpend({ pricing, now: () => 0, onCost: (cost) => costs.push(cost.amount) });
-    const scoring = await scoreRunEvent(runFacts({ runId: 'run-cost' }), { bindings: bindings({ scorer: judgeScorer(judge) }), services: { judgeCalls: spend.gate } });
+    const calls: unknown[] = [];
+    const spend = createJudgeSpend({ pricing, now: () => 0, onCall: (call, scope) => calls.push({ cost: call.cost, usage: call.usage, scope }) });
+    const scoring = await scoreRunEvent(runFacts({ runId: 'run-cost' }), { bindings: bindings({ scorer: judgeScorer(judge), version: '2' }), services: { judgeCalls: spend.gate }, spend });
     const record = scoring.records[0] as ScoreRecord;
     expect(record.status).toBe('scored');
     expect(record.judge?.analyze?.executions[0]?.cost).toEqual({ amount: 0.004, unit: 'USD', source: 'price-table' });
-    expect(costs).toEqual([0.004]);
+    // Counted under the binding and the run's tenant (the spend metrics' labels), with its usage.
+    expect(calls).toEqual([{ cost: { amount: 0.004, unit: 'USD', source: 'price-table' }, usage: expect.objectContaining({ inputTokens: 1000, outputTokens: 200 }), scope: { scorerId: 'judged', scorerVersion: '2', tenant: 'acme' } }]);
+  });
+
+  it("says a model without a price is unpriced — on its judge execution and to the spend metrics — and guesses no cost", async () => {
+    const judge = mockJudge({ modelId: 'house-judge', answer: { good: true }, usage: { inputTokens: 1000, outputTokens: 200 } });
+    const calls: unknown[] = [];
+    const spend = createJudgeSpend({ pricing, now: () => 0, onCall: (call, scope) => calls.push({ modelId: call.modelId, cost: call.cost, scorerId: scope?.scorerId }) });
+    const scoring = await scoreRunEvent(runFacts({ runId: 'run-unpriced' }), { bindings: bindings({ scorer: judgeScorer(judge) }), services: { judgeCalls: spend.gate }, spend });
+    const execution = (scoring.records[0] as ScoreRecord).judge?.analyze?.executions[0];
+    expect(execution?.unpriced).toBe(true);
+    expect(execution).not.toHaveProperty('cost');
+    expect(calls).toEqual([{ modelId: 'house-judge', cost: 'unpriced', scorerId: 'judged' }]);
   });
 
   it('records a run refused by a runs budget as budget_exhausted with the budget’s name and window, without running the scorer', async () => {
@@ -85,7 +97,7 @@ describe('judge spend in scoreRunEvent', () => {
       pricing: pricingSchema.parse({ models: { 'mock-decider': { inputPerMillion: 2, outputPerMillion: 10 } } }),
       budgets: [budgetSchema.parse({ name: 'decider-calls', of: 'judgeCalls', max: 2, window: 'minute', model: 'mock-decider' })],
       now: () => 0,
-      onCost: (cost) => costs.push(cost.amount),
+      onCall: (call) => costs.push(call.cost === 'unpriced' ? Number.NaN : call.cost.amount),
     });
     const options = { bindings: bindings({ scorer }), services: { judgeCalls: spend.gate }, spend };
     const outcomes = [];
