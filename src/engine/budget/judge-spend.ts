@@ -26,8 +26,12 @@ export type JudgeSpend = {
   readonly gate: JudgeCallGate;
   /** Before a scorer runs on a run: a refusal when a `runs` budget is exhausted (counted otherwise). */
   admitRun(scorerId: string, tenant: string | undefined): BudgetRefusal | undefined;
-  /** The gate of one (run, binding): its calls priced and counted under its scope, and held to the budgets. */
-  runGate(scope: JudgeSpendScope): RunJudgeGate;
+  /**
+   * The gate of one (run, binding): its calls priced and counted under the binding's scorer and
+   * version and the run's tenant, and held to the budgets. Without budgets a gate keeps no state,
+   * and one per (scorer, version, tenant) serves every run.
+   */
+  runGate(scorerId: string, scorerVersion: string | undefined, tenant: string | undefined): RunJudgeGate;
 };
 
 export type JudgeSpendOptions = {
@@ -37,6 +41,9 @@ export type JudgeSpendOptions = {
   /** Each call's reported usage, priced (`cost`), or `unpriced` when the table has no price for its model — its usage kept, its cost not guessed; `scope` undefined outside a (run, binding). */
   onCall?: (call: { modelId: string; usage: MadeJudgeCall['usage']; cost: JudgeCost | 'unpriced' }, scope: JudgeSpendScope | undefined) => void;
 };
+
+/** Stateless gates kept for reuse (scorers × versions × tenants) before they are made afresh. */
+const MAX_SHARED_GATES = 4096;
 
 export function createJudgeSpend(options: JudgeSpendOptions): JudgeSpend {
   const prices = createPriceTable(options.pricing.models, options.pricing.currency);
@@ -48,6 +55,8 @@ export function createJudgeSpend(options: JudgeSpendOptions): JudgeSpend {
     if (cost !== undefined) options.onCall?.({ modelId: made.judgeModelId, usage: made.usage, cost }, scope);
     return cost;
   };
+
+  const sharedGates = new Map<string, RunJudgeGate>();
 
   const makeGate = (scope: JudgeSpendScope | undefined): RunJudgeGate => {
     const after = (made: MadeJudgeCall) => price(made, scope);
@@ -91,7 +100,18 @@ export function createJudgeSpend(options: JudgeSpendOptions): JudgeSpend {
     ledger,
     gate: makeGate(undefined),
     admitRun: (scorerId, tenant) => ledger?.admitRun(scorerId, tenant),
-    runGate: (scope) => makeGate(scope),
+    runGate(scorerId, scorerVersion, tenant) {
+      if (ledger !== undefined) return makeGate({ scorerId, scorerVersion, tenant });
+      // A gate made per binding and run cost the hot path 1.5 µs a binding (docs/benchmarks.md, 2026-12-07).
+      const key = `${scorerId}\u0000${scorerVersion ?? ''}\u0000${tenant ?? ''}`;
+      let gate = sharedGates.get(key);
+      if (gate === undefined) {
+        // Bounded whatever the tenants: past the bound the gates are made again, not kept.
+        if (sharedGates.size >= MAX_SHARED_GATES) sharedGates.clear();
+        sharedGates.set(key, (gate = makeGate({ scorerId, scorerVersion, tenant })));
+      }
+      return gate;
+    },
   };
 }
 

@@ -11,6 +11,7 @@ import { context as otelContext, ROOT_CONTEXT, SpanKind, trace } from '@opentele
 import type { Context, Link, Span, Tracer } from '@opentelemetry/api';
 import type { BudgetRefusal } from '../budget/budget-ledger.ts';
 import { gateDecisionCalls } from '../budget/judge-spend.ts';
+import type { RunJudgeGate } from '../budget/judge-spend.ts';
 import type { JudgeSpend } from '../budget/judge-spend.ts';
 import type { RecordTrace } from '../../kit/contracts/common.ts';
 import { latencyBeforeScoring } from './arrival-latency.ts';
@@ -150,6 +151,17 @@ function deferredScoreSpan(facts: RunFacts, binding: Pick<ResolvedBinding<unknow
   }, trace.getSpanContext(place.parent));
 }
 
+const servicesOfGate = new WeakMap<RunJudgeGate, { base: ScorerServices | undefined; services: ScorerServices }>();
+
+/** The run's services with its gate: judge calls and — a classifier's — decision-model calls through it (the service's cap inside); made once per gate, as a gate without budgets serves every run. */
+function gatedServices(gate: RunJudgeGate, base: ScorerServices | undefined, shared: boolean): ScorerServices {
+  const known = shared ? servicesOfGate.get(gate) : undefined;
+  if (known !== undefined && known.base === base) return known.services;
+  const services = { ...base, judgeCalls: gate, limitDecisionCall: gateDecisionCalls(gate, base?.limitDecisionCall) };
+  if (shared) servicesOfGate.set(gate, { base, services });
+  return services;
+}
+
 /** `shared` undefined: no tracer records (no SDK), and no span of any kind is built for the binding. */
 async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBinding<Event>, eligibility: Extract<Eligibility, { eligible: true }>, options: ScoreRunEventOptions<Event>, shared: RunScoresSpan | undefined): Promise<BindingResult> {
   const now = options.now ?? Date.now;
@@ -160,9 +172,8 @@ async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBind
   const span = shared === undefined ? undefined : deferredScoreSpan(facts, binding, eligibility, spanPlace(options), spanStarted);
   const input = options.thread?.input ?? buildScorerInput(facts);
   // Every binding's judge calls are priced and counted under its scope (the spend metrics), and held to the budgets.
-  const gate = options.spend?.runGate({ scorerId: binding.scorerId, scorerVersion: binding.version, tenant: facts.event.metadata?.tenantId });
-  // Classifier scorers' decision-model calls go through the run's gate too (the service's cap inside).
-  const services = gate === undefined ? options.services : { ...options.services, judgeCalls: gate, limitDecisionCall: gateDecisionCalls(gate, options.services?.limitDecisionCall) };
+  const gate = options.spend?.runGate(binding.scorerId, binding.version, facts.event.metadata?.tenantId);
+  const services = gate === undefined ? options.services : gatedServices(gate, options.services, options.spend?.ledger === undefined);
   const scorerContext = span === undefined ? parent : trace.setSpan(parent, span);
   const outcome = await otelContext.with(scorerContext, () => runScorerToOutcome(binding.scorer, input, { timeoutMs: binding.timeoutMs, signal: options.signal, services }));
   const finished = now();

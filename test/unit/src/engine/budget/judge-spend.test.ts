@@ -51,6 +51,15 @@ describe('judge spend in scoreRunEvent', () => {
     expect(calls).toEqual([{ modelId: 'house-judge', cost: 'unpriced', scorerId: 'judged' }]);
   });
 
+  it('keeps one gate per scorer, version and tenant without budgets (it holds no state), and makes one per run with them (it remembers a refusal)', () => {
+    const free = createJudgeSpend({ pricing, now: () => 0 });
+    expect(free.runGate('judged', '2', 'acme')).toBe(free.runGate('judged', '2', 'acme'));
+    expect(free.runGate('judged', '2', 'acme')).not.toBe(free.runGate('judged', '2', 'globex'));
+    expect(free.runGate('judged', '2', 'acme')).not.toBe(free.runGate('judged', '3', 'acme'));
+    const budgeted = createJudgeSpend({ pricing, budgets: [budgetSchema.parse({ name: 'calls', of: 'judgeCalls', max: 5, window: 'minute' })], now: () => 0 });
+    expect(budgeted.runGate('judged', '2', 'acme')).not.toBe(budgeted.runGate('judged', '2', 'acme'));
+  });
+
   it('records a run refused by a runs budget as budget_exhausted with the budget’s name and window, without running the scorer', async () => {
     const judge = mockJudge({ answer: { good: true } });
     const spend = createJudgeSpend({ pricing, budgets: [budgetSchema.parse({ name: 'one-run', of: 'runs', max: 1, window: 'minute' })], now: () => 0 });
