@@ -9,16 +9,14 @@
 //                               (of the input), output, reasoning (of the output)
 //   scorestream.judge.unpriced  calls whose model has no price: their cost is counted nowhere
 import type { Attributes, Meter } from '@opentelemetry/api';
-import type { JudgeCost, JudgeUsage } from '../src/kit/contracts/judge-execution.ts';
+import type { JudgeCallCost, JudgeUsage } from '../src/kit/contracts/judge-execution.ts';
+import type { JudgeCallScope } from '../src/kit/scorer-services.ts';
 import type { RecordLabels } from './record-labels.ts';
 import { scorerLabels } from './record-labels.ts';
 
-/** A call on a run: the binding and the run's tenant (structural: otel/ does not import the engine). */
-export type JudgeCallScope = { readonly scorerId: string; readonly scorerVersion?: string | undefined; readonly tenant: string | undefined };
-
 export type JudgeSpendMetrics = {
   /** One judge call returned: its usage (when reported), its cost or `unpriced`, under its scope (none outside a run). */
-  recordCall(call: { modelId: string; usage: JudgeUsage | undefined; cost: JudgeCost | 'unpriced' }, scope: JudgeCallScope | undefined): void;
+  recordCall(call: { modelId: string; usage: JudgeUsage | undefined; cost: JudgeCallCost }, scope: JudgeCallScope | undefined): void;
 };
 
 const TOKEN_TYPES = [

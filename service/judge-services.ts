@@ -3,7 +3,7 @@
 // instance enforcing its share of a budget by the partitions it owns), and the classifier decision
 // calls under the same caps.
 import type { Meter } from '@opentelemetry/api';
-import { createJudgeSpend, gateDecisionCalls } from '../src/engine/budget/judge-spend.ts';
+import { createJudgeSpend } from '../src/engine/budget/judge-spend.ts';
 import { DEFAULTS } from '../src/engine/config/defaults.ts';
 import { limitJudgeConcurrency } from '../src/engine/pipeline/limit-judge-concurrency.ts';
 import type { LimitDecisionCall, ScorerServices } from '../src/kit/scorer-services.ts';
@@ -58,8 +58,8 @@ export async function judgeServices(options: JudgeServicesOptions, meter: Meter)
     },
   });
   const budgetShare = spend.ledger === undefined ? undefined : await trackBudgetShare(edge.admin, spend.ledger, config.topics.runs, logger);
-  // Without budgets, the decision calls are priced here; with budgets, each run's gate wraps limitCall (score-run-event.ts).
-  const limitDecisionCall = spend.ledger === undefined ? gateDecisionCalls(spend.gate, limitCall) : limitCall;
-  const services: ScorerServices = { models, prepareModel, limitDecisionCall, recordInputs: options.recordInputs, functionStepSpans: options.functionStepSpans, judgeCalls: spend.gate };
+  // Each run's gate wraps limitCall (score-run-event.ts): a decision call is priced and counted
+  // there, once, under its binding and tenant. Wrapped here too, it was counted twice.
+  const services: ScorerServices = { models, prepareModel, limitDecisionCall: limitCall, recordInputs: options.recordInputs, functionStepSpans: options.functionStepSpans, judgeCalls: spend.gate };
   return { models, spend, budgetShare, services };
 }

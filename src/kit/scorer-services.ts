@@ -5,7 +5,7 @@
 // by the service's composition root (service/start-service.ts) for every run it scores. Each step
 // context carries them as `services` (docs/scorers.md).
 import type { ClassifierRegistry } from './classifier/classifier-registry.ts';
-import type { JudgeCost, JudgeUsage } from './contracts/judge-execution.ts';
+import type { JudgeCallCost, JudgeUsage } from './contracts/judge-execution.ts';
 import type { PrepareJudgeModel } from './judge/model-resolution.ts';
 import type { JudgeModelResolver } from './judge/types.ts';
 
@@ -22,7 +22,10 @@ export type MadeJudgeCall = { judgeModelId: string; usage?: JudgeUsage; modelCal
  * refuse the call (a budget is exhausted, src/engine/budget/), and `after` settles it with the real usage
  * and returns its cost for the step's judge evidence.
  */
-export type JudgeCallGate = { before(call: PlannedJudgeCall): { after(made: MadeJudgeCall): JudgeCost | 'unpriced' | undefined } };
+export type JudgeCallGate = { before(call: PlannedJudgeCall): { after(made: MadeJudgeCall): JudgeCallCost | undefined } };
+
+/** Whose judge calls a gate passes: a binding's, on a run of a tenant — what the spend metrics are labelled by. */
+export type JudgeCallScope = { readonly scorerId: string; readonly scorerVersion?: string | undefined; readonly tenant: string | undefined };
 
 export type ScorerServices = {
   /** Resolves string judge model ids, e.g. `createProviderRegistry(...)`; falls back to the application default. */

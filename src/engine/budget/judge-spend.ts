@@ -3,8 +3,8 @@
 // scorer runs (`admitRun`: `runs` budgets), and through a per-run gate before each judge call
 // (`runGate`: calls, tokens, cost — reserved with an estimate, settled with the real usage). The
 // gate remembers a refusal, so the pipeline records the pair as `budget_exhausted`, not failed.
-import type { JudgeCost } from '../../kit/contracts/judge-execution.ts';
-import type { JudgeCallGate, LimitDecisionCall, MadeJudgeCall, PlannedJudgeCall } from '../../kit/scorer-services.ts';
+import type { JudgeCallCost } from '../../kit/contracts/judge-execution.ts';
+import type { JudgeCallGate, JudgeCallScope, LimitDecisionCall, MadeJudgeCall, PlannedJudgeCall } from '../../kit/scorer-services.ts';
 import { BudgetExhaustedError } from './budget-exhausted-error.ts';
 import { createBudgetLedger, isBudgetRefusal } from './budget-ledger.ts';
 import type { BudgetLedger, BudgetRefusal } from './budget-ledger.ts';
@@ -16,8 +16,6 @@ import { estimateJudgeCall } from './token-estimate.ts';
 /** A gate for the judge calls of one (run, scorer), which remembers the budget that refused one. */
 export type RunJudgeGate = JudgeCallGate & { readonly refusal: BudgetRefusal | undefined };
 
-/** Whose judge calls a gate passes: a binding's, on a run of a tenant. What the spend metrics are labelled by. */
-export type JudgeSpendScope = { readonly scorerId: string; readonly scorerVersion?: string | undefined; readonly tenant: string | undefined };
 
 export type JudgeSpend = {
   readonly prices: PriceTable;
@@ -39,7 +37,7 @@ export type JudgeSpendOptions = {
   budgets?: readonly BudgetConfig[];
   now: () => number;
   /** Each call's reported usage, priced (`cost`), or `unpriced` when the table has no price for its model — its usage kept, its cost not guessed; `scope` undefined outside a (run, binding). */
-  onCall?: (call: { modelId: string; usage: MadeJudgeCall['usage']; cost: JudgeCost | 'unpriced' }, scope: JudgeSpendScope | undefined) => void;
+  onCall?: (call: { modelId: string; usage: MadeJudgeCall['usage']; cost: JudgeCallCost }, scope: JudgeCallScope | undefined) => void;
 };
 
 /** Stateless gates kept for reuse (scorers × versions × tenants) before they are made afresh. */
@@ -50,7 +48,7 @@ export function createJudgeSpend(options: JudgeSpendOptions): JudgeSpend {
   const budgets = options.budgets ?? [];
   const ledger = budgets.length === 0 ? undefined : createBudgetLedger(budgets, options.now);
 
-  const price = (made: MadeJudgeCall, scope: JudgeSpendScope | undefined): JudgeCost | 'unpriced' | undefined => {
+  const price = (made: MadeJudgeCall, scope: JudgeCallScope | undefined): JudgeCallCost | undefined => {
     const cost = judgeUsageCost(prices, made.judgeModelId, made.usage);
     if (cost !== undefined) options.onCall?.({ modelId: made.judgeModelId, usage: made.usage, cost }, scope);
     return cost;
@@ -58,7 +56,7 @@ export function createJudgeSpend(options: JudgeSpendOptions): JudgeSpend {
 
   const sharedGates = new Map<string, RunJudgeGate>();
 
-  const makeGate = (scope: JudgeSpendScope | undefined): RunJudgeGate => {
+  const makeGate = (scope: JudgeCallScope | undefined): RunJudgeGate => {
     const after = (made: MadeJudgeCall) => price(made, scope);
     let refusal: BudgetRefusal | undefined;
     return {
@@ -102,7 +100,7 @@ export function createJudgeSpend(options: JudgeSpendOptions): JudgeSpend {
     admitRun: (scorerId, tenant) => ledger?.admitRun(scorerId, tenant),
     runGate(scorerId, scorerVersion, tenant) {
       if (ledger !== undefined) return makeGate({ scorerId, scorerVersion, tenant });
-      // A gate made per binding and run cost the hot path 1.5 µs a binding (docs/benchmarks.md, 2026-12-07).
+      // A gate made per binding and run cost the hot path 1.5 µs a binding (docs/benchmarks.md, the 2026-12-07 entry).
       const key = `${scorerId}\u0000${scorerVersion ?? ''}\u0000${tenant ?? ''}`;
       let gate = sharedGates.get(key);
       if (gate === undefined) {

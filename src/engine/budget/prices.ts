@@ -7,7 +7,7 @@
 // price; Anthropic's cache reads at a tenth and its 5-minute cache writes at 1.25 times; Gemini's
 // context-cache reads at a quarter. Prices change: set `pricing.models` in the config to override
 // any entry or add your own (a self-hosted model can be priced at 0).
-import type { JudgeUsage } from '../../kit/contracts/judge-execution.ts';
+import type { JudgeCallCost, JudgeUsage } from '../../kit/contracts/judge-execution.ts';
 
 export type ModelPrice = {
   inputPerMillion: number;
@@ -75,7 +75,9 @@ export function costOf(price: ModelPrice, inputTokens: number, outputTokens: num
  * every input token, as the AI SDK reports it (OpenAI's `prompt_tokens`, Anthropic's input, cache
  * reads and writes together); of those, `cachedInputTokens` go at the cache-read price and
  * `cacheCreationInputTokens` at the cache-write price. Output includes reasoning tokens, priced
- * as output.
+ * as output. (A provider that reported input without its cache reads — the AI SDK 4 Anthropic
+ * provider's flat usage, which src/kit/judge/usage.ts still reads — would be priced low here;
+ * the installed SDK reports every input token.)
  */
 export function usageCostOf(price: ModelPrice, usage: JudgeUsage): number {
   const input = usage.inputTokens ?? 0;
@@ -87,7 +89,7 @@ export function usageCostOf(price: ModelPrice, usage: JudgeUsage): number {
 }
 
 /** A judge execution's reported usage, priced: its cost, `unpriced` when the table has no price for its model, or undefined when no usage was reported. */
-export function judgeUsageCost(table: PriceTable, modelId: string, usage: JudgeUsage | undefined): { amount: number; unit: string; source: 'price-table' } | 'unpriced' | undefined {
+export function judgeUsageCost(table: PriceTable, modelId: string, usage: JudgeUsage | undefined): JudgeCallCost | undefined {
   if (usage === undefined || (usage.inputTokens === undefined && usage.outputTokens === undefined)) return undefined;
   const price = table.priceOf(modelId);
   if (price === undefined) return 'unpriced';

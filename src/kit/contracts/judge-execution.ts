@@ -48,6 +48,8 @@ const judgeExecutionBase = {
  */
 export const judgeCostSchema = z.object({ amount: z.number().nonnegative(), unit: z.string(), source: z.string() }).meta({ id: 'JudgeCost' });
 export type JudgeCost = z.infer<typeof judgeCostSchema>;
+/** What a judge call cost: its price, or `unpriced` when the price table has no price for its model (its usage kept, no cost guessed). */
+export type JudgeCallCost = JudgeCost | 'unpriced';
 
 export const judgeExecutionSuccessSchema = z.object({
   status: z.literal('success'),
