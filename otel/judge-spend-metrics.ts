@@ -34,7 +34,7 @@ export function createJudgeSpendMetrics(meter: Meter, labels: RecordLabels): Jud
   const scopeAttributes = (modelId: string, scope: JudgeCallScope | undefined): Attributes =>
     scope === undefined
       ? { 'gen_ai.request.model': modelId }
-      : { 'gen_ai.request.model': modelId, ...scorerLabels(scope.scorerId, scope.scorerVersion), 'scorestream.tenant.id': labels({ metadata: { tenantId: scope.tenant } })['scorestream.tenant.id'] };
+      : { 'gen_ai.request.model': modelId, ...scorerLabels(scope.scorerId, scope.scorerVersion), 'scorestream.tenant.id': labels.tenant(scope.tenant) };
   return {
     recordCall(call, scope) {
       const attributes = scopeAttributes(call.modelId, scope);

@@ -15,18 +15,17 @@ export const NO_TENANT = 'none';
 /** The fields of a record the labels come from (structural, so otel/ does not import the contracts' full type). */
 export type LabelledRecordFields = { entity?: { id: string } | undefined; metadata?: { tenantId?: string | undefined } | undefined };
 
-export type RecordLabels = (record: LabelledRecordFields) => { 'scorestream.agent.id': string; 'scorestream.tenant.id': string };
+export type RecordLabels = ((record: LabelledRecordFields) => { 'scorestream.agent.id': string; 'scorestream.tenant.id': string }) & {
+  /** A tenant's label alone (the judge spend metrics, judge-spend-metrics.ts): no agent label worked out for it. */
+  tenant(tenantId: string | undefined): string;
+};
 
 export function recordLabels(options: { maxAgents?: number; maxTenants?: number } = {}): RecordLabels {
   const agentLabel = boundedLabel(options.maxAgents ?? DEFAULT_MAX_AGENTS, OTHER_LABEL);
   const tenantLabel = boundedLabel(options.maxTenants ?? DEFAULT_MAX_TENANTS, NO_TENANT);
-  return (record) => {
-    const tenant = record.metadata?.tenantId;
-    return {
-      'scorestream.agent.id': agentLabel(record.entity?.id),
-      'scorestream.tenant.id': tenantLabel(typeof tenant === 'string' && tenant !== '' ? tenant : undefined),
-    };
-  };
+  const tenant = (tenantId: string | undefined) => tenantLabel(typeof tenantId === 'string' && tenantId !== '' ? tenantId : undefined);
+  const labels = (record: LabelledRecordFields) => ({ 'scorestream.agent.id': agentLabel(record.entity?.id), 'scorestream.tenant.id': tenant(record.metadata?.tenantId) });
+  return Object.assign(labels, { tenant });
 }
 
 /** A binding's labels: its scorer id, and its version when it has one (no empty version label). */

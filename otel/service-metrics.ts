@@ -136,11 +136,12 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters, 
     advice: { explicitBucketBoundaries: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 3600] },
   });
   // Up to eight observations a record: their attribute sets made once per (stage, scorer).
-  const stageAttributes = new Map<string, Attributes>();
+  const stageAttributes = new Map<string, Map<LatencyStage, Attributes>>();
   const attributesOf = (stage: LatencyStage, scorerId: string) => {
-    const key = `${stage}\u0000${scorerId}`;
-    let attributes = stageAttributes.get(key);
-    if (attributes === undefined) stageAttributes.set(key, (attributes = { 'scorestream.latency.stage': stage, 'scorestream.scorer.id': scorerId }));
+    let byStage = stageAttributes.get(scorerId);
+    if (byStage === undefined) stageAttributes.set(scorerId, (byStage = new Map()));
+    let attributes = byStage.get(stage);
+    if (attributes === undefined) byStage.set(stage, (attributes = { 'scorestream.latency.stage': stage, 'scorestream.scorer.id': scorerId }));
     return attributes;
   };
   const recordStages = (record: ObservedRecordFields & { scorerId: string }, produceMs: number | undefined) => {

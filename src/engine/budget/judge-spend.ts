@@ -40,7 +40,14 @@ export type JudgeSpendOptions = {
   onCall?: (call: { modelId: string; usage: MadeJudgeCall['usage']; cost: JudgeCallCost }, scope: JudgeCallScope | undefined) => void;
 };
 
-/** Stateless gates kept for reuse (scorers × versions × tenants) before they are made afresh. */
+/** `map`'s map under `key`, made when missing. */
+function inner<Key, Value>(map: Map<Key, Map<string | undefined, Value>>, key: Key): Map<string | undefined, Value> {
+  let found = map.get(key);
+  if (found === undefined) map.set(key, (found = new Map()));
+  return found;
+}
+
+/** Stateless gates kept for reuse per binding (one per tenant) before they are made afresh. */
 const MAX_SHARED_GATES = 4096;
 
 export function createJudgeSpend(options: JudgeSpendOptions): JudgeSpend {
@@ -54,7 +61,7 @@ export function createJudgeSpend(options: JudgeSpendOptions): JudgeSpend {
     return cost;
   };
 
-  const sharedGates = new Map<string, RunJudgeGate>();
+  const sharedGates = new Map<string, Map<string | undefined, Map<string | undefined, RunJudgeGate>>>();
 
   const makeGate = (scope: JudgeCallScope | undefined): RunJudgeGate => {
     const after = (made: MadeJudgeCall) => price(made, scope);
@@ -101,12 +108,13 @@ export function createJudgeSpend(options: JudgeSpendOptions): JudgeSpend {
     runGate(scorerId, scorerVersion, tenant) {
       if (ledger !== undefined) return makeGate({ scorerId, scorerVersion, tenant });
       // A gate made per binding and run cost the hot path 1.5 µs a binding (docs/benchmarks.md, the 2026-12-07 entry).
-      const key = `${scorerId}\u0000${scorerVersion ?? ''}\u0000${tenant ?? ''}`;
-      let gate = sharedGates.get(key);
+      // By scorer, version, then tenant: no key string built per binding and run.
+      const byTenant = inner(inner(sharedGates, scorerId), scorerVersion);
+      let gate = byTenant.get(tenant);
       if (gate === undefined) {
         // Bounded whatever the tenants: past the bound the gates are made again, not kept.
-        if (sharedGates.size >= MAX_SHARED_GATES) sharedGates.clear();
-        sharedGates.set(key, (gate = makeGate({ scorerId, scorerVersion, tenant })));
+        if (byTenant.size >= MAX_SHARED_GATES) byTenant.clear();
+        byTenant.set(tenant, (gate = makeGate({ scorerId, scorerVersion, tenant })));
       }
       return gate;
     },

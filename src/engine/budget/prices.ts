@@ -67,7 +67,7 @@ export function createPriceTable(overrides: Readonly<Record<string, ModelPrice>>
 
 /** Cost of `inputTokens` in and `outputTokens` out at `price`, rounded to 1e-9 of the currency unit. */
 export function costOf(price: ModelPrice, inputTokens: number, outputTokens: number): number {
-  return Math.round((inputTokens * price.inputPerMillion + outputTokens * price.outputPerMillion) * 1000) / 1e9;
+  return usageCostOf(price, { inputTokens, outputTokens });
 }
 
 /**

@@ -74,5 +74,7 @@ export function untimedWayIn(endedAt: number | undefined): WayIn {
 export function latencyBeforeScoring(wayIn: WayIn | undefined, startedAt: number): LatencyBefore | undefined {
   if (wayIn === undefined) return undefined;
   const dispatchMs = elapsedMs(wayIn.endedAt, startedAt);
-  return dispatchMs === undefined ? wayIn.stages : sumLatency(wayIn.stages, { dispatchMs });
+  if (dispatchMs === undefined) return wayIn.stages;
+  // A first attempt's way in has no dispatch yet: the field is added, not summed (once per binding and run).
+  return wayIn.stages.dispatchMs === undefined ? { ...wayIn.stages, dispatchMs } : sumLatency(wayIn.stages, { dispatchMs });
 }
