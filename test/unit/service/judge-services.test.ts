@@ -17,8 +17,8 @@ import { CollectingMetricReader, metricValue } from '../../helpers/spans.ts';
 import { runFacts } from '../src/engine/pipeline/fixtures.ts';
 import { decisionResult, questions, scriptedDecisionModel } from '../src/kit/classifier/fixtures.ts';
 
-async function servicesFor(budgets: unknown[]) {
-  const { model } = scriptedDecisionModel([decisionResult({ usage: { inputTokens: 500, outputTokens: 100 } })]);
+async function servicesFor(budgets: unknown[], logger = pino({ level: 'silent' }), options: { unpricedJudge?: boolean } = {}) {
+  const { model } = scriptedDecisionModel([1, 2, 3].map(() => decisionResult({ usage: { inputTokens: 500, outputTokens: 100 } })));
   const classifier = new Classifier({ id: 'quality', model, questions, retry: { sleep: async () => {} } });
   const tone = createClassifierScorer({ id: 'tone', classifier, question: 'tone', scores: { polite: 1, neutral: 0.5, rude: 0 }, state: () => 'x' });
   const judge = mockJudge({ answer: { good: true }, usage: { inputTokens: 1000, outputTokens: 200 } });
@@ -26,13 +26,13 @@ async function servicesFor(budgets: unknown[]) {
   const config = resolveConfig({
     kafka: { brokers: ['localhost:9092'] },
     scorers: [{ scorer: tone }, { scorer: graded, version: '4' }],
-    pricing: { models: { 'mock-decider': { inputPerMillion: 2, outputPerMillion: 10 }, 'mock-judge': { inputPerMillion: 1, outputPerMillion: 5 } } },
+    pricing: { models: { 'mock-decider': { inputPerMillion: 2, outputPerMillion: 10 }, ...(options.unpricedJudge === true ? {} : { 'mock-judge': { inputPerMillion: 1, outputPerMillion: 5 } }) } },
     budgets,
   } as never);
   const reader = new CollectingMetricReader();
   const meter = new MeterProvider({ readers: [reader] }).getMeter('scorestream');
   const admin = { fetchTopicMetadata: async () => ({ topics: [{ name: config.topics.runs, partitions: [{ partitionId: 0 }] }] }) };
-  const built = await judgeServices({ config, logger: pino({ level: 'silent' }), edge: { admin } as never }, meter);
+  const built = await judgeServices({ config, logger, edge: { admin } as never }, meter);
   // The whole budget, as an instance that owns every partition (budget-share.ts sets it from the assignment).
   built.spend.ledger?.setShare(1);
   return { config, ...built, collect: async () => (await reader.collect()).resourceMetrics };
@@ -54,5 +54,18 @@ describe.each([
     expect(usage({})).toBe(1500);
     // 500 × 2 + 100 × 10 = 2,000 and 1,000 × 1 + 200 × 5 = 2,000 per million.
     expect(metricValue(metrics, 'scorestream.judge.cost')).toBeCloseTo(0.004, 12);
+  });
+});
+
+describe('an unpriced judge model', () => {
+  it('is said once per model, naming the setting, however many calls it makes', async () => {
+    const lines: Array<{ msg: string; modelId?: string }> = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line) as { msg: string; modelId?: string }) });
+    const { config, services, spend } = await servicesFor([], logger, { unpricedJudge: true });
+    for (const runId of ['run-1', 'run-2', 'run-3']) await settleOutcomes(scoreRunEvent(runFacts({ runId, tenantId: 'acme' }), { bindings: config.scorers, services, spend }));
+    const said = lines.filter((line) => line.msg.includes('has no price in the price table'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatchObject({ modelId: 'mock-judge' });
+    expect(said[0]!.msg).toContain('add it to pricing.models');
   });
 });

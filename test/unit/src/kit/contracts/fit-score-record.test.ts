@@ -124,6 +124,12 @@ describe('fitScoreRecord', () => {
     for (const dropped of ['score', 'verdict', 'reason', 'judge']) expect(record).not.toHaveProperty(dropped);
   });
 
+  it('keeps the latency, machine-made and small, in the record_too_large form', () => {
+    const latency = { kafkaMs: 40, runSlotMs: 2, dispatchMs: 1, scoringMs: 3, judgeMs: 900 };
+    const record = written(2_000, { ...heavy, reason: 'r'.repeat(5_000), latency } as ScoreRecord);
+    expect(record).toMatchObject({ status: 'failed', error: { code: 'record_too_large' }, latency });
+  });
+
   it('has no form at all within a limit smaller than its identity', () => {
     expect(fitScoreRecord(scored, 50)).toBeUndefined();
   });
