@@ -1,5 +1,6 @@
 // Live counters of one service instance: what the terminal view shows and what the OTel
 // metric instruments observe. Plain numbers updated in place, cheap on the hot path.
+import type { EscalationTier } from '../src/kit/contracts/escalation.ts';
 import type { ScoreRecord } from '../src/kit/contracts/score-record.ts';
 
 export type ScorerTally = { scored: number; notScorable: number; failed: number; scoreSum: number };
@@ -30,6 +31,8 @@ export class ServiceStats {
   readonly skipsByReason = new Map<string, number>();
   /** (run, scorer) pairs skipped because a budget was exhausted, by the budget's name. */
   readonly budgetExhaustedByBudget = new Map<string, number>();
+  /** Bindings with `escalate` (docs/scorers.md, escalation): their pairs by scorer and tier (escalated, sampled, not_escalated). */
+  readonly escalations = new Map<string, Map<EscalationTier, number>>();
   /** First scores by scorer (countRecord): re-scores on feedback are not in it. */
   readonly byScorer = new Map<string, ScorerTally>();
   /** Run events whose propagated trace context was not sampled (scored or skipped, by `traceSampling`). */
@@ -73,6 +76,13 @@ export class ServiceStats {
     this.skipsByReason.set(reason, (this.skipsByReason.get(reason) ?? 0) + 1);
   }
 
+  /** A pair of a binding with `escalate`, by the tier that decided: counted at its record (escalated, sampled) or its decision (not_escalated). */
+  countEscalation(scorerId: string, tier: EscalationTier): void {
+    let byTier = this.escalations.get(scorerId);
+    if (byTier === undefined) this.escalations.set(scorerId, (byTier = new Map()));
+    byTier.set(tier, (byTier.get(tier) ?? 0) + 1);
+  }
+
   countRescore(outcome: string): void {
     this.rescores.set(outcome, (this.rescores.get(outcome) ?? 0) + 1);
   }
@@ -87,8 +97,9 @@ export class ServiceStats {
   }
 
   /** A first score into its scorer's tally; a re-score on feedback is not one more score (otel/service-metrics.ts counts it apart). */
-  countRecord(record: { readonly rescore?: unknown; readonly scorerId: string; readonly status: ScoreRecord['status']; readonly score?: number | undefined }): void {
+  countRecord(record: { readonly rescore?: unknown; readonly scorerId: string; readonly status: ScoreRecord['status']; readonly score?: number | undefined; readonly escalation?: { readonly tier: EscalationTier } | undefined }): void {
     if (record.rescore !== undefined) return;
+    if (record.escalation !== undefined) this.countEscalation(record.scorerId, record.escalation.tier);
     let tally = this.byScorer.get(record.scorerId);
     if (tally === undefined) this.byScorer.set(record.scorerId, (tally = { scored: 0, notScorable: 0, failed: 0, scoreSum: 0 }));
     if (record.status === 'scored') {

@@ -25,6 +25,8 @@ export type ServiceCounters = {
   readonly deadLettersByCode: ReadonlyMap<string, number>;
   readonly skipsByReason: ReadonlyMap<string, number>;
   readonly budgetExhaustedByBudget: ReadonlyMap<string, number>;
+  /** Bindings with `escalate`: their pairs by scorer and the tier that decided (escalated, sampled, not_escalated). */
+  readonly escalations: ReadonlyMap<string, ReadonlyMap<string, number>>;
   readonly byScorer: ReadonlyMap<string, { scored: number; notScorable: number; failed: number }>;
   readonly inFlight: number;
   readonly pausedPartitions: ReadonlySet<string>;
@@ -100,6 +102,7 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters, 
   const records = meter.createObservableCounter('scorestream.records', { description: 'Score records published, by scorer and status', unit: '{record}' });
   const skips = meter.createObservableCounter('scorestream.skips', { description: 'Runs or scorer bindings skipped, by reason', unit: '{skip}' });
   const budgetSkips = meter.createObservableCounter('scorestream.budget.exhausted', { description: '(run, scorer) pairs skipped because a judge budget was exhausted, by budget', unit: '{skip}' });
+  const escalations = meter.createObservableCounter('scorestream.escalations', { description: "Pairs of a binding with escalate, by the tier that decided: escalated (the run's earlier scores called for it), sampled (its sample did), not_escalated (skipped)", unit: '{pair}' });
   const deadLetters = meter.createObservableCounter('scorestream.dead_letters', { description: 'Messages sent to the dead-letter topic, by reason', unit: '{message}' });
   const inFlight = meter.createObservableUpDownCounter('scorestream.runs.in_flight', { description: 'Runs being scored right now', unit: '{run}' });
   const paused = meter.createObservableUpDownCounter('scorestream.partitions.paused', { description: 'Partitions paused because every run slot is busy', unit: '{partition}' });
@@ -163,6 +166,9 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters, 
     }
     for (const [reason, count] of counters.skipsByReason) result.observe(skips, count, { 'scorestream.skip.reason': reason });
     for (const [budget, count] of counters.budgetExhaustedByBudget) result.observe(budgetSkips, count, { 'scorestream.budget.name': budget });
+    for (const [scorerId, byTier] of counters.escalations) {
+      for (const [tier, count] of byTier) result.observe(escalations, count, { 'scorestream.scorer.id': scorerId, 'scorestream.escalation.tier': tier });
+    }
     for (const [reason, count] of counters.deadLettersByCode) result.observe(deadLetters, count, { 'scorestream.dead_letter.reason': reason });
     result.observe(inFlight, counters.inFlight);
     result.observe(paused, counters.pausedPartitions.size);
@@ -209,7 +215,7 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters, 
   const scores = registerScoreMetric(meter, labels);
   const verdicts = registerVerdictMetric(meter, options.judged ?? [], labels);
   const rescored = registerRescoreMetric(meter, labels);
-  const observables: Observable[] = [consumed, unsampled, records, skips, budgetSkips, deadLetters, inFlight, paused, lag, retries, retryWaiting, rescores, oversized, threadsOpen, threadsHeld, threadsBytes, threadCloses, threadRestores, threadRestoreTime, lastRestore, threadsRekeyed];
+  const observables: Observable[] = [consumed, unsampled, records, skips, budgetSkips, escalations, deadLetters, inFlight, paused, lag, retries, retryWaiting, rescores, oversized, threadsOpen, threadsHeld, threadsBytes, threadCloses, threadRestores, threadRestoreTime, lastRestore, threadsRekeyed];
   meter.addBatchObservableCallback(observe, observables);
 
   return {

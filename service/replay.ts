@@ -55,7 +55,13 @@ export function selectScorers<Event>(config: ResolvedConfig<Event>, ids: readonl
   if (unknown.length > 0) {
     throw new ConfigError(unknown.map((id) => ({ path: '--scorer', message: `no scorer '${id}' in the config; known: ${[...known].join(', ')}` })));
   }
-  return config.scorers.filter((binding) => ids.includes(binding.scorerId));
+  const selected = config.scorers.filter((binding) => ids.includes(binding.scorerId));
+  // An escalated binding decides on its earlier scorers' outcomes: without them it would judge only its sample.
+  const unmet = selected.flatMap((binding) => (binding.escalate?.after ?? []).filter((id) => !ids.includes(id)).map((id) => ({ binding: binding.scorerId, id })));
+  if (unmet.length > 0) {
+    throw new ConfigError(unmet.map(({ binding, id }) => ({ path: '--scorer', message: `scorer '${binding}' escalates on the score of '${id}' (escalate.when), so replaying it alone would judge only its sample; add --scorer ${id}` })));
+  }
+  return selected;
 }
 
 const replayIdPattern = /^[A-Za-z0-9._-]{1,100}$/;

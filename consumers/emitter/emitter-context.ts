@@ -20,7 +20,7 @@ import type { EvaluationLogSink } from '../../otel/evaluation-logs.ts';
  * What of a score record is read once it was acknowledged — its tally, its metrics' labels and
  * values — apart from the record, so that the record need not outlive its hand-over.
  */
-export type AcknowledgedRecordFields = ObservedRecordFields & { readonly scorerId: string; readonly status: ScoreRecord['status']; readonly score?: number | undefined; readonly rescore?: ScoreRecord['rescore']; readonly scoredAtMs: number };
+export type AcknowledgedRecordFields = ObservedRecordFields & { readonly scorerId: string; readonly status: ScoreRecord['status']; readonly score?: number | undefined; readonly rescore?: ScoreRecord['rescore']; readonly escalation?: ScoreRecord['escalation']; readonly scoredAtMs: number };
 
 /**
  * Told of each acknowledged score record: its event-to-result time (none when it has no one run
@@ -31,7 +31,7 @@ export type ObserveRecord = (record: AcknowledgedRecordFields, latencyMs: number
 /** The counters the emitter keeps: the service's own (a side role keeps a ServiceStats of its own for them). */
 export type EmitterStats = Pick<
   ServiceStats,
-  'countRecord' | 'countSkip' | 'countBudgetExhausted' | 'countDeadLetter' | 'recordLatency' | 'recordsDropped' | 'recordsTruncated' | 'retriesDeferred' | 'retriesExhausted' | 'publishRetries' | 'threads'
+  'countRecord' | 'countSkip' | 'countBudgetExhausted' | 'countEscalation' | 'countDeadLetter' | 'recordLatency' | 'recordsDropped' | 'recordsTruncated' | 'retriesDeferred' | 'retriesExhausted' | 'publishRetries' | 'threads'
 >;
 
 export type EmitterContext = {

@@ -92,6 +92,7 @@ export function createScoreRecordEmitter(context: EmitterContext): ScoreRecordEm
   const countDecision = (decision: DecisionRecord) => {
     if (decision.decision === 'skipped') stats.countSkip(decision.reason);
     if (decision.budget !== undefined) stats.countBudgetExhausted(decision.budget.name);
+    if (decision.escalation !== undefined) stats.countEscalation(decision.scorerId, decision.escalation.tier);
   };
 
   /** The record as it fits, or undefined (logged, counted) when not even its smallest form does. */
@@ -201,6 +202,7 @@ function acknowledgedFieldsOf(record: ScoreRecord): AcknowledgedRecordFields {
     entity: { id: record.entity.id },
     metadata: record.metadata?.tenantId === undefined ? undefined : { tenantId: record.metadata.tenantId },
     latency: record.latency,
+    escalation: record.escalation,
     scoredAtMs: Date.parse(record.scoredAt),
   };
 }

@@ -8,6 +8,7 @@ import { budgetsSchema, pricingSchema } from '../budget/budget-schema.ts';
 import { compileParsedPredicate } from '../eligibility/compile-predicate.ts';
 import { predicateSchemaFor } from '../eligibility/predicate-schema.ts';
 import { samplingSchema } from '../eligibility/sampling-schema.ts';
+import { escalateSchema } from '../escalation/escalation-schema.ts';
 import { passCriterionSchema } from '../../kit/verdict/pass-criterion.ts';
 import { alertsSchema } from '../monitors/alerts-schema.ts';
 import { monitorSchema } from '../monitors/monitor-schema.ts';
@@ -74,6 +75,11 @@ export const bindingSchema = z
     filter: predicateSchemaFor().optional(),
     /** Function eligibility filter over the whole event, for what the DSL cannot say. */
     when: whenSchema.optional(),
+    /**
+     * Run only on the runs cheaper scorers of the same run send here, plus a `sample` judged anyway
+     * (docs/scorers.md, escalation); those scorers then run first.
+     */
+    escalate: escalateSchema.optional(),
     /** Bound on one scorer run, steps and judge calls included (default 120 s; enforced within 5 ms after it). */
     timeoutMs: positiveInt.default(DEFAULTS.scorerTimeoutMs),
     /** What passing means: every scored record gets a verdict (src/kit/verdict/pass-criterion.ts; docs/alerts.md). */

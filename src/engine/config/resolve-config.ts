@@ -9,6 +9,7 @@ import { configSchema } from './config-schema.ts';
 import type { ResolvedBinding, ResolvedConfig, ResolvedThreadBinding, ScorestreamConfigInput } from './config-types.ts';
 import { threadOptionsSchema } from '../threads/threads-schema.ts';
 import { applyEnvironmentOverrides } from './env-overrides.ts';
+import { escalationProblems } from '../escalation/escalation-order.ts';
 import { monitorProblems } from '../monitors/monitor-problems.ts';
 import type { Environment } from './env-overrides.ts';
 
@@ -101,7 +102,7 @@ export function resolveConfig<Event>(input: ScorestreamConfigInput<Event>, optio
   const parsed = configSchema.safeParse(overridden);
   if (!parsed.success) problems.push(...schemaProblems(parsed.error.issues));
   problems.push(...repeatedBindings(overridden.scorers), ...misplacedThreadOptions(overridden.scorers));
-  if (parsed.success) problems.push(...monitorProblems(parsed.data.monitors, parsed.data.scorers), ...rescoreProblems(parsed.data));
+  if (parsed.success) problems.push(...monitorProblems(parsed.data.monitors, parsed.data.scorers), ...rescoreProblems(parsed.data), ...escalationProblems(parsed.data.scorers));
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems, options.source);
   const resolved = splitByLevel<Event>(parsed.data, problems);
   if (problems.length > 0) throw new ConfigError(problems, options.source);

@@ -18,7 +18,7 @@ export type DecidedPair = {
 };
 
 /** What was decided: the fields of a decision record that are not the pair's. */
-export type Decision = Pick<DecisionRecord, 'decision' | 'reason' | 'detail' | 'sampling' | 'budget' | 'retry' | 'thread'>;
+export type Decision = Pick<DecisionRecord, 'decision' | 'reason' | 'detail' | 'sampling' | 'budget' | 'escalation' | 'retry' | 'thread'>;
 
 export function buildDecisionRecord(pair: DecidedPair, decision: Decision, decidedAt: string): DecisionRecord {
   const tenantId = pair.event?.metadata?.tenantId;
@@ -34,6 +34,7 @@ export function buildDecisionRecord(pair: DecidedPair, decision: Decision, decid
     ...(decision.detail === undefined ? {} : { detail: decision.detail }),
     ...(decision.sampling === undefined ? {} : { sampling: decision.sampling }),
     ...(decision.budget === undefined ? {} : { budget: decision.budget }),
+    ...(decision.escalation === undefined ? {} : { escalation: decision.escalation }),
     ...(pair.trace === undefined ? {} : { trace: pair.trace }),
     source: pair.source,
     decidedAt,

@@ -12,6 +12,7 @@ import { verdictFor } from '../../kit/verdict/pass-criterion.ts';
 import type { PassCriterion } from '../../kit/verdict/pass-criterion.ts';
 import { threadScoreIdFor } from '../../kit/contracts/thread-ids.ts';
 import type { ThreadVersion } from '../../kit/contracts/thread-ref.ts';
+import type { Escalation } from '../../kit/contracts/escalation.ts';
 import type { RunFacts } from './run-facts.ts';
 import type { ScorerOutcome } from './scorer-outcome.ts';
 
@@ -25,6 +26,8 @@ export type ScoreRecordContext = {
   outcome: ScorerOutcome;
   trace?: RecordTrace;
   sampling?: Sampling;
+  /** A binding with `escalate`: the tier that sent the run to it. */
+  escalation?: Escalation | undefined;
   scoredAt: string;
   durationMs: number;
   /** A thread scorer's close (src/engine/threads/): the record gets the thread block and a thread score id. */
@@ -104,6 +107,7 @@ function commonFields(context: ScoreRecordContext, result: RunEvidence) {
     ...(context.trace === undefined ? {} : { trace: context.trace }),
     source: facts.source,
     ...(context.sampling === undefined ? {} : { sampling: context.sampling }),
+    ...(context.escalation === undefined ? {} : { escalation: context.escalation }),
     scoredAt: context.scoredAt,
     durationMs: context.durationMs,
     latency: latencyOf(context, judge),

@@ -3,6 +3,7 @@
 // context-only checks first, and sampling last so the recorded bucket explains the decision.
 // Filters fail closed: a predicate that throws skips the scorer and says so.
 import type { Sampling } from '../../kit/contracts/common.ts';
+import type { Escalation } from '../../kit/contracts/escalation.ts';
 import type { SkipReason } from '../../kit/contracts/decision-record.ts';
 import { decideSampling, samplingBucket, saltedSamplingKey } from '../eligibility/sampling.ts';
 import type { TraceSamplingPolicy } from '../config/config-types.ts';
@@ -11,7 +12,8 @@ import type { ResolvedBinding } from '../config/resolve-config.ts';
 import type { RunFacts } from './run-facts.ts';
 
 export type Eligibility =
-  | { eligible: true; sampling?: Sampling }
+  // `escalation`: set for a binding with `escalate` once its earlier scores sent the run to it (src/engine/escalation/).
+  | { eligible: true; sampling?: Sampling; escalation?: Escalation }
   | { eligible: false; reason: SkipReason; detail?: string; sampling?: Sampling };
 
 function messageOf(error: unknown): string {

@@ -46,6 +46,7 @@ export function pairOutcome(record: ScoreRecord, facts: RunFacts, history: PairH
     source: record.source,
     trace: facts.trace,
     ...(record.sampling === undefined ? {} : { sampling: record.sampling }),
+    ...(record.escalation === undefined ? {} : { escalation: record.escalation }),
     attempts: [...history.attempts, attemptOf(record)],
     event: facts.event,
     ...(record.latency === undefined ? {} : { latency: record.latency }),

@@ -1,6 +1,6 @@
 // A deferred pair, due again (the retry tiers, docs/delivery.md): the binding decided on the first
 // attempt, found by scorer id and version, is run once more on the stored run event — its
-// eligibility, sampling and `runs` budget are not decided again — and the attempt's outcome is
+// eligibility, sampling, escalation and `runs` budget are not decided again — and the attempt's outcome is
 // planned like a first attempt's (pairOutcome), with the earlier attempts as its history. Its
 // judge calls go through the budgets like any (priced, counted, refused when a budget is full):
 // a refused retry is not skipped — its budget was decided when it was first admitted — but waits
@@ -31,7 +31,7 @@ async function attemptAgain<Event>(facts: RunFacts, retry: RetryMessage, options
   const history: PairHistory = { firstFailedAt: retry.firstFailedAt, attempts: retry.attempts };
   const binding = options.bindings.find((candidate) => candidate.scorerId === retry.scorerId && candidate.version === retry.scorerVersion);
   if (binding === undefined) return pairOutcome(bindingRemoved(facts, retry, now(), options.wayIn?.stages), facts, history, undefined, now());
-  const eligibility = { eligible: true as const, ...(retry.sampling === undefined ? {} : { sampling: retry.sampling }) };
+  const eligibility = { eligible: true as const, ...(retry.sampling === undefined ? {} : { sampling: retry.sampling }), ...(retry.escalation === undefined ? {} : { escalation: retry.escalation }) };
   const result = await scoreWithBinding(facts, binding, eligibility, options);
   if (result.kind === 'scored') return pairOutcome(result.record, facts, history, options.retries, now());
   // A budget refused a judge call: the attempt failed transiently (BudgetExhaustedError can retry).
@@ -41,6 +41,7 @@ async function attemptAgain<Event>(facts: RunFacts, retry: RetryMessage, options
     facts,
     outcome: { status: 'failed', error: { name: 'BudgetExhaustedError', code: 'budget_exhausted', message: result.skip.detail ?? 'a judge budget is exhausted', failedStep: 'generateScore', completedSteps: [], retryable: true } },
     sampling: retry.sampling,
+    escalation: retry.escalation,
     scoredAt: isoTime(now()),
     durationMs: 0,
     latencyBefore: options.wayIn?.stages,
@@ -68,6 +69,7 @@ function bindingRemoved(facts: RunFacts, retry: RetryMessage, nowMs: number, lat
       },
     },
     sampling: retry.sampling,
+    escalation: retry.escalation,
     scoredAt: isoTime(nowMs),
     durationMs: 0,
     latencyBefore,

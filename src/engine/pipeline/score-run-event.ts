@@ -37,6 +37,9 @@ import { buildScorerInput } from './scorer-input.ts';
 import { runScorerToOutcome } from './scorer-outcome.ts';
 import type { ScoringOutcome } from './scoring-outcome.ts';
 import { isoTime } from '../../kit/contracts/iso-time.ts';
+import type { Escalation } from '../../kit/contracts/escalation.ts';
+import { decideEscalation } from '../escalation/decide-escalation.ts';
+import { escalationDependencies } from '../escalation/escalation-order.ts';
 
 export type ScoreRunEventOptions<Event> = {
   bindings: readonly ResolvedBinding<Event>[];
@@ -78,8 +81,8 @@ export type ScoreRunEventOptions<Event> = {
 
 export type CodeScoresTelemetry = 'run-span' | 'log-records';
 
-/** Why a binding was not scored: what its eligibility said, or the budget that refused it. */
-export type Skip = Pick<Extract<Eligibility, { eligible: false }>, 'reason' | 'detail' | 'sampling'> & { budget?: BudgetRefusal };
+/** Why a binding was not scored: what its eligibility said, the budget that refused it, or the escalation that did not call for it. */
+export type Skip = Pick<Extract<Eligibility, { eligible: false }>, 'reason' | 'detail' | 'sampling'> & { budget?: BudgetRefusal; escalation?: Escalation };
 
 /** An eligible binding, run: its score record, or the budget skip when a budget refused one of its judge calls. */
 export type BindingResult = { kind: 'scored'; record: ScoreRecord } | { kind: 'budget_skipped'; skip: Skip };
@@ -115,6 +118,7 @@ export function skippedOutcome(facts: RunFacts, binding: Pick<ResolvedBinding<un
       ...(skip.detail === undefined ? {} : { detail: skip.detail }),
       ...(skip.sampling === undefined ? {} : { sampling: skip.sampling }),
       ...(skip.budget === undefined ? {} : { budget: { name: skip.budget.name, window: skip.budget.window } }),
+      ...(skip.escalation === undefined ? {} : { escalation: skip.escalation }),
     },
     decidedAt,
   );
@@ -200,6 +204,7 @@ async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBind
     outcome,
     trace: traceFields,
     sampling: eligibility.sampling,
+    escalation: eligibility.escalation,
     scoredAt: isoTime(finished),
     durationMs: Math.max(0, Math.round(finished - started)),
     thread: options.thread?.version,
@@ -209,15 +214,32 @@ async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBind
   return { kind: 'scored', record };
 }
 
-/** One promise per binding, in binding order; each settles with that binding's outcome as soon as it is done, and never rejects. */
+/**
+ * One promise per binding, in binding order; each settles with that binding's outcome as soon as it
+ * is done, and never rejects. A binding with `escalate` waits for the outcomes of the scorers it
+ * reads (src/engine/escalation/); the others start at once.
+ */
 export function scoreRunEvent<Event>(facts: RunFacts, options: ScoreRunEventOptions<Event>): Promise<ScoringOutcome>[] {
   const now = options.now ?? Date.now;
   const decidedAt = () => isoTime(now());
-  const shared = scoreSpansRecord(options.tracer) ? runScoresSpanFor(facts, spanPlace(options), options.bindings.length) : undefined;
-  return options.bindings.map(async (binding): Promise<ScoringOutcome> => {
+  const { bindings } = options;
+  const shared = scoreSpansRecord(options.tracer) ? runScoresSpanFor(facts, spanPlace(options), bindings.length) : undefined;
+  const dependencies = escalationDependencies(bindings);
+  const outcomes: Promise<ScoringOutcome>[] = new Array(bindings.length);
+  // Made in dependency order (the config refused cycles), so a binding's dependencies' promises exist when it needs them.
+  const outcomeOf = (index: number): Promise<ScoringOutcome> => (outcomes[index] ??= scoreOneBinding(index));
+  const scoreOneBinding = async (index: number): Promise<ScoringOutcome> => {
+    const binding = bindings[index]!;
+    const earlier = dependencies[index]!.map(outcomeOf);
     try {
-      const eligibility = await decideEligibility(binding, facts, options.traceSampling);
+      let eligibility = await decideEligibility(binding, facts, options.traceSampling);
       if (!eligibility.eligible) return skippedOutcome(facts, binding, eligibility, decidedAt());
+      if (binding.escalate !== undefined) {
+        const read = new Map((await Promise.all(earlier)).map((outcome, at) => [bindings[dependencies[index]![at]!]!.scorerId, outcome]));
+        const decided = decideEscalation(binding.scorerId, binding.escalate, read, facts);
+        if (!decided.run) return skippedOutcome(facts, binding, { reason: 'not_escalated', detail: decided.detail, escalation: decided.escalation }, decidedAt());
+        eligibility = { ...eligibility, escalation: decided.escalation };
+      }
       const refusal = options.spend?.admitRun(binding.scorerId, facts.event.metadata?.tenantId);
       if (refusal !== undefined) return skippedOutcome(facts, binding, budgetSkip(refusal), decidedAt());
       const result = await scoreInDeferredSpan(facts, binding, eligibility, options, shared);
@@ -226,5 +248,6 @@ export function scoreRunEvent<Event>(facts: RunFacts, options: ScoreRunEventOpti
     } finally {
       shared?.settle();
     }
-  });
+  };
+  return bindings.map((_, index) => outcomeOf(index));
 }

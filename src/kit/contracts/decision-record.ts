@@ -2,6 +2,7 @@
 // so "this run has no score" is explainable from the topic alone.
 import { z } from 'zod';
 import { entitySchema, idSchema, isoTimestampSchema, recordTraceSchema, replaySchema, samplingSchema, sourceSchema } from './common.ts';
+import { escalationSchema } from './escalation.ts';
 import { rescoreMarkSchema } from './rescore-request.ts';
 import { threadRefSchema } from './thread-ref.ts';
 
@@ -30,6 +31,9 @@ export const SKIP_REASONS = [
   // Re-scoring on feedback (docs/feedback.md): the run event is no longer where its record says
   // (retention deleted it, or the message there is another run), so the pair cannot be scored again.
   'run_unavailable',
+  // Escalation (docs/scorers.md, escalation): the earlier scores of the run did not call for this
+  // binding, and the run is not in its sample; the decision's `escalation` says what was read.
+  'not_escalated',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
@@ -62,6 +66,8 @@ export const decisionRecordSchema = z.object({
   sampling: samplingSchema.optional(),
   /** For `budget_exhausted`: the budget that refused, by its config name and window. */
   budget: z.object({ name: z.string().min(1), window: z.enum(BUDGET_WINDOWS) }).optional(),
+  /** For `not_escalated`: the earlier scorers read and the sample the run was not in. */
+  escalation: escalationSchema.optional(),
   /** Set when a replay (scorestream replay) made this decision. */
   replay: replaySchema.optional(),
   trace: recordTraceSchema.optional(),

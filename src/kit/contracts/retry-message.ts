@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { agentRunEventSchema } from './agent-run-event.ts';
 import { idSchema, isoTimestampSchema, samplingSchema, sourceSchema, spanIdSchema, traceIdSchema } from './common.ts';
+import { escalationSchema } from './escalation.ts';
 import { rescoreMarkSchema } from './rescore-request.ts';
 import { retryAttemptSchema } from './score-record.ts';
 import { recordLatencySchema } from './record-latency.ts';
@@ -33,6 +34,8 @@ export const retryMessageSchema = z.object({
   trace: z.object({ traceId: traceIdSchema.optional(), spanId: spanIdSchema.optional(), sampled: z.boolean().optional() }),
   /** The sampling decision of the first attempt, kept on the record; never rolled again. */
   sampling: samplingSchema.optional(),
+  /** The escalation decision of the first attempt (a binding with `escalate`), kept on the record; never decided again. */
+  escalation: escalationSchema.optional(),
   /** Every failed attempt so far, oldest first. */
   attempts: z.array(retryAttemptSchema).min(1),
   event: agentRunEventSchema,

@@ -16,6 +16,7 @@ import {
 } from './common.ts';
 import { missingPartSchema } from './agent-run-event.ts';
 import { judgeResultsSchema } from './judge-execution.ts';
+import { escalationSchema } from './escalation.ts';
 import { fieldPerStep, PIPELINE_STAGES } from './scorer-steps.ts';
 import { rescoreMarkSchema } from './rescore-request.ts';
 import { threadVersionSchema } from './thread-ref.ts';
@@ -51,6 +52,8 @@ const scoreRecordBase = z.object({
   trace: recordTraceSchema.optional(),
   source: sourceSchema,
   sampling: samplingSchema.optional(),
+  /** Present on the score of a binding with `escalate`: whether the earlier scores or the sample sent the run to it (docs/scorers.md, escalation). */
+  escalation: escalationSchema.optional(),
   /** Set when a replay (scorestream replay) scored the run: dashboards tell backfills from live scores. */
   replay: replaySchema.optional(),
   scoredAt: isoTimestampSchema,

@@ -43,7 +43,7 @@ export const passCriterionSchema = z
 export type PassCriterion = z.output<typeof passCriterionSchema>;
 
 /** The choice a classifier scorer selected, from its analyze step's evidence (src/kit/classifier/classifier-projection.ts). */
-function selectedChoice(analyzeStepResult: unknown): string | undefined {
+export function selectedChoice(analyzeStepResult: unknown): string | undefined {
   const answer = (analyzeStepResult as { answer?: { type?: unknown; choice?: unknown } } | null | undefined)?.answer;
   return answer?.type === 'choice' && typeof answer.choice === 'string' ? answer.choice : undefined;
 }

@@ -27,6 +27,21 @@ function record(scorerId: string, status: 'scored' | 'not_scorable' | 'failed') 
 }
 
 describe('registerServiceMetrics', () => {
+  it('counts an escalated binding\'s pairs by the tier that decided; a re-score is not one', async () => {
+    const stats = new ServiceStats();
+    const { collect } = setup(stats);
+    const judged = (tier: 'escalated' | 'sampled', rescore?: object) => ({ scorerId: 'judge', status: 'scored', score: 1, escalation: { tier }, ...(rescore === undefined ? {} : { rescore }) }) as never;
+    stats.countRecord(judged('escalated'));
+    stats.countRecord(judged('escalated'));
+    stats.countRecord(judged('sampled'));
+    stats.countRecord(judged('escalated', { feedbackId: 'f' }));
+    stats.countEscalation('judge', 'not_escalated');
+    const metrics = await collect();
+    expect(metricValue(metrics, 'scorestream.escalations', { 'scorestream.scorer.id': 'judge', 'scorestream.escalation.tier': 'escalated' })).toBe(2);
+    expect(metricValue(metrics, 'scorestream.escalations', { 'scorestream.escalation.tier': 'sampled' })).toBe(1);
+    expect(metricValue(metrics, 'scorestream.escalations', { 'scorestream.escalation.tier': 'not_escalated' })).toBe(1);
+  });
+
   it('reports what ServiceStats counted, by scorer/status, reason and partition', async () => {
     const stats = new ServiceStats();
     const { collect } = setup(stats);
