@@ -24,6 +24,7 @@ async function exportedSeries(): Promise<string> {
   stats.consumed = 1;
   stats.countRecord({ scorerId: 's', status: 'scored', score: 0.5 } as never);
   stats.countSkip('sampling');
+  stats.countEscalation('s', 'not_escalated');
   stats.countDeadLetter('invalid_json');
   stats.inFlight = 1;
   stats.pausedPartitions.add('runs[0]');
@@ -50,7 +51,7 @@ describe('Grafana dashboard', () => {
     const names = new Set(exprs.flatMap((expr) => [...expr.matchAll(/\b(scorestream_[a-z_]+)\b/g)].map((match) => match[1]!)));
     const labels = new Set(exprs.flatMap((expr) => [...expr.matchAll(/\b(?:by \(|, )([a-z_]+)(?=[,)])|([a-z_]+)(?:=~?"|!=)/g)].map((match) => match[1] ?? match[2]!)));
     for (const name of names) {
-      if (name.startsWith('scorestream_') && /_(id|status|reason|verdict|outcome|stage|version|currency)$/.test(name) && !exported.includes(`\n${name}`)) {
+      if (name.startsWith('scorestream_') && /_(id|status|reason|verdict|outcome|stage|version|currency|tier)$/.test(name) && !exported.includes(`\n${name}`)) {
         expect(exported, `label ${name}`).toContain(`${name}=`);
         continue;
       }
