@@ -7,6 +7,8 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createPromptCache } from './prompt-cache.ts';
+import type { PromptCacheRule } from './prompt-cache.ts';
 
 export type FaultMode = 'ok' | '429' | '500' | '503' | 'hang';
 
@@ -19,6 +21,8 @@ export type FaultJudgeServer = {
   /** Requests received, by the mode they were answered with. */
   readonly counts: Record<FaultMode, number>;
   readonly requests: number;
+  /** Every request's body as received, parsed, in order (the answered and the failed). */
+  readonly bodies: readonly OpenAIRequestBody[];
   /** Requests hanging right now. */
   readonly hanging: number;
   /** Every following request gets `mode` (or the plan's decision). */
@@ -99,8 +103,29 @@ function completion(model: string, content: string, usage: OpenAIUsage) {
   };
 }
 
-export async function startFaultJudgeServer(initial: FaultMode | FaultPlan = 'ok', options: { usage?: OpenAIUsage } = {}): Promise<FaultJudgeServer> {
-  const usage = options.usage ?? defaultUsage;
+/** What the server reads of a chat completions request. */
+export type OpenAIRequestBody = { model?: string; messages?: unknown[]; response_format?: { type?: string; json_schema?: { schema?: JsonSchema } } };
+
+/** The text a provider renders a request's prompt as, for the cache: the output schema, then the messages. */
+export function renderedPrompt(body: OpenAIRequestBody): string {
+  return JSON.stringify(body.response_format ?? null) + JSON.stringify(body.messages ?? []);
+}
+
+export type FaultJudgeServerOptions = {
+  /** The usage every answer reports (default 100 in, 10 out); ignored with `promptCache`. */
+  usage?: OpenAIUsage;
+  /** Report usage as a provider with this prompt cache would (prompt-cache.ts): prompt tokens by the mock's count, cached tokens by the rule. */
+  promptCache?: PromptCacheRule;
+};
+
+export async function startFaultJudgeServer(initial: FaultMode | FaultPlan = 'ok', options: FaultJudgeServerOptions = {}): Promise<FaultJudgeServer> {
+  const cache = options.promptCache === undefined ? undefined : createPromptCache(options.promptCache);
+  const usageOf = (body: OpenAIRequestBody): OpenAIUsage => {
+    if (cache === undefined) return options.usage ?? defaultUsage;
+    const { promptTokens, cachedTokens } = cache.read(renderedPrompt(body));
+    return { prompt_tokens: promptTokens, completion_tokens: 10, total_tokens: promptTokens + 10, prompt_tokens_details: { cached_tokens: cachedTokens } };
+  };
+  const bodies: OpenAIRequestBody[] = [];
   let plan: FaultPlan = typeof initial === 'function' ? initial : () => initial;
   let requests = 0;
   const counts: Record<FaultMode, number> = { ok: 0, '429': 0, '500': 0, '503': 0, hang: 0 };
@@ -112,7 +137,8 @@ export async function startFaultJudgeServer(initial: FaultMode | FaultPlan = 'ok
         response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${request.method} ${request.url}` } }));
         return;
       }
-      const body = JSON.parse(await readBody(request)) as { model?: string; response_format?: { type?: string; json_schema?: { schema?: JsonSchema } } };
+      const body = JSON.parse(await readBody(request)) as OpenAIRequestBody;
+      bodies.push(body);
       requests += 1;
       const mode = plan(requests);
       counts[mode] += 1;
@@ -130,7 +156,7 @@ export async function startFaultJudgeServer(initial: FaultMode | FaultPlan = 'ok
       }
       const format = body.response_format;
       const content = format?.type === 'json_schema' ? JSON.stringify(instanceOf(format.json_schema?.schema)) : format?.type === 'json_object' ? '{}' : 'The answer addresses the question.';
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(body.model ?? 'judge', content, usage)));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(body.model ?? 'judge', content, usageOf(body))));
     })().catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: String(error) } }));
     });
@@ -143,6 +169,7 @@ export async function startFaultJudgeServer(initial: FaultMode | FaultPlan = 'ok
     get requests() {
       return requests;
     },
+    bodies,
     get hanging() {
       return hanging.size;
     },

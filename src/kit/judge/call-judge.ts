@@ -5,6 +5,8 @@
 // honouring Retry-After).
 import { tracingChannel } from 'node:diagnostics_channel';
 import { AI_SDK_TELEMETRY_TRACING_CHANNEL, generateText, NoObjectGeneratedError } from 'ai';
+import type { ModelMessage } from 'ai';
+import type { PromptParts } from './prompt-layout.ts';
 import type { JSONValue } from 'ai';
 import { newCallTally, tallyModel } from './call-tally.ts';
 import type { CallTally } from './call-tally.ts';
@@ -26,6 +28,8 @@ export type JudgeCall = {
   model: ResolvedJudgeModel;
   instructions: string;
   prompt: string;
+  /** A prompt laid out for caches (prompt-layout.ts): sent as two parts of the user turn, the first a cache breakpoint. They join to `prompt`. */
+  parts?: PromptParts;
   format: JudgeAnswerFormat;
   jsonPromptInjection?: JsonPromptInjection;
   modelSettings?: JudgeModelSettings;
@@ -80,15 +84,17 @@ async function generate(call: JudgeCall, model: ReturnType<typeof tallyModel>, p
   const settings = call.modelSettings ?? {};
   let instructions = call.instructions;
   let prompt = call.prompt;
+  let parts = call.parts;
   if (placement !== 'none' && call.format.kind === 'object') {
     const block = schemaBlock(await call.format.schemaText());
     if (placement === 'system') instructions += block;
+    else if (parts !== undefined) parts = { prefix: parts.prefix + block, rest: parts.rest };
     else prompt += block;
   }
   const common = {
     model,
     instructions,
-    prompt,
+    ...(parts === undefined ? { prompt } : { messages: [laidOutUserTurn(parts)] }),
     maxRetries: settings.maxRetries,
     abortSignal: call.abortSignal,
     headers: settings.headers,
@@ -105,6 +111,22 @@ async function generate(call: JudgeCall, model: ReturnType<typeof tallyModel>, p
   };
   if (call.format.kind === 'text') return (await generateText(common)).text;
   return (await generateText({ ...common, output: call.format.output })).output;
+}
+
+/**
+ * A laid-out prompt's user turn: the fixed part, marked as an Anthropic cache breakpoint (which
+ * caches the system prompt and this part: everything before the mark), then the rest. Provider
+ * options are keyed by provider, so the mark means nothing to the others, which cache prefixes by
+ * themselves (OpenAI) or not at all.
+ */
+function laidOutUserTurn(parts: PromptParts): ModelMessage {
+  return {
+    role: 'user',
+    content: [
+      { type: 'text', text: parts.prefix, providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } } },
+      { type: 'text', text: parts.rest },
+    ],
+  };
 }
 
 /**

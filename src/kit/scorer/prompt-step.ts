@@ -4,6 +4,7 @@
 import { callJudge } from '../judge/call-judge.ts';
 import { describeError } from '../judge/judge-errors.ts';
 import { resolveJudgeModel } from '../judge/model-resolution.ts';
+import { isLaidOutPrompt, promptParts, promptText } from '../judge/prompt-layout.ts';
 import type { JudgeConfig, JudgeExecution } from '../judge/types.ts';
 import { resolveJudgeConfig } from './resolve-judge-config.ts';
 import { addJudgeExecution } from './run-state.ts';
@@ -30,10 +31,12 @@ export async function runPromptStep(
   const startedAt = environment.now();
   const judge = resolveJudgeConfig(step.name, environment.scorerJudge, step.judge);
   const model = resolveJudgeModel(judge.model, environment.services.models, environment.services.prepareModel);
-  const prompt = await step.createPrompt(stepContext as never);
-  if (typeof prompt !== 'string') {
-    throw new TypeError(`The ${step.name} prompt object's createPrompt must return a string; it returned ${typeof prompt}.`);
+  const created: unknown = await step.createPrompt(stepContext as never);
+  if (typeof created !== 'string' && !isLaidOutPrompt(created)) {
+    throw new TypeError(`The ${step.name} prompt object's createPrompt must return a string or layoutPrompt({ fixed, material }); it returned ${created === null ? 'null' : typeof created}.`);
   }
+  // Records, spans and budgets see the text whole; the call sends a laid-out prompt's parts apart.
+  const prompt = promptText(created);
   const recordInputs = environment.services.recordInputs === true;
   if (span !== undefined) {
     span.setAttribute('scorestream.judge.model_id', model.modelId);
@@ -53,6 +56,7 @@ export async function runPromptStep(
     model,
     instructions: judge.instructions,
     prompt,
+    ...(typeof created === 'string' ? {} : { parts: promptParts(created) }),
     format: step.format,
     jsonPromptInjection: judge.jsonPromptInjection,
     modelSettings: judge.modelSettings,

@@ -1,6 +1,7 @@
 // Tells function steps from prompt objects (Mastra's rule, isPromptObject) and validates them when
 // they are chained: a definition that can only fail at run time is a TypeError at chain time. A
 // prompt object's output is compiled once here, so runs never rebuild schemas.
+import type { JudgePrompt } from '../judge/prompt-layout.ts';
 import { asFlexibleSchema, objectAnswer, scoreAnswer, textAnswer } from '../judge/answer-format.ts';
 import type { JudgeAnswerFormat } from '../judge/answer-format.ts';
 import { SCORER_STEPS } from '../contracts/scorer-steps.ts';
@@ -8,7 +9,7 @@ import type { StepName } from '../contracts/scorer-steps.ts';
 import type { StepJudgeConfig } from '../judge/types.ts';
 import type { StepDefinition, StepInfo } from './types.ts';
 
-type CreatePrompt = (context: never) => string | Promise<string>;
+type CreatePrompt = (context: never) => JudgePrompt | Promise<JudgePrompt>;
 
 export type FunctionStepEntry = {
   kind: 'function';

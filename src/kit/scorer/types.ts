@@ -8,6 +8,7 @@ import type {
   JudgeResults,
   StepJudgeConfig,
 } from '../judge/types.ts';
+import type { JudgePrompt } from '../judge/prompt-layout.ts';
 import type { RunUsage, ToolDefinition } from '../contracts/agent-run-event.ts';
 import type { NotScorableOutcome } from '../contracts/score-record.ts';
 import type { StepName } from '../contracts/scorer-steps.ts';
@@ -100,7 +101,8 @@ export type GenerateReasonContext<TInput = AnyValue, TOutput = AnyValue, TResult
 > & { score: number };
 
 type MaybePromise<T> = T | Promise<T>;
-type PromptFactory<TContext> = (context: TContext) => MaybePromise<string>;
+/** A prompt step's prompt: text, or a prompt laid out for the providers' caches (layoutPrompt, src/kit/judge/prompt-layout.ts). */
+type PromptFactory<TContext> = (context: TContext) => MaybePromise<JudgePrompt>;
 
 /** A schema for a structured prompt step: zod, Standard Schema, AI SDK `jsonSchema()`, or a plain JSON Schema. */
 export type PromptStepSchema<T = unknown> = FlexibleSchema<T> | JSONSchema7;
