@@ -13,6 +13,8 @@ import type { PassCriterion } from '../../kit/verdict/pass-criterion.ts';
 import { threadScoreIdFor } from '../../kit/contracts/thread-ids.ts';
 import type { ThreadVersion } from '../../kit/contracts/thread-ref.ts';
 import type { Escalation } from '../../kit/contracts/escalation.ts';
+import { addSpend, judgeExecutions } from '../../kit/contracts/record-spend.ts';
+import type { RecordSpend } from '../../kit/contracts/record-spend.ts';
 import type { RunFacts } from './run-facts.ts';
 import type { ScorerOutcome } from './scorer-outcome.ts';
 
@@ -111,9 +113,12 @@ function commonFields(context: ScoreRecordContext, result: RunEvidence) {
     scoredAt: context.scoredAt,
     durationMs: context.durationMs,
     latency: latencyOf(context, judge),
+    ...spendField(addSpend(undefined, judgeExecutions(judge))),
     ...(thread === undefined ? {} : { thread }),
   } satisfies Omit<ScoreRecord, 'status'>;
 }
+
+const spendField = (spend: RecordSpend | undefined) => (spend === undefined ? {} : { spend });
 
 /**
  * The record of one outcome, a typed literal per status: the compiler checks each against the

@@ -50,6 +50,7 @@ export function pairOutcome(record: ScoreRecord, facts: RunFacts, history: PairH
     attempts: [...history.attempts, attemptOf(record)],
     event: facts.event,
     ...(record.latency === undefined ? {} : { latency: record.latency }),
+    ...(record.spend === undefined ? {} : { spend: record.spend }),
   };
   const decision = buildDecisionRecord(
     { runId: record.runId, event: facts.event, scorerId: record.scorerId, scorerVersion: record.scorerVersion, trace: record.trace, source: record.source },

@@ -10,6 +10,9 @@
 // scorer and the clock, like scoreRunEvent. A re-score for feedback that failed transiently
 // (docs/feedback.md, re-scoring) keeps its mark and id through every attempt (markRescore).
 import type { RetryMessage } from '../../kit/contracts/retry-message.ts';
+import { sumSpend } from '../../kit/contracts/record-spend.ts';
+import type { RecordSpend } from '../../kit/contracts/record-spend.ts';
+import type { ScoreRecord } from '../../kit/contracts/score-record.ts';
 import { buildScoreRecord } from './build-score-record.ts';
 import { pairOutcome } from './pair-outcome.ts';
 import { markRescore } from './score-rescore.ts';
@@ -22,8 +25,17 @@ import { isoTime } from '../../kit/contracts/iso-time.ts';
 import type { LatencyBefore } from '../../kit/contracts/record-latency.ts';
 
 export async function scoreRetry<Event>(facts: RunFacts, retry: RetryMessage, options: ScoreRunEventOptions<Event>): Promise<ScoringOutcome> {
-  const outcome = await attemptAgain(facts, retry, options);
+  const outcome = withEarlierSpend(await attemptAgain(facts, retry, options), retry.spend);
   return retry.rescore === undefined ? outcome : markRescore(outcome, retry.rescore);
+}
+
+/** The earlier attempts' judge spend added to the outcome's record (and to a deferral's final record; its retry message is made from that record). */
+function withEarlierSpend(outcome: ScoringOutcome, earlier: RecordSpend | undefined): ScoringOutcome {
+  if (earlier === undefined) return outcome;
+  const add = <Record extends ScoreRecord>(record: Record): Record => ({ ...record, spend: sumSpend(earlier, record.spend) });
+  if (outcome.kind === 'record') return { kind: 'record', record: add(outcome.record) };
+  if (outcome.kind === 'deferred') return { ...outcome, final: add(outcome.final), retry: { ...outcome.retry, spend: sumSpend(earlier, outcome.retry.spend) } };
+  return outcome;
 }
 
 async function attemptAgain<Event>(facts: RunFacts, retry: RetryMessage, options: ScoreRunEventOptions<Event>): Promise<ScoringOutcome> {

@@ -12,6 +12,7 @@ import { escalationSchema } from './escalation.ts';
 import { rescoreMarkSchema } from './rescore-request.ts';
 import { retryAttemptSchema } from './score-record.ts';
 import { recordLatencySchema } from './record-latency.ts';
+import { recordSpendSchema } from './record-spend.ts';
 
 export const RETRY_MESSAGE_SCHEMA_VERSION = 1;
 
@@ -41,6 +42,8 @@ export const retryMessageSchema = z.object({
   event: agentRunEventSchema,
   /** Where the pair's time went up to its last failed attempt's end (the retry's record adds its wait and its own attempt). */
   latency: recordLatencySchema.optional(),
+  /** What the judge calls of the attempts so far used and cost (the retry's record adds its own). */
+  spend: recordSpendSchema.optional(),
   /** A re-score for feedback that failed transiently (docs/feedback.md, re-scoring): kept on its retry and its record. */
   rescore: rescoreMarkSchema.optional(),
 });

@@ -21,6 +21,7 @@ import { fieldPerStep, PIPELINE_STAGES } from './scorer-steps.ts';
 import { rescoreMarkSchema } from './rescore-request.ts';
 import { threadVersionSchema } from './thread-ref.ts';
 import { recordLatencySchema } from './record-latency.ts';
+import { recordSpendSchema } from './record-spend.ts';
 
 export const SCORE_RECORD_SCHEMA_VERSION = 1;
 export const SCORE_STATUSES = ['scored', 'not_scorable', 'failed'] as const;
@@ -60,6 +61,8 @@ const scoreRecordBase = z.object({
   durationMs: z.number().nonnegative(),
   /** Where the pair's time went, stage by stage, until the record was handed to its output (docs/observability.md, "Where each score's time went"). */
   latency: recordLatencySchema.optional(),
+  /** What the pair's judge calls used and cost, every attempt's; kept at every evidence level (docs/spend-and-replay.md, cost). */
+  spend: recordSpendSchema.optional(),
   /**
    * Present when the deployment kept less than the full evidence (docs/data-handling.md):
    * `no-content` (no prompts, step results, judge outputs or reason), `none` (no judge evidence either).

@@ -11,6 +11,8 @@ import type { RetryMessage } from '../../../../../src/kit/contracts/retry-messag
 import { scoreRetry } from '../../../../../src/engine/pipeline/score-retry.ts';
 import { createScorer } from '../../../../../src/kit/scorer/create-scorer.ts';
 import { mockJudge } from '../../../../../src/kit/testing/mock-judge.ts';
+import { applyEvidence } from '../../../../../src/engine/data-handling/apply-evidence.ts';
+import { parseScoreRecord } from '../../../../../src/kit/contracts/parse.ts';
 import { bindings, runFacts, source } from './fixtures.ts';
 
 const judgeScorer = (judge: ReturnType<typeof mockJudge>) =>
@@ -38,6 +40,37 @@ function retryOf(facts: ReturnType<typeof runFacts>): RetryMessage {
 }
 
 describe('scoreRetry', () => {
+  it("adds the earlier attempts' judge spend to the record's, which every evidence level keeps", async () => {
+    const judge = mockJudge({ answer: { good: true }, usage: { inputTokens: 1000, outputTokens: 200 } });
+    const spend = createJudgeSpend({ pricing, budgets: [], now: () => start });
+    const facts = runFacts({ runId: 'run-spend' });
+    const earlier = { judgeCalls: 2, inputTokens: 300, cachedInputTokens: 100, cacheWriteTokens: 0, outputTokens: 20, reasoningTokens: 0, cost: { amount: 0.0008, unit: 'USD' }, unpricedCalls: 1 };
+    const outcome = await scoreRetry(facts, { ...retryOf(facts), spend: earlier }, { bindings: bindings({ scorer: judgeScorer(judge) }), services: { judgeCalls: spend.gate }, spend, retries: policy, now: () => start + 1_000 });
+    if (outcome.kind !== 'record') throw new Error(`expected a record, got ${outcome.kind}`);
+    // This attempt: one call, 1,000 in and 200 out at 2 / 10 per million = 0.004.
+    expect(outcome.record.spend).toEqual({ judgeCalls: 3, inputTokens: 1300, cachedInputTokens: 100, cacheWriteTokens: 0, outputTokens: 220, reasoningTokens: 0, cost: { amount: 0.0048, unit: 'USD' }, unpricedCalls: 1 });
+    expect(parseScoreRecord(outcome.record).success).toBe(true);
+    const kept = applyEvidence(outcome.record, 'none');
+    expect(kept).not.toHaveProperty('judge');
+    expect(kept.spend).toEqual(outcome.record.spend);
+  });
+
+  it('carries the spend so far in the retry message of a pair deferred again', async () => {
+    const judge = mockJudge({ answer: { good: true }, usage: { inputTokens: 50, outputTokens: 5 } });
+    // The judge answers, then the score step fails transiently: the call was paid, the pair waits again.
+    const flaky = createScorer({ id: 'judged', description: 'd', judge: { model: judge, instructions: 'You grade answers.' } })
+      .analyze({ description: 'grade', outputSchema: z.object({ good: z.boolean() }), createPrompt: () => 'Is this answer good?' })
+      .generateScore(() => {
+        throw Object.assign(new Error('score store unavailable'), { isRetryable: true });
+      });
+    const facts = runFacts({ runId: 'run-spend-2' });
+    const earlier = { judgeCalls: 1, inputTokens: 40, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 4, reasoningTokens: 0 };
+    const outcome = await scoreRetry(facts, { ...retryOf(facts), spend: earlier }, { bindings: bindings({ scorer: flaky }), retries: policy, now: () => start + 1_000 });
+    if (outcome.kind !== 'deferred') throw new Error(`expected a deferral, got ${outcome.kind}`);
+    expect(outcome.retry.spend).toEqual({ judgeCalls: 2, inputTokens: 90, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 9, reasoningTokens: 0 });
+    expect(outcome.final.spend).toEqual(outcome.retry.spend);
+  });
+
   it('prices the retried call and counts it against the budgets, without deciding the runs budget again', async () => {
     const judge = mockJudge({ answer: { good: true }, usage: { inputTokens: 1000, outputTokens: 200 } });
     const spend = createJudgeSpend({
