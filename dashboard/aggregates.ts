@@ -10,6 +10,7 @@
 // per scorer, agent, tenant and reason; a decision that does not name its run's agent (from a
 // service that predates it) counts under UNKNOWN.
 import type { DecisionRecord } from '../src/kit/contracts/decision-record.ts';
+import type { RecordSpend } from '../src/kit/contracts/record-spend.ts';
 import type { ScoreRecord } from '../src/kit/contracts/score-record.ts';
 import { SCORE_BIN_COUNT, scoreBinIndex } from './score-bins.ts';
 
@@ -38,6 +39,18 @@ export type SeriesTally = {
   binSums: number[];
   /** Re-score records, of any status: counted here only, in none of the counts above. */
   rescores: number;
+  /**
+   * Judge spend: the records' `spend` summed — re-scores' too, whatever their status, since their
+   * calls were paid — model calls, tokens (input, of which read from a prompt cache; output), the
+   * priced cost in `currency` ('' before any), and calls whose model had no price.
+   */
+  judgeCalls: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  cost: number;
+  currency: string;
+  unpricedCalls: number;
 };
 
 export type SkipTally = { scorer: string; agent: string; tenant: string; reason: string; count: number };
@@ -106,6 +119,7 @@ export class ScoreAggregates {
       }
       bucket.series.set(key, tally);
     }
+    addSpend(tally, record.spend);
     if (record.rescore !== undefined) {
       tally.rescores += 1;
     } else if (record.status === 'scored') {
@@ -180,5 +194,38 @@ export class ScoreAggregates {
 }
 
 function emptyTally(names: { scorer: string; version: string; agent: string; tenant: string }): SeriesTally {
-  return { ...names, scored: 0, notScorable: 0, failed: 0, sum: 0, sumSquares: 0, pass: 0, fail: 0, bins: new Array<number>(SCORE_BIN_COUNT).fill(0), binSums: new Array<number>(SCORE_BIN_COUNT).fill(0), rescores: 0 };
+  return {
+    ...names,
+    scored: 0,
+    notScorable: 0,
+    failed: 0,
+    sum: 0,
+    sumSquares: 0,
+    pass: 0,
+    fail: 0,
+    bins: new Array<number>(SCORE_BIN_COUNT).fill(0),
+    binSums: new Array<number>(SCORE_BIN_COUNT).fill(0),
+    rescores: 0,
+    judgeCalls: 0,
+    inputTokens: 0,
+    cachedInputTokens: 0,
+    outputTokens: 0,
+    cost: 0,
+    currency: '',
+    unpricedCalls: 0,
+  };
+}
+
+/** A record's judge spend into its series; a cost in a currency other than the series' first is left out (one pricing.currency per deployment). */
+function addSpend(tally: SeriesTally, spend: RecordSpend | undefined): void {
+  if (spend === undefined) return;
+  tally.judgeCalls += spend.judgeCalls;
+  tally.inputTokens += spend.inputTokens;
+  tally.cachedInputTokens += spend.cachedInputTokens;
+  tally.outputTokens += spend.outputTokens;
+  tally.unpricedCalls += spend.unpricedCalls ?? 0;
+  if (spend.cost !== undefined && (tally.currency === '' || tally.currency === spend.cost.unit)) {
+    tally.cost += spend.cost.amount;
+    tally.currency = spend.cost.unit;
+  }
 }

@@ -1,7 +1,9 @@
 // The buckets as a page receives them in a snapshot: compact, because a 6-hour look-back holds
 // up to (buckets × series) tallies. Names are sent once in a table and referred to by index; each
 // tally is [scorer, version, agent, tenant, scored, notScorable, failed, rescores, sum, sumSquares,
-// pass, fail, bins], where bins lists only the non-empty bins as flat (bin, count, sum) triples; each
+// pass, fail, bins, spend], where bins lists only the non-empty bins as flat (bin, count, sum)
+// triples and spend is [] without judge calls, else [judgeCalls, inputTokens, cachedInputTokens,
+// outputTokens, cost, currency, unpricedCalls] (currency by name index); each
 // skip tally is [scorer, agent, tenant, reason, count].
 // The page decodes them (public/aggregate-view.js: loadBuckets).
 import type { BucketView } from './aggregates.ts';
@@ -12,6 +14,8 @@ export type WireBuckets = {
 };
 
 const round = (value: number) => Math.round(value * 1e6) / 1e6;
+/** Costs keep the precision the records' do (a call can cost a millionth of a dollar). */
+const round9 = (value: number) => Math.round(value * 1e9) / 1e9;
 
 export function encodeBuckets(view: BucketView[]): WireBuckets {
   const names: string[] = [];
@@ -34,7 +38,8 @@ export function encodeBuckets(view: BucketView[]): WireBuckets {
         tally.bins.forEach((count, bin) => {
           if (count > 0) bins.push(bin, count, round(tally.binSums[bin]!));
         });
-        return [ref(tally.scorer), ref(tally.version), ref(tally.agent), ref(tally.tenant), tally.scored, tally.notScorable, tally.failed, tally.rescores, round(tally.sum), round(tally.sumSquares), tally.pass, tally.fail, bins];
+        const spend = tally.judgeCalls === 0 ? [] : [tally.judgeCalls, tally.inputTokens, tally.cachedInputTokens, tally.outputTokens, round9(tally.cost), ref(tally.currency), tally.unpricedCalls];
+        return [ref(tally.scorer), ref(tally.version), ref(tally.agent), ref(tally.tenant), tally.scored, tally.notScorable, tally.failed, tally.rescores, round(tally.sum), round(tally.sumSquares), tally.pass, tally.fail, bins, spend];
       }),
       skips: bucket.skips.map((tally) => [ref(tally.scorer), ref(tally.agent), ref(tally.tenant), ref(tally.reason), tally.count]),
     })),

@@ -36,14 +36,16 @@ function bucketAt(store, start) {
 export function loadBuckets(store, { names, buckets }, binCount) {
   store.clear();
   for (const bucket of buckets) {
-    for (const [scorer, version, agent, tenant, scored, notScorable, failed, rescores, sum, sumSquares, pass, fail, sparse] of bucket.series) {
+    for (const [scorer, version, agent, tenant, scored, notScorable, failed, rescores, sum, sumSquares, pass, fail, sparse, spendWire = []] of bucket.series) {
       const bins = new Array(binCount).fill(0);
       const binSums = new Array(binCount).fill(0);
       for (let at = 0; at < sparse.length; at += 3) {
         bins[sparse[at]] = sparse[at + 1];
         binSums[sparse[at]] = sparse[at + 2];
       }
-      setSeriesTally(store, bucket.start, { scorer: names[scorer], version: names[version], agent: names[agent], tenant: names[tenant], scored, notScorable, failed, rescores, sum, sumSquares, pass, fail, bins, binSums });
+      const [judgeCalls = 0, inputTokens = 0, cachedInputTokens = 0, outputTokens = 0, cost = 0, currency, unpricedCalls = 0] = spendWire;
+      const spend = { judgeCalls, inputTokens, cachedInputTokens, outputTokens, cost, currency: currency === undefined ? '' : names[currency], unpricedCalls };
+      setSeriesTally(store, bucket.start, { scorer: names[scorer], version: names[version], agent: names[agent], tenant: names[tenant], scored, notScorable, failed, rescores, sum, sumSquares, pass, fail, bins, binSums, ...spend });
     }
     for (const [scorer, agent, tenant, reason, count] of bucket.skips) setSkipTally(store, bucket.start, { scorer: names[scorer], agent: names[agent], tenant: names[tenant], reason: names[reason], count });
   }

@@ -7,6 +7,7 @@ import { comparePanel } from './compare-panel.js';
 import { feedbackPanel } from './feedback-panel.js';
 import { overviewPanel } from './overview-panel.js';
 import { scorerCardsPanel } from './scorer-cards.js';
+import { spendPanel } from './spend-panel.js';
 import { threadsPanel } from './threads-panel.js';
 
-export const panels = [overviewPanel, alertsPanel, scorerCardsPanel, comparePanel, feedbackPanel, threadsPanel];
+export const panels = [overviewPanel, alertsPanel, spendPanel, scorerCardsPanel, comparePanel, feedbackPanel, threadsPanel];

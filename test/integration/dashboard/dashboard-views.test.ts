@@ -527,3 +527,46 @@ describe('the threads view', () => {
     expect(problemsOf(page)).toEqual([]);
   });
 });
+
+describe('judge spend', () => {
+  it('sums the records\' spend per scorer version and tenant over the range, follows the tenant filter and live records; a hostile tenant stays text', async () => {
+    const topics = await useDashboardTopics();
+    const producer = await useProducer();
+    const at = Date.now() - 10 * minute;
+    const hostile = '<img src=x onerror="window.__xss = 1" id="injected">';
+    const spend = (judgeCalls: number, cost?: number, unpricedCalls?: number) => ({
+      judgeCalls,
+      inputTokens: 1000 * judgeCalls,
+      cachedInputTokens: 250 * judgeCalls,
+      cacheWriteTokens: 0,
+      outputTokens: 40 * judgeCalls,
+      reasoningTokens: 0,
+      ...(cost === undefined ? {} : { cost: { amount: cost, unit: 'USD' } }),
+      ...(unpricedCalls === undefined ? {} : { unpricedCalls }),
+    });
+    await publish(producer, topics.results, [
+      { ...scoreRecord({ status: 'scored', score: 0.9 }, { scoreId: 's1', scorerId: 'relevancy', version: '2', tenant: 'acme', at }), spend: spend(2, 0.0012) },
+      { ...scoreRecord({ status: 'failed' }, { scoreId: 's2', scorerId: 'relevancy', version: '2', tenant: hostile, at }), spend: spend(1, 0.0006) },
+      { ...scoreRecord({ status: 'scored', score: 0.4 }, { scoreId: 's3', scorerId: 'house-judge', tenant: 'acme', at }), spend: spend(3, undefined, 3) },
+      scoreRecord({ status: 'scored', score: 1 }, { scoreId: 's4', scorerId: 'completeness', tenant: 'acme', at }),
+    ]);
+    const dashboard = await useDashboard(topics);
+    const page = await openPage(dashboard.url);
+    const totals = page.locator('#spend [data-field="totals"]');
+    await expect.poll(() => totals.textContent()).toBe('6 judge calls, 0.0018 USD, and 3 calls of models without a price (not in the cost).');
+    const row = (table: string, key: string, value: string) => page.locator(`#spend .${table} tr[data-${key}="${value}"] td[data-field]`).evaluateAll((elements) => Object.fromEntries(elements.map((element) => [element.getAttribute('data-field'), element.textContent])));
+    expect(await row('spend-by-scorer', 'scorer', 'relevancy')).toEqual({ calls: '3', input: '3000', cached: '25%', output: '120', cost: '0.0018 USD', unpriced: '0' });
+    expect(await row('spend-by-scorer', 'scorer', 'house-judge')).toMatchObject({ calls: '3', cost: '—', unpriced: '3' });
+    expect(await page.locator('#spend .spend-by-tenant tbody td.name').allTextContents()).toEqual(['acme', hostile]);
+
+    // The tenant filter narrows it; a record arriving live is added without a reload.
+    await page.goto(`${dashboard.url}?tenant=acme`);
+    await expect.poll(() => totals.textContent()).toBe('5 judge calls, 0.0012 USD, and 3 calls of models without a price (not in the cost).');
+    await publish(producer, topics.results, [{ ...scoreRecord({ status: 'scored', score: 0.8 }, { scoreId: 's5', scorerId: 'relevancy', version: '2', tenant: 'acme', at: Date.now() }), spend: spend(1, 0.0006) }]);
+    await expect.poll(() => totals.textContent(), { timeout: 10_000 }).toBe('6 judge calls, 0.0018 USD, and 3 calls of models without a price (not in the cost).');
+
+    expect(problemsOf(page)).toEqual([]);
+    expect(await page.locator('#injected, img[src="x"]').count()).toBe(0);
+    expect(await page.evaluate('window.__xss')).toBeUndefined();
+  });
+});
