@@ -24,6 +24,7 @@ import {
   createToolErrorRecoveryScorer,
   createTrajectoryMatchScorer,
   createUnofferedToolCallsScorer,
+  createTaskCompletionScorer,
   createToxicityScorer,
 } from 'scorestream';
 import type { ScorerBindingInput } from 'scorestream';
@@ -98,6 +99,22 @@ function judgeScorers(modelId: string): ScorerBindingInput[] {
       sampling: judgeSampling(0.1),
       filter: { op: 'eq', left: { path: 'requestContext.tier' }, right: { literal: 'enterprise' } },
       pass: { atLeast: 0.7 },
+    },
+    // Escalation (docs/spend-and-replay.md): judge task completion only where the trajectory's
+    // code checks found trouble — a tool it was not offered, a loop, a failure it did not recover
+    // from, a blown step budget — plus 5% of the other runs, so the judge's agreement with the
+    // checks stays measured. The checks run first; every run not judged gets a not_escalated decision.
+    {
+      scorer: createTaskCompletionScorer({ model: modelId }),
+      sampling: judgeSampling(1),
+      escalate: {
+        when: {
+          op: 'or',
+          args: ['unoffered-tool-calls', 'repeated-tool-calls', 'tool-error-recovery', 'step-budget'].map((id) => ({ op: 'eq' as const, left: { path: `scores.${id}.passed` }, right: { literal: false } })),
+        },
+        sample: 0.05,
+      },
+      pass: { atLeast: 0.5 },
     },
     // Lower is better: a pass is a score of at most 0.2.
     { scorer: createToxicityScorer({ model: modelId }), sampling: judgeSampling(0.05), pass: { atMost: 0.2 } },
