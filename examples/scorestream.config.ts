@@ -106,7 +106,7 @@ function judgeScorers(modelId: string): ScorerBindingInput[] {
     // checks stays measured. The checks run first; every run not judged gets a not_escalated decision.
     {
       scorer: createTaskCompletionScorer({ model: modelId }),
-      sampling: judgeSampling(1),
+      sampling: judgeSampling(0.25),
       escalate: {
         when: {
           op: 'or',
