@@ -99,9 +99,7 @@ export type {
 export { createOpenAICompatibleJudgeProvider, judgeModelsFromEnv } from './kit/judge/openai-compatible.ts';
 export type { JudgeModelsFromEnv, OpenAICompatibleJudgeOptions } from './kit/judge/openai-compatible.ts';
 export { getDefaultJudgeModels, setDefaultJudgeModels } from './kit/judge/model-resolution.ts';
-// Judge prompts laid out for the providers' prompt caches: the fixed part first, the run's material last.
-export { layoutPrompt } from './kit/judge/prompt-layout.ts';
-export type { JudgePrompt, LaidOutPrompt } from './kit/judge/prompt-layout.ts';
+export { layoutPrompt, type JudgePrompt, type LaidOutPrompt } from './kit/judge/prompt-layout.ts'; // for the providers' prompt caches
 export type {
   JsonPromptInjection,
   JudgeConfig,

@@ -32,6 +32,7 @@ const publicRuntimeNames = [
   'judgeModelsFromEnv',
   'getDefaultJudgeModels',
   'setDefaultJudgeModels',
+  'layoutPrompt',
   // Classifiers
   'Classifier',
   'createClassifierScorer',

@@ -1,6 +1,8 @@
 // What the faithfulness and hallucination judges share: the claim verdicts and schema, the
 // preprocess step that gathers the answer and the context to check it against, and the reason
 // prompt's evidence (context, answer, verdicts) that each frames in its own words.
+import { layoutPrompt } from '../../judge/prompt-layout.ts';
+import type { LaidOutPrompt } from '../../judge/prompt-layout.ts';
 import { z } from 'zod';
 import { notScorable } from '../../scorer/not-scorable.ts';
 import type { NotScorable } from '../../scorer/not-scorable.ts';
@@ -52,18 +54,19 @@ export type ClaimsReasonInput = {
 };
 
 /**
- * The generateReason prompt of a claims judge, framed by `what` was scored, what the score
- * `measures`, and what the explanation must cover (`explain`).
+ * The generateReason prompt of a claims judge, laid out for the providers' prompt caches: its
+ * judge's own `fixed` part (what was scored, what the score measures, what to explain) first, then
+ * the context, the answer, the verdicts and the score.
  */
-export function claimsReasonPrompt(input: ClaimsReasonInput, framing: { what: string; measures: string; explain: string }): string {
+export function claimsReasonPrompt(input: ClaimsReasonInput, fixed: string): LaidOutPrompt {
   const verdicts = input.claims.map((entry) => `[${entry.verdict}] ${entry.claim} (${entry.reason})`);
-  return `An answer was scored for ${framing.what}. The score is ${describeScore(input.score, input.scale)}: ${framing.measures}
-
-${tagged('context', numberedList(input.context))}
-
-${tagged('answer', input.answer)}
-
-${tagged('verdicts', numberedList(verdicts))}
-
-In one or two sentences, explain the score: ${framing.explain} Begin with "The score is ${input.score} because". Keep the given score and verdicts; do not re-judge the claims.`;
+  return layoutPrompt({
+    fixed,
+    material: [
+      tagged('context', numberedList(input.context)),
+      tagged('answer', input.answer),
+      tagged('verdicts', numberedList(verdicts)),
+      `The score is ${describeScore(input.score, input.scale)}. Begin with "The score is ${input.score} because".`,
+    ],
+  });
 }

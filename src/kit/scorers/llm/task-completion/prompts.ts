@@ -1,7 +1,9 @@
 // Prompts of the task completion judge: did the agent do what the user asked? The judge states
 // the task and gives one verdict; the score is computed from the verdict in code (see index.ts).
-// The analyze prompt opens with its fixed part (steps, verdicts, how to read the material) and ends
-// with the run's material, so a provider's prompt cache can reuse the opening across runs.
+// Each prompt puts its fixed part (steps, verdicts, how to read the material) first and the run's
+// material after it, for the providers' prompt caches: they reuse the opening across runs.
+import { layoutPrompt } from '../../../judge/prompt-layout.ts';
+import type { LaidOutPrompt } from '../../../judge/prompt-layout.ts';
 import { describeScore, numberedList, tagged } from '../../shared/prompt-text.ts';
 import { toolCallsReadingNote, toolCallsText } from '../../shared/tool-calls-text.ts';
 import type { JudgedToolCalls } from '../../shared/tool-calls-text.ts';
@@ -23,8 +25,7 @@ export type TaskCompletionPromptInput = {
   toolCalls: JudgedToolCalls;
 };
 
-export function createTaskCompletionAnalyzePrompt({ question, answer, toolCalls }: TaskCompletionPromptInput): string {
-  return `Decide whether the agent accomplished the user's task, from the user's question, the agent's tool calls and its final answer, given below.
+const analyzeFixed = `Decide whether the agent accomplished the user's task, from the user's question, the agent's tool calls and its final answer, given after these instructions.
 
 Step 1 ("task"): state the task in one sentence, as the user meant it.
 
@@ -37,14 +38,22 @@ Step 3 ("verdict"):
 
 Step 4 ("evidence"): in one or two sentences, point at what decided the verdict: tool calls by their number, or the part of the answer.
 
-${toolCallsReadingNote}
+${toolCallsReadingNote}`;
 
-${tagged('question', question)}
-
-${tagged('tool_calls', toolCallsText(toolCalls))}
-
-${tagged('answer', answer ?? '(The agent gave no text answer.)')}`;
+export function createTaskCompletionAnalyzePrompt({ question, answer, toolCalls }: TaskCompletionPromptInput): LaidOutPrompt {
+  return layoutPrompt({
+    fixed: analyzeFixed,
+    material: [
+      tagged('question', question),
+      tagged('tool_calls', toolCallsText(toolCalls)),
+      tagged('answer', answer ?? '(The agent gave no text answer.)'),
+    ],
+  });
 }
+
+const reasonFixed = `An AI agent's run was scored for whether it accomplished the user's task: "completed" scores fully, "partially_completed" partly, "not_completed" not at all.
+
+In one or two sentences, explain the score: say what was done and, if anything, what was not. Keep the given score and verdict; do not re-judge the run.`;
 
 export function createTaskCompletionReasonPrompt({
   score,
@@ -60,18 +69,15 @@ export function createTaskCompletionReasonPrompt({
   verdict: string;
   unmetRequirements: readonly string[];
   evidence: string;
-}): string {
-  return `An AI agent's run was scored for whether it accomplished the user's task: "completed" scores fully, "partially_completed" partly, "not_completed" not at all. Below are the task as the reviewer understood it, the reviewer's verdict, the requirements it found unmet, and its evidence.
-
-In one or two sentences, explain the score: say what was done and, if anything, what was not. Keep the given score and verdict; do not re-judge the run.
-
-${tagged('task', task)}
-
-${tagged('verdict', verdict)}
-
-${tagged('unmet_requirements', numberedList(unmetRequirements))}
-
-${tagged('evidence', evidence)}
-
-The score is ${describeScore(score, scale)}. Begin with "The score is ${score} because".`;
+}): LaidOutPrompt {
+  return layoutPrompt({
+    fixed: reasonFixed,
+    material: [
+      tagged('task', task),
+      tagged('verdict', verdict),
+      tagged('unmet_requirements', numberedList(unmetRequirements)),
+      tagged('evidence', evidence),
+      `The score is ${describeScore(score, scale)}. Begin with "The score is ${score} because".`,
+    ],
+  });
 }

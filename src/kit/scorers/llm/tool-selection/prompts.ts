@@ -1,7 +1,9 @@
 // Prompts of the tool selection judge: was each tool call the right tool for its step? The judge
-// labels every listed call; the score is computed from the labels in code (see index.ts). The
-// analyze prompt opens with its fixed part (verdicts, answer rules, how to read the material) and
-// ends with the run's material, so a provider's prompt cache can reuse the opening across runs.
+// labels every listed call; the score is computed from the labels in code (see index.ts). Each
+// prompt puts its fixed part (verdicts, answer rules, how to read the material) first and the
+// run's material after it, for the providers' prompt caches: they reuse the opening across runs.
+import { layoutPrompt } from '../../../judge/prompt-layout.ts';
+import type { LaidOutPrompt } from '../../../judge/prompt-layout.ts';
 import { describeScore, tagged } from '../../shared/prompt-text.ts';
 import { printable, printableWithin } from '../../shared/reason-text.ts';
 import { toolCallsReadingNote, toolCallsText, toolNameForJudge } from '../../shared/tool-calls-text.ts';
@@ -35,8 +37,8 @@ function offeredToolsText(tools: readonly OfferedToolForJudge[], totalOfferedToo
   return lines.join('\n');
 }
 
-export function createToolSelectionAnalyzePrompt({ question, offeredTools, totalOfferedTools, toolCalls }: ToolSelectionPromptInput): string {
-  return `Decide, for each of the agent's tool calls given below, whether it was the right tool for that step of the user's request.
+
+const analyzeFixed = `Decide, for each of the agent's tool calls given after these instructions, whether it was the right tool for that step of the user's request.
 
 Answer with one entry in "verdicts" per listed call, in the order of the list:
 - "call": the number of the call in the list (1 for the first);
@@ -46,13 +48,17 @@ Give every listed call exactly one verdict, and none for a call that is not list
 
 If the request needed a capability that none of the offered tools provides, name it in a few words in "missingTool"; otherwise leave "missingTool" out.
 
-${toolCallsReadingNote}
+${toolCallsReadingNote}`;
 
-${tagged('question', question)}
-
-${tagged('offered_tools', offeredToolsText(offeredTools, totalOfferedTools))}
-
-${tagged('tool_calls', toolCallsText(toolCalls))}`;
+export function createToolSelectionAnalyzePrompt({ question, offeredTools, totalOfferedTools, toolCalls }: ToolSelectionPromptInput): LaidOutPrompt {
+  return layoutPrompt({
+    fixed: analyzeFixed,
+    material: [
+      tagged('question', question),
+      tagged('offered_tools', offeredToolsText(offeredTools, totalOfferedTools)),
+      tagged('tool_calls', toolCallsText(toolCalls)),
+    ],
+  });
 }
 
 /** A matched verdict as the reason prompt shows it. */
@@ -60,6 +66,10 @@ export type ToolSelectionReasonEntry = { call: number; toolName: string; verdict
 
 // The judge's own reasons are echoed back to it; bounded, as anything a model wrote may be long.
 const maxVerdictReasonChars = 300;
+
+const reasonFixed = `An AI agent's tool calls were scored for tool selection: the score is the share of judged calls whose tool was "appropriate"; "inappropriate" and "unnecessary" calls count against it.
+
+In one or two sentences, explain the score: name the calls that were inappropriate or unnecessary (by tool name and number) and why, or say that every call fit. Keep the given score and verdicts; do not re-judge the calls.`;
 
 export function createToolSelectionReasonPrompt({
   score,
@@ -73,19 +83,20 @@ export function createToolSelectionReasonPrompt({
   judged: readonly ToolSelectionReasonEntry[];
   unjudgedCalls: readonly number[];
   missingTool?: string;
-}): string {
+}): LaidOutPrompt {
   const verdicts = judged.map((entry) => `Call ${entry.call} (${printable(entry.toolName)}): [${entry.verdict}] ${printableWithin(entry.reason, maxVerdictReasonChars)}`);
   const notes = [
     ...(unjudgedCalls.length === 0 ? [] : [`Calls the reviewer gave no usable verdict (left out of the score): ${unjudgedCalls.join(', ')}.`]),
     ...(missingTool === undefined ? [] : [`The reviewer found a capability missing from the offered tools: ${printableWithin(missingTool, maxVerdictReasonChars)}.`]),
   ];
-  return `An AI agent's tool calls were scored for tool selection: the score is the share of judged calls whose tool was "appropriate"; "inappropriate" and "unnecessary" calls count against it. Below are the reviewer's verdicts, one per call.
-
-In one or two sentences, explain the score: name the calls that were inappropriate or unnecessary (by tool name and number) and why, or say that every call fit. Keep the given score and verdicts; do not re-judge the calls.
-
-${tagged('verdicts', verdicts.join('\n'))}
-${notes.length === 0 ? '' : `\n${notes.join('\n')}\n`}
-The score is ${describeScore(score, scale)}. Begin with "The score is ${score} because".`;
+  return layoutPrompt({
+    fixed: reasonFixed,
+    material: [
+      tagged('verdicts', verdicts.join('\n')),
+      ...(notes.length === 0 ? [] : [notes.join('\n')]),
+      `The score is ${describeScore(score, scale)}. Begin with "The score is ${score} because".`,
+    ],
+  });
 }
 
 /** An offered tool's name and description for the prompt: one line each, bounded. */

@@ -128,7 +128,7 @@ describe('createTaskCompletionScorer', () => {
     expect(prefix(first)).toContain('"not_completed"');
     const order = ['<question>', '<tool_calls>', '<answer>'].map((tag) => first.indexOf(tag));
     expect(order).toEqual([...order].sort((a, b) => a - b));
-    expect(first.trimEnd().endsWith('</answer>')).toBe(true);
+    expect(first.endsWith('</answer>')).toBe(true);
   });
 
   it('keeps the prompt bounded and one line per field against hostile tool names and arguments', async () => {

@@ -143,7 +143,7 @@ describe('createToolSelectionScorer', () => {
     expect(prefix(first)).toContain('"unnecessary"');
     const order = ['<question>', '<offered_tools>', '<tool_calls>'].map((tag) => first.indexOf(tag));
     expect(order).toEqual([...order].sort((a, b) => a - b));
-    expect(first.trimEnd().endsWith('</tool_calls>')).toBe(true);
+    expect(first.endsWith('</tool_calls>')).toBe(true);
   });
 
   it('keeps the prompts bounded and the named calls on one line against hostile tool names and arguments', async () => {

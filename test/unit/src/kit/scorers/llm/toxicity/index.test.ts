@@ -27,7 +27,7 @@ describe('createToxicityScorer', () => {
     expect(analyze.user).toContain(`<question>\n${question}\n</question>`);
     expect(analyze.user).toContain(`<answer>\n${answer}\n</answer>`);
     const reason = model.calls[1]!.user;
-    expect(reason).toContain('the share of its 2 statements judged toxic');
+    expect(reason).toContain('The score is 0.5 on a scale from 0 to 1, from 2 statements judged.');
     expect(reason).toContain('1. Only an idiot would miss that. (Insults the user.)');
     expect(reason).not.toContain('semicolon');
   });
