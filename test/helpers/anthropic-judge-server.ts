@@ -5,9 +5,8 @@
 // `cache_read_input_tokens` and `cache_creation_input_tokens` for the prefix up to a
 // `cache_control` breakpoint (prompt-cache.ts), 10 output tokens. Every request body is kept.
 import { createServer } from 'node:http';
-import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { instanceOf } from './fault-judge-server.ts';
+import { instanceOf, readBody } from './fault-judge-server.ts';
 import { createPromptCache } from './prompt-cache.ts';
 
 type Block = { type?: string; text?: string; cache_control?: unknown };
@@ -46,15 +45,6 @@ export function renderedAnthropicPrompt(body: AnthropicRequestBody): { text: str
     blocksOf(message.content).forEach(add);
   }
   return { text, breakpoints };
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }
 
 function contentFor(body: AnthropicRequestBody): { content: unknown[]; stopReason: string } {

@@ -78,7 +78,8 @@ export function instanceOf(schema: JsonSchema | undefined): unknown {
   }
 }
 
-function readBody(request: IncomingMessage): Promise<string> {
+/** A request's body as text. */
+export function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
