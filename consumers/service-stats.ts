@@ -31,7 +31,7 @@ export class ServiceStats {
   readonly skipsByReason = new Map<string, number>();
   /** (run, scorer) pairs skipped because a budget was exhausted, by the budget's name. */
   readonly budgetExhaustedByBudget = new Map<string, number>();
-  /** Bindings with `escalate` (docs/scorers.md, escalation): their pairs by scorer and tier (escalated, sampled, not_escalated). */
+  /** Bindings with `escalate` (docs/spend-and-replay.md, escalation): their pairs by scorer and tier (escalated, sampled, not_escalated). */
   readonly escalations = new Map<string, Map<EscalationTier, number>>();
   /** First scores by scorer (countRecord): re-scores on feedback are not in it. */
   readonly byScorer = new Map<string, ScorerTally>();

@@ -102,8 +102,8 @@ function judgeScorers(modelId: string): ScorerBindingInput[] {
     },
     // Escalation (docs/spend-and-replay.md): judge task completion only where the trajectory's
     // code checks found trouble — a tool it was not offered, a loop, a failure it did not recover
-    // from, a blown step budget — plus 5% of the other runs, so the judge's agreement with the
-    // checks stays measured. The checks run first; every run not judged gets a not_escalated decision.
+    // from, a blown step budget — plus 5% of the other sampled runs, so the judge's agreement with the
+    // checks stays measured. The checks run first; every sampled run not judged gets a not_escalated decision.
     {
       scorer: createTaskCompletionScorer({ model: modelId }),
       sampling: judgeSampling(0.25),

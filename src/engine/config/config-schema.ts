@@ -77,7 +77,7 @@ export const bindingSchema = z
     when: whenSchema.optional(),
     /**
      * Run only on the runs cheaper scorers of the same run send here, plus a `sample` judged anyway
-     * (docs/scorers.md, escalation); those scorers then run first.
+     * (docs/spend-and-replay.md, escalation); those scorers then run first.
      */
     escalate: escalateSchema.optional(),
     /** Bound on one scorer run, steps and judge calls included (default 120 s; enforced within 5 ms after it). */

@@ -58,7 +58,7 @@ export type DataHandlingConfig = {
  * ones. `thread` is a thread score's ids (thread id and key, version ids, its turns' run ids): an
  * OTLP run id is hex, and about one in ten holds a digit run the card-number pattern would take.
  */
-const VERBATIM = new Set(['schemaVersion', 'scoreId', 'runId', 'scorerId', 'scorerVersion', 'status', 'score', 'entity', 'source', 'trace', 'sampling', 'replay', 'thread', 'scoredAt', 'decidedAt', 'durationMs', 'latency', 'evidence', 'decision', 'reason', 'budget', 'retry']);
+const VERBATIM = new Set(['schemaVersion', 'scoreId', 'runId', 'scorerId', 'scorerVersion', 'status', 'score', 'entity', 'source', 'trace', 'sampling', 'replay', 'thread', 'scoredAt', 'decidedAt', 'durationMs', 'latency', 'escalation', 'spend', 'evidence', 'decision', 'reason', 'budget', 'retry']);
 
 function redactFields<T extends object>(record: T, redact: Redactor, verbatim: ReadonlySet<string>): T {
   if (redact === noRedaction) return record;

@@ -1,4 +1,4 @@
-// Whether a binding with `escalate` runs on one run (docs/scorers.md, escalation), from the
+// Whether a binding with `escalate` runs on one run (docs/spend-and-replay.md, escalation), from the
 // outcomes of the scorers it reads: `escalated` when its `when` holds over them, else `sampled`
 // when the run falls in its sample, else `not_escalated`. What the predicate sees of each earlier
 // binding is `scores.<scorerId>`: its status (scored, not_scorable, failed, skipped, deferred),

@@ -1,4 +1,4 @@
-// A binding's `escalate` option (docs/scorers.md, escalation): run this binding — typically an LLM
+// A binding's `escalate` option (docs/spend-and-replay.md, escalation): run this binding — typically an LLM
 // judge — only on the runs that cheaper scorers of the same run send to it, plus a deterministic
 // share `sample` judged anyway, so the judge's agreement with the cheap tier stays measured on the
 // runs that tier passed. `when` is a predicate of the filter language over the run's context and
@@ -40,14 +40,21 @@ function pathsOf(predicate: Predicate): string[] {
   }
 }
 
+/** What a predicate may read of an earlier score (decide-escalation.ts, EarlierScore). */
+export const EARLIER_SCORE_FIELDS = ['status', 'score', 'verdict', 'passed', 'label', 'reason'] as const;
+export type EarlierScoreField = (typeof EARLIER_SCORE_FIELDS)[number];
+
+/** Each `scores.<id>.<field>` a predicate reads, in document order; a bare `scores` path gives id '', `scores.<id>` field ''. */
+export function scoreReadsOf(predicate: Predicate): { id: string; field: string }[] {
+  return pathsOf(predicate).flatMap((path) => {
+    const parsed = parsePath(path);
+    return parsed?.root === SCORES_ROOT ? [{ id: parsed.rest[0] ?? '', field: parsed.rest.slice(1).join('.') }] : [];
+  });
+}
+
 /** The scorer ids a predicate reads under `scores`, each once; a bare `scores` path yields ''. */
 export function scorersReadBy(predicate: Predicate): string[] {
-  const ids = new Set<string>();
-  for (const path of pathsOf(predicate)) {
-    const parsed = parsePath(path);
-    if (parsed?.root === SCORES_ROOT) ids.add(parsed.rest[0] ?? '');
-  }
-  return [...ids];
+  return [...new Set(scoreReadsOf(predicate).map((read) => read.id))];
 }
 
 export const escalateSchema = z
@@ -65,6 +72,6 @@ export const escalateSchema = z
     if (read.length === 0) context.addIssue({ code: 'custom', path: ['when'], message: "escalate.when reads no earlier score; name one as scores.<scorerId>.<field> (status, score, verdict, passed, label), or use filter for a condition on the run alone" });
     if (read.includes('')) context.addIssue({ code: 'custom', path: ['when'], message: 'a path under scores must name a scorer: scores.<scorerId>.<field>' });
   })
-  .transform((escalate) => ({ ...escalate, after: scorersReadBy(escalate.when), matches: compileParsedPredicate(escalate.when) }));
+  .transform((escalate) => ({ ...escalate, after: scorersReadBy(escalate.when), reads: scoreReadsOf(escalate.when), matches: compileParsedPredicate(escalate.when) }));
 
 export type ResolvedEscalate = z.output<typeof escalateSchema>;

@@ -1,7 +1,8 @@
 // A pair's attempt, finished: its outcome. A score, a not-scorable and a final failure are the
 // record (with the earlier attempts under `retries` when there were any); a transient failure
 // that retries allow (planRetry) is deferred instead — the retry message with the run event, the
-// binding's identity and sampling and every attempt's evidence, its `deferred` decision, and the
+// binding's identity, sampling and escalation tier, every attempt's evidence, the latency and the
+// judge spend so far, its `deferred` decision, and the
 // failed record to publish as final should the retry message not be writable (docs/delivery.md,
 // retries). Pure: the caller brings the clock reading.
 import type { RetryMessage } from '../../kit/contracts/retry-message.ts';

@@ -1,5 +1,6 @@
 // Event → outcomes: for one validated run event, decides every scorer binding's eligibility, runs
-// the eligible scorers concurrently and returns one promise per binding that settles with its
+// the eligible scorers concurrently — a binding with `escalate` after the scorers it reads, and
+// only where their outcomes or its sample send the run to it — and returns one promise per binding that settles with its
 // outcome as soon as that binding is done (src/engine/pipeline/scoring-outcome.ts): a record, a skip
 // with its decision, or a deferral to the retry tiers. Transport-free: the consumer publishes what
 // comes back, and nothing here calls back up.
@@ -240,10 +241,12 @@ export function scoreRunEvent<Event>(facts: RunFacts, options: ScoreRunEventOpti
         if (!decided.run) return skippedOutcome(facts, binding, { reason: 'not_escalated', detail: decided.detail, escalation: decided.escalation }, decidedAt());
         eligibility = { ...eligibility, escalation: decided.escalation };
       }
+      // An escalated pair a budget refuses still says which tier sent it (and is counted by it).
+      const tier = eligibility.escalation === undefined ? {} : { escalation: eligibility.escalation };
       const refusal = options.spend?.admitRun(binding.scorerId, facts.event.metadata?.tenantId);
-      if (refusal !== undefined) return skippedOutcome(facts, binding, budgetSkip(refusal), decidedAt());
+      if (refusal !== undefined) return skippedOutcome(facts, binding, { ...budgetSkip(refusal), ...tier }, decidedAt());
       const result = await scoreInDeferredSpan(facts, binding, eligibility, options, shared);
-      if (result.kind === 'budget_skipped') return skippedOutcome(facts, binding, result.skip, decidedAt());
+      if (result.kind === 'budget_skipped') return skippedOutcome(facts, binding, { ...result.skip, ...tier }, decidedAt());
       return pairOutcome(result.record, facts, noHistory, options.retries, now());
     } finally {
       shared?.settle();

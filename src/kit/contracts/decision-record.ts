@@ -31,7 +31,7 @@ export const SKIP_REASONS = [
   // Re-scoring on feedback (docs/feedback.md): the run event is no longer where its record says
   // (retention deleted it, or the message there is another run), so the pair cannot be scored again.
   'run_unavailable',
-  // Escalation (docs/scorers.md, escalation): the earlier scores of the run did not call for this
+  // Escalation (docs/spend-and-replay.md, escalation): the earlier scores of the run did not call for this
   // binding, and the run is not in its sample; the decision's `escalation` says what was read.
   'not_escalated',
 ] as const;
@@ -66,7 +66,7 @@ export const decisionRecordSchema = z.object({
   sampling: samplingSchema.optional(),
   /** For `budget_exhausted`: the budget that refused, by its config name and window. */
   budget: z.object({ name: z.string().min(1), window: z.enum(BUDGET_WINDOWS) }).optional(),
-  /** For `not_escalated`: the earlier scorers read and the sample the run was not in. */
+  /** A binding with `escalate`: for `not_escalated`, the earlier scorers read and the sample the run was not in; on a `budget_exhausted` pair, the tier that had sent it. */
   escalation: escalationSchema.optional(),
   /** Set when a replay (scorestream replay) made this decision. */
   replay: replaySchema.optional(),

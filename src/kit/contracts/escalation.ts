@@ -1,4 +1,4 @@
-// A judge's tier on one run (docs/scorers.md, escalation): a binding with `escalate` runs only on
+// A judge's tier on one run (docs/spend-and-replay.md, escalation): a binding with `escalate` runs only on
 // the runs its cheaper scorers' outcomes send to it (`escalated`), or in its random sample judged
 // anyway (`sampled`, which keeps its agreement with the cheap tier measured on the runs that tier
 // passed); otherwise it is not run (`not_escalated`, a decision record). Carried by the binding's

@@ -2,8 +2,8 @@
 // limit keeps its score, verdict, status and identity and sheds evidence in the order of TRUNCATED_PARTS —
 // the steps' raw results, then the prompts, then the judge's outputs — saying in `truncated` what
 // it dropped and how many bytes each part took; a record that does not fit even without evidence
-// goes out as `failed` with the stable code `record_too_large`, its identity, trace and source
-// kept. A record whose step results cannot be written as JSON at all (a BigInt, a cycle) goes out
+// goes out as `failed` with the stable code `record_too_large`, its identity, trace, source,
+// latency, escalation tier and judge spend kept. A record whose step results cannot be written as JSON at all (a BigInt, a cycle) goes out
 // as `failed` with `unserializable_result`. Either way the partition keeps moving: a record the
 // broker refuses for ever would stall it (docs/delivery.md, record sizes). Pure.
 import type { JudgeResults } from './judge-execution.ts';
@@ -170,7 +170,7 @@ function shedJudgeOutputs(record: ScoreRecord): ScoreRecord | undefined {
   );
 }
 
-/** What every form keeps: the pair's identity, its run's trace and source, and when it was scored. */
+/** What every form keeps: the pair's identity, its run's trace and source, when it was scored, its latency, escalation tier and judge spend. */
 function identityOf(record: ScoreRecord, withMetadata: boolean): Omit<FailedScoreRecord, 'status' | 'error'> {
   return {
     schemaVersion: record.schemaVersion,
@@ -190,6 +190,9 @@ function identityOf(record: ScoreRecord, withMetadata: boolean): Omit<FailedScor
     scoredAt: record.scoredAt,
     durationMs: record.durationMs,
     ...(record.latency === undefined ? {} : { latency: record.latency }),
+    // Which tier decided, and what the judge calls cost: small, and paid for whatever the record's size.
+    ...(record.escalation === undefined ? {} : { escalation: record.escalation }),
+    ...(record.spend === undefined ? {} : { spend: record.spend }),
   };
 }
 

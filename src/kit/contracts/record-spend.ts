@@ -3,7 +3,10 @@
 // attempts that failed before a retry included — of the usage the provider reported, priced with
 // the price table. Unlike the judge evidence it summarises, it is kept at every evidence level
 // (it quotes nothing of the run), so spend stays countable per record when a deployment keeps no
-// judge evidence. Absent on a record whose scorer called no judge.
+// judge evidence. Absent on a record whose scorer called no judge. A classifier scorer's
+// decision-model calls are not judge executions: they are in the metrics and budgets, and their
+// usage in the record's analyze step, but not here; nor are the calls of a pair a budget refused
+// mid-run (it gets a decision, not a record).
 import { z } from 'zod';
 import type { JudgeExecution, JudgeResults } from './judge-execution.ts';
 
@@ -19,7 +22,7 @@ export const recordSpendSchema = z
     reasoningTokens: z.number().int().nonnegative(),
     /** The priced calls' cost; absent when none was priced. */
     cost: z.object({ amount: z.number().nonnegative(), unit: z.string() }).optional(),
-    /** Executions whose model the price table has no price for: their tokens are above, their cost nowhere. */
+    /** Model calls whose model the price table has no price for: their tokens are above, their cost nowhere. */
     unpricedCalls: z.number().int().positive().optional(),
   })
   .meta({ id: 'RecordSpend' });
@@ -42,7 +45,7 @@ export function addSpend(before: RecordSpend | undefined, executions: Iterable<J
     sum.reasoningTokens += usage?.reasoningTokens ?? 0;
     // One currency per deployment (pricing.currency): a cost in another unit would not add up, so it is left out.
     if (execution.cost !== undefined && (cost === undefined || cost.unit === execution.cost.unit)) cost = { amount: rounded((cost?.amount ?? 0) + execution.cost.amount), unit: execution.cost.unit };
-    if (execution.unpriced === true) unpriced += 1;
+    if (execution.unpriced === true) unpriced += execution.modelCallCount;
   }
   if (sum.judgeCalls === 0) return before;
   return { ...sum, ...(cost === undefined ? {} : { cost }), ...(unpriced === 0 ? {} : { unpricedCalls: unpriced }) };

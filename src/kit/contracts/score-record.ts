@@ -53,7 +53,7 @@ const scoreRecordBase = z.object({
   trace: recordTraceSchema.optional(),
   source: sourceSchema,
   sampling: samplingSchema.optional(),
-  /** Present on the score of a binding with `escalate`: whether the earlier scores or the sample sent the run to it (docs/scorers.md, escalation). */
+  /** Present on the score of a binding with `escalate`: whether the earlier scores or the sample sent the run to it (docs/spend-and-replay.md, escalation). */
   escalation: escalationSchema.optional(),
   /** Set when a replay (scorestream replay) scored the run: dashboards tell backfills from live scores. */
   replay: replaySchema.optional(),

@@ -84,7 +84,8 @@ async function generate(call: JudgeCall, model: ReturnType<typeof tallyModel>, p
   const settings = call.modelSettings ?? {};
   let instructions = call.instructions;
   let prompt = call.prompt;
-  let parts = call.parts;
+  // A blank part is no cache breakpoint (and a provider such as Anthropic refuses an empty text block): plain text then.
+  let parts = call.parts !== undefined && call.parts.prefix.trim() !== '' && call.parts.rest.trim() !== '' ? call.parts : undefined;
   if (placement !== 'none' && call.format.kind === 'object') {
     const block = schemaBlock(await call.format.schemaText());
     if (placement === 'system') instructions += block;

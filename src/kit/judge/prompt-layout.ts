@@ -1,4 +1,4 @@
-// Judge prompts laid out for the providers' prompt caches (docs/scorers.md, prompts laid out for
+// Judge prompts laid out for the providers' prompt caches (docs/spend-and-replay.md, prompts laid out for
 // caches). A provider reuses the longest prefix of a request it saw recently — OpenAI by itself
 // from 1,024 tokens at a discount, Anthropic at the cache breakpoints a request marks, a self-hosted
 // server (vLLM, llama.cpp) block by block — so what is the same on every run of a scorer version

@@ -87,6 +87,16 @@ describe('dataHandlingOf(config).outgoing', () => {
     expect(handled.reason).toBe('mentions [redacted:email]');
   });
 
+  it('keeps the escalation block and the spend as they are: machine-made, and read by the metrics and the dashboard', () => {
+    // A scorer id an e-mail pattern would rewrite, in `after`: it must stay the id the predicate read.
+    const escalation = { tier: 'escalated' as const, after: [`check-${address}`], sample: { rate: 0.05, bucket: 0.4 } };
+    const spend = { judgeCalls: 1, inputTokens: 10, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 2, reasoningTokens: 0, cost: { amount: 0.001, unit: 'USD' } };
+    const handled = scoreRecord({ ...recordOf('tone'), escalation, spend });
+    expect(handled.escalation).toEqual(escalation);
+    expect(handled.spend).toEqual(spend);
+    expect(scoreRecord({ ...recordOf('length'), spend }).spend).toEqual(spend);
+  });
+
   it('redacts decision details and dead-letter errors, keeping the dead letter’s original bytes', () => {
     const decision: DecisionRecord = { schemaVersion: 1, runId: 'r', scorerId: 'tone', decision: 'skipped', reason: 'predicate_error', detail: `when: no user ${address}`, source: { topic: 'runs', partition: 0, offset: '1' }, decidedAt: '2026-12-01T00:00:00.000Z' };
     expect(handling.outgoing({ kind: 'skipped', decision }).decision).toEqual({ ...decision, detail: 'when: no user [redacted:email]' });

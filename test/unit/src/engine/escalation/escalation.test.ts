@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../../../src/engine/config/resolve-config.ts';
 import type { ScorerBindingInput } from '../../../../../src/engine/config/config-types.ts';
+import { escalateSchema } from '../../../../../src/engine/escalation/escalation-schema.ts';
 import { decideEscalation, escalationSampleKey } from '../../../../../src/engine/escalation/decide-escalation.ts';
 import { samplingBucket } from '../../../../../src/engine/eligibility/sampling.ts';
 import { scoreRunEvent, skippedOutcome } from '../../../../../src/engine/pipeline/score-run-event.ts';
@@ -12,6 +13,10 @@ import { settleOutcomes } from '../../../../../src/engine/pipeline/scoring-outco
 import { parseDecisionRecord, parseScoreRecord } from '../../../../../src/kit/contracts/parse.ts';
 import { createScorer } from '../../../../../src/kit/scorer/create-scorer.ts';
 import { selectScorers } from '../../../../../service/replay.ts';
+import { budgetSchema, pricingSchema } from '../../../../../src/engine/budget/budget-schema.ts';
+import { createJudgeSpend } from '../../../../../src/engine/budget/judge-spend.ts';
+import { scoreRetry } from '../../../../../src/engine/pipeline/score-retry.ts';
+import { scoreRescore } from '../../../../../src/engine/pipeline/score-rescore.ts';
 import { bindings, deferred, runFacts } from '../pipeline/fixtures.ts';
 
 /** The cheap tier: fails a run whose id ends in "-bad". */
@@ -63,6 +68,15 @@ describe('escalate at config load', () => {
     expect(configWith([cheap, { scorer: judge, escalate: { when: failsWhenBad, sample: 5 } }])).toThrow(/sample must be a number from 0 to 1.*got 5/);
     expect(configWith([cheap, { scorer: judge, escalate: { when: failsWhenBad, rate: 0.1 } as never }])).toThrow(/unknown key\(s\) rate; escalate takes when and sample/);
     expect(configWith([cheap, { scorer: judge, escalate: { when: { op: 'eq', left: { path: 'output.text' }, right: { literal: 1 } } } }])).toThrow(/must start with one of: scores, requestContext/);
+  });
+
+  it('refuses a field no earlier score has, a verdict of a scorer without pass, a label of a scorer that is not a classifier, and an id with a dot', () => {
+    expect(configWith([cheap, { scorer: judge, escalate: { when: { op: 'eq', left: { path: 'scores.cheap-check.verdit' }, right: { literal: 'fail' } } } }])).toThrow(/reads scores\.cheap-check\.verdit, but 'verdit' is not a field of a score: read one of scores\.cheap-check\.status, scores\.cheap-check\.score, scores\.cheap-check\.verdict/);
+    expect(configWith([cheap, { scorer: judge, escalate: { when: { op: 'exists', path: 'scores.cheap-check' } } }])).toThrow(/reads scores\.cheap-check, but no field is named: read one of/);
+    expect(configWith([{ scorer: cheapCheck }, { scorer: judge, escalate: { when: failsWhenBad } }])).toThrow(/reads scores\.cheap-check\.passed, but scorer 'cheap-check' declares no pass, so its records carry no verdict/);
+    expect(configWith([cheap, { scorer: judge, escalate: { when: { op: 'eq', left: { path: 'scores.cheap-check.label' }, right: { literal: 'curt' } } } }])).toThrow(/reads scores\.cheap-check\.label, but scorer 'cheap-check' is not a classifier of a choice question/);
+    const dotted = createScorer({ id: 'checks.tools', description: 'd' }).generateScore(() => 1);
+    expect(configWith([{ scorer: dotted }, { scorer: judge, escalate: { when: { op: 'lt', left: { path: 'scores.checks.tools.score' }, right: { literal: 1 } } } }])).toThrow(/scorer 'checks\.tools' has a dot in its id, which a path reads as a field: give it an id without dots/);
   });
 
   it('defaults the sample to 5%', () => {
@@ -136,10 +150,8 @@ describe('escalation on a run', () => {
   });
 
   it('reads a classifier label, a verdict and the score as scores.<id>.label / verdict / score', () => {
-    const escalate = configWith([
-      { scorer: cheapCheck, pass: { atLeast: 0.5 } },
-      { scorer: countingJudge().scorer, escalate: { when: { op: 'or', args: [{ op: 'eq', left: { path: 'scores.cheap-check.label' }, right: { literal: 'unsafe' } }, { op: 'eq', left: { path: 'scores.cheap-check.verdict' }, right: { literal: 'fail' } }] }, sample: 0 } },
-    ])().scorers[1]!.escalate!;
+    // A classifier's label and a verdict (the config check would want cheap-check to be a classifier with pass: the predicate alone here).
+    const escalate = escalateSchema.parse({ when: { op: 'or', args: [{ op: 'eq', left: { path: 'scores.cheap-check.label' }, right: { literal: 'unsafe' } }, { op: 'eq', left: { path: 'scores.cheap-check.verdict' }, right: { literal: 'fail' } }] }, sample: 0 });
     const facts = runFacts({ runId: 'run-label' });
     const record = (analyze: unknown, verdict: 'pass' | 'fail') => ({ kind: 'record' as const, record: { status: 'scored', score: 1, verdict, steps: { analyze } } as never });
     expect(decideEscalation('judge', escalate, new Map([['cheap-check', record({ answer: { type: 'choice', choice: 'unsafe' } }, 'pass')]]), facts)).toMatchObject({ run: true, detail: "escalated on cheap-check: 1 pass 'unsafe'" });
@@ -159,6 +171,61 @@ describe('escalation on a run', () => {
     expect(settled.deferred).toHaveLength(1);
     expect(settled.deferred[0]!.retry.escalation).toMatchObject({ tier: 'escalated', after: ['cheap-check'] });
     expect(settled.deferred[0]!.final.escalation).toMatchObject({ tier: 'escalated' });
+  });
+});
+
+describe('escalation beside the rest of the pipeline', () => {
+  it("decides the binding's own filter and sampling first; a run not escalated takes nothing of a runs budget", async () => {
+    const { scorer, calls } = countingJudge();
+    const sampledOut = bindings({ scorer: cheapCheck, pass: { atLeast: 0.5 } }, { scorer, sampling: { type: 'ratio', rate: 0 }, escalate: { when: failsWhenBad, sample: 1 } });
+    const skipped = await settleOutcomes(scoreRunEvent(runFacts({ runId: 'run-bad' }), { bindings: sampledOut }));
+    expect(skipped.decisions).toMatchObject([{ scorerId: 'judge', reason: 'sampling' }]);
+    expect(calls).toEqual([]);
+
+    const spend = createJudgeSpend({ pricing: pricingSchema.parse({}), budgets: [budgetSchema.parse({ name: 'judge-runs', of: 'runs', max: 5, window: 'minute', scorer: 'judge' })], now: () => 0 });
+    const bound = bindings({ scorer: cheapCheck, pass: { atLeast: 0.5 } }, { scorer, escalate: { when: failsWhenBad, sample: 0 } });
+    for (const runId of ['run-a', 'run-b', 'run-c']) await settleOutcomes(scoreRunEvent(runFacts({ runId }), { bindings: bound, spend }));
+    expect(spend.ledger!.used('judge-runs')).toBe(0);
+    await settleOutcomes(scoreRunEvent(runFacts({ runId: 'run-d-bad' }), { bindings: bound, spend }));
+    expect(spend.ledger!.used('judge-runs')).toBe(1);
+  });
+
+  it("keeps the tier on a retried pair's record, and says it on a budget skip of an escalated pair", async () => {
+    const { scorer } = countingJudge();
+    const [, judgeBinding] = bindings({ scorer: cheapCheck, pass: { atLeast: 0.5 } }, { scorer, escalate: { when: failsWhenBad, sample: 0 } });
+    const facts = runFacts({ runId: 'run-bad' });
+    const escalation = { tier: 'escalated' as const, after: ['cheap-check'], sample: { rate: 0, bucket: 0.3 } };
+    const retry = {
+      schemaVersion: 1 as const,
+      runId: 'run-bad',
+      scorerId: 'judge',
+      attempt: 1,
+      firstFailedAt: '2026-12-07T00:00:00.000Z',
+      dueAt: '2026-12-07T00:00:10.000Z',
+      source: facts.source,
+      trace: {},
+      escalation,
+      attempts: [{ failedAt: '2026-12-07T00:00:00.000Z', durationMs: 5, error: { name: 'APICallError', message: '503', failedStep: 'generateScore' as const, completedSteps: [], retryable: true } }],
+      event: facts.event,
+    };
+    const outcome = await scoreRetry(facts, retry, { bindings: [judgeBinding!] });
+    expect(outcome).toMatchObject({ kind: 'record', record: { scorerId: 'judge', escalation } });
+
+    const spend = createJudgeSpend({ pricing: pricingSchema.parse({}), budgets: [budgetSchema.parse({ name: 'one-judge-run', of: 'runs', max: 1, window: 'minute', scorer: 'judge' })], now: () => 0 });
+    spend.ledger!.admitRun('judge', undefined); // the minute's one run is taken
+    const bound = bindings({ scorer: cheapCheck, pass: { atLeast: 0.5 } }, { scorer, escalate: { when: failsWhenBad, sample: 0 } });
+    const refused = await settleOutcomes(scoreRunEvent(runFacts({ runId: 'run-bad' }), { bindings: bound, spend }));
+    expect(refused.decisions).toMatchObject([{ scorerId: 'judge', reason: 'budget_exhausted', escalation: { tier: 'escalated' } }]);
+  });
+
+  it('does not escalate a re-score on feedback again: a person asked', async () => {
+    const { scorer, calls } = countingJudge();
+    const [, judgeBinding] = bindings({ scorer: cheapCheck, pass: { atLeast: 0.5 } }, { scorer, escalate: { when: failsWhenBad, sample: 0 }, rescoreOn: ['thumbs-down'] });
+    const facts = runFacts({ runId: 'run-good' });
+    const request = { schemaVersion: 1 as const, runId: 'run-good', scorerId: 'judge', scoreId: 'judged-1', source: facts.source, rescore: { feedbackId: 'fb-1', reason: 'thumbs-down' as const }, requestedAt: '2026-12-07T00:00:00.000Z' };
+    const outcome = await scoreRescore(facts, request, judgeBinding!, { bindings: [judgeBinding!] });
+    expect(outcome).toMatchObject({ kind: 'record', record: { scorerId: 'judge', status: 'scored', rescore: { feedbackId: 'fb-1' } } });
+    expect(calls).toEqual(['run-good']);
   });
 });
 

@@ -130,6 +130,13 @@ describe('fitScoreRecord', () => {
     expect(record).toMatchObject({ status: 'failed', error: { code: 'record_too_large' }, latency });
   });
 
+  it('keeps the escalation tier and the judge spend in the record_too_large form: the metrics and the dashboard count them from it', () => {
+    const escalation = { tier: 'escalated' as const, after: ['tool-check'], sample: { rate: 0.05, bucket: 0.7 } };
+    const spend = { judgeCalls: 2, inputTokens: 900, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 40, reasoningTokens: 0, cost: { amount: 0.0003, unit: 'USD' } };
+    const record = written(2_000, { ...heavy, reason: 'r'.repeat(5_000), escalation, spend } as ScoreRecord);
+    expect(record).toMatchObject({ status: 'failed', error: { code: 'record_too_large' }, escalation, spend });
+  });
+
   it('has no form at all within a limit smaller than its identity', () => {
     expect(fitScoreRecord(scored, 50)).toBeUndefined();
   });

@@ -60,6 +60,14 @@ describe('a laid-out prompt step', () => {
     expect(second!.text).toBe('\n\nthe run');
   });
 
+  it('sends a laid-out prompt with a blank part as plain text: no empty block for a provider to refuse', async () => {
+    const model = mockJudge({ answer: { score: 1 } });
+    const scorer = createScorer({ id: 's', description: 'd', judge: { model, instructions: 'Judge.' } }).generateScore({ description: 'Score', createPrompt: ({ run }) => layoutPrompt({ fixed: String(run.output), material: '   ' }) });
+    await scorer.run({ runId: 'r', output: 'only the fixed part' });
+    const user = model.calls[0]!.options.prompt.find((message) => message.role === 'user')!;
+    expect(user.content).toEqual([{ type: 'text', text: 'only the fixed part\n\n   ' }]);
+  });
+
   it('refuses a createPrompt that returns neither text nor a laid-out prompt, saying what to return', async () => {
     const model = mockJudge({ answer: { score: 1 } });
     const error = await scorerFailure(
