@@ -130,7 +130,18 @@ export function kafkaAccessError(error: unknown, context: AccessContext): KafkaA
 
   // kafkajs reports a mechanism the listener does not enable as a failed login too: tell them apart.
   const unsupportedMechanism = (cause: Cause) => typeof cause.message === 'string' && /mechanism is not supported by the server/.test(cause.message);
+  // OAUTHBEARER: no token to log in with (the token endpoint or the provider said why), or a token the broker refused.
+  const token = has((cause) => cause.name === 'OAuthTokenError');
+  if (token !== undefined) return make('sasl_authentication', `Kafka login (OAUTHBEARER) of ${context.principal} failed before reaching ${broker}: ${said(token)}`, token);
   const sasl = has((cause) => (cause.name === 'KafkaJSSASLAuthenticationError' || brokerCodeOf(cause) === 'SASL_AUTHENTICATION_FAILED') && !unsupportedMechanism(cause));
+  if (sasl !== undefined && context.principal.includes('OAUTHBEARER')) {
+    return make(
+      'sasl_authentication',
+      `Kafka (${broker}) rejected the OAUTHBEARER token of ${context.principal}: check that the broker trusts the token's issuer and signing keys (its JWKS), ` +
+        `and the audience and scope it expects (KAFKA_SASL_OAUTHBEARER_SCOPE). The broker said: ${said(sasl)}`,
+      sasl,
+    );
+  }
   if (sasl !== undefined) {
     return make(
       'sasl_authentication',
@@ -144,7 +155,7 @@ export function kafkaAccessError(error: unknown, context: AccessContext): KafkaA
     return make(
       'sasl_mechanism',
       `Kafka (${broker}) does not accept the SASL mechanism of ${context.principal} on this listener: set KAFKA_SASL_MECHANISM to one it enables ` +
-        '(plain, scram-sha-256 or scram-sha-512), and check that this port is the SASL listener.',
+        '(plain, scram-sha-256, scram-sha-512 or oauthbearer), and check that this port is the SASL listener.',
       mechanism,
     );
   }
@@ -239,22 +250,29 @@ export function isKafkaAccessRefusal(error: unknown): boolean {
 }
 
 /** How to name the principal in messages, from the client's settings (never the password). */
-export function describePrincipal(settings: { sasl?: { mechanism: string; username: string } | undefined; ssl?: unknown }): string {
-  if (settings.sasl !== undefined) return `user '${settings.sasl.username}' (${settings.sasl.mechanism.toUpperCase()})`;
+/** A client's SASL settings as the messages read them: a user and password, or OAUTHBEARER's client. */
+type NamedSasl = { mechanism: string; username?: string | undefined; password?: string | undefined; clientId?: string | undefined; clientSecret?: string | undefined };
+
+export function describePrincipal(settings: { sasl?: NamedSasl | undefined; ssl?: unknown }): string {
+  const sasl = settings.sasl;
+  if (sasl?.mechanism === 'oauthbearer') return sasl.clientId === undefined ? 'the OAUTHBEARER token provider' : `OAuth client '${sasl.clientId}' (OAUTHBEARER)`;
+  if (sasl?.username !== undefined) return `user '${sasl.username}' (${sasl.mechanism.toUpperCase()})`;
   const ssl = settings.ssl;
   if (typeof ssl === 'object' && ssl !== null && (ssl as { cert?: unknown }).cert !== undefined) return 'the client certificate (mutual TLS)';
   return 'this client (no SASL user, no client certificate)';
 }
 
 /** The principal as ACLs name it, for SASL users ('User:svc'); undefined when it depends on a certificate. */
-export function aclPrincipalOf(settings: { sasl?: { username: string } | undefined }): string | undefined {
-  return settings.sasl === undefined ? undefined : `User:${settings.sasl.username}`;
+export function aclPrincipalOf(settings: { sasl?: NamedSasl | undefined }): string | undefined {
+  // An OAUTHBEARER principal is the token's subject claim, which only the broker reads.
+  return settings.sasl?.username === undefined ? undefined : `User:${settings.sasl.username}`;
 }
 
 /** The secrets of a client's settings, to mask should one ever appear in a broker's message. */
-export function settingSecrets(settings: { sasl?: { password?: string } | undefined; ssl?: unknown }): string[] {
+export function settingSecrets(settings: { sasl?: NamedSasl | undefined; ssl?: unknown }): string[] {
   const secrets: string[] = [];
   if (settings.sasl?.password !== undefined) secrets.push(settings.sasl.password);
+  if (settings.sasl?.clientSecret !== undefined) secrets.push(settings.sasl.clientSecret);
   const key = typeof settings.ssl === 'object' && settings.ssl !== null ? (settings.ssl as { key?: unknown }).key : undefined;
   if (typeof key === 'string') secrets.push(key);
   return secrets;

@@ -5,11 +5,13 @@ import { readFileSync } from 'node:fs';
 import type { KafkaConfig, SASLOptions } from 'kafkajs';
 import { ConfigError } from '../src/engine/config/config-error.ts';
 import type { ConfigProblem } from '../src/engine/config/config-error.ts';
-import { saslSchema, tlsSchema } from '../src/engine/config/config-schema.ts';
+import { tlsSchema } from '../src/engine/config/config-schema.ts';
+import { saslSchema } from '../src/engine/config/sasl-schema.ts';
 import type { ScorestreamConfigInput } from '../src/engine/config/config-types.ts';
 import { applyEnvironmentOverrides } from '../src/engine/config/env-overrides.ts';
 import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
 import { aclPrincipalOf, describePrincipal, settingSecrets } from './kafka-access-error.ts';
+import { oauthTokenSource } from './oauth-token.ts';
 
 export type KafkaSecuritySettings = Pick<ResolvedConfig['kafka'], 'ssl' | 'sasl'>;
 export type ClientSecurity = Pick<KafkaConfig, 'ssl' | 'sasl'>;
@@ -20,10 +22,17 @@ const fileFields = [
   ['keyFile', 'key', 'KAFKA_SSL_KEY_FILE'],
 ] as const;
 
+/** kafkajs `sasl`: a user and password as they are; OAUTHBEARER through the process's token source (oauth-token.ts). */
+function kafkajsSasl(sasl: NonNullable<KafkaSecuritySettings['sasl']>): SASLOptions {
+  if (sasl.mechanism !== 'oauthbearer') return { ...sasl } as SASLOptions;
+  const source = oauthTokenSource(sasl);
+  return { mechanism: 'oauthbearer', oauthBearerProvider: async () => ({ value: (await source.token()).value }) };
+}
+
 /** kafkajs `ssl` and `sasl` options; throws a ConfigError when a named PEM file cannot be read. */
 export function kafkaClientSecurity(settings: KafkaSecuritySettings): ClientSecurity {
   const security: ClientSecurity = {};
-  if (settings.sasl !== undefined) security.sasl = { ...settings.sasl } as SASLOptions;
+  if (settings.sasl !== undefined) security.sasl = kafkajsSasl(settings.sasl);
   const ssl = settings.ssl;
   if (ssl === undefined) return security;
   if (typeof ssl === 'boolean') return { ...security, ssl };
@@ -66,7 +75,17 @@ export function kafkaSecurityFromEnvironment(environment: Record<string, string 
     const sasl = saslSchema.safeParse(overridden.kafka.sasl);
     if (sasl.success) settings.sasl = sasl.data;
     // Only the field names: a message quoting the input could quote the password.
-    else problems.push(...sasl.error.issues.map((issue) => ({ path: `env KAFKA_SASL_${String(issue.path[0] ?? 'MECHANISM').toUpperCase()}`, message: issue.code === 'invalid_value' ? "expected 'plain', 'scram-sha-256' or 'scram-sha-512'" : 'missing or empty (KAFKA_SASL_MECHANISM, KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD go together)' })));
+    else {
+      // Only the field names (and the schema's own words, which quote no value): a message quoting the input could quote a secret.
+      const oauth = (overridden.kafka.sasl as { mechanism?: unknown }).mechanism === 'oauthbearer';
+      problems.push(
+        ...sasl.error.issues.map((issue) =>
+          oauth
+            ? { path: `env KAFKA_SASL_OAUTHBEARER_* (${issue.path.join('.') || 'sasl'})`, message: issue.message }
+            : { path: `env KAFKA_SASL_${String(issue.path[0] ?? 'MECHANISM').toUpperCase()}`, message: issue.code === 'invalid_union' || issue.code === 'invalid_value' ? "expected 'plain', 'scram-sha-256', 'scram-sha-512' or 'oauthbearer'" : 'missing or empty (KAFKA_SASL_MECHANISM, KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD go together)' },
+        ),
+      );
+    }
   }
   if (problems.length > 0) throw new ConfigError(problems, 'the environment');
   const aclPrincipal = aclPrincipalOf(settings);

@@ -4,6 +4,7 @@
 import type { BaseOptions, SASLMechanismValue } from '@platformatic/kafka';
 import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
 import { kafkaClientSecurity } from './kafka-security.ts';
+import { oauthTokenSource } from './oauth-token.ts';
 
 export type PlatformaticConnection = Pick<BaseOptions, 'clientId' | 'bootstrapBrokers' | 'tls' | 'sasl'>;
 
@@ -15,6 +16,11 @@ export function platformaticConnection(kafka: Pick<ResolvedConfig['kafka'], 'cli
   const connection: PlatformaticConnection = { clientId: kafka.clientId, bootstrapBrokers: [...kafka.brokers] };
   if (ssl === true) connection.tls = {};
   else if (typeof ssl === 'object' && ssl !== null) connection.tls = { ...ssl };
-  if (sasl !== undefined && 'username' in sasl) connection.sasl = { mechanism: mechanisms[sasl.mechanism]!, username: sasl.username, password: sasl.password };
+  const settings = kafka.sasl;
+  if (settings?.mechanism === 'oauthbearer') {
+    // The process's token source (oauth-token.ts): a fresh token at every login and re-login.
+    const source = oauthTokenSource(settings);
+    connection.sasl = { mechanism: 'OAUTHBEARER', token: async () => (await source.token()).value, oauthBearerExtensions: () => source.extensions() };
+  } else if (sasl !== undefined && 'username' in sasl) connection.sasl = { mechanism: mechanisms[sasl.mechanism]!, username: sasl.username, password: sasl.password };
   return connection;
 }

@@ -16,7 +16,8 @@ import { findJava } from './prerequisites.ts';
 import { isProcessAlive, terminateProcess } from './processes.ts';
 import { waitForBroker } from './readiness.ts';
 import type { ClientSecurity } from './readiness.ts';
-import { scramFormatArguments, secureServerSettings } from './secure-config.ts';
+import { oauthJvmOptions, scramFormatArguments, secureServerSettings } from './secure-config.ts';
+import type { BrokerOAuth } from './secure-config.ts';
 import { ADMIN_USER } from './secure-materials.ts';
 import type { SecurityMaterials } from './secure-materials.ts';
 import { warmUpCoordinators } from './warm-up.ts';
@@ -64,7 +65,7 @@ export type StartJvmBrokerOptions = {
   /** Called as soon as the JVM runs, before it is ready: lets a named broker record its pid early. */
   onSpawned?: (pid: number) => Promise<void>;
   /** A secured broker (secure-config.ts): its certificates and users, and the mutual-TLS port. */
-  security?: { materials: SecurityMaterials; mtlsPort: number };
+  security?: { materials: SecurityMaterials; mtlsPort: number; oauth?: BrokerOAuth };
 };
 
 export type StartedJvmBroker = {
@@ -126,7 +127,7 @@ export async function startJvmBroker(options: StartJvmBrokerOptions): Promise<St
     files.serverProperties,
     security === undefined
       ? renderServerProperties({ ports: options.ports, dataDirectory: files.dataDirectory })
-      : renderProperties(secureServerSettings({ ports: { ...options.ports, mtls: security.mtlsPort }, dataDirectory: files.dataDirectory, materials: security.materials })),
+      : renderProperties(secureServerSettings({ ports: { ...options.ports, mtls: security.mtlsPort }, dataDirectory: files.dataDirectory, materials: security.materials, ...(security.oauth === undefined ? {} : { oauth: security.oauth }) })),
     // A secured broker's properties hold its PLAIN users' passwords.
     { mode: 0o600 },
   );
@@ -142,7 +143,7 @@ export async function startJvmBroker(options: StartJvmBrokerOptions): Promise<St
   try {
     child = spawn(
       java.command,
-      [...brokerJvmOptions(), `-Dlog4j2.configurationFile=${files.log4jProperties}`, '-cp', classpath, 'kafka.Kafka', files.serverProperties],
+      [...brokerJvmOptions(), ...oauthJvmOptions(security?.oauth), `-Dlog4j2.configurationFile=${files.log4jProperties}`, '-cp', classpath, 'kafka.Kafka', files.serverProperties],
       { detached: options.detached, stdio: ['ignore', output, output], cwd: options.directory },
     );
   } finally {

@@ -12,6 +12,7 @@ import { freePort } from './ports.ts';
 import type { ClientSecurity } from './readiness.ts';
 import { ensureSecurityMaterials } from './secure-materials.ts';
 import type { SecurityMaterials } from './secure-materials.ts';
+import type { BrokerOAuth } from './secure-config.ts';
 
 export type SaslMechanismName = 'plain' | 'scram-sha-256' | 'scram-sha-512';
 
@@ -38,6 +39,8 @@ export type SecureBrokerHandle = BrokerHandle & {
 export type StartSecureBrokerOptions = {
   /** SASL users besides `admin` (each gets SCRAM-SHA-512, SCRAM-SHA-256 and PLAIN credentials). */
   users?: readonly string[];
+  /** OAUTHBEARER on the SASL listener too, validating tokens against this JWKS (secure-config.ts). */
+  oauth?: BrokerOAuth;
   onProgress?: (line: string) => void;
 };
 
@@ -46,7 +49,7 @@ export async function startSecureEphemeralBroker(options: StartSecureBrokerOptio
   let materials: SecurityMaterials | undefined;
   const handle = await startEphemeralJvmBroker(options.onProgress, async (directory) => {
     materials = await ensureSecurityMaterials(directory, options.users ?? []);
-    return { materials, mtlsPort: await freePort() };
+    return { materials, mtlsPort: await freePort(), ...(options.oauth === undefined ? {} : { oauth: options.oauth }) };
   });
   if (materials === undefined || handle.mtlsBrokers === undefined) throw new Error('the secured broker started without its security materials');
   const ready = materials;

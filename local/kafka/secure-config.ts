@@ -21,8 +21,33 @@ function jaasString(value: string): string {
   return `"${value}"`;
 }
 
+/**
+ * OAUTHBEARER on the SASL_SSL listener, validated as an OIDC provider's tokens are (Kafka's
+ * OAuthBearerValidatorCallbackHandler): signed by a key of the JWKS at `jwksUrl` (a file: URL),
+ * for `audience`; the principal is the token's `sub`. `maxReauthMs` makes every connection log in
+ * again within that time (connections.max.reauth.ms), as a token's expiry does.
+ */
+export type BrokerOAuth = { jwksUrl: string; audience: string; maxReauthMs?: number };
+
+/** The JVM's list of URLs the OAuth validator may read (Kafka 4 allows none by default). */
+export function oauthJvmOptions(oauth: BrokerOAuth | undefined): string[] {
+  return oauth === undefined ? [] : [`-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=${oauth.jwksUrl}`];
+}
+
+function oauthSettings(oauth: BrokerOAuth | undefined): Record<string, string> {
+  if (oauth === undefined) return {};
+  return {
+    'listener.name.sasl_ssl.oauthbearer.sasl.jaas.config': 'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;',
+    'listener.name.sasl_ssl.oauthbearer.sasl.server.callback.handler.class': 'org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler',
+    'sasl.oauthbearer.jwks.endpoint.url': oauth.jwksUrl,
+    'sasl.oauthbearer.expected.audience': oauth.audience,
+    // For OAUTHBEARER logins only: kafkajs (the admin, the producer SDK) does not log in again, so other mechanisms keep sessions that never expire.
+    ...(oauth.maxReauthMs === undefined ? {} : { 'listener.name.sasl_ssl.oauthbearer.connections.max.reauth.ms': String(oauth.maxReauthMs) }),
+  };
+}
+
 /** server.properties of a secured combined broker+controller listening on 127.0.0.1 only. */
-export function secureServerSettings(options: { ports: SecureBrokerPorts; dataDirectory: string; materials: SecurityMaterials }): Record<string, string> {
+export function secureServerSettings(options: { ports: SecureBrokerPorts; dataDirectory: string; materials: SecurityMaterials; oauth?: BrokerOAuth }): Record<string, string> {
   const { ports, materials } = options;
   const plainUsers = Object.entries(materials.users)
     .map(([user, password]) => `user_${user}=${jaasString(password)}`)
@@ -46,7 +71,8 @@ export function secureServerSettings(options: { ports: SecureBrokerPorts; dataDi
     'listener.name.sasl_ssl.ssl.client.auth': 'none',
     // Certificate principals by their CN ("User:scorestream-client"), as ACLs name them.
     'ssl.principal.mapping.rules': 'RULE:^CN=([^,]+)$/$1/,DEFAULT',
-    'sasl.enabled.mechanisms': saslMechanisms.join(','),
+    'sasl.enabled.mechanisms': [...saslMechanisms, ...(options.oauth === undefined ? [] : ['OAUTHBEARER'])].join(','),
+    ...oauthSettings(options.oauth),
     'listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config': 'org.apache.kafka.common.security.scram.ScramLoginModule required;',
     'listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config': 'org.apache.kafka.common.security.scram.ScramLoginModule required;',
     // PLAIN's users live in the JAAS line (SCRAM's in the cluster metadata, added at format time).

@@ -5,7 +5,7 @@ import type { Kafka } from 'kafkajs';
 import { afterAll, beforeAll } from 'vitest';
 import { quietKafka } from '../../local/kafka/index.ts';
 import { startSecureEphemeralBroker } from '../../local/kafka/secure-broker.ts';
-import type { SecureBrokerHandle } from '../../local/kafka/secure-broker.ts';
+import type { SecureBrokerHandle, StartSecureBrokerOptions } from '../../local/kafka/secure-broker.ts';
 import { createTopicsWithLeaders } from '../../kafka/create-topics-with-leaders.ts';
 import { roleGrants, toKafkajsAcls } from '../../kafka/acl-roles.ts';
 import type { AclGrant, RoleGrantOptions } from '../../kafka/acl-roles.ts';
@@ -15,11 +15,11 @@ import { topologyOf } from '../../src/engine/topology/topology.ts';
 import type { TopicNames, Topology } from '../../src/engine/topology/topology.ts';
 
 /** Starts a secured broker with `users` before the file's tests and stops it after them. */
-export function useSecureBroker(users: readonly string[]): () => SecureBrokerHandle {
+export function useSecureBroker(users: readonly string[], options: Pick<StartSecureBrokerOptions, 'oauth'> = {}): () => SecureBrokerHandle {
   let broker: SecureBrokerHandle | undefined;
   beforeAll(async () => {
     const started = Date.now();
-    broker = await startSecureEphemeralBroker({ users });
+    broker = await startSecureEphemeralBroker({ users, ...options });
     console.error(`[kafka] secured broker ${broker.brokers.join(',')} (mTLS ${broker.mtlsBrokers.join(',')}) ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }, 180_000);
   afterAll(async () => {

@@ -19,6 +19,7 @@ import { RESCORE_REASONS } from '../../kit/contracts/rescore-request.ts';
 import type { JudgeModelResolver } from '../../kit/judge/types.ts';
 import { DEFAULT_TOPICS, DEFAULTS } from './defaults.ts';
 import { inputSchema } from './input-schema.ts';
+import { saslSchema } from './sasl-schema.ts';
 import type { ScorerLike } from './scorer-like.ts';
 
 const positiveInt = z.number().int().positive();
@@ -43,7 +44,6 @@ export const kafkaClients = ['kafkajs', 'platformatic'] as const;
  */
 export const traceSamplingPolicies = ['ignore', 'follow'] as const;
 
-const saslMechanisms = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
 
 const scorerSchema = z.custom<ScorerLike>(
   (value) =>
@@ -137,11 +137,6 @@ export const tlsSchema = z.union([
   }),
 ]);
 
-export const saslSchema = z.strictObject({
-  mechanism: z.enum(saslMechanisms),
-  username: z.string().min(1),
-  password: z.string().min(1),
-});
 
 const judgeModelSchema = z.custom<LanguageModel>(
   (value) => (typeof value === 'string' && value !== '') || (typeof value === 'object' && value !== null),

@@ -3,7 +3,8 @@
 // what resolveConfig returns). One part is laid over the derived types by hand: a binding's `when`
 // takes the config's `Event`, and a schema, being a value, cannot take a type parameter.
 import type { z } from 'zod';
-import type { bindingSchema, configSchema, deliveryModes, kafkaClients, saslSchema, tlsSchema, traceSamplingPolicies } from './config-schema.ts';
+import type { bindingSchema, configSchema, deliveryModes, kafkaClients, tlsSchema, traceSamplingPolicies } from './config-schema.ts';
+import type { saslSchema } from './sasl-schema.ts';
 
 import type { ThreadOptions } from '../threads/threads-schema.ts';
 

@@ -33,6 +33,21 @@ const numberVariables = {
 } as const;
 
 /** Returns a copy of `config` with the environment's values laid over it. */
+/**
+ * OAUTHBEARER's settings from the environment (docs/security.md, OAuth): the token endpoint, the
+ * client id, the secret or the file holding it (taken untrimmed, as a password is), the scope.
+ */
+function oauthEnvironment(value: (name: string) => string | undefined, environment: Environment): Record<string, string> {
+  const fields: Record<string, string | undefined> = {
+    tokenEndpointUrl: value('KAFKA_SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL'),
+    clientId: value('KAFKA_SASL_OAUTHBEARER_CLIENT_ID'),
+    clientSecret: environment.KAFKA_SASL_OAUTHBEARER_CLIENT_SECRET === '' ? undefined : environment.KAFKA_SASL_OAUTHBEARER_CLIENT_SECRET,
+    clientSecretFile: value('KAFKA_SASL_OAUTHBEARER_CLIENT_SECRET_FILE'),
+    scope: value('KAFKA_SASL_OAUTHBEARER_SCOPE'),
+  };
+  return Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
 export function applyEnvironmentOverrides<Event>(
   config: ScorestreamConfigInput<Event>,
   environment: Environment,
@@ -117,7 +132,10 @@ export function applyEnvironmentOverrides<Event>(
   const mechanism = value('KAFKA_SASL_MECHANISM');
   const username = value('KAFKA_SASL_USERNAME');
   const password = environment.KAFKA_SASL_PASSWORD === '' ? undefined : environment.KAFKA_SASL_PASSWORD;
-  if (mechanism !== undefined || username !== undefined || password !== undefined) {
+  const oauth = oauthEnvironment(value, environment);
+  if ((mechanism?.toLowerCase() ?? config.kafka?.sasl?.mechanism) === 'oauthbearer') {
+    result.kafka!.sasl = { ...config.kafka?.sasl, mechanism: 'oauthbearer', ...oauth } as SaslConfig;
+  } else if (mechanism !== undefined || username !== undefined || password !== undefined) {
     result.kafka!.sasl = {
       ...config.kafka?.sasl,
       ...(mechanism === undefined ? {} : { mechanism: mechanism.toLowerCase() as SaslConfig['mechanism'] }),

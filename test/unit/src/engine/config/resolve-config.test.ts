@@ -238,8 +238,24 @@ describe('resolveConfig', () => {
     });
 
     it('reports an unknown KAFKA_SASL_MECHANISM and a missing username against the SASL fields', () => {
-      const error = problemsOf(minimal(), { KAFKA_SASL_MECHANISM: 'oauthbearer', KAFKA_SASL_PASSWORD: 'secret' });
-      expect(pathsOf(error).sort()).toEqual(['kafka.sasl.mechanism', 'kafka.sasl.username']);
+      expect(pathsOf(problemsOf(minimal(), { KAFKA_SASL_MECHANISM: 'gssapi', KAFKA_SASL_PASSWORD: 'secret' }))).toEqual(['kafka.sasl.mechanism']);
+      expect(pathsOf(problemsOf(minimal(), { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_PASSWORD: 'secret' }))).toEqual(['kafka.sasl.username']);
+    });
+
+    it('reads OAUTHBEARER from KAFKA_SASL_OAUTHBEARER_*, and says what is missing', () => {
+      const missing = problemsOf(minimal(), { KAFKA_SASL_MECHANISM: 'OAUTHBEARER' });
+      expect(pathsOf(missing).sort()).toEqual(['kafka.sasl.clientId', 'kafka.sasl.clientSecret', 'kafka.sasl.tokenEndpointUrl']);
+      const config = resolveWith({
+        KAFKA_BROKERS: 'k:1',
+        KAFKA_SASL_MECHANISM: 'oauthbearer',
+        KAFKA_SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL: 'https://idp.example.com/oauth2/token',
+        KAFKA_SASL_OAUTHBEARER_CLIENT_ID: 'scorestream',
+        KAFKA_SASL_OAUTHBEARER_CLIENT_SECRET: ' s3cret ',
+        KAFKA_SASL_OAUTHBEARER_SCOPE: 'kafka',
+      });
+      expect(config.kafka.sasl).toEqual({ mechanism: 'oauthbearer', tokenEndpointUrl: 'https://idp.example.com/oauth2/token', clientId: 'scorestream', clientSecret: ' s3cret ', scope: 'kafka' });
+      const both = problemsOf(minimal(), { KAFKA_SASL_MECHANISM: 'oauthbearer', KAFKA_SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL: 'ftp://idp/token', KAFKA_SASL_OAUTHBEARER_CLIENT_ID: 'c', KAFKA_SASL_OAUTHBEARER_CLIENT_SECRET: 's', KAFKA_SASL_OAUTHBEARER_CLIENT_SECRET_FILE: '/run/secret' });
+      expect(pathsOf(both).sort()).toEqual(['kafka.sasl.clientSecret', 'kafka.sasl.tokenEndpointUrl']);
     });
 
     it('does not change the config object it was given', () => {

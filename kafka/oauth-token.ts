@@ -1,0 +1,127 @@
+// OAUTHBEARER tokens for every Kafka client of a process (docs/security.md, OAuth): from an OIDC
+// provider's token endpoint with the client credentials grant (RFC 6749 §4.4: the client id and
+// secret in HTTP Basic, `scope` when set), or from a custom provider. One source per SASL
+// settings object, so every client of the process shares its token. A token is reused until 80%
+// of its lifetime has passed (a broker with connections.max.reauth.ms asks each connection to log
+// in again before its token expires, and the clients do); concurrent logins share one request.
+// A refused request throws an OAuthTokenError naming the endpoint, the client id and what the
+// provider said — never the secret — which the edge reports like a refused SASL login (exit 2 at
+// start).
+import { readFileSync } from 'node:fs';
+import type { OAuthTokenProvider } from '../src/engine/config/sasl-schema.ts';
+import { ConfigError } from '../src/engine/config/config-error.ts';
+import { hasErrorMarker, ScorestreamError } from '../src/kit/errors.ts';
+
+export type OAuthSaslSettings = {
+  mechanism: 'oauthbearer';
+  tokenEndpointUrl?: string | undefined;
+  clientId?: string | undefined;
+  clientSecret?: string | undefined;
+  clientSecretFile?: string | undefined;
+  scope?: string | undefined;
+  extensions?: Record<string, string> | undefined;
+  tokenProvider?: OAuthTokenProvider | undefined;
+};
+
+export type OAuthToken = { value: string; lifetimeMs: number; extensions?: Record<string, string> };
+
+export type OAuthTokenSource = {
+  /** A token good for at least a fifth of its lifetime. */
+  token(): Promise<OAuthToken>;
+  /** The SASL extensions of every login: the settings', and the provider's last. */
+  extensions(): Record<string, string>;
+};
+
+const marker = Symbol.for('scorestream.error.OAuthTokenError');
+
+export class OAuthTokenError extends ScorestreamError {
+  readonly [marker] = true;
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: 'OAUTH_TOKEN', ...options });
+    this.name = 'OAuthTokenError';
+  }
+
+  /** True for an OAuthTokenError from any copy of this library. */
+  static override isInstance(value: unknown): value is OAuthTokenError {
+    return hasErrorMarker(value, marker);
+  }
+}
+
+export type OAuthTokenOptions = { fetch?: typeof fetch; now?: () => number; timeoutMs?: number };
+
+function clientSecretOf(settings: OAuthSaslSettings): string {
+  if (settings.clientSecret !== undefined) return settings.clientSecret;
+  try {
+    return readFileSync(settings.clientSecretFile!, 'utf8').trim();
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new ConfigError([{ path: 'kafka.sasl.clientSecretFile', message: `cannot read '${settings.clientSecretFile}' (${reason}); give the path of a file holding the client secret (env KAFKA_SASL_OAUTHBEARER_CLIENT_SECRET_FILE)` }]);
+  }
+}
+
+/** The client credentials grant against the token endpoint. */
+function clientCredentials(settings: OAuthSaslSettings, options: OAuthTokenOptions): OAuthTokenProvider {
+  const secret = clientSecretOf(settings);
+  const doFetch = options.fetch ?? fetch;
+  const endpoint = settings.tokenEndpointUrl!;
+  const clientId = settings.clientId!;
+  // RFC 6749 §2.3.1: id and secret form-encoded, then Basic.
+  const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64');
+  const body = new URLSearchParams({ grant_type: 'client_credentials', ...(settings.scope === undefined ? {} : { scope: settings.scope }) }).toString();
+  const who = `client '${clientId}' at ${endpoint}`;
+  return async () => {
+    let response: Response;
+    try {
+      response = await doFetch(endpoint, { method: 'POST', headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body, signal: AbortSignal.timeout(options.timeoutMs ?? 10_000) });
+    } catch (error) {
+      throw new OAuthTokenError(`the OIDC token endpoint could not be reached for ${who}: ${(error as Error).message}; check KAFKA_SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL`, { cause: error });
+    }
+    const text = await response.text();
+    let answer: { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown } = {};
+    try {
+      answer = JSON.parse(text) as typeof answer;
+    } catch {
+      // Said below with the status.
+    }
+    if (!response.ok || typeof answer.access_token !== 'string') {
+      const said = typeof answer.error === 'string' ? `${answer.error}${typeof answer.error_description === 'string' ? `: ${answer.error_description}` : ''}` : text.slice(0, 200);
+      const hint = response.status === 400 || response.status === 401 ? 'check KAFKA_SASL_OAUTHBEARER_CLIENT_ID and KAFKA_SASL_OAUTHBEARER_CLIENT_SECRET (or its _FILE), and the scope' : 'check the token endpoint';
+      throw new OAuthTokenError(`the OIDC token endpoint refused ${who} (HTTP ${response.status} ${said.replaceAll(secret, '[redacted]')}): ${hint}`);
+    }
+    const expiresIn = typeof answer.expires_in === 'number' && answer.expires_in > 0 ? answer.expires_in : 3600;
+    return { value: answer.access_token, lifetimeMs: expiresIn * 1000 };
+  };
+}
+
+const sources = new WeakMap<object, OAuthTokenSource>();
+
+/** The process's token source for these settings (one per settings object). */
+export function oauthTokenSource(settings: OAuthSaslSettings, options: OAuthTokenOptions = {}): OAuthTokenSource {
+  const known = sources.get(settings);
+  if (known !== undefined) return known;
+  const now = options.now ?? Date.now;
+  const provide = settings.tokenProvider ?? clientCredentials(settings, options);
+  let current: { token: OAuthToken; refreshAt: number } | undefined;
+  let pending: Promise<OAuthToken> | undefined;
+  const source: OAuthTokenSource = {
+    token() {
+      if (current !== undefined && now() < current.refreshAt) return Promise.resolve(current.token);
+      pending ??= (async () => {
+        try {
+          const token = await provide();
+          if (typeof token?.value !== 'string' || token.value === '') throw new OAuthTokenError('the OAUTHBEARER token provider returned no token: return { value, lifetimeMs, extensions? }');
+          current = { token, refreshAt: now() + Math.max(0, token.lifetimeMs) * 0.8 };
+          return token;
+        } catch (error) {
+          throw OAuthTokenError.isInstance(error) ? error : new OAuthTokenError(`the OAUTHBEARER token provider failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+        } finally {
+          pending = undefined;
+        }
+      })();
+      return pending;
+    },
+    extensions: () => ({ ...settings.extensions, ...current?.token.extensions }),
+  };
+  sources.set(settings, source);
+  return source;
+}
