@@ -5,9 +5,12 @@
 // its tokens from the test's token endpoint with the client credentials grant and runs with
 // exactly the service role's ACLs for its token's subject. Tokens live 6 s: runs published
 // across several lifetimes are all scored, once each, in both delivery modes, the token renewed
-// as it goes; a wrong client secret ends the start with exit 2, naming the mechanism and what to
-// check, the secret nowhere in the output.
+// as it goes; `scorestream tail`, another role, reads the scores as an OAuth client of its own
+// with exactly its ACLs; a wrong client secret ends the start with exit 2, naming the mechanism
+// and what to check, the secret nowhere in the output.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunPublisher } from '../../../producers/run-publisher.ts';
 import type { DeliveryMode } from '../../../src/engine/config/config-types.ts';
@@ -24,7 +27,9 @@ import { DEFAULTS } from '../../../src/engine/config/defaults.ts';
 import { retryTiers } from '../../../src/engine/topology/retry-tiers.ts';
 
 const secret = randomBytes(18).toString('base64url');
-const oidc = createOidcProvider({ 'scorestream-service': { secret, subject: 'svc-oauth' } }, { lifetimeSeconds: 6 });
+const tailSecret = randomBytes(18).toString('base64url');
+const oidc = createOidcProvider({ 'scorestream-service': { secret, subject: 'svc-oauth' }, 'scorestream-tail': { secret: tailSecret, subject: 'tail-oauth' } }, { lifetimeSeconds: 6 });
+const cli = fileURLToPath(new URL('../../../cli/main.ts', import.meta.url));
 const secureBroker = useSecureBroker(['producer'], { oauth: { jwksUrl: oidc.jwksUrl, audience: oidc.audience, maxReauthMs: 5_000 } });
 beforeAll(async () => {
   await oidc.start();
@@ -123,6 +128,48 @@ describe('OAUTHBEARER with OIDC client credentials', () => {
       expect((await service.exited).code).toBe(0);
     }
   }, 180_000);
+
+  it('scorestream tail, another role, reads the scores as its own OAuth client with exactly its ACLs', async () => {
+    const broker = secureBroker();
+    const topics = await useTopics(broker);
+    const groupId = uniqueName('svc-oauth');
+    await grantAcls(broker, 'User:svc-oauth', testRoleGrants('service', { topics, retries: true }, { groupId, delivery: 'at-least-once' }));
+    await grantAcls(broker, 'User:producer', testRoleGrants('producer', { topics: { runs: topics.runs } }));
+    await grantAcls(broker, 'User:tail-oauth', testRoleGrants('tail', { topics: { runs: topics.runs, results: topics.results } }));
+    const service = spawnOAuthService(broker, topics, groupId, 'at-least-once');
+    const runIds = ['oauth-tail-1', 'oauth-tail-2', 'oauth-tail-3'];
+    try {
+      await waitForLog(service, /scorestream is consuming/);
+      await publishRuns(broker, topics.runs, runIds);
+      await waitForRecords(broker, topics.results, runIds.length * scorersPerRun, 'read_uncommitted');
+      const tail = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', cli, 'tail', '--topic', topics.results, '--from-beginning', '--json'], {
+        env: {
+          ...process.env,
+          KAFKA_BROKERS: broker.brokers.join(','),
+          KAFKA_SSL_CA_FILE: broker.materials.caCertificate,
+          KAFKA_SASL_MECHANISM: 'oauthbearer',
+          KAFKA_SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL: oidc.tokenEndpointUrl,
+          KAFKA_SASL_OAUTHBEARER_CLIENT_ID: 'scorestream-tail',
+          KAFKA_SASL_OAUTHBEARER_CLIENT_SECRET: tailSecret,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const lines: string[] = [];
+      const collect = (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      tail.stdout.on('data', collect);
+      tail.stderr.on('data', collect);
+      const exited = new Promise<number | null>((resolve) => tail.once('exit', (code) => resolve(code)));
+      const deadline = Date.now() + 30_000;
+      while (lines.filter((line) => line.includes('"runId"')).length < runIds.length * scorersPerRun && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      tail.kill('SIGTERM');
+      expect(await exited, lines.join('\n')).toBe(0);
+      expect(lines.filter((line) => line.includes('"runId"'))).toHaveLength(runIds.length * scorersPerRun);
+      expect(lines.join('\n')).not.toContain(tailSecret);
+    } finally {
+      service.child.kill('SIGTERM');
+      expect((await service.exited).code).toBe(0);
+    }
+  }, 120_000);
 
   it('a wrong client secret: exit 2, named, and not printed', async () => {
     const broker = secureBroker();
