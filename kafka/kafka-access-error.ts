@@ -251,10 +251,11 @@ export function isKafkaAccessRefusal(error: unknown): boolean {
 
 /** How to name the principal in messages, from the client's settings (never the password). */
 /** A client's SASL settings as the messages read them: a user and password, or OAUTHBEARER's client. */
-type NamedSasl = { mechanism: string; username?: string | undefined; password?: string | undefined; clientId?: string | undefined; clientSecret?: string | undefined };
+type NamedSasl = { mechanism: string; username?: string | undefined; password?: string | undefined; clientId?: string | undefined; clientSecret?: string | undefined; region?: string | undefined };
 
 export function describePrincipal(settings: { sasl?: NamedSasl | undefined; ssl?: unknown }): string {
   const sasl = settings.sasl;
+  if (sasl?.mechanism === 'aws-msk-iam') return `the AWS IAM identity of the credential chain (MSK IAM, OAUTHBEARER, ${sasl.region ?? 'no region'})`;
   if (sasl?.mechanism === 'oauthbearer') return sasl.clientId === undefined ? 'the OAUTHBEARER token provider' : `OAuth client '${sasl.clientId}' (OAUTHBEARER)`;
   if (sasl?.username !== undefined) return `user '${sasl.username}' (${sasl.mechanism.toUpperCase()})`;
   const ssl = settings.ssl;

@@ -24,7 +24,7 @@ const fileFields = [
 
 /** kafkajs `sasl`: a user and password as they are; OAUTHBEARER through the process's token source (oauth-token.ts). */
 function kafkajsSasl(sasl: NonNullable<KafkaSecuritySettings['sasl']>): SASLOptions {
-  if (sasl.mechanism !== 'oauthbearer') return { ...sasl } as SASLOptions;
+  if (sasl.mechanism !== 'oauthbearer' && sasl.mechanism !== 'aws-msk-iam') return { ...sasl } as SASLOptions;
   const source = oauthTokenSource(sasl);
   return { mechanism: 'oauthbearer', oauthBearerProvider: async () => ({ value: (await source.token()).value }) };
 }

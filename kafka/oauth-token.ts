@@ -11,9 +11,12 @@ import { readFileSync } from 'node:fs';
 import type { OAuthTokenProvider } from '../src/engine/config/sasl-schema.ts';
 import { ConfigError } from '../src/engine/config/config-error.ts';
 import { hasErrorMarker, ScorestreamError } from '../src/kit/errors.ts';
+import { mskIamTokenProvider } from './msk-iam-token.ts';
 
+/** The settings of a token-based login: OIDC client credentials, a custom provider, or MSK IAM (`region`). */
 export type OAuthSaslSettings = {
-  mechanism: 'oauthbearer';
+  mechanism: 'oauthbearer' | 'aws-msk-iam';
+  region?: string | undefined;
   tokenEndpointUrl?: string | undefined;
   clientId?: string | undefined;
   clientSecret?: string | undefined;
@@ -100,7 +103,7 @@ export function oauthTokenSource(settings: OAuthSaslSettings, options: OAuthToke
   const known = sources.get(settings);
   if (known !== undefined) return known;
   const now = options.now ?? Date.now;
-  const provide = settings.tokenProvider ?? clientCredentials(settings, options);
+  const provide = settings.mechanism === 'aws-msk-iam' ? mskIamTokenProvider(settings.region!) : (settings.tokenProvider ?? clientCredentials(settings, options));
   let current: { token: OAuthToken; refreshAt: number } | undefined;
   let pending: Promise<OAuthToken> | undefined;
   const source: OAuthTokenSource = {
@@ -113,7 +116,7 @@ export function oauthTokenSource(settings: OAuthSaslSettings, options: OAuthToke
           current = { token, refreshAt: now() + Math.max(0, token.lifetimeMs) * 0.8 };
           return token;
         } catch (error) {
-          throw OAuthTokenError.isInstance(error) ? error : new OAuthTokenError(`the OAUTHBEARER token provider failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+          throw OAuthTokenError.isInstance(error) ? error : new OAuthTokenError(`the ${settings.mechanism === 'aws-msk-iam' ? 'MSK IAM' : 'OAUTHBEARER'} token provider failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
         } finally {
           pending = undefined;
         }

@@ -17,7 +17,7 @@ export function platformaticConnection(kafka: Pick<ResolvedConfig['kafka'], 'cli
   if (ssl === true) connection.tls = {};
   else if (typeof ssl === 'object' && ssl !== null) connection.tls = { ...ssl };
   const settings = kafka.sasl;
-  if (settings?.mechanism === 'oauthbearer') {
+  if (settings?.mechanism === 'oauthbearer' || settings?.mechanism === 'aws-msk-iam') {
     // The process's token source (oauth-token.ts): a fresh token at every login and re-login.
     const source = oauthTokenSource(settings);
     connection.sasl = { mechanism: 'OAUTHBEARER', token: async () => (await source.token()).value, oauthBearerExtensions: () => source.extensions() };

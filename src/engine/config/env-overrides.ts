@@ -133,8 +133,14 @@ export function applyEnvironmentOverrides<Event>(
   const username = value('KAFKA_SASL_USERNAME');
   const password = environment.KAFKA_SASL_PASSWORD === '' ? undefined : environment.KAFKA_SASL_PASSWORD;
   const oauth = oauthEnvironment(value, environment);
-  if ((mechanism?.toLowerCase() ?? config.kafka?.sasl?.mechanism) === 'oauthbearer') {
+  const chosen = mechanism?.toLowerCase() ?? config.kafka?.sasl?.mechanism;
+  if (chosen === 'oauthbearer') {
     result.kafka!.sasl = { ...config.kafka?.sasl, mechanism: 'oauthbearer', ...oauth } as SaslConfig;
+  } else if (chosen === 'aws-msk-iam') {
+    // The region: the config's, else the AWS SDK's own variables.
+    const region = (config.kafka?.sasl as { region?: string } | undefined)?.region ?? value('AWS_REGION') ?? value('AWS_DEFAULT_REGION');
+    result.kafka!.sasl = { mechanism: 'aws-msk-iam', ...(region === undefined ? {} : { region }) } as SaslConfig;
+    if (region === undefined) problems.push({ path: 'kafka.sasl.region', message: "MSK IAM signs for a region: set AWS_REGION (or kafka.sasl.region), e.g. 'us-east-1'" });
   } else if (mechanism !== undefined || username !== undefined || password !== undefined) {
     result.kafka!.sasl = {
       ...config.kafka?.sasl,

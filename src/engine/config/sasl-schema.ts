@@ -1,7 +1,7 @@
 // The SASL settings of every Kafka client (docs/security.md): a user and password (PLAIN,
 // SCRAM-SHA-256, SCRAM-SHA-512), or OAUTHBEARER — an OIDC provider's tokens by the client
-// credentials grant, or a custom token provider. Tokens are fetched and renewed at the edge
-// (kafka/oauth-token.ts).
+// credentials grant, a custom token provider, or Amazon MSK IAM's signed tokens. Tokens are
+// fetched and renewed at the edge (kafka/oauth-token.ts).
 import { z } from 'zod';
 
 const saslMechanisms = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
@@ -45,7 +45,17 @@ export const oauthbearerSaslSchema = z
     }
   });
 
-export const saslSchema = z.discriminatedUnion('mechanism', [passwordSaslSchema, oauthbearerSaslSchema], {
+/**
+ * Amazon MSK IAM: SASL/OAUTHBEARER with a token AWS's signer (aws-msk-iam-sasl-signer-js) makes
+ * from the default credential provider chain (environment, profile, web identity / IRSA, the
+ * instance's role), for `region` (else AWS_REGION or AWS_DEFAULT_REGION).
+ */
+export const awsMskIamSaslSchema = z.strictObject({
+  mechanism: z.literal('aws-msk-iam'),
+  region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, "expected an AWS region such as 'us-east-1'").optional(),
+});
+
+export const saslSchema = z.discriminatedUnion('mechanism', [passwordSaslSchema, oauthbearerSaslSchema, awsMskIamSaslSchema], {
   error: (issue) =>
-    issue.code === 'invalid_union' ? "expected mechanism 'plain', 'scram-sha-256', 'scram-sha-512' (with username and password) or 'oauthbearer' (KAFKA_SASL_MECHANISM)" : undefined,
+    issue.code === 'invalid_union' ? "expected mechanism 'plain', 'scram-sha-256', 'scram-sha-512' (with username and password), 'oauthbearer' or 'aws-msk-iam' (KAFKA_SASL_MECHANISM)" : undefined,
 });
