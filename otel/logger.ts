@@ -15,6 +15,12 @@ export const REDACTED_PATHS = [
   'sasl.password',
   'kafka.sasl.password',
   'config.kafka.sasl.password',
+  // An OAUTHBEARER client secret (kafka/oauth-token.ts).
+  'clientSecret',
+  '*.clientSecret',
+  'sasl.clientSecret',
+  'kafka.sasl.clientSecret',
+  'config.kafka.sasl.clientSecret',
   // A TLS client key (PEM) and its passphrase; `key` alone is too common a name (message keys).
   'ssl.key',
   'kafka.ssl.key',

@@ -116,6 +116,8 @@ describe('createLogger', () => {
       ['kafka.sasl.password', { kafka: { sasl: { mechanism: 'plain', username: 'svc', password: secret } } }, ['kafka', 'sasl', 'password']],
       ['config.kafka.sasl.password', { config: { kafka: { sasl: { password: secret } } } }, ['config', 'kafka', 'sasl', 'password']],
       ['sasl.password', { sasl: { password: secret } }, ['sasl', 'password']],
+      ['kafka.sasl.clientSecret (OAUTHBEARER)', { kafka: { sasl: { mechanism: 'oauthbearer', clientId: 'svc', clientSecret: secret } } }, ['kafka', 'sasl', 'clientSecret']],
+      ['config.kafka.sasl.clientSecret', { config: { kafka: { sasl: { clientSecret: secret } } } }, ['config', 'kafka', 'sasl', 'clientSecret']],
       ['kafka.ssl.key (a client certificate key)', { kafka: { ssl: { cert: 'CERT', key: secret } } }, ['kafka', 'ssl', 'key']],
       ['config.kafka.ssl.key', { config: { kafka: { ssl: { key: secret } } } }, ['config', 'kafka', 'ssl', 'key']],
       ['ssl.key', { ssl: { key: secret } }, ['ssl', 'key']],
