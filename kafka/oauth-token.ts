@@ -3,7 +3,8 @@
 // secret in HTTP Basic, `scope` when set), or from a custom provider. One source per SASL
 // settings object, so every client of the process shares its token. A token is reused until 80%
 // of its lifetime has passed (a broker with connections.max.reauth.ms asks each connection to log
-// in again before its token expires, and the clients do); concurrent logins share one request.
+// in again before its token expires, and the clients do); concurrent logins share one request. A
+// renewal that fails while the token still holds keeps the token and tries again soon.
 // A refused request throws an OAuthTokenError naming the endpoint, the client id and what the
 // provider said — never the secret — which the edge reports like a refused SASL login (exit 2 at
 // start).
@@ -104,7 +105,7 @@ export function oauthTokenSource(settings: OAuthSaslSettings, options: OAuthToke
   if (known !== undefined) return known;
   const now = options.now ?? Date.now;
   const provide = settings.mechanism === 'aws-msk-iam' ? mskIamTokenProvider(settings.region!) : (settings.tokenProvider ?? clientCredentials(settings, options));
-  let current: { token: OAuthToken; refreshAt: number } | undefined;
+  let current: { token: OAuthToken; refreshAt: number; expiresAt: number } | undefined;
   let pending: Promise<OAuthToken> | undefined;
   const source: OAuthTokenSource = {
     token() {
@@ -113,9 +114,16 @@ export function oauthTokenSource(settings: OAuthSaslSettings, options: OAuthToke
         try {
           const token = await provide();
           if (typeof token?.value !== 'string' || token.value === '') throw new OAuthTokenError('the OAUTHBEARER token provider returned no token: return { value, lifetimeMs, extensions? }');
-          current = { token, refreshAt: now() + Math.max(0, token.lifetimeMs) * 0.8 };
+          const lifetime = Math.max(0, token.lifetimeMs);
+          current = { token, refreshAt: now() + lifetime * 0.8, expiresAt: now() + lifetime };
           return token;
         } catch (error) {
+          // A renewal that failed while the token still holds: keep using it, and try again after a
+          // tenth of what is left (at least a second), so an identity provider's blip is no outage.
+          if (current !== undefined && now() < current.expiresAt - 1_000) {
+            current = { ...current, refreshAt: now() + Math.max(1_000, (current.expiresAt - now()) / 10) };
+            return current.token;
+          }
           throw OAuthTokenError.isInstance(error) ? error : new OAuthTokenError(`the ${settings.mechanism === 'aws-msk-iam' ? 'MSK IAM' : 'OAUTHBEARER'} token provider failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
         } finally {
           pending = undefined;

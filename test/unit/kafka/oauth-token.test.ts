@@ -43,6 +43,34 @@ describe('oauthTokenSource', () => {
     expect(oidc.issued - before).toBe(2);
   });
 
+  it('keeps a token that still holds when its renewal fails, tries again soon, and fails only once it has expired', async () => {
+    let now = 0;
+    let calls = 0;
+    let down = false;
+    const source = oauthTokenSource({ mechanism: 'oauthbearer', tokenProvider: async () => {
+      calls += 1;
+      if (down) throw new Error('identity provider unavailable');
+      return { value: `token-${calls}`, lifetimeMs: 100_000 };
+    } }, { now: () => now });
+    expect((await source.token()).value).toBe('token-1');
+    down = true;
+    now = 85_000;
+    expect((await source.token()).value).toBe('token-1');
+    // Tried again after a tenth of the 15 s left, not on every login.
+    now = 85_500;
+    expect((await source.token()).value).toBe('token-1');
+    expect(calls).toBe(2);
+    now = 87_000;
+    await source.token();
+    expect(calls).toBe(3);
+    down = false;
+    now = 89_000;
+    expect((await source.token()).value).toBe('token-4');
+    down = true;
+    now = 89_000 + 100_000;
+    await expect(source.token()).rejects.toThrow(/^the OAUTHBEARER token provider failed: identity provider unavailable$/);
+  });
+
   it('says a refused client and an unreachable endpoint in words, without the secret', async () => {
     const refused = await oauthTokenSource(settings({ clientSecret: 'wrong-secret-42' })).token().catch((error: unknown) => error);
     expect(OAuthTokenError.isInstance(refused)).toBe(true);
