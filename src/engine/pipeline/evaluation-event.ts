@@ -69,6 +69,8 @@ export function evaluationLogOf(record: ScoreRecord): EvaluationLog {
   attributes['scorestream.run_id'] = record.runId;
   attributes['scorestream.status'] = record.status;
   if (record.scorerVersion !== undefined) attributes['scorestream.scorer.version'] = record.scorerVersion;
+  // An escalated judge's score says which tier sent the run to it (docs/spend-and-replay.md, escalation).
+  if (record.escalation !== undefined) attributes['scorestream.escalation.tier'] = record.escalation.tier;
   if (record.rescore !== undefined) {
     // A re-score for a feedback stands beside the pair's own score, which it supersedes.
     attributes['scorestream.supersedes'] = scoreIdFor({ runId: record.runId, scorerId: record.scorerId, scorerVersion: record.scorerVersion });

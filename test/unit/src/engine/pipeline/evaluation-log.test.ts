@@ -61,6 +61,12 @@ describe('evaluationLogOf', () => {
     expect(log.attributes).toMatchObject({ 'scorestream.supersedes': scoreIdFor({ runId: 'run-1', scorerId: 'answer-relevancy', scorerVersion: '2' }), 'scorestream.rescore.feedback_id': 'fb-9', 'scorestream.score_id': 'rescore-1' });
   });
 
+  it("says an escalated judge's tier", () => {
+    const log = evaluationLogOf({ ...base, status: 'scored', score: 0.3, escalation: { tier: 'sampled', after: ['tool-check'], sample: { rate: 0.05, bucket: 0.01 } } } as ScoreRecord);
+    expect(log.attributes['scorestream.escalation.tier']).toBe('sampled');
+    expect(evaluationLogOf({ ...base, status: 'scored', score: 0.3 } as ScoreRecord).attributes).not.toHaveProperty('scorestream.escalation.tier');
+  });
+
   it('a thread score: on its last turn, the turns named by run id, the version it supersedes', () => {
     const thread = { id: 't-1', key: 'acme:t-1', turns: 3, firstRunId: 'run-1', lastRunId: 'run-3', closedBy: 'idle' as const, version: 2, versionId: 'v-2', scope: 'conversation' as const, supersedes: 'v-1', runIds: ['run-1', 'run-2', 'run-3'] };
     const log = evaluationLogOf({ ...base, runId: 'run-3', status: 'scored', score: 0.5, thread } as ScoreRecord);
