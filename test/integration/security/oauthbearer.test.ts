@@ -5,8 +5,8 @@
 // its tokens from the test's token endpoint with the client credentials grant and runs with
 // exactly the service role's ACLs for its token's subject. Tokens live 6 s: runs published
 // across several lifetimes are all scored, once each, in both delivery modes, the token renewed
-// as it goes; `scorestream tail`, another role, reads the scores as an OAuth client of its own
-// with exactly its ACLs; a wrong client secret ends the start with exit 2, naming the mechanism
+// as it goes; `scorestream tail`, `replay` and `dashboard`, other roles, each log in as an OAuth
+// client of their own with exactly their ACLs; a wrong client secret ends the start with exit 2, naming the mechanism
 // and what to check, the secret nowhere in the output.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -28,7 +28,13 @@ import { retryTiers } from '../../../src/engine/topology/retry-tiers.ts';
 
 const secret = randomBytes(18).toString('base64url');
 const tailSecret = randomBytes(18).toString('base64url');
-const oidc = createOidcProvider({ 'scorestream-service': { secret, subject: 'svc-oauth' }, 'scorestream-tail': { secret: tailSecret, subject: 'tail-oauth' } }, { lifetimeSeconds: 6 });
+const replaySecret = randomBytes(18).toString('base64url');
+const dashboardSecret = randomBytes(18).toString('base64url');
+const oidc = createOidcProvider(
+  { 'scorestream-service': { secret, subject: 'svc-oauth' }, 'scorestream-tail': { secret: tailSecret, subject: 'tail-oauth' }, 'scorestream-replay': { secret: replaySecret, subject: 'replay-oauth' }, 'scorestream-dashboard': { secret: dashboardSecret, subject: 'dashboard-oauth' } },
+  { lifetimeSeconds: 6 },
+);
+const fixtureConfig = fileURLToPath(new URL('../../fixtures/service.config.ts', import.meta.url));
 const cli = fileURLToPath(new URL('../../../cli/main.ts', import.meta.url));
 const secureBroker = useSecureBroker(['producer'], { oauth: { jwksUrl: oidc.jwksUrl, audience: oidc.audience, maxReauthMs: 5_000 } });
 beforeAll(async () => {
@@ -166,6 +172,92 @@ describe('OAUTHBEARER with OIDC client credentials', () => {
       expect(lines.filter((line) => line.includes('"runId"'))).toHaveLength(runIds.length * scorersPerRun);
       expect(lines.join('\n')).not.toContain(tailSecret);
     } finally {
+      service.child.kill('SIGTERM');
+      expect((await service.exited).code).toBe(0);
+    }
+  }, 120_000);
+
+  it('scorestream replay, another role, scores a time range as its own OAuth client with exactly the replay role\'s ACLs', async () => {
+    const broker = secureBroker();
+    const topics = await useTopics(broker);
+    const replays = `${topics.runs}-replays`;
+    await createTopicsAsAdmin(broker, [replays]);
+    const groupId = uniqueName('replay-oauth');
+    await grantAcls(broker, 'User:producer', testRoleGrants('producer', { topics: { runs: topics.runs } }));
+    await grantAcls(broker, 'User:replay-oauth', testRoleGrants('replay', { topics: { ...topics, replays } }, { groupId, delivery: 'at-least-once' }));
+    const runIds = ['oauth-replay-1', 'oauth-replay-2', 'oauth-replay-3'];
+    await publishRuns(broker, topics.runs, runIds);
+    const replay = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', cli, 'replay', '--config', fixtureConfig, '--from', '10m'], {
+      env: {
+        ...process.env,
+        OTEL_SDK_DISABLED: 'true',
+        KAFKA_BROKERS: broker.brokers.join(','),
+        KAFKA_SSL_CA_FILE: broker.materials.caCertificate,
+        KAFKA_SASL_MECHANISM: 'oauthbearer',
+        KAFKA_SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL: oidc.tokenEndpointUrl,
+        KAFKA_SASL_OAUTHBEARER_CLIENT_ID: 'scorestream-replay',
+        KAFKA_SASL_OAUTHBEARER_CLIENT_SECRET: replaySecret,
+        SCORESTREAM_GROUP_ID: groupId,
+        SCORESTREAM_TOPIC_RUNS: topics.runs,
+        SCORESTREAM_TOPIC_RESULTS: topics.results,
+        SCORESTREAM_TOPIC_DEAD_LETTER: topics.deadLetter,
+        SCORESTREAM_TOPIC_DECISIONS: topics.decisions,
+        FIXTURE_JUDGE_DELAY_MS: '0',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const lines: string[] = [];
+    const collect = (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    replay.stdout.on('data', collect);
+    replay.stderr.on('data', collect);
+    const code = await new Promise<number | null>((resolve) => replay.once('exit', (exitCode) => resolve(exitCode)));
+    expect(code, lines.join('\n')).toBe(0);
+    expect(lines.join('\n')).toMatch(/finished at 3\/3 runs/);
+    const records = await readAll<{ runId: string; replay?: { id: string } }>(topics.results, { isolation: 'read_uncommitted', kafka: adminKafka(broker) });
+    expect(records).toHaveLength(runIds.length * scorersPerRun);
+    expect(new Set(records.map((record) => record.runId))).toEqual(new Set(runIds));
+    expect(lines.join('\n')).not.toContain(replaySecret);
+  }, 90_000);
+
+  it('scorestream dashboard, another role, serves the scores as its own OAuth client with exactly the dashboard role\'s ACLs', async () => {
+    const broker = secureBroker();
+    const topics = await useTopics(broker);
+    const groupId = uniqueName('svc-oauth');
+    await grantAcls(broker, 'User:svc-oauth', testRoleGrants('service', { topics, retries: true }, { groupId, delivery: 'at-least-once' }));
+    await grantAcls(broker, 'User:producer', testRoleGrants('producer', { topics: { runs: topics.runs } }));
+    await grantAcls(broker, 'User:dashboard-oauth', testRoleGrants('dashboard', { topics: { runs: topics.runs, results: topics.results, decisions: topics.decisions } }));
+    const service = spawnOAuthService(broker, topics, groupId, 'at-least-once');
+    const runIds = ['oauth-dash-1', 'oauth-dash-2'];
+    const dashboard = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', cli, 'dashboard', '--port', '0', '--since', '1h', '--topic', topics.results, '--decisions-topic', topics.decisions], {
+      env: {
+        ...process.env,
+        OTEL_SDK_DISABLED: 'true',
+        KAFKA_BROKERS: broker.brokers.join(','),
+        KAFKA_SSL_CA_FILE: broker.materials.caCertificate,
+        KAFKA_SASL_MECHANISM: 'oauthbearer',
+        KAFKA_SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL: oidc.tokenEndpointUrl,
+        KAFKA_SASL_OAUTHBEARER_CLIENT_ID: 'scorestream-dashboard',
+        KAFKA_SASL_OAUTHBEARER_CLIENT_SECRET: dashboardSecret,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const lines: string[] = [];
+    const collect = (chunk: Buffer) => lines.push(...chunk.toString('utf8').split(/[\n\r]/).filter(Boolean));
+    dashboard.stdout.on('data', collect);
+    dashboard.stderr.on('data', collect);
+    const exited = new Promise<number | null>((resolve) => dashboard.once('exit', (code) => resolve(code)));
+    try {
+      await waitForLog(service, /scorestream is consuming/);
+      await publishRuns(broker, topics.runs, runIds);
+      await expect.poll(() => lines.map((line) => /Scorestream dashboard: (http:\/\/\S+)/.exec(line)?.[1]).find(Boolean), { timeout: 30_000 }).toBeDefined();
+      const url = lines.map((line) => /Scorestream dashboard: (http:\/\/\S+)/.exec(line)?.[1]).find(Boolean)!;
+      const snapshot = async () => (await (await fetch(`${url}api/snapshot`)).json()) as { recent: Array<{ runId: string }> };
+      await expect.poll(async () => new Set((await snapshot()).recent.map((summary) => summary.runId)), { timeout: 30_000 }).toEqual(new Set(runIds));
+      dashboard.kill('SIGTERM');
+      expect(await exited, lines.join('\n')).toBe(0);
+      expect(lines.join('\n')).not.toContain(dashboardSecret);
+    } finally {
+      if (dashboard.exitCode === null && dashboard.signalCode === null) dashboard.kill('SIGKILL');
       service.child.kill('SIGTERM');
       expect((await service.exited).code).toBe(0);
     }
