@@ -4,6 +4,7 @@
 import type { Kafka } from 'kafkajs';
 import { afterAll, beforeAll } from 'vitest';
 import { quietKafka } from '../../local/kafka/index.ts';
+import { readAll } from './read-all.ts';
 import { startSecureEphemeralBroker } from '../../local/kafka/secure-broker.ts';
 import type { SecureBrokerHandle, StartSecureBrokerOptions } from '../../local/kafka/secure-broker.ts';
 import { createTopicsWithLeaders } from '../../kafka/create-topics-with-leaders.ts';
@@ -104,4 +105,15 @@ export function testTopology(test: TestTopology): Topology {
 /** What `role` is granted (kafka/acl-roles.ts) for a test's names and features. */
 export function testRoleGrants(role: Role, test: TestTopology, options: RoleGrantOptions = {}): AclGrant[] {
   return roleGrants(testTopology(test), role, options);
+}
+
+/** A topic's records as the admin reads them, once there are `count` (or after a minute, whatever there is). */
+export async function waitForRecords(broker: SecureBrokerHandle, topic: string, count: number, isolation: 'read_committed' | 'read_uncommitted'): Promise<Array<Record<string, unknown>>> {
+  const kafka = adminKafka(broker);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const records = await readAll(topic, { isolation, kafka });
+    if (records.length >= count || Date.now() > deadline) return records;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }

@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createRunPublisher } from '../../../producers/run-publisher.ts';
 import type { DeliveryMode } from '../../../src/engine/config/config-types.ts';
 import type { SecureBrokerHandle } from '../../../local/kafka/secure-broker.ts';
@@ -19,7 +19,7 @@ import { uniqueName } from '../../helpers/kafka.ts';
 import { createOidcProvider } from '../../helpers/oidc-provider.ts';
 import { readAll } from '../../helpers/read-all.ts';
 import { testRun } from '../../helpers/runs.ts';
-import { adminKafka, createTopicsAsAdmin, grantAcls, testRoleGrants, useSecureBroker } from '../../helpers/secure-broker.ts';
+import { adminKafka, createTopicsAsAdmin, grantAcls, testRoleGrants, useSecureBroker, waitForRecords } from '../../helpers/secure-broker.ts';
 import { spawnService, waitForLog } from '../../helpers/service-process.ts';
 import type { ServiceProcess } from '../../helpers/service-process.ts';
 import type { ServiceTopics } from '../../helpers/service.ts';
@@ -56,18 +56,39 @@ async function useTopics(broker: SecureBrokerHandle): Promise<ServiceTopics> {
   return topics;
 }
 
+/** A role's login: OAUTHBEARER with its own client id and secret, over TLS with the broker's CA from a file. */
+function oauthLogin(broker: SecureBrokerHandle, clientId: string, clientSecret: string): Record<string, string> {
+  return {
+    KAFKA_BROKERS: broker.brokers.join(','),
+    KAFKA_SSL_CA_FILE: broker.materials.caCertificate,
+    KAFKA_SASL_MECHANISM: 'oauthbearer',
+    KAFKA_SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL: oidc.tokenEndpointUrl,
+    KAFKA_SASL_OAUTHBEARER_CLIENT_ID: clientId,
+    KAFKA_SASL_OAUTHBEARER_CLIENT_SECRET: clientSecret,
+  };
+}
+
+/** A `scorestream` command as a child process: its output lines as they come, its exit code. */
+function runCli(args: string[], env: Record<string, string>): { lines: string[]; exited: Promise<number | null>; kill: (signal?: NodeJS.Signals) => void } {
+  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', cli, ...args], { env: { ...process.env, OTEL_SDK_DISABLED: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const collect = (chunk: Buffer) => lines.push(...chunk.toString('utf8').split(/[\n\r]/).filter(Boolean));
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return { lines, exited, kill: (signal = 'SIGTERM') => child.kill(signal) };
+}
+
 /** The service as a child process logging in with OAUTHBEARER, the CA from a file. */
 function spawnOAuthService(broker: SecureBrokerHandle, topics: ServiceTopics, groupId: string, delivery: DeliveryMode, clientSecret = secret, client: 'platformatic' | 'kafkajs' = 'platformatic'): ServiceProcess {
   return spawnService({
     topics,
     groupId,
     env: {
-      KAFKA_BROKERS: broker.brokers.join(','),
-      KAFKA_SSL_CA_FILE: broker.materials.caCertificate,
-      KAFKA_SASL_MECHANISM: 'oauthbearer',
-      KAFKA_SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL: oidc.tokenEndpointUrl,
-      KAFKA_SASL_OAUTHBEARER_CLIENT_ID: 'scorestream-service',
-      KAFKA_SASL_OAUTHBEARER_CLIENT_SECRET: clientSecret,
+      ...oauthLogin(broker, 'scorestream-service', clientSecret),
       KAFKA_SASL_OAUTHBEARER_SCOPE: 'kafka',
       SCORESTREAM_TOPIC_DECISIONS: topics.decisions,
       SCORESTREAM_DELIVERY: delivery,
@@ -85,15 +106,6 @@ async function publishRuns(broker: SecureBrokerHandle, topic: string, runIds: st
   }
 }
 
-async function waitForRecords(broker: SecureBrokerHandle, topic: string, count: number, isolation: 'read_committed' | 'read_uncommitted'): Promise<Array<Record<string, unknown>>> {
-  const kafka = adminKafka(broker);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const records = await readAll(topic, { isolation, kafka });
-    if (records.length >= count || Date.now() > deadline) return records;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 describe('OAUTHBEARER with OIDC client credentials', () => {
   // Not the kafkajs alternative: it does not log in again on a live connection (KIP-368), and a broker
@@ -148,27 +160,12 @@ describe('OAUTHBEARER with OIDC client credentials', () => {
       await waitForLog(service, /scorestream is consuming/);
       await publishRuns(broker, topics.runs, runIds);
       await waitForRecords(broker, topics.results, runIds.length * scorersPerRun, 'read_uncommitted');
-      const tail = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', cli, 'tail', '--topic', topics.results, '--from-beginning', '--json'], {
-        env: {
-          ...process.env,
-          KAFKA_BROKERS: broker.brokers.join(','),
-          KAFKA_SSL_CA_FILE: broker.materials.caCertificate,
-          KAFKA_SASL_MECHANISM: 'oauthbearer',
-          KAFKA_SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL: oidc.tokenEndpointUrl,
-          KAFKA_SASL_OAUTHBEARER_CLIENT_ID: 'scorestream-tail',
-          KAFKA_SASL_OAUTHBEARER_CLIENT_SECRET: tailSecret,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const lines: string[] = [];
-      const collect = (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      tail.stdout.on('data', collect);
-      tail.stderr.on('data', collect);
-      const exited = new Promise<number | null>((resolve) => tail.once('exit', (code) => resolve(code)));
+      const tail = runCli(['tail', '--topic', topics.results, '--from-beginning', '--json'], oauthLogin(broker, 'scorestream-tail', tailSecret));
+      const { lines } = tail;
       const deadline = Date.now() + 30_000;
       while (lines.filter((line) => line.includes('"runId"')).length < runIds.length * scorersPerRun && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-      tail.kill('SIGTERM');
-      expect(await exited, lines.join('\n')).toBe(0);
+      tail.kill();
+      expect(await tail.exited, lines.join('\n')).toBe(0);
       expect(lines.filter((line) => line.includes('"runId"'))).toHaveLength(runIds.length * scorersPerRun);
       expect(lines.join('\n')).not.toContain(tailSecret);
     } finally {
@@ -187,30 +184,17 @@ describe('OAUTHBEARER with OIDC client credentials', () => {
     await grantAcls(broker, 'User:replay-oauth', testRoleGrants('replay', { topics: { ...topics, replays } }, { groupId, delivery: 'at-least-once' }));
     const runIds = ['oauth-replay-1', 'oauth-replay-2', 'oauth-replay-3'];
     await publishRuns(broker, topics.runs, runIds);
-    const replay = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', cli, 'replay', '--config', fixtureConfig, '--from', '10m'], {
-      env: {
-        ...process.env,
-        OTEL_SDK_DISABLED: 'true',
-        KAFKA_BROKERS: broker.brokers.join(','),
-        KAFKA_SSL_CA_FILE: broker.materials.caCertificate,
-        KAFKA_SASL_MECHANISM: 'oauthbearer',
-        KAFKA_SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL: oidc.tokenEndpointUrl,
-        KAFKA_SASL_OAUTHBEARER_CLIENT_ID: 'scorestream-replay',
-        KAFKA_SASL_OAUTHBEARER_CLIENT_SECRET: replaySecret,
-        SCORESTREAM_GROUP_ID: groupId,
-        SCORESTREAM_TOPIC_RUNS: topics.runs,
-        SCORESTREAM_TOPIC_RESULTS: topics.results,
-        SCORESTREAM_TOPIC_DEAD_LETTER: topics.deadLetter,
-        SCORESTREAM_TOPIC_DECISIONS: topics.decisions,
-        FIXTURE_JUDGE_DELAY_MS: '0',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const replay = runCli(['replay', '--config', fixtureConfig, '--from', '10m'], {
+      ...oauthLogin(broker, 'scorestream-replay', replaySecret),
+      SCORESTREAM_GROUP_ID: groupId,
+      SCORESTREAM_TOPIC_RUNS: topics.runs,
+      SCORESTREAM_TOPIC_RESULTS: topics.results,
+      SCORESTREAM_TOPIC_DEAD_LETTER: topics.deadLetter,
+      SCORESTREAM_TOPIC_DECISIONS: topics.decisions,
+      FIXTURE_JUDGE_DELAY_MS: '0',
     });
-    const lines: string[] = [];
-    const collect = (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-    replay.stdout.on('data', collect);
-    replay.stderr.on('data', collect);
-    const code = await new Promise<number | null>((resolve) => replay.once('exit', (exitCode) => resolve(exitCode)));
+    const { lines } = replay;
+    const code = await replay.exited;
     expect(code, lines.join('\n')).toBe(0);
     expect(lines.join('\n')).toMatch(/finished at 3\/3 runs/);
     const records = await readAll<{ runId: string; replay?: { id: string } }>(topics.results, { isolation: 'read_uncommitted', kafka: adminKafka(broker) });
@@ -228,24 +212,8 @@ describe('OAUTHBEARER with OIDC client credentials', () => {
     await grantAcls(broker, 'User:dashboard-oauth', testRoleGrants('dashboard', { topics: { runs: topics.runs, results: topics.results, decisions: topics.decisions } }));
     const service = spawnOAuthService(broker, topics, groupId, 'at-least-once');
     const runIds = ['oauth-dash-1', 'oauth-dash-2'];
-    const dashboard = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', cli, 'dashboard', '--port', '0', '--since', '1h', '--topic', topics.results, '--decisions-topic', topics.decisions], {
-      env: {
-        ...process.env,
-        OTEL_SDK_DISABLED: 'true',
-        KAFKA_BROKERS: broker.brokers.join(','),
-        KAFKA_SSL_CA_FILE: broker.materials.caCertificate,
-        KAFKA_SASL_MECHANISM: 'oauthbearer',
-        KAFKA_SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL: oidc.tokenEndpointUrl,
-        KAFKA_SASL_OAUTHBEARER_CLIENT_ID: 'scorestream-dashboard',
-        KAFKA_SASL_OAUTHBEARER_CLIENT_SECRET: dashboardSecret,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const lines: string[] = [];
-    const collect = (chunk: Buffer) => lines.push(...chunk.toString('utf8').split(/[\n\r]/).filter(Boolean));
-    dashboard.stdout.on('data', collect);
-    dashboard.stderr.on('data', collect);
-    const exited = new Promise<number | null>((resolve) => dashboard.once('exit', (code) => resolve(code)));
+    const dashboard = runCli(['dashboard', '--port', '0', '--since', '1h', '--topic', topics.results, '--decisions-topic', topics.decisions], oauthLogin(broker, 'scorestream-dashboard', dashboardSecret));
+    const { lines } = dashboard;
     try {
       await waitForLog(service, /scorestream is consuming/);
       await publishRuns(broker, topics.runs, runIds);
@@ -253,11 +221,10 @@ describe('OAUTHBEARER with OIDC client credentials', () => {
       const url = lines.map((line) => /Scorestream dashboard: (http:\/\/\S+)/.exec(line)?.[1]).find(Boolean)!;
       const snapshot = async () => (await (await fetch(`${url}api/snapshot`)).json()) as { recent: Array<{ runId: string }> };
       await expect.poll(async () => new Set((await snapshot()).recent.map((summary) => summary.runId)), { timeout: 30_000 }).toEqual(new Set(runIds));
-      dashboard.kill('SIGTERM');
-      expect(await exited, lines.join('\n')).toBe(0);
+      dashboard.kill();
+      expect(await dashboard.exited, lines.join('\n')).toBe(0);
       expect(lines.join('\n')).not.toContain(dashboardSecret);
     } finally {
-      if (dashboard.exitCode === null && dashboard.signalCode === null) dashboard.kill('SIGKILL');
       service.child.kill('SIGTERM');
       expect((await service.exited).code).toBe(0);
     }

@@ -15,7 +15,7 @@ import type { SecureBrokerHandle } from '../../../local/kafka/secure-broker.ts';
 import { uniqueName } from '../../helpers/kafka.ts';
 import { readAll } from '../../helpers/read-all.ts';
 import { testRun } from '../../helpers/runs.ts';
-import { adminKafka, createTopicsAsAdmin, grantAcls, revokeAcls, testRoleGrants, useSecureBroker } from '../../helpers/secure-broker.ts';
+import { adminKafka, createTopicsAsAdmin, grantAcls, revokeAcls, testRoleGrants, useSecureBroker, waitForRecords } from '../../helpers/secure-broker.ts';
 import { spawnService, waitForLog } from '../../helpers/service-process.ts';
 import type { ServiceProcess } from '../../helpers/service-process.ts';
 import type { ServiceTopics } from '../../helpers/service.ts';
@@ -88,15 +88,6 @@ async function publishConversation(broker: SecureBrokerHandle, topic: string, in
   }
 }
 
-async function waitForRecords(broker: SecureBrokerHandle, topic: string, count: number, isolation: 'read_committed' | 'read_uncommitted'): Promise<Array<Record<string, unknown>>> {
-  const kafka = adminKafka(broker);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const records = await readAll(topic, { isolation, kafka });
-    if (records.length >= count || Date.now() > deadline) return records;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 async function stopService(service: ServiceProcess): Promise<void> {
   service.child.kill('SIGTERM');
