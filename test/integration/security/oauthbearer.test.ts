@@ -5,14 +5,17 @@
 // its tokens from the test's token endpoint with the client credentials grant and runs with
 // exactly the service role's ACLs for its token's subject. Tokens live 6 s: runs published
 // across several lifetimes are all scored, once each, in both delivery modes, the token renewed
-// as it goes; `scorestream tail`, `replay` and `dashboard`, other roles, each log in as an OAuth
-// client of their own with exactly their ACLs; a wrong client secret ends the start with exit 2, naming the mechanism
+// as it goes; `scorestream tail`, `replay`, `dashboard` and the feedback join, other roles, each
+// log in as an OAuth client of their own with exactly their ACLs; a wrong client secret ends the start with exit 2, naming the mechanism
 // and what to check, the secret nowhere in the output.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createRunPublisher } from '../../../producers/run-publisher.ts';
+import { createKafkaEdge } from '../../../kafka/kafka-edge.ts';
+import { startAgreementJoin } from '../../../service/agreement-join.ts';
+import { scoreRecord } from '../../helpers/dashboard-records.ts';
 import type { DeliveryMode } from '../../../src/engine/config/config-types.ts';
 import type { SecureBrokerHandle } from '../../../local/kafka/secure-broker.ts';
 import { uniqueName } from '../../helpers/kafka.ts';
@@ -30,8 +33,9 @@ const secret = randomBytes(18).toString('base64url');
 const tailSecret = randomBytes(18).toString('base64url');
 const replaySecret = randomBytes(18).toString('base64url');
 const dashboardSecret = randomBytes(18).toString('base64url');
+const agreementSecret = randomBytes(18).toString('base64url');
 const oidc = createOidcProvider(
-  { 'scorestream-service': { secret, subject: 'svc-oauth' }, 'scorestream-tail': { secret: tailSecret, subject: 'tail-oauth' }, 'scorestream-replay': { secret: replaySecret, subject: 'replay-oauth' }, 'scorestream-dashboard': { secret: dashboardSecret, subject: 'dashboard-oauth' } },
+  { 'scorestream-service': { secret, subject: 'svc-oauth' }, 'scorestream-tail': { secret: tailSecret, subject: 'tail-oauth' }, 'scorestream-replay': { secret: replaySecret, subject: 'replay-oauth' }, 'scorestream-dashboard': { secret: dashboardSecret, subject: 'dashboard-oauth' }, 'scorestream-agreement': { secret: agreementSecret, subject: 'agreement-oauth' } },
   { lifetimeSeconds: 6 },
 );
 const fixtureConfig = fileURLToPath(new URL('../../fixtures/service.config.ts', import.meta.url));
@@ -229,6 +233,34 @@ describe('OAUTHBEARER with OIDC client credentials', () => {
       expect((await service.exited).code).toBe(0);
     }
   }, 120_000);
+
+  it('the feedback join, another role, joins a thumbs-down to its score as its own OAuth client with exactly the agreement role\'s ACLs', async () => {
+    const broker = secureBroker();
+    const runs = uniqueName('runs');
+    const topics = { runs, results: uniqueName('scores'), deadLetter: uniqueName('dlq'), rescore: `${runs}-rescore` };
+    const feedbackTopic = uniqueName('feedback');
+    const feedbackTopics = { feedbackTopic, agreementsTopic: uniqueName('agreements'), deadLetterTopic: `${feedbackTopic}-dlq` };
+    await createTopicsAsAdmin(broker, [...Object.values(topics), ...Object.values(feedbackTopics)]);
+    const topology = { topics: { ...topics, feedback: feedbackTopics.feedbackTopic, agreements: feedbackTopics.agreementsTopic }, rescore: true };
+    await grantAcls(broker, 'User:agreement-oauth', testRoleGrants('agreement', topology));
+    const sasl = { mechanism: 'oauthbearer' as const, tokenEndpointUrl: oidc.tokenEndpointUrl, clientId: 'scorestream-agreement', clientSecret: agreementSecret };
+    const edge = createKafkaEdge({ clientId: 'scorestream-test-agreement', brokers: broker.brokers, ssl: { ca: [broker.caPem] }, sasl });
+    onTestFinished(() => edge.close());
+    const join = await startAgreementJoin({ edge, ...feedbackTopics, resultsTopic: topics.results, rescoreTopic: null, windowMs: 3_600_000, ttlMs: 600_000, flushIntervalMs: 100 });
+    onTestFinished(() => join.stop());
+    const admin = adminKafka(broker).producer();
+    await admin.connect();
+    try {
+      await admin.send({ topic: topics.results, acks: -1, messages: [{ key: 'run-o', value: JSON.stringify(scoreRecord({ status: 'scored', score: 0.9, verdict: 'pass' }, { scoreId: 'oauth-judged', runId: 'run-o', scorerId: 'judged', at: Date.now() })) }] });
+      const feedback = { schemaVersion: 1, feedbackId: 'fb-oauth', target: { type: 'run', runId: 'run-o' }, source: 'end_user', name: 'thumbs', value: false, submittedAt: new Date().toISOString() };
+      await admin.send({ topic: feedbackTopics.feedbackTopic, acks: -1, messages: [{ key: 'run-o', value: JSON.stringify(feedback) }] });
+    } finally {
+      await admin.disconnect();
+    }
+    await expect.poll(() => join.counters.pairsPublished, { timeout: 30_000 }).toBe(1);
+    const pairs = await waitForRecords(broker, feedbackTopics.agreementsTopic, 1, 'read_uncommitted');
+    expect(pairs.some((record) => record.feedbackId === 'fb-oauth' && record.scoreId === 'oauth-judged')).toBe(true);
+  }, 90_000);
 
   it('a wrong client secret: exit 2, named, and not printed', async () => {
     const broker = secureBroker();
