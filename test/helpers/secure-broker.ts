@@ -5,6 +5,8 @@ import type { Kafka } from 'kafkajs';
 import { afterAll, beforeAll } from 'vitest';
 import { quietKafka } from '../../local/kafka/index.ts';
 import { readAll } from './read-all.ts';
+import { testRun } from './runs.ts';
+import { createRunPublisher } from '../../producers/run-publisher.ts';
 import { startSecureEphemeralBroker } from '../../local/kafka/secure-broker.ts';
 import type { SecureBrokerHandle, StartSecureBrokerOptions } from '../../local/kafka/secure-broker.ts';
 import { createTopicsWithLeaders } from '../../kafka/create-topics-with-leaders.ts';
@@ -115,5 +117,15 @@ export async function waitForRecords(broker: SecureBrokerHandle, topic: string, 
     const records = await readAll(topic, { isolation, kafka });
     if (records.length >= count || Date.now() > deadline) return records;
     await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Runs published by the producer SDK as the `producer` user, over SASL/PLAIN (a principal of its own). */
+export async function publishRunsAsProducer(broker: SecureBrokerHandle, topic: string, runIds: readonly string[]): Promise<void> {
+  const publisher = createRunPublisher({ brokers: broker.brokers, topic, ssl: { ca: [broker.caPem] }, sasl: broker.sasl('producer', 'plain') as never });
+  try {
+    await publisher.publish(runIds.map((runId) => testRun({ runId })));
+  } finally {
+    await publisher.close();
   }
 }

@@ -113,7 +113,8 @@ function commonFields(context: ScoreRecordContext, result: RunEvidence) {
     scoredAt: context.scoredAt,
     durationMs: context.durationMs,
     latency: latencyOf(context, judge),
-    ...spendField(addSpend(undefined, judgeExecutions(judge))),
+    // A code scorer's record (most of them) has no judge: no generator, no sums.
+    ...(judge === undefined ? {} : spendField(addSpend(undefined, judgeExecutions(judge)))),
     ...(thread === undefined ? {} : { thread }),
   } satisfies Omit<ScoreRecord, 'status'>;
 }

@@ -12,7 +12,6 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createRunPublisher } from '../../../producers/run-publisher.ts';
 import { createKafkaEdge } from '../../../kafka/kafka-edge.ts';
 import { startAgreementJoin } from '../../../service/agreement-join.ts';
 import { scoreRecord } from '../../helpers/dashboard-records.ts';
@@ -21,8 +20,7 @@ import type { SecureBrokerHandle } from '../../../local/kafka/secure-broker.ts';
 import { uniqueName } from '../../helpers/kafka.ts';
 import { createOidcProvider } from '../../helpers/oidc-provider.ts';
 import { readAll } from '../../helpers/read-all.ts';
-import { testRun } from '../../helpers/runs.ts';
-import { adminKafka, createTopicsAsAdmin, grantAcls, testRoleGrants, useSecureBroker, waitForRecords } from '../../helpers/secure-broker.ts';
+import { adminKafka, createTopicsAsAdmin, grantAcls, publishRunsAsProducer, testRoleGrants, useSecureBroker, waitForRecords } from '../../helpers/secure-broker.ts';
 import { spawnService, waitForLog } from '../../helpers/service-process.ts';
 import type { ServiceProcess } from '../../helpers/service-process.ts';
 import type { ServiceTopics } from '../../helpers/service.ts';
@@ -101,14 +99,6 @@ function spawnOAuthService(broker: SecureBrokerHandle, topics: ServiceTopics, gr
   });
 }
 
-async function publishRuns(broker: SecureBrokerHandle, topic: string, runIds: string[]): Promise<void> {
-  const publisher = createRunPublisher({ brokers: broker.brokers, topic, ssl: { ca: [broker.caPem] }, sasl: broker.sasl('producer', 'plain') as never });
-  try {
-    await publisher.publish(runIds.map((runId) => testRun({ runId })));
-  } finally {
-    await publisher.close();
-  }
-}
 
 
 describe('OAUTHBEARER with OIDC client credentials', () => {
@@ -129,12 +119,12 @@ describe('OAUTHBEARER with OIDC client credentials', () => {
       await waitForLog(service, /scorestream is consuming/);
       const isolation = delivery === 'exactly-once' ? 'read_committed' : 'read_uncommitted';
       const first = Array.from({ length: 10 }, (_, index) => `oauth-${delivery}-a-${index}`);
-      await publishRuns(broker, topics.runs, first);
+      await publishRunsAsProducer(broker, topics.runs, first);
       expect((await waitForRecords(broker, topics.results, first.length * scorersPerRun, isolation)).length).toBe(first.length * scorersPerRun);
       // Two token lifetimes and more: every connection logs in again (max.reauth 5 s) with renewed tokens.
       await new Promise((resolve) => setTimeout(resolve, 14_000));
       const second = Array.from({ length: 10 }, (_, index) => `oauth-${delivery}-b-${index}`);
-      await publishRuns(broker, topics.runs, second);
+      await publishRunsAsProducer(broker, topics.runs, second);
       const records = await waitForRecords(broker, topics.results, (first.length + second.length) * scorersPerRun, isolation);
       const pairs = records.map((record) => `${String(record.runId)}|${String(record.scorerId)}`);
       expect(new Set(pairs).size).toBe(pairs.length);
@@ -162,7 +152,7 @@ describe('OAUTHBEARER with OIDC client credentials', () => {
     const runIds = ['oauth-tail-1', 'oauth-tail-2', 'oauth-tail-3'];
     try {
       await waitForLog(service, /scorestream is consuming/);
-      await publishRuns(broker, topics.runs, runIds);
+      await publishRunsAsProducer(broker, topics.runs, runIds);
       await waitForRecords(broker, topics.results, runIds.length * scorersPerRun, 'read_uncommitted');
       const tail = runCli(['tail', '--topic', topics.results, '--from-beginning', '--json'], oauthLogin(broker, 'scorestream-tail', tailSecret));
       const { lines } = tail;
@@ -187,7 +177,7 @@ describe('OAUTHBEARER with OIDC client credentials', () => {
     await grantAcls(broker, 'User:producer', testRoleGrants('producer', { topics: { runs: topics.runs } }));
     await grantAcls(broker, 'User:replay-oauth', testRoleGrants('replay', { topics: { ...topics, replays } }, { groupId, delivery: 'at-least-once' }));
     const runIds = ['oauth-replay-1', 'oauth-replay-2', 'oauth-replay-3'];
-    await publishRuns(broker, topics.runs, runIds);
+    await publishRunsAsProducer(broker, topics.runs, runIds);
     const replay = runCli(['replay', '--config', fixtureConfig, '--from', '10m'], {
       ...oauthLogin(broker, 'scorestream-replay', replaySecret),
       SCORESTREAM_GROUP_ID: groupId,
@@ -220,7 +210,7 @@ describe('OAUTHBEARER with OIDC client credentials', () => {
     const { lines } = dashboard;
     try {
       await waitForLog(service, /scorestream is consuming/);
-      await publishRuns(broker, topics.runs, runIds);
+      await publishRunsAsProducer(broker, topics.runs, runIds);
       await expect.poll(() => lines.map((line) => /Scorestream dashboard: (http:\/\/\S+)/.exec(line)?.[1]).find(Boolean), { timeout: 30_000 }).toBeDefined();
       const url = lines.map((line) => /Scorestream dashboard: (http:\/\/\S+)/.exec(line)?.[1]).find(Boolean)!;
       const snapshot = async () => (await (await fetch(`${url}api/snapshot`)).json()) as { recent: Array<{ runId: string }> };

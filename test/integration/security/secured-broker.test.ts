@@ -15,7 +15,7 @@ import type { SecureBrokerHandle } from '../../../local/kafka/secure-broker.ts';
 import { uniqueName } from '../../helpers/kafka.ts';
 import { readAll } from '../../helpers/read-all.ts';
 import { testRun } from '../../helpers/runs.ts';
-import { adminKafka, createTopicsAsAdmin, grantAcls, revokeAcls, testRoleGrants, useSecureBroker, waitForRecords } from '../../helpers/secure-broker.ts';
+import { adminKafka, createTopicsAsAdmin, grantAcls, publishRunsAsProducer, revokeAcls, testRoleGrants, useSecureBroker, waitForRecords } from '../../helpers/secure-broker.ts';
 import { spawnService, waitForLog } from '../../helpers/service-process.ts';
 import type { ServiceProcess } from '../../helpers/service-process.ts';
 import type { ServiceTopics } from '../../helpers/service.ts';
@@ -68,15 +68,6 @@ function spawnSecureService(broker: SecureBrokerHandle, topics: ServiceTopics, g
   });
 }
 
-async function publishRuns(broker: SecureBrokerHandle, topic: string, runIds: string[]): Promise<void> {
-  // The producer SDK as its own principal, over SASL/PLAIN (the service uses SCRAM-SHA-512).
-  const publisher = createRunPublisher({ brokers: broker.brokers, topic, ssl: { ca: [broker.caPem] }, sasl: broker.sasl('producer', 'plain') as never });
-  try {
-    await publisher.publish(runIds.map((runId) => testRun({ runId })));
-  } finally {
-    await publisher.close();
-  }
-}
 
 /** Turns `indexes` of the conversation `secure-thread` (its messages carry the thread id), through the producer SDK. */
 async function publishConversation(broker: SecureBrokerHandle, topic: string, indexes: number[]): Promise<void> {
@@ -134,7 +125,7 @@ describe('each role with exactly its ACLs', () => {
     const service = spawnSecureService(broker, topics, groupId, 'svc');
     await waitForLog(service, /scorestream is consuming/);
     const runIds = ['secure-1', 'secure-2', 'secure-3'];
-    await publishRuns(broker, topics.runs, runIds);
+    await publishRunsAsProducer(broker, topics.runs, runIds);
     const records = await waitForRecords(broker, topics.results, runIds.length * scorersPerRun, 'read_uncommitted');
     expect(new Set(records.map((record) => record.runId))).toEqual(new Set(runIds));
 
@@ -167,7 +158,7 @@ describe('each role with exactly its ACLs', () => {
     await grantAcls(broker, 'User:producer', producerGrants(topics.runs));
     const service = spawnSecureService(broker, topics, groupId, 'svc-eos', { SCORESTREAM_DELIVERY: 'exactly-once' });
     await waitForLog(service, /scorestream is consuming/);
-    await publishRuns(broker, topics.runs, ['eos-1', 'eos-2']);
+    await publishRunsAsProducer(broker, topics.runs, ['eos-1', 'eos-2']);
     const records = await waitForRecords(broker, topics.results, 2 * scorersPerRun, 'read_committed');
     expect(new Set(records.map((record) => record.runId))).toEqual(new Set(['eos-1', 'eos-2']));
     await stopService(service);
@@ -410,7 +401,7 @@ describe('a wrong connection setting stops the start with exit 2 and says which'
       },
     });
     await waitForLog(service, /scorestream is consuming/);
-    await publishRuns(broker, topics.runs, ['mtls-service-1']);
+    await publishRunsAsProducer(broker, topics.runs, ['mtls-service-1']);
     const records = await waitForRecords(broker, topics.results, scorersPerRun, 'read_uncommitted');
     expect(records.map((record) => record.runId)).toEqual(['mtls-service-1', 'mtls-service-1']);
     await stopService(service);

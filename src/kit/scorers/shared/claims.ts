@@ -8,7 +8,7 @@ import { notScorable } from '../../scorer/not-scorable.ts';
 import type { NotScorable } from '../../scorer/not-scorable.ts';
 import { getJudgeContext } from './judge-context.ts';
 import type { JudgeContext } from './judge-context.ts';
-import { describeScore, numberedList, tagged } from './prompt-text.ts';
+import { numberedList, scoreToExplain, tagged } from './prompt-text.ts';
 import { getAnswerText, partAbsent } from './run-text.ts';
 
 export const claimVerdicts = ['supported', 'contradicted', 'unsupported'] as const;
@@ -66,7 +66,7 @@ export function claimsReasonPrompt(input: ClaimsReasonInput, fixed: string): Lai
       tagged('context', numberedList(input.context)),
       tagged('answer', input.answer),
       tagged('verdicts', numberedList(verdicts)),
-      `The score is ${describeScore(input.score, input.scale)}. Begin with "The score is ${input.score} because".`,
+      scoreToExplain(input.score, input.scale),
     ],
   });
 }

@@ -16,3 +16,11 @@ export function numberedList(items: readonly string[]): string {
 export function describeScore(score: number, scale: number): string {
   return `${score} on a scale from 0 to ${scale}`;
 }
+
+/**
+ * The closing line of every reason prompt's material: the score (and, when given, what it was
+ * computed from) and how the explanation begins. Run-specific, so after the fixed part.
+ */
+export function scoreToExplain(score: number, scale: number, from?: string): string {
+  return `The score is ${describeScore(score, scale)}${from === undefined ? '' : `, ${from}`}. Begin with "The score is ${score} because".`;
+}

@@ -3,7 +3,7 @@
 // verdicts) first and the run's material after it, for the providers' prompt caches.
 import { layoutPrompt } from '../../../judge/prompt-layout.ts';
 import type { LaidOutPrompt } from '../../../judge/prompt-layout.ts';
-import { describeScore, numberedList, tagged } from '../../shared/prompt-text.ts';
+import { numberedList, scoreToExplain, tagged } from '../../shared/prompt-text.ts';
 
 export const answerRelevancyInstructions = `You review answers given by an AI assistant and decide, piece by piece, whether they respond to what the user asked.
 
@@ -57,7 +57,7 @@ export function createAnswerRelevancyReasonPrompt({
       tagged('question', question),
       tagged('answer', answer),
       tagged('verdicts', numberedList(verdicts)),
-      `The score is ${describeScore(score, scale)}. Begin with "The score is ${score} because".`,
+      scoreToExplain(score, scale),
     ],
   });
 }

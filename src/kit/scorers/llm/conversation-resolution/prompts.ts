@@ -4,7 +4,7 @@
 // providers' prompt caches.
 import { layoutPrompt } from '../../../judge/prompt-layout.ts';
 import type { LaidOutPrompt } from '../../../judge/prompt-layout.ts';
-import { describeScore, numberedList, tagged } from '../../shared/prompt-text.ts';
+import { numberedList, scoreToExplain, tagged } from '../../shared/prompt-text.ts';
 
 export const conversationResolutionInstructions = `You review whole conversations between a user and an AI assistant and decide whether what the user came for was resolved by the end.
 
@@ -51,6 +51,6 @@ export function createConversationResolutionReasonPrompt({
   const verdicts = requests.map((entry) => `[${entry.verdict}] ${entry.request} (${entry.reason})`);
   return layoutPrompt({
     fixed: reasonFixed,
-    material: [tagged('requests', numberedList(verdicts)), `The score is ${describeScore(score, scale)}. Begin with "The score is ${score} because".`],
+    material: [tagged('requests', numberedList(verdicts)), scoreToExplain(score, scale)],
   });
 }

@@ -4,7 +4,7 @@
 // providers' prompt caches.
 import { layoutPrompt } from '../../../judge/prompt-layout.ts';
 import type { LaidOutPrompt } from '../../../judge/prompt-layout.ts';
-import { describeScore, numberedList, tagged } from '../../shared/prompt-text.ts';
+import { numberedList, scoreToExplain, tagged } from '../../shared/prompt-text.ts';
 
 export const knowledgeRetentionInstructions = `You review conversations between a user and an AI assistant and decide whether the assistant kept in mind what the user told it earlier.
 
@@ -50,6 +50,6 @@ export function createKnowledgeRetentionReasonPrompt({
   const judged = facts.filter((entry) => entry.verdict !== 'not_needed').map((entry) => `[${entry.verdict}] ${entry.fact} (turn ${entry.turn}; ${entry.reason})`);
   return layoutPrompt({
     fixed: reasonFixed,
-    material: [tagged('facts', numberedList(judged)), `The score is ${describeScore(score, scale)}. Begin with "The score is ${score} because".`],
+    material: [tagged('facts', numberedList(judged)), scoreToExplain(score, scale)],
   });
 }

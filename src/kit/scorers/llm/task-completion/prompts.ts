@@ -4,7 +4,7 @@
 // material after it, for the providers' prompt caches: they reuse the opening across runs.
 import { layoutPrompt } from '../../../judge/prompt-layout.ts';
 import type { LaidOutPrompt } from '../../../judge/prompt-layout.ts';
-import { describeScore, numberedList, tagged } from '../../shared/prompt-text.ts';
+import { numberedList, scoreToExplain, tagged } from '../../shared/prompt-text.ts';
 import { toolCallsReadingNote, toolCallsText } from '../../shared/tool-calls-text.ts';
 import type { JudgedToolCalls } from '../../shared/tool-calls-text.ts';
 
@@ -77,7 +77,7 @@ export function createTaskCompletionReasonPrompt({
       tagged('verdict', verdict),
       tagged('unmet_requirements', numberedList(unmetRequirements)),
       tagged('evidence', evidence),
-      `The score is ${describeScore(score, scale)}. Begin with "The score is ${score} because".`,
+      scoreToExplain(score, scale),
     ],
   });
 }

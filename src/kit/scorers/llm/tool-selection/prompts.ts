@@ -4,7 +4,7 @@
 // run's material after it, for the providers' prompt caches: they reuse the opening across runs.
 import { layoutPrompt } from '../../../judge/prompt-layout.ts';
 import type { LaidOutPrompt } from '../../../judge/prompt-layout.ts';
-import { describeScore, tagged } from '../../shared/prompt-text.ts';
+import { scoreToExplain, tagged } from '../../shared/prompt-text.ts';
 import { printable, printableWithin } from '../../shared/reason-text.ts';
 import { toolCallsReadingNote, toolCallsText, toolNameForJudge } from '../../shared/tool-calls-text.ts';
 import type { JudgedToolCalls } from '../../shared/tool-calls-text.ts';
@@ -94,7 +94,7 @@ export function createToolSelectionReasonPrompt({
     material: [
       tagged('verdicts', verdicts.join('\n')),
       ...(notes.length === 0 ? [] : [notes.join('\n')]),
-      `The score is ${describeScore(score, scale)}. Begin with "The score is ${score} because".`,
+      scoreToExplain(score, scale),
     ],
   });
 }

@@ -4,7 +4,7 @@
 // caches.
 import { layoutPrompt } from '../../../judge/prompt-layout.ts';
 import type { LaidOutPrompt } from '../../../judge/prompt-layout.ts';
-import { describeScore, numberedList, tagged } from '../../shared/prompt-text.ts';
+import { numberedList, scoreToExplain, tagged } from '../../shared/prompt-text.ts';
 
 export const userFrustrationInstructions = `You read conversations between a user and an AI assistant and judge, message by message, whether the user is frustrated with the assistant.
 
@@ -47,7 +47,7 @@ export function createUserFrustrationReasonPrompt({
     fixed: reasonFixed,
     material: [
       tagged('frustrated-messages', numberedList(frustrated)),
-      `The score is ${describeScore(score, scale)}, from ${messages.length} user message${messages.length === 1 ? '' : 's'} judged. Begin with "The score is ${score} because".`,
+      scoreToExplain(score, scale, `from ${messages.length} user message${messages.length === 1 ? '' : 's'} judged`),
     ],
   });
 }
