@@ -15,6 +15,8 @@ import type { KafkaSettings } from './kafka-settings.ts';
 import { createFetchAt } from './fetch-at.ts';
 import type { MessageReader } from './fetch-at.ts';
 import { createKafkaAdmin } from './kafka-admin.ts';
+import { watchTokenHealth } from './oauth-token-log.ts';
+import type { LoginLog } from './oauth-token-log.ts';
 import type { KafkaAdmin } from './kafka-admin.ts';
 import type { KafkaTransport, RecordProducer } from './kafka-transport.ts';
 import { platformaticConnection } from './platformatic-options.ts';
@@ -42,9 +44,15 @@ export type KafkaEdge = {
   close(): Promise<void>;
 };
 
+export type KafkaEdgeOptions = {
+  /** Told when a token-based login's renewals fail or recover after the start (oauth-token-log.ts). */
+  log?: LoginLog;
+};
+
 /** Throws a ConfigError when a PEM file the settings name cannot be read. */
-export function createKafkaEdge(settings: KafkaSettings): KafkaEdge {
+export function createKafkaEdge(settings: KafkaSettings, options: KafkaEdgeOptions = {}): KafkaEdge {
   const connection = platformaticConnection(settings);
+  const unwatch = options.log === undefined ? () => undefined : watchTokenHealth(settings, options.log);
   const admin = createKafkaAdmin(connection);
   let messages: MessageReader | undefined;
   return {
@@ -61,6 +69,7 @@ export function createKafkaEdge(settings: KafkaSettings): KafkaEdge {
       return createKafkajsTransportFor(settings, transportOptions);
     },
     async close() {
+      unwatch();
       await messages?.close();
       await admin.close();
     },

@@ -78,7 +78,7 @@ export async function dryRunReplay(options: ReplayOptions): Promise<DryRunReport
   const { config } = options;
   const bindings = selectScorers(config, options.scorers);
   const request = replayRequest(config, options);
-  const edge = options.edge ?? createKafkaEdge(config.kafka);
+  const edge = options.edge ?? createKafkaEdge(config.kafka, { log: options.logger });
   try {
     return await dryRun(edge, options, bindings, request);
   } finally {

@@ -147,7 +147,7 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
   const { config, logger } = options;
   const scorers = selectScorers(config, options.scorers);
   const request = replayRequest(config, options);
-  const edge = options.edge ?? createKafkaEdge(config.kafka);
+  const edge = options.edge ?? createKafkaEdge(config.kafka, { log: logger });
   const closeEdge = options.edge === undefined ? () => edge.close() : () => Promise.resolve();
   const { range, committed, recorded } = await resolveRange(edge, config, request, true, logger).catch(async (error: unknown) => {
     await closeEdge();

@@ -101,7 +101,7 @@ function threadStateReader(edge: KafkaEdge, config: ResolvedConfig, context: Acc
 }
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
-  const edge = options.edge ?? createKafkaEdge(options.config.kafka);
+  const edge = options.edge ?? createKafkaEdge(options.config.kafka, { log: options.logger });
   const closeEdge = options.edge === undefined ? () => edge.close() : () => Promise.resolve();
   try {
     const transport = options.transport ?? (await edge.transport({ client: options.config.kafka.client, ...(options.fetchMaxWaitMs === undefined ? {} : { fetchMaxWaitMs: options.fetchMaxWaitMs }) }));

@@ -49,7 +49,8 @@ export type AgreementCliOptions = {
 /** Starts the join from CLI options; the demo uses it too. */
 export async function launchAgreementJoin(options: AgreementCliOptions, onWarning: (message: string) => void): Promise<AgreementJoin> {
   const { settings } = kafkaSecurityFromEnvironment(process.env);
-  const edge = createKafkaEdge({ clientId: 'scorestream-agreement', brokers: options.brokers, ...settings });
+  const logger = createLogger(loggerSettingsFromEnvironment(process.env));
+  const edge = createKafkaEdge({ clientId: 'scorestream-agreement', brokers: options.brokers, ...settings }, { log: logger });
   const join = await startAgreementJoin({
     edge,
     feedbackTopic: options.feedbackTopic,
@@ -62,7 +63,7 @@ export async function launchAgreementJoin(options: AgreementCliOptions, onWarnin
     ...(options.maxRuns === undefined ? {} : { maxRuns: options.maxRuns }),
     ...(options.redaction === undefined ? {} : { redaction: options.redaction }),
     ...(options.maxRecordBytes === undefined ? {} : { maxRecordBytes: options.maxRecordBytes }),
-    logger: createLogger(loggerSettingsFromEnvironment(process.env)),
+    logger,
     meter: metrics.getMeter('scorestream'),
     onWarning,
   }).catch(async (error: unknown) => {

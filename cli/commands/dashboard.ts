@@ -57,7 +57,7 @@ export async function launchDashboard(options: DashboardCliOptions, onWarning: (
   // TLS and SASL from the KAFKA_SSL* / KAFKA_SASL_* variables, as for the service; access checked
   // first, so a refusal exits 2 naming the ACL to grant (docs/security.md, the dashboard's role).
   const { settings, security, ...who } = kafkaSecurityFromEnvironment(process.env);
-  const edge = createKafkaEdge({ clientId: 'scorestream-dashboard', brokers: options.brokers, ...settings });
+  const edge = createKafkaEdge({ clientId: 'scorestream-dashboard', brokers: options.brokers, ...settings }, { log: { warn: onWarning, info: onWarning } });
   // What it reads is what the topology gives the dashboard role (src/engine/topology/): read group-less, so no group ACL.
   const topics = [options.resultsTopic, options.decisionsTopic, options.agreementsTopic, options.latestScoresTopic, options.alertsTopic].filter((topic): topic is string => topic !== undefined);
   const access = { brokers: options.brokers, ...who, topics: topics.map((topic) => ({ topic, operations: 'READ' })) };

@@ -37,7 +37,7 @@ export async function run(argv: string[]): Promise<number> {
   // TLS and SASL from the KAFKA_SSL* / KAFKA_SASL_* variables, as for the service. Read group-less:
   // tailing moves nobody's offsets and needs no group (nor a group ACL).
   const { settings, security, ...who } = kafkaSecurityFromEnvironment(process.env);
-  const edge = createKafkaEdge({ clientId: 'scorestream-tail', brokers, ...settings });
+  const edge = createKafkaEdge({ clientId: 'scorestream-tail', brokers, ...settings }, { log: { warn: console.error, info: console.error } });
   const access = { brokers, ...who, topics: [{ topic, operations: 'READ' }] };
   const traceUrl = values['trace-url'];
   const print = (value: Buffer) => {

@@ -81,7 +81,7 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     throw new ScorestreamError('the config has no monitors: add monitors: [{ name, scorer, aggregation, window, threshold }] (docs/alerts.md)', { code: 'invalid_config' });
   }
   const now = options.now ?? Date.now;
-  const edge = options.edge ?? createKafkaEdge(config.kafka);
+  const edge = options.edge ?? createKafkaEdge(config.kafka, { log: logger });
   const closeEdge = options.edge === undefined ? () => edge.close() : () => Promise.resolve();
   const alertsTopic = config.topics.alerts;
   const topology = topologyOfConfig(config);

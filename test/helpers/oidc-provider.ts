@@ -3,7 +3,8 @@
 // (file: URL, Kafka's OAuthBearerValidatorCallbackHandler), and a token endpoint (node:http) that
 // answers the client credentials grant — HTTP Basic client id and secret — with an RS256 JWT
 // whose subject is the client's principal, for the configured audience, expiring after
-// `lifetimeSeconds`. It counts the tokens it issued and the requests it refused.
+// `lifetimeSeconds`. It counts the tokens it issued and the requests it refused; `down` takes it out
+// (HTTP 503) to test an outage.
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,9 @@ export type OidcProvider = {
   readonly refused: number;
   /** Seconds every token issued from now on lives. */
   lifetimeSeconds: number;
+  /** While true the endpoint is out: every request gets HTTP 503 (counted in `unavailable`). */
+  down: boolean;
+  readonly unavailable: number;
   start(): Promise<void>;
   stop(): Promise<void>;
 };
@@ -48,9 +52,15 @@ export function createOidcProvider(clients: Record<string, OidcClient>, options:
   const audience = options.audience ?? 'kafka';
   let issued = 0;
   let refused = 0;
+  let unavailable = 0;
   const server = createServer((request, response) => {
     void (async () => {
       const body = new URLSearchParams(await readBody(request));
+      if (provider.down) {
+        unavailable += 1;
+        response.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'temporarily_unavailable', error_description: 'the identity provider is down' }));
+        return;
+      }
       const basic = /^Basic (.+)$/.exec(request.headers.authorization ?? '')?.[1];
       const [id, secret] = basic === undefined ? [] : Buffer.from(basic, 'base64').toString('utf8').split(':').map(decodeURIComponent);
       const client = id === undefined ? undefined : clients[id];
@@ -70,6 +80,10 @@ export function createOidcProvider(clients: Record<string, OidcClient>, options:
     audience,
     tokenEndpointUrl: '',
     lifetimeSeconds: options.lifetimeSeconds ?? 3600,
+    down: false,
+    get unavailable() {
+      return unavailable;
+    },
     get issued() {
       return issued;
     },

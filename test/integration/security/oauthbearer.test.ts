@@ -11,9 +11,14 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createKafkaEdge } from '../../../kafka/kafka-edge.ts';
 import { startAgreementJoin } from '../../../service/agreement-join.ts';
+import { startMonitor } from '../../../service/monitor/start-monitor.ts';
+import type { ScorestreamConfigInput } from '../../../src/engine/config/config-types.ts';
+import { resolveConfig } from '../../../src/engine/config/resolve-config.ts';
+import { createScorer } from '../../../src/kit/scorer/create-scorer.ts';
 import { scoreRecord } from '../../helpers/dashboard-records.ts';
 import type { DeliveryMode } from '../../../src/engine/config/config-types.ts';
 import type { SecureBrokerHandle } from '../../../local/kafka/secure-broker.ts';
@@ -32,8 +37,9 @@ const tailSecret = randomBytes(18).toString('base64url');
 const replaySecret = randomBytes(18).toString('base64url');
 const dashboardSecret = randomBytes(18).toString('base64url');
 const agreementSecret = randomBytes(18).toString('base64url');
+const monitorSecret = randomBytes(18).toString('base64url');
 const oidc = createOidcProvider(
-  { 'scorestream-service': { secret, subject: 'svc-oauth' }, 'scorestream-tail': { secret: tailSecret, subject: 'tail-oauth' }, 'scorestream-replay': { secret: replaySecret, subject: 'replay-oauth' }, 'scorestream-dashboard': { secret: dashboardSecret, subject: 'dashboard-oauth' }, 'scorestream-agreement': { secret: agreementSecret, subject: 'agreement-oauth' } },
+  { 'scorestream-service': { secret, subject: 'svc-oauth' }, 'scorestream-tail': { secret: tailSecret, subject: 'tail-oauth' }, 'scorestream-replay': { secret: replaySecret, subject: 'replay-oauth' }, 'scorestream-dashboard': { secret: dashboardSecret, subject: 'dashboard-oauth' }, 'scorestream-agreement': { secret: agreementSecret, subject: 'agreement-oauth' }, 'scorestream-monitor': { secret: monitorSecret, subject: 'monitor-oauth' } },
   { lifetimeSeconds: 6 },
 );
 const fixtureConfig = fileURLToPath(new URL('../../fixtures/service.config.ts', import.meta.url));
@@ -251,6 +257,78 @@ describe('OAUTHBEARER with OIDC client credentials', () => {
     const pairs = await waitForRecords(broker, feedbackTopics.agreementsTopic, 1, 'read_uncommitted');
     expect(pairs.some((record) => record.feedbackId === 'fb-oauth' && record.scoreId === 'oauth-judged')).toBe(true);
   }, 90_000);
+
+  it('scorestream monitor, another role, turns low scores into a breach as its own OAuth client with exactly the monitor role\'s ACLs', async () => {
+    const broker = secureBroker();
+    const runs = uniqueName('runs');
+    const topics = { runs, results: uniqueName('scores'), alerts: uniqueName('alerts'), deadLetter: uniqueName('dlq') };
+    await createTopicsAsAdmin(broker, Object.values(topics));
+    await grantAcls(broker, 'User:monitor-oauth', testRoleGrants('monitor', { topics }));
+    const scorer = createScorer({ id: 'completeness', description: 'd' }).generateScore(() => 1);
+    const config = resolveConfig({
+      kafka: { brokers: broker.brokers, ssl: { ca: broker.caPem }, sasl: { mechanism: 'oauthbearer', tokenEndpointUrl: oidc.tokenEndpointUrl, clientId: 'scorestream-monitor', clientSecret: monitorSecret } },
+      topics,
+      scorers: [{ scorer }],
+      monitors: [{ name: 'oauth-completeness', scorer: 'completeness', aggregation: 'mean', window: '5m', threshold: { below: 0.5 } }],
+      alerts: { evaluateEvery: '500ms' },
+    } as ScorestreamConfigInput);
+    const monitor = await startMonitor({ config, logger: pino({ level: 'silent' }) });
+    onTestFinished(() => monitor.stop());
+    await monitor.ready;
+    const admin = adminKafka(broker).producer();
+    await admin.connect();
+    try {
+      const low = [0.1, 0.2, 0.3].map((score, index) => scoreRecord({ status: 'scored', score, verdict: 'fail' }, { scoreId: `oauth-monitor-${index}`, runId: `run-m-${index}`, scorerId: 'completeness', at: Date.now() }));
+      await admin.send({ topic: topics.results, acks: -1, messages: low.map((record) => ({ key: record.runId, value: JSON.stringify(record) })) });
+    } finally {
+      await admin.disconnect();
+    }
+    const notices = await waitForRecords(broker, topics.alerts, 1, 'read_uncommitted');
+    expect(notices[0]).toMatchObject({ kind: 'breach', samples: 3, monitor: { name: 'oauth-completeness' } });
+  }, 90_000);
+
+  it('the token endpoint out for longer than a token lives: a warning, the service stays up, and every run is scored once it is back', async () => {
+    const broker = secureBroker();
+    const topics = await useTopics(broker);
+    const groupId = uniqueName('svc-oauth');
+    await grantAcls(broker, 'User:svc-oauth', testRoleGrants('service', { topics, retries: true }, { groupId, delivery: 'at-least-once' }));
+    await grantAcls(broker, 'User:producer', testRoleGrants('producer', { topics: { runs: topics.runs } }));
+    const service = spawnOAuthService(broker, topics, groupId, 'at-least-once');
+    try {
+      await waitForLog(service, /scorestream is consuming/);
+      const before = ['oauth-outage-a-1', 'oauth-outage-a-2'];
+      await publishRunsAsProducer(broker, topics.runs, before);
+      await waitForRecords(broker, topics.results, before.length * scorersPerRun, 'read_uncommitted');
+      // Out for two token lifetimes and more: the token in hand expires and no new one can be had.
+      const unavailableBefore = oidc.unavailable;
+      oidc.down = true;
+      const during = ['oauth-outage-b-1', 'oauth-outage-b-2'];
+      await publishRunsAsProducer(broker, topics.runs, during);
+      await new Promise((resolve) => setTimeout(resolve, 14_000));
+      // Asked again with a backoff (1, 2, 4, 8 s), not at each of the clients' reconnects.
+      expect(oidc.unavailable - unavailableBefore).toBeGreaterThan(0);
+      expect(oidc.unavailable - unavailableBefore).toBeLessThanOrEqual(8);
+      expect(service.child.exitCode).toBeNull();
+      oidc.down = false;
+      const after = ['oauth-outage-c-1', 'oauth-outage-c-2'];
+      await publishRunsAsProducer(broker, topics.runs, after);
+      const all = [...before, ...during, ...after];
+      const records = await waitForRecords(broker, topics.results, all.length * scorersPerRun, 'read_uncommitted');
+      expect(new Set(records.map((record) => record.runId))).toEqual(new Set(all));
+      const output = service.output.join('\n');
+      // Tokens of 6 s and re-logins every 5 s: the expiry is what the service sees first.
+      expect(output).toMatch(/the OAUTHBEARER token could not be renewed and the last one has expired \(the OIDC token endpoint refused client 'scorestream-service' at \S+ \(HTTP 503 temporarily_unavailable/);
+      expect(output).toMatch(/the OAUTHBEARER token was renewed again after \d+ failed attempts? over \d+ s/);
+      expect(service.output.join('\n')).not.toContain(secret);
+    } catch (error) {
+      console.error(service.output.slice(-25).join('\n'));
+      throw error;
+    } finally {
+      oidc.down = false;
+      service.child.kill('SIGTERM');
+      expect((await service.exited).code).toBe(0);
+    }
+  }, 120_000);
 
   it('a wrong client secret: exit 2, named, and not printed', async () => {
     const broker = secureBroker();

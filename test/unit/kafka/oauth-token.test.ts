@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describePrincipal, kafkaAccessError, settingSecrets } from '../../../kafka/kafka-access-error.ts';
 import { OAuthTokenError, oauthTokenSource } from '../../../kafka/oauth-token.ts';
 import type { OAuthSaslSettings } from '../../../kafka/oauth-token.ts';
+import { describeTokenEvent, watchTokenHealth } from '../../../kafka/oauth-token-log.ts';
 import { createOidcProvider } from '../../helpers/oidc-provider.ts';
 
 const oidc = createOidcProvider({ svc: { secret: 'the-secret-1', subject: 'svc-oauth' } }, { lifetimeSeconds: 100 });
@@ -69,6 +70,53 @@ describe('oauthTokenSource', () => {
     down = true;
     now = 89_000 + 100_000;
     await expect(source.token()).rejects.toThrow(/^the OAUTHBEARER token provider failed: identity provider unavailable$/);
+  });
+
+  it('tells a watcher each change once — a renewal failing, the token expiring, a token had again — and the lines say so in words', async () => {
+    let now = 0;
+    let down = false;
+    let calls = 0;
+    const sasl: OAuthSaslSettings = { mechanism: 'oauthbearer', tokenProvider: async () => {
+      calls += 1;
+      if (down) throw new Error('identity provider unavailable');
+      return { value: 'token', lifetimeMs: 100_000 };
+    } };
+    const source = oauthTokenSource(sasl, { now: () => now });
+    const lines: string[] = [];
+    const stop = watchTokenHealth({ sasl }, { warn: (text) => lines.push(`warn ${text}`), info: (text) => lines.push(`info ${text}`) });
+    await source.token();
+    down = true;
+    for (const at of [85_000, 87_000, 90_000, 95_000]) {
+      now = at;
+      await source.token();
+    }
+    for (const at of [100_000, 101_000, 110_000]) {
+      now = at;
+      await expect(source.token()).rejects.toThrow(OAuthTokenError);
+    }
+    expect(calls).toBe(8);
+    // Expired, the provider is asked again only after a backoff (1 s, 2 s, 4 s …), not at every reconnect.
+    down = false;
+    now = 113_000;
+    await expect(source.token()).rejects.toThrow(/identity provider unavailable/);
+    expect(calls).toBe(8);
+    now = 114_000;
+    await source.token();
+    expect(calls).toBe(9);
+    expect(lines).toEqual([
+      'warn the OAUTHBEARER token could not be renewed (the OAUTHBEARER token provider failed: identity provider unavailable); the current one is used until it expires in 15 s, and renewal is retried meanwhile',
+      'warn the OAUTHBEARER token could not be renewed and the last one has expired (the OAUTHBEARER token provider failed: identity provider unavailable): Kafka logins fail until a token is had again; the clients keep reconnecting and the work resumes where it stopped',
+      'info the OAUTHBEARER token was renewed again after 7 failed attempts over 29 s',
+    ]);
+    // Stopped watching: the next outage is not told.
+    stop();
+    down = true;
+    for (const at of [200_000, 320_000]) {
+      now = at;
+      await source.token().catch(() => undefined);
+    }
+    expect(lines).toHaveLength(3);
+    expect(describeTokenEvent('aws-msk-iam', { kind: 'recovered', failures: 1, sinceMs: 1_400 }).text).toBe('the MSK IAM token was renewed again after 1 failed attempt over 1 s');
   });
 
   it('says a refused client and an unreachable endpoint in words, without the secret', async () => {
