@@ -5,6 +5,7 @@ import type { LogEntry } from 'kafkajs';
 import type { Logger } from 'pino';
 import pino from 'pino';
 import type { KafkaSettings } from './kafka-settings.ts';
+import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
 import { kafkaClientSecurity } from './kafka-security.ts';
 
 // Lines that describe expected behaviour of exactly-once delivery, not problems: its
@@ -21,6 +22,7 @@ export function createKafkaClient(kafka: KafkaSettings, logger: Logger = pino({ 
     clientId: kafka.clientId,
     brokers: kafka.brokers,
     ...kafkaClientSecurity(kafka),
+    reauthenticationThreshold: KAFKA_DEFAULTS.kafkajs.reauthenticationThresholdMs,
     logLevel: logLevel.WARN,
     logCreator:
       () =>

@@ -38,6 +38,16 @@ export const KAFKA_DEFAULTS = Object.freeze({
     /** A transactional producer's retries (about 10 s in all; kafkajs-transport.ts says why). */
     retry: Object.freeze({ retries: 10, initialRetryTime: 10, maxRetryTime: 5_000 }),
   }),
+  kafkajs: Object.freeze({
+    /**
+     * kafkajs logs in again on a live connection this long before the session the broker granted
+     * ends (a token's lifetime, or connections.max.reauth.ms), and Kafka refuses that SaslHandshake
+     * (ILLEGAL_SASL_STATE, measured against Kafka 4), which fails the request. Far below zero, it
+     * never tries: the broker closes the connection when the session ends and kafkajs' retry
+     * reconnects with a full login — a fresh token. No effect where sessions do not end.
+     */
+    reauthenticationThresholdMs: -(2 ** 31),
+  }),
   platformatic: Object.freeze({
     /**
      * How long the group consumer's fetch waits at the broker when none of its partitions has

@@ -11,7 +11,7 @@ import type { ScorestreamConfigInput } from '../src/engine/config/config-types.t
 import { applyEnvironmentOverrides } from '../src/engine/config/env-overrides.ts';
 import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
 import { aclPrincipalOf, describePrincipal, settingSecrets } from './kafka-access-error.ts';
-import { oauthTokenSource } from './oauth-token.ts';
+import { kafkajsOAuthBearer } from './oauth-token.ts';
 
 export type KafkaSecuritySettings = Pick<ResolvedConfig['kafka'], 'ssl' | 'sasl'>;
 export type ClientSecurity = Pick<KafkaConfig, 'ssl' | 'sasl'>;
@@ -25,8 +25,7 @@ const fileFields = [
 /** kafkajs `sasl`: a user and password as they are; OAUTHBEARER through the process's token source (oauth-token.ts). */
 function kafkajsSasl(sasl: NonNullable<KafkaSecuritySettings['sasl']>): SASLOptions {
   if (sasl.mechanism !== 'oauthbearer' && sasl.mechanism !== 'aws-msk-iam') return { ...sasl } as SASLOptions;
-  const source = oauthTokenSource(sasl);
-  return { mechanism: 'oauthbearer', oauthBearerProvider: async () => ({ value: (await source.token()).value }) };
+  return kafkajsOAuthBearer(sasl);
 }
 
 /** kafkajs `ssl` and `sasl` options; throws a ConfigError when a named PEM file cannot be read. */

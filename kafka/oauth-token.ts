@@ -113,6 +113,12 @@ function clientCredentials(settings: OAuthSaslSettings, options: OAuthTokenOptio
   };
 }
 
+/** kafkajs' `sasl` for a token-based login: the process's token source as its oauthBearerProvider. */
+export function kafkajsOAuthBearer(settings: OAuthSaslSettings): { mechanism: 'oauthbearer'; oauthBearerProvider: () => Promise<{ value: string }> } {
+  const source = oauthTokenSource(settings);
+  return { mechanism: 'oauthbearer', oauthBearerProvider: async () => ({ value: (await source.token()).value }) };
+}
+
 /** How often an expired source asks the provider again. */
 const expiredBackoff: Backoff = { firstDelayMs: 1_000, maxDelayMs: 15_000 };
 

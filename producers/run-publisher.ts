@@ -16,6 +16,8 @@ import { ScorestreamError } from '../src/kit/errors.ts';
 import { describePrincipal, kafkaAccessError, settingSecrets } from '../kafka/kafka-access-error.ts';
 import type { AccessContext } from '../kafka/kafka-access-error.ts';
 import { keyPartitioner } from '../kafka/key-partitioner.ts';
+import { publisherLogin } from '../kafka/publisher-login.ts';
+import type { PublisherSasl } from '../kafka/publisher-login.ts';
 import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
 import { probeTls } from '../kafka/tls-probe.ts';
 import { chooseRunContext, traceHeaders, w3cPropagator } from './run-trace-headers.ts';
@@ -40,8 +42,12 @@ export type RunPublisherOptions = {
   clientId?: string;
   /** TLS when the publisher creates the client: `true`, or Node TLS options (`ca`, `cert`, `key`, `servername`) as PEM text. */
   ssl?: KafkaConfig['ssl'];
-  /** SASL when the publisher creates the client, e.g. `{ mechanism: 'scram-sha-512', username, password }`. */
-  sasl?: KafkaConfig['sasl'];
+  /**
+   * SASL when the publisher creates the client: kafkajs' own, e.g. `{ mechanism: 'scram-sha-512', username, password }`,
+   * or the service's token-based settings — `{ mechanism: 'oauthbearer', tokenEndpointUrl, clientId, clientSecret, scope? }`,
+   * `{ mechanism: 'oauthbearer', tokenProvider }`, `{ mechanism: 'aws-msk-iam', region? }` (docs/security.md).
+   */
+  sasl?: PublisherSasl;
   /** Extra producer settings; `idempotent: true` and `maxInFlightRequests: 1` always apply. */
   producerConfig?: ProducerConfig;
   compression?: CompressionTypes;
@@ -91,6 +97,7 @@ export function createRunPublisher(options: RunPublisherOptions = {}): RunPublis
   const maxRequestBytes = options.maxRequestBytes ?? 512 * 1024;
   const maxRequestRuns = options.maxRequestRuns ?? 1000;
   const propagator = options.propagator ?? w3cPropagator;
+  const login = publisherLogin(options.sasl);
   const kafka =
     options.kafka ??
     new Kafka({
@@ -98,16 +105,16 @@ export function createRunPublisher(options: RunPublisherOptions = {}): RunPublis
       brokers: options.brokers ?? [],
       logLevel: logLevel.WARN,
       ...(options.ssl === undefined ? {} : { ssl: options.ssl }),
-      ...(options.sasl === undefined ? {} : { sasl: options.sasl }),
+      ...(login.kafkajs === undefined ? {} : { sasl: login.kafkajs }),
+      reauthenticationThreshold: KAFKA_DEFAULTS.kafkajs.reauthenticationThresholdMs,
     });
   // A secured cluster refusing the publisher (TLS, SASL, WRITE on the topic) gets a KafkaAccessError
   // (code 'kafka_access') that names what to fix, and never the password.
-  const sasl = options.sasl as { mechanism: string; username?: string; password?: string } | undefined;
-  const saslNamed = sasl?.username === undefined ? undefined : { mechanism: sasl.mechanism, username: sasl.username, ...(sasl.password === undefined ? {} : { password: sasl.password }) };
+  const saslNamed = login.named;
   const access: AccessContext = {
     brokers: options.brokers ?? [],
     principal: options.kafka === undefined ? describePrincipal({ sasl: saslNamed, ssl: options.ssl }) : 'the principal of the given kafkajs client',
-    ...(saslNamed === undefined || options.kafka !== undefined ? {} : { aclPrincipal: `User:${saslNamed.username}` }),
+    ...(saslNamed?.username === undefined || options.kafka !== undefined ? {} : { aclPrincipal: `User:${saslNamed.username}` }),
     secrets: settingSecrets({ sasl: saslNamed, ssl: options.ssl }),
     topics: [{ topic, operations: 'WRITE' }],
   };

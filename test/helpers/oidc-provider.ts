@@ -23,6 +23,8 @@ export type OidcProvider = {
   /** Set by start(): the token endpoint's URL. */
   tokenEndpointUrl: string;
   readonly issued: number;
+  /** Tokens issued to one client. */
+  issuedTo(clientId: string): number;
   readonly refused: number;
   /** Seconds every token issued from now on lives. */
   lifetimeSeconds: number;
@@ -53,6 +55,7 @@ export function createOidcProvider(clients: Record<string, OidcClient>, options:
   let issued = 0;
   let refused = 0;
   let unavailable = 0;
+  const issuedByClient = new Map<string, number>();
   const server = createServer((request, response) => {
     void (async () => {
       const body = new URLSearchParams(await readBody(request));
@@ -70,6 +73,7 @@ export function createOidcProvider(clients: Record<string, OidcClient>, options:
         return;
       }
       issued += 1;
+      issuedByClient.set(id!, (issuedByClient.get(id!) ?? 0) + 1);
       const now = Math.floor(Date.now() / 1000);
       const token = signedJwt(privateKey, kid, { sub: client.subject, aud: audience, iss: 'scorestream-test-idp', iat: now, exp: now + provider.lifetimeSeconds, scope: body.get('scope') ?? 'kafka' });
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: provider.lifetimeSeconds }));
@@ -87,6 +91,7 @@ export function createOidcProvider(clients: Record<string, OidcClient>, options:
     get issued() {
       return issued;
     },
+    issuedTo: (clientId) => issuedByClient.get(clientId) ?? 0,
     get refused() {
       return refused;
     },

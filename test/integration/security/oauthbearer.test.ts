@@ -5,15 +5,19 @@
 // its tokens from the test's token endpoint with the client credentials grant and runs with
 // exactly the service role's ACLs for its token's subject. Tokens live 6 s: runs published
 // across several lifetimes are all scored, once each, in both delivery modes, the token renewed
-// as it goes; `scorestream tail`, `replay`, `dashboard` and the feedback join, other roles, each
-// log in as an OAuth client of their own with exactly their ACLs; a wrong client secret ends the start with exit 2, naming the mechanism
-// and what to check, the secret nowhere in the output.
+// as it goes, on either Kafka client; the producer SDK, `scorestream tail`, `replay`, `dashboard`,
+// `monitor` and the feedback join, other roles, each log in as an OAuth client of their own with
+// exactly their ACLs; an identity provider out for longer than a token lives stops nothing; a
+// wrong client secret ends the start with exit 2, naming the mechanism and what to check, the
+// secret nowhere in the output.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createKafkaEdge } from '../../../kafka/kafka-edge.ts';
+import { createRunPublisher } from '../../../producers/run-publisher.ts';
+import { testRun } from '../../helpers/runs.ts';
 import { startAgreementJoin } from '../../../service/agreement-join.ts';
 import { startMonitor } from '../../../service/monitor/start-monitor.ts';
 import type { ScorestreamConfigInput } from '../../../src/engine/config/config-types.ts';
@@ -38,8 +42,9 @@ const replaySecret = randomBytes(18).toString('base64url');
 const dashboardSecret = randomBytes(18).toString('base64url');
 const agreementSecret = randomBytes(18).toString('base64url');
 const monitorSecret = randomBytes(18).toString('base64url');
+const publisherSecret = randomBytes(18).toString('base64url');
 const oidc = createOidcProvider(
-  { 'scorestream-service': { secret, subject: 'svc-oauth' }, 'scorestream-tail': { secret: tailSecret, subject: 'tail-oauth' }, 'scorestream-replay': { secret: replaySecret, subject: 'replay-oauth' }, 'scorestream-dashboard': { secret: dashboardSecret, subject: 'dashboard-oauth' }, 'scorestream-agreement': { secret: agreementSecret, subject: 'agreement-oauth' }, 'scorestream-monitor': { secret: monitorSecret, subject: 'monitor-oauth' } },
+  { 'scorestream-service': { secret, subject: 'svc-oauth' }, 'scorestream-tail': { secret: tailSecret, subject: 'tail-oauth' }, 'scorestream-replay': { secret: replaySecret, subject: 'replay-oauth' }, 'scorestream-dashboard': { secret: dashboardSecret, subject: 'dashboard-oauth' }, 'scorestream-agreement': { secret: agreementSecret, subject: 'agreement-oauth' }, 'scorestream-monitor': { secret: monitorSecret, subject: 'monitor-oauth' }, 'agent-publisher': { secret: publisherSecret, subject: 'producer-oauth' } },
   { lifetimeSeconds: 6 },
 );
 const fixtureConfig = fileURLToPath(new URL('../../fixtures/service.config.ts', import.meta.url));
@@ -108,11 +113,12 @@ function spawnOAuthService(broker: SecureBrokerHandle, topics: ServiceTopics, gr
 
 
 describe('OAUTHBEARER with OIDC client credentials', () => {
-  // Not the kafkajs alternative: it does not log in again on a live connection (KIP-368), and a broker
-  // that asks for it (connections.max.reauth.ms, as this one does for OAUTHBEARER) refuses its login.
+  // kafkajs too: it does not log in again on the live connection (KAFKA_DEFAULTS.kafkajs says why);
+  // the broker closes it when the session ends, and kafkajs reconnects with a fresh token.
   it.each([
     ['at-least-once', 'platformatic'],
     ['exactly-once', 'platformatic'],
+    ['at-least-once', 'kafkajs'],
   ] as const)('scores every run once across several token lifetimes, %s on %s, with the service role\'s ACLs for the token\'s subject', async (delivery, client) => {
     const broker = secureBroker();
     const topics = await useTopics(broker);
@@ -146,6 +152,32 @@ describe('OAUTHBEARER with OIDC client credentials', () => {
       expect((await service.exited).code).toBe(0);
     }
   }, 180_000);
+
+  it('the producer SDK, in the agent\'s process, publishes across several token lifetimes with the service\'s token settings and exactly the producer role\'s ACLs', async () => {
+    const broker = secureBroker();
+    const runs = uniqueName('runs');
+    await createTopicsAsAdmin(broker, [runs]);
+    await grantAcls(broker, 'User:producer-oauth', testRoleGrants('producer', { topics: { runs } }));
+    const publisher = createRunPublisher({
+      brokers: broker.brokers,
+      topic: runs,
+      ssl: { ca: [broker.caPem] },
+      sasl: { mechanism: 'oauthbearer', tokenEndpointUrl: oidc.tokenEndpointUrl, clientId: 'agent-publisher', clientSecret: publisherSecret },
+    });
+    try {
+      const first = ['oauth-sdk-a-1', 'oauth-sdk-a-2'];
+      expect((await publisher.publish(first.map((runId) => testRun({ runId })))).count).toBe(2);
+      // Past the broker's re-login deadline and the token's life: the connection is closed, and the publisher logs in afresh.
+      await new Promise((resolve) => setTimeout(resolve, 8_000));
+      const second = ['oauth-sdk-b-1', 'oauth-sdk-b-2'];
+      expect((await publisher.publish(second.map((runId) => testRun({ runId })))).count).toBe(2);
+    } finally {
+      await publisher.close();
+    }
+    const records = await waitForRecords(broker, runs, 4, 'read_uncommitted');
+    expect(records.map((record) => record.runId).sort()).toEqual(['oauth-sdk-a-1', 'oauth-sdk-a-2', 'oauth-sdk-b-1', 'oauth-sdk-b-2']);
+    expect(oidc.issuedTo('agent-publisher')).toBeGreaterThanOrEqual(2);
+  }, 60_000);
 
   it('scorestream tail, another role, reads the scores as its own OAuth client with exactly its ACLs', async () => {
     const broker = secureBroker();
