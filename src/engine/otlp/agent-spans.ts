@@ -48,10 +48,13 @@ export function classifySpan(span: OtlpSpan): SpanKind {
   if (operation === 'invoke_agent') return kind('agent', 'genai');
   if (operation === 'execute_tool') return kind('tool', 'genai');
   if (typeof operation === 'string' && GENAI_MODEL_OPERATIONS.has(operation)) return kind('model', 'genai');
+  // A span that names a tool it ran is a tool span whatever its kind says (LlamaIndex's OpenLLMetry
+  // task spans carry `tool.name`; so may a CHAIN).
+  const namesTool = typeof a['tool.name'] === 'string' && a['tool.name'] !== '';
   const openInference = a['openinference.span.kind'];
-  if (openInference !== undefined) return kind((typeof openInference === 'string' ? OPEN_INFERENCE_ROLES[openInference] : undefined) ?? 'other', 'openinference');
+  if (openInference !== undefined) return kind((typeof openInference === 'string' ? OPEN_INFERENCE_ROLES[openInference] : undefined) ?? (namesTool ? 'tool' : 'other'), 'openinference');
   const traceloop = a['traceloop.span.kind'];
-  if (traceloop !== undefined) return kind(traceloop === 'agent' ? 'agent' : traceloop === 'tool' ? 'tool' : 'other', 'openllmetry');
+  if (traceloop !== undefined) return kind(traceloop === 'agent' ? 'agent' : traceloop === 'tool' || namesTool ? 'tool' : 'other', 'openllmetry');
   if (a['llm.request.type'] === 'chat' || a['llm.request.type'] === 'completion') return kind('model', 'openllmetry');
   const aiOperation = typeof a['ai.operationId'] === 'string' ? a['ai.operationId'] : undefined;
   const legacy = aiOperation ?? span.name;

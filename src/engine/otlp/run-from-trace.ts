@@ -22,7 +22,8 @@ import type { ClassifiedSpan, FoundRun, RunFindingOptions, RunRule } from './fin
 import type { OtlpSpan } from './otlp-span.ts';
 import type { UniformMessage, UniformToolCall, UniformToolResult } from './read-messages.ts';
 import { conversationFacts, entityOf, errorOf, metadataOf, modelFacts, runUsage } from './run-metadata.ts';
-import { completeToolCalls, toolOfSpan } from './run-tools.ts';
+import { completeToolCalls, toolCallsOfModelCalls, toolOfSpan } from './run-tools.ts';
+import type { SpanTool } from './run-tools.ts';
 import { offeredToolsOfRun } from './run-tool-definitions.ts';
 import { inputMessagesOf, outputMessagesOf, systemTextsOf } from './span-content.ts';
 import type { FoundMessages } from './span-content.ts';
@@ -65,10 +66,9 @@ export function assembleRun(run: FoundRun): AssembledRun {
   const agents = [span, ...run.own.filter((entry) => entry.role === 'agent').map((entry) => entry.span)];
   const modelCalls = run.own.filter((entry) => entry.role === 'model').map((entry) => entry.span);
   const toolSpans = run.own.filter((entry) => entry.role === 'tool').map((entry) => entry.span);
-  const tools = toolSpans.map(toolOfSpan).filter((tool) => tool !== undefined);
-
   const input = firstFound(agents, inputMessagesOf) ?? firstFound(modelCalls, inputMessagesOf);
   const output = firstFound(agents, outputMessagesOf) ?? modelOutput(modelCalls);
+  const tools = runTools(toolSpans, output?.value.messages ?? [], modelCalls);
   const system = firstFound(agents, systemTextsOf) ?? firstFound(modelCalls.slice(0, 1), systemTextsOf);
   const systemTexts = [
     ...(system?.value.texts ?? []),
@@ -126,6 +126,16 @@ export function assembleRun(run: FoundRun): AssembledRun {
     ...(system === undefined ? {} : { system: where(system.value, system.span) }),
   };
   return { agentSpan: span, rule: run.rule, sources: sources as AssembledRun['sources'], event };
+}
+
+/**
+ * The run's tool calls: its tool spans'; when it owns none and its output names no call, the calls
+ * its model calls made (run-tools.ts), so a framework that records no tool span still shows its tools.
+ */
+function runTools(toolSpans: readonly OtlpSpan[], output: readonly UniformMessage[], modelCalls: readonly OtlpSpan[]): SpanTool[] {
+  const tools = toolSpans.map(toolOfSpan).filter((tool) => tool !== undefined);
+  if (tools.length > 0 || output.some((message) => message.toolCalls.length > 0)) return tools;
+  return toolCallsOfModelCalls(modelCalls, (span) => outputMessagesOf(span)?.messages ?? [], (span) => inputMessagesOf(span)?.messages ?? []);
 }
 
 /**

@@ -56,8 +56,10 @@ function toolEvents(span: OtlpSpan): { args?: unknown; result?: unknown } {
 export function toolOfSpan(span: OtlpSpan): SpanTool | undefined {
   const a = span.attributes;
   const events = span.events.length === 0 ? {} : toolEvents(span);
-  const name = text(a['gen_ai.tool.name']) ?? text(a['ai.toolCall.name']) ?? text(a['tool.name']) ?? text(a['traceloop.entity.name']) ?? text(span.name.replace(/^execute_tool /, ''));
-  if (name === undefined) return undefined;
+  const named = text(a['gen_ai.tool.name']) ?? text(a['ai.toolCall.name']) ?? text(a['tool.name']) ?? text(a['traceloop.entity.name']) ?? text(span.name.replace(/^execute_tool /, ''));
+  if (named === undefined) return undefined;
+  // A span named after the method that ran the tool (DSPy's `get_order_status.__call__`) names the tool.
+  const name = named.replace(/\.(?:__call__|acall|forward|aforward)$/, '');
   const genAiArgs = a['gen_ai.tool.call.arguments'] ?? a['ai.toolCall.args'];
   const args =
     genAiArgs !== undefined ? jsonOrValue(genAiArgs)
@@ -71,6 +73,27 @@ export function toolOfSpan(span: OtlpSpan): SpanTool | undefined {
   const base = { id, name, args, spanId: span.spanId };
   if (span.status.code === 2) return { ...base, error: span.status.message ?? text(a['error.message']) ?? 'the tool failed' };
   return output === undefined ? base : { ...base, result: output.result };
+}
+
+/**
+ * The tool calls a run's model calls made, for a run that owns no tool span (CrewAI and LlamaIndex
+ * under OpenLLMetry record none): each call in a model call's output messages, with its result from
+ * a later call's input messages (a tool-role message of the same call id), in order.
+ */
+export function toolCallsOfModelCalls(modelCalls: readonly OtlpSpan[], outputOf: (span: OtlpSpan) => UniformMessage[], inputOf: (span: OtlpSpan) => UniformMessage[]): SpanTool[] {
+  const calls: SpanTool[] = [];
+  modelCalls.forEach((span, index) => {
+    for (const call of outputOf(span).flatMap((message) => message.toolCalls)) {
+      if (calls.some((known) => known.id !== undefined && known.id === call.id)) continue;
+      const result = modelCalls
+        .slice(index + 1)
+        .flatMap((later) => inputOf(later))
+        .flatMap((message) => message.toolResults)
+        .find((candidate) => candidate.id !== undefined && candidate.id === call.id);
+      calls.push({ id: call.id, name: call.name, args: call.args, spanId: span.spanId, ...(result === undefined ? {} : { result: result.result }) });
+    }
+  });
+  return calls;
 }
 
 type OutputMessage = UniformMessage & { toolResults: Array<UniformToolResult & { error?: string }> };

@@ -28,34 +28,72 @@ function flattened(a: OtlpAttributes, prefix: string, role: UniformMessage['role
   return readMessages(prefix.startsWith('llm.') ? openInferenceMessages(list) : list, role);
 }
 
+/** Keys that hold the user's words in a free-form input, tried in this order (docs/otlp.md, "Free-form values"). */
+const INPUT_KEYS = ['input', 'question', 'query', 'prompt', 'task', 'message', 'user_input'] as const;
+const OUTPUT_KEYS = ['output', 'answer', 'text', 'content', 'result', 'response', 'final_answer'] as const;
+/** One level of wrapping a framework puts around a call's arguments: DSPy's `input_args`, OpenLLMetry's `kwargs`, `inputs`. */
+const NESTING_KEYS = ['input_args', 'inputs', 'kwargs'] as const;
+
 /**
- * OpenLLMetry's decorated functions record their call as `{ args: [...], kwargs: {...} }` and
- * LangChain's chains their inputs as `{ input | question | messages ... }`: the strings in it are
- * the user's words, a message list is read as such.
+ * A language's own rendering of an object — Python's `ChatMessage(role=<MessageRole.USER: 'user'>, …)`
+ * or `<Agent object at 0x7f…>` — which an instrumentation wrote where it had no JSON: never a
+ * message, and never the answer (often cut short, too).
+ */
+export function isLanguageRepr(text: string): boolean {
+  return /^[A-Za-z_][\w.]*\((?:[A-Za-z_]\w*=|\))/.test(text) || /^<[\w.]+(?: object)? at 0x[0-9a-f]+>/.test(text) || text.includes('<MessageRole.');
+}
+
+const withoutReprs = (messages: UniformMessage[]) => messages.flatMap((message) => {
+  const texts = message.texts.filter((text) => !isLanguageRepr(text));
+  return texts.length === message.texts.length ? [message] : texts.length === 0 && message.toolCalls.length === 0 && message.toolResults.length === 0 ? [] : [{ ...message, texts }];
+});
+
+/** The first string under one of `keys`, at the top or one wrapping level down. */
+function namedText(record: Record<string, unknown>, keys: readonly string[]): string | undefined {
+  const direct = keys.map((key) => record[key]).find((entry): entry is string => typeof entry === 'string' && entry !== '');
+  if (direct !== undefined) return direct;
+  for (const nesting of NESTING_KEYS) {
+    const inner = record[nesting];
+    if (isRecord(inner)) {
+      const found = keys.map((key) => inner[key]).find((entry): entry is string => typeof entry === 'string' && entry !== '');
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A free-form input (`input.value`, `traceloop.entity.input`) read for the user's words: a message
+ * list when it is one (JSON with roles, LangChain serialisations; `{ messages }` too), else the
+ * first of INPUT_KEYS (one wrapping level down too), else OpenLLMetry's decorated call
+ * `{ args: [...], kwargs }` — its positional arguments, never an arbitrary keyword's value (a
+ * `tool_choice: "auto"` is not a question). Language reprs are dropped.
  */
 function entityInput(value: unknown): UniformMessage[] {
   const parsed = jsonEncoded(value as string);
+  if (!isRecord(parsed)) return withoutReprs(readMessages(parsed, 'user'));
   // OpenLLMetry's LangChain spans: { inputs, tags, metadata, kwargs }; the inputs are the chain's.
-  if (isRecord(parsed) && parsed.inputs !== undefined) return entityInput(parsed.inputs);
-  if (isRecord(parsed) && (Array.isArray(parsed.args) || isRecord(parsed.kwargs))) {
-    const pieces = [...(Array.isArray(parsed.args) ? parsed.args : []), ...Object.values(isRecord(parsed.kwargs) ? parsed.kwargs : {})];
-    return pieces.flatMap((piece) => readMessages(piece, 'user'));
+  if (parsed.inputs !== undefined && !isRecord(parsed.inputs)) return entityInput(parsed.inputs);
+  if (Array.isArray(parsed.messages)) {
+    const messages = withoutReprs(readMessages(parsed.messages, 'user'));
+    if (messages.length > 0) return messages;
   }
-  if (isRecord(parsed) && parsed.messages === undefined) {
-    const text = ['input', 'question', 'query', 'prompt'].map((key) => parsed[key]).find((entry) => typeof entry === 'string');
-    if (typeof text === 'string') return readMessages(text, 'user');
-  }
-  return readMessages(parsed, 'user');
+  const named = namedText(parsed, INPUT_KEYS);
+  if (named !== undefined) return withoutReprs(readMessages(named, 'user'));
+  if (isRecord(parsed.inputs)) return entityInput(parsed.inputs);
+  if (Array.isArray(parsed.args)) return withoutReprs(parsed.args.flatMap((piece) => readMessages(piece, 'user')));
+  if (isRecord(parsed.kwargs)) return [];
+  return withoutReprs(readMessages(parsed, 'user'));
 }
 
 function entityOutput(value: unknown): UniformMessage[] {
   const parsed = jsonEncoded(value as string);
   if (isRecord(parsed) && parsed.outputs !== undefined) return entityOutput(parsed.outputs);
   if (isRecord(parsed) && parsed.messages === undefined) {
-    const text = ['output', 'answer', 'text', 'content', 'result'].map((key) => parsed[key]).find((entry) => typeof entry === 'string');
-    if (typeof text === 'string') return readMessages(text, 'assistant');
+    const text = namedText(parsed, OUTPUT_KEYS);
+    if (text !== undefined) return withoutReprs(readMessages(text, 'assistant'));
   }
-  return readMessages(parsed, 'assistant');
+  return withoutReprs(readMessages(parsed, 'assistant'));
 }
 
 /** OpenInference's `input.value` / `output.value`: JSON when its mime type says so (or it parses), text otherwise. */

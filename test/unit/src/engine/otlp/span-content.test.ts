@@ -35,6 +35,50 @@ describe('span content precedence', () => {
     expect(texts(inputMessagesOf(span(entity)))).toEqual(['from traceloop.entity.input']);
   });
 
+  it('free-form values are read for what they mean: messages when they are messages, then the common input keys one level deep, never an arbitrary keyword, never a language repr', () => {
+    const input = (value: unknown) => texts(inputMessagesOf(span({ 'input.value': JSON.stringify(value), 'input.mime_type': 'application/json' })));
+    // DSPy: { input_args: { question } }; smolagents: { task, stream, … }.
+    expect(input({ input_args: { question: 'Where is order 42?' } })).toEqual(['Where is order 42?']);
+    expect(input({ task: 'Where is order 42?', stream: false, reset: true, images: null })).toEqual(['Where is order 42?']);
+    // LlamaIndex's astream_chat: Python reprs of its messages and the call's keywords — nothing to read, so the next source is tried.
+    expect(inputMessagesOf(span({ 'input.value': JSON.stringify({ messages: ["ChatMessage(role=<MessageRole.USER: 'user'>, additional_kwargs={}, blocks=[TextBlock(text='Where is order 42?')])"], kwargs: { tool_choice: 'auto', allow_parallel_tool_calls: false } }), 'input.mime_type': 'application/json' }))).toBeUndefined();
+    // OpenLLMetry's decorated call: its positional arguments, and a keyword only under an input key.
+    expect(input({ args: ['Where is order 42?'], kwargs: { temperature: '0.2' } })).toEqual(['Where is order 42?']);
+    expect(input({ args: [], kwargs: { query: 'Where is order 42?', mode: 'fast' } })).toEqual(['Where is order 42?']);
+    expect(inputMessagesOf(span({ 'traceloop.entity.input': JSON.stringify({ args: [], kwargs: { tool_choice: 'auto' } }) }))).toBeUndefined();
+    // A repr cut short by the instrumentation is never the answer.
+    expect(outputMessagesOf(span({ 'output.value': "AgentOutput(response=ChatMessage(role=<MessageRole.ASSISTANT: 'assistant'>, additional_kwargs={}, blocks=[TextBlock(block_type='text', text='Order 42 is on its w" }))).toBeUndefined();
+    expect(texts(outputMessagesOf(span({ 'output.value': JSON.stringify({ final_answer: 'Order 42 ships today.' }), 'output.mime_type': 'application/json' })))).toEqual(['Order 42 ships today.']);
+  });
+
+  it('a run that owns no tool span shows the calls its model calls made, each with the result a later call was sent (CrewAI under OpenLLMetry)', () => {
+    const agent = span({ 'traceloop.span.kind': 'agent', 'traceloop.entity.input': JSON.stringify({ args: ['Weather in Paris?'], kwargs: {} }), 'traceloop.entity.output': JSON.stringify('It is sunny.') });
+    const first = span(
+      { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Weather in Paris?' }] }]), 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'get_weather', arguments: { city: 'Paris' } }] }]) },
+      { parentSpanId: agent.spanId },
+    );
+    const second = span(
+      {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Weather in Paris?' }] }, { role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'get_weather', arguments: { city: 'Paris' } }] }, { role: 'tool', parts: [{ type: 'tool_call_response', id: 'c1', response: 'sunny, 21°C' }] }]),
+        'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'It is sunny.' }] }]),
+      },
+      { parentSpanId: agent.spanId },
+    );
+    const run = assembleRun(findRuns([agent, first, second], { nestedAgents: 'outermost', rootSpanRuns: true }).runs[0]!);
+    const calls = run.event.output.flatMap((message) => message.content.parts).flatMap((part) => (part.type === 'tool-invocation' ? [part.toolInvocation] : []));
+    expect(calls).toEqual([expect.objectContaining({ toolCallId: 'c1', toolName: 'get_weather', args: { city: 'Paris' }, state: 'result', result: 'sunny, 21°C' })]);
+  });
+
+  it('a span that names a tool is a tool span whatever its kind, and a method name names its tool (DSPy)', () => {
+    const agent = span({ 'openinference.span.kind': 'AGENT', 'input.value': 'Weather in Paris?', 'output.value': 'It is sunny.' });
+    const chain = span({ 'openinference.span.kind': 'CHAIN', 'tool.name': 'get_weather', 'input.value': JSON.stringify({ city: 'Paris' }), 'output.value': 'sunny' }, { parentSpanId: agent.spanId });
+    const method = span({ 'openinference.span.kind': 'TOOL', 'input.value': JSON.stringify({ order: 42 }), 'output.value': 'shipped' }, { parentSpanId: agent.spanId, name: 'get_order_status.__call__' });
+    const run = assembleRun(findRuns([agent, chain, method], { nestedAgents: 'outermost', rootSpanRuns: true }).runs[0]!);
+    const names = run.event.output.flatMap((message) => message.content.parts).flatMap((part) => (part.type === 'tool-invocation' ? [part.toolInvocation.toolName] : []));
+    expect(names).toEqual(['get_weather', 'get_order_status']);
+  });
+
   it('a source holding only empty messages falls through (OpenInference writes a role without content)', () => {
     expect(inputMessagesOf(span({ 'llm.input_messages.0.message.role': 'user', ...value }))).toMatchObject({ source: 'input.value' });
   });
