@@ -71,3 +71,23 @@ describe('findRuns: order', () => {
     for (const spans of arrivals(below)) expect(idsOf(findRuns(spans, { nestedAgents: 'outermost', rootSpanRuns: true }).runs[0]!.own.map((entry) => entry.span))).toEqual([4, 5, 6]);
   });
 });
+
+describe('findRuns: a multi-agent crew (docs/otlp.md, "What a run is")', () => {
+  // CrewAI under OpenInference: 1 CHAIN Crew.kickoff ─ 2 AGENT support_agent ─ 3 LLM
+  //                                                  └ 4 AGENT billing_agent ─ 5 LLM
+  const scope = { 'openinference.span.kind': 'CHAIN' };
+  const oi = (kind: string, extra: OtlpAttributes = {}): OtlpAttributes => ({ 'openinference.span.kind': kind, ...extra });
+  const crew = [span(1, undefined, 1_000, scope), span(2, 1, 1_001, oi('AGENT', { 'input.value': 'support question' })), span(3, 2, 1_002, oi('LLM')), span(4, 1, 1_003, oi('AGENT', { 'input.value': 'billing question' })), span(5, 4, 1_004, oi('LLM'))];
+
+  it("is one run by default, under the crew span, owning every agent's spans", () => {
+    const runs = runsOfTrace(crew, { nestedAgents: 'outermost', rootSpanRuns: true });
+    expect(runs.map((run) => idsOf([run.span]))).toEqual([[1]]);
+    expect(idsOf(runs[0]!.own.map((entry) => entry.span))).toEqual([2, 3, 4, 5]);
+  });
+
+  it("with nestedAgents 'each' every agent is a run of its own, with its own question", () => {
+    const runs = runsFromTrace(crew, { nestedAgents: 'each', rootSpanRuns: true });
+    expect(runs.map((run) => idsOf([run.agentSpan]))).toEqual([[2], [4]]);
+    expect(runs.map((run) => run.event.input.inputMessages.map((message) => message.content.content))).toEqual([['support question'], ['billing question']]);
+  });
+});
