@@ -71,6 +71,23 @@ export const FRAMEWORK_AGENTS: readonly FrameworkAgent[] = [
     conventions: 'OpenInference',
   },
   {
+    id: 'llamaindex-openinference-python',
+    title: 'LlamaIndex FunctionAgent + openinference-instrumentation-llama-index',
+    language: 'python',
+    // llama-index-llms-openai 0.8 (under openai-like) wants openai < 3.
+    packages: ['llama-index-core==0.14.25', 'llama-index-llms-openai-like==0.8.1', 'llama-index-llms-openai==0.8.3', 'openai==2.54.0', 'openinference-instrumentation-llama-index==4.6.1', ...PYTHON_OTEL],
+    app: 'llamaindex_openinference.py',
+    conventions: 'OpenInference',
+  },
+  {
+    id: 'smolagents-python',
+    title: 'smolagents ToolCallingAgent + openinference-instrumentation-smolagents',
+    language: 'python',
+    packages: ['smolagents[openai]==1.26.0', 'openinference-instrumentation-smolagents==0.1.43', 'openai==3.63.0', ...PYTHON_OTEL],
+    app: 'smolagents_agent.py',
+    conventions: 'OpenInference',
+  },
+  {
     id: 'traceloop-python',
     title: 'traceloop-sdk @agent / @tool (OpenLLMetry)',
     language: 'python',

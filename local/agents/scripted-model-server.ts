@@ -3,7 +3,15 @@
 // is one tool-calling turn: a request that offers tools and carries no tool result yet is
 // answered with one call of the first tool offered (`{"city":"Paris"}`); once a tool result is in
 // the conversation, with the final answer. A request without tools (a title, a summary) gets the
-// final answer too. Both APIs the frameworks use by default are served, streamed or not:
+// final answer too. One exception, for the agents that finish only by calling a built-in
+// `final_answer` tool (smolagents): when the request offers a tool of that name, the first call is
+// of the first tool that is not `final_answer`; once a tool result is in the conversation, the
+// reply is a call of `final_answer` with `{"answer": SCRIPTED_ANSWER}`; once that call's result is
+// in too, the final answer as text. smolagents writes its transcript as text — its calls as an
+// assistant "Calling tools:\n[{… 'name': 'get_weather' …}]", their results as a user
+// "Observation:\n…" — so those count as calls and results there too. Requests that do not offer
+// `final_answer` are answered exactly as before.
+// Both APIs the frameworks use by default are served, streamed or not:
 //   - POST …/chat/completions (LangChain, Strands, pydantic-ai, OpenLLMetry, the AI SDK, Mastra);
 //   - POST …/responses (the OpenAI Agents SDKs, Python and JS).
 // Loopback only; every request is kept (path, body) so a capture can say what the agent sent.
@@ -23,18 +31,60 @@ export type ScriptedModelServer = {
   close(): Promise<void>;
 };
 
-type ChatMessage = { role?: string; content?: unknown; tool_calls?: unknown[] };
+type ChatMessage = { role?: string; content?: unknown; tool_calls?: Array<{ function?: { name?: string } }> };
 type Tool = { type?: string; name?: string; function?: { name?: string } };
-type Turn = { kind: 'tool_call'; tool: string; callId: string } | { kind: 'answer' };
+type Turn = { kind: 'tool_call'; tool: string; callId: string; arguments: Record<string, unknown> } | { kind: 'answer' };
+/**
+ * What the conversation so far holds: whether a tool's result is in, and which tools were called —
+ * as the API carries them, and (`transcript`) as smolagents writes them in its messages' text,
+ * which only the `final_answer` script reads.
+ */
+type Conversation = { hasToolResult: boolean; calledTools: readonly string[]; transcript?: { hasToolResult: boolean; calledTools: readonly string[] } };
+
+/** The built-in tool smolagents' agents finish with (its FinalAnswerTool). */
+const FINAL_ANSWER_TOOL = 'final_answer';
 
 let counter = 0;
 const nextId = (prefix: string) => `${prefix}_${(counter += 1).toString().padStart(6, '0')}`;
 
 /** What the script says next, from the request's tools and what the conversation already holds. */
-function nextTurn(tools: Tool[] | undefined, hasToolResult: boolean): Turn {
-  const tool = tools?.map((entry) => entry.function?.name ?? entry.name).find((name) => typeof name === 'string');
-  if (tool === undefined || hasToolResult) return { kind: 'answer' };
-  return { kind: 'tool_call', tool, callId: nextId('call') };
+function nextTurn(tools: Tool[] | undefined, conversation: Conversation): Turn {
+  const names = (tools ?? []).map((entry) => entry.function?.name ?? entry.name).filter((name): name is string => typeof name === 'string');
+  if (names.includes(FINAL_ANSWER_TOOL)) return finalAnswerTurn(names, conversation);
+  const tool = names[0];
+  if (tool === undefined || conversation.hasToolResult) return { kind: 'answer' };
+  return { kind: 'tool_call', tool, callId: nextId('call'), arguments: SCRIPTED_TOOL_ARGUMENTS };
+}
+
+/** The script of an agent that finishes by calling `final_answer`: the task's tool, then `final_answer`, then text. */
+function finalAnswerTurn(names: string[], conversation: Conversation): Turn {
+  const hasToolResult = conversation.hasToolResult || conversation.transcript?.hasToolResult === true;
+  const calledTools = [...conversation.calledTools, ...(conversation.transcript?.calledTools ?? [])];
+  if (hasToolResult && calledTools.includes(FINAL_ANSWER_TOOL)) return { kind: 'answer' };
+  const tool = names.find((name) => name !== FINAL_ANSWER_TOOL);
+  if (hasToolResult || tool === undefined) return { kind: 'tool_call', tool: FINAL_ANSWER_TOOL, callId: nextId('call'), arguments: { answer: SCRIPTED_ANSWER } };
+  return { kind: 'tool_call', tool, callId: nextId('call'), arguments: SCRIPTED_TOOL_ARGUMENTS };
+}
+
+/** A message's text, whether its content is a string or a list of parts. */
+function messageText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((part: unknown) => (typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : '')).join('\n');
+}
+
+/** A chat conversation's tool calls and results: as tool_calls / `tool` messages, or as smolagents writes them in text. */
+function chatConversation(messages: ChatMessage[]): Conversation {
+  const conversation = { hasToolResult: false, calledTools: [] as string[], transcript: { hasToolResult: false, calledTools: [] as string[] } };
+  for (const message of messages) {
+    if (message.role === 'tool') conversation.hasToolResult = true;
+    for (const call of message.tool_calls ?? []) if (typeof call.function?.name === 'string') conversation.calledTools.push(call.function.name);
+    const text = messageText(message.content);
+    if (message.role === 'user' && /^Observation:/m.test(text)) conversation.transcript.hasToolResult = true;
+    // "Calling tools:\n[{'id': …, 'type': 'function', 'function': {'name': 'get_weather', 'arguments': {…}}}]"
+    if (message.role === 'assistant') for (const call of text.matchAll(/^Calling tools:\n.*/gm)) for (const name of call[0].matchAll(/'name': '([^']+)'/g)) conversation.transcript.calledTools.push(name[1]!);
+  }
+  return conversation;
 }
 
 function readBody(request: IncomingMessage): Promise<unknown> {
@@ -65,13 +115,12 @@ function sendEvents(response: ServerResponse, events: Array<{ event?: string; da
 }
 
 function chatCompletion(body: { model?: string; messages?: ChatMessage[]; tools?: Tool[]; stream?: boolean; stream_options?: { include_usage?: boolean } }, response: ServerResponse) {
-  const hasToolResult = (body.messages ?? []).some((message) => message.role === 'tool');
-  const turn = nextTurn(body.tools, hasToolResult);
+  const turn = nextTurn(body.tools, chatConversation(body.messages ?? []));
   const id = nextId('chatcmpl');
   const created = Math.floor(Date.now() / 1000);
   const model = body.model ?? SCRIPTED_MODEL;
   const usage = { prompt_tokens: USAGE.prompt, completion_tokens: USAGE.completion, total_tokens: USAGE.prompt + USAGE.completion };
-  const toolCall = turn.kind === 'tool_call' ? { id: turn.callId, type: 'function', function: { name: turn.tool, arguments: JSON.stringify(SCRIPTED_TOOL_ARGUMENTS) } } : undefined;
+  const toolCall = turn.kind === 'tool_call' ? { id: turn.callId, type: 'function', function: { name: turn.tool, arguments: JSON.stringify(turn.arguments) } } : undefined;
   const finishReason = turn.kind === 'tool_call' ? 'tool_calls' : 'stop';
   if (body.stream !== true) {
     const message = toolCall === undefined ? { role: 'assistant', content: SCRIPTED_ANSWER } : { role: 'assistant', content: null, tool_calls: [toolCall] };
@@ -90,16 +139,17 @@ function chatCompletion(body: { model?: string; messages?: ChatMessage[]; tools?
   sendEvents(response, events, true);
 }
 
-type ResponsesItem = { type?: string; role?: string };
+type ResponsesItem = { type?: string; role?: string; name?: string };
 
 function responsesCall(body: { model?: string; input?: string | ResponsesItem[]; tools?: Tool[]; stream?: boolean; instructions?: string }, response: ServerResponse) {
   const items = typeof body.input === 'string' ? [] : (body.input ?? []);
   const hasToolResult = items.some((item) => item.type === 'function_call_output');
-  const turn = nextTurn(body.tools?.filter((tool) => tool.type === 'function'), hasToolResult);
+  const calledTools = items.flatMap((item) => (item.type === 'function_call' && typeof item.name === 'string' ? [item.name] : []));
+  const turn = nextTurn(body.tools?.filter((tool) => tool.type === 'function'), { hasToolResult, calledTools });
   const id = nextId('resp');
   const output =
     turn.kind === 'tool_call'
-      ? [{ type: 'function_call', id: nextId('fc'), call_id: turn.callId, name: turn.tool, arguments: JSON.stringify(SCRIPTED_TOOL_ARGUMENTS), status: 'completed' }]
+      ? [{ type: 'function_call', id: nextId('fc'), call_id: turn.callId, name: turn.tool, arguments: JSON.stringify(turn.arguments), status: 'completed' }]
       : [{ type: 'message', id: nextId('msg'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: SCRIPTED_ANSWER, annotations: [] }] }];
   const result = {
     id,

@@ -120,6 +120,9 @@ const LANGCHAIN_ROLES: Record<string, UniformMessage['role']> = {
 function roleOf(value: unknown, fallback: UniformMessage['role']): UniformMessage['role'] {
   if (value === 'user' || value === 'assistant' || value === 'system' || value === 'tool') return value;
   if (value === 'model') return 'assistant';
+  // smolagents' own roles for the tool exchange it writes as text.
+  if (value === 'tool-call') return 'assistant';
+  if (value === 'tool-response') return 'tool';
   if (value === 'developer') return 'system';
   return typeof value === 'string' ? (LANGCHAIN_ROLES[value] ?? fallback) : fallback;
 }
@@ -152,7 +155,10 @@ function readMessage(raw: Record<string, unknown>, fallbackRole: UniformMessage[
   // Mastra's agent output: `{ text, ... }` without a role.
   if (item.role === undefined && item.parts === undefined && typeof item.text === 'string') return { ...emptyMessage(fallbackRole), texts: [item.text] };
   const message = emptyMessage(roleOf(item.role, fallbackRole));
-  const parts = Array.isArray(item.parts) ? item.parts : Array.isArray(item.content) ? item.content : undefined;
+  // OpenInference's multi-part form: `contents: [{ message_content: { type, text } }]`.
+  const contents = Array.isArray(item.contents) ? item.contents.map((entry) => (isRecord(entry) && isRecord(entry.message_content) ? entry.message_content : entry)) : undefined;
+  // OpenInference writes both forms for some frameworks (the OpenAI Agents SDK): `content` wins.
+  const parts = Array.isArray(item.parts) ? item.parts : Array.isArray(item.content) ? item.content : typeof item.content === 'string' ? undefined : contents;
   if (typeof item.content === 'string') {
     if (message.role === 'tool') message.toolResults.push({ id: stringOf(item.tool_call_id) ?? stringOf(item.toolCallId) ?? stringOf(item.id), ...nameOf(item), result: jsonOrValue(item.content) });
     else if (item.content !== '') message.texts.push(item.content);

@@ -6,7 +6,8 @@
 //     prompt after the user's message (the tool calls and results so far) plus its answer;
 //   - the system prompt: the run span's, the inner agents', the first model call's, else the
 //     system messages among the input;
-//   - tool calls from the tool spans, merged with the output messages' calls (run-tools.ts);
+//   - tool calls from the tool spans, merged with the output messages' calls (run-tools.ts), the
+//     frameworks' control tools (final_answer, finish) apart in metadata.otel.controlTools;
 //   - the tools the agent was offered, from any of the run's own spans that lists them (run-tool-definitions.ts);
 //   - model, usage, agent id and name, conversation (session, thread) and user ids, resource
 //     attributes as metadata (run-metadata.ts); the run's trace context is its span's, so score
@@ -22,7 +23,7 @@ import type { ClassifiedSpan, FoundRun, RunFindingOptions, RunRule } from './fin
 import type { OtlpSpan } from './otlp-span.ts';
 import type { UniformMessage, UniformToolCall, UniformToolResult } from './read-messages.ts';
 import { conversationFacts, entityOf, errorOf, metadataOf, modelFacts, runUsage } from './run-metadata.ts';
-import { completeToolCalls, toolCallsOfModelCalls, toolOfSpan } from './run-tools.ts';
+import { CONTROL_TOOLS, completeToolCalls, toolCallsOfModelCalls, toolOfSpan, withoutControlTools } from './run-tools.ts';
 import type { SpanTool } from './run-tools.ts';
 import { offeredToolsOfRun } from './run-tool-definitions.ts';
 import { inputMessagesOf, outputMessagesOf, systemTextsOf } from './span-content.ts';
@@ -90,13 +91,14 @@ export function assembleRun(run: FoundRun): AssembledRun {
   const createdAt = isoTime(span.startTimeMs);
   const endedAt = isoTime(span.endTimeMs);
   const ids = { runId, conversationId: facts.conversationId, createdAt: endedAt };
-  const outputMessages = completeToolCalls(output?.value.messages ?? [], tools).map((message, index) => dbMessage(message, `${runId}-out-${index}`, ids.createdAt, ids.conversationId));
+  const completed = withoutControlTools(completeToolCalls(output?.value.messages ?? [], tools));
+  const outputMessages = completed.messages.map((message, index) => dbMessage(message, `${runId}-out-${index}`, ids.createdAt, ids.conversationId));
   const inputMessages = turn.map((message, index) => dbMessage(message, `${runId}-in-${index}`, createdAt, facts.conversationId));
   const missing = missingParts(inputMessages, outputMessages, run);
   const usage = runUsage(span, modelCalls);
   const model = modelFacts(span, modelCalls);
   const error = span.status.code === 2 ? errorOf(span) : undefined;
-  const offeredTools = offeredToolsOfRun([...agents, ...modelCalls], toolSpans);
+  const offeredTools = offeredToolsOfRun([...agents, ...modelCalls], toolSpans)?.filter((tool) => !CONTROL_TOOLS.has(tool.name));
 
   const event: AgentRunEventInput = {
     schemaVersion: AGENT_RUN_EVENT_SCHEMA_VERSION,
@@ -113,7 +115,7 @@ export function assembleRun(run: FoundRun): AssembledRun {
     output: outputMessages,
     requestContext: {},
     ...(offeredTools === undefined ? {} : { tools: offeredTools }),
-    metadata: metadataOf(span, { ...facts, ...model, rule: run.rule }),
+    metadata: metadataOf(span, { ...facts, ...model, rule: run.rule, controlTools: completed.control }),
     ...(usage === undefined ? {} : { usage }),
     durationMs: Math.max(0, span.endTimeMs - span.startTimeMs),
     ...(error === undefined ? {} : { error }),

@@ -28,11 +28,16 @@ const USER_KEYS = ['user.id', 'enduser.id', 'gen_ai.user.id', 'traceloop.associa
 const METADATA_CONVERSATION_KEYS = ['session_id', 'conversation_id', 'thread_id'];
 
 /** The agent's id and name: the run span's, an inner agent's (the OpenAI Agents SDK names only its inner agent), an OpenLLMetry entity name, else the service. */
+/** An OpenInference AGENT span named after the method that ran the agent (smolagents' `weather_agent.run`, CrewAI's `support_agent._execute_core`) names the agent. */
+function methodOwner(spanName: string): string | undefined {
+  return /^(.+)\.(?:run|arun|invoke|ainvoke|_execute_core|execute_task|kickoff)$/.exec(spanName)?.[1];
+}
+
 export function entityOf(span: OtlpSpan, innerAgents: readonly OtlpSpan[], rule: RunRule): AgentRunEventInput['entity'] {
   const named = [span, ...innerAgents];
   const fromAgents = (keys: readonly string[]) => {
     for (const agent of named) {
-      const value = first(agent.attributes, keys) ?? (agent.attributes['traceloop.span.kind'] === 'agent' ? text(agent.attributes['traceloop.entity.name']) : undefined) ?? (agent.attributes['openinference.span.kind'] === 'AGENT' ? text(agent.attributes['graph.node.id']) : undefined);
+      const value = first(agent.attributes, keys) ?? (agent.attributes['traceloop.span.kind'] === 'agent' ? text(agent.attributes['traceloop.entity.name']) : undefined) ?? (agent.attributes['openinference.span.kind'] === 'AGENT' ? (text(agent.attributes['graph.node.id']) ?? (keys === AGENT_NAME_KEYS ? methodOwner(agent.name) : undefined)) : undefined);
       if (value !== undefined) return value;
     }
     return undefined;
@@ -148,7 +153,7 @@ function innerUsage(call: OtlpSpan, modelCalls: readonly OtlpSpan[]): Usage | un
 
 export function metadataOf(
   span: OtlpSpan,
-  facts: { conversationId?: string; userId?: string; model?: string; provider?: string; appMetadata?: Record<string, unknown>; rule: RunRule },
+  facts: { conversationId?: string; userId?: string; model?: string; provider?: string; appMetadata?: Record<string, unknown>; rule: RunRule; controlTools?: Array<{ name: string; args: unknown }> },
 ): NonNullable<AgentRunEventInput['metadata']> {
   const resource = span.resource;
   const tenantId = text(resource['tenant.id']) ?? text(span.attributes['tenant.id']) ?? text(span.attributes['ai.telemetry.metadata.tenantId']);
@@ -164,7 +169,7 @@ export function metadataOf(
     ...(facts.provider === undefined ? {} : { provider: facts.provider }),
     ...(facts.appMetadata === undefined ? {} : { telemetryMetadata: facts.appMetadata }),
     resource,
-    otel: { traceId: span.traceId, spanId: span.spanId, spanName: span.name, rule: facts.rule },
+    otel: { traceId: span.traceId, spanId: span.spanId, spanName: span.name, rule: facts.rule, ...(facts.controlTools === undefined || facts.controlTools.length === 0 ? {} : { controlTools: facts.controlTools }) },
   };
 }
 

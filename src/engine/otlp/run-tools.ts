@@ -12,7 +12,7 @@ export type SpanTool = { id: string | undefined; name: string; args: unknown; re
 
 const text = (value: OtlpValue | undefined): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
-/** OpenLLMetry's `traceloop.entity.input` of a @tool: `{ args: [...], kwargs: {...} }` → the arguments. */
+/** A decorated call's `{ args: [...], kwargs: {...} }` (OpenLLMetry's @tool, smolagents' and LlamaIndex's TOOL spans) → the arguments. */
 function entityArguments(value: unknown): unknown {
   const parsed = jsonEncoded(value as string);
   if (!isRecord(parsed) || !(Array.isArray(parsed.args) || isRecord(parsed.kwargs))) return parsed;
@@ -31,6 +31,8 @@ function toolOutput(value: OtlpValue | undefined): { result: unknown; id?: strin
     if (result !== undefined) return { result: result.result, ...(result.id === undefined ? {} : { id: result.id }) };
   }
   if (isRecord(parsed) && parsed.output !== undefined && Object.keys(parsed).length === 1) return { result: jsonOrValue(parsed.output as OtlpValue) };
+  // LlamaIndex's ToolOutput: { blocks, tool_name, raw_input, raw_output, is_error }.
+  if (isRecord(parsed) && typeof parsed.tool_name === 'string' && 'raw_output' in parsed) return { result: parsed.raw_output };
   return { result: parsed };
 }
 
@@ -64,7 +66,7 @@ export function toolOfSpan(span: OtlpSpan): SpanTool | undefined {
   const args =
     genAiArgs !== undefined ? jsonOrValue(genAiArgs)
     : 'args' in events ? events.args
-    : a['input.value'] !== undefined ? jsonOrValue(a['input.value'])
+    : a['input.value'] !== undefined ? entityArguments(a['input.value'])
     : a['traceloop.entity.input'] !== undefined ? entityArguments(a['traceloop.entity.input'])
     : undefined;
   const genAiResult = a['gen_ai.tool.call.result'] ?? a['ai.toolCall.result'];
@@ -94,6 +96,30 @@ export function toolCallsOfModelCalls(modelCalls: readonly OtlpSpan[], outputOf:
     }
   });
   return calls;
+}
+
+/**
+ * The frameworks' own control tools, which end the loop rather than act: smolagents' `final_answer`
+ * and DSPy ReAct's `finish`. Reported apart from the agent's tools (docs/otlp.md), so a tool
+ * scorer does not count them as calls the agent chose.
+ */
+export const CONTROL_TOOLS: ReadonlySet<string> = new Set(['final_answer', 'finish']);
+
+/** `messages` without the control tools' calls and results, and those calls (name and arguments) apart. */
+export function withoutControlTools<M extends UniformMessage>(messages: readonly M[]): { messages: M[]; control: Array<{ name: string; args: unknown }> } {
+  const control: Array<{ name: string; args: unknown }> = [];
+  const ids = new Set<string>();
+  const kept = messages.map((message) => {
+    const calls = message.toolCalls.filter((call) => {
+      if (!CONTROL_TOOLS.has(call.name)) return true;
+      control.push({ name: call.name, args: call.args });
+      if (call.id !== undefined) ids.add(call.id);
+      return false;
+    });
+    return calls.length === message.toolCalls.length ? message : { ...message, toolCalls: calls, toolResults: message.toolResults.filter((result) => result.id === undefined || !ids.has(result.id)) };
+  });
+  const isEmpty = (message: M) => message.texts.length === 0 && message.toolCalls.length === 0 && message.toolResults.length === 0 && message.reasoning.length === 0;
+  return { messages: kept.filter((message, index) => !isEmpty(message) || isEmpty(messages[index]!)), control };
 }
 
 type OutputMessage = UniformMessage & { toolResults: Array<UniformToolResult & { error?: string }> };

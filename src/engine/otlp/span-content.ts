@@ -101,7 +101,7 @@ function openInferenceValue(a: OtlpAttributes, key: 'input' | 'output', role: Un
   const value = a[`${key}.value`];
   if (value === undefined) return [];
   const mime = a[`${key}.mime_type`];
-  if (mime === 'text/plain' && typeof value === 'string') return readMessages({ role, content: value }, role);
+  if (mime === 'text/plain' && typeof value === 'string') return isLanguageRepr(value) ? [] : readMessages({ role, content: value }, role);
   return key === 'input' ? entityInput(value) : entityOutput(value);
 }
 
