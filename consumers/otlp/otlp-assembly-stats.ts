@@ -7,8 +7,12 @@ export class OtlpAssemblyStats {
   spans = 0;
   /** Spans of Scorestream's own work (judge calls, score spans) left out. */
   ownSpans = 0;
-  /** Spans of a trace that had closed already: dropped. */
+  /** Spans of a trace that had closed already: dropped (log records among them). */
   lateSpans = 0;
+  /** Log records read (docs/otlp.md, "Content on the logs signal"). */
+  logRecords = 0;
+  /** Log records whose span never arrived before their trace closed: dropped. */
+  orphanLogRecords = 0;
   runsAssembled = 0;
   /** Runs assembled without a user message or a final answer (scored, their records flagged missing_content). */
   runsMissingContent = 0;

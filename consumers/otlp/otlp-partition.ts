@@ -15,6 +15,7 @@ import { parseOwnedAgentRunEvent } from '../../src/kit/contracts/parse.ts';
 import { isAgentSpan } from '../../src/engine/otlp/agent-spans.ts';
 import type { OtlpSpan } from '../../src/engine/otlp/otlp-span.ts';
 import { runsFromTrace } from '../../src/engine/otlp/run-from-trace.ts';
+import { attachLogRecords, isLogRecordCarrier } from '../../src/engine/otlp/otlp-log-record.ts';
 import type { AssembledRun } from '../../src/engine/otlp/run-from-trace.ts';
 import { TraceAssembler } from '../../src/engine/otlp/trace-assembler.ts';
 import type { ClosedTrace } from '../../src/engine/otlp/trace-assembler.ts';
@@ -130,7 +131,10 @@ export function createOtlpPartition(assembly: OtlpAssembly, perform: PerformJob)
   /** The trace's work, as one promise; what throws here rejects it (so its messages), as in an async function, without one per trace. */
   const completeTrace = (trace: ClosedTrace<PendingMessage>): Promise<unknown> => {
     try {
-      const runs = runsFromTrace(trace.spans, assembly.findingOptions);
+      const spans = spansWithLogRecords(trace, stats);
+      // Only log records, whose spans never came: nothing to score or decide.
+      if (spans.length === 0) return Promise.resolve();
+      const runs = runsFromTrace(spans, assembly.findingOptions);
       if (runs.length === 1) return scoreRun(runs[0]!, trace);
       if (runs.length > 1) return Promise.all(runs.map((run) => scoreRun(run, trace)));
       const first = trace.owners[0]!.message;
@@ -171,8 +175,7 @@ export function createOtlpPartition(assembly: OtlpAssembly, perform: PerformJob)
   return {
     take(decoded, message) {
       const { spans } = decoded;
-      stats.spans += spans.length;
-      stats.ownSpans += decoded.ownSpans;
+      countDecoded(stats, decoded);
       message.trace.span?.setAttribute('scorestream.otlp.spans', spans.length);
       if (spans.length === 0 || ended) return Promise.resolve();
       let resolve!: () => void;
@@ -206,6 +209,20 @@ export function createOtlpPartition(assembly: OtlpAssembly, perform: PerformJob)
       assembly.observe();
     },
   };
+}
+
+/** A closed trace's spans with its log records on them (otlp-log-record.ts); the records without their span counted. */
+function spansWithLogRecords(trace: ClosedTrace<PendingMessage>, stats: OtlpAssemblyStats): OtlpSpan[] {
+  const { spans, orphans } = attachLogRecords(trace.spans);
+  stats.orphanLogRecords += orphans;
+  return spans;
+}
+
+/** A message's spans, or its log records (a logs message carries only records), and our own spans left out. */
+function countDecoded(stats: OtlpAssemblyStats, decoded: DecodedSpans): void {
+  if (decoded.spans.length > 0 && isLogRecordCarrier(decoded.spans[0]!)) stats.logRecords += decoded.spans.length;
+  else stats.spans += decoded.spans.length;
+  stats.ownSpans += decoded.ownSpans;
 }
 
 function countWithoutRun(stats: OtlpAssemblyStats, reason: SkipReason): void {

@@ -23,7 +23,7 @@ export type CollectorOptions = {
   /** The exporter's partition_traces_by_id: one message per trace, keyed by the hex trace id. */
   partitionTracesById?: boolean;
   /** A logs pipeline as well: OTLP log records to this topic (evaluation log records, docs/observability.md). */
-  logs?: { topic: string; encoding: 'otlp_proto' | 'otlp_json' };
+  logs?: { topic: string; encoding: 'otlp_proto' | 'otlp_json'; partitionByTraceId?: boolean };
   /** The batch processor's timeout (default 200 ms: tests want spans on Kafka quickly). */
   batchTimeoutMs?: number;
   build?: EnsureCollectorOptions;
@@ -59,6 +59,8 @@ export function collectorConfig(options: CollectorOptions & { httpPort: number }
     `      encoding: ${options.encoding}`,
     ...(options.logs === undefined ? [] : ['    logs:', `      topic: ${JSON.stringify(options.logs.topic)}`, `      encoding: ${options.logs.encoding}`]),
     `    partition_traces_by_id: ${options.partitionTracesById === true}`,
+    // Log records keyed by their trace id: on the runs topic, each lands in its trace's partition (docs/otlp.md).
+    ...(options.logs?.partitionByTraceId === true ? ['    partition_logs_by_trace_id: true'] : []),
     'service:',
     '  telemetry:',
     '    logs:',

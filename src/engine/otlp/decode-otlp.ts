@@ -1,6 +1,7 @@
 // Decodes one Kafka message written by the OpenTelemetry Collector's Kafka exporter — an OTLP
 // ExportTraceServiceRequest, in the `otlp_proto` or the `otlp_json` encoding — into spans
-// (otlp-span.ts). `otlp_proto` is read straight into spans on protobufjs' Reader
+// (otlp-span.ts); an ExportLogsServiceRequest on the same topic into its records, as carrier spans
+// (otlp-log-record.ts). `otlp_proto` is read straight into spans on protobufjs' Reader
 // (read-otlp-proto.ts: every span of the input passes there). `otlp_json` goes through the
 // protobufjs root that the OpenTelemetry JS maintainers generated from the official
 // opentelemetry-proto definitions (the npm package @opentelemetry/otlp-transformer 0.200.0,
@@ -10,6 +11,9 @@
 import otlpRoot from 'otlp-transformer-protos/build/src/generated/root.js';
 import type { OtlpAttributes, OtlpSpan, OtlpSpanEvent, OtlpValue } from './otlp-span.ts';
 import { spansOfProto } from './read-otlp-proto.ts';
+import { isOtlpLogsProto, logRecordsOfProto } from './read-otlp-logs.ts';
+import { logRecordsOfJson } from './json-log-records.ts';
+import { logRecordCarrier } from './otlp-log-record.ts';
 import { nanosToMs as fixed64NanosToMs, NO_ATTRIBUTES, NO_EVENTS, quotedSpanName, setAttribute, spanStatus } from './span-parts.ts';
 
 import type { OtlpEncoding } from './otlp-encodings.ts';
@@ -68,6 +72,8 @@ export type DecodedOtlp = Decoded<OtlpSpan[], 'invalid_otlp'>;
 export function decodeOtlpTraces(bytes: Uint8Array, encoding: OtlpEncoding): DecodedOtlp {
   if (encoding === 'otlp_proto') {
     try {
+      // A logs request on the same topic (docs/otlp.md): its records travel as carrier spans (otlp-log-record.ts).
+      if (isOtlpLogsProto(bytes)) return { success: true, data: logRecordsOfProto(bytes).map(logRecordCarrier) };
       return { success: true, data: spansOfProto(bytes) };
     } catch (error) {
       return decodeFailure('invalid_otlp', `not an OTLP ExportTraceServiceRequest in ${encoding}: ${error instanceof Error ? error.message : String(error)} (check the Collector's kafka exporter \`encoding\` against input.encoding)`);
@@ -75,7 +81,9 @@ export function decodeOtlpTraces(bytes: Uint8Array, encoding: OtlpEncoding): Dec
   }
   let request: ExportTraceServiceRequestMessage;
   try {
-    request = requestType.fromObject(hexIdsToBytes(parseJsonObject(bytes)));
+    const object = parseJsonObject(bytes);
+    if (object.resourceLogs !== undefined && object.resourceSpans === undefined) return { success: true, data: logRecordsOfJson(object).map(logRecordCarrier) };
+    request = requestType.fromObject(hexIdsToBytes(object));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return decodeFailure('invalid_otlp', `not an OTLP ExportTraceServiceRequest in ${encoding}: ${reason} (check the Collector's kafka exporter \`encoding\` against input.encoding)`);

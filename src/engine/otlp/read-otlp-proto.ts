@@ -68,7 +68,7 @@ function readResourceSpans(reader: Reader, buffer: Buffer, end: number, spans: O
 }
 
 /** Resource: 1 attributes. */
-function readResource(reader: Reader, end: number): OtlpAttributes {
+export function readResource(reader: Reader, end: number): OtlpAttributes {
   const attributes: OtlpAttributes = {};
   while (reader.pos < end) {
     const tag = reader.uint32();
@@ -102,7 +102,7 @@ function readScopeSpans(reader: Reader, buffer: Buffer, end: number, spans: Otlp
   if (scope !== undefined) for (let index = first; index < spans.length; index += 1) spans[index]!.scope = scope;
 }
 
-function readScopeName(reader: Reader, end: number): string | undefined {
+export function readScopeName(reader: Reader, end: number): string | undefined {
   let name = '';
   while (reader.pos < end) {
     const tag = reader.uint32();

@@ -40,7 +40,7 @@ export function readKeyValue(reader: Reader, end: number, into: OtlpAttributes, 
  * each as an own property, and its oneof getter takes the last property set). Protobuf's own rule,
  * the last field on the wire, differs only for bytes that repeat a field after another one.
  */
-function readAnyValue(reader: Reader, end: number, depth: number): OtlpValue {
+export function readAnyValue(reader: Reader, end: number, depth: number): OtlpValue {
   if (depth >= MAX_VALUE_DEPTH) throw new Error(`an attribute value is nested deeper than ${MAX_VALUE_DEPTH} levels`);
   let value: OtlpValue = null;
   let winner = 0;

@@ -19,6 +19,7 @@ import type { AgentRunEventInput } from '../../kit/contracts/agent-run-event.ts'
 import { AGENT_RUN_EVENT_SCHEMA_VERSION, AGENT_RUN_EVENT_TYPE } from '../../kit/contracts/agent-run-event.ts';
 import type { DbMessageInput } from '../../kit/contracts/messages.ts';
 import { runsOfTrace } from './find-runs.ts';
+import { attachLogRecords } from './otlp-log-record.ts';
 import type { ClassifiedSpan, FoundRun, RunFindingOptions, RunRule } from './find-runs.ts';
 import type { OtlpSpan } from './otlp-span.ts';
 import type { UniformMessage, UniformToolCall, UniformToolResult } from './read-messages.ts';
@@ -47,7 +48,8 @@ const DEFAULT_FINDING: RunFindingOptions = { nestedAgents: 'outermost', rootSpan
 
 /** The runs of one trace's spans, in the order their spans started. */
 export function runsFromTrace(spans: readonly OtlpSpan[], options: RunFindingOptions = DEFAULT_FINDING): AssembledRun[] {
-  return runsOfTrace(spans, options).map(assembleRun);
+  // Log records on their spans first (a no-op when the trace has none).
+  return runsOfTrace(attachLogRecords(spans).spans, options).map(assembleRun);
 }
 
 
