@@ -35,6 +35,8 @@ const TRACELOOP = [
   ...['sdk', 'api', 'exporter-otlp-proto-http', 'exporter-otlp-proto-grpc'].map((name) => `opentelemetry-${name}==1.45.1`),
   ...['semantic-conventions', 'instrumentation', 'instrumentation-logging', 'instrumentation-redis', 'instrumentation-requests', 'instrumentation-sqlalchemy', 'instrumentation-threading', 'instrumentation-urllib3'].map((name) => `opentelemetry-${name}==0.66b1`),
 ];
+/** CrewAI's anonymous usage telemetry and its hosted (CrewAI AMP) tracing, off. */
+const CREWAI_OFF = { CREWAI_DISABLE_TELEMETRY: 'true', CREWAI_TRACING_ENABLED: 'false', CREWAI_DISABLE_VERSION_CHECK: 'true' };
 const NODE_OTEL = ['@opentelemetry/api@1.9.1', '@opentelemetry/sdk-trace-node@2.12.1', '@opentelemetry/exporter-trace-otlp-proto@0.223.1', '@opentelemetry/resources@2.12.1'];
 
 export const FRAMEWORK_AGENTS: readonly FrameworkAgent[] = [
@@ -86,6 +88,41 @@ export const FRAMEWORK_AGENTS: readonly FrameworkAgent[] = [
     packages: ['smolagents[openai]==1.26.0', 'openinference-instrumentation-smolagents==0.1.43', 'openai==3.63.0', ...PYTHON_OTEL],
     app: 'smolagents_agent.py',
     conventions: 'OpenInference',
+  },
+  {
+    id: 'dspy-python',
+    title: 'DSPy ReAct + openinference-instrumentation-dspy',
+    language: 'python',
+    // DSPy's ReAct asks for its tool calls in ChatAdapter text fields, not as API tool calls (the
+    // scripted model server's DSPy path). The runner's OPENAI_BASE_URL sends DSPy's calls through
+    // LiteLLM, whose cost map stays the bundled one (no fetch).
+    packages: ['dspy==3.4.1', 'litellm==1.110.2', 'openai==2.54.0', 'openinference-instrumentation-dspy==0.1.48', ...PYTHON_OTEL],
+    app: 'dspy_agent.py',
+    env: { LITELLM_LOCAL_MODEL_COST_MAP: 'True' },
+    conventions: 'OpenInference',
+  },
+  {
+    id: 'crewai-openinference-python',
+    title: 'CrewAI crew + openinference-instrumentation-crewai',
+    language: 'python',
+    // crewai 1.x calls an openai/ model with a custom base URL through the OpenAI SDK itself (its
+    // native provider), with native tool calls; openai < 3 is what it accepts.
+    packages: ['crewai==1.15.30', 'openai==2.54.0', 'openinference-instrumentation-crewai==1.1.21', ...PYTHON_OTEL],
+    app: 'crewai_openinference.py',
+    // CrewAI's own usage telemetry and its hosted tracing stay off; OTEL_SDK_DISABLED, its other
+    // opt-out, would switch off the app's tracer provider too.
+    env: CREWAI_OFF,
+    conventions: 'OpenInference',
+  },
+  {
+    id: 'crewai-traceloop-python',
+    title: 'CrewAI crew traced by OpenLLMetry (traceloop-sdk: opentelemetry-instrumentation-crewai + -openai)',
+    language: 'python',
+    packages: [...TRACELOOP, 'crewai==1.15.30', 'openai==2.54.0', 'httpx==0.28.1'],
+    app: 'crewai_traceloop.py',
+    // Traces only: traceloop-sdk would also export its instrumentations' metrics to the endpoint.
+    env: { ...CREWAI_OFF, TRACELOOP_TELEMETRY: 'false', TRACELOOP_METRICS_ENABLED: 'false' },
+    conventions: 'OpenLLMetry',
   },
   {
     id: 'traceloop-python',

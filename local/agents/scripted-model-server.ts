@@ -11,8 +11,16 @@
 // assistant "Calling tools:\n[{… 'name': 'get_weather' …}]", their results as a user
 // "Observation:\n…" — so those count as calls and results there too. Requests that do not offer
 // `final_answer` are answered exactly as before.
+// DSPy's ReAct makes no API tool calls: its ChatAdapter prompts for text fields, each opened by
+// `[[ ## name ## ]]` and the reply closed by `[[ ## completed ## ]]`. A chat request whose system
+// message lists DSPy's output fields ("Your output fields are: 1. `next_thought` …") is answered
+// in that format, field by field: a ReAct step (its fields next_thought, next_tool_name,
+// next_tool_args) names the first tool its next_tool_name Literal offers with
+// `{"city":"Paris"}`, or, once the trajectory holds an observation, `finish` with `{}`; the
+// extract step (reasoning, answer) gives SCRIPTED_ANSWER as the answer. Other requests never
+// carry that system message, and are answered as before.
 // Both APIs the frameworks use by default are served, streamed or not:
-//   - POST …/chat/completions (LangChain, Strands, pydantic-ai, OpenLLMetry, the AI SDK, Mastra);
+//   - POST …/chat/completions (LangChain, Strands, pydantic-ai, OpenLLMetry, the AI SDK, Mastra, DSPy, CrewAI);
 //   - POST …/responses (the OpenAI Agents SDKs, Python and JS).
 // Loopback only; every request is kept (path, body) so a capture can say what the agent sent.
 import { createServer } from 'node:http';
@@ -33,7 +41,8 @@ export type ScriptedModelServer = {
 
 type ChatMessage = { role?: string; content?: unknown; tool_calls?: Array<{ function?: { name?: string } }> };
 type Tool = { type?: string; name?: string; function?: { name?: string } };
-type Turn = { kind: 'tool_call'; tool: string; callId: string; arguments: Record<string, unknown> } | { kind: 'answer' };
+/** An answer's text is SCRIPTED_ANSWER unless it says otherwise (DSPy's fields). */
+type Turn = { kind: 'tool_call'; tool: string; callId: string; arguments: Record<string, unknown> } | { kind: 'answer'; text?: string };
 /**
  * What the conversation so far holds: whether a tool's result is in, and which tools were called —
  * as the API carries them, and (`transcript`) as smolagents writes them in its messages' text,
@@ -87,6 +96,42 @@ function chatConversation(messages: ChatMessage[]): Conversation {
   return conversation;
 }
 
+/** The tool ReAct finishes with (DSPy's built-in `finish`). */
+const DSPY_FINISH_TOOL = 'finish';
+
+/**
+ * DSPy's ChatAdapter reply, when the request is DSPy's: its system message lists the output
+ * fields ("Your output fields are:\n1. `next_thought` (str): …") and shows the
+ * `[[ ## completed ## ]]` marker. Undefined for every other request.
+ */
+function dspyTurn(messages: ChatMessage[]): Turn | undefined {
+  const system = messages.find((message) => message.role === 'system');
+  const prompt = system === undefined ? '' : messageText(system.content);
+  const outputs = /^Your output fields are:\n((?:\d+\. `\w+`.*\n?)+)/m.exec(prompt);
+  if (outputs === null || !prompt.includes('[[ ## completed ## ]]')) return undefined;
+  const fields = [...outputs[1]!.matchAll(/^\d+\. `(\w+)`(.*)$/gm)].map((match) => ({ name: match[1]!, type: match[2]! }));
+  const conversation = messages.filter((message) => message.role !== 'system').map((message) => messageText(message.content)).join('\n');
+  const observed = /\[\[ ## observation_\d+ ## \]\]/.test(conversation);
+  // `next_tool_name` (Literal['get_weather', 'finish']): the first tool that is not `finish`.
+  const offered = [...(fields.find((field) => field.name === 'next_tool_name')?.type.matchAll(/'([^']+)'/g) ?? [])].map((match) => match[1]!);
+  const tool = observed ? undefined : offered.find((name) => name !== DSPY_FINISH_TOOL);
+  const value = (name: string): string => {
+    switch (name) {
+      case 'next_thought':
+        return tool === undefined ? 'I have the weather in Paris, so I can finish.' : `I should call ${tool} for Paris.`;
+      case 'next_tool_name':
+        return tool ?? DSPY_FINISH_TOOL;
+      case 'next_tool_args':
+        return JSON.stringify(tool === undefined ? {} : SCRIPTED_TOOL_ARGUMENTS);
+      case 'reasoning':
+        return 'get_weather says it is sunny, 21°C in Paris.';
+      default:
+        return SCRIPTED_ANSWER;
+    }
+  };
+  return { kind: 'answer', text: `${fields.map((field) => `[[ ## ${field.name} ## ]]\n${value(field.name)}\n\n`).join('')}[[ ## completed ## ]]` };
+}
+
 function readBody(request: IncomingMessage): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -115,21 +160,22 @@ function sendEvents(response: ServerResponse, events: Array<{ event?: string; da
 }
 
 function chatCompletion(body: { model?: string; messages?: ChatMessage[]; tools?: Tool[]; stream?: boolean; stream_options?: { include_usage?: boolean } }, response: ServerResponse) {
-  const turn = nextTurn(body.tools, chatConversation(body.messages ?? []));
+  const turn = dspyTurn(body.messages ?? []) ?? nextTurn(body.tools, chatConversation(body.messages ?? []));
   const id = nextId('chatcmpl');
+  const answer = turn.kind === 'answer' ? (turn.text ?? SCRIPTED_ANSWER) : undefined;
   const created = Math.floor(Date.now() / 1000);
   const model = body.model ?? SCRIPTED_MODEL;
   const usage = { prompt_tokens: USAGE.prompt, completion_tokens: USAGE.completion, total_tokens: USAGE.prompt + USAGE.completion };
   const toolCall = turn.kind === 'tool_call' ? { id: turn.callId, type: 'function', function: { name: turn.tool, arguments: JSON.stringify(turn.arguments) } } : undefined;
   const finishReason = turn.kind === 'tool_call' ? 'tool_calls' : 'stop';
   if (body.stream !== true) {
-    const message = toolCall === undefined ? { role: 'assistant', content: SCRIPTED_ANSWER } : { role: 'assistant', content: null, tool_calls: [toolCall] };
+    const message = toolCall === undefined ? { role: 'assistant', content: answer } : { role: 'assistant', content: null, tool_calls: [toolCall] };
     sendJson(response, 200, { id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }], usage });
     return;
   }
   const chunk = (delta: unknown, finish: string | null) => ({ data: { id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] } });
   const events: Array<{ data: unknown }> = [chunk({ role: 'assistant', content: '' }, null)];
-  if (toolCall === undefined) for (const piece of SCRIPTED_ANSWER.match(/.{1,8}/gsu) ?? []) events.push(chunk({ content: piece }, null));
+  if (toolCall === undefined) for (const piece of answer?.match(/.{1,8}/gsu) ?? []) events.push(chunk({ content: piece }, null));
   else {
     events.push(chunk({ tool_calls: [{ index: 0, id: toolCall.id, type: 'function', function: { name: toolCall.function.name, arguments: '' } }] }, null));
     events.push(chunk({ tool_calls: [{ index: 0, function: { arguments: toolCall.function.arguments } }] }, null));

@@ -146,12 +146,25 @@ function eventMessages(events: readonly OtlpSpanEvent[], which: 'input' | 'outpu
   return items.flatMap((item) => (isRecord(item) && item.uniform !== undefined ? [item.uniform as UniformMessage] : readMessages(item, which === 'input' ? 'user' : 'assistant')));
 }
 
+/**
+ * CrewAI's crew span under OpenInference lists its tasks (`crew_tasks`, JSON): a task's description
+ * is what its agent was asked, and the crew's question is its tasks' descriptions (one message).
+ */
+function crewTasks(value: unknown): UniformMessage[] {
+  const tasks = jsonOrValue(value as string);
+  if (!Array.isArray(tasks)) return [];
+  const descriptions = tasks.flatMap((task) => (isRecord(task) && typeof task.description === 'string' && task.description !== '' ? [task.description] : []));
+  return descriptions.length === 0 ? [] : readMessages(descriptions.join('\n\n'), 'user');
+}
+
 /** The messages the span sent (a model call's prompt, an agent's input). */
 export function inputMessagesOf(span: OtlpSpan): FoundMessages | undefined {
   const a = span.attributes;
   return (
     found(readMessages(a['gen_ai.input.messages'], 'user'), 'gen_ai.input.messages') ??
     found(readMessages(a['mastra.agent_run.input'], 'user'), 'mastra.agent_run.input') ??
+    found(readMessages(a['crewai.task.description'], 'user'), 'crewai.task.description') ??
+    found(crewTasks(a['crew_tasks']), 'crew_tasks') ??
     found(legacyPrompt(a)?.messages ?? [], 'ai.prompt') ??
     found(readMessages(a['ai.prompt.messages'], 'user'), 'ai.prompt.messages') ??
     found(flattened(a, 'llm.input_messages', 'user'), 'llm.input_messages') ??

@@ -31,7 +31,7 @@ const QUESTION = 'What is the weather in Paris?';
  */
 type Offered = 'schema' | 'name' | 'none';
 
-const EXPECTED: Record<string, { rule: AssembledRun['rule']; span: string; entity: string; name?: string; conversationId?: string | RegExp; userId?: string; offered?: Offered; usage?: false }> = {
+const EXPECTED: Record<string, { rule: AssembledRun['rule']; span: string | RegExp; entity: string | RegExp; name?: string; conversationId?: string | RegExp; userId?: string; offered?: Offered; usage?: false; modelCalls?: false }> = {
   'openai-agents-python': { rule: 'agent_span', span: 'Agent workflow', entity: 'Weather agent', conversationId: 'session-42', userId: 'user-7' },
   'openai-agents-js': { rule: 'agent_span', span: 'Agent workflow', entity: 'Weather agent' },
   'langgraph-openinference-python': { rule: 'agent_span', span: 'LangGraph', entity: 'langgraph-openinference-python', conversationId: 'session-42', userId: 'user-7' },
@@ -45,6 +45,11 @@ const EXPECTED: Record<string, { rule: AssembledRun['rule']; span: string; entit
   // No AGENT span; its streamed model calls ask for no usage, so none is recorded.
   'llamaindex-openinference-python': { rule: 'root_span', span: 'FunctionAgent.run', entity: 'llamaindex-openinference-python', conversationId: 'session-42', userId: 'user-7', usage: false },
   'smolagents-python': { rule: 'agent_span', span: 'weather_agent.run', entity: 'smolagents-python', name: 'weather_agent', conversationId: 'session-42', userId: 'user-7' },
+  // No AGENT span; tools are offered in ReAct's prompt text, not as definitions; its LLM spans carry no token counts.
+  'dspy-python': { rule: 'root_span', span: 'ReAct.forward', entity: 'dspy-python', conversationId: 'session-42', userId: 'user-7', offered: 'none', usage: false },
+  // As its README sets it up: crew, task (AGENT) and tool spans, no model call — so no model, usage or system prompt.
+  'crewai-openinference-python': { rule: 'agent_span', span: /^Crew_[0-9a-f-]{36}\.kickoff$/, entity: 'support agent', conversationId: 'session-42', userId: 'user-7', offered: 'none', usage: false, modelCalls: false },
+  'crewai-traceloop-python': { rule: 'agent_span', span: 'crewai.workflow', entity: /^[0-9a-f-]{36}$/, name: 'support agent', conversationId: 'session-42', userId: 'user-7' },
 };
 
 function parsed(run: AssembledRun): AgentRunEvent {
@@ -67,19 +72,21 @@ describe('the real frameworks’ OTLP fixtures', () => {
       expect(runs, 'runs').toHaveLength(1);
       const [run] = runs as [AssembledRun];
       expect(run.rule).toBe(expected.rule);
-      expect(run.agentSpan.name).toBe(expected.span);
+      expect(run.agentSpan.name).toMatch(typeof expected.span === 'string' ? new RegExp(`^${expected.span.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : expected.span);
       const event = parsed(run);
       expect(event.missing).toBeUndefined();
-      expect(event.entity.id).toBe(expected.entity);
+      if (typeof expected.entity === 'string') expect(event.entity.id).toBe(expected.entity);
+      else expect(event.entity.id).toMatch(expected.entity);
       if (expected.name !== undefined) expect(event.entity.name).toBe(expected.name);
       expect(getUserMessageFromRunInput(event.input)).toBe(QUESTION);
       expect(getAssistantMessageFromRunOutput(event.output)?.trim()).toBe('It is sunny in Paris, 21°C.');
-      expect(getCombinedSystemPrompt(event.input)).toContain('You are a weather agent.');
+      if (expected.modelCalls === false) expect(getCombinedSystemPrompt(event.input)).toBe('');
+      else expect(getCombinedSystemPrompt(event.input)).toContain('You are a weather agent.');
       const calls = event.output.flatMap((message) => message.content.parts).flatMap((part) => (part.type === 'tool-invocation' ? [part.toolInvocation] : []));
       expect(calls, 'one tool call').toHaveLength(1);
       expect(calls[0]).toMatchObject({ toolName: expect.stringMatching(/^get_?[wW]eather$/), args: { city: 'Paris' }, state: 'result' });
       expect(String(calls[0]!.result)).toContain('sunny, 21°C in Paris');
-      expect(event.metadata).toMatchObject({ model: 'scripted-model', serviceName: entry.id, otel: { rule: expected.rule, spanId: run.agentSpan.spanId } });
+      expect(event.metadata).toMatchObject({ ...(expected.modelCalls === false ? {} : { model: 'scripted-model' }), serviceName: entry.id, otel: { rule: expected.rule, spanId: run.agentSpan.spanId } });
       if (expected.conversationId !== undefined) expect(event.metadata?.conversationId).toEqual(typeof expected.conversationId === 'string' ? expected.conversationId : expect.stringMatching(expected.conversationId));
       if (expected.userId !== undefined) expect(event.metadata?.userId).toBe(expected.userId);
       // usage counted once per model call (two calls of 42 + 9 tokens), never twice for nested model spans
@@ -142,10 +149,13 @@ describe('the real frameworks’ OTLP fixtures', () => {
     }
   }
 
-  it("smolagents: its control tool final_answer is reported apart (metadata.otel.controlTools), neither a call nor a tool offered; LlamaIndex: its repr'd, cut-short output is not the answer", () => {
+  it("smolagents and DSPy: their control tools (final_answer, finish) are reported apart (metadata.otel.controlTools), neither a call nor a tool offered; LlamaIndex: its repr'd, cut-short output is not the answer", () => {
     const [smol] = fixtureTraces('smolagents-python').flatMap((spans) => runsFromTrace(spans)) as [AssembledRun];
     expect(smol.event.metadata?.otel).toMatchObject({ controlTools: [{ name: 'final_answer', args: { answer: 'It is sunny in Paris, 21°C.' } }] });
     expect(smol.event.tools?.map((tool) => tool.name)).toEqual(['get_weather']);
+    // DSPy: the tool span 'get_weather.__call__' names get_weather; ReAct's own 'finish' is apart too.
+    const [dspy] = fixtureTraces('dspy-python').flatMap((spans) => runsFromTrace(spans)) as [AssembledRun];
+    expect(dspy.event.metadata?.otel).toMatchObject({ controlTools: [{ name: 'finish' }] });
     const [llama] = fixtureTraces('llamaindex-openinference-python').flatMap((spans) => runsFromTrace(spans)) as [AssembledRun];
     expect(llama.sources.output).toBe("llm.output_messages of 'OpenAILike.astream_chat'");
   });
