@@ -7,6 +7,7 @@
 import { findRuns } from './find-runs.ts';
 import type { ClassifiedSpan, RunFindingOptions } from './find-runs.ts';
 import type { OtlpAttributes, OtlpSpan } from './otlp-span.ts';
+import { attachLogRecords } from './otlp-log-record.ts';
 import { assembleRun } from './run-from-trace.ts';
 import type { AssembledRun } from './run-from-trace.ts';
 
@@ -44,8 +45,10 @@ function recording(span: OtlpSpan, reads: Set<string>): OtlpSpan {
   };
 }
 
-export function inspectTrace(spans: readonly OtlpSpan[], options: RunFindingOptions): InspectedTrace {
+export function inspectTrace(received: readonly OtlpSpan[], options: RunFindingOptions): InspectedTrace {
   const reads = new Set<string>();
+  // Log records on their spans, as the service joins them (otlp-log-record.ts).
+  const spans = attachLogRecords(received).spans;
   const watched = spans.map((span) => recording(span, reads));
   const found = findRuns(watched, options);
   const runs = found.runs.map((run) => {

@@ -169,10 +169,19 @@ function missingParts(input: readonly DbMessageInput[], output: readonly DbMessa
   if (!hasText(output, 'assistant')) parts.push('answer');
   if (parts.length === 0) return [];
   const seen = spansSeen([{ span: run.span, role: run.rule === 'agent_span' ? 'agent' : 'other', convention: undefined }, ...run.own]);
+  const hint = contentHint(run);
   return parts.map((part) => ({
     part,
-    reason: `${part === 'question' ? 'no user message' : 'no final answer'} in the spans of the run (${seen}): no attribute or event they carry held one`,
+    reason: `${part === 'question' ? 'no user message' : 'no final answer'} in the spans of the run (${seen}): no attribute or event they carry held one${hint}`,
   }));
+}
+
+/** What to turn on, when the run shows why its content is absent (docs/otlp.md, "Missing content"). */
+function contentHint(run: FoundRun): string {
+  const modelCalls = run.own.filter((entry) => entry.role === 'model').map((entry) => entry.span);
+  if (modelCalls.length === 0) return '; no span records a model call: add the model client\'s instrumentation (opentelemetry-instrumentation-openai-v2, openinference-instrumentation-openai, or the one for your provider)';
+  if (modelCalls.some((span) => inputMessagesOf(span) !== undefined || outputMessagesOf(span) !== undefined)) return '';
+  return '; its model calls carry no content: turn content capture on (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT for the GenAI instrumentations, TRACELOOP_TRACE_CONTENT for OpenLLMetry, OPENINFERENCE_HIDE_INPUTS / _OUTPUTS off for OpenInference), and where it goes out as log records, send the logs pipeline to the runs topic';
 }
 
 /** `name ×count` of the run's spans, at most 12 distinct names. */

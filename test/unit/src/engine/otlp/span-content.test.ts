@@ -79,6 +79,15 @@ describe('span content precedence', () => {
     expect(names).toEqual(['get_weather', 'get_order_status']);
   });
 
+  it('a run without content says what to turn on: the model client\'s instrumentation when no model call is recorded (AutoGen\'s own spans), content capture when the calls carry none', () => {
+    const reasons = (spans: OtlpSpan[]) => assembleRun(findRuns(spans, { nestedAgents: 'outermost', rootSpanRuns: true }).runs[0]!).event.missing?.map((entry) => entry.reason) ?? [];
+    const bare = span({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'assistant' });
+    expect(reasons([bare])).toEqual([expect.stringMatching(/^no user message in the spans of the run .*; no span records a model call: add the model client's instrumentation/), expect.stringMatching(/^no final answer .*; no span records a model call/)]);
+    const agent = span({ 'gen_ai.operation.name': 'invoke_agent' });
+    const call = span({ 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'm' }, { parentSpanId: agent.spanId });
+    expect(reasons([agent, call])[0]).toMatch(/; its model calls carry no content: turn content capture on \(OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT/);
+  });
+
   it('a source holding only empty messages falls through (OpenInference writes a role without content)', () => {
     expect(inputMessagesOf(span({ 'llm.input_messages.0.message.role': 'user', ...value }))).toMatchObject({ source: 'input.value' });
   });
