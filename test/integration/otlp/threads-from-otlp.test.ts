@@ -1,12 +1,13 @@
 // A conversation that arrives as OpenTelemetry traces (docs/threads.md, docs/otlp.md): three agent
-// traces in the GenAI conventions, one per turn, sharing `gen_ai.conversation.id`, each its own
+// traces, one per turn, in each convention family (GenAI, OpenInference, OpenLLMetry), sharing the
+// conversation id where that family puts it, each its own
 // OTLP message on the runs topic of an `input.format: 'otlp'` service with thread scorers bound.
 // The OTLP input assembles each trace into a run whose messages carry the conversation id as their
 // threadId; the runs join one thread (tenant from the resource), and a thread scorer sees the whole
 // conversation: every turn in order with its own question, answer and run scores, and the turns
 // flattened into input and output for Mastra's utils.
 import { ROOT_CONTEXT } from '@opentelemetry/api';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
 import { createScorer } from '../../../src/kit/scorer/create-scorer.ts';
 import { createTurnCountScorer } from '../../../src/kit/scorers/code/turn-count/index.ts';
@@ -28,8 +29,15 @@ const turns = [
 // to the millisecond), and three spans recorded in one loop would often share one.
 const conversationStart = Date.now() - 10 * 60_000;
 
-/** One agent turn as a GenAI-convention trace: invoke_agent (the conversation id, the turn's messages) → chat. */
-function recordTurn(recorder: ReturnType<typeof spanRecorder>, index: number): void {
+type Family = 'genai' | 'openinference' | 'openllmetry';
+
+/**
+ * One agent turn as a trace of one convention family, the conversation id where that family puts
+ * it, the earlier turns sent again as history: GenAI invoke_agent (`gen_ai.conversation.id`) → chat;
+ * OpenInference AGENT (`session.id`, messages in `input.value`) → LLM; OpenLLMetry agent
+ * (`traceloop.association.properties.session_id`, the messages as the decorated call's argument).
+ */
+function recordTurn(recorder: ReturnType<typeof spanRecorder>, index: number, family: Family): void {
   const { question, answer } = turns[index]!;
   const startTime = conversationStart + index * 60_000;
   const endTime = startTime + 2_000;
@@ -39,25 +47,32 @@ function recordTurn(recorder: ReturnType<typeof spanRecorder>, index: number): v
   ]);
   const input = JSON.stringify([...history, { role: 'user', parts: [{ type: 'text', content: question }] }]);
   const output = JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: answer }] }]);
-  recorder.tracer.startActiveSpan(
-    'invoke_agent Support Agent',
-    { attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'Support Agent', 'gen_ai.conversation.id': 'conv-1182', 'gen_ai.input.messages': input, 'gen_ai.output.messages': output }, startTime },
-    ROOT_CONTEXT,
-    (agent) => {
-      recorder.tracer.startSpan('chat gpt-4o-mini', { startTime: startTime + 100, attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.provider.name': 'openai', 'gen_ai.input.messages': input, 'gen_ai.output.messages': output } }).end(endTime - 100);
-      agent.end(endTime);
-    },
-  );
+  const plain = [...turns.slice(0, index).flatMap((turn) => [{ role: 'user', content: turn.question }, { role: 'assistant', content: turn.answer }]), { role: 'user', content: question }];
+  const attributes = {
+    genai: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'Support Agent', 'gen_ai.conversation.id': 'conv-1182', 'gen_ai.input.messages': input, 'gen_ai.output.messages': output },
+    openinference: { 'openinference.span.kind': 'AGENT', 'session.id': 'conv-1182', 'input.value': JSON.stringify({ messages: plain }), 'input.mime_type': 'application/json', 'output.value': answer, 'output.mime_type': 'text/plain' },
+    openllmetry: { 'traceloop.span.kind': 'agent', 'traceloop.entity.name': 'support_agent', 'traceloop.association.properties.session_id': 'conv-1182', 'traceloop.entity.input': JSON.stringify({ args: [plain], kwargs: {} }), 'traceloop.entity.output': JSON.stringify(answer) },
+  }[family];
+  const model = {
+    genai: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.provider.name': 'openai', 'gen_ai.input.messages': input, 'gen_ai.output.messages': output },
+    openinference: { 'openinference.span.kind': 'LLM', 'session.id': 'conv-1182', 'llm.model_name': 'gpt-4o-mini' },
+    openllmetry: { 'llm.request.type': 'chat', 'gen_ai.request.model': 'gpt-4o-mini', 'traceloop.association.properties.session_id': 'conv-1182' },
+  }[family];
+  recorder.tracer.startActiveSpan('Support Agent', { attributes, startTime }, ROOT_CONTEXT, (agent) => {
+    recorder.tracer.startSpan('chat gpt-4o-mini', { startTime: startTime + 100, attributes: model }).end(endTime - 100);
+    agent.end(endTime);
+  });
 }
 
 describe('a conversation assembled from OTLP traces', () => {
-  it('joins one thread by gen_ai.conversation.id, and the thread scorer sees every turn in order with its question, answer and run scores', async () => {
+  it.each(['genai', 'openinference', 'openllmetry'] as const)('%s: joins one thread by its conversation id, and the thread scorer sees every turn in order with its question, answer and run scores', async (family) => {
     const topics = await useServiceTopics(2);
     const recorder = spanRecorder({ 'service.name': 'support-service', 'tenant.id': 'acme' });
+    onTestFinished(() => recorder.shutdown());
     const messages = [];
     for (const index of turns.keys()) {
       recorder.reset();
-      recordTurn(recorder, index);
+      recordTurn(recorder, index, family);
       // Each turn's trace in a message of its own, as an exporter sends a trace when it ends.
       messages.push({ key: null, value: encodeSpans(recorder.spans(), 'otlp_proto') });
     }
