@@ -125,6 +125,39 @@ export const FRAMEWORK_AGENTS: readonly FrameworkAgent[] = [
     conventions: 'OpenLLMetry',
   },
   {
+    id: 'llamaindex-traceloop-python',
+    title: 'LlamaIndex FunctionAgent traced by OpenLLMetry (traceloop-sdk: opentelemetry-instrumentation-llamaindex + -openai)',
+    language: 'python',
+    // Traceloop.init() instruments LlamaIndex only when the `llama-index` distribution (the one its
+    // docs install) is there, not llama-index-core alone; llama-index 0.14 wants
+    // llama-index-llms-openai < 0.8, so openai-like 0.7 (what pip picks for both), and openai < 3.
+    packages: [...TRACELOOP, 'llama-index==0.14.25', 'llama-index-core==0.14.25', 'llama-index-llms-openai-like==0.7.2', 'llama-index-llms-openai==0.7.10', 'openai==2.54.0', 'httpx==0.28.1'],
+    app: 'llamaindex_traceloop.py',
+    // Traces only: traceloop-sdk would also export its instrumentations' metrics to the endpoint.
+    env: { TRACELOOP_TELEMETRY: 'false', TRACELOOP_METRICS_ENABLED: 'false' },
+    conventions: 'OpenLLMetry',
+  },
+  {
+    id: 'autogen-python',
+    title: 'AutoGen AgentChat AssistantAgent (built-in OpenTelemetry) + opentelemetry-instrumentation-openai',
+    language: 'python',
+    // AutoGen's own spans (create_agent, invoke_agent, execute_tool) carry no content: its tracing
+    // guide adds OpenLLMetry's OpenAI instrumentation for the model calls.
+    packages: ['autogen-agentchat==0.7.5', 'autogen-ext[openai]==0.7.5', 'autogen-core==0.7.5', 'openai==3.63.0', 'opentelemetry-instrumentation-openai==0.62.4', ...PYTHON_OTEL],
+    app: 'autogen_agent.py',
+    conventions: 'GenAI',
+  },
+  {
+    id: 'haystack-python',
+    title: 'Haystack Agent + openinference-instrumentation-haystack',
+    language: 'python',
+    packages: ['haystack-ai==3.4.1', 'openai==3.63.0', 'openinference-instrumentation-haystack==0.1.46', ...PYTHON_OTEL],
+    app: 'haystack_agent.py',
+    // Haystack's anonymous usage telemetry (PostHog), off.
+    env: { HAYSTACK_TELEMETRY_ENABLED: 'False' },
+    conventions: 'OpenInference',
+  },
+  {
     id: 'traceloop-python',
     title: 'traceloop-sdk @agent / @tool (OpenLLMetry)',
     language: 'python',
@@ -155,6 +188,44 @@ export const FRAMEWORK_AGENTS: readonly FrameworkAgent[] = [
     // openai-v2-python-no-content.jsonl). SPAN_ONLY puts it on the spans; EVENT_ONLY would emit
     // log records, which a traces pipeline never carries.
     env: { OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'SPAN_ONLY' },
+    conventions: 'GenAI',
+  },
+  {
+    id: 'openai-v2-events-python',
+    title: 'opentelemetry-instrumentation-openai-v2, content as log-based events (EVENT_ONLY)',
+    language: 'python',
+    // openai-v2-python's pins; the logger provider and the OTLP/HTTP log exporter are in PYTHON_OTEL's packages.
+    packages: ['opentelemetry-instrumentation-openai-v2==2.4b0', 'opentelemetry-util-genai==1.1b0', 'openai==3.57.0', 'httpx==0.28.1', ...PYTHON_OTEL],
+    app: 'openai_v2_events.py',
+    // Its README: EVENT_ONLY puts the messages on a `gen_ai.client.inference.operation.details` log
+    // record per call, none on the spans; the mode is one of the latest experimental conventions'.
+    env: { OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'EVENT_ONLY', OTEL_SEMCONV_STABILITY_OPT_IN: 'gen_ai_latest_experimental' },
+    conventions: 'GenAI',
+  },
+  {
+    id: 'google-adk-python',
+    title: 'Google ADK LlmAgent on LiteLlm (its own telemetry, default settings)',
+    language: 'python',
+    // google-adk 2.13 wants opentelemetry-sdk <= 1.44, so not PYTHON_OTEL's 1.45 (the same packages,
+    // traces and logs exporters alike). Its `extensions` extra names litellm < 1.106.3, whose
+    // 1.106.2 imports the `mcp` package it does not require as soon as tools are offered: litellm
+    // is pinned apart, at the release DSPy runs on, and openai below 3, as ADK's `openai` extra wants.
+    packages: ['google-adk==2.13.0', 'litellm==1.110.2', 'openai==2.54.0', 'opentelemetry-sdk==1.44.0', 'opentelemetry-exporter-otlp-proto-http==1.44.0'],
+    app: 'google_adk_agent.py',
+    // Content capture stays at ADK's default (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT
+    // unset); LiteLLM's cost map stays the bundled one (no fetch).
+    env: { LITELLM_LOCAL_MODEL_COST_MAP: 'True' },
+    conventions: 'GenAI',
+  },
+  {
+    id: 'semantic-kernel-python',
+    title: 'Semantic Kernel ChatCompletionAgent (its GenAI telemetry, sensitive diagnostics on)',
+    language: 'python',
+    packages: ['semantic-kernel==1.45.0', 'openai==3.63.0', ...PYTHON_OTEL],
+    app: 'semantic_kernel_agent.py',
+    // Its observability docs: the messages are recorded only with the sensitive diagnostics on, as
+    // log records (`gen_ai.user.message`, `gen_ai.choice`, … in `event.name`) through Python logging.
+    env: { SEMANTICKERNEL_EXPERIMENTAL_GENAI_ENABLE_OTEL_DIAGNOSTICS_SENSITIVE: 'true' },
     conventions: 'GenAI',
   },
   {

@@ -33,6 +33,8 @@ export async function runFrameworkAgent(framework: FrameworkAgent, endpoints: Ag
       OTEL_SERVICE_NAME: framework.id,
       SCRIPTED_MODEL_BASE_URL: endpoints.modelBaseURL,
       OTLP_TRACES_URL: endpoints.tracesUrl,
+      // For the apps that export log-based events (their LoggerProvider's OTLP/HTTP log exporter).
+      OTLP_LOGS_URL: `${endpoint}/v1/logs`,
       OTLP_ENDPOINT: endpoint,
       OPENAI_API_KEY: 'sk-scripted',
       OPENAI_BASE_URL: endpoints.modelBaseURL,

@@ -39,14 +39,27 @@ export function isLogRecordCarrier(span: OtlpSpan): boolean {
 /**
  * The record as a span event: its name, and its attributes with the body's fields beside them (a
  * structured body — the per-message GenAI events put `content`, `role`, `tool_calls`, `message`
- * there — reads as the span events of old; any other body as `body`). An attribute wins over a
+ * there; Semantic Kernel a JSON string of one — reads as the span events of old; any other body as
+ * `body`). An attribute wins over a
  * body field of the same name.
  */
 export function logRecordEvent(record: OtlpLogRecord): OtlpSpanEvent {
   const name = record.eventName !== '' ? record.eventName : typeof record.attributes['event.name'] === 'string' ? record.attributes['event.name'] : '';
-  const body = record.body;
+  // Semantic Kernel writes its per-message events' body as a JSON string: read as the map it encodes.
+  const body = typeof record.body === 'string' ? jsonObjectOr(record.body) : record.body;
   const fromBody: OtlpAttributes = body === null ? {} : typeof body === 'object' && !Array.isArray(body) ? body : { body };
   return { name, timeMs: record.timeMs, attributes: { ...fromBody, ...record.attributes } };
+}
+
+/** A string that is a JSON object, as that object; any other string as it is. */
+function jsonObjectOr(text: string): OtlpValue {
+  if (!text.startsWith('{')) return text;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as OtlpAttributes) : text;
+  } catch {
+    return text;
+  }
 }
 
 /** The record as a carrier span under its span; its id a hash of the record, so a redelivered record is the same span. */

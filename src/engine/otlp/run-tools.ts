@@ -31,6 +31,11 @@ function toolOutput(value: OtlpValue | undefined): { result: unknown; id?: strin
     if (result !== undefined) return { result: result.result, ...(result.id === undefined ? {} : { id: result.id }) };
   }
   if (isRecord(parsed) && parsed.output !== undefined && Object.keys(parsed).length === 1) return { result: jsonOrValue(parsed.output as OtlpValue) };
+  // LlamaIndex's ToolCallResult (its call_tool step under OpenLLMetry): { tool_name, tool_kwargs, tool_id, tool_output: ToolOutput }.
+  if (isRecord(parsed) && typeof parsed.tool_id === 'string' && isRecord(parsed.tool_output)) {
+    const output = parsed.tool_output;
+    return { result: 'raw_output' in output ? output.raw_output : output, id: parsed.tool_id };
+  }
   // LlamaIndex's ToolOutput: { blocks, tool_name, raw_input, raw_output, is_error }.
   if (isRecord(parsed) && typeof parsed.tool_name === 'string' && 'raw_output' in parsed) return { result: parsed.raw_output };
   return { result: parsed };
@@ -62,7 +67,8 @@ export function toolOfSpan(span: OtlpSpan): SpanTool | undefined {
   if (named === undefined) return undefined;
   // A span named after the method that ran the tool (DSPy's `get_order_status.__call__`) names the tool.
   const name = named.replace(/\.(?:__call__|acall|forward|aforward)$/, '');
-  const genAiArgs = a['gen_ai.tool.call.arguments'] ?? a['ai.toolCall.args'];
+  // OpenLLMetry writes `tool.arguments` beside `tool.name` on a span that ran a tool (LlamaIndex's call_tool step).
+  const genAiArgs = a['gen_ai.tool.call.arguments'] ?? a['ai.toolCall.args'] ?? a['tool.arguments'];
   const args =
     genAiArgs !== undefined ? jsonOrValue(genAiArgs)
     : 'args' in events ? events.args
