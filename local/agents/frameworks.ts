@@ -271,4 +271,4 @@ export function unpinned(packages: readonly string[]): string[] {
  * OpenInference on the OpenAI Responses API (Python), GenAI with event-based content (Python), and
  * a JS framework found by the root-span rule. `.ci/run` installs exactly these (install.ts).
  */
-export const LIVE_TEST_FRAMEWORKS = ['openai-agents-python', 'strands-python', 'langchain-js'] as const;
+export const LIVE_TEST_FRAMEWORKS = ['openai-agents-python', 'strands-python', 'langchain-js', 'smolagents-python', 'autogen-python', 'openai-v2-events-python'] as const;

@@ -1,7 +1,7 @@
 // Real agent frameworks, as shipped, attach through the real path: each framework's own
 // OpenTelemetry instrumentation (installed from PyPI / npm, cached: local/agents/) exports OTLP/HTTP
-// to the project's Collector, whose kafka exporter (otlp_proto, partition_traces_by_id) writes the
-// runs topic of a real broker, and the service in input.format 'otlp' scores each run with a code
+// to the project's Collector, whose kafka exporter (otlp_proto, partition_traces_by_id, and the logs
+// pipeline to the same topic with partition_logs_by_trace_id) writes the runs topic of a real broker, and the service in input.format 'otlp' scores each run with a code
 // scorer that checks the question, the answer and the tool call reached it — under the run's own
 // span. The tool-calling agents run against the scripted OpenAI-compatible model server.
 // `scorestream otlp inspect --topic` reads the same topic back.
@@ -39,6 +39,10 @@ const EXPECTED_SPAN: Record<(typeof LIVE_TEST_FRAMEWORKS)[number], { span: strin
   'openai-agents-python': { span: 'Agent workflow', rule: 'agent_span' },
   'strands-python': { span: 'invoke_agent Strands Agents', rule: 'agent_span' },
   'langchain-js': { span: 'LangGraph', rule: 'root_span' },
+  'smolagents-python': { span: 'weather_agent.run', rule: 'agent_span' },
+  'autogen-python': { span: 'invoke_agent weather_agent', rule: 'agent_span' },
+  // Its content only in log records: the Collector's logs pipeline writes them to the same topic.
+  'openai-v2-events-python': { span: 'answer_question', rule: 'root_span' },
 };
 
 beforeAll(async () => {
@@ -54,7 +58,8 @@ describe('real agent frameworks through the Collector and Kafka', () => {
     it(`${id}: scored once under its ${EXPECTED_SPAN[id].rule === 'root_span' ? 'root' : 'agent'} span, with the question, the answer and the tool call`, async () => {
       const framework = frameworkAgent(id);
       const topics = await useServiceTopics(2);
-      const collector = await startCollector({ brokers: testBrokers(), topic: topics.runs, encoding: 'otlp_proto', partitionTracesById: true });
+      // Both pipelines, to the same topic, keyed by trace id (docs/otlp.md, "Content on the logs signal").
+      const collector = await startCollector({ brokers: testBrokers(), topic: topics.runs, encoding: 'otlp_proto', partitionTracesById: true, logs: { topic: topics.runs, encoding: 'otlp_proto', partitionByTraceId: true } });
       onTestFinished(() => collector.stop());
       const model = await startScriptedModelServer();
       onTestFinished(() => model.close());
