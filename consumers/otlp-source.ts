@@ -23,6 +23,7 @@
 import type { OtlpInputConfig } from '../src/engine/config/input-schema.ts';
 import type { SkipReason } from '../src/kit/contracts/decision-record.ts';
 import { isScorestreamSpan } from '../src/engine/otlp/agent-spans.ts';
+import { carriesGenAiContent, isLogRecordCarrier } from '../src/engine/otlp/otlp-log-record.ts';
 import { decodeOtlpTraces } from '../src/engine/otlp/decode-otlp.ts';
 import { decodeFailure } from '../src/kit/contracts/decode-record.ts';
 import { OtlpAssemblyStats } from './otlp/otlp-assembly-stats.ts';
@@ -106,7 +107,9 @@ export function createOtlpSource(options: OtlpSourceOptions): OtlpSource {
       const decoded = decodeOtlpTraces(value, config.encoding);
       if (!decoded.success) return decoded;
       const spans = decoded.data.filter((span) => !isScorestreamSpan(span));
-      return { success: true, data: { spans, ownSpans: decoded.data.length - spans.length } };
+      // A logs message's records that carry no GenAI content (the app's own log lines) go no further.
+      const kept = spans.length > 0 && isLogRecordCarrier(spans[0]!) ? spans.filter(carriesGenAiContent) : spans;
+      return { success: true, data: { spans: kept, ownSpans: decoded.data.length - spans.length, ignoredLogRecords: spans.length - kept.length } };
     },
     claim: (perform) => createOtlpPartition(assembly, perform),
   };

@@ -11,6 +11,8 @@ export class OtlpAssemblyStats {
   lateSpans = 0;
   /** Log records read (docs/otlp.md, "Content on the logs signal"). */
   logRecords = 0;
+  /** Log records that carry no GenAI content (an app's own log lines): dropped as read. */
+  ignoredLogRecords = 0;
   /** Log records whose span never arrived before their trace closed: dropped. */
   orphanLogRecords = 0;
   runsAssembled = 0;

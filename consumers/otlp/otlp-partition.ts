@@ -26,7 +26,8 @@ import type { OtlpAssemblyStats } from './otlp-assembly-stats.ts';
 import { TurnPacer } from './turn-pacer.ts';
 
 /** What an OTLP message carries once decoded: its spans (own spans left out), and how many were ours. */
-export type DecodedSpans = { spans: OtlpSpan[]; ownSpans: number };
+/** A message's spans (or GenAI log records), with how many of our own spans and of other log records were left out. */
+export type DecodedSpans = { spans: OtlpSpan[]; ownSpans: number; ignoredLogRecords: number };
 
 /** A message whose traces are open: it finishes once every trace it fed was closed and done. */
 export type PendingMessage = {
@@ -223,6 +224,7 @@ function countDecoded(stats: OtlpAssemblyStats, decoded: DecodedSpans): void {
   if (decoded.spans.length > 0 && isLogRecordCarrier(decoded.spans[0]!)) stats.logRecords += decoded.spans.length;
   else stats.spans += decoded.spans.length;
   stats.ownSpans += decoded.ownSpans;
+  stats.ignoredLogRecords += decoded.ignoredLogRecords;
 }
 
 function countWithoutRun(stats: OtlpAssemblyStats, reason: SkipReason): void {

@@ -218,6 +218,18 @@ export const FRAMEWORK_AGENTS: readonly FrameworkAgent[] = [
     conventions: 'GenAI',
   },
   {
+    id: 'google-adk-content-python',
+    title: 'Google ADK LlmAgent on LiteLlm (its own telemetry, content capture on)',
+    language: 'python',
+    // google-adk-python's pins, as a venv of its own.
+    packages: ['google-adk==2.13.0', 'litellm==1.110.2', 'openai==2.54.0', 'opentelemetry-sdk==1.44.0', 'opentelemetry-exporter-otlp-proto-http==1.44.0'],
+    app: 'google_adk_agent.py',
+    // Content capture on, as the GenAI instrumentations' variable turns it on: ADK then puts the
+    // messages in its gen_ai.client.inference.operation.details log records.
+    env: { LITELLM_LOCAL_MODEL_COST_MAP: 'True', OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true' },
+    conventions: 'GenAI',
+  },
+  {
     id: 'semantic-kernel-python',
     title: 'Semantic Kernel ChatCompletionAgent (its GenAI telemetry, sensitive diagnostics on)',
     language: 'python',

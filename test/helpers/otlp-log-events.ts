@@ -14,7 +14,7 @@ export const EVENT_ANSWER = 'It is sunny in Paris.';
 
 const text = (content: string) => [{ type: 'text', content }];
 
-/** Records the run; returns its agent span's trace and span ids. */
+/** Records the run (and one ordinary app log line in it); returns its agent span's trace and span ids. */
 export function recordRunWithEventContent(tracer: Tracer, logger: Logger, agentName = 'weather'): { traceId: string; spanId: string } {
   // Times a few ms apart, as real calls are: the run's last model call is the one that answered.
   const t0 = Date.now();
@@ -27,6 +27,8 @@ export function recordRunWithEventContent(tracer: Tracer, logger: Logger, agentN
   };
   const question = { role: 'user', parts: text(EVENT_QUESTION) };
   const toolCall = { role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'get_weather', arguments: { city: 'Paris' } }] };
+  // The app's own log line in the run's context, as a logs pipeline carries beside the GenAI events: no content, dropped as read.
+  logger.emit({ timestamp: t0 + 1, context: inAgent, severityText: 'INFO', body: `looking up the weather for ${agentName}`, attributes: { 'code.function.name': 'lookup' } });
   call(t0 + 1, [question], [toolCall]);
   call(t0 + 5, [question, toolCall, { role: 'tool', parts: [{ type: 'tool_call_response', id: 'c1', response: 'sunny, 21°C' }] }], [{ role: 'assistant', parts: text(EVENT_ANSWER) }]);
   agent.end(t0 + 10);

@@ -1,7 +1,7 @@
 # Google ADK: an LlmAgent on LiteLLM's OpenAI provider (LiteLlm, how ADK reaches a model that is not
 # Gemini), run by an InMemoryRunner in a session of its in-memory session service, with ADK's own
-# OpenTelemetry on its default content setting (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT
-# unset). Exported as ADK's docs set it up: the OTLP endpoints in the standard OTel variables, then
+# OpenTelemetry on the content setting the environment gives (frameworks.ts: unset, ADK's default,
+# for google-adk-python; on for google-adk-content-python). Exported as ADK's docs set it up: the OTLP endpoints in the standard OTel variables, then
 # google.adk.telemetry.setup.maybe_set_otel_providers(), which makes the tracer and the logger
 # providers with the OTLP/HTTP exporters (ADK sends its GenAI events as log records).
 import asyncio

@@ -62,6 +62,17 @@ function jsonObjectOr(text: string): OtlpValue {
   }
 }
 
+/**
+ * Whether a carrier holds GenAI content: a `gen_ai.*` event, or `gen_ai.*` attributes (or body
+ * fields). An app's ordinary log line, which a logs pipeline carries beside them, is none: the
+ * OTLP source drops it before the assembly (docs/otlp.md, "Content on the logs signal").
+ */
+export function carriesGenAiContent(carrier: OtlpSpan): boolean {
+  const [event] = carrier.events;
+  if (event === undefined) return false;
+  return event.name.startsWith('gen_ai.') || Object.keys(event.attributes).some((key) => key.startsWith('gen_ai.'));
+}
+
 /** The record as a carrier span under its span; its id a hash of the record, so a redelivered record is the same span. */
 export function logRecordCarrier(record: OtlpLogRecord): OtlpSpan {
   const event = logRecordEvent(record);

@@ -174,6 +174,9 @@ function readMessage(raw: Record<string, unknown>, fallbackRole: UniformMessage[
     const toolCall = readToolCall(call);
     if (toolCall !== undefined) message.toolCalls.push(toolCall);
   }
+  // A message of tool results alone is the tools' answer whatever role it names: Gemini (Google
+  // ADK) and Anthropic send function responses as the user's, which is no question.
+  if (message.role === 'user' && message.toolResults.length > 0 && message.texts.length === 0 && message.toolCalls.length === 0) message.role = 'tool';
   return message;
 }
 
@@ -187,6 +190,17 @@ export function readToolCall(value: unknown): UniformToolCall | undefined {
   const name = stringOf(fn.name) ?? stringOf(call.toolName);
   if (name === undefined) return undefined;
   return { id: stringOf(call.id) ?? stringOf(call.toolCallId) ?? stringOf(call.call_id), name, args: jsonOrValue((fn.arguments ?? call.args ?? call.input) as OtlpValue) };
+}
+
+/**
+ * A GenAI `tool_call_response`'s response. Gemini's function responses are objects, so Google ADK
+ * wraps a tool's plain return as `{ result }` (Gemini's docs name `output`): the value inside is the
+ * tool's result.
+ */
+function unwrappedResponse(response: unknown): unknown {
+  if (!isRecord(response)) return response;
+  const keys = Object.keys(response);
+  return keys.length === 1 && (keys[0] === 'result' || keys[0] === 'output') ? response[keys[0]] : response;
 }
 
 /** A tool's output as a result: text parts joined, JSON parsed; anything else as it is. */
@@ -225,7 +239,7 @@ function readPart(part: Record<string, unknown>, message: UniformMessage, item: 
     case 'tool-result':
     case 'tool_result': {
       const id = stringOf(part.id) ?? stringOf(part.toolCallId) ?? stringOf(part.tool_use_id) ?? stringOf(item.tool_call_id);
-      const output = part.response ?? part.result ?? part.output ?? part.content;
+      const output = unwrappedResponse(part.response) ?? part.result ?? part.output ?? part.content;
       // The AI SDK's tool results are `{ type: 'json' | 'text' | 'error-text' | ..., value }`.
       const typed = isRecord(output) && typeof output.type === 'string' && 'value' in output ? output : undefined;
       const name = stringOf(part.name) ?? stringOf(part.toolName);

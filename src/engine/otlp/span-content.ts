@@ -4,7 +4,7 @@
 // falls through to the next. Attributes are read by key, never enumerated wholesale, so
 // `scorestream otlp inspect` can tell which attributes no reader used.
 import { unflatten } from './flattened-attributes.ts';
-import type { OtlpAttributes, OtlpSpan, OtlpSpanEvent } from './otlp-span.ts';
+import type { OtlpAttributes, OtlpSpan, OtlpSpanEvent, OtlpValue } from './otlp-span.ts';
 import { isRecord, jsonEncoded, jsonOrValue, readMessages } from './read-messages.ts';
 import type { UniformMessage } from './read-messages.ts';
 
@@ -190,16 +190,28 @@ export function outputMessagesOf(span: OtlpSpan): FoundMessages | undefined {
   );
 }
 
-/** The span's own system prompt: gen_ai.system_instructions (`[{ type: 'text', content }]`, or a plain string: Mastra), legacy ai.prompt's system. */
+/**
+ * The span's own system prompt: gen_ai.system_instructions (`[{ type: 'text', content }]`, or a
+ * plain string: Mastra) on the span or on its operation-details event (Google ADK sends it on the
+ * logs signal), legacy ai.prompt's system.
+ */
 export function systemTextsOf(span: OtlpSpan): { texts: string[]; source: string } | undefined {
-  const value = span.attributes['gen_ai.system_instructions'];
-  if (value !== undefined) {
-    const parsed = jsonOrValue(value);
-    const texts = typeof parsed === 'string' ? [parsed] : readMessages(parsed, 'system').flatMap((message) => message.texts);
-    if (texts.some((text) => text !== '')) return { texts: texts.filter((text) => text !== ''), source: 'gen_ai.system_instructions' };
+  const onSpan = systemInstructions(span.attributes['gen_ai.system_instructions']);
+  if (onSpan !== undefined) return { texts: onSpan, source: 'gen_ai.system_instructions' };
+  for (const event of span.events) {
+    if (event.name !== 'gen_ai.client.inference.operation.details') continue;
+    const texts = systemInstructions(event.attributes['gen_ai.system_instructions']);
+    if (texts !== undefined) return { texts, source: 'events' };
   }
   const system = legacyPrompt(span.attributes)?.system ?? [];
   return system.length === 0 ? undefined : { texts: system, source: 'ai.prompt' };
+}
+
+function systemInstructions(value: OtlpValue | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const parsed = jsonOrValue(value);
+  const texts = (typeof parsed === 'string' ? [parsed] : readMessages(parsed, 'system').flatMap((message) => message.texts)).filter((text) => text !== '');
+  return texts.length === 0 ? undefined : texts;
 }
 
 /** The legacy root span's `ai.prompt`: `{ system?, prompt? , messages? }` as JSON. */

@@ -5,7 +5,8 @@
 // (partition_traces_by_id, partition_logs_by_trace_id). The service in `otlp` mode joins each
 // trace's records to its spans: the run is scored with the question, the answer and the tool call
 // the records hold, in both delivery modes; a record whose trace never arrives is counted and
-// dropped, no decision made for it; every message is committed.
+// dropped, no decision made for it; the app's ordinary log lines are dropped as read; every
+// message is committed.
 import { OTLPLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -64,6 +65,8 @@ describe('content on the logs signal through a real Collector', () => {
       }
       await vi.waitFor(() => expect(service.otlp?.orphanLogRecords).toBe(1), { timeout: 20_000 });
       expect(service.otlp?.logRecords).toBe(runs.length * 2 + 1);
+      // Each run's ordinary app log line (no gen_ai.* content) went no further than the read.
+      expect(service.otlp?.ignoredLogRecords).toBe(runs.length);
       // No decision for the trace that never came: it was log records only.
       const written = [...(await highWatermarks(topics.runs)).values()].reduce((sum, offset) => sum + offset, 0);
       await vi.waitFor(async () => expect(await committedTotal(groupId, topics.runs)).toBe(written), { timeout: 20_000 });

@@ -31,7 +31,7 @@ const QUESTION = 'What is the weather in Paris?';
  */
 type Offered = 'schema' | 'name' | 'none';
 
-const EXPECTED: Record<string, { rule: AssembledRun['rule']; span: string | RegExp; entity: string | RegExp; name?: string; conversationId?: string | RegExp; userId?: string; offered?: Offered; usage?: false; modelCalls?: false; toolResult?: false }> = {
+const EXPECTED: Record<string, { rule: AssembledRun['rule']; span: string | RegExp; entity: string | RegExp; name?: string; conversationId?: string | RegExp; userId?: string; offered?: Offered; usage?: false; modelCalls?: false; toolResult?: false; model?: string }> = {
   // (google-adk-python: see the missing-content test below; by default it sends no content.)
   'openai-agents-python': { rule: 'agent_span', span: 'Agent workflow', entity: 'Weather agent', conversationId: 'session-42', userId: 'user-7' },
   'openai-agents-js': { rule: 'agent_span', span: 'Agent workflow', entity: 'Weather agent' },
@@ -60,6 +60,9 @@ const EXPECTED: Record<string, { rule: AssembledRun['rule']; span: string | RegE
   // The content on the logs signal only (EVENT_ONLY): gen_ai.client.inference.operation.details records.
   'openai-v2-events-python': { rule: 'root_span', span: 'answer_question', entity: 'openai-v2-events-python', offered: 'none' },
   // Its per-message events as log records (event.name, a JSON string body); its tools plugin-qualified.
+  // Content capture on: the messages and the system instructions in its operation-details log
+  // records; the tool's result wrapped as Gemini wants it ({ result }); the model as LiteLLM names it.
+  'google-adk-content-python': { rule: 'agent_span', span: 'invoke_agent weather_agent', entity: 'weather_agent', conversationId: 'session-42', offered: 'name', model: 'openai/scripted-model' },
   'semantic-kernel-python': { rule: 'agent_span', span: 'invoke_agent WeatherAgent', entity: /^[0-9a-f-]{36}$/, name: 'WeatherAgent' },
 };
 
@@ -103,7 +106,7 @@ describe('the real frameworks’ OTLP fixtures', () => {
         expect(calls[0]).toMatchObject({ toolName: expect.stringMatching(/^(WeatherPlugin-)?get_?[wW]eather$/), args: { city: 'Paris' }, state: 'result' });
         expect(String(calls[0]!.result)).toContain('sunny, 21°C in Paris');
       }
-      expect(event.metadata).toMatchObject({ ...(expected.modelCalls === false ? {} : { model: 'scripted-model' }), serviceName: entry.id, otel: { rule: expected.rule, spanId: run.agentSpan.spanId } });
+      expect(event.metadata).toMatchObject({ ...(expected.modelCalls === false ? {} : { model: expected.model ?? 'scripted-model' }), serviceName: entry.id, otel: { rule: expected.rule, spanId: run.agentSpan.spanId } });
       if (expected.conversationId !== undefined) expect(event.metadata?.conversationId).toEqual(typeof expected.conversationId === 'string' ? expected.conversationId : expect.stringMatching(expected.conversationId));
       if (expected.userId !== undefined) expect(event.metadata?.userId).toBe(expected.userId);
       // usage counted once per model call (two calls of 42 + 9 tokens), never twice for nested model spans

@@ -10,7 +10,7 @@ import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } f
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decodeOtlpTraces } from '../../../../../src/engine/otlp/decode-otlp.ts';
 import type { OtlpEncoding } from '../../../../../src/engine/otlp/decode-otlp.ts';
-import { attachLogRecords, isLogRecordCarrier } from '../../../../../src/engine/otlp/otlp-log-record.ts';
+import { attachLogRecords, carriesGenAiContent, isLogRecordCarrier } from '../../../../../src/engine/otlp/otlp-log-record.ts';
 import type { OtlpSpan } from '../../../../../src/engine/otlp/otlp-span.ts';
 import { isOtlpLogsProto } from '../../../../../src/engine/otlp/read-otlp-logs.ts';
 import { runsFromTrace } from '../../../../../src/engine/otlp/run-from-trace.ts';
@@ -52,9 +52,13 @@ describe('content on the logs signal', () => {
     it(`joins the model calls' log-based events to their spans: question, answer and tool call (${encoding})`, () => {
       recordRunWithEventContent(recorder.tracer, loggerProvider.getLogger('genai'));
       const spans = decoded(encodeSpans(recorder.spans(), encoding), encoding);
-      const logs = decoded(logsRequest(encoding), encoding);
+      const records = decoded(logsRequest(encoding), encoding);
+      expect(records).toHaveLength(3);
+      expect(records.every(isLogRecordCarrier)).toBe(true);
+      // The app's own log line carries no GenAI content: the source drops it as read.
+      const logs = records.filter(carriesGenAiContent);
       expect(logs).toHaveLength(2);
-      expect(logs.every(isLogRecordCarrier)).toBe(true);
+      expect(records.filter((record) => !carriesGenAiContent(record))[0]!.events[0]).toMatchObject({ name: '', attributes: { body: 'looking up the weather for weather' } });
       // Spans alone: no content.
       expect(runsFromTrace(spans)[0]!.event.missing?.map((part) => part.part)).toEqual(['question', 'answer']);
       // The records in either order, one delivered twice (a re-read message): kept once.
@@ -74,7 +78,7 @@ describe('content on the logs signal', () => {
     expect(isOtlpLogsProto(encodeSpans(recorder.spans(), 'otlp_proto'))).toBe(false);
     expect(isOtlpLogsProto(Buffer.from('not protobuf at all'))).toBe(false);
     const spans = decoded(encodeSpans(recorder.spans(), 'otlp_proto'), 'otlp_proto');
-    const logs = decoded(logsRequest('otlp_proto'), 'otlp_proto');
+    const logs = decoded(logsRequest('otlp_proto'), 'otlp_proto').filter(carriesGenAiContent);
     const withoutSecondCall = spans.filter((span) => span.spanId !== logs[1]!.parentSpanId);
     const attached = attachLogRecords([...withoutSecondCall, ...logs]);
     expect(attached.orphans).toBe(1);

@@ -7,7 +7,7 @@ import { findRuns } from '../../../../../src/engine/otlp/find-runs.ts';
 import type { OtlpAttributes, OtlpSpan } from '../../../../../src/engine/otlp/otlp-span.ts';
 import { readMessages } from '../../../../../src/engine/otlp/read-messages.ts';
 import { assembleRun } from '../../../../../src/engine/otlp/run-from-trace.ts';
-import { inputMessagesOf, outputMessagesOf } from '../../../../../src/engine/otlp/span-content.ts';
+import { inputMessagesOf, outputMessagesOf, systemTextsOf } from '../../../../../src/engine/otlp/span-content.ts';
 import { getUserMessageFromRunInput } from '../../../../../src/kit/utils/run-input.ts';
 
 let next = 0;
@@ -147,5 +147,23 @@ describe('readMessages shapes', () => {
     const blocks = readMessages({ role: 'assistant', content: [{ toolUse: { toolUseId: 't1', name: 'h', input: { x: 1 } } }, { toolResult: { toolUseId: 't1', status: 'error', content: [{ text: 'boom' }] } }] }, 'assistant');
     expect(blocks[0]!.toolCalls).toEqual([{ id: 't1', name: 'h', args: { x: 1 } }]);
     expect(blocks[0]!.toolResults).toEqual([{ id: 't1', result: 'boom', isError: true }]);
+  });
+
+  it("tool results sent as the user's (Gemini, Anthropic) are the tools' answer, not a question; Gemini's { result } wrapper is unwrapped", () => {
+    const gemini = readMessages([{ role: 'user', parts: [{ type: 'text', content: 'Q' }] }, { role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'f', arguments: { a: 1 } }] }, { role: 'user', parts: [{ type: 'tool_call_response', id: 'c1', response: { result: 'sunny' } }] }], 'user');
+    expect(gemini.map((message) => message.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(gemini[2]!.toolResults).toEqual([{ id: 'c1', result: 'sunny' }]);
+    // An object the tool returned with more than the one key is the tool's own, kept whole.
+    expect(readMessages({ role: 'tool', parts: [{ type: 'tool_call_response', id: 'c2', response: { result: 1, unit: 'C' } }] }, 'tool')[0]!.toolResults[0]!.result).toEqual({ result: 1, unit: 'C' });
+    const anthropic = readMessages({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'done' }] }, 'user');
+    expect(anthropic[0]).toMatchObject({ role: 'tool', toolResults: [{ id: 't1', result: 'done' }] });
+    // A user message with text beside the results stays the user's.
+    expect(readMessages({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'done' }, { type: 'text', text: 'and now?' }] }, 'user')[0]!.role).toBe('user');
+  });
+
+  it("the system instructions of an operation-details event (a log record joined to its model call, Google ADK's) are the run's system prompt", () => {
+    const details = { name: 'gen_ai.client.inference.operation.details', timeMs: 1, attributes: { 'gen_ai.system_instructions': [{ type: 'text', content: 'Be brief.' }] } };
+    expect(systemTextsOf(span({}, { events: [details] }))).toEqual({ texts: ['Be brief.'], source: 'events' });
+    expect(systemTextsOf(span({ 'gen_ai.system_instructions': 'On the span.' }, { events: [details] }))).toEqual({ texts: ['On the span.'], source: 'gen_ai.system_instructions' });
   });
 });
