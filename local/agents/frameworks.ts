@@ -39,6 +39,12 @@ const TRACELOOP = [
 const CREWAI_OFF = { CREWAI_DISABLE_TELEMETRY: 'true', CREWAI_TRACING_ENABLED: 'false', CREWAI_DISABLE_VERSION_CHECK: 'true' };
 const NODE_OTEL = ['@opentelemetry/api@1.9.1', '@opentelemetry/sdk-trace-node@2.12.1', '@opentelemetry/exporter-trace-otlp-proto@0.223.1', '@opentelemetry/resources@2.12.1'];
 
+// google-adk 2.13 wants opentelemetry-sdk <= 1.44, so not PYTHON_OTEL's 1.45 (the same packages,
+// traces and logs exporters alike). Its `extensions` extra names litellm < 1.106.3, whose 1.106.2
+// imports the `mcp` package it does not require as soon as tools are offered: litellm is pinned
+// apart, at the release DSPy runs on, and openai below 3, as ADK's `openai` extra wants.
+const GOOGLE_ADK = ['google-adk==2.13.0', 'litellm==1.110.2', 'openai==2.54.0', 'opentelemetry-sdk==1.44.0', 'opentelemetry-exporter-otlp-proto-http==1.44.0'];
+
 export const FRAMEWORK_AGENTS: readonly FrameworkAgent[] = [
   {
     id: 'openai-agents-python',
@@ -206,11 +212,7 @@ export const FRAMEWORK_AGENTS: readonly FrameworkAgent[] = [
     id: 'google-adk-python',
     title: 'Google ADK LlmAgent on LiteLlm (its own telemetry, default settings)',
     language: 'python',
-    // google-adk 2.13 wants opentelemetry-sdk <= 1.44, so not PYTHON_OTEL's 1.45 (the same packages,
-    // traces and logs exporters alike). Its `extensions` extra names litellm < 1.106.3, whose
-    // 1.106.2 imports the `mcp` package it does not require as soon as tools are offered: litellm
-    // is pinned apart, at the release DSPy runs on, and openai below 3, as ADK's `openai` extra wants.
-    packages: ['google-adk==2.13.0', 'litellm==1.110.2', 'openai==2.54.0', 'opentelemetry-sdk==1.44.0', 'opentelemetry-exporter-otlp-proto-http==1.44.0'],
+    packages: GOOGLE_ADK,
     app: 'google_adk_agent.py',
     // Content capture stays at ADK's default (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT
     // unset); LiteLLM's cost map stays the bundled one (no fetch).
@@ -221,8 +223,7 @@ export const FRAMEWORK_AGENTS: readonly FrameworkAgent[] = [
     id: 'google-adk-content-python',
     title: 'Google ADK LlmAgent on LiteLlm (its own telemetry, content capture on)',
     language: 'python',
-    // google-adk-python's pins, as a venv of its own.
-    packages: ['google-adk==2.13.0', 'litellm==1.110.2', 'openai==2.54.0', 'opentelemetry-sdk==1.44.0', 'opentelemetry-exporter-otlp-proto-http==1.44.0'],
+    packages: GOOGLE_ADK,
     app: 'google_adk_agent.py',
     // Content capture on, as the GenAI instrumentations' variable turns it on: ADK then puts the
     // messages in its gen_ai.client.inference.operation.details log records.
