@@ -55,6 +55,14 @@ function contentFor(body: AnthropicRequestBody): { content: unknown[]; stopReaso
   return { content: [{ type: 'text', text: 'The answer addresses the question.' }], stopReason: 'end_turn' };
 }
 
+export type AnthropicUsage = { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number };
+
+/** The server's answer to a Messages request, in the Messages API format. */
+export function anthropicMessageFor(body: AnthropicRequestBody, usage: AnthropicUsage = { input_tokens: 100, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }) {
+  const { content, stopReason } = contentFor(body);
+  return { id: `msg_${Math.random().toString(36).slice(2)}`, type: 'message', role: 'assistant', model: body.model ?? 'claude', content, stop_reason: stopReason, stop_sequence: null, usage };
+}
+
 export async function startAnthropicJudgeServer(): Promise<AnthropicJudgeServer> {
   const cache = createPromptCache();
   const bodies: AnthropicRequestBody[] = [];
@@ -68,19 +76,7 @@ export async function startAnthropicJudgeServer(): Promise<AnthropicJudgeServer>
       bodies.push(body);
       const { text, breakpoints } = renderedAnthropicPrompt(body);
       const { inputTokens, cacheRead, cacheWrite } = cache.readMarked(text, breakpoints);
-      const { content, stopReason } = contentFor(body);
-      response.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          id: `msg_${Math.random().toString(36).slice(2)}`,
-          type: 'message',
-          role: 'assistant',
-          model: body.model ?? 'claude',
-          content,
-          stop_reason: stopReason,
-          stop_sequence: null,
-          usage: { input_tokens: inputTokens, output_tokens: 10, cache_creation_input_tokens: cacheWrite, cache_read_input_tokens: cacheRead },
-        }),
-      );
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(anthropicMessageFor(body, { input_tokens: inputTokens, output_tokens: 10, cache_creation_input_tokens: cacheWrite, cache_read_input_tokens: cacheRead })));
     })().catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: String(error) } }));
     });

@@ -104,6 +104,13 @@ function completion(model: string, content: string, usage: OpenAIUsage) {
   };
 }
 
+/** The server's answer to a chat completions request: the schema's smallest instance for a structured call, a sentence for a text call. */
+export function chatCompletionFor(body: OpenAIRequestBody, usage: OpenAIUsage = defaultUsage) {
+  const format = body.response_format;
+  const content = format?.type === 'json_schema' ? JSON.stringify(instanceOf(format.json_schema?.schema)) : format?.type === 'json_object' ? '{}' : 'The answer addresses the question.';
+  return completion(body.model ?? 'judge', content, usage);
+}
+
 /** What the server reads of a chat completions request. */
 export type OpenAIRequestBody = { model?: string; messages?: unknown[]; response_format?: { type?: string; json_schema?: { schema?: JsonSchema } } };
 
@@ -155,9 +162,7 @@ export async function startFaultJudgeServer(initial: FaultMode | FaultPlan = 'ok
         response.writeHead(status, headers).end(JSON.stringify({ error: { message: status === 429 ? 'Rate limit reached' : 'The server had an error', type: status === 429 ? 'rate_limit' : 'server_error' } }));
         return;
       }
-      const format = body.response_format;
-      const content = format?.type === 'json_schema' ? JSON.stringify(instanceOf(format.json_schema?.schema)) : format?.type === 'json_object' ? '{}' : 'The answer addresses the question.';
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(body.model ?? 'judge', content, usageOf(body))));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(chatCompletionFor(body, usageOf(body))));
     })().catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: String(error) } }));
     });

@@ -1,0 +1,64 @@
+// The HTTP calls of the batch APIs, on the injected fetch: JSON in and out, JSONL read, and a
+// refusal classified as the rest of the project classifies it — 429 and 5xx (and a network error)
+// can be retried, anything else cannot; a missing endpoint at the probe is BatchEndpointRefusedError.
+import { BatchCallError, BatchEndpointRefusedError } from './judge-batch-errors.ts';
+
+export type BatchHttp = {
+  json<T>(method: 'GET' | 'POST', path: string, body?: string | FormData, contentType?: string): Promise<T>;
+  text(method: 'GET', pathOrUrl: string): Promise<string>;
+  /** GET `path`; a 404, 405 or 501 is a refusal of the batch API itself. */
+  probe(path: string): Promise<void>;
+};
+
+export type BatchHttpOptions = {
+  provider: string;
+  baseURL: string;
+  headers: Readonly<Record<string, string>>;
+  fetch?: typeof globalThis.fetch;
+};
+
+const REFUSING = new Set([404, 405, 501]);
+
+export function createBatchHttp(options: BatchHttpOptions): BatchHttp {
+  const base = options.baseURL.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const call = async (method: string, pathOrUrl: string, body?: string | FormData, contentType?: string): Promise<Response> => {
+    const url = /^https?:\/\//.test(pathOrUrl) ? pathOrUrl : `${base}${pathOrUrl}`;
+    let response: Response;
+    try {
+      response = await doFetch(url, { method, headers: { ...options.headers, ...(contentType === undefined ? {} : { 'content-type': contentType }) }, ...(body === undefined ? {} : { body }) });
+    } catch (error) {
+      throw new BatchCallError(`${options.provider} batch API: ${method} ${url} could not be reached (${error instanceof Error ? error.message : String(error)})`, true, error);
+    }
+    if (response.ok) return response;
+    const detail = (await response.text().catch(() => '')).slice(0, 300);
+    const retry = response.status === 429 || response.status >= 500;
+    const hint = response.status === 401 || response.status === 403 ? '; check the API key the judge uses' : '';
+    throw new BatchCallError(`${options.provider} batch API: ${method} ${url} answered ${response.status}${detail === '' ? '' : `: ${detail}`}${hint}`, retry);
+  };
+  return {
+    async json<T>(method: 'GET' | 'POST', path: string, body?: string | FormData, contentType?: string) {
+      return (await (await call(method, path, body, contentType)).json()) as T;
+    },
+    async text(method: 'GET', pathOrUrl: string) {
+      return (await call(method, pathOrUrl)).text();
+    },
+    async probe(path: string) {
+      const url = `${base}${path}`;
+      let response: Response;
+      try {
+        response = await doFetch(url, { method: 'GET', headers: options.headers });
+      } catch (error) {
+        throw new BatchCallError(`${options.provider} batch API: GET ${url} could not be reached (${error instanceof Error ? error.message : String(error)})`, true, error);
+      }
+      const detail = response.ok ? '' : (await response.text().catch(() => '')).slice(0, 200);
+      if (REFUSING.has(response.status)) throw new BatchEndpointRefusedError(options.provider, `GET ${url}`, response.status, detail);
+      if (!response.ok) throw new BatchCallError(`${options.provider} batch API: GET ${url} answered ${response.status}${detail === '' ? '' : `: ${detail}`}`, response.status === 429 || response.status >= 500);
+    },
+  };
+}
+
+/** The JSON objects of a JSONL text, blank lines skipped. */
+export function jsonLines(text: string): unknown[] {
+  return text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as unknown);
+}
