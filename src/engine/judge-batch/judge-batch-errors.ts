@@ -6,7 +6,9 @@
 import { hasErrorMarker, ScorestreamError } from '../../kit/errors.ts';
 import type { BatchRequest } from './batch-request.ts';
 
-const deferredMarker = Symbol.for('scorestream.judge-deferred-to-batch');
+const deferredMarker = Symbol.for('scorestream.error.JudgeDeferredToBatchError');
+const refusedMarker = Symbol.for('scorestream.error.BatchEndpointRefusedError');
+const callMarker = Symbol.for('scorestream.error.BatchCallError');
 
 export class JudgeDeferredToBatchError extends ScorestreamError {
   readonly [deferredMarker] = true;
@@ -18,12 +20,15 @@ export class JudgeDeferredToBatchError extends ScorestreamError {
     this.request = request;
   }
 
+  /** True for a JudgeDeferredToBatchError from any copy of this library. */
   static override isInstance(value: unknown): value is JudgeDeferredToBatchError {
     return hasErrorMarker(value, deferredMarker);
   }
 }
 
 export class BatchEndpointRefusedError extends ScorestreamError {
+  readonly [refusedMarker] = true;
+
   constructor(provider: string, endpoint: string, status: number, detail: string) {
     super(
       `the ${provider} batch endpoint ${endpoint} answered ${status}${detail === '' ? '' : ` (${detail})`}: this server offers no batch API to these credentials; set the binding's judge mode to 'live', or point it at a provider with a batch API`,
@@ -31,12 +36,24 @@ export class BatchEndpointRefusedError extends ScorestreamError {
     );
     this.name = 'BatchEndpointRefusedError';
   }
+
+  /** True for a BatchEndpointRefusedError from any copy of this library. */
+  static override isInstance(value: unknown): value is BatchEndpointRefusedError {
+    return hasErrorMarker(value, refusedMarker);
+  }
 }
 
-/** A batch call that failed in a way trying again may cure (a 429, a 5xx, a network error). */
+/** A batch call that failed: `canRetry` when trying again may cure it (a 429, a 5xx, a network error). */
 export class BatchCallError extends ScorestreamError {
+  readonly [callMarker] = true;
+
   constructor(message: string, canRetry: boolean, cause?: unknown) {
     super(message, { code: 'batch_call_failed', canRetry, cause });
     this.name = 'BatchCallError';
+  }
+
+  /** True for a BatchCallError from any copy of this library. */
+  static override isInstance(value: unknown): value is BatchCallError {
+    return hasErrorMarker(value, callMarker);
   }
 }
