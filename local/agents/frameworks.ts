@@ -282,6 +282,10 @@ export function unpinned(packages: readonly string[]): string[] {
  * The frameworks the integration test runs live, through the real Collector and broker
  * (test/integration/otlp/frameworks.test.ts): one per convention family that needs no other —
  * OpenInference on the OpenAI Responses API (Python), GenAI with event-based content (Python), and
- * a JS framework found by the root-span rule. `.ci/run` installs exactly these (install.ts).
+ * a JS framework found by the root-span rule — then OpenInference's multi-part messages
+ * (smolagents), a framework whose own spans carry no content (AutoGen), and the three shapes of
+ * content on the logs signal: openai-v2's operation-details records, Semantic Kernel's
+ * per-message records with JSON-string bodies, Google ADK's with structured attributes.
+ * `.ci/run` installs exactly these (install.ts).
  */
-export const LIVE_TEST_FRAMEWORKS = ['openai-agents-python', 'strands-python', 'langchain-js', 'smolagents-python', 'autogen-python', 'openai-v2-events-python'] as const;
+export const LIVE_TEST_FRAMEWORKS = ['openai-agents-python', 'strands-python', 'langchain-js', 'smolagents-python', 'autogen-python', 'openai-v2-events-python', 'semantic-kernel-python', 'google-adk-content-python'] as const;

@@ -29,7 +29,7 @@ const reachedScorer = createScorer({ id: 'question-answer-tool', description: 'T
     return {
       question: getUserMessageFromRunInput(run.input) === QUESTION,
       answer: getAssistantMessageFromRunOutput(run.output)?.trim() === SCRIPTED_ANSWER,
-      tool: calls.length === 1 && /^get_?weather$/i.test(calls[0]!.toolName) && JSON.stringify(invocation?.args) === '{"city":"Paris"}' && String(invocation?.result).includes('sunny, 21°C in Paris'),
+      tool: calls.length === 1 && /^(?:\w+-)?get_?weather$/i.test(calls[0]!.toolName) && JSON.stringify(invocation?.args) === '{"city":"Paris"}' && String(invocation?.result).includes('sunny, 21°C in Paris'),
     };
   })
   .generateScore(({ results }) => (results.preprocessStepResult.question && results.preprocessStepResult.answer && results.preprocessStepResult.tool ? 1 : 0))
@@ -43,6 +43,10 @@ const EXPECTED_SPAN: Record<(typeof LIVE_TEST_FRAMEWORKS)[number], { span: strin
   'autogen-python': { span: 'invoke_agent weather_agent', rule: 'agent_span' },
   // Its content only in log records: the Collector's logs pipeline writes them to the same topic.
   'openai-v2-events-python': { span: 'answer_question', rule: 'root_span' },
+  // Its messages as per-message log records with JSON-string bodies; its tool plugin-qualified.
+  'semantic-kernel-python': { span: 'invoke_agent WeatherAgent', rule: 'agent_span' },
+  // Its messages and system instructions as structured attributes of its log records.
+  'google-adk-content-python': { span: 'invoke_agent weather_agent', rule: 'agent_span' },
 };
 
 beforeAll(async () => {
