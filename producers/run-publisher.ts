@@ -12,6 +12,7 @@
 import type { Context, TextMapPropagator } from '@opentelemetry/api';
 import { Kafka, logLevel } from 'kafkajs';
 import type { CompressionTypes, KafkaConfig, Message, Producer, ProducerConfig } from 'kafkajs';
+import { chunksInOrder } from '../src/kit/chunks-in-order.ts';
 import { ScorestreamError } from '../src/kit/errors.ts';
 import { describePrincipal, kafkaAccessError, settingSecrets } from '../kafka/kafka-access-error.ts';
 import type { AccessContext } from '../kafka/kafka-access-error.ts';
@@ -237,19 +238,5 @@ export function createRunPublisher(options: RunPublisherOptions = {}): RunPublis
 
 /** Splits messages into requests bounded by summed value bytes and count, keeping order. */
 export function chunks(messages: readonly Message[], maxBytes: number, maxRuns: number): Message[][] {
-  const result: Message[][] = [];
-  let current: Message[] = [];
-  let bytes = 0;
-  for (const message of messages) {
-    const size = typeof message.value === 'string' ? Buffer.byteLength(message.value) : (message.value?.byteLength ?? 0);
-    if (current.length > 0 && (bytes + size > maxBytes || current.length >= maxRuns)) {
-      result.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(message);
-    bytes += size;
-  }
-  if (current.length > 0) result.push(current);
-  return result;
+  return chunksInOrder(messages, (message) => (typeof message.value === 'string' ? Buffer.byteLength(message.value) : (message.value?.byteLength ?? 0)), maxBytes, maxRuns);
 }

@@ -10,6 +10,7 @@
 import { publishRefusalOf } from '../kafka/publish-refusal.ts';
 import type { PublishRefusal } from '../kafka/publish-refusal.ts';
 import type { OutgoingRecord } from '../kafka/kafka-records.ts';
+import { chunksInOrder } from '../src/kit/chunks-in-order.ts';
 
 /** A refused record, and what was written instead (undefined: nothing; the record was dropped). */
 export type OnRefused = (record: OutgoingRecord, refusal: PublishRefusal, replacement: OutgoingRecord | undefined) => void;
@@ -41,21 +42,7 @@ export function recordBytes(record: OutgoingRecord): number {
 
 /** The records in order, cut into requests of at most `maxBytes` (a larger record goes alone) and `maxRecords`. */
 export function splitRequests<T extends { record: OutgoingRecord }>(entries: readonly T[], maxBytes: number, maxRecords: number): T[][] {
-  const requests: T[][] = [];
-  let current: T[] = [];
-  let bytes = 0;
-  for (const entry of entries) {
-    const size = recordBytes(entry.record);
-    if (current.length > 0 && (bytes + size > maxBytes || current.length >= maxRecords)) {
-      requests.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(entry);
-    bytes += size;
-  }
-  if (current.length > 0) requests.push(current);
-  return requests;
+  return chunksInOrder(entries, (entry) => recordBytes(entry.record), maxBytes, maxRecords);
 }
 
 /**

@@ -1,20 +1,11 @@
 // Anthropic's Message Batches (`POST /messages/batches` with `{ requests: [{ custom_id, params }] }`,
 // polled at `GET /messages/batches/{id}`, answers from its `results_url` as JSONL). The params of
 // each request are the body the live `/messages` call would have sent, spliced in as written.
-import { batchRequestBytes } from './batch-request.ts';
 import type { BatchAnswer, BatchRequest } from './batch-request.ts';
 import { createBatchHttp, jsonLines } from './batch-http.ts';
-import type { BatchAnswers, BatchCaps, BatchProvider, BatchState } from './batch-provider.ts';
+import type { BatchAnswers, BatchCaps, BatchProvider, BatchProviderOptions, BatchState } from './batch-provider.ts';
+import { assertOneBatch } from './split-batches.ts';
 
-export type AnthropicBatchesOptions = {
-  /** The judge provider's base URL, e.g. https://api.anthropic.com/v1. */
-  baseURL: string;
-  apiKey?: string;
-  headers?: Record<string, string>;
-  fetch?: typeof globalThis.fetch;
-  /** Defaults: Anthropic's 100,000 requests and 256 MB per batch. */
-  caps?: Partial<BatchCaps>;
-};
 
 type MessageBatch = { id: string; processing_status: string; results_url?: string | null };
 type ResultLine = {
@@ -34,13 +25,14 @@ const STATUS_OF: Readonly<Record<string, number>> = {
   overloaded_error: 529,
 };
 
-export function createAnthropicBatches(options: AnthropicBatchesOptions): BatchProvider {
+export function createAnthropicBatches(options: BatchProviderOptions): BatchProvider {
   const http = createBatchHttp({
     provider: 'anthropic',
     baseURL: options.baseURL,
     headers: { 'anthropic-version': '2023-06-01', ...(options.apiKey === undefined ? {} : { 'x-api-key': options.apiKey }), ...options.headers },
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
+  // Anthropic's caps: 100,000 requests and 256 MB per batch.
   const caps: BatchCaps = { maxRequests: options.caps?.maxRequests ?? 100_000, maxBytes: options.caps?.maxBytes ?? 256 * 1024 * 1024 };
   const state = (batch: MessageBatch): BatchState => ({ id: batch.id, phase: batch.processing_status === 'ended' ? 'ended' : 'in_progress', providerStatus: batch.processing_status });
 
@@ -49,11 +41,8 @@ export function createAnthropicBatches(options: AnthropicBatchesOptions): BatchP
     caps,
     probe: () => http.probe('/messages/batches?limit=1'),
     async submit(requests: readonly BatchRequest[]) {
-      if (requests.length === 0) throw new TypeError('a batch needs at least one request');
-      const other = requests.find((request) => request.path !== '/messages');
-      if (other !== undefined) throw new TypeError(`Anthropic batches carry /messages requests only, not ${other.path}`);
-      const bytes = requests.reduce((sum, request) => sum + batchRequestBytes(request), 0);
-      if (requests.length > caps.maxRequests || bytes > caps.maxBytes) throw new TypeError(`the batch passes the provider's caps (${requests.length} requests, ${bytes} bytes): split it first (splitBatches)`);
+      const first = assertOneBatch(requests, caps);
+      if (first.path !== '/messages') throw new TypeError(`Anthropic batches carry /messages requests only, not ${first.path}`);
       const body = `{"requests":[${requests.map((request) => `{"custom_id":${JSON.stringify(request.customId)},"params":${request.body}}`).join(',')}]}`;
       return state(await http.json<MessageBatch>('POST', '/messages/batches', body, 'application/json'));
     },

@@ -22,19 +22,25 @@ const REFUSING = new Set([404, 405, 501]);
 export function createBatchHttp(options: BatchHttpOptions): BatchHttp {
   const base = options.baseURL.replace(/\/+$/, '');
   const doFetch = options.fetch ?? globalThis.fetch;
-  const call = async (method: string, pathOrUrl: string, body?: string | FormData, contentType?: string): Promise<Response> => {
-    const url = /^https?:\/\//.test(pathOrUrl) ? pathOrUrl : `${base}${pathOrUrl}`;
-    let response: Response;
+  /** The response, whatever its status; a network failure as a BatchCallError that can be retried. */
+  const send = async (method: string, url: string, body?: string | FormData, contentType?: string): Promise<Response> => {
     try {
-      response = await doFetch(url, { method, headers: { ...options.headers, ...(contentType === undefined ? {} : { 'content-type': contentType }) }, ...(body === undefined ? {} : { body }) });
+      return await doFetch(url, { method, headers: { ...options.headers, ...(contentType === undefined ? {} : { 'content-type': contentType }) }, ...(body === undefined ? {} : { body }) });
     } catch (error) {
       throw new BatchCallError(`${options.provider} batch API: ${method} ${url} could not be reached (${error instanceof Error ? error.message : String(error)})`, true, error);
     }
-    if (response.ok) return response;
+  };
+  /** A refusal as the rest of the project classifies it: 429 and 5xx can be retried; a refused key says what to check. */
+  const refusal = async (method: string, url: string, response: Response): Promise<BatchCallError> => {
     const detail = (await response.text().catch(() => '')).slice(0, 300);
-    const retry = response.status === 429 || response.status >= 500;
     const hint = response.status === 401 || response.status === 403 ? '; check the API key the judge uses' : '';
-    throw new BatchCallError(`${options.provider} batch API: ${method} ${url} answered ${response.status}${detail === '' ? '' : `: ${detail}`}${hint}`, retry);
+    return new BatchCallError(`${options.provider} batch API: ${method} ${url} answered ${response.status}${detail === '' ? '' : `: ${detail}`}${hint}`, response.status === 429 || response.status >= 500);
+  };
+  const call = async (method: string, pathOrUrl: string, body?: string | FormData, contentType?: string): Promise<Response> => {
+    const url = /^https?:\/\//.test(pathOrUrl) ? pathOrUrl : `${base}${pathOrUrl}`;
+    const response = await send(method, url, body, contentType);
+    if (response.ok) return response;
+    throw await refusal(method, url, response);
   };
   return {
     async json<T>(method: 'GET' | 'POST', path: string, body?: string | FormData, contentType?: string) {
@@ -45,15 +51,10 @@ export function createBatchHttp(options: BatchHttpOptions): BatchHttp {
     },
     async probe(path: string) {
       const url = `${base}${path}`;
-      let response: Response;
-      try {
-        response = await doFetch(url, { method: 'GET', headers: options.headers });
-      } catch (error) {
-        throw new BatchCallError(`${options.provider} batch API: GET ${url} could not be reached (${error instanceof Error ? error.message : String(error)})`, true, error);
-      }
-      const detail = response.ok ? '' : (await response.text().catch(() => '')).slice(0, 200);
-      if (REFUSING.has(response.status)) throw new BatchEndpointRefusedError(options.provider, `GET ${url}`, response.status, detail);
-      if (!response.ok) throw new BatchCallError(`${options.provider} batch API: GET ${url} answered ${response.status}${detail === '' ? '' : `: ${detail}`}`, response.status === 429 || response.status >= 500);
+      const response = await send('GET', url);
+      if (response.ok) return;
+      if (REFUSING.has(response.status)) throw new BatchEndpointRefusedError(options.provider, `GET ${url}`, response.status, (await response.text().catch(() => '')).slice(0, 200));
+      throw await refusal('GET', url, response);
     },
   };
 }

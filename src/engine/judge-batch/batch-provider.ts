@@ -6,6 +6,17 @@ import type { BatchAnswer, BatchRequest } from './batch-request.ts';
 /** What a provider accepts in one batch (the tier splits above it: split-batches.ts). */
 export type BatchCaps = { readonly maxRequests: number; readonly maxBytes: number };
 
+/** How a provider's batch client is made: the judge provider's base URL and credentials, its transport, and caps below the provider's own. */
+export type BatchProviderOptions = {
+  /** The judge provider's base URL, e.g. https://api.openai.com/v1 or https://api.anthropic.com/v1. */
+  baseURL: string;
+  apiKey?: string;
+  headers?: Record<string, string>;
+  fetch?: typeof globalThis.fetch;
+  /** Defaults: the provider's own caps. */
+  caps?: Partial<BatchCaps>;
+};
+
 export type BatchPhase =
   /** Accepted and not ended: validating, queued, running, finalising or being cancelled. */
   | 'in_progress'

@@ -2,20 +2,11 @@
 // file (`POST /files`, purpose `batch`), one batch over it (`POST /batches`, window 24 h), polled
 // (`GET /batches/{id}`), its answers read from the output and error files by custom id. Each line
 // carries the body the live call would have sent, spliced in as the provider wrote it.
-import { batchRequestBytes } from './batch-request.ts';
 import type { BatchAnswer, BatchRequest } from './batch-request.ts';
 import { createBatchHttp, jsonLines } from './batch-http.ts';
-import type { BatchAnswers, BatchCaps, BatchProvider, BatchState } from './batch-provider.ts';
+import type { BatchAnswers, BatchCaps, BatchProvider, BatchProviderOptions, BatchState } from './batch-provider.ts';
+import { assertOneBatch } from './split-batches.ts';
 
-export type OpenAIBatchesOptions = {
-  /** The judge provider's base URL, e.g. https://api.openai.com/v1. */
-  baseURL: string;
-  apiKey?: string;
-  headers?: Record<string, string>;
-  fetch?: typeof globalThis.fetch;
-  /** Defaults: OpenAI's 50,000 requests and 200 MB per batch. */
-  caps?: Partial<BatchCaps>;
-};
 
 type OpenAIBatch = {
   id: string;
@@ -31,13 +22,14 @@ const ENDED = new Set(['completed', 'expired', 'cancelled', 'failed']);
 /** Requests the batch did not get to: submitted again, not failed. */
 const UNANSWERED_CODES = new Set(['batch_expired', 'batch_cancelled']);
 
-export function createOpenAIBatches(options: OpenAIBatchesOptions): BatchProvider {
+export function createOpenAIBatches(options: BatchProviderOptions): BatchProvider {
   const http = createBatchHttp({
     provider: 'openai',
     baseURL: options.baseURL,
     headers: { ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }), ...options.headers },
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
+  // OpenAI's caps: 50,000 requests and 200 MB per batch.
   const caps: BatchCaps = { maxRequests: options.caps?.maxRequests ?? 50_000, maxBytes: options.caps?.maxBytes ?? 200 * 1024 * 1024 };
   // A batch line names its endpoint from the API's root: the base URL's path (/v1) and the request's.
   const root = new URL(options.baseURL).pathname.replace(/\/+$/, '');
@@ -48,11 +40,7 @@ export function createOpenAIBatches(options: OpenAIBatchesOptions): BatchProvide
     caps,
     probe: () => http.probe('/batches?limit=1'),
     async submit(requests: readonly BatchRequest[]) {
-      const [first] = requests;
-      if (first === undefined) throw new TypeError('a batch needs at least one request');
-      if (requests.some((request) => request.path !== first.path)) throw new TypeError('one batch, one endpoint: split the requests by path first (splitBatches)');
-      const bytes = requests.reduce((sum, request) => sum + batchRequestBytes(request), 0);
-      if (requests.length > caps.maxRequests || bytes > caps.maxBytes) throw new TypeError(`the batch passes the provider's caps (${requests.length} requests, ${bytes} bytes): split it first (splitBatches)`);
+      const first = assertOneBatch(requests, caps);
       const url = `${root}${first.path}`;
       const jsonl = requests.map((request) => `{"custom_id":${JSON.stringify(request.customId)},"method":"POST","url":${JSON.stringify(url)},"body":${request.body}}`).join('\n');
       const form = new FormData();

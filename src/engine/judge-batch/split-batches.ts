@@ -1,7 +1,9 @@
 // Requests into batches a provider accepts (BatchCaps: OpenAI 50,000 requests or 200 MB,
 // Anthropic 100,000 or 256 MB): one endpoint per batch (a batch names its endpoint once), in
-// order, each batch as full as the caps allow. A request larger than a whole batch may be cannot
-// go in any: it is set apart, for the live tier or a failed record, never silently dropped.
+// order, each batch as full as the caps allow (chunksInOrder). A request larger than a whole batch
+// may be cannot go in any: it is set apart, for the live tier or a failed record, never silently
+// dropped.
+import { chunksInOrder } from '../../kit/chunks-in-order.ts';
 import { batchRequestBytes } from './batch-request.ts';
 import type { BatchRequest } from './batch-request.ts';
 import type { BatchCaps } from './batch-provider.ts';
@@ -10,27 +12,21 @@ export type SplitBatches = { batches: BatchRequest[][]; tooLarge: BatchRequest[]
 
 export function splitBatches(requests: readonly BatchRequest[], caps: BatchCaps): SplitBatches {
   const byPath = new Map<string, BatchRequest[]>();
-  for (const request of requests) byPath.set(request.path, [...(byPath.get(request.path) ?? []), request]);
-  const batches: BatchRequest[][] = [];
   const tooLarge: BatchRequest[] = [];
-  for (const group of byPath.values()) {
-    let current: BatchRequest[] = [];
-    let bytes = 0;
-    for (const request of group) {
-      const size = batchRequestBytes(request);
-      if (size > caps.maxBytes) {
-        tooLarge.push(request);
-        continue;
-      }
-      if (current.length === caps.maxRequests || bytes + size > caps.maxBytes) {
-        batches.push(current);
-        current = [];
-        bytes = 0;
-      }
-      current.push(request);
-      bytes += size;
-    }
-    if (current.length > 0) batches.push(current);
+  for (const request of requests) {
+    if (batchRequestBytes(request) > caps.maxBytes) tooLarge.push(request);
+    else byPath.set(request.path, [...(byPath.get(request.path) ?? []), request]);
   }
+  const batches = [...byPath.values()].flatMap((group) => chunksInOrder(group, batchRequestBytes, caps.maxBytes, caps.maxRequests));
   return { batches, tooLarge };
+}
+
+/** What a provider's `submit` checks before it sends: one endpoint, within the caps (splitBatches makes such batches). */
+export function assertOneBatch(requests: readonly BatchRequest[], caps: BatchCaps): BatchRequest {
+  const [first] = requests;
+  if (first === undefined) throw new TypeError('a batch needs at least one request');
+  if (requests.some((request) => request.path !== first.path)) throw new TypeError('one batch, one endpoint: split the requests by path first (splitBatches)');
+  const bytes = requests.reduce((sum, request) => sum + batchRequestBytes(request), 0);
+  if (requests.length > caps.maxRequests || bytes > caps.maxBytes) throw new TypeError(`the batch passes the provider's caps (${requests.length} requests, ${bytes} bytes): split it first (splitBatches)`);
+  return first;
 }
