@@ -12,6 +12,7 @@ import type { FetchMessage } from './read-run-back.ts';
 import type { PublishRetry } from './publish-until-acknowledged.ts';
 import type { ServiceStats } from './service-stats.ts';
 import type { ObserveRecord } from './emitter/emitter-context.ts';
+import type { BatchJudge } from '../src/engine/judge-batch/batch-judge.ts';
 import type { CodeScoresTelemetry } from '../src/engine/pipeline/score-run-event.ts';
 
 export type MessageContext = {
@@ -40,4 +41,6 @@ export type MessageContext = {
   evaluations?: EvaluationLogSink;
   /** Where code scorers' scores show on the trace: the run's shared span (default) or only their log records. */
   codeScores?: CodeScoresTelemetry;
+  /** The batch tier's judge (config `judge.batch`): without it a batch-mode binding judges live (a replay). */
+  batchJudge?: BatchJudge;
 };

@@ -64,6 +64,7 @@ function scoringOptions(owner: JobOwner, context: MessageContext): Omit<ScoreRun
     traceSampling: context.config.traceSampling,
     ...(context.config.retries.enabled ? { retries: context.config.retries } : {}),
     ...(context.codeScores === undefined ? {} : { codeScores: context.codeScores }),
+    ...(context.batchJudge === undefined ? {} : { batchJudge: context.batchJudge }),
   };
 }
 
@@ -131,10 +132,11 @@ export function performJob(job: SourceJob, owner: JobOwner, dependencies: JobDep
     }
     case 'retry': {
       const { retry } = job;
-      stats.retriesAttempted += 1;
+      if (job.fromBatch === true) stats.batch.resumed += 1;
+      else stats.retriesAttempted += 1;
       span?.setAttribute('scorestream.run.id', retry.runId);
       // No links: the retry's score span is a child of the run's span, beside the first attempt's.
-      const wayIn = retryWayIn(retry, owner.arrival?.slotAt);
+      const wayIn = retryWayIn(retry, owner.arrival?.slotAt, job.fromBatch === true);
       const outcome = scoreRetry(collectRunFacts(retry.event, retry.source, retry.trace), retry, { ...scoringOptions(owner, context), links: undefined, parentContext: spanTraceContext(retry.trace).context, wayIn });
       return emitEach([outcome], owner, Date.parse(retry.event.timestamp), emitter);
     }
@@ -163,7 +165,8 @@ export function performJob(job: SourceJob, owner: JobOwner, dependencies: JobDep
       return outcome.then((settled) => emitter.emit(settled, owner.output, { source: owner.source, eventTime: Number.NaN }));
     }
     case 'thread-state':
-      return emitter.emit({ kind: 'thread-state', writes: job.writes, partition: job.partition }, owner.output, { source: owner.source, eventTime: Number.NaN }) ?? Promise.resolve();
+    case 'batch-state':
+      return emitter.emit({ kind: job.kind, writes: job.writes, partition: job.partition }, owner.output, { source: owner.source, eventTime: Number.NaN }) ?? Promise.resolve();
   }
 }
 

@@ -39,8 +39,8 @@ export type SourceJob =
    * one's arrival (its assembly ends as the job starts), else the owner's arrival is the run's.
    */
   | { readonly kind: 'run'; readonly event: AgentRunEvent; readonly trace: RunTraceContext; readonly source: Source; readonly assembled?: { readonly first: Arrival | undefined } }
-  /** Score a deferred pair again, its binding decided the first time. */
-  | { readonly kind: 'retry'; readonly retry: RetryMessage }
+  /** Score a deferred pair again, its binding decided the first time; `fromBatch`: a pair back from the batch tier with its answers (batch-source.ts). */
+  | { readonly kind: 'retry'; readonly retry: RetryMessage; readonly fromBatch?: true }
   /** Score a pair again for a feedback that disagrees with it (the feedback join's request), its run event read back from the runs topic. */
   | { readonly kind: 'rescore'; readonly request: RescoreRequest }
   /** A trace that yielded no run: one skip decision per binding, with the trace id as run id. */
@@ -50,7 +50,9 @@ export type SourceJob =
   /** A close of a by-thread partition's thread state (thread-source.ts): its version to score, or its decision. */
   | { readonly kind: 'thread-close'; readonly closedBy: ThreadCloseReason; readonly work: ThreadCloseWork }
   /** Changelog writes of by-thread partition `partition`'s thread state, in order (written only after the records of the steps that made them). */
-  | { readonly kind: 'thread-state'; readonly writes: readonly ChangelogWrite[]; readonly partition: number };
+  | { readonly kind: 'thread-state'; readonly writes: readonly ChangelogWrite[]; readonly partition: number }
+  /** State writes of batch-tier partition `partition`: its batches opened at the provider, and tombstones once their answers were used. */
+  | { readonly kind: 'batch-state'; readonly writes: readonly ChangelogWrite[]; readonly partition: number };
 
 /** One consumed message on its way: where it came from, where its records go, its trace context and process span. */
 export type MessageHandle = { readonly source: Source; readonly output: MessageOutput; readonly trace: MessageTrace; readonly arrival?: Arrival | undefined };

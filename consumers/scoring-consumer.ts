@@ -37,6 +37,7 @@ import { createAtLeastOnceSink } from './record-sink.ts';
 import type { PartitionClaim, RecordSink } from './record-sink.ts';
 import { createBatchDispatch } from './batch-dispatch.ts';
 import { createTaskRoutes } from './task-routes.ts';
+import type { BatchTier } from './task-routes.ts';
 import { createRetryGate } from './retry-gate.ts';
 import type { ReadChangelog } from './thread-source.ts';
 import type { KafkaEdge } from '../kafka/kafka-edge.ts';
@@ -74,7 +75,7 @@ export type ScoringConsumerOptions = {
   /** On every join of the group: the partitions this member now owns, by topic (judge budget shares). */
   onAssignment?: (assignment: Record<string, number[] | undefined>) => void;
   /** What the per-message path shares besides the above (judge spend, replay marking). */
-  messageContext?: Pick<MessageContext, 'spend' | 'replay' | 'fetchRun' | 'evaluations' | 'codeScores'>;
+  messageContext?: Pick<MessageContext, 'spend' | 'replay' | 'fetchRun' | 'evaluations' | 'codeScores' | 'batchJudge'>;
   /**
    * Per partition of the runs topic, the offset to stop before (a replay's end): messages from it
    * on are not dispatched, and the partition is paused once reached.
@@ -84,6 +85,8 @@ export type ScoringConsumerOptions = {
   source?: RunSource;
   /** How a by-thread partition's state is read back (default: the changelog partition, group-less, through `edge`). */
   readChangelog?: ReadChangelog;
+  /** The batch tier (config `judge.batch`; service/batch-tier.ts): without it the batch-tier topic has no source and is not read. */
+  batchTier?: BatchTier;
 };
 
 export type StopOptions = { timeoutMs?: number };
@@ -103,7 +106,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
   const stats = options.stats ?? new ServiceStats();
   const tracer = options.tracer ?? trace.getTracer('scorestream');
   const hardStop = new AbortController();
-  const routes = createTaskRoutes({ config, replay: options.messageContext?.replay !== undefined, input: options.source, readChangelog: options.readChangelog, edge: options.edge, context: { stats, logger, now } });
+  const routes = createTaskRoutes({ config, replay: options.messageContext?.replay !== undefined, input: options.source, readChangelog: options.readChangelog, edge: options.edge, context: { stats, logger, now }, batchTier: options.batchTier });
   const consumer: GroupConsumer = transport.consumer({
     groupId: config.groupId,
     sessionTimeoutMs: options.sessionTimeoutMs ?? KAFKA_DEFAULTS.consumer.sessionTimeoutMs,

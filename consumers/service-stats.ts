@@ -23,7 +23,30 @@ export type ThreadStats = {
   readonly byPartition: Map<string, () => { threads: number; openThreads: number; heldTurns: number; bytes: number }>;
 };
 
+/** The batch tier's counters (docs/spend-and-replay.md, the batch tier); the gauges per claimed batch-tier partition. */
+export type BatchStats = {
+  /** Pairs deferred to the batch tier (each round of a multi-step judge counts). */
+  deferred: number;
+  /** Batches submitted to the provider, and the requests in them. */
+  batchesSubmitted: number;
+  requestsSubmitted: number;
+  /** Polls of open batches, and batches found ended. */
+  polls: number;
+  batchesEnded: number;
+  /** Requests answered (succeeded), failed inside their batch, and not answered (expired, cancelled: submitted again). */
+  answered: number;
+  failedAnswers: number;
+  unanswered: number;
+  /** Pairs scored again with their answers (the round's outcome: a record, a next round or a retry). */
+  resumed: number;
+  /** Open batches found in the state topic when a partition was claimed (polled, not submitted again). */
+  restoredBatches: number;
+  /** Per claimed `topic[partition]`: pairs held, requests waiting to be submitted, batches open, and the oldest held pair's wait in ms. */
+  readonly byPartition: Map<string, () => { pendingPairs: number; waitingRequests: number; openBatches: number; oldestWaitMs: number }>;
+};
+
 export class ServiceStats {
+  readonly batch: BatchStats = { deferred: 0, batchesSubmitted: 0, requestsSubmitted: 0, polls: 0, batchesEnded: 0, answered: 0, failedAnswers: 0, unanswered: 0, resumed: 0, restoredBatches: 0, byPartition: new Map() };
   readonly threads: ThreadStats = { rekeyed: 0, stateWrites: 0, restores: 0, restoredRecords: 0, restoreMs: 0, lastRestoreMs: 0, closesByReason: new Map(), byPartition: new Map() };
   consumed = 0;
   deadLettered = 0;

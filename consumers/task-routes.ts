@@ -11,6 +11,8 @@ import type { TaskKind } from '../src/engine/topology/topic-entry.ts';
 import { entryOf, subscriptionsOf, topologyOfConfig } from '../src/engine/topology/topology.ts';
 import type { KafkaEdge } from '../kafka/kafka-edge.ts';
 import { readChangelogPartition } from '../kafka/read-changelog-partition.ts';
+import { createBatchSource } from './batch-source.ts';
+import type { BatchSourceOptions } from './batch-source.ts';
 import { rescoreSource } from './rescore-source.ts';
 import { retrySource } from './retry-source.ts';
 import { runEventSource } from './run-event-source.ts';
@@ -30,7 +32,11 @@ export type TaskRoutesOptions = {
   readChangelog?: ReadChangelog | undefined;
   edge?: Pick<KafkaEdge, 'readRange'> | undefined;
   context: { stats: ServiceStats; logger: Logger; now: () => number };
+  /** The batch tier's provider, settings and state reader (config `judge.batch`; service/batch-tier.ts): the batch-tier topic's source. */
+  batchTier?: BatchTier | undefined;
 };
+
+export type BatchTier = Omit<BatchSourceOptions, 'context'> & { readonly maxPendingPairs: number };
 
 export type TaskRoutes = {
   readonly topics: readonly string[];
@@ -67,7 +73,18 @@ export function createTaskRoutes(options: TaskRoutesOptions): TaskRoutes {
               return readChangelogPartition(options.edge, { topic: threadState, partition, onRecord });
             }),
         });
-  const sourceOfTask: Record<TaskKind, RunSource | undefined> = { runs: input, retry: retrySource, rescore: rescoreSource as RunSource, thread: threadSource as RunSource | undefined };
+  // Its source holds each claimed batch-tier partition's pairs and open batches (batch-source.ts).
+  const batchTopic = subscriptions.find((subscription) => subscription.task === 'batch')?.topic;
+  const batchSource = batchTopic === undefined || options.batchTier === undefined ? undefined : createBatchSource({ ...options.batchTier, context });
+  // Pairs waiting on a batch hold slots of their own: never the runs', and at most maxPendingPairs run events in memory.
+  const batchSlots = batchSource === undefined ? undefined : new RunSlots(options.batchTier!.maxPendingPairs);
+  const sourceOfTask: Record<TaskKind, RunSource | undefined> = {
+    runs: input,
+    retry: retrySource,
+    rescore: rescoreSource as RunSource,
+    thread: threadSource as RunSource | undefined,
+    batch: batchSource as RunSource | undefined,
+  };
   const routes = new Map(subscriptions.map(({ topic, task }) => [topic, sourceOfTask[task]]));
   return {
     topics: subscriptions.map((subscription) => subscription.topic),
@@ -77,14 +94,16 @@ export function createTaskRoutes(options: TaskRoutesOptions): TaskRoutes {
       if (source === undefined) throw new TypeError(`no task consumes '${topic}' (src/engine/topology/topology.ts)`);
       return source;
     },
-    slotsOf: (topic) => (topic === byThread && threadSlots !== undefined ? threadSlots : slots),
+    slotsOf: (topic) => (topic === byThread && threadSlots !== undefined ? threadSlots : topic === batchTopic && batchSlots !== undefined ? batchSlots : slots),
     wakeAll() {
       slots.wakeAll();
       threadSlots?.wakeAll();
+      batchSlots?.wakeAll();
     },
     close() {
       input.close?.();
       threadSource?.close();
+      batchSource?.close();
     },
   };
 }

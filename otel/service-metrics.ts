@@ -6,6 +6,9 @@
 // where a re-score on feedback is told apart from a first score (docs/feedback.md, re-scoring).
 // Instruments come from a Meter; with `metrics.getMeter()` and no SDK they are no-ops.
 import type { Attributes, BatchObservableCallback, Histogram, Meter, Observable } from '@opentelemetry/api';
+import { registerBatchTierMetrics } from './batch-tier-metrics.ts';
+import type { BatchTierCounters } from './batch-tier-metrics.ts';
+import { partitionAttributes } from './partition-attributes.ts';
 import { latencyStages } from '../src/kit/contracts/record-latency.ts';
 import type { LatencyStage, RecordLatency } from '../src/kit/contracts/record-latency.ts';
 import { recordLabels } from './record-labels.ts';
@@ -53,6 +56,8 @@ export type ServiceCounters = {
     readonly closesByReason: ReadonlyMap<string, number>;
     readonly byPartition: ReadonlyMap<string, () => { threads: number; openThreads: number; heldTurns: number; bytes: number }>;
   };
+  /** The batch tier (docs/spend-and-replay.md): counters, and each claimed batch-tier partition's waits (otel/batch-tier-metrics.ts). */
+  readonly batch: BatchTierCounters;
 };
 
 /** The fields of an acknowledged score record the per-record instruments read. */
@@ -77,14 +82,6 @@ export type ServiceMetrics = {
   /** Stops observing (the service stopped); the histogram stays usable but unobserved gauges vanish. */
   unregister(): void;
 };
-
-/** `topic[3]` → { topic, partition: 3 }; anything else is reported as the topic. */
-function partitionAttributes(key: string): Record<string, string | number> {
-  const match = /^(.*)\[(\d+)\]$/.exec(key);
-  return match === null
-    ? { 'messaging.destination.name': key }
-    : { 'messaging.destination.name': match[1]!, 'messaging.destination.partition.id': match[2]! };
-}
 
 export type ServiceMetricsOptions = {
   /** The bindings that declare `pass`: their records are counted by verdict. */
@@ -217,6 +214,7 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters, 
   const rescored = registerRescoreMetric(meter, labels);
   const observables: Observable[] = [consumed, unsampled, records, skips, budgetSkips, escalations, deadLetters, inFlight, paused, lag, retries, retryWaiting, rescores, oversized, threadsOpen, threadsHeld, threadsBytes, threadCloses, threadRestores, threadRestoreTime, lastRestore, threadsRekeyed];
   meter.addBatchObservableCallback(observe, observables);
+  const batchTier = registerBatchTierMetrics(meter, counters.batch);
 
   return {
     observeRecord(record, latencyMs, produceMs) {
@@ -237,6 +235,7 @@ export function registerServiceMetrics(meter: Meter, counters: ServiceCounters, 
     },
     unregister() {
       meter.removeBatchObservableCallback(observe, observables);
+      batchTier.unregister();
       verdicts.unregister();
     },
   };

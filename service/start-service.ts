@@ -38,6 +38,7 @@ import { ServiceStats } from '../consumers/service-stats.ts';
 
 import { deliverySink } from './delivery-sink.ts';
 import { judgeServices } from './judge-services.ts';
+import { startBatchTier } from './batch-tier.ts';
 import { startHealth } from './start-health.ts';
 import type { Health } from './start-health.ts';
 
@@ -137,6 +138,7 @@ async function startWith(options: ServiceOptions & { edge: KafkaEdge; transport:
   const source = await createRunSource(config);
   // A replay reads no thread (the live service owns them).
   const readChangelog = options.replay === undefined ? threadStateReader(edge, config, access.context) : undefined;
+  const batchTier = await startBatchTier(config, edge, access.context, logger, options.replay !== undefined);
   const consumer = createScoringConsumer({
     transport,
     config,
@@ -148,8 +150,10 @@ async function startWith(options: ServiceOptions & { edge: KafkaEdge; transport:
     observeRecord: (record, latencyMs, produceMs) => serviceMetrics.observeRecord(record, latencyMs, produceMs),
     tracer: options.tracer,
     ...(options.processSpans === true ? { processSpans: true } : {}),
+    ...(batchTier === undefined ? {} : { batchTier: batchTier.tier }),
     messageContext: {
       spend,
+      ...(batchTier === undefined ? {} : { batchJudge: batchTier.judge }),
       ...(options.evaluationLogs === undefined ? {} : { evaluations: options.evaluationLogs }),
       ...(options.codeScores === undefined ? {} : { codeScores: options.codeScores }),
       ...(options.replay === undefined ? {} : { replay: options.replay }),

@@ -19,6 +19,8 @@ export type Emission =
   | { readonly kind: 'thread-turn'; readonly key: string; readonly json: string }
   /** Changelog writes of by-thread partition `partition`'s thread state, in order (`{runs}-thread-state`, same partition). */
   | { readonly kind: 'thread-state'; readonly writes: readonly ChangelogWrite[]; readonly partition: number }
+  /** The batch tier's open batches of batch-tier partition `partition` (`{retry}-batch-state`, same partition). */
+  | { readonly kind: 'batch-state'; readonly writes: readonly ChangelogWrite[]; readonly partition: number }
   /** The feedback join's pair or window (the agreements topic). */
   | { readonly kind: 'agreement'; readonly record: AgreementRecord }
   /** The feedback join asking for a re-score (the rescore topic). */

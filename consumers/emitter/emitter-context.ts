@@ -31,7 +31,7 @@ export type ObserveRecord = (record: AcknowledgedRecordFields, latencyMs: number
 /** The counters the emitter keeps: the service's own (a side role keeps a ServiceStats of its own for them). */
 export type EmitterStats = Pick<
   ServiceStats,
-  'countRecord' | 'countSkip' | 'countBudgetExhausted' | 'countEscalation' | 'countDeadLetter' | 'recordLatency' | 'recordsDropped' | 'recordsTruncated' | 'retriesDeferred' | 'retriesExhausted' | 'publishRetries' | 'threads'
+  'countRecord' | 'countSkip' | 'countBudgetExhausted' | 'countEscalation' | 'countDeadLetter' | 'recordLatency' | 'recordsDropped' | 'recordsTruncated' | 'retriesDeferred' | 'retriesExhausted' | 'publishRetries' | 'threads' | 'batch'
 >;
 
 export type EmitterContext = {

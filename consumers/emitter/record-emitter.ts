@@ -21,7 +21,7 @@ import { emitDeadLetter } from './dead-letters.ts';
 import type { Emission, Where } from './emission.ts';
 import type { EmitterContext, ServiceEmitterSettings } from './emitter-context.ts';
 import { emitterContextOf } from './emitter-context.ts';
-import { emitAgreement, emitAlert, emitRescoreRequest, emitThreadState, emitThreadTurn } from './role-records.ts';
+import { emitAgreement, emitAlert, emitRescoreRequest, emitThreadState, emitBatchState, emitThreadTurn } from './role-records.ts';
 import { createScoreRecordEmitter } from './score-records.ts';
 
 export type { AcknowledgedRecordFields } from './emitter-context.ts';
@@ -62,6 +62,8 @@ export function createEmitter(context: EmitterContext): RecordEmitter {
         return emitThreadTurn(handled.key, handled.json, output, where, context);
       case 'thread-state':
         return emitThreadState(handled.writes, handled.partition, output, where, context);
+      case 'batch-state':
+        return emitBatchState(handled.writes, handled.partition, output, where, context);
       case 'agreement':
         return emitAgreement(handled.record, output, where, context);
       case 'rescore-request':

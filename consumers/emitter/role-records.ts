@@ -2,6 +2,7 @@
 //   thread-turn      a run's turn or an end event re-keyed by its thread key (`{runs}-by-thread`);
 //   thread-state     the thread state's changelog records, to the partition of `{runs}-thread-state`
 //                    that mirrors their by-thread partition, in order;
+//   batch-state      the batch tier's open batches, likewise to `{retry}-batch-state`;
 //   agreement        the feedback join's pair or window, keyed by agreementRecordKey (a pair measured
 //                    again is one record under compaction), sized to maxRecordBytes (a pair's comment
 //                    cut: fitAgreementRecord) with a smaller stand-in should the broker refuse it;
@@ -35,6 +36,13 @@ export async function emitThreadState(writes: readonly ChangelogWrite[], partiti
   const topic = topicName(context.topology, 'thread-state');
   await publishUntilAcknowledged(output, writes.map(({ key, value }) => ({ topic, key, value: value ?? null, partition, headers: originHeaders })), where.source, context);
   context.stats.threads.stateWrites += writes.length;
+}
+
+/** The batch tier's state writes, to the partition of `{retry}-batch-state` that mirrors their batch-tier partition (consumers/batch/batch-partition.ts). */
+export async function emitBatchState(writes: readonly ChangelogWrite[], partition: number, output: MessageOutput, where: Where, context: EmitterContext): Promise<void> {
+  if (writes.length === 0) return;
+  const topic = topicName(context.topology, 'batch-state');
+  await publishUntilAcknowledged(output, writes.map(({ key, value }) => ({ topic, key, value: value ?? null, partition, headers: originHeaders })), where.source, context);
 }
 
 /** An agreement record within maxRecordBytes, or undefined (logged, counted) when not even its smallest form fits. */

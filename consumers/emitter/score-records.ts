@@ -24,7 +24,7 @@ import { missingContentFlag } from '../../src/engine/pipeline/missing-content-fl
 import { evaluationLogOf } from '../../src/engine/pipeline/evaluation-event.ts';
 import type { EvaluationLog } from '../../src/engine/pipeline/evaluation-event.ts';
 import type { ScoringOutcome } from '../../src/engine/pipeline/scoring-outcome.ts';
-import { entryOf, retryTierOf } from '../../src/engine/topology/topology.ts';
+import { entryOf, retryTierOf, topicName } from '../../src/engine/topology/topology.ts';
 import type { OutgoingRecord } from '../../kafka/kafka-records.ts';
 import { originHeaders } from '../loop-guard.ts';
 import { publishUntilAcknowledged } from '../publish-until-acknowledged.ts';
@@ -151,12 +151,12 @@ export function createScoreRecordEmitter(context: EmitterContext): ScoreRecordEm
     return publishScore(output, records, where, acknowledgedFieldsOf(fit.record), retriesExhausted, evaluation);
   };
 
-  const retryOutgoing = (retry: RetryMessage, delayMs: number, final: ScoreRecord): OutgoingRecord | undefined => {
+  const retryOutgoing = (retry: RetryMessage, tier: { delayMs: number; batch?: true }, final: ScoreRecord): OutgoingRecord | undefined => {
     const value = retryJson(retry, limit);
     if (value === undefined) return undefined;
     const finalFit = fitScoreRecord(mark(final), limit);
     return {
-      topic: retryTierOf(topology, delayMs),
+      topic: tier.batch === true ? topicName(topology, 'batch-tier') : retryTierOf(topology, tier.delayMs),
       ...recordKeyFor(retry),
       value,
       headers: { ...originHeaders, [RETRY_DUE_HEADER]: String(Date.parse(retry.dueAt)) },
@@ -166,13 +166,14 @@ export function createScoreRecordEmitter(context: EmitterContext): ScoreRecordEm
   };
 
   const deferral = (outcome: Extract<ScoringOutcome, { kind: 'deferred' }>, output: MessageOutput, where: Where): Promise<void> | undefined => {
-    const retry = retryOutgoing(outcome.retry, outcome.delayMs, outcome.final);
+    const retry = retryOutgoing(outcome.retry, outcome, outcome.final);
     if (retry === undefined) {
       logger.warn({ source: where.source, runId: outcome.retry.runId, scorerId: outcome.retry.scorerId }, `a retry message would exceed maxRecordBytes (${limit}) even without its older attempts' judge evidence; publishing the failure as final`);
       return record(outcome.final, output, where);
     }
     const records = decisionsTopic === undefined ? [retry] : [retry, decisionOutgoing(mark(outcome.decision), decisionsTopic)];
     return publishUntilAcknowledged(output, records, where.source, context).then(() => {
+      if (outcome.batch === true) return void (stats.batch.deferred += 1);
       stats.retriesDeferred += 1;
       logger.debug({ source: where.source, runId: outcome.retry.runId, scorerId: outcome.retry.scorerId, attempt: outcome.retry.attempt, dueAt: outcome.retry.dueAt }, 'deferred a transiently failed pair to its retry tier');
     });

@@ -15,7 +15,13 @@ export type LimitDecisionCall = <T>(model: { provider: string; modelId: string }
 /** A prompt step's judge call about to be made: what a gate checks it by. */
 export type PlannedJudgeCall = { modelId: string; provider?: string; instructions: string; prompt: string; maxOutputTokens?: number };
 /** What the judge call reported once made. */
-export type MadeJudgeCall = { judgeModelId: string; usage?: JudgeUsage; modelCallCount: number };
+export type MadeJudgeCall = {
+  judgeModelId: string;
+  usage?: JudgeUsage;
+  modelCallCount: number;
+  /** The share of the list price the call costs: the batch tier's calls are billed at the batch rate (`pricing.batchRate`). Default 1. */
+  priceRate?: number;
+};
 
 /**
  * Asked before every judge call of a prompt step (src/kit/scorer/prompt-step.ts); `before` throws to

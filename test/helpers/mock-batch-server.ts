@@ -24,6 +24,8 @@ export type MockBatchServerOptions = {
   completeAfterMs?: number | 'manual';
   /** Which requests fail inside their batch (400 from OpenAI, an `errored` invalid_request_error from Anthropic), by custom id and position over the server's life. */
   fails?: (customId: string, index: number) => boolean;
+  /** OpenAI shape: the HTTP status a failed request's line carries (default 400; 500 or 429 for a transient failure). */
+  failStatus?: number;
   /** Which requests expire when their batch ends (OpenAI's batch_expired, Anthropic's `expired`): not answered. */
   expires?: (customId: string, index: number) => boolean;
   /** OpenAI only: lines its validation refuses — the whole batch then fails at once (status `failed`, the lines named in `errors`), running nothing. */
@@ -110,7 +112,11 @@ export async function startMockBatchServer(options: MockBatchServerOptions = {})
     const lines = batch.lines.flatMap((line): object[] => {
       const outcome = batch.outcomes.get(line.customId);
       if (match![1] === 'out') return outcome === 'succeeded' ? [{ id: `req_${line.customId.slice(0, 8)}`, custom_id: line.customId, response: { status_code: 200, request_id: 'r', body: chatCompletionFor(line.body as OpenAIRequestBody) }, error: null }] : [];
-      if (outcome === 'failed') return [{ id: 'req', custom_id: line.customId, response: { status_code: 400, request_id: 'r', body: { error: { message: 'Invalid request inside the batch', type: 'invalid_request_error' } } }, error: null }];
+      if (outcome === 'failed') {
+        const status = options.failStatus ?? 400;
+        const error = status === 400 ? { message: 'Invalid request inside the batch', type: 'invalid_request_error' } : { message: 'The server had an error while processing your request', type: 'server_error' };
+        return [{ id: 'req', custom_id: line.customId, response: { status_code: status, request_id: 'r', body: { error } }, error: null }];
+      }
       if (outcome === 'expired') return [{ id: 'req', custom_id: line.customId, response: null, error: { code: batch.cancelled ? 'batch_cancelled' : 'batch_expired', message: 'This request could not be executed before the completion window expired.' } }];
       return [];
     });

@@ -46,6 +46,8 @@ export const pricingSchema = z
     currency: z.string().min(1).default(DEFAULT_CURRENCY),
     /** Per model id, laid over the pre-filled table (src/engine/budget/prices.ts). */
     models: z.record(z.string().min(1), z.strictObject({ inputPerMillion: price, outputPerMillion: price, cachedInputPerMillion: price.optional(), cacheWritePerMillion: price.optional() })).default({}),
+    /** What a batch-tier judge call costs as a share of the list price (OpenAI's, Anthropic's and Vertex's batch APIs: half). */
+    batchRate: z.number().positive().max(1).default(0.5),
     /** How a judge call is estimated before it is made (budgets, dry runs). */
     estimate: z
       .strictObject({

@@ -56,7 +56,7 @@ export function createJudgeSpend(options: JudgeSpendOptions): JudgeSpend {
   const ledger = budgets.length === 0 ? undefined : createBudgetLedger(budgets, options.now);
 
   const price = (made: MadeJudgeCall, scope: JudgeCallScope | undefined): JudgeCallCost | undefined => {
-    const cost = judgeUsageCost(prices, made.judgeModelId, made.usage);
+    const cost = judgeUsageCost(prices, made.judgeModelId, made.usage, made.priceRate);
     if (cost !== undefined) options.onCall?.({ modelId: made.judgeModelId, usage: made.usage, cost }, scope);
     return cost;
   };

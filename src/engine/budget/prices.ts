@@ -88,10 +88,11 @@ export function usageCostOf(price: ModelPrice, usage: JudgeUsage): number {
   return Math.round(perMillion * 1000) / 1e9;
 }
 
-/** A judge execution's reported usage, priced: its cost, `unpriced` when the table has no price for its model, or undefined when no usage was reported. */
-export function judgeUsageCost(table: PriceTable, modelId: string, usage: JudgeUsage | undefined): JudgeCallCost | undefined {
+/** A judge execution's reported usage, priced (times `priceRate`, the batch tier's share of the list price): its cost, `unpriced` when the table has no price for its model, or undefined when no usage was reported. */
+export function judgeUsageCost(table: PriceTable, modelId: string, usage: JudgeUsage | undefined, priceRate = 1): JudgeCallCost | undefined {
   if (usage === undefined || (usage.inputTokens === undefined && usage.outputTokens === undefined)) return undefined;
   const price = table.priceOf(modelId);
   if (price === undefined) return 'unpriced';
-  return { amount: usageCostOf(price, usage), unit: table.currency, source: 'price-table' };
+  const amount = usageCostOf(price, usage);
+  return { amount: priceRate === 1 ? amount : Math.round(amount * priceRate * 1e9) / 1e9, unit: table.currency, source: 'price-table' };
 }

@@ -17,6 +17,7 @@ import { threadOptionsSchema, threadsSchema } from '../threads/threads-schema.ts
 import { evidenceSchema, redactionSchema } from '../data-handling/redaction-schema.ts';
 import { RESCORE_REASONS } from '../../kit/contracts/rescore-request.ts';
 import type { JudgeModelResolver } from '../../kit/judge/types.ts';
+import { bindingJudgeSchema, judgeBatchSchema } from '../judge-batch/batch-schema.ts';
 import { DEFAULT_TOPICS, DEFAULTS } from './defaults.ts';
 import { inputSchema } from './input-schema.ts';
 import { saslSchema } from './sasl-schema.ts';
@@ -90,12 +91,17 @@ export const bindingSchema = z
      * Score a run again when a person disagrees with this binding's judgement (docs/feedback.md,
      * re-scoring): `thumbs-down`, `correction`. Default none: feedback is measured, never acted on.
      */
+    /** `{ mode: 'batch' }`: its judge calls wait on a provider's batch API at the batch price (docs/spend-and-replay.md, the batch tier). Default live. */
+    judge: bindingJudgeSchema.optional(),
     rescoreOn: z
       .array(z.enum(RESCORE_REASONS, { error: `expected one of ${RESCORE_REASONS.map((reason) => `'${reason}'`).join(', ')}` }))
       .min(1, `expected at least one of ${RESCORE_REASONS.map((reason) => `'${reason}'`).join(', ')}, or leave rescoreOn out`)
       .optional(),
   })
   .superRefine((binding, context) => {
+    if (binding.judge?.mode === 'batch' && binding.level === 'thread') {
+      context.addIssue({ code: 'custom', path: ['judge', 'mode'], message: "a thread binding (level: 'thread') judges live; the batch tier scores runs, so remove judge.mode or bind the scorer at run level" });
+    }
     // Feedback names a run; a thread score is about a conversation, and thread feedback is not joined yet.
     if (binding.rescoreOn !== undefined && binding.level === 'thread') {
       context.addIssue({ code: 'custom', path: ['rescoreOn'], message: "rescoreOn applies to bindings that score runs; a thread binding (level: 'thread') cannot be re-scored on feedback yet, so remove it" });
@@ -218,6 +224,8 @@ export const configSchema = z.strictObject({
       models: judgeModelResolverSchema.optional(),
       /** Bound on one judge request (one HTTP attempt) inside its slot; default a quarter of the binding's timeoutMs, at most 30 s. */
       callTimeoutMs: positiveInt.optional(),
+      /** The batch API of bindings whose judge mode is 'batch' (src/engine/judge-batch/batch-schema.ts). */
+      batch: judgeBatchSchema.optional(),
     })
     .optional(),
   retries: retriesSchema.prefault({}),

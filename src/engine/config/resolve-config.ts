@@ -70,6 +70,14 @@ function rescoreProblems(config: Pick<z.output<typeof configSchema>, 'input' | '
   );
 }
 
+/** A binding in batch mode needs the deployment's batch API, and the batch tier's pairs come back through the retry topics' consumer. */
+function batchProblems(config: Pick<z.output<typeof configSchema>, 'judge' | 'scorers'>): ConfigProblem[] {
+  if (config.judge?.batch !== undefined) return [];
+  return config.scorers.flatMap((binding, index) =>
+    binding.judge?.mode !== 'batch' ? [] : [{ path: `scorers[${index}].judge.mode`, message: "judge mode 'batch' needs the config's judge.batch (api, baseURL, models: (fetch) => registry); add it, or use mode 'live'" }],
+  );
+}
+
 /** Splits the bindings by level and checks each thread binding against the state's TTL. */
 function splitByLevel<Event>(config: z.output<typeof configSchema>, problems: ConfigProblem[]): ResolvedConfig<Event> {
   const { scorers, ...rest } = config;
@@ -102,7 +110,7 @@ export function resolveConfig<Event>(input: ScorestreamConfigInput<Event>, optio
   const parsed = configSchema.safeParse(overridden);
   if (!parsed.success) problems.push(...schemaProblems(parsed.error.issues));
   problems.push(...repeatedBindings(overridden.scorers), ...misplacedThreadOptions(overridden.scorers));
-  if (parsed.success) problems.push(...monitorProblems(parsed.data.monitors, parsed.data.scorers), ...rescoreProblems(parsed.data), ...escalationProblems(parsed.data.scorers));
+  if (parsed.success) problems.push(...monitorProblems(parsed.data.monitors, parsed.data.scorers), ...rescoreProblems(parsed.data), ...batchProblems(parsed.data), ...escalationProblems(parsed.data.scorers));
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems, options.source);
   const resolved = splitByLevel<Event>(parsed.data, problems);
   if (problems.length > 0) throw new ConfigError(problems, options.source);

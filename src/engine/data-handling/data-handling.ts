@@ -31,7 +31,7 @@ export type OutgoingPayload =
   | { readonly kind: 'dead-letter'; readonly error: DeadLetter['error'] }
   | { readonly kind: 'agreement'; readonly record: AgreementRecord }
   | { readonly kind: 'alert'; readonly notice: AlertRecord }
-  | { readonly kind: 'rescore-request' | 'thread-turn' | 'thread-state' };
+  | { readonly kind: 'rescore-request' | 'thread-turn' | 'thread-state' | 'batch-state' };
 
 export type DataHandling = {
   /**
@@ -129,6 +129,7 @@ export function createDataHandling(config: DataHandlingConfig): DataHandling {
         case 'rescore-request':
         case 'thread-turn':
         case 'thread-state':
+        case 'batch-state':
           return payload;
       }
     },

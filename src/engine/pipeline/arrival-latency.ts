@@ -53,10 +53,11 @@ export function runWayIn(arrival: RunArrival): WayIn {
 
 /**
  * A retry's way in: the earlier attempts' stages (carried by the retry message) and the wait from
- * the last one's end until this attempt held its slot: the tier's delay, its produce and fetch.
+ * the last one's end until this attempt held its slot: the tier's delay, its produce and fetch. A
+ * pair back from the batch tier (`fromBatch`) waited since it was deferred to its batch (its `dueAt`).
  */
-export function retryWayIn(retry: Pick<RetryMessage, 'latency' | 'attempts'>, slotAt: number | undefined): WayIn {
-  const lastFailedAt = Date.parse(retry.attempts.at(-1)!.failedAt);
+export function retryWayIn(retry: Pick<RetryMessage, 'latency' | 'attempts' | 'dueAt'>, slotAt: number | undefined, fromBatch = false): WayIn {
+  const lastFailedAt = Date.parse(fromBatch ? retry.dueAt : (retry.attempts.at(-1)?.failedAt ?? retry.dueAt));
   return { stages: sumLatency(retry.latency, present({ retryWaitMs: elapsedMs(lastFailedAt, slotAt) })), endedAt: slotAt };
 }
 

@@ -20,7 +20,7 @@ import { rescoreIdFor } from '../../kit/contracts/score-id.ts';
 import type { ScoreRecord } from '../../kit/contracts/score-record.ts';
 import type { ResolvedBinding } from '../config/resolve-config.ts';
 import { buildDecisionRecord } from './build-decision-record.ts';
-import { noHistory, pairOutcome } from './pair-outcome.ts';
+import { batchOutcome, noHistory, pairOutcome } from './pair-outcome.ts';
 import type { RunFacts } from './run-facts.ts';
 import { budgetSkip, scoreWithBinding, skippedOutcome } from './score-run-event.ts';
 import type { ScoreRunEventOptions } from './score-run-event.ts';
@@ -64,7 +64,12 @@ export async function scoreRescore<Event>(facts: RunFacts, request: RescoreReque
   const refusal = options.spend?.admitRun(binding.scorerId, facts.event.metadata?.tenantId);
   if (refusal !== undefined) return markRescore(skippedOutcome(facts, binding, budgetSkip(refusal), decidedAt()), request.rescore);
   const result = await scoreWithBinding(facts, binding, { eligible: true }, options);
-  const outcome = result.kind === 'scored' ? pairOutcome(result.record, facts, noHistory, options.retries, now()) : skippedOutcome(facts, binding, result.skip, decidedAt());
+  const outcome =
+    result.kind === 'scored'
+      ? pairOutcome(result.record, facts, noHistory, options.retries, now())
+      : result.kind === 'batch_deferred'
+        ? batchOutcome(result.record, facts, noHistory, result.requests, undefined, now())
+        : skippedOutcome(facts, binding, result.skip, decidedAt());
   return markRescore(outcome, request.rescore);
 }
 

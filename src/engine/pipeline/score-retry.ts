@@ -14,7 +14,7 @@ import { sumSpend } from '../../kit/contracts/record-spend.ts';
 import type { RecordSpend } from '../../kit/contracts/record-spend.ts';
 import type { ScoreRecord } from '../../kit/contracts/score-record.ts';
 import { buildScoreRecord } from './build-score-record.ts';
-import { pairOutcome } from './pair-outcome.ts';
+import { batchOutcome, pairOutcome } from './pair-outcome.ts';
 import { markRescore } from './score-rescore.ts';
 import type { PairHistory } from './pair-outcome.ts';
 import type { RunFacts } from './run-facts.ts';
@@ -44,8 +44,12 @@ async function attemptAgain<Event>(facts: RunFacts, retry: RetryMessage, options
   const binding = options.bindings.find((candidate) => candidate.scorerId === retry.scorerId && candidate.version === retry.scorerVersion);
   if (binding === undefined) return pairOutcome(bindingRemoved(facts, retry, now(), options.wayIn?.stages), facts, history, undefined, now());
   const eligibility = { eligible: true as const, ...(retry.sampling === undefined ? {} : { sampling: retry.sampling }), ...(retry.escalation === undefined ? {} : { escalation: retry.escalation }) };
-  const result = await scoreWithBinding(facts, binding, eligibility, options);
-  if (result.kind === 'scored') return pairOutcome(result.record, facts, history, options.retries, now());
+  // Back from the batch tier (or a retry of a batch-mode pair): its attempt is answered from what its batches gave.
+  const answered = retry.batch === undefined ? undefined : { deferredAt: retry.batch.deferredAt, answers: retry.batch.answers, counted: retry.batch.counted ?? [] };
+  const batchAnswers = answered === undefined ? undefined : { answers: answered.answers, counted: new Set(answered.counted) };
+  const result = await scoreWithBinding(facts, binding, eligibility, batchAnswers === undefined ? options : { ...options, batchAnswers });
+  if (result.kind === 'scored') return pairOutcome(result.record, facts, history, options.retries, now(), answered);
+  if (result.kind === 'batch_deferred') return batchOutcome(result.record, facts, history, result.requests, answered, now());
   // A budget refused a judge call: the attempt failed transiently (BudgetExhaustedError can retry).
   const refused = buildScoreRecord({
     scorerId: binding.scorerId,
@@ -63,7 +67,7 @@ async function attemptAgain<Event>(facts: RunFacts, retry: RetryMessage, options
 }
 
 function bindingRemoved(facts: RunFacts, retry: RetryMessage, nowMs: number, latencyBefore: LatencyBefore | undefined) {
-  const last = retry.attempts[retry.attempts.length - 1]!;
+  const last = retry.attempts[retry.attempts.length - 1];
   const version = retry.scorerVersion === undefined ? '' : ` version '${retry.scorerVersion}'`;
   return buildScoreRecord({
     scorerId: retry.scorerId,
@@ -75,8 +79,8 @@ function bindingRemoved(facts: RunFacts, retry: RetryMessage, nowMs: number, lat
         name: 'ScorestreamError',
         code: 'binding_removed',
         message: `scorer '${retry.scorerId}'${version} is no longer configured, so its pair waiting for a retry cannot be scored; the earlier attempts' errors are under retries`,
-        failedStep: last.error.failedStep,
-        completedSteps: last.error.completedSteps,
+        failedStep: last?.error.failedStep ?? 'preprocess',
+        completedSteps: last?.error.completedSteps ?? [],
         retryable: false,
       },
     },

@@ -17,7 +17,7 @@ import type { JudgeSpend } from '../budget/judge-spend.ts';
 import type { RecordTrace } from '../../kit/contracts/common.ts';
 import { latencyBeforeScoring } from './arrival-latency.ts';
 import type { WayIn } from './arrival-latency.ts';
-import type { ScoreRecord } from '../../kit/contracts/score-record.ts';
+import type { FailedScoreRecord, ScoreRecord } from '../../kit/contracts/score-record.ts';
 import type { ThreadVersion } from '../../kit/contracts/thread-ref.ts';
 import type { TraceSamplingPolicy } from '../config/config-types.ts';
 import type { ResolvedBinding } from '../config/resolve-config.ts';
@@ -31,7 +31,9 @@ import { endSpan, runScoresSpanFor, scoreSpanAttributes, scoreSpansRecord, spanC
 import type { ScoreSpanPlace } from './score-spans.ts';
 import { DeferredSpan } from '../../kit/scorer/deferred-span.ts';
 import type { Eligibility } from './decide-eligibility.ts';
-import { noHistory, pairOutcome } from './pair-outcome.ts';
+import { batchOutcome, noHistory, pairOutcome } from './pair-outcome.ts';
+import type { BatchJudge, KeyedBatchAnswer } from '../judge-batch/batch-judge.ts';
+import type { BatchRequest } from '../judge-batch/batch-request.ts';
 import type { RetryPolicy } from './retry-plan.ts';
 import type { RunFacts } from './run-facts.ts';
 import { buildScorerInput } from './scorer-input.ts';
@@ -78,6 +80,10 @@ export type ScoreRunEventOptions<Event> = {
   codeScores?: CodeScoresTelemetry;
   /** The run's way in, as the transport measured it (arrival-latency.ts); each record adds its scorer's wait to start, and its own run. */
   wayIn?: WayIn;
+  /** The batch tier (`judge.batch`): a binding whose judge mode is 'batch' runs with its services, and a judge call without an answer defers the pair to it. */
+  batchJudge?: BatchJudge;
+  /** A pair back from the batch tier (score-retry.ts): what its batches answered, and which of those an earlier round counted. */
+  batchAnswers?: { readonly answers: readonly KeyedBatchAnswer[]; readonly counted: ReadonlySet<string> };
 };
 
 export type CodeScoresTelemetry = 'run-span' | 'log-records';
@@ -86,7 +92,11 @@ export type CodeScoresTelemetry = 'run-span' | 'log-records';
 export type Skip = Pick<Extract<Eligibility, { eligible: false }>, 'reason' | 'detail' | 'sampling'> & { budget?: BudgetRefusal; escalation?: Escalation };
 
 /** An eligible binding, run: its score record, or the budget skip when a budget refused one of its judge calls. */
-export type BindingResult = { kind: 'scored'; record: ScoreRecord } | { kind: 'budget_skipped'; skip: Skip };
+export type BindingResult =
+  | { kind: 'scored'; record: ScoreRecord }
+  | { kind: 'budget_skipped'; skip: Skip }
+  /** A batch-mode binding's judge call had no answer yet: the pair waits on the batch tier for `requests` (`record`: the attempt's failed record, its final should the wait not be writable). */
+  | { kind: 'batch_deferred'; record: FailedScoreRecord; requests: readonly BatchRequest[] };
 
 const defaultTracer = () => trace.getTracer('scorestream');
 
@@ -178,7 +188,9 @@ async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBind
   const input = options.thread?.input ?? buildScorerInput(facts);
   // Every binding's judge calls are priced and counted under its scope (the spend metrics), and held to the budgets.
   const gate = options.spend?.runGate(binding.scorerId, binding.version, facts.event.metadata?.tenantId);
-  const services = gate === undefined ? options.services : gatedServices(gate, options.services, options.spend?.ledger === undefined);
+  const gated = gate === undefined ? options.services : gatedServices(gate, options.services, options.spend?.ledger === undefined);
+  const batch = binding.judge?.mode === 'batch' ? options.batchJudge?.attempt(options.batchAnswers?.answers ?? [], options.batchAnswers?.counted ?? new Set(), gated?.judgeCalls) : undefined;
+  const services = batch === undefined ? gated : { ...gated, ...batch.services };
   const scorerContext = span === undefined ? parent : trace.setSpan(parent, span);
   const outcome = await otelContext.with(scorerContext, () => runScorerToOutcome(binding.scorer, input, { timeoutMs: binding.timeoutMs, signal: options.signal, services }));
   const finished = now();
@@ -190,6 +202,8 @@ async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBind
     own?.end();
     return { kind: 'budget_skipped', skip: budgetSkip(gate.refusal) };
   }
+  const deferredRequests = batch?.deferred() ?? [];
+  if (deferredRequests.length > 0 && outcome.status === 'failed') own?.setAttribute('scorestream.deferred.reason', 'deferred_batch');
   const withExplanation = options.services?.recordInputs === true;
   const onShared = own === undefined && options.codeScores !== 'log-records' ? shared : undefined;
   // Read before end(): an ended span reports isRecording() false, and its id would be lost.
@@ -211,6 +225,7 @@ async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBind
     thread: options.thread?.version,
     latencyBefore: latencyBeforeScoring(options.wayIn, started),
   });
+  if (deferredRequests.length > 0 && record.status === 'failed') return { kind: 'batch_deferred', record, requests: deferredRequests };
   onShared?.add({ scorerId: binding.scorerId, scorerVersion: binding.version, scoreId: record.scoreId, outcome, finishedMs: spanClock(), withExplanation, sampling: eligibility.sampling });
   return { kind: 'scored', record };
 }
@@ -247,6 +262,7 @@ export function scoreRunEvent<Event>(facts: RunFacts, options: ScoreRunEventOpti
       if (refusal !== undefined) return skippedOutcome(facts, binding, { ...budgetSkip(refusal), ...tier }, decidedAt());
       const result = await scoreInDeferredSpan(facts, binding, eligibility, options, shared);
       if (result.kind === 'budget_skipped') return skippedOutcome(facts, binding, { ...result.skip, ...tier }, decidedAt());
+      if (result.kind === 'batch_deferred') return batchOutcome(result.record, facts, noHistory, result.requests, undefined, now());
       return pairOutcome(result.record, facts, noHistory, options.retries, now());
     } finally {
       shared?.settle();

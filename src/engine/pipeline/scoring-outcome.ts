@@ -6,7 +6,9 @@
 //             that yielded no run);
 //   deferred  the pair failed transiently and waits for its next attempt: the retry message (for
 //             the retry tier of `delayMs`), its `deferred` decision, and the failed record to
-//             publish as final should the retry message not be writable.
+//             publish as final should the retry message not be writable; with `batch`, the pair
+//             waits on the batch tier instead (its binding's judge mode is 'batch': the retry
+//             message's `batch` holds the judge requests it waits on).
 import type { DecisionRecord } from '../../kit/contracts/decision-record.ts';
 import type { RetryMessage } from '../../kit/contracts/retry-message.ts';
 import type { FailedScoreRecord, ScoreRecord } from '../../kit/contracts/score-record.ts';
@@ -14,7 +16,7 @@ import type { FailedScoreRecord, ScoreRecord } from '../../kit/contracts/score-r
 export type ScoringOutcome =
   | { readonly kind: 'record'; readonly record: ScoreRecord }
   | { readonly kind: 'skipped'; readonly decision: DecisionRecord }
-  | { readonly kind: 'deferred'; readonly retry: RetryMessage; readonly delayMs: number; readonly decision: DecisionRecord; readonly final: FailedScoreRecord };
+  | { readonly kind: 'deferred'; readonly retry: RetryMessage; readonly delayMs: number; readonly batch?: true; readonly decision: DecisionRecord; readonly final: FailedScoreRecord };
 
 export type SettledOutcomes = { records: ScoreRecord[]; decisions: DecisionRecord[]; deferred: Extract<ScoringOutcome, { kind: 'deferred' }>[] };
 

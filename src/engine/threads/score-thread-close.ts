@@ -93,11 +93,13 @@ export async function scoreThreadClose<Event>(close: ThreadClose, options: Score
   if (refusal !== undefined) return { kind: 'skipped', decision: decision({ reason: 'budget_exhausted', detail: describeRefusal(refusal), budget: refusal }) };
   const result = await scoreWithBinding(threadFacts(turns), binding, { eligible: true, ...(close.sampling === undefined ? {} : { sampling: close.sampling }) }, {
     ...options,
+    // A thread binding judges live (the config refuses judge mode 'batch' on one).
+    batchJudge: undefined,
     ...threadTraceContext(turns),
     thread: { input: buildThreadScorerInput(version, turns), version },
     wayIn: threadWayIn(Date.parse(last.run.timestamp), close.lastJoinedAt, close.closedAt),
   });
-  if (result.kind === 'scored') return { kind: 'record', record: result.record };
+  if (result.kind === 'scored' || result.kind === 'batch_deferred') return { kind: 'record', record: result.record };
   const { skip } = result;
   return { kind: 'skipped', decision: decision({ reason: 'budget_exhausted', detail: skip.detail ?? 'a budget refused a judge call', ...(skip.budget === undefined ? {} : { budget: skip.budget }) }) };
 }

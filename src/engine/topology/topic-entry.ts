@@ -11,7 +11,7 @@ export type Role = (typeof ROLES)[number];
 export type TopicOperation = 'Read' | 'Write';
 
 /** The service's tasks, one per kind of input it consumes (consumers/). */
-export const TASK_KINDS = ['runs', 'retry', 'rescore', 'thread'] as const;
+export const TASK_KINDS = ['runs', 'retry', 'rescore', 'thread', 'batch'] as const;
 export type TaskKind = (typeof TASK_KINDS)[number];
 
 /** What a topic is for; a retry tier is one topic per delay, all with this id. */
@@ -21,6 +21,8 @@ export type TopicId =
   | 'dead-letters'
   | 'decisions'
   | 'retry-tier'
+  | 'batch-tier'
+  | 'batch-state'
   | 'rescore'
   | 'by-thread'
   | 'thread-state'

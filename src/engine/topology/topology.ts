@@ -8,6 +8,7 @@
 // A new topic is one entry here plus the task that consumes it.
 import type { z } from 'zod';
 import type { topicsSchema } from '../config/config-schema.ts';
+import { batchTierEntries } from './batch-topics.ts';
 import { retryTiers } from './retry-tiers.ts';
 import { threadTopicsFor } from './thread-topics.ts';
 import type { Role, TaskKind, TopicEntry, TopicId } from './topic-entry.ts';
@@ -22,6 +23,8 @@ export type TopologySettings = {
   readonly retries: { readonly enabled: boolean; readonly delaysMs: readonly number[] };
   /** A thread scorer is bound (docs/threads.md): the three thread topics. */
   readonly threads: boolean;
+  /** A binding's judge mode is 'batch': the batch tier's two topics (batch-topics.ts). */
+  readonly batch?: boolean;
   /** A binding re-scores on feedback (`rescoreOn`): the service reads the rescore topic. */
   readonly rescore: boolean;
   /** The feedback join asks for re-scores (default true; `scorestream agreement --no-rescore`). */
@@ -45,7 +48,7 @@ const PAIR_KEY = 'scoreId, placed by runId (a thread record: its own id, placed 
 
 export function topologyOf(settings: TopologySettings): Topology {
   const { topics } = settings;
-  const entries: TopicEntry[] = [...scoringEntries(topics), ...retryTierEntries(settings), ...rescoreEntries(settings), ...(settings.threads ? threadEntries(topics) : []), ...roleEntries(topics)];
+  const entries: TopicEntry[] = [...scoringEntries(topics), ...retryTierEntries(settings), ...(settings.batch === true ? batchTierEntries(topics.retry) : []), ...rescoreEntries(settings), ...(settings.threads ? threadEntries(topics) : []), ...roleEntries(topics)];
   return { entries, names: topics };
 }
 
@@ -256,7 +259,7 @@ export type TopologyConfig = {
   readonly topics: TopicNames;
   readonly retries: { readonly enabled: boolean; readonly delaysMs: readonly number[] };
   readonly threadScorers: readonly unknown[];
-  readonly scorers: ReadonlyArray<{ readonly rescoreOn?: readonly string[] | undefined }>;
+  readonly scorers: ReadonlyArray<{ readonly rescoreOn?: readonly string[] | undefined; readonly judge?: { readonly mode: string } | undefined }>;
 };
 
 const ofConfig = new WeakMap<TopologyConfig, Topology>();
@@ -265,7 +268,13 @@ const ofConfig = new WeakMap<TopologyConfig, Topology>();
 export function topologyOfConfig(config: TopologyConfig): Topology {
   let topology = ofConfig.get(config);
   if (topology === undefined) {
-    topology = topologyOf({ topics: config.topics, retries: config.retries, threads: config.threadScorers.length > 0, rescore: config.scorers.some((binding) => binding.rescoreOn !== undefined) });
+    topology = topologyOf({
+      topics: config.topics,
+      retries: config.retries,
+      threads: config.threadScorers.length > 0,
+      rescore: config.scorers.some((binding) => binding.rescoreOn !== undefined),
+      batch: config.scorers.some((binding) => binding.judge?.mode === 'batch'),
+    });
     ofConfig.set(config, topology);
   }
   return topology;

@@ -37,8 +37,11 @@ export const SKIP_REASONS = [
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
-/** Why a pair was put off: it failed transiently and waits on the retry topic (docs/delivery.md, retries). */
-export const DEFER_REASONS = ['deferred_retry'] as const;
+/**
+ * Why a pair was put off: it failed transiently and waits on the retry topic (docs/delivery.md,
+ * retries), or its binding's judge waits on a provider's batch (docs/spend-and-replay.md, the batch tier).
+ */
+export const DEFER_REASONS = ['deferred_retry', 'deferred_batch'] as const;
 
 /**
  * Why a pair was scored with a caveat: the run lacks a part scorers read (an OTLP run whose spans

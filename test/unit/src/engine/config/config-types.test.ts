@@ -1,6 +1,7 @@
 // The config types are derived from the config schema; these pin what a config file may write and
 // what the service gets back (compile-time, checked by `tsc`), plus the one hand-laid part: `when`
 // takes the config's own event type.
+import type { JudgeBatchConfig } from '../../../../../src/engine/judge-batch/batch-schema.ts';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { LanguageModel } from 'ai';
 import type { ResolvedBinding, ResolvedConfig, ScorerBindingInput, ScorestreamConfigInput } from '../../../../../src/engine/config/config-types.ts';
@@ -44,6 +45,6 @@ describe('config types', () => {
   });
 
   it('type the judge with the one model-resolver type', () => {
-    expectTypeOf<NonNullable<ResolvedConfig['judge']>>().toEqualTypeOf<{ model?: LanguageModel; models?: JudgeModelResolver; callTimeoutMs?: number }>();
+    expectTypeOf<NonNullable<ResolvedConfig['judge']>>().toEqualTypeOf<{ model?: LanguageModel; models?: JudgeModelResolver; callTimeoutMs?: number; batch?: JudgeBatchConfig }>();
   });
 });

@@ -48,7 +48,7 @@ describe('resolveConfig', () => {
         scorers: [{ scorer: lengthScorer, scorerId: 'answer-length', timeoutMs: 120_000 }],
         concurrency: { runsInFlight: 256, judgeCallsPerModel: 16 },
         budgets: [],
-        pricing: { currency: 'USD', models: {}, estimate: { charsPerToken: 4, outputTokensPerCall: 256 } },
+        pricing: { currency: 'USD', models: {}, batchRate: 0.5, estimate: { charsPerToken: 4, outputTokensPerCall: 256 } },
         shutdownTimeoutMs: 30_000,
         maxMessageBytes: 1_048_576,
         maxRecordBytes: 1_000_000,

@@ -30,12 +30,17 @@ describe('retryWayIn', () => {
   it("adds the wait since the last failed attempt to what the retry message carried", () => {
     const carried = { kafkaMs: 80, runSlotMs: 2, scoringMs: 3, judgeMs: 1_200 };
     const attempts = [{ failedAt: '2026-12-07T10:00:01.000Z' }, { failedAt: '2026-12-07T10:00:31.000Z' }];
-    const wayIn = retryWayIn({ latency: carried, attempts: attempts as never }, at('2026-12-07T10:01:31.250Z'));
+    const wayIn = retryWayIn({ latency: carried, attempts: attempts as never, dueAt: '2026-12-07T10:01:31.000Z' }, at('2026-12-07T10:01:31.250Z'));
     expect(wayIn).toEqual({ stages: { ...carried, retryWaitMs: 60_250 }, endedAt: at('2026-12-07T10:01:31.250Z') });
   });
 
   it('without a carried latency (a retry message written before it existed) has only the wait', () => {
-    expect(retryWayIn({ attempts: [{ failedAt: '2026-12-07T10:00:01.000Z' }] as never }, at('2026-12-07T10:00:02.000Z')).stages).toEqual({ retryWaitMs: 1_000 });
+    expect(retryWayIn({ attempts: [{ failedAt: '2026-12-07T10:00:01.000Z' }] as never, dueAt: '2026-12-07T10:00:01.500Z' }, at('2026-12-07T10:00:02.000Z')).stages).toEqual({ retryWaitMs: 1_000 });
+  });
+
+  it('a pair back from the batch tier waited since it was deferred to its batch (its dueAt), not since a failure', () => {
+    const wayIn = retryWayIn({ attempts: [], dueAt: '2026-12-07T10:00:01.000Z' }, at('2026-12-07T10:07:01.000Z'), true);
+    expect(wayIn.stages).toEqual({ retryWaitMs: 420_000 });
   });
 });
 

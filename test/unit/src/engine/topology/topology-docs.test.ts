@@ -44,7 +44,7 @@ function topicCell(entry: TopicEntry): string {
 
 it('docs/architecture.md prints every entry of the topology, as topologyOf has it', () => {
   const names = topicsSchema.parse({ runs: 'agent-runs', deadLetter: 'agent-runs-dlq', decisions: 'agent-decisions' });
-  const topology = topologyOf({ topics: names, retries: { enabled: true, delaysMs: [5_000] }, threads: true, rescore: true, rescoreRequests: true });
+  const topology = topologyOf({ topics: names, retries: { enabled: true, delaysMs: [5_000] }, threads: true, rescore: true, rescoreRequests: true, batch: true });
   const rows = tableRows();
   expect(rows.map((row) => row.id).sort()).toEqual(topology.entries.map((entry) => entry.id).sort());
   for (const entry of topology.entries) {
