@@ -41,8 +41,15 @@ export type BatchStats = {
   resumed: number;
   /** Open batches found in the state topic when a partition was claimed (polled, not submitted again). */
   restoredBatches: number;
-  /** Per claimed `topic[partition]`: pairs held, requests waiting to be submitted, batches open, and the oldest held pair's wait in ms. */
-  readonly byPartition: Map<string, () => { pendingPairs: number; waitingRequests: number; openBatches: number; oldestWaitMs: number }>;
+  /** Per claimed `topic[partition]`, read when observed. */
+  readonly byPartition: Map<string, () => BatchPartitionGauges>;
+};
+
+/** A claimed batch-tier partition's waits: requests not yet submitted, batches open, and per binding the pairs held and the oldest one's wait in ms. */
+export type BatchPartitionGauges = {
+  waitingRequests: number;
+  openBatches: number;
+  byScorer: ReadonlyArray<{ scorerId: string; scorerVersion?: string; pendingPairs: number; oldestWaitMs: number }>;
 };
 
 export class ServiceStats {

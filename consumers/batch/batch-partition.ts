@@ -25,12 +25,13 @@ import type { BatchAnswers, BatchProvider } from '../../src/engine/judge-batch/b
 import { pollOpenBatch } from './poll-open-batch.ts';
 import { restoreOpenBatches } from './restore-open-batches.ts';
 import { WaitingRequests } from './waiting-requests.ts';
+import { heldByBinding } from './held-by-binding.ts';
 import type { BatchRequest } from '../../src/engine/judge-batch/batch-request.ts';
 import type { JudgeBatchConfig } from '../../src/engine/judge-batch/batch-schema.ts';
 import type { OpenBatch } from '../../src/engine/judge-batch/open-batch.ts';
 import { splitBatches } from '../../src/engine/judge-batch/split-batches.ts';
 import { ScorestreamError } from '../../src/kit/errors.ts';
-import type { ServiceStats } from '../service-stats.ts';
+import type { BatchPartitionGauges, ServiceStats } from '../service-stats.ts';
 import { ClaimEndedError } from '../run-source.ts';
 import type { ClaimedPartition, JobOwner, MessageHandle, PerformJob, SourcePartition } from '../run-source.ts';
 import type { ReadChangelog } from '../thread-source.ts';
@@ -86,10 +87,9 @@ export class BatchPartition implements SourcePartition<RetryMessage> {
     (this.#restored = this.#restore()).catch(() => undefined);
   }
 
-  /** For the gauges: pairs held, requests waiting, batches open, the oldest held pair's wait. */
-  gauges(): { pendingPairs: number; waitingRequests: number; openBatches: number; oldestWaitMs: number } {
-    const oldest = this.#held.values().next().value?.since;
-    return { pendingPairs: this.#held.size, waitingRequests: this.#waiting.size, openBatches: this.#open.size, oldestWaitMs: oldest === undefined ? 0 : Math.max(0, this.#options.context.now() - oldest) };
+  /** For the gauges: requests waiting, batches open, and per binding the pairs held and the oldest one's wait. */
+  gauges(): BatchPartitionGauges {
+    return { waitingRequests: this.#waiting.size, openBatches: this.#open.size, byScorer: heldByBinding(this.#held, this.#options.context.now()) };
   }
 
   async take(retry: RetryMessage, message: MessageHandle): Promise<void> {

@@ -105,13 +105,14 @@ describe('registerServiceMetrics', () => {
     expect(metricValue(metrics, 'scorestream.threads.open', where)).toBe(0);
   });
 
-  it('reports the batch tier: pairs deferred and resumed, requests and batches by outcome, polls, and per claimed batch-tier partition what waits', async () => {
+  it('reports the batch tier: pairs deferred and resumed, requests and batches by outcome, polls, per claimed batch-tier partition what waits, and per binding the pairs held and the oldest wait', async () => {
     const stats = new ServiceStats();
     const { collect } = setup(stats);
     Object.assign(stats.batch, { deferred: 48, resumed: 47, batchesSubmitted: 12, requestsSubmitted: 50, polls: 30, batchesEnded: 11, answered: 45, failedAnswers: 3, unanswered: 2, restoredBatches: 1 });
-    stats.batch.byPartition.set('scorestream.retry-batch[1]', () => ({ pendingPairs: 7, waitingRequests: 4, openBatches: 2, oldestWaitMs: 90_500 }));
+    stats.batch.byPartition.set('scorestream.retry-batch[1]', () => ({ waitingRequests: 4, openBatches: 2, byScorer: [{ scorerId: 'faithfulness', scorerVersion: '2', pendingPairs: 7, oldestWaitMs: 90_500 }] }));
     let metrics = await collect();
     const where = { 'messaging.destination.name': 'scorestream.retry-batch', 'messaging.destination.partition.id': '1' };
+    const binding = { ...where, 'scorestream.scorer.id': 'faithfulness', 'scorestream.scorer.version': '2' };
     expect(metricValue(metrics, 'scorestream.batch.pairs', { 'scorestream.batch.outcome': 'deferred' })).toBe(48);
     expect(metricValue(metrics, 'scorestream.batch.pairs', { 'scorestream.batch.outcome': 'resumed' })).toBe(47);
     expect(metricValue(metrics, 'scorestream.batch.requests', { 'scorestream.batch.outcome': 'submitted' })).toBe(50);
@@ -119,15 +120,16 @@ describe('registerServiceMetrics', () => {
     expect(metricValue(metrics, 'scorestream.batch.requests', { 'scorestream.batch.outcome': 'unanswered' })).toBe(2);
     expect(metricValue(metrics, 'scorestream.batch.batches', { 'scorestream.batch.outcome': 'restored' })).toBe(1);
     expect(metricValue(metrics, 'scorestream.batch.polls')).toBe(30);
-    expect(metricValue(metrics, 'scorestream.batch.pending', where)).toBe(7);
+    expect(metricValue(metrics, 'scorestream.batch.pending', binding)).toBe(7);
     expect(metricValue(metrics, 'scorestream.batch.waiting_requests', where)).toBe(4);
     expect(metricValue(metrics, 'scorestream.batch.open', where)).toBe(2);
-    expect(metricValue(metrics, 'scorestream.batch.oldest_wait', where)).toBe(90.5);
+    expect(metricValue(metrics, 'scorestream.batch.oldest_wait', binding)).toBe(90.5);
     // A partition no longer claimed reads 0, not its last value.
     stats.batch.byPartition.delete('scorestream.retry-batch[1]');
     metrics = await collect();
-    expect(metricValue(metrics, 'scorestream.batch.pending', where)).toBe(0);
-    expect(metricValue(metrics, 'scorestream.batch.oldest_wait', where)).toBe(0);
+    expect(metricValue(metrics, 'scorestream.batch.pending', binding)).toBe(0);
+    expect(metricValue(metrics, 'scorestream.batch.oldest_wait', binding)).toBe(0);
+    expect(metricValue(metrics, 'scorestream.batch.open', where)).toBe(0);
   });
 
   it('reports re-score requests on feedback by outcome', async () => {
