@@ -230,7 +230,7 @@ export function createScoringConsumer(options: ScoringConsumerOptions): ScoringC
     async stop(stopOptions = {}) {
       const timeoutMs = stopOptions.timeoutMs ?? config.shutdownTimeoutMs;
       stopping = true;
-      routes.wakeAll();
+      routes.stopping();
       consumer.pause(routes.topics.map((topic) => ({ topic })));
       retryGate.close();
       if (stats.inFlight > 0) {

@@ -47,6 +47,12 @@ export type TaskRoutes = {
   slotsOf(topic: string): RunSlots;
   /** Every waiter for a slot wakes (an assignment ended, or the consumer stops). */
   wakeAll(): void;
+  /**
+   * The consumer is stopping: every waiter for a slot wakes, and what waits on something other
+   * than its own work — pairs waiting on judge batches, which may take hours — is let go now rather
+   * than at the deadline (abandoned: read again after the restart, their open batches restored).
+   */
+  stopping(): void;
   /** The consumer stopped: the sources let go of what they hold. */
   close(): void;
 };
@@ -99,6 +105,10 @@ export function createTaskRoutes(options: TaskRoutesOptions): TaskRoutes {
       slots.wakeAll();
       threadSlots?.wakeAll();
       batchSlots?.wakeAll();
+    },
+    stopping() {
+      this.wakeAll();
+      batchSource?.close();
     },
     close() {
       input.close?.();

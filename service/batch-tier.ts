@@ -4,7 +4,7 @@
 // starts — a server without a batch API fails the start with what to do — the judge its bindings'
 // attempts run with (models built with the tier's fetch, priced at `pricing.batchRate`), and the
 // reader of `{retry}-batch-state` that a claimed batch-tier partition restores its open batches from.
-// A replay builds none: its batch-mode bindings judge live.
+// A replay has one only with --judge-mode batch, on batch-tier topics of its own (service/replay.ts).
 import type { Logger } from 'pino';
 import { createPriceTable } from '../src/engine/budget/prices.ts';
 import { createAnthropicBatches } from '../src/engine/judge-batch/anthropic-batches.ts';
@@ -29,11 +29,11 @@ export function batchProviderOf(batch: JudgeBatchConfig, fetch?: typeof globalTh
   return batch.api === 'anthropic' ? createAnthropicBatches(options) : createOpenAIBatches(options);
 }
 
-/** The tier, probed; undefined when no binding's judge mode is 'batch' (or for a replay). */
-export async function startBatchTier(config: ResolvedConfig, edge: KafkaEdge, access: AccessContext, logger: Logger, replay: boolean): Promise<ServiceBatchTier | undefined> {
+/** The tier, probed; undefined when no binding's judge mode is 'batch'. */
+export async function startBatchTier(config: ResolvedConfig, edge: KafkaEdge, access: AccessContext, logger: Logger): Promise<ServiceBatchTier | undefined> {
   const batch = config.judge?.batch;
   const state = entryOf(topologyOfConfig(config), 'batch-state');
-  if (batch === undefined || state === undefined || replay) return undefined;
+  if (batch === undefined || state === undefined) return undefined;
   const provider = batchProviderOf(batch);
   await provider.probe();
   logger.info({ api: batch.api, baseURL: batch.baseURL, bindings: config.scorers.filter((binding) => binding.judge?.mode === 'batch').map((binding) => binding.scorerId) }, 'the batch tier is on: batch-mode judges wait on the provider’s batch API');

@@ -5,7 +5,10 @@
 // replay first starts and recorded on the replays topic (replay-state.ts): a rerun of the same
 // replay reads it back and continues from what it committed, over the same offsets. Its records
 // are marked `replay: { id }`. It finishes when the group's committed offset reached the end of
-// every partition's range.
+// every partition's range. Its judges run live (`judgeMode` 'live', the default: a binding's batch
+// mode is the live service's); with `judgeMode` 'batch' every selected binding waits on the
+// provider's batch API, on a batch tier of the replay's own (`{retry}-replay-<id>-batch`), and
+// the replay finishes once that tier is drained too.
 import type { Logger } from 'pino';
 import { ConfigError } from '../src/engine/config/config-error.ts';
 import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
@@ -21,6 +24,8 @@ import { startService } from './start-service.ts';
 import type { RunningService, ServiceOptions } from './start-service.ts';
 import type { ServiceStats } from '../consumers/service-stats.ts';
 import { KAFKA_DEFAULTS } from '../kafka/kafka-defaults.ts';
+import type { JudgeMode } from '../src/engine/judge-batch/batch-schema.ts';
+import { batchTierTopic, replayRetryPrefix } from '../src/engine/topology/batch-topics.ts';
 
 export type ReplayOptions = Omit<ServiceOptions, 'replay' | 'createRunsTopic'> & {
   /** A Date is absolute; a ReplayTime names a relative time by its words (`10m ago`), so that rerunning it is the same replay. */
@@ -32,6 +37,8 @@ export type ReplayOptions = Omit<ServiceOptions, 'replay' | 'createRunsTopic'> &
   id?: string;
   /** How often the committed offsets are read for progress and the end (default 500 ms). */
   pollIntervalMs?: number;
+  /** `batch`: the replay's judge calls go to the provider's batch API at the batch price (needs the config's judge.batch); default `live`. */
+  judgeMode?: JudgeMode;
   onProgress?: (progress: ReplayProgress) => void;
 };
 
@@ -62,6 +69,23 @@ export function selectScorers<Event>(config: ResolvedConfig<Event>, ids: readonl
     throw new ConfigError(unmet.map(({ binding, id }) => ({ path: '--scorer', message: `scorer '${binding}' escalates on the score of '${id}' (escalate.when), so replaying it alone would judge only its sample; add --scorer ${id}` })));
   }
   return selected;
+}
+
+/**
+ * The bindings a replay runs with under `judgeMode`: live, every binding judges live (a replay
+ * never reads the live service's batch tier); batch, every binding's judge waits on the batch API.
+ */
+export function withJudgeMode<Binding extends { judge?: { mode: JudgeMode } | undefined }>(config: Pick<ResolvedConfig, 'judge'>, bindings: readonly Binding[], judgeMode: JudgeMode): Binding[] {
+  if (judgeMode === 'batch' && config.judge?.batch === undefined) {
+    throw new ConfigError([{ path: '--judge-mode', message: "--judge-mode batch needs the config's judge.batch (api, baseURL, models: (fetch) => registry): the batch API the replay's judge calls go to" }]);
+  }
+  return bindings.map((binding) => ({ ...binding, judge: { mode: judgeMode } }));
+}
+
+/** Every partition of the replay's batch tier read to its end: no pair waits on a batch any more. */
+async function batchTierDrained(admin: KafkaEdge['admin'], groupId: string, topic: string): Promise<boolean> {
+  const [committed, ends] = await Promise.all([committedOffsets(admin, groupId, topic), admin.partitionOffsets(topic)]);
+  return ends.every(({ partition, high }) => (committed.get(partition) ?? 0) >= Number(high));
 }
 
 const replayIdPattern = /^[A-Za-z0-9._-]{1,100}$/;
@@ -145,7 +169,8 @@ export async function resolveRange(edge: KafkaEdge, config: ResolvedConfig, requ
 
 export async function startReplay(options: ReplayOptions): Promise<RunningReplay> {
   const { config, logger } = options;
-  const scorers = selectScorers(config, options.scorers);
+  const judgeMode = options.judgeMode ?? 'live';
+  const scorers = withJudgeMode(config, selectScorers(config, options.scorers), judgeMode);
   const request = replayRequest(config, options);
   const edge = options.edge ?? createKafkaEdge(config.kafka, { log: logger });
   const closeEdge = options.edge === undefined ? () => edge.close() : () => Promise.resolve();
@@ -159,7 +184,10 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
     { replay: range.id, groupId: range.groupId, partitions: range.partitions, done: initial.done, total: range.total, ...(recorded === undefined ? {} : { startedAt: recorded.startedAt }) },
     recorded === undefined ? 'replay starts: its range is fixed and recorded' : 'replay continues over the range it fixed when it started',
   );
-  if (initial.finished) {
+  // A batch tier of the replay's own: its pairs are never the live service's, nor its the replay's.
+  const retryPrefix = judgeMode === 'batch' ? replayRetryPrefix(config.topics.retry, range.id) : config.topics.retry;
+  const drained = () => judgeMode === 'live' || batchTierDrained(edge.admin, range.groupId, batchTierTopic(retryPrefix)).catch(() => false);
+  if (initial.finished && (await drained())) {
     const outcome = { finished: true, progress: initial, stats: undefined };
     await closeEdge();
     return { range, outcome: Promise.resolve(outcome), stop: () => Promise.resolve(outcome) };
@@ -171,7 +199,7 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
     // No retry topic: the live service owns `{runs}-retry`, and a replay's group reading it would
     // re-score the live service's deferred pairs. A replay's transient failure stays final; a
     // later replay of the same range with a new --from/--to scores it again.
-    config: { ...config, groupId: range.groupId, scorers, retries: { ...config.retries, enabled: false } },
+    config: { ...config, groupId: range.groupId, scorers, topics: { ...config.topics, retry: retryPrefix }, retries: { ...config.retries, enabled: false } },
     replay: { id: range.id },
     consumer: { ...options.consumer, endOffsets: new Map(range.partitions.map(({ partition, end }) => [partition, end])) },
   });
@@ -190,7 +218,7 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
       progress = replayProgress(range, await committedOffsets(admin, range.groupId, request.topic).catch(() => new Map<number, number>()));
       await closeEdge();
       options.onProgress?.(progress);
-      const result = { finished: finished || progress.finished, progress, stats: service.stats };
+      const result = { finished: finished || (judgeMode === 'live' && progress.finished), progress, stats: service.stats };
       logger.info({ replay: range.id, ...progress }, result.finished ? 'replay finished' : 'replay stopped; run the same command again to continue');
       resolveOutcome(result);
       return result;
@@ -205,7 +233,9 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
       logger.warn({ err: error }, 'replay: could not read the committed offsets; trying again');
     }
     if (settled !== undefined) return;
-    if (progress.finished) void finish(true);
+    const done = progress.finished && (await drained());
+    if (settled !== undefined) return;
+    if (done) void finish(true);
     else timer = setTimeout(() => void poll(), options.pollIntervalMs ?? KAFKA_DEFAULTS.replay.pollIntervalMs);
   };
   timer = setTimeout(() => void poll(), options.pollIntervalMs ?? KAFKA_DEFAULTS.replay.pollIntervalMs);

@@ -138,7 +138,7 @@ async function startWith(options: ServiceOptions & { edge: KafkaEdge; transport:
   const source = await createRunSource(config);
   // A replay reads no thread (the live service owns them).
   const readChangelog = options.replay === undefined ? threadStateReader(edge, config, access.context) : undefined;
-  const batchTier = await startBatchTier(config, edge, access.context, logger, options.replay !== undefined);
+  const batchTier = await startBatchTier(config, edge, access.context, logger);
   const consumer = createScoringConsumer({
     transport,
     config,

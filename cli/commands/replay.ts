@@ -1,11 +1,13 @@
-// `scorestream replay --config f.ts --from <time> [--to <time>] [--scorer id …] [--id name] [--dry-run]`:
+// `scorestream replay --config f.ts --from <time> [--to <time>] [--scorer id …] [--id name] [--judge-mode live|batch] [--dry-run]`:
 // scores the runs of a time range again through the live pipeline, in a consumer group of its own
 // (service/replay.ts), with a progress bar on stderr; Ctrl-C stops cleanly and the same command
 // continues later — over the range it fixed when it first started, even with a relative time.
 // --dry-run calls no judge and prints, per scorer, the eligible runs and the estimated judge
 // calls, tokens and cost (service/replay-dry-run.ts). Times: ISO 8601, epoch milliseconds, or a
-// duration ago (`90m`, `6h`, `2d`).
+// duration ago (`90m`, `6h`, `2d`). --judge-mode batch sends the judge calls to the provider's batch
+// API (docs/spend-and-replay.md, the batch tier); the replay then ends once its batches answered.
 import { ConfigError } from '../../src/engine/config/config-error.ts';
+import { JUDGE_MODES } from '../../src/engine/judge-batch/batch-schema.ts';
 import { KafkaAccessError } from '../../kafka/kafka-access-error.ts';
 import { dryRunReplay } from '../../service/replay-dry-run.ts';
 import type { DryRunReport } from '../../service/replay-dry-run.ts';
@@ -21,9 +23,10 @@ import { loadCliConfig } from '../load-cli-config.ts';
 import { progressWriter } from '../replay-progress.ts';
 
 const usage =
-  'usage: scorestream replay --config <file> --from <time> [--to <time>] [--scorer <id> ...] [--id <name>] [--dry-run]\n' +
+  'usage: scorestream replay --config <file> --from <time> [--to <time>] [--scorer <id> ...] [--id <name>] [--judge-mode live|batch] [--dry-run]\n' +
   '  <time>: ISO 8601 (2026-12-01T09:00:00Z), epoch ms, or a duration ago (90m, 6h, 2d): resolved once, when the replay first starts\n' +
-  '  --id: names the replay (default: from the times as written and the scorers); the same command or --id continues it';
+  '  --id: names the replay (default: from the times as written and the scorers); the same command or --id continues it\n' +
+  "  --judge-mode batch: the replay's judge calls wait on the provider's batch API at the batch price (config judge.batch); default live";
 
 const units: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -66,6 +69,7 @@ export async function run(argv: string[]): Promise<number> {
         scorer: { type: 'string', multiple: true },
         id: { type: 'string' },
         'dry-run': { type: 'boolean' },
+        'judge-mode': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     },
@@ -76,6 +80,12 @@ export async function run(argv: string[]): Promise<number> {
   const now = Date.now();
   const from = values.from === undefined ? undefined : parseReplayTime(values.from, now);
   const to = values.to === undefined ? undefined : parseReplayTime(values.to, now);
+  const judgeModeArg = values['judge-mode'];
+  const judgeMode = JUDGE_MODES.find((mode) => mode === judgeModeArg);
+  if (judgeModeArg !== undefined && judgeMode === undefined) {
+    console.error(`--judge-mode must be ${JUDGE_MODES.map((mode) => `'${mode}'`).join(' or ')}, got '${judgeModeArg.slice(0, 40)}'\n${usage}`);
+    return 2;
+  }
   if (values.config === undefined || from === undefined || (values.to !== undefined && to === undefined)) {
     console.error(`${values.config === undefined ? '--config is required' : from === undefined ? `--from is required and must be a time, got ${values.from ?? 'nothing'}` : `--to must be a time, got ${values.to}`}\n${usage}`);
     return 2;
@@ -88,7 +98,7 @@ export async function run(argv: string[]): Promise<number> {
     if (config === undefined) return 2;
     redaction.use(config);
     const progress = progressWriter();
-    const replayOptions = { config, logger, from, ...(to === undefined ? {} : { to }), ...(values.scorer === undefined ? {} : { scorers: values.scorer }), ...(values.id === undefined ? {} : { id: values.id }), onProgress: progress.update };
+    const replayOptions = { config, logger, from, ...(to === undefined ? {} : { to }), ...(values.scorer === undefined ? {} : { scorers: values.scorer }), ...(values.id === undefined ? {} : { id: values.id }), ...(judgeMode === undefined ? {} : { judgeMode }), onProgress: progress.update };
     try {
       if (values['dry-run'] === true) {
         const report = await dryRunReplay(replayOptions);

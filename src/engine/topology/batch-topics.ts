@@ -7,6 +7,8 @@
 import type { TopicEntry } from './topic-entry.ts';
 
 export const batchTierTopic = (retryTopic: string): string => `${retryTopic}-batch`;
+/** A replay with `--judge-mode batch` has a batch tier of its own, never the live service's: `{retry}-replay-<replay id>-batch` and its state. */
+export const replayRetryPrefix = (retryTopic: string, replayId: string): string => `${retryTopic}-replay-${replayId}`;
 export const batchStateTopic = (retryTopic: string): string => `${retryTopic}-batch-state`;
 
 export function batchTierEntries(retryTopic: string): TopicEntry[] {
@@ -18,7 +20,10 @@ export function batchTierEntries(retryTopic: string): TopicEntry[] {
       key: 'the pair’s scoreId, placed by runId — recordKeyFor',
       partitions: { rule: 'default' },
       cleanup: 'delete',
-      access: { service: { operations: ['Read', 'Write'], why: 'batch-mode judges: defer pairs to the batch tier, and read them back to batch, poll and score them', creates: true } },
+      access: {
+        service: { operations: ['Read', 'Write'], why: 'batch-mode judges: defer pairs to the batch tier, and read them back to batch, poll and score them', creates: true },
+        replay: { operations: ['Read', 'Write'], why: 'replay --judge-mode batch: the same, on its own batch tier {retry}-replay-<id>-batch', creates: true },
+      },
       task: 'batch',
     },
     {
@@ -28,7 +33,10 @@ export function batchTierEntries(retryTopic: string): TopicEntry[] {
       key: 'the provider’s batch id, partition n of the batch tier’s batches on partition n — batchStateKey',
       partitions: { rule: 'like', topic: 'batch-tier' },
       cleanup: 'compact',
-      access: { service: { operations: ['Read', 'Write'], why: 'batch-mode judges: record the batches open at the provider, and read them back when a batch-tier partition is claimed', creates: true } },
+      access: {
+        service: { operations: ['Read', 'Write'], why: 'batch-mode judges: record the batches open at the provider, and read them back when a batch-tier partition is claimed', creates: true },
+        replay: { operations: ['Read', 'Write'], why: 'replay --judge-mode batch: the same, for its own batch tier', creates: true },
+      },
     },
   ];
 }

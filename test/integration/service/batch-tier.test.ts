@@ -6,18 +6,21 @@
 // across a SIGKILL with batches open too; requests that fail inside their batch recover through
 // the ordinary retry tiers.
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { batchStateTopic, batchTierTopic } from '../../../src/engine/topology/batch-topics.ts';
+import { resolveConfig } from '../../../src/engine/config/resolve-config.ts';
+import { batchStateTopic, batchTierTopic, replayRetryPrefix } from '../../../src/engine/topology/batch-topics.ts';
+import { scoreIdFor } from '../../../src/kit/contracts/score-id.ts';
+import { startReplay } from '../../../service/replay.ts';
 import type { DecisionRecord } from '../../../src/kit/contracts/decision-record.ts';
 import type { ScoreRecord } from '../../../src/kit/contracts/score-record.ts';
 import { batchJudgeConfig, liveJudgeConfig } from '../../fixtures/batch-judge.ts';
 import type { BatchTiming } from '../../fixtures/batch-judge.ts';
 import { startFaultJudgeServer } from '../../helpers/fault-judge-server.ts';
-import { uniqueGroupId } from '../../helpers/kafka.ts';
+import { testBrokers, testKafka, uniqueGroupId } from '../../helpers/kafka.ts';
 import { startMockBatchServer } from '../../helpers/mock-batch-server.ts';
 import type { MockBatchServerOptions } from '../../helpers/mock-batch-server.ts';
 import { readAll } from '../../helpers/read-all.ts';
 import { testRun } from '../../helpers/runs.ts';
-import { produceRaw, readUntil, startTestService, useRetryPrefix, useServiceTopics } from '../../helpers/service.ts';
+import { produceRaw, readUntil, silentLogger, startTestService, testServiceFetchWait, useRetryPrefix, useServiceTopics } from '../../helpers/service.ts';
 import { spawnService, waitForLog } from '../../helpers/service-process.ts';
 import { fileURLToPath } from 'node:url';
 
@@ -146,6 +149,55 @@ describe('the batch tier', () => {
     expect([...batches.submissions.entries()].filter(([, count]) => count > 1)).toEqual([]);
     expect(new Set(records.map((record) => record.scoreId)).size).toBe(runs);
     console.info(`batch tier through a rebalance: ${second.stats.batch.restoredBatches} open batches restored by the new member, ${first.stats.batch.resumed + second.stats.batch.resumed} pairs resumed, ${batches.batchesCreated} batches in all`);
+  });
+
+  it('replay --judge-mode batch: the range scored through a batch tier of the replay\'s own, with the replay mark and the live ids; the replay ends once its batches answered', async () => {
+    const runs = 12;
+    const batches = await useBatchServer({ completeAfterMs: 100 });
+    const topics = await useTopics();
+    await produceRuns(topics.runs, runs);
+    // The live config judges live; the replay asks for batch.
+    const config = resolveConfig({ ...liveJudgeConfig('http://127.0.0.1:9/v1'), judge: { ...batchJudgeConfig(batches.baseURL).judge }, kafka: { brokers: testBrokers() }, groupId: uniqueGroupId('live'), topics });
+    const replay = await startReplay({ config, logger: silentLogger(), ...testServiceFetchWait, pollIntervalMs: 100, consumer: { commitIntervalMs: 100 }, from: new Date(0), judgeMode: 'batch' });
+    const outcome = await replay.outcome;
+    expect(outcome).toMatchObject({ finished: true, progress: { done: runs, total: runs } });
+    const records = await readAll<ScoreRecord>(topics.results, { isolation: 'read_uncommitted' });
+    expect(records).toHaveLength(runs);
+    for (const record of records) {
+      expect(record).toMatchObject({ status: 'scored', replay: { id: replay.range.id } });
+      expect(record.scoreId).toBe(scoreIdFor({ runId: record.runId, scorerId: 'politeness' }));
+    }
+    expect(outcome.stats?.batch).toMatchObject({ deferred: runs * 2, resumed: runs * 2 });
+    expect([...batches.submissions.values()].every((count) => count === 1)).toBe(true);
+    // Its own batch tier: the live service's was never touched.
+    const admin = testKafka('scorestream-test-admin').admin();
+    await admin.connect();
+    const existing = await admin.listTopics().finally(() => admin.disconnect());
+    expect(existing).toContain(batchTierTopic(replayRetryPrefix(topics.retry, replay.range.id)));
+    expect(existing).not.toContain(batchTierTopic(topics.retry));
+  });
+
+  it('replay --judge-mode batch stopped while its pairs wait on batches: run again, it polls them and finishes, nothing submitted twice', async () => {
+    const runs = 8;
+    const batches = await useBatchServer({ completeAfterMs: 'manual' });
+    const topics = await useTopics();
+    await produceRuns(topics.runs, runs);
+    const config = resolveConfig({ ...batchJudgeConfig(batches.baseURL), kafka: { brokers: testBrokers() }, groupId: uniqueGroupId('live'), topics });
+    const options = { config, logger: silentLogger(), ...testServiceFetchWait, pollIntervalMs: 100, consumer: { commitIntervalMs: 100 }, from: new Date(0), judgeMode: 'batch' as const };
+    const first = await startReplay(options);
+    await expect.poll(() => batches.submissions.size, { timeout: 30_000 }).toBe(runs);
+    // Its runs are all done, but its pairs wait: not finished.
+    const stopped = await first.stop();
+    expect(stopped.finished).toBe(false);
+    expect(await readAll(topics.results, { isolation: 'read_uncommitted' })).toEqual([]);
+    const ending = setInterval(() => batches.complete(), 200);
+    onTestFinished(() => clearInterval(ending));
+    const second = await startReplay(options);
+    expect(second.range.id).toBe(first.range.id);
+    expect(await second.outcome).toMatchObject({ finished: true });
+    const records = await readAll<ScoreRecord>(topics.results, { isolation: 'read_uncommitted' });
+    expect(new Set(records.filter((record) => record.status === 'scored').map((record) => record.runId)).size).toBe(runs);
+    expect([...batches.submissions.entries()].filter(([, count]) => count > 1)).toEqual([]);
   });
 
   it('a provider without a batch API fails the start with what to do', async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatDryRunReport, parseReplayTime } from '../../../../cli/commands/replay.ts';
+import { formatDryRunReport, parseReplayTime, run } from '../../../../cli/commands/replay.ts';
+import { ConfigError } from '../../../../src/engine/config/config-error.ts';
+import { withJudgeMode } from '../../../../service/replay.ts';
 import { renderReplayProgress } from '../../../../cli/replay-progress.ts';
 
 describe('replay arguments', () => {
@@ -12,6 +14,28 @@ describe('replay arguments', () => {
     expect(parseReplayTime('90m', now + 60_000)?.spec).toBe('90m ago');
     expect(parseReplayTime('2d', now)?.at.toISOString()).toBe('2026-11-29T12:00:00.000Z');
     expect(parseReplayTime('yesterday-ish', now)).toBeUndefined();
+  });
+});
+
+describe('--judge-mode', () => {
+  it('takes live or batch, and refuses anything else with exit 2 before reading the config', async () => {
+    const errors: string[] = [];
+    const original = console.error;
+    console.error = (line: string) => void errors.push(line);
+    try {
+      expect(await run(['--config', 'missing.config.ts', '--from', '1h', '--judge-mode', 'sometimes'])).toBe(2);
+    } finally {
+      console.error = original;
+    }
+    expect(errors.join('\n')).toMatch(/--judge-mode must be 'live' or 'batch', got 'sometimes'/);
+  });
+
+  it('sets every binding to the mode; batch needs the config\'s judge.batch', () => {
+    const bindings = [{ scorerId: 'a', judge: { mode: 'batch' as const } }, { scorerId: 'b' }];
+    expect(withJudgeMode({ judge: undefined }, bindings, 'live').map((binding) => binding.judge)).toEqual([{ mode: 'live' }, { mode: 'live' }]);
+    expect(() => withJudgeMode({ judge: undefined }, bindings, 'batch')).toThrow(ConfigError);
+    expect(() => withJudgeMode({ judge: undefined }, bindings, 'batch')).toThrow(/--judge-mode batch needs the config's judge.batch/);
+    expect(withJudgeMode({ judge: { batch: {} as never } }, bindings, 'batch').map((binding) => binding.judge)).toEqual([{ mode: 'batch' }, { mode: 'batch' }]);
   });
 });
 
