@@ -17,6 +17,7 @@ import { createRunPublisher } from '../../../producers/run-publisher.ts';
 import { createSampleRunGenerator, sampleRunContext } from '../../../producers/sample/index.ts';
 import { testBrokers, uniqueGroupId } from '../../helpers/kafka.ts';
 import { useServiceTopics } from '../../helpers/service.ts';
+import { startMockBatchServer } from '../../helpers/mock-batch-server.ts';
 import { spawnService, waitForLog } from '../../helpers/service-process.ts';
 
 const rulesDirectory = fileURLToPath(new URL('../../../dashboard/prometheus/', import.meta.url));
@@ -53,11 +54,14 @@ describe('the rules on the service metrics', () => {
   it('read only exported names, and fire ScorestreamQualityDrop for the degraded agent alone', { timeout: 300_000 }, async () => {
     const topics = await useServiceTopics(3);
     const port = await freePort();
+    // Batches that never end: the batch tier's gauges (pairs waiting, their age) are exported.
+    const batches = await startMockBatchServer({ completeAfterMs: 'manual' });
+    onTestFinished(() => batches.close());
     const service = spawnService({
       topics,
       groupId: uniqueGroupId('rules'),
       config,
-      env: { OTEL_TRACES_EXPORTER: 'none', OTEL_LOGS_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'prometheus', OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1', OTEL_EXPORTER_PROMETHEUS_PORT: String(port) },
+      env: { FIXTURE_BATCH_URL: batches.baseURL, OTEL_TRACES_EXPORTER: 'none', OTEL_LOGS_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'prometheus', OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1', OTEL_EXPORTER_PROMETHEUS_PORT: String(port) },
     });
     await waitForLog(service, /scorestream is consuming/, 60_000);
 

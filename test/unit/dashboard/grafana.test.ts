@@ -29,6 +29,8 @@ async function exportedSeries(): Promise<string> {
   stats.inFlight = 1;
   stats.pausedPartitions.add('runs[0]');
   stats.lagByPartition.set('runs[0]', 1);
+  Object.assign(stats.batch, { deferred: 2, requestsSubmitted: 2, answered: 1 });
+  stats.batch.byPartition.set('runs-retry-batch[0]', () => ({ waitingRequests: 1, openBatches: 1, byScorer: [{ scorerId: 's', pendingPairs: 1, oldestWaitMs: 5_000 }] }));
   const metrics = registerServiceMetrics(meter, stats);
   metrics.observeRecord({ scorerId: 's', status: 'scored', score: 0.5, entity: { id: 'a' }, latency: { kafkaMs: 60, runSlotMs: 5, scoringMs: 2 } }, 100, 33);
   stats.countRescore('admitted');
