@@ -200,6 +200,28 @@ describe('the batch tier', () => {
     expect([...batches.submissions.entries()].filter(([, count]) => count > 1)).toEqual([]);
   });
 
+  it('a backlog larger than maxPendingPairs is scored in waves: an instance never holds more pairs than that', async () => {
+    const runs = 40;
+    const maxPendingPairs = 6;
+    const batches = await useBatchServer({ completeAfterMs: 100 });
+    const { topics, service } = await scoreInBatchMode(batches.baseURL, runs, 'at-least-once', { maxPendingPairs, maxWaitMs: 100 });
+    let peak = 0;
+    const sampler = setInterval(() => {
+      let held = 0;
+      for (const read of service.stats.batch.byPartition.values()) for (const binding of read().byScorer) held += binding.pendingPairs;
+      peak = Math.max(peak, held);
+    }, 5);
+    onTestFinished(() => clearInterval(sampler));
+    const records = await readUntil<ScoreRecord>(topics.results, scored(runs), 90_000);
+    clearInterval(sampler);
+    expect(new Set(records.map((record) => record.runId)).size).toBe(runs);
+    expect(peak).toBeGreaterThan(0);
+    expect(peak).toBeLessThanOrEqual(maxPendingPairs);
+    const tier = await readAll<unknown>(batchTierTopic(topics.retry), { isolation: 'read_uncommitted' });
+    const bytes = tier.reduce<number>((sum, message) => sum + JSON.stringify(message).length, 0);
+    console.info(`batch tier in waves: ${runs} runs with maxPendingPairs ${maxPendingPairs}, at most ${peak} pairs held at once, ${service.stats.batch.batchesSubmitted} batches; a held pair's message ${Math.round(bytes / tier.length)} bytes on average`);
+  });
+
   it('a provider without a batch API fails the start with what to do', async () => {
     const refusing = await useBatchServer({ refuse: true });
     const topics = await useTopics();
