@@ -3,24 +3,14 @@
 // claimed partition batches, submits, polls and resumes them (batch/batch-partition.ts), its open
 // batches restored from `{retry}-batch-state` when it is claimed. A message that is not a
 // RetryMessage is dead-lettered. The topics are the service's own: no loop guard applies.
-import type { Logger } from 'pino';
-import type { BatchProvider } from '../src/engine/judge-batch/batch-provider.ts';
 import type { RetryMessage } from '../src/kit/contracts/retry-message.ts';
 import { BatchPartition } from './batch/batch-partition.ts';
-import type { BatchTierSettings } from './batch/batch-partition.ts';
+import type { BatchPartitionOptions } from './batch/batch-partition.ts';
 import { decodeRetryMessage } from './retry-source.ts';
 import type { RunSource } from './run-source.ts';
-import type { ServiceStats } from './service-stats.ts';
-import type { ReadChangelog } from './thread-source.ts';
 
-export type BatchSourceOptions = {
-  context: { stats: ServiceStats; logger: Logger; now: () => number };
-  settings: BatchTierSettings;
-  provider: BatchProvider;
-  /** Reads partition n of `{retry}-batch-state` to its end (kafka/read-changelog-partition.ts). */
-  readState: ReadChangelog;
-  setTimer?: (callback: () => void, delayMs: number) => { clear(): void };
-};
+/** What every claimed partition of the batch tier is made with (batch/batch-partition.ts). */
+export type BatchSourceOptions = BatchPartitionOptions;
 
 export type BatchSource = RunSource<RetryMessage> & { close(): void };
 

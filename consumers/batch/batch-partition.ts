@@ -42,9 +42,9 @@ export type BatchPartitionOptions = {
   context: { stats: ServiceStats; logger: Logger; now: () => number };
   settings: BatchTierSettings;
   provider: BatchProvider;
+  /** Reads partition n of `{retry}-batch-state` to its end (kafka/read-changelog-partition.ts). */
   readState: ReadChangelog;
-  /** Timers (injected in tests). */
-  setTimer?: (callback: () => void, delayMs: number) => { clear(): void };
+  setTimer?: (callback: () => void, delayMs: number) => { clear(): void }; // injected in tests
 };
 
 type Held = { readonly retry: RetryMessage & { batch: NonNullable<RetryMessage['batch']> }; readonly message: MessageHandle; readonly since: number; resolve(): void; reject(error: unknown): void };
@@ -265,9 +265,10 @@ export class BatchPartition implements SourcePartition<RetryMessage> {
     }
   }
 
+  /** A batch's state is the provider's fact, no message's: it goes at once (exactly-once: in the partition's next transaction, whatever its messages). */
   #writeState(writes: Array<{ key: string; value: string | null }>): Promise<void> {
     const source = this.#lastSource ?? { topic: this.#claimed.topic, partition: this.#claimed.partition, offset: '0' };
-    const owner: JobOwner = { source, output: this.#claimed.detached(this.#lastSource?.offset) };
+    const owner: JobOwner = { source, output: this.#claimed.detached(undefined) };
     return this.#perform({ kind: 'batch-state', writes, partition: this.#claimed.partition }, owner);
   }
 

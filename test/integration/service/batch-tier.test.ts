@@ -96,13 +96,14 @@ describe('the batch tier', () => {
     });
   }
 
-  it('a SIGKILL with batches open: the restarted service polls them from the state topic, submits nothing twice, and scores every pair', async () => {
+  for (const delivery of ['at-least-once', 'exactly-once'] as const) {
+  it(`a SIGKILL with batches open: the restarted service polls them from the state topic, submits nothing twice, and scores every pair (${delivery})`, async () => {
     const runs = 16;
     const batches = await useBatchServer({ completeAfterMs: 'manual' });
     const topics = await useTopics();
     await produceRuns(topics.runs, runs);
     const groupId = uniqueGroupId('batch-crash');
-    const env = { FIXTURE_BATCH_URL: batches.baseURL, SCORESTREAM_TOPIC_RETRY: topics.retry, SCORESTREAM_TOPIC_DECISIONS: topics.decisions };
+    const env = { FIXTURE_BATCH_URL: batches.baseURL, SCORESTREAM_TOPIC_RETRY: topics.retry, SCORESTREAM_TOPIC_DECISIONS: topics.decisions, SCORESTREAM_DELIVERY: delivery };
     const first = spawnService({ topics, groupId, config: batchConfigFile, env });
     await waitForLog(first, /submitted a judge batch/, 60_000);
     // The open batch is in the state topic before the kill.
@@ -126,8 +127,9 @@ describe('the batch tier', () => {
     // Nothing was submitted twice: the first round's batches were polled after the restart.
     expect([...batches.submissions.entries()].filter(([, count]) => count > 1)).toEqual([]);
     const tierMessages = await readAll(batchTierTopic(topics.retry), { isolation: 'read_uncommitted' });
-    console.info(`batch tier through a SIGKILL: ${submittedBeforeKill} batches open at the kill, ${batches.batchesCreated} in all, ${batches.polls} polls, ${tierMessages.length} batch-tier messages, ${records.length} score records for ${runs} pairs`);
+    console.info(`batch tier through a SIGKILL (${delivery}): ${submittedBeforeKill} batches open at the kill, ${batches.batchesCreated} in all, ${batches.polls} polls, ${tierMessages.length} batch-tier messages, ${records.length} score records for ${runs} pairs`);
   });
+  }
 
   it('a rebalance moves the pairs waiting on batches and their open batches: the new owners poll them, nothing is submitted twice', async () => {
     const runs = 24;
