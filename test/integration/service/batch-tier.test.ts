@@ -5,7 +5,10 @@
 // live path's score id, score, verdict and reason, at the batch rate; nothing is submitted twice,
 // across a SIGKILL with batches open too; requests that fail inside their batch recover through
 // the ordinary retry tiers.
+import { createAnthropic } from '@ai-sdk/anthropic';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { z } from 'zod';
+import { createScorer } from '../../../src/kit/scorer/create-scorer.ts';
 import { resolveConfig } from '../../../src/engine/config/resolve-config.ts';
 import { batchStateTopic, batchTierTopic, replayRetryPrefix } from '../../../src/engine/topology/batch-topics.ts';
 import { scoreIdFor } from '../../../src/kit/contracts/score-id.ts';
@@ -222,6 +225,37 @@ describe('the batch tier', () => {
     const tier = await readAll<unknown>(batchTierTopic(topics.retry), { isolation: 'read_uncommitted' });
     const bytes = tier.reduce<number>((sum, message) => sum + JSON.stringify(message).length, 0);
     console.info(`batch tier in waves: ${runs} runs with maxPendingPairs ${maxPendingPairs}, at most ${peak} pairs held at once, ${service.stats.batch.batchesSubmitted} batches; a held pair's message ${Math.round(bytes / tier.length)} bytes on average`);
+  });
+
+  it("Anthropic's Message Batches through @ai-sdk/anthropic, with expired requests submitted again alone: every pair scored once", async () => {
+    const runs = 12;
+    const expired = new Set<string>();
+    // Two of the first round's requests expire once; submitted again, they are answered.
+    const expiresOnce = (customId: string, index: number) => {
+      if (index >= 10 || index % 5 !== 1 || expired.has(customId)) return false;
+      expired.add(customId);
+      return true;
+    };
+    const batches = await useBatchServer({ completeAfterMs: 100, expires: expiresOnce });
+    const topics = await useTopics();
+    await produceRuns(topics.runs, runs);
+    const models = (fetch: typeof globalThis.fetch) => {
+      const anthropic = createAnthropic({ baseURL: batches.baseURL, apiKey: 'k', fetch });
+      return { languageModel: (id: string) => anthropic(id) };
+    };
+    const scorer = createScorer({ id: 'politeness', description: 'Polite?', judge: { model: 'claude-judge', instructions: 'You judge support answers.', modelSettings: { maxRetries: 0, maxOutputTokens: 400 } } })
+      .analyze({ description: 'Decide', outputSchema: z.object({ verdict: z.enum(['yes', 'no']) }), createPrompt: ({ run }) => `Is this answer polite? ${JSON.stringify(run.output)}` })
+      .generateScore(({ results }) => (results.analyzeStepResult.verdict === 'yes' ? 1 : 0));
+    const service = await startTestService({ topics, scorers: [{ scorer, judge: { mode: 'batch' } }], judge: { batch: { api: 'anthropic', baseURL: batches.baseURL, apiKey: 'k', models, maxWaitMs: 200, pollMs: 50, maxPollMs: 200 } } });
+    const records = await readUntil<ScoreRecord>(topics.results, scored(runs), 60_000);
+    expect(new Set(records.map((record) => record.runId)).size).toBe(runs);
+    expect(records.every((record) => record.status === 'scored' && record.retries === undefined)).toBe(true);
+    expect(batches.batches.every((batch) => batch.shape === 'anthropic')).toBe(true);
+    expect(expired.size).toBe(2);
+    // The expired ones twice (alone, in a later batch), every other once.
+    expect([...batches.submissions.entries()].filter(([, count]) => count > 1).map(([customId]) => customId).sort()).toEqual([...expired].sort());
+    expect(service.stats.batch.unanswered).toBe(2);
+    console.info(`batch tier on Anthropic's shape: ${runs} pairs, ${batches.batchesCreated} batches, ${service.stats.batch.unanswered} requests expired and submitted again`);
   });
 
   it('a provider without a batch API fails the start with what to do', async () => {
