@@ -64,8 +64,7 @@ export class BatchPartition implements SourcePartition<RetryMessage> {
   readonly #onEnd: () => void;
   /** Pairs waiting for answers, in arrival order. */
   readonly #held = new Set<Held>();
-  /** Requests no open batch carries, waiting to be submitted, and when the oldest began to wait. */
-  readonly #waiting = new WaitingRequests();
+  readonly #waiting = new WaitingRequests(); // requests no open batch carries, waiting to be submitted
   /** The batches open at the provider, and which one carries each request. */
   readonly #open = new Map<string, OpenBatch>();
   readonly #carriedBy = new Map<string, string>();
