@@ -177,7 +177,7 @@ export class BatchPartition implements SourcePartition<RetryMessage> {
           context.stats.batch.batchesSubmitted += 1;
           context.stats.batch.requestsSubmitted += batch.length;
           context.logger.info({ partition: this.#claimed.partition, batchId: state.id, requests: batch.length }, 'submitted a judge batch');
-          await this.#writeState([{ key: open.batchId, value: JSON.stringify(open) }]);
+          await this.#writeState([{ key: open.batchId, value: JSON.stringify(open) }]).catch((error: unknown) => context.logger.warn({ err: error, batchId: state.id }, 'the state record of a submitted judge batch could not be written: it is polled all the same, but a crash before its answers would submit it again'));
         } catch (error) {
           if (this.#gone) return;
           for (const request of batch) this.#carriedBy.delete(request.customId);

@@ -2,7 +2,7 @@
 // that does what each test says: a submit that fails transiently is tried again with the next
 // submit; one refused for good fails its pairs as the live call would have failed; a batch that
 // can no longer be polled has its requests submitted again; a request larger than a batch fails
-// its pair with 413; an open batch restored from the state topic is polled, never submitted
+// its pair with 413; a batch whose state record could not be written is polled all the same; an open batch restored from the state topic is polled, never submitted
 // again, and a state record that cannot be read is left out; the claim's end abandons the held
 // pairs. The jobs the partition asks for are recorded, not run.
 import pino from 'pino';
@@ -43,7 +43,7 @@ function fakeProvider(overrides: Partial<Pick<BatchProvider, 'submit' | 'poll' |
   return { provider, submitted };
 }
 
-function harness(provider: BatchProvider, state: Array<{ key: string; value: string | null }> = []) {
+function harness(provider: BatchProvider, state: Array<{ key: string; value: string | null }> = [], stateWrites: 'ok' | 'fail' = 'ok') {
   const jobs: SourceJob[] = [];
   const stats = new ServiceStats();
   const options: BatchPartitionOptions = {
@@ -55,7 +55,10 @@ function harness(provider: BatchProvider, state: Array<{ key: string; value: str
       return state.length;
     },
   };
-  const perform = async (job: SourceJob) => void jobs.push(job);
+  const perform = async (job: SourceJob) => {
+    if (job.kind === 'batch-state' && stateWrites === 'fail') throw new Error('the partition claim ended: records of no message are not written under it');
+    jobs.push(job);
+  };
   const claimed = { topic: 'scorestream.retry-batch', partition: 0, detached: () => ({ publish: async () => undefined }) };
   const partition = new BatchPartition(options, perform, claimed, () => undefined);
   return { partition, jobs, stats };
@@ -120,6 +123,14 @@ describe('a batch-tier partition', () => {
     await partition.take(pair('r1', [request('a')]), handle(1));
     expect(fake.submitted.map((batch) => batch.id)).toEqual(['batch_1', 'batch_2']);
     expect(stats.batch.unanswered).toBe(1);
+    expect(answersOf(jobs)).toMatchObject([{ status: 'succeeded' }]);
+  });
+
+  it('polls a submitted batch whose state record could not be written, and answers its pairs (not failing them)', async () => {
+    const { provider, submitted } = fakeProvider();
+    const { partition, jobs } = harness(provider, [], 'fail');
+    await partition.take(pair('r1', [request('a')]), handle(1));
+    expect(submitted).toHaveLength(1);
     expect(answersOf(jobs)).toMatchObject([{ status: 'succeeded' }]);
   });
 
