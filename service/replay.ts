@@ -75,11 +75,11 @@ export function selectScorers<Event>(config: ResolvedConfig<Event>, ids: readonl
  * The bindings a replay runs with under `judgeMode`: live, every binding judges live (a replay
  * never reads the live service's batch tier); batch, every binding's judge waits on the batch API.
  */
-export function withJudgeMode<Binding extends { judge?: { mode: JudgeMode } | undefined }>(config: Pick<ResolvedConfig, 'judge'>, bindings: readonly Binding[], judgeMode: JudgeMode): Binding[] {
+export function withJudgeMode<Binding extends { judge?: { mode: JudgeMode; liveOnFailure?: boolean | undefined } | undefined }>(config: Pick<ResolvedConfig, 'judge'>, bindings: readonly Binding[], judgeMode: JudgeMode): Binding[] {
   if (judgeMode === 'batch' && config.judge?.batch === undefined) {
     throw new ConfigError([{ path: '--judge-mode', message: "--judge-mode batch needs the config's judge.batch (api, baseURL, models: (fetch) => registry): the batch API the replay's judge calls go to" }]);
   }
-  return bindings.map((binding) => ({ ...binding, judge: { mode: judgeMode } }));
+  return bindings.map((binding) => ({ ...binding, judge: { ...binding.judge, mode: judgeMode } }));
 }
 
 /** Every partition of the replay's batch tier read to its end: no pair waits on a batch any more. */

@@ -39,6 +39,8 @@ export type MockBatchServer = {
   readonly baseURL: string;
   readonly batchesCreated: number;
   readonly polls: number;
+  /** Live chat completions it answered outside any batch. */
+  readonly liveCalls: number;
   /** How many times each custom id was submitted, over every batch. */
   readonly submissions: ReadonlyMap<string, number>;
   /** The batches as created, with their lines' custom ids and bodies. */
@@ -54,6 +56,7 @@ export async function startMockBatchServer(options: MockBatchServerOptions = {})
   const submissions = new Map<string, number>();
   let requestIndex = 0;
   let polls = 0;
+  let liveCalls = 0;
   let sequence = 0;
   let baseURL = '';
 
@@ -156,6 +159,11 @@ export async function startMockBatchServer(options: MockBatchServerOptions = {})
       settle(batch);
       return [200, anthropicBatch(batch)];
     }
+    // A live call, as the provider answers one outside any batch (a binding's live fallback).
+    if (method === 'POST' && path === '/v1/chat/completions') {
+      liveCalls += 1;
+      return [200, chatCompletionFor(JSON.parse(body.toString('utf8')) as OpenAIRequestBody)];
+    }
     if (method === 'POST' && path === '/v1/files') {
       const form = await new Response(body, { headers: { 'content-type': contentType } }).formData();
       const file = form.get('file');
@@ -221,6 +229,9 @@ export async function startMockBatchServer(options: MockBatchServerOptions = {})
     },
     get polls() {
       return polls;
+    },
+    get liveCalls() {
+      return liveCalls;
     },
     submissions,
     get batches() {

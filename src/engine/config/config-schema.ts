@@ -99,6 +99,9 @@ export const bindingSchema = z
       .optional(),
   })
   .superRefine((binding, context) => {
+    if (binding.judge?.liveOnFailure !== undefined && binding.judge.mode !== 'batch') {
+      context.addIssue({ code: 'custom', path: ['judge', 'liveOnFailure'], message: "liveOnFailure applies to judge mode 'batch' (a live judge's failures already go to the retry tiers); set mode: 'batch' or remove it" });
+    }
     if (binding.judge?.mode === 'batch' && binding.level === 'thread') {
       context.addIssue({ code: 'custom', path: ['judge', 'mode'], message: "a thread binding (level: 'thread') judges live; the batch tier scores runs, so remove judge.mode or bind the scorer at run level" });
     }

@@ -4,7 +4,8 @@
 // from the batch, as the live endpoint would have answered it, so the provider, the judge and
 // the scorer run exactly as they do live and reach the same score; a POST it has no answer for is
 // captured and deferred (JudgeDeferredToBatchError). A multi-step scorer defers at its first
-// judge call without an answer: each batch round answers one more step.
+// judge call without an answer: each batch round answers one more step. A binding with a live
+// fallback has a request its batch failed sent live instead, through the real transport.
 import { batchRequestOf } from './batch-request.ts';
 import type { BatchAnswer, BatchRequest } from './batch-request.ts';
 import { JudgeDeferredToBatchError } from './judge-batch-errors.ts';
@@ -16,6 +17,10 @@ export type BatchFetchOptions = {
   answerOf(request: BatchRequest): BatchAnswer | undefined;
   /** Told of each request deferred (before the error is thrown). */
   onDeferred?(request: BatchRequest): void;
+  /** A binding's live fallback: a request its batch failed is sent live through this transport instead of failing. */
+  live?: typeof globalThis.fetch;
+  /** Told of each request sent live, with a copy of its response. */
+  onLive?(request: BatchRequest, response: Response): void;
 };
 
 export function createBatchFetch(options: BatchFetchOptions): typeof globalThis.fetch {
@@ -34,6 +39,11 @@ export function createBatchFetch(options: BatchFetchOptions): typeof globalThis.
       throw new JudgeDeferredToBatchError(request);
     }
     if (answer.status === 'succeeded') return Response.json(answer.body, { status: 200 });
+    if (options.live !== undefined) {
+      const response = await options.live(url, { ...init, method, body });
+      options.onLive?.(request, response.clone());
+      return response;
+    }
     return Response.json({ error: { message: answer.error, type: 'batch_request_failed' } }, { status: answer.statusCode });
   };
 }

@@ -12,13 +12,15 @@ import type { BatchAnswer, BatchRequest } from './batch-request.ts';
 import type { JudgeModelsWithFetch } from './batch-schema.ts';
 
 /** An answer a batch gave, under its request's custom id (the retry message's `batch.answers`). */
-export type KeyedBatchAnswer = BatchAnswer & { readonly customId: string };
+export type KeyedBatchAnswer = BatchAnswer & { readonly customId: string; readonly live?: true };
 
 export type BatchAttempt = {
   /** Laid over the run's services for this attempt. */
   readonly services: Pick<ScorerServices, 'models' | 'prepareModel' | 'judgeCalls'>;
   /** The judge requests the attempt deferred (none when every call had an answer). */
   deferred(): readonly BatchRequest[];
+  /** The answers its live fallback got (liveOnFailure): carried to the pair's later rounds like a batch's. */
+  liveAnswers(): Promise<KeyedBatchAnswer[]>;
 };
 
 export type BatchJudge = {
@@ -27,7 +29,7 @@ export type BatchJudge = {
    * attempt's calls pass at the batch rate — but for calls answered by one of `counted` (an
    * earlier round counted them): those are priced for the record and not counted again.
    */
-  attempt(answers: readonly KeyedBatchAnswer[], counted: ReadonlySet<string>, judgeCalls: JudgeCallGate | undefined): BatchAttempt;
+  attempt(answers: readonly KeyedBatchAnswer[], counted: ReadonlySet<string>, judgeCalls: JudgeCallGate | undefined, fallback?: { liveOnFailure?: boolean | undefined }): BatchAttempt;
 };
 
 export type BatchJudgeOptions = {
@@ -38,24 +40,34 @@ export type BatchJudgeOptions = {
   priceRate: number;
   /** The price table (`pricing`): a call answered again is priced from it without being counted. */
   prices: PriceTable;
+  /** The transport of a live fallback (default globalThis.fetch). */
+  live?: typeof globalThis.fetch;
 };
 
 export function createBatchJudge(options: BatchJudgeOptions): BatchJudge {
   return {
-    attempt(answers, counted, judgeCalls) {
+    attempt(answers, counted, judgeCalls, fallback) {
       const byId = new Map(answers.map((answer) => [answer.customId, answer]));
       const deferred: BatchRequest[] = [];
       // A prompt step's calls are one at a time: the latest fetch is the call being settled.
-      const latest: LatestCall = { call: 'fresh' };
+      const latest: LatestCall = { call: 'fresh', priceRate: options.priceRate };
       const answerOf = (request: BatchRequest) => {
+        const answer = byId.get(request.customId);
         latest.call = counted.has(request.customId) ? 'replayed' : 'fresh';
-        return byId.get(request.customId);
+        latest.priceRate = answer?.live === true ? 1 : options.priceRate;
+        return answer;
       };
       const onDeferred = (request: BatchRequest) => {
         latest.call = 'deferred';
         deferred.push(request);
       };
-      const fetch = createBatchFetch({ baseURL: options.baseURL, answerOf, onDeferred });
+      const live = fallback?.liveOnFailure === true ? (options.live ?? globalThis.fetch) : undefined;
+      const liveAnswers: Array<Promise<KeyedBatchAnswer | undefined>> = [];
+      const onLive = (request: BatchRequest, response: Response) => {
+        latest.call = 'live';
+        liveAnswers.push(response.ok ? response.json().then((body: unknown) => ({ customId: request.customId, status: 'succeeded' as const, body, live: true as const }), () => undefined) : Promise.resolve(undefined));
+      };
+      const fetch = createBatchFetch({ baseURL: options.baseURL, answerOf, onDeferred, ...(live === undefined ? {} : { live, onLive }) });
       const services: BatchAttempt['services'] = {
         models: options.models(fetch),
         prepareModel: () => {
@@ -63,7 +75,7 @@ export function createBatchJudge(options: BatchJudgeOptions): BatchJudge {
         },
         ...(judgeCalls === undefined ? {} : { judgeCalls: atBatchRate(judgeCalls, options, latest) }),
       };
-      return { services, deferred: () => deferred };
+      return { services, deferred: () => deferred, liveAnswers: async () => (await Promise.all(liveAnswers)).filter((answer) => answer !== undefined) };
     },
   };
 }
@@ -79,13 +91,15 @@ function atBatchRate(gate: JudgeCallGate, options: BatchJudgeOptions, latest: La
       case 'deferred':
         return undefined; // not made: it waits on a batch
       case 'replayed':
-        return judgeUsageCost(options.prices, made.judgeModelId, made.usage, options.priceRate);
+        return judgeUsageCost(options.prices, made.judgeModelId, made.usage, latest.priceRate);
       case 'fresh':
         return gate.before(call).after({ ...made, priceRate: options.priceRate });
+      case 'live':
+        return gate.before(call).after(made); // the live fallback: at the list price
     }
   };
   return { before: (call) => ({ after: (made) => settle(call, made) }) };
 }
 
-/** What the latest judge call of the attempt was: answered for the first time, answered again (counted by an earlier round), or deferred. */
-type LatestCall = { call: 'fresh' | 'replayed' | 'deferred' };
+/** What the latest judge call of the attempt was: answered for the first time, answered again (counted by an earlier round), deferred, or made live (its batch failed it). */
+type LatestCall = { call: 'fresh' | 'replayed' | 'deferred' | 'live'; priceRate: number };

@@ -17,6 +17,11 @@ export type JudgeMode = (typeof JUDGE_MODES)[number];
 /** A binding's `judge`: `mode: 'batch'` sends its judge calls to the batch tier (needs the config's `judge.batch`). */
 export const bindingJudgeSchema = z.strictObject({
   mode: z.enum(JUDGE_MODES, { error: `expected one of ${JUDGE_MODES.map((mode) => `'${mode}'`).join(', ')}` }).default('live'),
+  /**
+   * Batch mode: a request that fails inside its batch is made live at once, at the live price,
+   * instead of waiting on the retry tiers for another batch. Default false.
+   */
+  liveOnFailure: z.boolean().optional(),
 });
 
 /** The batch APIs the tier speaks: OpenAI's (and any OpenAI-compatible server's with the same endpoints) and Anthropic's Message Batches. */

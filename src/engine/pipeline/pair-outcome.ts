@@ -59,12 +59,15 @@ export function reusableAnswers(answered: BatchAnswered | undefined): (BatchAnsw
 /**
  * A batch-mode pair's judge call was deferred to the batch tier (its binding's judge mode is
  * 'batch', src/engine/judge-batch/): not a failure — no attempt is counted — but a wait for
- * `requests`, with the answers earlier rounds gave. `record` is the attempt's failed record (the
- * deferral's error), published as final should the batch message not be writable.
+ * `requests`, with the answers earlier rounds gave and those its live fallback got this round
+ * (both counted already). `record` is the attempt's failed record (the deferral's error),
+ * published as final should the batch message not be writable.
  */
-export function batchOutcome(record: FailedScoreRecord, facts: RunFacts, history: PairHistory, requests: readonly BatchRequest[], answered: BatchAnswered | undefined, nowMs: number): ScoringOutcome {
+export function batchOutcome(deferral: { record: FailedScoreRecord; requests: readonly BatchRequest[]; liveAnswers: readonly KeyedBatchAnswer[] }, facts: RunFacts, history: PairHistory, answered: BatchAnswered | undefined, nowMs: number): ScoringOutcome {
+  const { record, requests } = deferral;
   const reusable = reusableAnswers(answered);
-  const batch = { deferredAt: answered?.deferredAt ?? isoTime(nowMs), requests: [...requests], answers: [...(reusable?.answers ?? [])], counted: reusable?.counted ?? [] };
+  const answers = [...(reusable?.answers ?? []).filter((answer) => !deferral.liveAnswers.some((live) => live.customId === answer.customId)), ...deferral.liveAnswers];
+  const batch = { deferredAt: answered?.deferredAt ?? isoTime(nowMs), requests: [...requests], answers, counted: answers.map((answer) => answer.customId) };
   // No spend of its own: the next round answers this attempt's calls again and its record prices them all.
   const retry = retryMessageOf({ ...record, spend: undefined }, facts, { attempt: history.attempts.length, firstFailedAt: history.firstFailedAt, dueAt: isoTime(nowMs), attempts: [...history.attempts], batch });
   const round = batch.answers.length === 0 ? '' : ` (round ${batch.answers.length + 1}: earlier rounds answered ${batch.answers.length})`;

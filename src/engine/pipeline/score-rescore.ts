@@ -68,7 +68,7 @@ export async function scoreRescore<Event>(facts: RunFacts, request: RescoreReque
     result.kind === 'scored'
       ? pairOutcome(result.record, facts, noHistory, options.retries, now())
       : result.kind === 'batch_deferred'
-        ? batchOutcome(result.record, facts, noHistory, result.requests, undefined, now())
+        ? batchOutcome(result, facts, noHistory, undefined, now())
         : skippedOutcome(facts, binding, result.skip, decidedAt());
   return markRescore(outcome, request.rescore);
 }

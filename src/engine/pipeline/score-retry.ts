@@ -49,7 +49,7 @@ async function attemptAgain<Event>(facts: RunFacts, retry: RetryMessage, options
   const batchAnswers = answered === undefined ? undefined : { answers: answered.answers, counted: new Set(answered.counted) };
   const result = await scoreWithBinding(facts, binding, eligibility, batchAnswers === undefined ? options : { ...options, batchAnswers });
   if (result.kind === 'scored') return pairOutcome(result.record, facts, history, options.retries, now(), answered);
-  if (result.kind === 'batch_deferred') return batchOutcome(result.record, facts, history, result.requests, answered, now());
+  if (result.kind === 'batch_deferred') return batchOutcome(result, facts, history, answered, now());
   // A budget refused a judge call: the attempt failed transiently (BudgetExhaustedError can retry).
   const refused = buildScoreRecord({
     scorerId: binding.scorerId,

@@ -96,7 +96,7 @@ export type BindingResult =
   | { kind: 'scored'; record: ScoreRecord }
   | { kind: 'budget_skipped'; skip: Skip }
   /** A batch-mode binding's judge call had no answer yet: the pair waits on the batch tier for `requests` (`record`: the attempt's failed record, its final should the wait not be writable). */
-  | { kind: 'batch_deferred'; record: FailedScoreRecord; requests: readonly BatchRequest[] };
+  | { kind: 'batch_deferred'; record: FailedScoreRecord; requests: readonly BatchRequest[]; liveAnswers: readonly KeyedBatchAnswer[] };
 
 const defaultTracer = () => trace.getTracer('scorestream');
 
@@ -189,7 +189,7 @@ async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBind
   // Every binding's judge calls are priced and counted under its scope (the spend metrics), and held to the budgets.
   const gate = options.spend?.runGate(binding.scorerId, binding.version, facts.event.metadata?.tenantId);
   const gated = gate === undefined ? options.services : gatedServices(gate, options.services, options.spend?.ledger === undefined);
-  const batch = binding.judge?.mode === 'batch' ? options.batchJudge?.attempt(options.batchAnswers?.answers ?? [], options.batchAnswers?.counted ?? new Set(), gated?.judgeCalls) : undefined;
+  const batch = binding.judge?.mode === 'batch' ? options.batchJudge?.attempt(options.batchAnswers?.answers ?? [], options.batchAnswers?.counted ?? new Set(), gated?.judgeCalls, binding.judge) : undefined;
   const services = batch === undefined ? gated : { ...gated, ...batch.services };
   const scorerContext = span === undefined ? parent : trace.setSpan(parent, span);
   const outcome = await otelContext.with(scorerContext, () => runScorerToOutcome(binding.scorer, input, { timeoutMs: binding.timeoutMs, signal: options.signal, services }));
@@ -225,7 +225,7 @@ async function scoreInDeferredSpan<Event>(facts: RunFacts, binding: ResolvedBind
     thread: options.thread?.version,
     latencyBefore: latencyBeforeScoring(options.wayIn, started),
   });
-  if (deferredRequests.length > 0 && record.status === 'failed') return { kind: 'batch_deferred', record, requests: deferredRequests };
+  if (deferredRequests.length > 0 && record.status === 'failed') return { kind: 'batch_deferred', record, requests: deferredRequests, liveAnswers: (await batch?.liveAnswers()) ?? [] };
   onShared?.add({ scorerId: binding.scorerId, scorerVersion: binding.version, scoreId: record.scoreId, outcome, finishedMs: spanClock(), withExplanation, sampling: eligibility.sampling });
   return { kind: 'scored', record };
 }
@@ -262,7 +262,7 @@ export function scoreRunEvent<Event>(facts: RunFacts, options: ScoreRunEventOpti
       if (refusal !== undefined) return skippedOutcome(facts, binding, { ...budgetSkip(refusal), ...tier }, decidedAt());
       const result = await scoreInDeferredSpan(facts, binding, eligibility, options, shared);
       if (result.kind === 'budget_skipped') return skippedOutcome(facts, binding, { ...result.skip, ...tier }, decidedAt());
-      if (result.kind === 'batch_deferred') return batchOutcome(result.record, facts, noHistory, result.requests, undefined, now());
+      if (result.kind === 'batch_deferred') return batchOutcome(result, facts, noHistory, undefined, now());
       return pairOutcome(result.record, facts, noHistory, options.retries, now());
     } finally {
       shared?.settle();

@@ -35,7 +35,8 @@ const retryBatchSchema = z.object({
    */
   answers: z.array(
     z.discriminatedUnion('status', [
-      z.object({ customId: z.string(), status: z.literal('succeeded'), body: z.unknown() }),
+      /** `live`: the binding's live fallback's answer (liveOnFailure), priced at the list price when replayed. */
+      z.object({ customId: z.string(), status: z.literal('succeeded'), body: z.unknown(), live: z.literal(true).optional() }),
       z.object({ customId: z.string(), status: z.literal('failed'), statusCode: z.number().int(), error: z.string() }),
     ]),
   ),

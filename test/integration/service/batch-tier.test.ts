@@ -227,6 +227,31 @@ describe('the batch tier', () => {
     console.info(`batch tier in waves: ${runs} runs with maxPendingPairs ${maxPendingPairs}, at most ${peak} pairs held at once, ${service.stats.batch.batchesSubmitted} batches; a held pair's message ${Math.round(bytes / tier.length)} bytes on average`);
   });
 
+  it('with liveOnFailure, requests that fail inside their batch are made live at once, at the list price, with no retry', async () => {
+    const runs = 30;
+    const failed = new Set<string>();
+    const failsOnce = (customId: string, index: number) => {
+      if (index >= runs || index % 10 !== 3 || failed.has(customId)) return false;
+      failed.add(customId);
+      return true;
+    };
+    const batches = await useBatchServer({ completeAfterMs: 100, failStatus: 500, fails: failsOnce });
+    const topics = await useTopics();
+    await produceRuns(topics.runs, runs);
+    const config = batchJudgeConfig(batches.baseURL);
+    const service = await startTestService({ topics, ...config, scorers: [{ ...config.scorers[0]!, judge: { mode: 'batch', liveOnFailure: true } }] });
+    const records = await readUntil<ScoreRecord>(topics.results, scored(runs), 60_000);
+    expect(records.every((record) => record.status === 'scored' && record.retries === undefined)).toBe(true);
+    expect(failed.size).toBe(3);
+    expect(batches.liveCalls).toBe(3);
+    // Each live call at the list price: its pair's first step costs twice a batch call's.
+    const costs = records.map((record) => record.spend?.cost?.amount ?? 0).sort((left, right) => left - right);
+    expect(costs.filter((cost) => cost > costs[0]!)).toHaveLength(3);
+    // Made live, not asked of a batch again.
+    for (const customId of failed) expect(batches.submissions.get(customId)).toBe(1);
+    console.info(`batch tier with a live fallback: ${failed.size} requests failed inside their batch, ${batches.liveCalls} made live, ${service.stats.batch.failedAnswers} failed answers, no retry`);
+  });
+
   it("Anthropic's Message Batches through @ai-sdk/anthropic, with expired requests submitted again alone: every pair scored once", async () => {
     const runs = 12;
     const expired = new Set<string>();

@@ -83,6 +83,24 @@ describe('a batch-mode attempt', () => {
     expect(failed.deferred()).toEqual([]);
   });
 
+  it("with liveOnFailure, a request its batch failed is made live at once, at the list price", async () => {
+    const first = batchJudge.attempt([], new Set(), undefined);
+    await expect(scorer.run(run, first.services)).rejects.toThrow();
+    const request = first.deferred()[0]!;
+    const sent: string[] = [];
+    const live: typeof globalThis.fetch = async (input, init) => {
+      sent.push(`${String(input)} ${String(init?.body).length}`);
+      return Response.json(chatCompletionFor(JSON.parse(String(init?.body)) as OpenAIRequestBody));
+    };
+    const judge = createBatchJudge({ baseURL, models: (fetch) => ({ languageModel: (id) => createOpenAICompatibleJudgeProvider({ baseURL, fetch }).languageModel(id) }), priceRate: 0.5, prices: createPriceTable(), live });
+    const { gate, made } = recordingGate();
+    const attempt = judge.attempt([{ customId: request.customId, status: 'failed', statusCode: 500, error: 'server error' }], new Set(), gate, { liveOnFailure: true });
+    expect((await scorer.run(run, attempt.services)).score).toBe(1);
+    expect(sent).toEqual([`${baseURL}/chat/completions ${request.body.length}`]);
+    expect(made).toHaveLength(1);
+    expect(made[0]!.priceRate).toBeUndefined();
+  });
+
   it('refuses a judge given as a model object, saying to name it by id', () => {
     const attempt = batchJudge.attempt([], new Set(), undefined);
     expect(() => attempt.services.prepareModel?.({} as never)).toThrow(/names its judge model by id/);
@@ -96,6 +114,10 @@ describe('the config of batch mode', () => {
   it("refuses judge mode 'batch' without judge.batch, naming the binding", () => {
     expect(() => resolveConfig({ ...brokers, scorers: [{ scorer, judge: { mode: 'batch' } }] })).toThrow(ConfigError);
     expect(() => resolveConfig({ ...brokers, scorers: [{ scorer, judge: { mode: 'batch' } }] })).toThrow(/scorers\[0\]\.judge\.mode.*judge\.batch/s);
+  });
+
+  it('refuses liveOnFailure outside batch mode', () => {
+    expect(() => resolveConfig({ ...brokers, scorers: [{ scorer, judge: { mode: 'live', liveOnFailure: true } }] })).toThrow(/scorers\[0\]\.judge\.liveOnFailure.*mode 'batch'/s);
   });
 
   it('refuses batch mode on a thread binding', () => {
