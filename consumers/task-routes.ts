@@ -92,6 +92,11 @@ export function createTaskRoutes(options: TaskRoutesOptions): TaskRoutes {
     batch: batchSource as RunSource | undefined,
   };
   const routes = new Map(subscriptions.map(({ topic, task }) => [topic, sourceOfTask[task]]));
+  const wakeAll = () => {
+    slots.wakeAll();
+    threadSlots?.wakeAll();
+    batchSlots?.wakeAll();
+  };
   return {
     topics: subscriptions.map((subscription) => subscription.topic),
     byThread,
@@ -101,13 +106,9 @@ export function createTaskRoutes(options: TaskRoutesOptions): TaskRoutes {
       return source;
     },
     slotsOf: (topic) => (topic === byThread && threadSlots !== undefined ? threadSlots : topic === batchTopic && batchSlots !== undefined ? batchSlots : slots),
-    wakeAll() {
-      slots.wakeAll();
-      threadSlots?.wakeAll();
-      batchSlots?.wakeAll();
-    },
+    wakeAll,
     stopping() {
-      this.wakeAll();
+      wakeAll();
       batchSource?.close();
     },
     close() {

@@ -3,8 +3,10 @@
 // group-less (read-range.ts: no consumer group, so no group ACL, nothing to delete afterwards).
 // Under read_committed an aborted write is never seen, and a partition whose tail is transaction
 // markers still ends.
+import type { AccessContext } from './kafka-access-error.ts';
 import type { KafkaEdge } from './kafka-edge.ts';
 import { KAFKA_DEFAULTS } from './kafka-defaults.ts';
+import { explainKafkaError } from './kafka-preflight.ts';
 
 export type ChangelogRecord = { key: string; value: string | null };
 
@@ -45,4 +47,17 @@ export async function readChangelogPartition(edge: Pick<KafkaEdge, 'readRange'>,
     clearTimeout(timer);
     await range.stop();
   }
+}
+
+/**
+ * The reader of a state topic's partitions (a by-thread partition's thread state, a batch-tier
+ * partition's open batches), with a refusal of the cluster (no READ on the topic) turned into what
+ * to grant: its source logs it and tries again, so an ACL granted late lets the work resume.
+ */
+export function stateTopicReader(edge: Pick<KafkaEdge, 'readRange'>, topic: string, access: AccessContext, why: string): (partition: number, onRecord: (record: ChangelogRecord) => void) => Promise<number> {
+  const restoring: AccessContext = { ...access, topics: [{ topic, operations: `READ (${why})` }] };
+  return (partition, onRecord) =>
+    readChangelogPartition(edge, { topic, partition, onRecord }).catch((error: unknown) => {
+      throw explainKafkaError(error, restoring);
+    });
 }

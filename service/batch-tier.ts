@@ -17,9 +17,8 @@ import type { ResolvedConfig } from '../src/engine/config/resolve-config.ts';
 import { entryOf, topologyOfConfig } from '../src/engine/topology/topology.ts';
 import type { BatchTier } from '../consumers/task-routes.ts';
 import type { AccessContext } from '../kafka/kafka-access-error.ts';
-import { explainKafkaError } from '../kafka/kafka-preflight.ts';
 import type { KafkaEdge } from '../kafka/kafka-edge.ts';
-import { readChangelogPartition } from '../kafka/read-changelog-partition.ts';
+import { stateTopicReader } from '../kafka/read-changelog-partition.ts';
 
 export type ServiceBatchTier = { readonly judge: BatchJudge; readonly tier: BatchTier };
 
@@ -37,17 +36,13 @@ export async function startBatchTier(config: ResolvedConfig, edge: KafkaEdge, ac
   const provider = batchProviderOf(batch);
   await provider.probe();
   logger.info({ api: batch.api, baseURL: batch.baseURL, bindings: config.scorers.filter((binding) => binding.judge?.mode === 'batch').map((binding) => binding.scorerId) }, 'the batch tier is on: batch-mode judges wait on the provider’s batch API');
-  const restoring: AccessContext = { ...access, topics: [{ topic: state.name, operations: 'READ (to restore the open judge batches of a batch-tier partition)' }] };
   return {
     judge: createBatchJudge({ baseURL: batch.baseURL, models: batch.models, priceRate: config.pricing.batchRate, prices: createPriceTable(config.pricing.models, config.pricing.currency) }),
     tier: {
       provider,
       settings: batch,
       maxPendingPairs: batch.maxPendingPairs,
-      readState: (partition, onRecord) =>
-        readChangelogPartition(edge, { topic: state.name, partition, onRecord }).catch((error: unknown) => {
-          throw explainKafkaError(error, restoring);
-        }),
+      readState: stateTopicReader(edge, state.name, access, 'to restore the open judge batches of a batch-tier partition'),
     },
   };
 }

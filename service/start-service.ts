@@ -33,7 +33,7 @@ import { createScoringConsumer } from '../consumers/scoring-consumer.ts';
 import type { KafkaTransport } from '../kafka/kafka-transport.ts';
 import type { ScoringConsumerOptions } from '../consumers/scoring-consumer.ts';
 import type { AccessContext } from '../kafka/kafka-access-error.ts';
-import { readChangelogPartition } from '../kafka/read-changelog-partition.ts';
+import { stateTopicReader } from '../kafka/read-changelog-partition.ts';
 import { ServiceStats } from '../consumers/service-stats.ts';
 
 import { deliverySink } from './delivery-sink.ts';
@@ -86,19 +86,10 @@ export type RunningService = {
   stop(options?: { timeoutMs?: number }): Promise<{ unfinished: number }>;
 };
 
-/**
- * How a by-thread partition's state is read back (kafka/read-changelog-partition.ts), with a refusal
- * of the cluster (no READ on the changelog) turned into what to
- * grant: the thread source logs it and tries again, so an ACL granted late lets scoring resume.
- */
+/** How a by-thread partition's state is read back (kafka/read-changelog-partition.ts). */
 function threadStateReader(edge: KafkaEdge, config: ResolvedConfig, context: AccessContext): ScoringConsumerOptions['readChangelog'] {
   const state = entryOf(topologyOfConfig(config), 'thread-state');
-  if (state === undefined) return undefined;
-  const restoring: AccessContext = { ...context, topics: [{ topic: state.name, operations: 'READ (to restore the thread state of a by-thread partition)' }] };
-  return (partition, onRecord) =>
-    readChangelogPartition(edge, { topic: state.name, partition, onRecord }).catch((error: unknown) => {
-      throw explainKafkaError(error, restoring);
-    });
+  return state === undefined ? undefined : stateTopicReader(edge, state.name, context, 'to restore the thread state of a by-thread partition');
 }
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {

@@ -103,7 +103,7 @@ export class BatchPartition implements SourcePartition<RetryMessage> {
       const held: Held = { retry: retry as Held['retry'], message, since: this.#options.context.now(), resolve, reject };
       this.#held.add(held);
       for (const request of held.retry.batch.requests) this.#want(request);
-      this.#resumeAnswered();
+      this.#resumeAnswered([held]);
       this.#scheduleSubmit();
     });
   }
@@ -127,9 +127,9 @@ export class BatchPartition implements SourcePartition<RetryMessage> {
     this.#waiting.add(request, this.#options.context.now());
   }
 
-  /** Every held pair whose requests all have answers is scored again with them. */
-  #resumeAnswered(): void {
-    for (const held of [...this.#held]) {
+  /** Every held pair (of `candidates`) whose requests all have answers is scored again with them. */
+  #resumeAnswered(candidates: Iterable<Held> = this.#held): void {
+    for (const held of [...candidates]) {
       if (!held.retry.batch.requests.every((request) => this.#answers.has(request.customId))) continue;
       this.#held.delete(held);
       const answers = new Map(held.retry.batch.answers.map((answer) => [answer.customId, answer]));
@@ -252,7 +252,7 @@ export class BatchPartition implements SourcePartition<RetryMessage> {
 
   /** Ended batches no held pair needs: forgotten (and tombstoned) after answersGraceMs. */
   #forgetUnneeded(): void {
-    if (this.#gone) return;
+    if (this.#gone || [...this.#ended.values()].every((ended) => ended.forget !== undefined)) return;
     const needed = new Set([...this.#held].flatMap((held) => held.retry.batch.requests.map((request) => request.customId)));
     for (const [batchId, ended] of this.#ended) {
       if (ended.forget !== undefined || ended.customIds.some((customId) => needed.has(customId))) continue;

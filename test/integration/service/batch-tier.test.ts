@@ -47,6 +47,17 @@ async function produceRuns(topic: string, count: number): Promise<string[]> {
   return runIds;
 }
 
+/** A mock batch server's pick (`fails`, `expires`) of the requests at the positions `at` says, each once: those it picked. */
+function onceAt(at: (index: number) => boolean) {
+  const picked = new Set<string>();
+  const pick = (customId: string, index: number) => {
+    if (!at(index) || picked.has(customId)) return false;
+    picked.add(customId);
+    return true;
+  };
+  return { picked, pick };
+}
+
 const scored = (count: number) => (records: ScoreRecord[]) => new Set(records.filter((record) => record.status === 'scored').map((record) => record.runId)).size >= count;
 
 /** What a pair's score says, keyed by run: its id, score, verdict and reason. */
@@ -229,12 +240,7 @@ describe('the batch tier', () => {
 
   it('with liveOnFailure, requests that fail inside their batch are made live at once, at the list price, with no retry', async () => {
     const runs = 30;
-    const failed = new Set<string>();
-    const failsOnce = (customId: string, index: number) => {
-      if (index >= runs || index % 10 !== 3 || failed.has(customId)) return false;
-      failed.add(customId);
-      return true;
-    };
+    const { picked: failed, pick: failsOnce } = onceAt((index) => index < runs && index % 10 === 3);
     const batches = await useBatchServer({ completeAfterMs: 100, failStatus: 500, fails: failsOnce });
     const topics = await useTopics();
     await produceRuns(topics.runs, runs);
@@ -254,13 +260,8 @@ describe('the batch tier', () => {
 
   it("Anthropic's Message Batches through @ai-sdk/anthropic, with expired requests submitted again alone: every pair scored once", async () => {
     const runs = 12;
-    const expired = new Set<string>();
     // Two of the first round's requests expire once; submitted again, they are answered.
-    const expiresOnce = (customId: string, index: number) => {
-      if (index >= 10 || index % 5 !== 1 || expired.has(customId)) return false;
-      expired.add(customId);
-      return true;
-    };
+    const { picked: expired, pick: expiresOnce } = onceAt((index) => index < 10 && index % 5 === 1);
     const batches = await useBatchServer({ completeAfterMs: 100, expires: expiresOnce });
     const topics = await useTopics();
     await produceRuns(topics.runs, runs);
@@ -291,13 +292,8 @@ describe('the batch tier', () => {
 
   it('requests that fail inside their batch (3 in 100, transiently) are recovered through the retry tiers', async () => {
     const runs = 100;
-    const failed = new Set<string>();
     // Three of the first hundred requests fail once inside their batch, with a 500; submitted again, they are answered.
-    const failsOnce = (customId: string, index: number) => {
-      if (index >= 100 || index % 33 !== 5 || failed.has(customId)) return false;
-      failed.add(customId);
-      return true;
-    };
+    const { picked: failed, pick: failsOnce } = onceAt((index) => index < 100 && index % 33 === 5);
     const batches = await useBatchServer({ completeAfterMs: 100, failStatus: 500, fails: failsOnce });
     const { topics, service } = await scoreInBatchMode(batches.baseURL, runs, 'at-least-once', { maxRequests: 100, maxWaitMs: 500 });
     const records = await readUntil<ScoreRecord>(topics.results, scored(runs), 90_000);
